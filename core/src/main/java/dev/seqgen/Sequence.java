@@ -1,0 +1,109 @@
+package dev.seqgen;
+
+/**
+ * A named sequence of unique {@code long} values, backed by one counter row in a store. Obtain one from a
+ * {@link SequenceRegistry}: there is one instance per (store, name) per registry, shared by every thread.
+ *
+ * <p>Values are unique across every thread, every JVM and every strategy that uses the same row, whatever
+ * fails. What else holds depends on the {@link Strategy}: see its table.
+ *
+ * <p>All methods are thread-safe. With a block in hand, {@link #next()} of BATCH and ASYNC_BATCH takes no
+ * lock and allocates nothing.
+ */
+public interface Sequence extends AutoCloseable {
+
+    /**
+     * Returns the sequence name, which is the key of its row in the store.
+     *
+     * @return the name
+     */
+    String name();
+
+    /**
+     * Returns the strategy this sequence uses.
+     *
+     * @return the strategy
+     */
+    Strategy strategy();
+
+    /**
+     * Returns the settings this sequence was created with.
+     *
+     * @return the settings
+     */
+    SequenceSettings settings();
+
+    /**
+     * Returns the next value, reserved in a transaction of the store's own.
+     *
+     * @return a value no other caller gets
+     * @throws IllegalStateException if the strategy is {@link Strategy#SYNC}, which needs the caller's
+     *     transaction: use {@link #nextInTransaction(Object)}
+     * @throws SequenceUnavailableException if no value could be had within the acquire timeout, or the
+     *     sequence is closed
+     * @throws SequenceExhaustedException if the maximum value has been handed out
+     */
+    long next();
+
+    /**
+     * Returns {@code count} values at once, for bulk inserts. ASYNC hands out consecutive values; BATCH and
+     * ASYNC_BATCH take what is left of the current block first, so the values are increasing but may jump
+     * between blocks.
+     *
+     * @param count how many values, at least 1
+     * @return a new array of {@code count} unique values, in increasing order
+     * @throws IllegalArgumentException if {@code count} is less than 1
+     * @throws IllegalStateException if the strategy is {@link Strategy#SYNC}
+     * @throws SequenceUnavailableException if the values could not be had within the acquire timeout
+     * @throws SequenceExhaustedException if fewer than {@code count} values are left below the maximum
+     */
+    long[] nextValues(int count);
+
+    /**
+     * Returns the next value, taken within the caller's transaction when the strategy is
+     * {@link Strategy#SYNC}: the increment becomes permanent only if the caller commits, so committed values
+     * are gapless, and the row stays locked for other callers until then. The transaction's type depends
+     * on the store: a {@link java.sql.Connection} with auto-commit off for the JDBC store, a
+     * {@code TransactionContext} for the Spanner store. Other strategies ignore the transaction and behave
+     * as {@link #next()}, so that callers can treat every strategy alike.
+     *
+     * <p>A SYNC increment is not retried: a store error surfaces at once, because the caller's
+     * transaction is in an unknown state and must be rolled back and retried as a whole.
+     *
+     * @param transaction the caller's transaction
+     * @return a value no committed transaction of another caller gets
+     * @throws IllegalArgumentException if the transaction is not of the type the store needs
+     * @throws SequenceUnavailableException if the store failed
+     * @throws SequenceExhaustedException if the maximum value has been handed out
+     */
+    long nextInTransaction(Object transaction);
+
+    /**
+     * Returns {@code count} values taken within the caller's transaction; for {@link Strategy#SYNC} they
+     * are consecutive. Other strategies behave as {@link #nextValues(int)}.
+     *
+     * @param transaction the caller's transaction
+     * @param count how many values, at least 1
+     * @return a new array of {@code count} unique values, in increasing order
+     * @throws IllegalArgumentException if {@code count} is less than 1 or the transaction is of the wrong
+     *     type
+     * @throws SequenceUnavailableException if the store failed
+     * @throws SequenceExhaustedException if fewer than {@code count} values are left below the maximum
+     */
+    long[] nextValuesInTransaction(Object transaction, int count);
+
+    /**
+     * Returns a snapshot of this sequence's counters and current block, for metrics and health checks.
+     *
+     * @return a consistent-enough snapshot; counters are read without stopping other callers
+     */
+    SequenceStats stats();
+
+    /**
+     * Closes the sequence: later calls throw {@link SequenceUnavailableException}, and the unused tail of
+     * the values in hand is given back to the store when no other generator reserved after this one (a
+     * compare-and-set on the row). Idempotent.
+     */
+    @Override
+    void close();
+}

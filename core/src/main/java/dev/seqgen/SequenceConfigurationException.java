@@ -1,0 +1,56 @@
+package dev.seqgen;
+
+/**
+ * Thrown when a setting has a value that is not allowed. The message names the setting, the value and
+ * what is allowed, and the parts are available separately so that frameworks can translate the setting
+ * name into their own property name.
+ */
+public class SequenceConfigurationException extends IllegalArgumentException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String setting;
+    private final transient Object value;
+    private final String allowed;
+
+    /**
+     * Creates the exception.
+     *
+     * @param setting the name of the setting, such as {@code block-size} or {@code sequences.orders.block-size}
+     * @param value the rejected value
+     * @param allowed what would have been accepted, such as {@code "an integer >= 1"}
+     */
+    public SequenceConfigurationException(String setting, Object value, String allowed) {
+        super("invalid value for '" + setting + "': " + value + " (allowed: " + allowed + ")");
+        this.setting = setting;
+        this.value = value;
+        this.allowed = allowed;
+    }
+
+    /**
+     * Returns the name of the rejected setting.
+     *
+     * @return the setting name
+     */
+    public String setting() {
+        return setting;
+    }
+
+    /**
+     * Returns the rejected value.
+     *
+     * @return the value
+     */
+    public Object value() {
+        return value;
+    }
+
+    /**
+     * Returns a description of the values that are allowed.
+     *
+     * @return what is allowed
+     */
+    public String allowed() {
+        return allowed;
+    }
+}

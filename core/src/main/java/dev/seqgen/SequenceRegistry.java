@@ -1,0 +1,274 @@
+package dev.seqgen;
+
+import dev.seqgen.internal.Identifiers;
+import dev.seqgen.internal.Sequences;
+import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
+import dev.seqgen.spi.SequenceStore;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Gives out one shared {@link Sequence} per name for one store, and closes them all. Every entity, session
+ * and thread in a JVM that uses a name should get its sequence from the same registry, so that the name has
+ * one block in hand and one set of counters.
+ *
+ * <pre>{@code
+ * try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource).build())
+ *         .defaults(SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(1000).build())
+ *         .build()) {
+ *     long orderId = registry.sequence("orders").next();
+ * }
+ * }</pre>
+ */
+public final class SequenceRegistry implements AutoCloseable {
+
+    /** How long {@link #close()} waits for background refills to finish after the sequences closed. */
+    private static final long EXECUTOR_SHUTDOWN_SECONDS = 10;
+
+    private final SequenceStore store;
+    private final SequenceSettings defaults;
+    private final Map<String, SequenceSettings> perSequence;
+    private final Executor executor;
+    private final ExecutorService ownedExecutor;
+    private final Ticker ticker;
+    private final SequenceMetricsTrackerFactory metrics;
+    private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    private SequenceRegistry(Builder builder) {
+        this.store = builder.store;
+        this.defaults = builder.defaults;
+        this.perSequence = Map.copyOf(builder.perSequence);
+        this.ownedExecutor = builder.executor == null ? Executors.newCachedThreadPool(new RefillThreads()) : null;
+        this.executor = builder.executor == null ? ownedExecutor : builder.executor;
+        this.ticker = builder.ticker;
+        this.metrics = builder.metrics;
+    }
+
+    /**
+     * Returns a builder for a registry over the given store.
+     *
+     * @param store the store that holds the sequences' rows
+     * @return a new builder
+     */
+    public static Builder builder(SequenceStore store) {
+        return new Builder(store);
+    }
+
+    /**
+     * Returns the sequence with this name, creating it (and its row, at the initial value) on first use
+     * with the settings configured for the name, or the defaults.
+     *
+     * @param name the sequence name
+     * @return the shared sequence
+     * @throws SequenceConfigurationException if the name is not valid
+     * @throws SequenceUnavailableException if the row could not be created
+     * @throws IllegalStateException if the registry is closed
+     */
+    public Sequence sequence(String name) {
+        return sequence(name, settingsFor(name));
+    }
+
+    /**
+     * Returns the sequence with this name, creating it with the given settings on first use.
+     *
+     * @param name the sequence name
+     * @param settings the settings it must have
+     * @return the shared sequence
+     * @throws SequenceConfigurationException if the name is not valid, or the sequence already exists with
+     *     other settings (two users of one name must agree on them)
+     * @throws SequenceUnavailableException if the row could not be created
+     * @throws IllegalStateException if the registry is closed
+     */
+    public Sequence sequence(String name, SequenceSettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        Sequence sequence = sequences.get(name);
+        if (sequence == null) {
+            Identifiers.requireSequenceName(name);
+            sequence = sequences.computeIfAbsent(name, key -> create(key, settings));
+        }
+        if (!sequence.settings().equals(settings)) {
+            throw new SequenceConfigurationException("sequences." + name, settings,
+                    "the settings the sequence was first created with in this registry: " + sequence.settings());
+        }
+        return sequence;
+    }
+
+    private Sequence create(String name, SequenceSettings settings) {
+        if (closed) {
+            throw new IllegalStateException("the sequence registry is closed; cannot create sequence '" + name + "'");
+        }
+        try {
+            store.createSequence(name, settings.initialValue());
+        } catch (RuntimeException e) {
+            throw new SequenceUnavailableException(name, "could not create its row in the " + store.name()
+                    + " store: " + e.getMessage(), e);
+        }
+        return Sequences.create(name, settings, store, ticker, executor, metrics);
+    }
+
+    /**
+     * Returns the settings a sequence of this name gets from {@link #sequence(String)}: its own, if
+     * configured, otherwise the defaults.
+     *
+     * @param name the sequence name
+     * @return the settings
+     */
+    public SequenceSettings settingsFor(String name) {
+        return perSequence.getOrDefault(name, defaults);
+    }
+
+    /**
+     * Returns the default settings.
+     *
+     * @return the defaults
+     */
+    public SequenceSettings defaults() {
+        return defaults;
+    }
+
+    /**
+     * Returns the sequences created so far.
+     *
+     * @return an unmodifiable snapshot
+     */
+    public Collection<Sequence> sequences() {
+        return List.copyOf(sequences.values());
+    }
+
+    /**
+     * Returns the store.
+     *
+     * @return the store
+     */
+    public SequenceStore store() {
+        return store;
+    }
+
+    /**
+     * Closes every sequence (giving back unused tails where safe) and stops the background refills.
+     * Idempotent.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        for (Sequence sequence : sequences.values()) {
+            sequence.close();
+        }
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdown();
+            try {
+                ownedExecutor.awaitTermination(EXECUTOR_SHUTDOWN_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Builds a {@link SequenceRegistry}. */
+    public static final class Builder {
+
+        private final SequenceStore store;
+        private SequenceSettings defaults = SequenceSettings.defaults();
+        private final Map<String, SequenceSettings> perSequence = new LinkedHashMap<>();
+        private Executor executor;
+        private Ticker ticker = Ticker.systemTicker();
+        private SequenceMetricsTrackerFactory metrics = SequenceMetricsTrackerFactory.noop();
+
+        private Builder(SequenceStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+        }
+
+        /**
+         * Sets the settings of every sequence that has none of its own. Default
+         * {@link SequenceSettings#defaults()}.
+         *
+         * @param defaults the default settings
+         * @return this builder
+         */
+        public Builder defaults(SequenceSettings defaults) {
+            this.defaults = Objects.requireNonNull(defaults, "defaults");
+            return this;
+        }
+
+        /**
+         * Sets the settings of one sequence.
+         *
+         * @param name the sequence name
+         * @param settings its settings
+         * @return this builder
+         * @throws SequenceConfigurationException if the name is not valid
+         */
+        public Builder sequence(String name, SequenceSettings settings) {
+            perSequence.put(Identifiers.requireSequenceName(name), Objects.requireNonNull(settings, "settings"));
+            return this;
+        }
+
+        /**
+         * Sets the executor that runs ASYNC_BATCH background refills, to facilitate testing or to share a
+         * pool. The registry does not shut down an executor given here. Default: a cached pool of daemon
+         * threads named {@code seqgen-refill-N}, shut down by {@link SequenceRegistry#close()}.
+         *
+         * @param executor the executor
+         * @return this builder
+         */
+        public Builder executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /**
+         * Sets the time source, to facilitate testing. Default {@link Ticker#systemTicker()}.
+         *
+         * @param ticker the ticker
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /**
+         * Sets the factory of per-sequence metrics trackers. Default: no metrics.
+         *
+         * @param metrics the factory
+         * @return this builder
+         */
+        public Builder metrics(SequenceMetricsTrackerFactory metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
+            return this;
+        }
+
+        /**
+         * Builds the registry. Sequences are created lazily, on first use.
+         *
+         * @return the registry
+         */
+        public SequenceRegistry build() {
+            return new SequenceRegistry(this);
+        }
+    }
+
+    private static final class RefillThreads implements ThreadFactory {
+
+        private final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public Thread newThread(Runnable task) {
+            Thread thread = new Thread(task, "seqgen-refill-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        }
+    }
+}

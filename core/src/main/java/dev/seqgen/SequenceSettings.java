@@ -1,0 +1,334 @@
+package dev.seqgen;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The validated settings of one sequence. Immutable; created with {@link #builder()}. Every rule is
+ * checked when the value is set, and the rules that relate two settings when {@link Builder#build()} runs,
+ * so a bad value fails at start-up with a {@link SequenceConfigurationException} that names the setting.
+ *
+ * <p>Setting names used in error messages: {@code strategy}, {@code block-size}, {@code low-watermark},
+ * {@code acquire-timeout}, {@code initial-value}, {@code max-value}, {@code adaptive.enabled},
+ * {@code adaptive.max-block-size}, {@code adaptive.target-refill-interval}.
+ */
+public final class SequenceSettings {
+
+    /** The largest allowed maximum value: the counter row must be able to hold the maximum plus one. */
+    public static final long LARGEST_MAX_VALUE = Long.MAX_VALUE - 1;
+
+    /** The maximum value for sequences that serve {@code int} ids. */
+    public static final long INT_MAX_VALUE = Integer.MAX_VALUE;
+
+    private static final SequenceSettings DEFAULTS = new Builder().build();
+
+    private final Strategy strategy;
+    private final int blockSize;
+    private final int lowWatermark;
+    private final boolean lowWatermarkExplicit;
+    private final Duration acquireTimeout;
+    private final long initialValue;
+    private final long maxValue;
+    private final boolean adaptive;
+    private final int adaptiveMaxBlockSize;
+    private final Duration adaptiveTargetRefillInterval;
+
+    private SequenceSettings(Builder builder) {
+        this.strategy = builder.strategy;
+        this.blockSize = builder.blockSize;
+        this.lowWatermarkExplicit = builder.lowWatermark != Builder.UNSET;
+        this.lowWatermark = lowWatermarkExplicit ? builder.lowWatermark : builder.blockSize / 4;
+        this.acquireTimeout = builder.acquireTimeout;
+        this.initialValue = builder.initialValue;
+        this.maxValue = builder.maxValue;
+        this.adaptive = builder.adaptive;
+        this.adaptiveMaxBlockSize = builder.adaptiveMaxBlockSize;
+        this.adaptiveTargetRefillInterval = builder.adaptiveTargetRefillInterval;
+    }
+
+    /**
+     * Returns the settings with every value at its default.
+     *
+     * @return the default settings
+     */
+    public static SequenceSettings defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * Returns a builder with every value at its default.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns a builder that starts from these settings.
+     *
+     * @return a new builder holding these values
+     */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** @return the strategy; default {@link Strategy#ASYNC_BATCH} */
+    public Strategy strategy() {
+        return strategy;
+    }
+
+    /** @return the number of values reserved per store transaction (BATCH, ASYNC_BATCH); default 1000 */
+    public int blockSize() {
+        return blockSize;
+    }
+
+    /** @return the number of values left in a block at which ASYNC_BATCH starts the background refill */
+    public int lowWatermark() {
+        return lowWatermark;
+    }
+
+    /** @return the longest a caller waits for a value before it gets an exception; default 5 s */
+    public Duration acquireTimeout() {
+        return acquireTimeout;
+    }
+
+    /** @return the first value of a sequence whose row does not exist yet; default 1 */
+    public long initialValue() {
+        return initialValue;
+    }
+
+    /** @return the largest value the sequence hands out; default {@link #LARGEST_MAX_VALUE} */
+    public long maxValue() {
+        return maxValue;
+    }
+
+    /** @return whether ASYNC_BATCH adapts its block size to the rate of refills; default false */
+    public boolean adaptive() {
+        return adaptive;
+    }
+
+    /** @return the largest block an adaptive sequence reserves (the largest gap a stop can leave) */
+    public int adaptiveMaxBlockSize() {
+        return adaptiveMaxBlockSize;
+    }
+
+    /** @return the refill interval an adaptive sequence steers towards; default 1 s */
+    public Duration adaptiveTargetRefillInterval() {
+        return adaptiveTargetRefillInterval;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof SequenceSettings)) {
+            return false;
+        }
+        SequenceSettings that = (SequenceSettings) o;
+        return strategy == that.strategy && blockSize == that.blockSize && lowWatermark == that.lowWatermark
+                && lowWatermarkExplicit == that.lowWatermarkExplicit
+                && acquireTimeout.equals(that.acquireTimeout) && initialValue == that.initialValue
+                && maxValue == that.maxValue && adaptive == that.adaptive
+                && adaptiveMaxBlockSize == that.adaptiveMaxBlockSize
+                && adaptiveTargetRefillInterval.equals(that.adaptiveTargetRefillInterval);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(strategy, blockSize, lowWatermark, acquireTimeout, initialValue, maxValue, adaptive,
+                adaptiveMaxBlockSize, adaptiveTargetRefillInterval);
+    }
+
+    @Override
+    public String toString() {
+        return "SequenceSettings{strategy=" + strategy + ", blockSize=" + blockSize + ", lowWatermark="
+                + lowWatermark + ", acquireTimeout=" + acquireTimeout + ", initialValue=" + initialValue
+                + ", maxValue=" + maxValue + ", adaptive=" + adaptive + ", adaptiveMaxBlockSize="
+                + adaptiveMaxBlockSize + ", adaptiveTargetRefillInterval=" + adaptiveTargetRefillInterval + "}";
+    }
+
+    /** Builds {@link SequenceSettings}; each setter checks its own rule and states its default. */
+    public static final class Builder {
+
+        private static final int UNSET = -1;
+
+        private Strategy strategy = Strategy.ASYNC_BATCH;
+        private int blockSize = 1000;
+        private int lowWatermark = UNSET;
+        private Duration acquireTimeout = Duration.ofSeconds(5);
+        private long initialValue = 1;
+        private long maxValue = LARGEST_MAX_VALUE;
+        private boolean adaptive;
+        private int adaptiveMaxBlockSize = 100_000;
+        private Duration adaptiveTargetRefillInterval = Duration.ofSeconds(1);
+
+        private Builder() {
+        }
+
+        private Builder(SequenceSettings settings) {
+            this.strategy = settings.strategy;
+            this.blockSize = settings.blockSize;
+            this.lowWatermark = settings.lowWatermarkExplicit ? settings.lowWatermark : UNSET;
+            this.acquireTimeout = settings.acquireTimeout;
+            this.initialValue = settings.initialValue;
+            this.maxValue = settings.maxValue;
+            this.adaptive = settings.adaptive;
+            this.adaptiveMaxBlockSize = settings.adaptiveMaxBlockSize;
+            this.adaptiveTargetRefillInterval = settings.adaptiveTargetRefillInterval;
+        }
+
+        /**
+         * Sets the strategy. Default {@link Strategy#ASYNC_BATCH}.
+         *
+         * @param strategy the strategy
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code strategy} is null
+         */
+        public Builder strategy(Strategy strategy) {
+            requireArgument(strategy != null, "strategy", strategy, "one of SYNC, ASYNC, BATCH, ASYNC_BATCH");
+            this.strategy = strategy;
+            return this;
+        }
+
+        /**
+         * Sets the number of values reserved per store transaction by BATCH and ASYNC_BATCH, which is also
+         * the most values one stopped JVM can leave unused. Default 1000.
+         *
+         * @param blockSize the block size
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code blockSize} is less than 1
+         */
+        public Builder blockSize(int blockSize) {
+            requireArgument(blockSize >= 1, "block-size", blockSize, "an integer >= 1");
+            this.blockSize = blockSize;
+            return this;
+        }
+
+        /**
+         * Sets how many values may remain in the block when ASYNC_BATCH starts its background refill.
+         * Default: a quarter of the block size. Must be less than the block size.
+         *
+         * @param lowWatermark the low watermark
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code lowWatermark} is negative
+         */
+        public Builder lowWatermark(int lowWatermark) {
+            requireArgument(lowWatermark >= 0, "low-watermark", lowWatermark, "an integer >= 0 and < block-size");
+            this.lowWatermark = lowWatermark;
+            return this;
+        }
+
+        /**
+         * Sets the longest a caller waits for a value (a refill, the store's retries of transient errors)
+         * before it gets a {@link SequenceUnavailableException}. Default 5 seconds.
+         *
+         * @param acquireTimeout the acquire timeout
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code acquireTimeout} is null, zero or negative
+         */
+        public Builder acquireTimeout(Duration acquireTimeout) {
+            requireArgument(acquireTimeout != null && !acquireTimeout.isNegative() && !acquireTimeout.isZero(),
+                    "acquire-timeout", acquireTimeout, "a positive duration");
+            this.acquireTimeout = acquireTimeout;
+            return this;
+        }
+
+        /**
+         * Sets the value the store row starts at when the sequence does not exist yet. An existing row is
+         * never changed by this setting. Default 1.
+         *
+         * @param initialValue the initial value
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code initialValue} is negative
+         */
+        public Builder initialValue(long initialValue) {
+            requireArgument(initialValue >= 0, "initial-value", initialValue, "an integer >= 0 and <= max-value");
+            this.initialValue = initialValue;
+            return this;
+        }
+
+        /**
+         * Sets the largest value the sequence hands out; a block never crosses it and reaching it raises
+         * {@link SequenceExhaustedException}, never a wrap-around. Default {@link #LARGEST_MAX_VALUE}; use
+         * {@link #INT_MAX_VALUE} for {@code int} ids.
+         *
+         * @param maxValue the maximum value
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code maxValue} is less than 1 or greater than
+         *     {@link #LARGEST_MAX_VALUE}
+         */
+        public Builder maxValue(long maxValue) {
+            requireArgument(maxValue >= 1 && maxValue <= LARGEST_MAX_VALUE, "max-value", maxValue,
+                    "an integer from 1 to " + LARGEST_MAX_VALUE + " and >= initial-value");
+            this.maxValue = maxValue;
+            return this;
+        }
+
+        /**
+         * Sets whether ASYNC_BATCH adapts its block size: it doubles the block when refills come faster than
+         * the target interval and halves it (never below the block size) when they come slower than four
+         * times the target. Default false.
+         *
+         * @param adaptive whether to adapt the block size
+         * @return this builder
+         */
+        public Builder adaptive(boolean adaptive) {
+            this.adaptive = adaptive;
+            return this;
+        }
+
+        /**
+         * Sets the largest block an adaptive sequence reserves. Default 100000; must be at least the block
+         * size.
+         *
+         * @param adaptiveMaxBlockSize the largest adaptive block
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code adaptiveMaxBlockSize} is less than 1
+         */
+        public Builder adaptiveMaxBlockSize(int adaptiveMaxBlockSize) {
+            requireArgument(adaptiveMaxBlockSize >= 1, "adaptive.max-block-size", adaptiveMaxBlockSize,
+                    "an integer >= block-size");
+            this.adaptiveMaxBlockSize = adaptiveMaxBlockSize;
+            return this;
+        }
+
+        /**
+         * Sets the refill interval an adaptive sequence steers towards. Default 1 second.
+         *
+         * @param interval the target interval between refills
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code interval} is null, zero or negative
+         */
+        public Builder adaptiveTargetRefillInterval(Duration interval) {
+            requireArgument(interval != null && !interval.isNegative() && !interval.isZero(),
+                    "adaptive.target-refill-interval", interval, "a positive duration");
+            this.adaptiveTargetRefillInterval = interval;
+            return this;
+        }
+
+        /**
+         * Checks the rules that relate settings to each other and returns the settings.
+         *
+         * @return the settings
+         * @throws SequenceConfigurationException if the low watermark is not below the block size, the
+         *     initial value is above the maximum value, or the adaptive maximum is below the block size
+         */
+        public SequenceSettings build() {
+            requireArgument(lowWatermark == UNSET || lowWatermark < blockSize, "low-watermark", lowWatermark,
+                    "an integer >= 0 and < block-size (" + blockSize + ")");
+            requireArgument(initialValue <= maxValue, "initial-value", initialValue,
+                    "an integer >= 0 and <= max-value (" + maxValue + ")");
+            requireArgument(adaptiveMaxBlockSize >= blockSize, "adaptive.max-block-size", adaptiveMaxBlockSize,
+                    "an integer >= block-size (" + blockSize + ")");
+            return new SequenceSettings(this);
+        }
+
+        private static void requireArgument(boolean condition, String setting, Object value, String allowed) {
+            if (!condition) {
+                throw new SequenceConfigurationException(setting, value, allowed);
+            }
+        }
+    }
+}

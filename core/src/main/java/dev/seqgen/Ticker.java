@@ -1,0 +1,34 @@
+package dev.seqgen;
+
+/**
+ * A source of monotonic nanosecond time, injected so that timing logic (acquire timeouts, adaptive block
+ * sizing) can be tested with a fake clock.
+ */
+@FunctionalInterface
+public interface Ticker {
+
+    /**
+     * Returns the current time in nanoseconds, only meaningful as a difference to another reading.
+     *
+     * @return the current time in nanoseconds
+     */
+    long read();
+
+    /**
+     * Returns the ticker backed by {@link System#nanoTime()}.
+     *
+     * @return the system ticker
+     */
+    static Ticker systemTicker() {
+        return SystemTicker.INSTANCE;
+    }
+}
+
+enum SystemTicker implements Ticker {
+    INSTANCE;
+
+    @Override
+    public long read() {
+        return System.nanoTime();
+    }
+}

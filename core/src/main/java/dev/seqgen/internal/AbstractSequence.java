@@ -1,0 +1,228 @@
+package dev.seqgen.internal;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceStats;
+import dev.seqgen.SequenceUnavailableException;
+import dev.seqgen.Strategy;
+import dev.seqgen.Ticker;
+import dev.seqgen.metrics.SequenceMetricsTracker;
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStoreException;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What every strategy shares: the reservation with retry and backoff, the counters, the give-back at close.
+ */
+abstract class AbstractSequence implements Sequence {
+
+    static final System.Logger LOG = System.getLogger(Sequence.class.getName());
+
+    /** The first pause after a transient store error; it doubles on each further error. */
+    static final long INITIAL_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    /** The longest pause between two attempts of one reservation. */
+    static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    final String name;
+    final SequenceSettings settings;
+    final SequenceStore store;
+    final Ticker ticker;
+    final long timeoutNanos;
+    SequenceMetricsTracker tracker = SequenceMetricsTracker.noop();
+
+    final LongAdder reservations = new LongAdder();
+    final LongAdder reservationFailures = new LongAdder();
+    final LongAdder retries = new LongAdder();
+    final LongAdder waits = new LongAdder();
+    final LongAdder discarded = new LongAdder();
+    final AtomicLong highestReserved = new AtomicLong(-1);
+
+    volatile boolean closed;
+
+    AbstractSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
+        this.name = name;
+        this.settings = settings;
+        this.store = store;
+        this.ticker = ticker;
+        this.timeoutNanos = settings.acquireTimeout().toNanos();
+    }
+
+    /** Installs the metrics tracker; called once by the registry before the sequence is published. */
+    void tracker(SequenceMetricsTracker tracker) {
+        this.tracker = GuardedMetricsTracker.guard(tracker);
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final Strategy strategy() {
+        return settings.strategy();
+    }
+
+    @Override
+    public final SequenceSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public long nextInTransaction(Object transaction) {
+        return next();
+    }
+
+    @Override
+    public long[] nextValuesInTransaction(Object transaction, int count) {
+        return nextValues(count);
+    }
+
+    static void requireCount(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1, was " + count);
+        }
+    }
+
+    /**
+     * Reserves up to {@code count} values in the store's own transaction. Transient errors are retried
+     * with exponential backoff and jitter until {@code deadline}; each attempt is one atomic store
+     * operation, so a retry after an error whose outcome is unknown can leave a gap but never hand out a
+     * value twice.
+     */
+    final ReservedRange reserve(long count, long deadline) {
+        long backoff = INITIAL_BACKOFF_NANOS;
+        for (int attempt = 1; ; attempt++) {
+            checkOpen();
+            long start = ticker.read();
+            try {
+                ReservedRange range = store.reserve(name, count, settings.maxValue());
+                tracker.recordReservation(ticker.read() - start, true);
+                reservations.increment();
+                highestReserved.accumulateAndGet(range.end() - 1, Math::max);
+                return range;
+            } catch (SequenceExhaustedException e) {
+                failedAttempt(start);
+                throw e;
+            } catch (SequenceStoreException e) {
+                failedAttempt(start);
+                long now = ticker.read();
+                if (!e.isTransient()) {
+                    throw new SequenceUnavailableException(name, "the " + store.name() + " store failed: "
+                            + e.getMessage(), e);
+                }
+                if (now + backoff - deadline >= 0) {
+                    throw new SequenceUnavailableException(name, "the " + store.name() + " store kept failing for "
+                            + attempt + " attempt(s) within the acquire timeout of " + settings.acquireTimeout()
+                            + ": " + e.getMessage(), e);
+                }
+                retries.increment();
+                tracker.recordRetry();
+                pause(backoff);
+                backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+            } catch (RuntimeException e) {
+                failedAttempt(start);
+                throw new SequenceUnavailableException(name, "the " + store.name() + " store failed: " + e, e);
+            }
+        }
+    }
+
+    private void failedAttempt(long start) {
+        reservationFailures.increment();
+        tracker.recordReservation(ticker.read() - start, false);
+    }
+
+    private void pause(long backoff) {
+        LockSupport.parkNanos(backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1));
+        if (Thread.interrupted()) {
+            Thread.currentThread().interrupt();
+            throw new SequenceUnavailableException(name, "interrupted while retrying the store", null);
+        }
+    }
+
+    final void checkOpen() {
+        if (closed) {
+            throw new SequenceUnavailableException(name, "the sequence is closed", null);
+        }
+    }
+
+    final SequenceUnavailableException timedOut(String what) {
+        return new SequenceUnavailableException(name, "no value within the acquire timeout of "
+                + settings.acquireTimeout() + " (" + what + ")", null);
+    }
+
+    final void recordWait(long start) {
+        waits.increment();
+        tracker.recordWait(ticker.read() - start);
+    }
+
+    /**
+     * Gives back {@code [firstUnused, end)} if {@code end} is still the row's {@code next_value}; otherwise
+     * (or if the store fails) counts the values as discarded.
+     */
+    final void giveBack(long firstUnused, long end) {
+        if (firstUnused >= end) {
+            return;
+        }
+        try {
+            if (store.giveBack(name, end, firstUnused)) {
+                LOG.log(Level.DEBUG, () -> "sequence '" + name + "' gave back [" + firstUnused + ", " + end + ")");
+                return;
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "sequence '" + name + "' could not give back its unused values", e);
+        }
+        discard(end - firstUnused);
+    }
+
+    final void discard(long count) {
+        if (count > 0) {
+            discarded.add(count);
+            tracker.recordDiscarded(count);
+        }
+    }
+
+    /** Values issued by this instance so far. */
+    abstract long issued();
+
+    /** The block in hand as {first, end, remaining}, or null for strategies that hold none. */
+    Block blockInHand() {
+        return null;
+    }
+
+    /** Values in hand that are not in {@link #blockInHand()}, such as a prefetched block. */
+    long extraRemaining() {
+        return 0;
+    }
+
+    /** The size of the next reservation. */
+    long nextBlockSize() {
+        return 1;
+    }
+
+    @Override
+    public final SequenceStats stats() {
+        Block block = blockInHand();
+        boolean hasBlock = block != null && block != Block.EMPTY;
+        long highest = highestReserved.get();
+        long span = settings.maxValue() - settings.initialValue() + 1;
+        double used = highest < settings.initialValue() ? 0.0
+                : Math.min(1.0, (double) (highest - settings.initialValue() + 1) / span);
+        return new SequenceStats(name, settings.strategy(), issued(), reservations.sum(), reservationFailures.sum(),
+                retries.sum(), waits.sum(), discarded.sum(), hasBlock ? block.first : -1, hasBlock ? block.end : -1,
+                (hasBlock ? block.remaining() : 0) + extraRemaining(), nextBlockSize(), highest, used);
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + name + "]";
+    }
+}

@@ -1,0 +1,152 @@
+package dev.seqgen.internal;
+
+import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceUnavailableException;
+import dev.seqgen.Strategy;
+import dev.seqgen.Ticker;
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.spi.SequenceStore;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@link Strategy#ASYNC_BATCH}: BATCH plus a background refill, so callers wait only when the refill is
+ * late. Unique; ordered per JVM only; not gapless: a stopped JVM loses at most the rest of its block and its
+ * prefetched block, less what close gives back. Throughput is bounded by block size over the store round
+ * trip, with no store latency on the callers' path while refills keep up.
+ *
+ * <pre>
+ * The background path
+ *
+ * prefetch holds at most one refill: in flight, ready, or failed. It is set by a compare-and-set from
+ * null (or from a failed refill) to a new future, so two refills of one sequence never run at once; the
+ * thread that wins the CAS hands the reservation to the executor. Two callers start refills:
+ *   - the one caller that claims the block's trigger position (end - 1 - low watermark), on the fast path;
+ *   - a caller in the slow path that finds no usable refill (the first block, or a failed refill).
+ * Only the refillLock holder in the slow path takes a ready block out of prefetch (CAS to null) and then
+ * publishes it as current; the CAS comes first, so a trigger on the new block always finds prefetch free.
+ * A caller waits for the refill with a timed get, bounded by its acquire timeout. A failed refill is
+ * reported to the caller that waited for it and replaced by the next caller, which is how the sequence
+ * recovers when the store comes back.
+ * </pre>
+ */
+final class AsyncBatchSequence extends BlockSequence {
+
+    private final Executor executor;
+    private final AtomicReference<CompletableFuture<Block>> prefetch = new AtomicReference<>();
+
+    AsyncBatchSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker, Executor executor) {
+        super(name, settings, store, ticker);
+        this.executor = executor;
+    }
+
+    /** Reserves the first block in the background, so the first caller is unlikely to wait. */
+    void start() {
+        startPrefetch();
+    }
+
+    @Override
+    void lowWatermarkReached() {
+        startPrefetch();
+    }
+
+    /** Returns the refill in flight or ready, starting one if there is none or the last one failed. */
+    private CompletableFuture<Block> startPrefetch() {
+        for (;;) {
+            CompletableFuture<Block> existing = prefetch.get();
+            if (existing != null && !existing.isCompletedExceptionally()) {
+                return existing;
+            }
+            CompletableFuture<Block> refill = new CompletableFuture<>();
+            if (prefetch.compareAndSet(existing, refill)) {
+                try {
+                    executor.execute(() -> runRefill(refill));
+                } catch (RejectedExecutionException e) {
+                    refill.completeExceptionally(new SequenceUnavailableException(name,
+                            "the refill executor rejected the background refill", e));
+                }
+                return refill;
+            }
+        }
+    }
+
+    private void runRefill(CompletableFuture<Block> refill) {
+        try {
+            long size = sizeNextReservation();
+            ReservedRange range = reserve(size, ticker.read() + timeoutNanos);
+            long triggerAt = Math.max(range.first(), range.end() - 1 - lowWatermarkFor(size));
+            refill.complete(new Block(range.first(), range.end(), triggerAt));
+        } catch (Throwable e) {
+            refill.completeExceptionally(e);
+        }
+    }
+
+    @Override
+    Block obtainNextBlock(Block exhausted, long deadline) {
+        CompletableFuture<Block> refill = startPrefetch();
+        Block next;
+        try {
+            next = refill.get(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw timedOut("the background refill is late");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SequenceUnavailableException(name, "interrupted while waiting for the background refill", e);
+        } catch (ExecutionException e) {
+            prefetch.compareAndSet(refill, null);
+            Throwable cause = e.getCause();
+            if (cause instanceof SequenceExhaustedException) {
+                throw new SequenceExhaustedException(name, settings.maxValue());
+            }
+            throw new SequenceUnavailableException(name, "the background refill failed: " + cause.getMessage(), cause);
+        }
+        prefetch.compareAndSet(refill, null);
+        return next;
+    }
+
+    @Override
+    long extraRemaining() {
+        CompletableFuture<Block> refill = prefetch.get();
+        if (refill == null || !refill.isDone() || refill.isCompletedExceptionally()) {
+            return 0;
+        }
+        Block ready = refill.join();
+        return ready.end - ready.first;
+    }
+
+    @Override
+    void releaseUnused(Block block, long firstUnused) {
+        CompletableFuture<Block> refill = prefetch.getAndSet(null);
+        Block next = null;
+        if (refill != null) {
+            try {
+                next = refill.get(timeoutNanos, TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                // The refill reserved nothing.
+            } catch (TimeoutException e) {
+                LOG.log(Level.WARNING, "sequence '" + name + "': the background refill did not finish within the"
+                        + " acquire timeout at close; its values are lost");
+                refill.thenAccept(late -> discard(late.end - late.first));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                refill.thenAccept(late -> discard(late.end - late.first));
+            }
+        }
+        if (next == null) {
+            giveBack(firstUnused, block.end);
+        } else if (next.first == block.end) {
+            giveBack(firstUnused, next.end);
+        } else {
+            discard(block.end - firstUnused);
+            giveBack(next.first, next.end);
+        }
+    }
+}

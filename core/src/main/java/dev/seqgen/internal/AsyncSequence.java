@@ -1,0 +1,65 @@
+package dev.seqgen.internal;
+
+import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import dev.seqgen.Ticker;
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.spi.SequenceStore;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * {@link Strategy#ASYNC}: one store transaction per call, committed before the value is returned. Unique
+ * and ordered in issue order; not gapless (a caller that rolls back or crashes after taking a value leaves
+ * a gap). Throughput is bounded by one over the store round trip, across all JVMs.
+ */
+final class AsyncSequence extends AbstractSequence {
+
+    private final LongAdder issued = new LongAdder();
+
+    AsyncSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
+        super(name, settings, store, ticker);
+    }
+
+    @Override
+    public long next() {
+        return take(1).first();
+    }
+
+    @Override
+    public long[] nextValues(int count) {
+        requireCount(count);
+        ReservedRange range = take(count);
+        long[] values = new long[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = range.first() + i;
+        }
+        return values;
+    }
+
+    private ReservedRange take(int count) {
+        long start = ticker.read();
+        try {
+            ReservedRange range = reserve(count, start + timeoutNanos);
+            if (range.count() < count) {
+                discard(range.count());
+                throw new SequenceExhaustedException(name, settings.maxValue());
+            }
+            issued.add(count);
+            return range;
+        } finally {
+            recordWait(start);
+        }
+    }
+
+    @Override
+    long issued() {
+        return issued.sum();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

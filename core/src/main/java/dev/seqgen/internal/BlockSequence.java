@@ -1,0 +1,214 @@
+package dev.seqgen.internal;
+
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceUnavailableException;
+import dev.seqgen.Ticker;
+import dev.seqgen.spi.SequenceStore;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The block hand-off shared by BATCH and ASYNC_BATCH.
+ *
+ * <pre>
+ * Design
+ *
+ * State: one volatile reference, {@code current}, to an immutable-bounds {@link Block} whose cursor is
+ * advanced with getAndAdd. A block is published by a volatile write of {@code current} only after it is
+ * fully built, so every reader that sees the reference sees its bounds.
+ *
+ * Fast path (no lock, no allocation): read current, claim(1). A result below end is this caller's value
+ * and no other caller can get it, because getAndAdd hands every cursor position out once. For
+ * ASYNC_BATCH, the one caller whose claim equals the block's triggerAt starts the background refill:
+ * exactly one caller per block sees that position, so no flag or CAS is needed to elect it.
+ *
+ * Slow path (the block is exhausted): callers queue on refillLock with tryLock(acquire-timeout), so at
+ * most one of them talks to the store (BATCH) or installs the prefetched block (ASYNC_BATCH) while the
+ * others wait, and nobody waits longer than the acquire timeout. Holding the lock, a caller re-reads
+ * current: if another caller has already installed a new block it simply claims from it; otherwise it
+ * obtains the next block, retires the old one and publishes the new one.
+ *
+ * Only the lock holder writes current, so blocks are installed one at a time and never lost. Values are
+ * increasing per JVM in the order blocks were reserved, but threads racing on one block may return
+ * them out of order, and other JVMs hold other blocks: BATCH and ASYNC_BATCH are not ordered globally.
+ *
+ * Close takes the lock, installs the EMPTY block (so every later claim fails and reaches checkOpen in the
+ * slow path), and drains the old block with getAndSet: values below the drained cursor were handed out,
+ * the rest are given back to the store with a compare-and-set when nobody reserved after us.
+ * </pre>
+ */
+abstract class BlockSequence extends AbstractSequence {
+
+    final ReentrantLock refillLock = new ReentrantLock();
+
+    /** The block values are taken from; written only while holding refillLock. */
+    volatile Block current = Block.EMPTY;
+
+    /** Values handed out from blocks that are no longer current; written only while holding refillLock. */
+    final AtomicLong retiredIssued = new AtomicLong();
+
+    private final int baseBlockSize;
+    private final int maxBlockSize;
+    private final long targetRefillNanos;
+
+    /** The size of the next block; written only in {@link #sizeNextReservation()}. */
+    private volatile int blockSize;
+    /** When the previous reservation started, for adaptive sizing. */
+    @GuardedBy("this")
+    private long lastReservationAt;
+    @GuardedBy("this")
+    private boolean reservedBefore;
+
+    BlockSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
+        super(name, settings, store, ticker);
+        this.baseBlockSize = settings.blockSize();
+        this.maxBlockSize = settings.adaptive() ? settings.adaptiveMaxBlockSize() : settings.blockSize();
+        this.targetRefillNanos = settings.adaptiveTargetRefillInterval().toNanos();
+        this.blockSize = baseBlockSize;
+    }
+
+    @Override
+    public final long next() {
+        Block block = current;
+        long value = block.claim(1);
+        if (value < block.end) {
+            if (value == block.triggerAt) {
+                lowWatermarkReached();
+            }
+            return value;
+        }
+        return nextSlow();
+    }
+
+    @Override
+    public final long[] nextValues(int count) {
+        requireCount(count);
+        long[] values = new long[count];
+        int filled = 0;
+        while (filled < count) {
+            Block block = current;
+            int wanted = count - filled;
+            long first = block.claim(wanted);
+            if (first < block.end) {
+                long got = Math.min(wanted, block.end - first);
+                for (long v = first; v < first + got; v++) {
+                    values[filled++] = v;
+                }
+                if (block.triggerAt >= first && block.triggerAt < first + got) {
+                    lowWatermarkReached();
+                }
+            } else {
+                values[filled++] = nextSlow();
+            }
+        }
+        return values;
+    }
+
+    /** Called by the one caller that claims a block's trigger position. */
+    abstract void lowWatermarkReached();
+
+    /**
+     * Called holding refillLock when {@code exhausted} is still current: returns the block to install.
+     *
+     * @param deadline the ticker reading by which the caller must have its value
+     */
+    abstract Block obtainNextBlock(Block exhausted, long deadline);
+
+    private long nextSlow() {
+        long start = ticker.read();
+        long deadline = start + timeoutNanos;
+        try {
+            if (!refillLock.tryLock(timeoutNanos, TimeUnit.NANOSECONDS)) {
+                throw timedOut("waited for another caller's refill");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SequenceUnavailableException(name, "interrupted while waiting for a refill", e);
+        }
+        try {
+            for (;;) {
+                checkOpen();
+                Block block = current;
+                long value = block.claim(1);
+                if (value < block.end) {
+                    if (value == block.triggerAt) {
+                        lowWatermarkReached();
+                    }
+                    return value;
+                }
+                Block next = obtainNextBlock(block, deadline);
+                retiredIssued.addAndGet(block.issued());
+                current = next;
+            }
+        } finally {
+            refillLock.unlock();
+            recordWait(start);
+        }
+    }
+
+    /**
+     * Returns the size of the next reservation and, when adaptive, steers it: doubled when the previous
+     * reservation was less than the target interval ago, halved (not below the configured block size)
+     * when it was more than four times the target ago. Reservations are rare, so a monitor is cheap here and
+     * keeps the bookkeeping simple whether the caller (BATCH) or a background thread (ASYNC_BATCH) reserves.
+     */
+    final synchronized long sizeNextReservation() {
+        if (maxBlockSize != baseBlockSize) {
+            long now = ticker.read();
+            if (reservedBefore) {
+                long interval = now - lastReservationAt;
+                if (interval < targetRefillNanos) {
+                    blockSize = (int) Math.min((long) blockSize * 2, maxBlockSize);
+                } else if (interval > 4 * targetRefillNanos) {
+                    blockSize = Math.max(blockSize / 2, baseBlockSize);
+                }
+            }
+            reservedBefore = true;
+            lastReservationAt = now;
+        }
+        return blockSize;
+    }
+
+    /** The low watermark scaled to a block of {@code size} values. */
+    final long lowWatermarkFor(long size) {
+        return size * settings.lowWatermark() / baseBlockSize;
+    }
+
+    @Override
+    final long nextBlockSize() {
+        return blockSize;
+    }
+
+    @Override
+    final Block blockInHand() {
+        return current;
+    }
+
+    @Override
+    final long issued() {
+        return retiredIssued.get() + current.issued();
+    }
+
+    @Override
+    public final void close() {
+        refillLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            Block block = current;
+            current = Block.EMPTY;
+            long firstUnused = block.drain();
+            retiredIssued.addAndGet(firstUnused - block.first);
+            releaseUnused(block, firstUnused);
+        } finally {
+            refillLock.unlock();
+        }
+    }
+
+    /** Gives back or discards what is left in hand at close: {@code [firstUnused, block.end)} and more. */
+    abstract void releaseUnused(Block block, long firstUnused);
+}

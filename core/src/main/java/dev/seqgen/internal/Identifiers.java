@@ -1,0 +1,56 @@
+package dev.seqgen.internal;
+
+import dev.seqgen.SequenceConfigurationException;
+
+import java.util.regex.Pattern;
+
+/**
+ * The name rules. Sequence names are always bound as parameters; table names must be written into SQL
+ * text, so they are restricted to plain identifiers and can never carry SQL.
+ */
+public final class Identifiers {
+
+    /** The longest sequence name; the name column is 64 characters wide in every store. */
+    public static final int MAX_SEQUENCE_NAME_LENGTH = 64;
+
+    private static final Pattern SEQUENCE_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,63}");
+    private static final Pattern TABLE_NAME =
+            Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+
+    private Identifiers() {
+    }
+
+    /**
+     * Checks a sequence name.
+     *
+     * @param name the name
+     * @return the name
+     * @throws SequenceConfigurationException if it is not 1 to 64 of {@code A-Z a-z 0-9 _ . -}, starting with
+     *     a letter, digit or underscore
+     */
+    public static String requireSequenceName(String name) {
+        if (name == null || !SEQUENCE_NAME.matcher(name).matches()) {
+            throw new SequenceConfigurationException("sequence name", name == null ? null : "'" + name + "'",
+                    "1 to 64 characters of A-Z a-z 0-9 _ . -, starting with a letter, digit or underscore");
+        }
+        return name;
+    }
+
+    /**
+     * Checks a table name, optionally qualified by a schema.
+     *
+     * @param setting the setting the name came from, for the error message
+     * @param name the name
+     * @return the name
+     * @throws SequenceConfigurationException if it is not an unquoted identifier (letters, digits,
+     *     underscores, not starting with a digit, at most 63 characters), optionally {@code schema.table}
+     */
+    public static String requireTableName(String setting, String name) {
+        if (name == null || !TABLE_NAME.matcher(name).matches()) {
+            throw new SequenceConfigurationException(setting, name == null ? null : "'" + name + "'",
+                    "an unquoted identifier of A-Z a-z 0-9 _ (not starting with a digit, at most 63 characters),"
+                            + " optionally schema-qualified as schema.table");
+        }
+        return name;
+    }
+}

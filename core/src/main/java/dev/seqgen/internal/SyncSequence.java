@@ -1,0 +1,95 @@
+package dev.seqgen.internal;
+
+import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceUnavailableException;
+import dev.seqgen.Strategy;
+import dev.seqgen.Ticker;
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStoreException;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * {@link Strategy#SYNC}: the increment runs inside the caller's transaction. Unique, ordered among commits,
+ * gapless (a rollback undoes the increment); a crash costs nothing. Throughput is bounded by one over the
+ * time callers hold the row lock, that is their whole transaction. Several values in one transaction are
+ * consecutive. Errors are not retried here: the caller's transaction must be retried as a whole.
+ */
+final class SyncSequence extends AbstractSequence {
+
+    private final LongAdder issued = new LongAdder();
+
+    SyncSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
+        super(name, settings, store, ticker);
+    }
+
+    @Override
+    public long next() {
+        throw new IllegalStateException("sequence '" + name + "' uses the SYNC strategy, which takes values inside"
+                + " the caller's transaction: call nextInTransaction(transaction)");
+    }
+
+    @Override
+    public long[] nextValues(int count) {
+        return new long[] {next()};
+    }
+
+    @Override
+    public long nextInTransaction(Object transaction) {
+        return increment(transaction, 1).first();
+    }
+
+    @Override
+    public long[] nextValuesInTransaction(Object transaction, int count) {
+        requireCount(count);
+        ReservedRange range = increment(transaction, count);
+        long[] values = new long[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = range.first() + i;
+        }
+        return values;
+    }
+
+    private ReservedRange increment(Object transaction, int count) {
+        checkOpen();
+        if (transaction == null) {
+            throw new IllegalArgumentException("sequence '" + name + "' uses the SYNC strategy and needs the"
+                    + " caller's transaction, got null");
+        }
+        long start = ticker.read();
+        ReservedRange range;
+        try {
+            range = store.reserveInTransaction(transaction, name, count, settings.maxValue());
+        } catch (SequenceExhaustedException | IllegalArgumentException e) {
+            reservationFailures.increment();
+            throw e;
+        } catch (SequenceStoreException e) {
+            reservationFailures.increment();
+            tracker.recordReservation(ticker.read() - start, false);
+            throw new SequenceUnavailableException(name, "the " + store.name() + " store failed inside the caller's"
+                    + " transaction (roll it back and retry)" + (e.isTransient() ? ", a transient error" : "") + ": "
+                    + e.getMessage(), e);
+        }
+        tracker.recordReservation(ticker.read() - start, true);
+        reservations.increment();
+        if (range.count() < count) {
+            // Only part of the request fits below the maximum; the caller's transaction must roll back.
+            throw new SequenceExhaustedException(name, settings.maxValue());
+        }
+        highestReserved.accumulateAndGet(range.end() - 1, Math::max);
+        issued.add(count);
+        return range;
+    }
+
+    @Override
+    long issued() {
+        return issued.sum();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

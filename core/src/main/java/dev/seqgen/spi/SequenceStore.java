@@ -1,0 +1,85 @@
+package dev.seqgen.spi;
+
+import dev.seqgen.SequenceExhaustedException;
+
+import java.util.OptionalLong;
+
+/**
+ * Where sequences live: one counter row {@code (name, next_value)} per sequence, where {@code next_value}
+ * is the next value nobody has been handed yet. Every operation moves {@code next_value} forward atomically;
+ * only {@link #giveBack} moves it back, and only with a compare-and-set.
+ *
+ * <p>Implementations must be thread-safe and must make each reservation one atomic statement or one
+ * retried transaction, so that seqgen can retry it after a transient error without handing out a value
+ * twice. Sequence names reach the store already validated by seqgen; stores still pass them as bound
+ * parameters, never as SQL text.
+ */
+public interface SequenceStore {
+
+    /**
+     * Returns a short lowercase name for metrics and messages, such as {@code postgresql} or
+     * {@code spanner}.
+     *
+     * @return the store name
+     */
+    String name();
+
+    /**
+     * Makes sure the sequence's row exists, creating it (and the table, if the store is configured to)
+     * with {@code next_value = initialValue} when it does not. An existing row is left as it is. Safe to
+     * call concurrently from several JVMs.
+     *
+     * @param sequence the sequence name
+     * @param initialValue the first value of a new sequence
+     * @throws SequenceStoreException if the store failed
+     */
+    void createSequence(String sequence, long initialValue);
+
+    /**
+     * Reserves up to {@code count} values in a transaction of the store's own, committed before this
+     * method returns. Fewer values are returned only when the maximum value is nearer than {@code count}.
+     *
+     * @param sequence the sequence name
+     * @param count how many values to reserve, at least 1
+     * @param maxValue the largest value that may be handed out
+     * @return the reserved values
+     * @throws SequenceExhaustedException if no value is left at or below {@code maxValue}
+     * @throws SequenceStoreException if the store failed, marked transient where a retry may succeed
+     */
+    ReservedRange reserve(String sequence, long count, long maxValue);
+
+    /**
+     * As {@link #reserve}, but within the caller's transaction, which commits or rolls back the increment.
+     *
+     * @param transaction the caller's transaction, of the type this store documents
+     * @param sequence the sequence name
+     * @param count how many values to reserve, at least 1
+     * @param maxValue the largest value that may be handed out
+     * @return the reserved values, visible to others only once the caller commits
+     * @throws IllegalArgumentException if the transaction is not of the type this store needs
+     * @throws SequenceExhaustedException if no value is left at or below {@code maxValue}
+     * @throws SequenceStoreException if the store failed
+     */
+    ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue);
+
+    /**
+     * Reads the row's {@code next_value}.
+     *
+     * @param sequence the sequence name
+     * @return the next value not handed out yet, or empty if the row does not exist
+     * @throws SequenceStoreException if the store failed
+     */
+    OptionalLong nextValue(String sequence);
+
+    /**
+     * Gives back an unused tail: sets {@code next_value} to {@code restoredNextValue} only if it still is
+     * {@code expectedNextValue}, that is, only if nobody reserved after the caller.
+     *
+     * @param sequence the sequence name
+     * @param expectedNextValue the value the row must hold: the end of the caller's last reservation
+     * @param restoredNextValue the first unused value of the caller's tail
+     * @return whether the row was changed
+     * @throws SequenceStoreException if the store failed
+     */
+    boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue);
+}
