@@ -1,0 +1,180 @@
+package dev.seqgen.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import java.sql.Statement;
+import java.util.Locale;
+
+/**
+ * The SQL of each supported database, all of it in this one place. Every reservation is one atomic
+ * statement that moves {@code next_value} forward only if the whole block fits below the maximum, and
+ * reports the new {@code next_value} without a second read of the row.
+ */
+public enum JdbcDialect {
+
+    /** PostgreSQL, and the databases that speak its SQL: CockroachDB, YugabyteDB, Aurora DSQL. */
+    POSTGRESQL("postgresql") {
+        @Override
+        long increment(Connection connection, String table, String name, long count, long lastStart)
+                throws SQLException {
+            return queryLong(connection, "UPDATE " + table + " SET next_value = next_value + ? WHERE name = ?"
+                    + " AND next_value <= ? RETURNING next_value", count, name, lastStart);
+        }
+
+        @Override
+        String insertIfMissingSql(String table) {
+            return "INSERT INTO " + table + " (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING";
+        }
+    },
+
+    /**
+     * MariaDB and MySQL, which have no {@code UPDATE ... RETURNING}: the increment stores the new value with
+     * {@code LAST_INSERT_ID(expr)}, which the same connection reads back without touching the row again.
+     */
+    MARIADB("mariadb") {
+        @Override
+        long increment(Connection connection, String table, String name, long count, long lastStart)
+                throws SQLException {
+            try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
+                    + " SET next_value = LAST_INSERT_ID(next_value + ?) WHERE name = ? AND next_value <= ?")) {
+                update.setLong(1, count);
+                update.setString(2, name);
+                update.setLong(3, lastStart);
+                if (update.executeUpdate() == 0) {
+                    return NO_ROW;
+                }
+            }
+            try (Statement select = connection.createStatement();
+                    ResultSet rs = select.executeQuery("SELECT LAST_INSERT_ID()")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+
+        @Override
+        String insertIfMissingSql(String table) {
+            return "INSERT IGNORE INTO " + table + " (name, next_value) VALUES (?, ?)";
+        }
+    },
+
+    /** H2, whose data-change delta table returns the updated row from the update itself. */
+    H2("h2") {
+        @Override
+        long increment(Connection connection, String table, String name, long count, long lastStart)
+                throws SQLException {
+            return queryLong(connection, "SELECT next_value FROM FINAL TABLE (UPDATE " + table
+                    + " SET next_value = next_value + ? WHERE name = ? AND next_value <= ?)", count, name, lastStart);
+        }
+
+        @Override
+        String insertIfMissingSql(String table) {
+            return "MERGE INTO " + table + " t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT))) s(name, v)"
+                    + " ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value) VALUES (s.name, s.v)";
+        }
+    };
+
+    /** What {@link #increment} returns when no row matched: missing, or the block does not fit. */
+    static final long NO_ROW = Long.MIN_VALUE;
+
+    private final String storeName;
+
+    JdbcDialect(String storeName) {
+        this.storeName = storeName;
+    }
+
+    /**
+     * Returns the store name used in metrics tags and messages.
+     *
+     * @return the lowercase database name
+     */
+    public String storeName() {
+        return storeName;
+    }
+
+    /**
+     * Adds {@code count} to the row's {@code next_value} if it is at most {@code lastStart}, in one atomic
+     * statement, and returns the new {@code next_value}, or {@link #NO_ROW} if no row was changed.
+     */
+    abstract long increment(Connection connection, String table, String name, long count, long lastStart)
+            throws SQLException;
+
+    /** An insert of {@code (name, next_value)} that does nothing when the row exists. */
+    abstract String insertIfMissingSql(String table);
+
+    String createTableSql(String table) {
+        return "CREATE TABLE IF NOT EXISTS " + table
+                + " (name VARCHAR(64) NOT NULL PRIMARY KEY, next_value BIGINT NOT NULL)";
+    }
+
+    String selectSql(String table) {
+        return "SELECT next_value FROM " + table + " WHERE name = ?";
+    }
+
+    String giveBackSql(String table) {
+        return "UPDATE " + table + " SET next_value = ? WHERE name = ? AND next_value = ?";
+    }
+
+    /**
+     * Whether an error may go away when the reservation is retried: serialization failures and deadlocks
+     * (SQLSTATE class 40), lock timeouts, lost connections (class 08) and server shutdowns.
+     */
+    boolean isTransient(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLTransientException || t instanceof SQLRecoverableException) {
+                return true;
+            }
+            if (t instanceof SQLException sql) {
+                String state = sql.getSQLState();
+                if (state != null && (state.startsWith("40") || state.startsWith("08") || state.equals("57P01")
+                        || state.equals("57P02") || state.equals("57P03") || state.equals("55P03")
+                        || state.equals("HYT00"))) {
+                    return true;
+                }
+                // MariaDB: 1205 lock wait timeout, 1213 deadlock, 1927 connection killed.
+                int code = sql.getErrorCode();
+                if (this == MARIADB && (code == 1205 || code == 1213 || code == 1927)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Finds the dialect of a database from its JDBC product name.
+     *
+     * @param productName {@link java.sql.DatabaseMetaData#getDatabaseProductName()}
+     * @return the dialect
+     * @throws IllegalArgumentException if the database is not supported
+     */
+    public static JdbcDialect forProductName(String productName) {
+        String product = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
+        if (product.contains("postgres") || product.contains("cockroach") || product.contains("yugabyte")) {
+            return POSTGRESQL;
+        }
+        if (product.contains("mariadb") || product.contains("mysql")) {
+            return MARIADB;
+        }
+        if (product.equals("h2")) {
+            return H2;
+        }
+        throw new IllegalArgumentException("seqgen has no JDBC dialect for the database '" + productName
+                + "'; supported: PostgreSQL (and CockroachDB, YugabyteDB, Aurora DSQL), MariaDB/MySQL, H2");
+    }
+
+    static long queryLong(Connection connection, String sql, long count, String name, long lastStart)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setLong(1, count);
+            statement.setString(2, name);
+            statement.setLong(3, lastStart);
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : NO_ROW;
+            }
+        }
+    }
+}

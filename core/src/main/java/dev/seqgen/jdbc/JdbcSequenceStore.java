@@ -1,0 +1,329 @@
+package dev.seqgen.jdbc;
+
+import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.internal.Identifiers;
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStoreException;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Objects;
+import java.util.OptionalLong;
+import javax.sql.DataSource;
+
+/**
+ * A {@link SequenceStore} over a JDBC {@link DataSource} (a HikariCP pool, typically): one table of
+ * {@code (name VARCHAR(64) PRIMARY KEY, next_value BIGINT)} rows, with the SQL of each database in
+ * {@link JdbcDialect}.
+ *
+ * <p>{@link #reserve} borrows a connection, runs the increment in a transaction of its own and returns the
+ * connection before the values are handed out, so a caller never holds two pooled connections at once
+ * because of seqgen. {@link #reserveInTransaction} runs the same statement on the caller's
+ * {@link Connection}, which must have auto-commit off: the row stays locked and the increment stays
+ * undone until the caller commits.
+ */
+public final class JdbcSequenceStore implements SequenceStore {
+
+    /** The default table name. */
+    public static final String DEFAULT_TABLE = "seqgen_sequences";
+
+    private final DataSource dataSource;
+    private final String table;
+    private final boolean createTable;
+    private final JdbcDialect dialect;
+    private volatile boolean tableReady;
+
+    private JdbcSequenceStore(Builder builder) {
+        this.dataSource = builder.dataSource;
+        this.table = builder.table;
+        this.createTable = builder.createTable;
+        this.dialect = builder.dialect != null ? builder.dialect : detectDialect(builder.dataSource);
+    }
+
+    /**
+     * Returns a builder for a store over the given data source.
+     *
+     * @param dataSource where the sequence table lives
+     * @return a new builder
+     */
+    public static Builder builder(DataSource dataSource) {
+        return new Builder(dataSource);
+    }
+
+    private static JdbcDialect detectDialect(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            return JdbcDialect.forProductName(connection.getMetaData().getDatabaseProductName());
+        } catch (SQLException e) {
+            throw new SequenceStoreException("could not detect the database of the seqgen JDBC store: " + e.getMessage(),
+                    e, false);
+        }
+    }
+
+    /**
+     * Returns the dialect in use.
+     *
+     * @return the dialect
+     */
+    public JdbcDialect dialect() {
+        return dialect;
+    }
+
+    /**
+     * Returns the (validated) table name.
+     *
+     * @return the table name
+     */
+    public String table() {
+        return table;
+    }
+
+    @Override
+    public String name() {
+        return dialect.storeName();
+    }
+
+    @Override
+    public void createSequence(String sequence, long initialValue) {
+        try {
+            if (createTable && !tableReady) {
+                createTable();
+            }
+            inOwnTransaction(connection -> {
+                try (PreparedStatement insert = connection.prepareStatement(dialect.insertIfMissingSql(table))) {
+                    insert.setString(1, sequence);
+                    insert.setLong(2, initialValue);
+                    insert.executeUpdate();
+                }
+                return null;
+            });
+        } catch (SQLException e) {
+            throw failure("creating the row of sequence '" + sequence + "'", e);
+        }
+    }
+
+    private synchronized void createTable() throws SQLException {
+        if (tableReady) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            if (!connection.getAutoCommit()) {
+                connection.setAutoCommit(true);
+            }
+            try {
+                statement.execute(dialect.createTableSql(table));
+            } catch (SQLException e) {
+                // Two processes creating the table at once: PostgreSQL may report a duplicate catalog entry
+                // although the statement said IF NOT EXISTS. The table exists then, which is all we need.
+                if (!tableExists(connection)) {
+                    throw e;
+                }
+            }
+        }
+        tableReady = true;
+    }
+
+    private boolean tableExists(Connection connection) {
+        try (Statement statement = connection.createStatement()) {
+            statement.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE 1 = 0").close();
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public ReservedRange reserve(String sequence, long count, long maxValue) {
+        try {
+            return inOwnTransaction(connection -> {
+                ReservedRange range = increment(connection, sequence, count, maxValue);
+                if (range == null) {
+                    throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table
+                            + " (was it deleted?)", null, false);
+                }
+                return range;
+            });
+        } catch (SQLException e) {
+            throw failure("reserving " + count + " value(s) of sequence '" + sequence + "'", e);
+        }
+    }
+
+    @Override
+    public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
+        if (!(transaction instanceof Connection connection)) {
+            throw new IllegalArgumentException("the JDBC store takes a java.sql.Connection as the caller's transaction,"
+                    + " got " + (transaction == null ? "null" : transaction.getClass().getName()));
+        }
+        try {
+            if (connection.getAutoCommit()) {
+                throw new IllegalArgumentException("sequence '" + sequence + "': the caller's connection is in"
+                        + " auto-commit mode, so the SYNC increment could not be rolled back; begin a transaction");
+            }
+            ReservedRange range = increment(connection, sequence, count, maxValue);
+            if (range == null) {
+                throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table, null,
+                        false);
+            }
+            return range;
+        } catch (SQLException e) {
+            throw failure("incrementing sequence '" + sequence + "' in the caller's transaction", e);
+        }
+    }
+
+    /**
+     * Takes up to {@code count} values: the whole block if it fits below {@code maxValue}, otherwise the rest
+     * up to {@code maxValue}. Returns null if the row is missing.
+     */
+    private ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
+            throws SQLException {
+        long wanted = count;
+        for (;;) {
+            // lastStart is computed here, never in SQL, so no database ever evaluates an overflowing sum.
+            long lastStart = maxValue - wanted + 1;
+            long next = dialect.increment(connection, table, sequence, wanted, lastStart);
+            if (next != JdbcDialect.NO_ROW) {
+                return new ReservedRange(next - wanted, next);
+            }
+            OptionalLong current = read(connection, sequence);
+            if (current.isEmpty()) {
+                return null;
+            }
+            if (current.getAsLong() > maxValue) {
+                throw new SequenceExhaustedException(sequence, maxValue);
+            }
+            // The block does not fit: take what is left below the maximum (the row may move meanwhile).
+            wanted = Math.min(count, maxValue - current.getAsLong() + 1);
+        }
+    }
+
+    @Override
+    public OptionalLong nextValue(String sequence) {
+        try (Connection connection = dataSource.getConnection()) {
+            return read(connection, sequence);
+        } catch (SQLException e) {
+            throw failure("reading sequence '" + sequence + "'", e);
+        }
+    }
+
+    private OptionalLong read(Connection connection, String sequence) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(dialect.selectSql(table))) {
+            select.setString(1, sequence);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+            }
+        }
+    }
+
+    @Override
+    public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
+        try {
+            return inOwnTransaction(connection -> {
+                try (PreparedStatement update = connection.prepareStatement(dialect.giveBackSql(table))) {
+                    update.setLong(1, restoredNextValue);
+                    update.setString(2, sequence);
+                    update.setLong(3, expectedNextValue);
+                    return update.executeUpdate() == 1;
+                }
+            });
+        } catch (SQLException e) {
+            throw failure("giving back values of sequence '" + sequence + "'", e);
+        }
+    }
+
+    private <T> T inOwnTransaction(SqlWork<T> work) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            boolean autoCommit = connection.getAutoCommit();
+            if (autoCommit) {
+                connection.setAutoCommit(false);
+            }
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    connection.rollback();
+                } catch (SQLException rollbackFailure) {
+                    e.addSuppressed(rollbackFailure);
+                }
+                throw e;
+            } finally {
+                if (autoCommit) {
+                    connection.setAutoCommit(true);
+                }
+            }
+        }
+    }
+
+    private SequenceStoreException failure(String what, SQLException e) {
+        return new SequenceStoreException(what + " in table " + table + " (" + dialect.storeName() + ") failed: "
+                + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
+    }
+
+    @FunctionalInterface
+    private interface SqlWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** Builds a {@link JdbcSequenceStore}. */
+    public static final class Builder {
+
+        private final DataSource dataSource;
+        private String table = DEFAULT_TABLE;
+        private boolean createTable = true;
+        private JdbcDialect dialect;
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        }
+
+        /**
+         * Sets the table, optionally schema-qualified. Default {@value #DEFAULT_TABLE}.
+         *
+         * @param table the table name
+         * @return this builder
+         * @throws dev.seqgen.SequenceConfigurationException if the name is not a plain identifier
+         */
+        public Builder table(String table) {
+            this.table = Identifiers.requireTableName("table", table);
+            return this;
+        }
+
+        /**
+         * Sets whether the table is created ({@code CREATE TABLE IF NOT EXISTS}) when the first sequence is
+         * created. Default true.
+         *
+         * @param createTable whether to create the table
+         * @return this builder
+         */
+        public Builder createTable(boolean createTable) {
+            this.createTable = createTable;
+            return this;
+        }
+
+        /**
+         * Sets the dialect. Default: detected from the database's product name.
+         *
+         * @param dialect the dialect
+         * @return this builder
+         */
+        public Builder dialect(JdbcDialect dialect) {
+            this.dialect = Objects.requireNonNull(dialect, "dialect");
+            return this;
+        }
+
+        /**
+         * Builds the store; detects the dialect (one connection) unless one was set.
+         *
+         * @return the store
+         * @throws SequenceStoreException if the dialect could not be detected
+         * @throws IllegalArgumentException if the database is not supported
+         */
+        public JdbcSequenceStore build() {
+            return new JdbcSequenceStore(this);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.seqgen.testing;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.JdbcDatabaseContainer;
+import org.testcontainers.mariadb.MariaDBContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+
+/**
+ * The databases every store test runs on. How a test finds a server, in order: the environment
+ * ({@code SEQGEN_TEST_POSTGRES_URL}/{@code _USER}/{@code _PASSWORD}, likewise {@code SEQGEN_TEST_MARIADB_*}),
+ * then Testcontainers when a Docker engine answers, otherwise the test is skipped with the reason, or fails
+ * when {@code SEQGEN_TEST_REQUIRE_DATABASES=true} (as in CI), so CI can never pass by skipping.
+ */
+public enum TestDatabase {
+
+    H2("h2") {
+        @Override
+        HikariConfig config() {
+            HikariConfig config = new HikariConfig();
+            // LOCK_TIMEOUT: SYNC callers queue on the row lock for as long as the holder's transaction runs.
+            config.setJdbcUrl("jdbc:h2:mem:seqgen-test;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=60000");
+            config.setUsername("sa");
+            return config;
+        }
+    },
+
+    POSTGRESQL("postgresql") {
+        @Override
+        HikariConfig config() {
+            return fromEnvironmentOrContainer("POSTGRES",
+                    () -> new PostgreSQLContainer("postgres:15-alpine"));
+        }
+    },
+
+    MARIADB("mariadb") {
+        @Override
+        HikariConfig config() {
+            return fromEnvironmentOrContainer("MARIADB", () -> new MariaDBContainer("mariadb:10.11"));
+        }
+    };
+
+    private static final Map<TestDatabase, HikariDataSource> POOLS = new EnumMap<>(TestDatabase.class);
+
+    private final String displayName;
+
+    TestDatabase(String displayName) {
+        this.displayName = displayName;
+    }
+
+    abstract HikariConfig config();
+
+    /** Every database, for {@code @MethodSource}. */
+    public static Stream<TestDatabase> all() {
+        return Stream.of(values());
+    }
+
+    /** Whether tests must fail rather than skip when a database server cannot be found. */
+    public static boolean serversRequired() {
+        return Boolean.parseBoolean(System.getenv("SEQGEN_TEST_REQUIRE_DATABASES"));
+    }
+
+    /** Skips the test with the reason, or fails it when servers are required. */
+    public static void noServer(String reason) {
+        if (serversRequired()) {
+            Assertions.fail(reason + " (SEQGEN_TEST_REQUIRE_DATABASES=true: a missing server is a failure)");
+        }
+        Assumptions.abort(reason);
+    }
+
+    /** The shared pool of this database (20 connections), started on first use. */
+    public synchronized DataSource dataSource() {
+        HikariDataSource pool = POOLS.get(this);
+        if (pool == null) {
+            HikariConfig config = config();
+            config.setPoolName("seqgen-test-" + displayName);
+            config.setMaximumPoolSize(20);
+            config.setConnectionTimeout(30_000);
+            pool = new HikariDataSource(config);
+            POOLS.put(this, pool);
+        }
+        return pool;
+    }
+
+    /** A new pool of this database with the given size, for tests that need their own; close it. */
+    public HikariDataSource newPool(int size) {
+        dataSource();
+        HikariConfig config = config();
+        config.setMaximumPoolSize(size);
+        config.setConnectionTimeout(30_000);
+        return new HikariDataSource(config);
+    }
+
+    /** A table name no other test uses. */
+    public static String uniqueTable() {
+        return "seqgen_t" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
+    }
+
+    /** Drops a table if it exists. */
+    public void dropTable(String table) {
+        try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + table);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not drop " + table + " on " + displayName, e);
+        }
+    }
+
+    /** Runs a statement. */
+    public void execute(String sql) {
+        try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + " failed on " + displayName, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return displayName;
+    }
+
+    private static HikariConfig fromEnvironmentOrContainer(String key,
+            Supplier<JdbcDatabaseContainer<?>> container) {
+        HikariConfig config = new HikariConfig();
+        String url = System.getenv("SEQGEN_TEST_" + key + "_URL");
+        if (url != null && !url.isBlank()) {
+            config.setJdbcUrl(url);
+            config.setUsername(System.getenv("SEQGEN_TEST_" + key + "_USER"));
+            config.setPassword(System.getenv("SEQGEN_TEST_" + key + "_PASSWORD"));
+            return config;
+        }
+        if (!dockerAvailable()) {
+            noServer("no " + key.toLowerCase() + " server: set SEQGEN_TEST_" + key + "_URL (and _USER, _PASSWORD)"
+                    + " or run a Docker engine for Testcontainers");
+        }
+        JdbcDatabaseContainer<?> started = container.get();
+        started.start();
+        config.setJdbcUrl(started.getJdbcUrl());
+        config.setUsername(started.getUsername());
+        config.setPassword(started.getPassword());
+        return config;
+    }
+
+    private static boolean dockerAvailable() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+}
