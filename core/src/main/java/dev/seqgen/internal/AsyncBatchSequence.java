@@ -90,6 +90,12 @@ final class AsyncBatchSequence extends BlockSequence {
     }
 
     @Override
+    boolean nextBlockReady() {
+        CompletableFuture<Block> refill = prefetch.get();
+        return refill != null && refill.isDone() && !refill.isCompletedExceptionally();
+    }
+
+    @Override
     Block obtainNextBlock(Block exhausted, long deadline) {
         CompletableFuture<Block> refill = startPrefetch();
         Block next;

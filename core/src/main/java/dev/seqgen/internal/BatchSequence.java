@@ -24,6 +24,11 @@ final class BatchSequence extends BlockSequence {
     }
 
     @Override
+    boolean nextBlockReady() {
+        return false;
+    }
+
+    @Override
     Block obtainNextBlock(Block exhausted, long deadline) {
         ReservedRange range = reserve(sizeNextReservation(), deadline);
         return new Block(range.first(), range.end(), Long.MIN_VALUE);

@@ -109,6 +109,9 @@ abstract class BlockSequence extends AbstractSequence {
     /** Called by the one caller that claims a block's trigger position. */
     abstract void lowWatermarkReached();
 
+    /** Whether {@link #obtainNextBlock} can return without waiting for the store. */
+    abstract boolean nextBlockReady();
+
     /**
      * Called holding refillLock when {@code exhausted} is still current: returns the block to install.
      *
@@ -119,9 +122,16 @@ abstract class BlockSequence extends AbstractSequence {
     private long nextSlow() {
         long start = ticker.read();
         long deadline = start + timeoutNanos;
+        // A wait is counted when the caller blocks: on another caller's refill (a contended lock) or on the
+        // store. Installing a prefetched block that is already there is not a wait.
+        boolean waited = false;
         try {
-            if (!refillLock.tryLock(timeoutNanos, TimeUnit.NANOSECONDS)) {
-                throw timedOut("waited for another caller's refill");
+            if (!refillLock.tryLock()) {
+                waited = true;
+                if (!refillLock.tryLock(timeoutNanos, TimeUnit.NANOSECONDS)) {
+                    recordWait(start);
+                    throw timedOut("waited for another caller's refill");
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -138,13 +148,16 @@ abstract class BlockSequence extends AbstractSequence {
                     }
                     return value;
                 }
+                waited |= !nextBlockReady();
                 Block next = obtainNextBlock(block, deadline);
                 retiredIssued.addAndGet(block.issued());
                 current = next;
             }
         } finally {
             refillLock.unlock();
-            recordWait(start);
+            if (waited) {
+                recordWait(start);
+            }
         }
     }
 

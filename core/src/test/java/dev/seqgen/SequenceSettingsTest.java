@@ -1,0 +1,79 @@
+package dev.seqgen;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SequenceSettingsTest {
+
+    @Test
+    void defaultsAreDocumentedValues() {
+        SequenceSettings settings = SequenceSettings.defaults();
+        assertThat(settings.strategy()).isEqualTo(Strategy.ASYNC_BATCH);
+        assertThat(settings.blockSize()).isEqualTo(1000);
+        assertThat(settings.lowWatermark()).isEqualTo(250);
+        assertThat(settings.acquireTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(settings.initialValue()).isEqualTo(1);
+        assertThat(settings.maxValue()).isEqualTo(Long.MAX_VALUE - 1);
+        assertThat(settings.adaptive()).isFalse();
+    }
+
+    @Test
+    void rejectsZeroAndNegativeBlockSizesNamingTheSetting() {
+        assertThatThrownBy(() -> SequenceSettings.builder().blockSize(0))
+                .isInstanceOf(SequenceConfigurationException.class)
+                .hasMessageContaining("'block-size'").hasMessageContaining(": 0").hasMessageContaining(">= 1");
+        assertThatThrownBy(() -> SequenceSettings.builder().blockSize(-5))
+                .isInstanceOfSatisfying(SequenceConfigurationException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("block-size");
+                    assertThat(e.value()).isEqualTo(-5);
+                });
+    }
+
+    @Test
+    void rejectsLowWatermarkAtOrAboveBlockSize() {
+        assertThatThrownBy(() -> SequenceSettings.builder().blockSize(100).lowWatermark(100).build())
+                .isInstanceOf(SequenceConfigurationException.class)
+                .hasMessageContaining("'low-watermark'").hasMessageContaining("< block-size (100)");
+        assertThatThrownBy(() -> SequenceSettings.builder().lowWatermark(-1))
+                .hasMessageContaining("'low-watermark'");
+    }
+
+    @Test
+    void implicitLowWatermarkFollowsTheBlockSizeAcrossToBuilder() {
+        SequenceSettings small = SequenceSettings.defaults().toBuilder().blockSize(100).build();
+        assertThat(small.lowWatermark()).isEqualTo(25);
+        SequenceSettings explicit = SequenceSettings.builder().blockSize(100).lowWatermark(10).build();
+        assertThat(explicit.toBuilder().blockSize(200).build().lowWatermark()).isEqualTo(10);
+    }
+
+    @Test
+    void rejectsBadTimeoutsAndValueRanges() {
+        assertThatThrownBy(() -> SequenceSettings.builder().acquireTimeout(Duration.ZERO))
+                .hasMessageContaining("'acquire-timeout'");
+        assertThatThrownBy(() -> SequenceSettings.builder().acquireTimeout(Duration.ofMillis(-1)))
+                .hasMessageContaining("'acquire-timeout'");
+        assertThatThrownBy(() -> SequenceSettings.builder().initialValue(-1))
+                .hasMessageContaining("'initial-value'");
+        assertThatThrownBy(() -> SequenceSettings.builder().maxValue(Long.MAX_VALUE))
+                .hasMessageContaining("'max-value'");
+        assertThatThrownBy(() -> SequenceSettings.builder().maxValue(0)).hasMessageContaining("'max-value'");
+        assertThatThrownBy(() -> SequenceSettings.builder().initialValue(10).maxValue(9).build())
+                .hasMessageContaining("'initial-value'").hasMessageContaining("<= max-value (9)");
+        assertThatThrownBy(() -> SequenceSettings.builder().blockSize(500).adaptiveMaxBlockSize(499).build())
+                .hasMessageContaining("'adaptive.max-block-size'");
+        assertThatThrownBy(() -> SequenceSettings.builder().adaptiveTargetRefillInterval(Duration.ZERO))
+                .hasMessageContaining("'adaptive.target-refill-interval'");
+        assertThatThrownBy(() -> SequenceSettings.builder().strategy(null)).hasMessageContaining("'strategy'");
+    }
+
+    @Test
+    void equalSettingsAreEqual() {
+        assertThat(SequenceSettings.builder().blockSize(10).build())
+                .isEqualTo(SequenceSettings.builder().blockSize(10).build())
+                .isNotEqualTo(SequenceSettings.builder().blockSize(11).build());
+    }
+}

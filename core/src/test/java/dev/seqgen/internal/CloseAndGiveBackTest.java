@@ -1,0 +1,89 @@
+package dev.seqgen.internal;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceUnavailableException;
+import dev.seqgen.Strategy;
+import dev.seqgen.testing.InMemorySequenceStore;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CloseAndGiveBackTest {
+
+    private final InMemorySequenceStore store = new InMemorySequenceStore();
+    private final SequenceSettings batch = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(100).build();
+
+    @Test
+    void unusedTailIsGivenBackWhenNobodyReservedAfterUs() {
+        SequenceRegistry registry = SequenceRegistry.builder(store).defaults(batch).build();
+        Sequence orders = registry.sequence("orders");
+        for (int i = 0; i < 10; i++) {
+            orders.next();
+        }
+        assertThat(store.nextValue("orders")).hasValue(101);
+        registry.close();
+        assertThat(store.nextValue("orders")).hasValue(11);
+        assertThat(orders.stats().discarded()).isZero();
+    }
+
+    @Test
+    void unusedTailIsKeptWhenAnotherGeneratorReservedAfterUs() {
+        SequenceRegistry first = SequenceRegistry.builder(store).defaults(batch).build();
+        SequenceRegistry second = SequenceRegistry.builder(store).defaults(batch).build();
+        first.sequence("orders").next();
+        assertThat(second.sequence("orders").next()).isEqualTo(101);
+
+        first.close();
+        assertThat(store.nextValue("orders")).as("not given back: 201 belongs to the second").hasValue(201);
+        assertThat(first.sequence("orders").stats().discarded()).isEqualTo(99);
+
+        second.close();
+        assertThat(store.nextValue("orders")).hasValue(102);
+    }
+
+    @Test
+    void asyncBatchGivesBackItsTailAndItsPrefetchedBlockTogether() throws Exception {
+        SequenceSettings asyncBatch = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(100)
+                .lowWatermark(99).build();
+        SequenceRegistry registry = SequenceRegistry.builder(store).defaults(asyncBatch).build();
+        Sequence orders = registry.sequence("orders");
+        assertThat(orders.next()).isEqualTo(1); // claims the trigger position: the second block is prefetched
+        for (int i = 0; i < 500 && orders.stats().remaining() != 199; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(orders.stats().remaining()).isEqualTo(199);
+        assertThat(store.nextValue("orders")).hasValue(201);
+        registry.close();
+        assertThat(store.nextValue("orders")).hasValue(2);
+    }
+
+    @Test
+    void callsAfterCloseFailClearly() {
+        SequenceRegistry registry = SequenceRegistry.builder(store).defaults(batch).build();
+        Sequence orders = registry.sequence("orders");
+        orders.next();
+        registry.close();
+        assertThatThrownBy(orders::next).isInstanceOf(SequenceUnavailableException.class)
+                .hasMessageContaining("sequence 'orders'").hasMessageContaining("closed");
+        assertThatThrownBy(() -> registry.sequence("invoices")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+    }
+
+    @Test
+    void registryHandsOutOneInstancePerNameAndRejectsConflictingSettings() {
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(batch)
+                .sequence("invoices", SequenceSettings.builder().strategy(Strategy.SYNC).build()).build()) {
+            assertThat(registry.sequence("orders")).isSameAs(registry.sequence("orders"));
+            assertThat(registry.sequence("invoices").strategy()).isEqualTo(Strategy.SYNC);
+            assertThat(registry.sequence("orders").strategy()).isEqualTo(Strategy.BATCH);
+            assertThatThrownBy(() -> registry.sequence("orders",
+                    SequenceSettings.builder().strategy(Strategy.ASYNC).acquireTimeout(Duration.ofSeconds(1)).build()))
+                    .hasMessageContaining("sequences.orders");
+        }
+    }
+}
