@@ -1,0 +1,46 @@
+package dev.seqgen.metrics.micrometer;
+
+import dev.seqgen.metrics.SequenceMetricsTracker;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.concurrent.TimeUnit;
+
+/** Records one sequence's events on meters registered in advance by {@link MicrometerMetricsTrackerFactory}. */
+final class MicrometerMetricsTracker implements SequenceMetricsTracker {
+
+    private final Timer reservationSuccesses;
+    private final Timer reservationFailures;
+    private final Counter retries;
+    private final Timer waits;
+    private final Counter discarded;
+
+    MicrometerMetricsTracker(Timer reservationSuccesses, Timer reservationFailures, Counter retries, Timer waits,
+            Counter discarded) {
+        this.reservationSuccesses = reservationSuccesses;
+        this.reservationFailures = reservationFailures;
+        this.retries = retries;
+        this.waits = waits;
+        this.discarded = discarded;
+    }
+
+    @Override
+    public void recordReservation(long durationNanos, boolean success) {
+        (success ? reservationSuccesses : reservationFailures).record(durationNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void recordRetry() {
+        retries.increment();
+    }
+
+    @Override
+    public void recordWait(long durationNanos) {
+        waits.record(durationNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void recordDiscarded(long count) {
+        discarded.increment(count);
+    }
+}

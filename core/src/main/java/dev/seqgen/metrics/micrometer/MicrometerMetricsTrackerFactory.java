@@ -1,0 +1,154 @@
+package dev.seqgen.metrics.micrometer;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.Strategy;
+import dev.seqgen.metrics.SequenceMetricsTracker;
+import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Publishes every sequence's metrics to a Micrometer {@link MeterRegistry}. Pass it to
+ * {@link dev.seqgen.SequenceRegistry.Builder#metrics}; the Spring Boot starter does so when a
+ * {@code MeterRegistry} bean exists.
+ *
+ * <table>
+ *   <caption>Meters, each tagged {@code sequence}, {@code strategy} and {@code store}</caption>
+ *   <tr><th>name</th><th>type</th><th>base unit</th><th>what it measures</th></tr>
+ *   <tr><td>{@value #IDS_ISSUED}</td><td>function counter</td><td>ids</td>
+ *       <td>values handed out by this JVM</td></tr>
+ *   <tr><td>{@value #RESERVATIONS}</td><td>timer, tag {@code result=success|failure}</td><td>seconds</td>
+ *       <td>attempts to reserve values in the store</td></tr>
+ *   <tr><td>{@value #RESERVATION_RETRIES}</td><td>counter</td><td>retries</td>
+ *       <td>reservations retried after a transient store error</td></tr>
+ *   <tr><td>{@value #WAITS}</td><td>timer</td><td>seconds</td>
+ *       <td>callers that had to wait for values, and how long</td></tr>
+ *   <tr><td>{@value #BLOCK_REMAINING}</td><td>gauge</td><td>ids</td>
+ *       <td>values in hand, including a prefetched block</td></tr>
+ *   <tr><td>{@value #BLOCK_SIZE}</td><td>gauge</td><td>ids</td>
+ *       <td>size of the next block (changes when adaptive)</td></tr>
+ *   <tr><td>{@value #IDS_DISCARDED}</td><td>counter</td><td>ids</td>
+ *       <td>reserved values that will never be handed out</td></tr>
+ *   <tr><td>{@value #CAPACITY_USED}</td><td>gauge</td><td>ratio</td>
+ *       <td>share of the range from initial to maximum value this JVM has reserved up to, 0 to 1</td></tr>
+ * </table>
+ *
+ * <p>Every meter is registered once, in {@link #create}: the tracker holds its counters and timers, so
+ * recording an event looks nothing up, and the counts and gauges read {@link Sequence#stats()} only when
+ * the meter registry asks. The strategy tag is the strategy in lowercase with hyphens, as in the
+ * configuration ({@code async-batch}).
+ *
+ * <p>A second sequence with the same name, strategy and store in the same meter registry (two registries
+ * over one store in one JVM) shares the first one's meters, and its gauges keep reading the first
+ * sequence; give such registries separate meter registries or common tags.
+ */
+public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTrackerFactory {
+
+    /** The prefix of every seqgen meter name. */
+    public static final String PREFIX = "seqgen";
+
+    /** Values handed out. */
+    public static final String IDS_ISSUED = PREFIX + ".ids.issued";
+
+    /** Attempts to reserve values in the store, by result. */
+    public static final String RESERVATIONS = PREFIX + ".reservations";
+
+    /** Reservations retried after a transient store error. */
+    public static final String RESERVATION_RETRIES = PREFIX + ".reservation.retries";
+
+    /** Callers that had to wait for values. */
+    public static final String WAITS = PREFIX + ".waits";
+
+    /** Values in hand. */
+    public static final String BLOCK_REMAINING = PREFIX + ".block.remaining";
+
+    /** Size of the next block. */
+    public static final String BLOCK_SIZE = PREFIX + ".block.size";
+
+    /** Reserved values that will never be handed out. */
+    public static final String IDS_DISCARDED = PREFIX + ".ids.discarded";
+
+    /** Share of the sequence's range used up. */
+    public static final String CAPACITY_USED = PREFIX + ".capacity.used";
+
+    private static final String IDS = "ids";
+
+    private final MeterRegistry registry;
+
+    /**
+     * Creates a factory that registers meters in the given registry.
+     *
+     * @param registry the meter registry
+     */
+    public MicrometerMetricsTrackerFactory(MeterRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /**
+     * Returns the value of the {@code strategy} tag for a strategy: its name in lowercase with hyphens.
+     *
+     * @param strategy the strategy
+     * @return for example {@code async-batch}
+     */
+    public static String strategyTag(Strategy strategy) {
+        return strategy.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    @Override
+    public SequenceMetricsTracker create(Sequence sequence, String storeName) {
+        Tags tags = Tags.of("sequence", sequence.name(), "strategy", strategyTag(sequence.strategy()), "store",
+                storeName);
+        FunctionCounter.builder(IDS_ISSUED, sequence, s -> s.stats().issued())
+                .description("Values handed out by this JVM")
+                .baseUnit(IDS)
+                .tags(tags)
+                .register(registry);
+        Gauge.builder(BLOCK_REMAINING, sequence, s -> s.stats().remaining())
+                .description("Values in hand, including a prefetched block")
+                .baseUnit(IDS)
+                .tags(tags)
+                .register(registry);
+        Gauge.builder(BLOCK_SIZE, sequence, s -> s.stats().blockSize())
+                .description("Size of the next block this JVM reserves")
+                .baseUnit(IDS)
+                .tags(tags)
+                .register(registry);
+        Gauge.builder(CAPACITY_USED, sequence, s -> s.stats().capacityUsed())
+                .description("Share of the range from initial to maximum value that this JVM has reserved up to")
+                .baseUnit("ratio")
+                .tags(tags)
+                .register(registry);
+        return new MicrometerMetricsTracker(
+                reservations(tags, "success"),
+                reservations(tags, "failure"),
+                Counter.builder(RESERVATION_RETRIES)
+                        .description("Reservations retried after a transient store error")
+                        .baseUnit("retries")
+                        .tags(tags)
+                        .register(registry),
+                Timer.builder(WAITS)
+                        .description("Time callers waited for values, for the store or for another caller's refill")
+                        .tags(tags)
+                        .register(registry),
+                Counter.builder(IDS_DISCARDED)
+                        .description("Reserved values that will never be handed out")
+                        .baseUnit(IDS)
+                        .tags(tags)
+                        .register(registry));
+    }
+
+    private Timer reservations(Tags tags, String result) {
+        return Timer.builder(RESERVATIONS)
+                .description("Attempts to reserve values in the store")
+                .tags(tags)
+                .tag("result", result)
+                .register(registry);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.seqgen.metrics.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceUnavailableException;
+import dev.seqgen.Strategy;
+import dev.seqgen.spi.SequenceStoreException;
+import dev.seqgen.testing.InMemorySequenceStore;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class MicrometerMetricsTrackerFactoryTest {
+
+    private final MeterRegistry meters = new SimpleMeterRegistry();
+    private final InMemorySequenceStore store = new InMemorySequenceStore();
+    private final SequenceRegistry registry = SequenceRegistry.builder(store)
+            .defaults(SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build())
+            .metrics(new MicrometerMetricsTrackerFactory(meters))
+            .build();
+
+    @AfterEach
+    void close() {
+        registry.close();
+    }
+
+    @Test
+    void registersEveryMeterWhenTheSequenceIsCreatedTaggedBySequenceStrategyAndStore() {
+        registry.sequence("orders");
+
+        List<Meter> issued = List.copyOf(meters.find("seqgen.ids.issued").meters());
+        assertThat(issued).hasSize(1);
+        assertThat(issued.get(0).getId().getTags()).containsExactlyInAnyOrder(Tag.of("sequence", "orders"),
+                Tag.of("strategy", "batch"), Tag.of("store", "memory"));
+        Set<String> names = meters.getMeters().stream().map(m -> m.getId().getName()).collect(Collectors.toSet());
+        assertThat(names).containsExactlyInAnyOrder("seqgen.ids.issued", "seqgen.reservations",
+                "seqgen.reservation.retries", "seqgen.waits", "seqgen.block.remaining", "seqgen.block.size",
+                "seqgen.ids.discarded", "seqgen.capacity.used");
+        assertThat(meters.find("seqgen.reservations").tag("result", "success").timer()).isNotNull();
+        assertThat(meters.find("seqgen.reservations").tag("result", "failure").timer()).isNotNull();
+    }
+
+    @Test
+    void everyMeterHasADescriptionAndABaseUnit() {
+        registry.sequence("orders");
+
+        assertThat(meters.getMeters()).allSatisfy(meter -> {
+            assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank();
+            assertThat(meter.getId().getBaseUnit()).as(meter.getId().getName()).isNotBlank();
+        });
+        assertThat(meters.get("seqgen.ids.issued").meter().getId().getBaseUnit()).isEqualTo("ids");
+        assertThat(meters.get("seqgen.reservation.retries").meter().getId().getBaseUnit()).isEqualTo("retries");
+        assertThat(meters.get("seqgen.capacity.used").meter().getId().getBaseUnit()).isEqualTo("ratio");
+        assertThat(meters.get("seqgen.waits").timer().getId().getBaseUnit()).isEqualTo("seconds");
+    }
+
+    @Test
+    void countsIssuedValuesReservationsWaitsAndTheBlockInHand() {
+        Sequence orders = registry.sequence("orders");
+        for (int i = 0; i < 25; i++) {
+            orders.next();
+        }
+
+        assertThat(meters.get("seqgen.ids.issued").functionCounter().count()).isEqualTo(25);
+        assertThat(meters.get("seqgen.reservations").tag("result", "success").timer().count()).isEqualTo(3);
+        assertThat(meters.get("seqgen.reservations").tag("result", "failure").timer().count()).isZero();
+        // Each of the three refills made its caller wait for the store.
+        assertThat(meters.get("seqgen.waits").timer().count()).isEqualTo(3);
+        assertThat(meters.get("seqgen.block.remaining").gauge().value()).isEqualTo(5);
+        assertThat(meters.get("seqgen.block.size").gauge().value()).isEqualTo(10);
+        assertThat(meters.get("seqgen.capacity.used").gauge().value())
+                .isEqualTo(30.0 / SequenceSettings.LARGEST_MAX_VALUE);
+    }
+
+    @Test
+    void aSequenceNearItsMaximumShowsItsCapacityUsed() {
+        Sequence invoices = registry.sequence("invoices",
+                SequenceSettings.builder().strategy(Strategy.ASYNC).maxValue(8).build());
+        invoices.next();
+        invoices.next();
+
+        assertThat(meters.get("seqgen.capacity.used").tag("sequence", "invoices").gauge().value()).isEqualTo(0.25);
+        assertThat(meters.get("seqgen.block.size").tag("sequence", "invoices").tag("strategy", "async").gauge()
+                .value()).isEqualTo(1);
+    }
+
+    @Test
+    void countsRetriesOfTransientErrors() {
+        store.failNextTransiently(2);
+
+        registry.sequence("orders").next();
+
+        assertThat(meters.get("seqgen.reservation.retries").counter().count()).isEqualTo(2);
+        assertThat(meters.get("seqgen.reservations").tag("result", "failure").timer().count()).isEqualTo(2);
+        assertThat(meters.get("seqgen.reservations").tag("result", "success").timer().count()).isEqualTo(1);
+    }
+
+    @Test
+    void timesFailedReservations() {
+        Sequence orders = registry.sequence("orders", SequenceSettings.builder().strategy(Strategy.BATCH)
+                .blockSize(10).acquireTimeout(Duration.ofMillis(200)).build());
+        store.failPermanently(new SequenceStoreException("disk full", null, false));
+
+        assertThatThrownBy(orders::next).isInstanceOf(SequenceUnavailableException.class);
+
+        assertThat(meters.get("seqgen.reservations").tag("result", "failure").timer().count()).isEqualTo(1);
+        assertThat(meters.get("seqgen.reservation.retries").counter().count()).isZero();
+    }
+
+    @Test
+    void countsTheTailThatCouldNotBeGivenBackAsDiscarded() {
+        Sequence orders = registry.sequence("orders");
+        orders.next();
+        try (SequenceRegistry otherJvm = SequenceRegistry.builder(store)
+                .defaults(SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build()).build()) {
+            otherJvm.sequence("orders").next();
+        }
+
+        orders.close();
+
+        assertThat(meters.get("seqgen.ids.discarded").counter().count()).isEqualTo(9);
+    }
+
+    @Test
+    void theStrategyTagIsTheConfigurationSpelling() {
+        assertThat(MicrometerMetricsTrackerFactory.strategyTag(Strategy.ASYNC_BATCH)).isEqualTo("async-batch");
+        assertThat(MicrometerMetricsTrackerFactory.strategyTag(Strategy.SYNC)).isEqualTo("sync");
+    }
+}
