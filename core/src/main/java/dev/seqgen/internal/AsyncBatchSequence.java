@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * prefetch holds at most one refill: in flight, ready, or failed. It is set by a compare-and-set from
  * null (or from a failed refill) to a new future, so two refills of one sequence never run at once; the
  * thread that wins the CAS hands the reservation to the executor. Two callers start refills:
- *   - the one caller that claims the block's trigger position (end - 1 - low watermark), on the fast path;
+ *   - the one caller that claims the block's trigger offset (size - 1 - low watermark), on the fast path;
  *   - a caller in the slow path that finds no usable refill (the first block, or a failed refill).
  * Only the refillLock holder in the slow path takes a ready block out of prefetch (CAS to null) and then
  * publishes it as current; the CAS comes first, so a trigger on the new block always finds prefetch free.
@@ -82,7 +82,9 @@ final class AsyncBatchSequence extends BlockSequence {
         try {
             long size = sizeNextReservation();
             ReservedRange range = reserve(size, ticker.read() + timeoutNanos);
-            long triggerAt = Math.max(range.first(), range.end() - 1 - lowWatermarkFor(size));
+            // Claiming this offset leaves exactly the low watermark in the block (offset 0 for a block shorter
+            // than the watermark, as the last block below the maximum value may be).
+            long triggerAt = Math.max(0, range.count() - 1 - lowWatermarkFor(size));
             refill.complete(new Block(range.first(), range.end(), triggerAt));
         } catch (Throwable e) {
             refill.completeExceptionally(e);

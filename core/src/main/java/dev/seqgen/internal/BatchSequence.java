@@ -31,7 +31,7 @@ final class BatchSequence extends BlockSequence {
     @Override
     Block obtainNextBlock(Block exhausted, long deadline) {
         ReservedRange range = reserve(sizeNextReservation(), deadline);
-        return new Block(range.first(), range.end(), Long.MIN_VALUE);
+        return new Block(range.first(), range.end(), -1);
     }
 
     @Override

@@ -6,16 +6,17 @@ import java.lang.invoke.VarHandle;
 /**
  * A reserved block {@code [first, end)} and the cursor that hands its values out.
  *
- * <p>The cursor only moves forward, by {@code getAndAdd}: every claim gets a distinct cursor value, so a
- * value below {@code end} is handed to exactly one caller without a lock. Claims on an exhausted block push
- * the cursor past {@code end}; those values are never handed out (at most one per racing caller, and the
- * block is abandoned anyway). {@link #drain()} moves the cursor to {@code end} in one atomic step, after
- * which no claim can succeed, and returns the first value nobody got.
+ * <p>The cursor is an offset from {@code first} that only moves forward, by {@code getAndAdd}: every claim
+ * gets a distinct offset, so an offset below {@code size} is handed to exactly one caller without a lock.
+ * Claims on an exhausted block push the cursor past {@code size}; those offsets are never handed out. The
+ * cursor is an offset, not a value, so it cannot overflow even for a block that ends at
+ * {@link Long#MAX_VALUE}. {@link #drain()} moves the cursor to {@code size} in one atomic step, after which
+ * no claim can succeed, and returns the first value nobody got.
  */
 final class Block {
 
     /** A block with no values: claims on it always fail, which sends callers to the slow path. */
-    static final Block EMPTY = new Block(0, 0, Long.MIN_VALUE);
+    static final Block EMPTY = new Block(0, 0, -1);
 
     private static final VarHandle CURSOR;
 
@@ -29,7 +30,9 @@ final class Block {
 
     final long first;
     final long end;
-    /** The value whose claim starts the background refill; {@link Long#MIN_VALUE} for none. */
+    /** {@code end - first}. */
+    final long size;
+    /** The offset whose claim starts the background refill; -1 for none. */
     final long triggerAt;
 
     @SuppressWarnings("unused") // accessed through CURSOR
@@ -38,14 +41,14 @@ final class Block {
     Block(long first, long end, long triggerAt) {
         this.first = first;
         this.end = end;
+        this.size = end - first;
         this.triggerAt = triggerAt;
-        this.cursor = first;
     }
 
     /**
-     * Claims {@code n} consecutive cursor positions.
+     * Claims {@code n} consecutive offsets.
      *
-     * @return the first claimed position; the caller owns {@code [v, min(v + n, end))}
+     * @return the first claimed offset; the caller owns the values at offsets {@code [i, min(i + n, size))}
      */
     long claim(long n) {
         return (long) CURSOR.getAndAdd(this, n);
@@ -53,16 +56,16 @@ final class Block {
 
     /** Ends the block for good and returns the first value nobody was handed. */
     long drain() {
-        return Math.min((long) CURSOR.getAndSet(this, end), end);
+        return first + Math.min((long) CURSOR.getAndSet(this, size), size);
     }
 
     /** Returns the number of values handed out so far. */
     long issued() {
-        return Math.min(cursor, end) - first;
+        return Math.min(cursor, size);
     }
 
     /** Returns the number of values still in the block. */
     long remaining() {
-        return end - Math.min(cursor, end);
+        return size - Math.min(cursor, size);
     }
 }

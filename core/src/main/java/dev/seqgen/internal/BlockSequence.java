@@ -15,13 +15,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * <pre>
  * Design
  *
- * State: one volatile reference, {@code current}, to an immutable-bounds {@link Block} whose cursor is
- * advanced with getAndAdd. A block is published by a volatile write of {@code current} only after it is
+ * State: one volatile reference, {@code current}, to an immutable-bounds {@link Block} whose cursor (an
+ * offset from the block's first value) is advanced with getAndAdd. A block is published by a volatile write of {@code current} only after it is
  * fully built, so every reader that sees the reference sees its bounds.
  *
- * Fast path (no lock, no allocation): read current, claim(1). A result below end is this caller's value
+ * Fast path (no lock, no allocation): read current, claim(1). An offset below size is this caller's value
  * and no other caller can get it, because getAndAdd hands every cursor position out once. For
- * ASYNC_BATCH, the one caller whose claim equals the block's triggerAt starts the background refill:
+ * ASYNC_BATCH, the one caller whose offset equals the block's triggerAt starts the background refill:
  * exactly one caller per block sees that position, so no flag or CAS is needed to elect it.
  *
  * Slow path (the block is exhausted): callers queue on refillLock with tryLock(acquire-timeout), so at
@@ -72,12 +72,12 @@ abstract class BlockSequence extends AbstractSequence {
     @Override
     public final long next() {
         Block block = current;
-        long value = block.claim(1);
-        if (value < block.end) {
-            if (value == block.triggerAt) {
+        long offset = block.claim(1);
+        if (offset < block.size) {
+            if (offset == block.triggerAt) {
                 lowWatermarkReached();
             }
-            return value;
+            return block.first + offset;
         }
         return nextSlow();
     }
@@ -90,13 +90,13 @@ abstract class BlockSequence extends AbstractSequence {
         while (filled < count) {
             Block block = current;
             int wanted = count - filled;
-            long first = block.claim(wanted);
-            if (first < block.end) {
-                long got = Math.min(wanted, block.end - first);
-                for (long v = first; v < first + got; v++) {
-                    values[filled++] = v;
+            long offset = block.claim(wanted);
+            if (offset < block.size) {
+                long got = Math.min(wanted, block.size - offset);
+                for (long i = offset; i < offset + got; i++) {
+                    values[filled++] = block.first + i;
                 }
-                if (block.triggerAt >= first && block.triggerAt < first + got) {
+                if (block.triggerAt >= offset && block.triggerAt < offset + got) {
                     lowWatermarkReached();
                 }
             } else {
@@ -141,12 +141,12 @@ abstract class BlockSequence extends AbstractSequence {
             for (;;) {
                 checkOpen();
                 Block block = current;
-                long value = block.claim(1);
-                if (value < block.end) {
-                    if (value == block.triggerAt) {
+                long offset = block.claim(1);
+                if (offset < block.size) {
+                    if (offset == block.triggerAt) {
                         lowWatermarkReached();
                     }
-                    return value;
+                    return block.first + offset;
                 }
                 waited |= !nextBlockReady();
                 Block next = obtainNextBlock(block, deadline);

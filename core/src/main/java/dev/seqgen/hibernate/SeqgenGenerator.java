@@ -1,0 +1,138 @@
+package dev.seqgen.hibernate;
+
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import org.hibernate.annotations.IdGeneratorType;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Makes seqgen generate the annotated entity id: a {@code long}/{@code Long} or {@code int}/{@code Integer}
+ * taken from a seqgen {@link dev.seqgen.Sequence} before the insert, so Hibernate can batch the inserts.
+ *
+ * <p>On an id attribute, alone or together with {@code @GeneratedValue}:
+ * <pre>{@code
+ * @Id @GeneratedValue @SeqgenGenerator(sequence = "invoices", strategy = Strategy.SYNC)
+ * private Long number;
+ * }</pre>
+ *
+ * <p>On a package ({@code package-info.java}) or an entity class, it serves every {@code @GeneratedValue} id
+ * with the default strategy ({@code AUTO}) declared in that package or class that has no generator
+ * annotation of its own:
+ * <pre>{@code
+ * @SeqgenGenerator(strategy = Strategy.ASYNC_BATCH, blockSize = 500)
+ * package com.example.orders;
+ *
+ * // in that package:
+ * @Id @GeneratedValue(generator = "orders") private Long id;   // sequence "orders"
+ * @Id @GeneratedValue private Long id;                          // sequence derived from the entity
+ * }</pre>
+ * Hibernate looks for the package of the class that declares the id attribute (which may be a
+ * {@code @MappedSuperclass}); an annotation on the attribute wins over one on the class, which wins over one
+ * on the package. Ids declared with {@code @GeneratedValue(strategy = SEQUENCE, TABLE, IDENTITY or UUID)},
+ * or whose generator name is one of Hibernate's own ({@code "sequence"}, {@code "increment"},
+ * {@code "uuid"}, ...), keep Hibernate's generators.
+ *
+ * <p><b>Sequence name</b>, first that applies: {@link #sequence()}; the generator name of
+ * {@code @GeneratedValue(generator = ...)}; otherwise the JPA entity name of the root entity in snake_case
+ * ({@code PurchaseOrder} becomes {@code purchase_order}, {@code HTTPRequestLog} becomes
+ * {@code http_request_log}). Entities that use one name share one sequence, and must then agree on its
+ * settings.
+ *
+ * <p><b>Settings</b>: every attribute is unset by default. Each setting of the sequence is, first that
+ * applies: the value configured for this sequence name in the registry (the Spring property
+ * {@code seqgen.sequences.<name>.*}, or {@link SeqgenHibernate#SEQUENCES_PREFIX} in plain Hibernate) where it
+ * differs from the registry's default; the attribute here; the registry's default ({@code seqgen.defaults.*});
+ * the built-in default of {@link SequenceSettings}. So operations can retune a sequence without a rebuild,
+ * while a global default never overrides what the code asked for. A configured value equal to the registry
+ * default cannot be told apart from an unset one, and does not override an attribute. For {@code int} ids
+ * the maximum value is at most {@link SequenceSettings#INT_MAX_VALUE}. Bad values fail at startup with the
+ * entity, the property and the rule.
+ */
+@IdGeneratorType(SeqgenIdGenerator.class)
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE, ElementType.PACKAGE})
+public @interface SeqgenGenerator {
+
+    /** The value of an unset numeric attribute. */
+    long UNSET = -1;
+
+    /**
+     * The sequence name: 1 to 64 of {@code A-Z a-z 0-9 _ . -}. Default: the generator name of
+     * {@code @GeneratedValue}, else the entity name in snake_case. Meaningless on a package, where each id
+     * needs its own name.
+     *
+     * @return the sequence name, or empty
+     */
+    String sequence() default "";
+
+    /**
+     * The strategy, at most one: {@code strategy = Strategy.SYNC}. Default: unset (the registry's default,
+     * built in {@link Strategy#ASYNC_BATCH}). SYNC takes the value inside the session's transaction, so a
+     * rollback undoes it and committed ids are gapless; the others reserve in transactions of their own.
+     *
+     * @return an empty array (unset) or the strategy
+     */
+    Strategy[] strategy() default {};
+
+    /**
+     * Values reserved per store transaction by BATCH and ASYNC_BATCH, at least 1. Default: unset.
+     *
+     * @return the block size, or {@link #UNSET}
+     */
+    int blockSize() default (int) UNSET;
+
+    /**
+     * Values left in the block at which ASYNC_BATCH refills in the background, less than the block size.
+     * Default: unset; when this annotation sets the block size but no low watermark, a quarter of that
+     * block.
+     *
+     * @return the low watermark, or {@link #UNSET}
+     */
+    int lowWatermark() default (int) UNSET;
+
+    /**
+     * Longest wait for a value, in milliseconds, before the insert fails with
+     * {@link dev.seqgen.SequenceUnavailableException}; at least 1. Default: unset.
+     *
+     * @return the acquire timeout in milliseconds, or {@link #UNSET}
+     */
+    long acquireTimeoutMillis() default UNSET;
+
+    /**
+     * The first value of a sequence whose row does not exist yet, at least 0. An existing row is never
+     * changed. Default: unset.
+     *
+     * @return the initial value, or {@link #UNSET}
+     */
+    long initialValue() default UNSET;
+
+    /**
+     * The largest value handed out, at least 1; reaching it fails the insert with
+     * {@link dev.seqgen.SequenceExhaustedException}, never wraps. Default: unset ({@code int} ids get
+     * {@link SequenceSettings#INT_MAX_VALUE} at most).
+     *
+     * @return the maximum value, or {@link #UNSET}
+     */
+    long maxValue() default UNSET;
+
+    /**
+     * Whether ASYNC_BATCH adapts its block size to the rate of refills, at most one:
+     * {@code adaptive = true}. Default: unset.
+     *
+     * @return an empty array (unset) or the flag
+     */
+    boolean[] adaptive() default {};
+
+    /**
+     * The largest block an adaptive sequence reserves, at least the block size. Default: unset.
+     *
+     * @return the largest adaptive block, or {@link #UNSET}
+     */
+    int adaptiveMaxBlockSize() default (int) UNSET;
+}

@@ -1,0 +1,63 @@
+package dev.seqgen.hibernate;
+
+/**
+ * The Hibernate settings seqgen reads, for {@code hibernate.properties}, {@code persistence.xml},
+ * {@code Configuration.getProperties()}, JPA property maps or Spring's {@code HibernatePropertiesCustomizer}.
+ *
+ * <p>Where the {@link dev.seqgen.SequenceRegistry} comes from:
+ * <ul>
+ *   <li>{@link #REGISTRY} holds one (Spring puts its registry there): every seqgen id of the session factory
+ *       uses it, and seqgen neither builds nor closes a registry.</li>
+ *   <li>Otherwise, unless {@link #REGISTRY_REQUIRED} is true, seqgen builds one registry for the Hibernate
+ *       service registry (one per session factory in the usual bootstraps) over the session factory's
+ *       {@code DataSource}, configured by {@link #TABLE}, {@link #SCHEMA_CREATE}, {@link #DEFAULTS_PREFIX} and
+ *       {@link #SEQUENCES_PREFIX}, and closes it when the session factory closes.</li>
+ * </ul>
+ */
+public final class SeqgenHibernate {
+
+    /**
+     * Setting holding the {@link dev.seqgen.SequenceRegistry} object every seqgen id of the session factory
+     * uses. Only an object can be given, not a string.
+     */
+    public static final String REGISTRY = "seqgen.hibernate.registry";
+
+    /**
+     * Setting ({@code true}/{@code false}, default false): whether {@link #REGISTRY} must be given. When
+     * true and it is missing, building the session factory fails instead of seqgen building a registry of
+     * its own; frameworks that always provide the registry set it so that a wiring mistake shows at startup.
+     */
+    public static final String REGISTRY_REQUIRED = "seqgen.hibernate.registry-required";
+
+    /**
+     * Setting: the table of the sequence rows, optionally {@code schema.table}, when seqgen builds its own
+     * registry. Default {@value dev.seqgen.jdbc.JdbcSequenceStore#DEFAULT_TABLE}.
+     */
+    public static final String TABLE = "seqgen.table";
+
+    /**
+     * Setting ({@code true}/{@code false}, default true): whether seqgen creates its table when missing, when
+     * it builds its own registry.
+     */
+    public static final String SCHEMA_CREATE = "seqgen.schema.create";
+
+    /**
+     * Prefix of the default sequence settings when seqgen builds its own registry: {@code strategy}
+     * ({@code sync}, {@code async}, {@code batch}, {@code async-batch}), {@code block-size},
+     * {@code low-watermark}, {@code acquire-timeout} (milliseconds, or an ISO-8601 duration such as
+     * {@code PT5S}), {@code initial-value}, {@code max-value}, {@code adaptive.enabled},
+     * {@code adaptive.max-block-size}; for example {@code seqgen.defaults.block-size=500}.
+     */
+    public static final String DEFAULTS_PREFIX = "seqgen.defaults.";
+
+    /**
+     * Prefix of one sequence's settings when seqgen builds its own registry, followed by the sequence name
+     * and one of the keys of {@link #DEFAULTS_PREFIX}; for example
+     * {@code seqgen.sequences.invoices.strategy=sync}. They override the attributes of
+     * {@link SeqgenGenerator} as described there.
+     */
+    public static final String SEQUENCES_PREFIX = "seqgen.sequences.";
+
+    private SeqgenHibernate() {
+    }
+}
