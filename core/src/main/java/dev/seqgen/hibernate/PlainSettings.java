@@ -1,0 +1,154 @@
+package dev.seqgen.hibernate;
+
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import dev.seqgen.jdbc.JdbcSequenceStore;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The {@code seqgen.*} Hibernate settings seqgen reads when it builds its own registry (see
+ * {@link SeqgenHibernate}). Values may be strings, as in {@code hibernate.properties}, or objects of the
+ * setting's type. Every bad value or unknown key fails with the full setting name and what is allowed.
+ */
+final class PlainSettings {
+
+    private static final String KEYS = "strategy, block-size, low-watermark, acquire-timeout, initial-value,"
+            + " max-value, adaptive.enabled, adaptive.max-block-size";
+
+    final String table;
+    final boolean createTable;
+    final SequenceSettings defaults;
+    /** Per sequence name, sorted so that errors and registries come out the same on every start. */
+    final Map<String, SequenceSettings> perSequence;
+
+    private PlainSettings(String table, boolean createTable, SequenceSettings defaults,
+            Map<String, SequenceSettings> perSequence) {
+        this.table = table;
+        this.createTable = createTable;
+        this.defaults = defaults;
+        this.perSequence = perSequence;
+    }
+
+    static PlainSettings from(Map<String, Object> settings) {
+        Object table = settings.get(SeqgenHibernate.TABLE);
+        boolean createTable = bool(SeqgenHibernate.SCHEMA_CREATE, settings.get(SeqgenHibernate.SCHEMA_CREATE), true);
+
+        SequenceSettings.Builder defaults = SequenceSettings.builder();
+        Map<String, Map<String, Object>> sequences = new TreeMap<>();
+        for (Map.Entry<String, Object> setting : new TreeMap<>(settings).entrySet()) {
+            String key = setting.getKey();
+            if (key.startsWith(SeqgenHibernate.DEFAULTS_PREFIX)) {
+                String rest = key.substring(SeqgenHibernate.DEFAULTS_PREFIX.length());
+                apply(defaults, SeqgenHibernate.DEFAULTS_PREFIX, rest, setting.getValue());
+            } else if (key.startsWith(SeqgenHibernate.SEQUENCES_PREFIX)) {
+                String rest = key.substring(SeqgenHibernate.SEQUENCES_PREFIX.length());
+                int dot = rest.indexOf('.');
+                if (dot <= 0) {
+                    throw new SequenceConfigurationException(key, setting.getValue(),
+                            SeqgenHibernate.SEQUENCES_PREFIX + "<name>.<key> with a key of: " + KEYS);
+                }
+                sequences.computeIfAbsent(rest.substring(0, dot), name -> new TreeMap<>())
+                        .put(rest.substring(dot + 1), setting.getValue());
+            }
+        }
+        SequenceSettings builtDefaults = build(defaults, SeqgenHibernate.DEFAULTS_PREFIX);
+
+        Map<String, SequenceSettings> perSequence = new TreeMap<>();
+        for (Map.Entry<String, Map<String, Object>> sequence : sequences.entrySet()) {
+            String prefix = SeqgenHibernate.SEQUENCES_PREFIX + sequence.getKey() + ".";
+            SequenceSettings.Builder builder = builtDefaults.toBuilder();
+            sequence.getValue().forEach((key, value) -> apply(builder, prefix, key, value));
+            perSequence.put(sequence.getKey(), build(builder, prefix));
+        }
+        return new PlainSettings(table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim(),
+                createTable, builtDefaults, perSequence);
+    }
+
+    private static void apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {
+        try {
+            switch (key) {
+                case "strategy" -> builder.strategy(strategy(value));
+                case "block-size" -> builder.blockSize(integer(value));
+                case "low-watermark" -> builder.lowWatermark(integer(value));
+                case "acquire-timeout" -> builder.acquireTimeout(duration(value));
+                case "initial-value" -> builder.initialValue(longValue(value));
+                case "max-value" -> builder.maxValue(longValue(value));
+                case "adaptive.enabled" -> builder.adaptive(bool(prefix + key, value, false));
+                case "adaptive.max-block-size" -> builder.adaptiveMaxBlockSize(integer(value));
+                default -> throw new SequenceConfigurationException(prefix + key, value, "a key of: " + KEYS);
+            }
+        } catch (SequenceConfigurationException e) {
+            throw e.setting().startsWith(prefix) ? e : prefixed(prefix, e);
+        } catch (IllegalArgumentException | DateTimeParseException e) {
+            throw new SequenceConfigurationException(prefix + key, value, allowed(key));
+        }
+    }
+
+    private static SequenceSettings build(SequenceSettings.Builder builder, String prefix) {
+        try {
+            return builder.build();
+        } catch (SequenceConfigurationException e) {
+            throw prefixed(prefix, e);
+        }
+    }
+
+    private static SequenceConfigurationException prefixed(String prefix, SequenceConfigurationException e) {
+        SequenceConfigurationException named = new SequenceConfigurationException(prefix + e.setting(), e.value(),
+                e.allowed());
+        named.initCause(e);
+        return named;
+    }
+
+    private static String allowed(String key) {
+        return switch (key) {
+            case "strategy" -> "one of sync, async, batch, async-batch";
+            case "acquire-timeout" -> "a positive number of milliseconds or an ISO-8601 duration such as PT5S";
+            default -> "an integer";
+        };
+    }
+
+    private static Strategy strategy(Object value) {
+        if (value instanceof Strategy strategy) {
+            return strategy;
+        }
+        return Strategy.valueOf(value.toString().trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+
+    private static int integer(Object value) {
+        return value instanceof Integer i ? i : Integer.parseInt(value.toString().trim());
+    }
+
+    private static long longValue(Object value) {
+        return value instanceof Number n && !(value instanceof Double || value instanceof Float)
+                ? n.longValue() : Long.parseLong(value.toString().trim());
+    }
+
+    private static Duration duration(Object value) {
+        if (value instanceof Duration duration) {
+            return duration;
+        }
+        String text = value.toString().trim();
+        return text.startsWith("P") || text.startsWith("p") ? Duration.parse(text)
+                : Duration.ofMillis(Long.parseLong(text));
+    }
+
+    private static boolean bool(String setting, Object value, boolean absent) {
+        if (value == null) {
+            return absent;
+        }
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        String text = value.toString().trim();
+        if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(text);
+        }
+        throw new SequenceConfigurationException(setting, value, "true or false");
+    }
+}

@@ -1,0 +1,42 @@
+package dev.seqgen.hibernate;
+
+import org.hibernate.boot.registry.StandardServiceInitiator;
+import org.hibernate.boot.registry.StandardServiceRegistryBuilder;
+import org.hibernate.service.spi.ServiceContributor;
+import org.hibernate.service.spi.ServiceRegistryImplementor;
+
+import java.util.Map;
+
+/**
+ * Registers the service through which {@link SeqgenIdGenerator}s get their registry. Hibernate finds it
+ * with {@link java.util.ServiceLoader} ({@code META-INF/services/org.hibernate.service.spi.ServiceContributor}
+ * in seqgen-core), so applications do nothing. The service is created only when a seqgen generator asks for
+ * it, so session factories without seqgen ids pay nothing. A bootstrap that bypasses service loading can call
+ * {@code new SeqgenServiceContributor().contribute(builder)} on its {@link StandardServiceRegistryBuilder}.
+ */
+public final class SeqgenServiceContributor implements ServiceContributor {
+
+    /** Creates the contributor; called by {@link java.util.ServiceLoader}. */
+    public SeqgenServiceContributor() {
+    }
+
+    @Override
+    public void contribute(StandardServiceRegistryBuilder serviceRegistryBuilder) {
+        serviceRegistryBuilder.addInitiator(Initiator.INSTANCE);
+    }
+
+    private enum Initiator implements StandardServiceInitiator<SeqgenRegistryService> {
+        INSTANCE;
+
+        @Override
+        public Class<SeqgenRegistryService> getServiceInitiated() {
+            return SeqgenRegistryService.class;
+        }
+
+        @Override
+        public SeqgenRegistryService initiateService(Map<String, Object> configurationValues,
+                ServiceRegistryImplementor registry) {
+            return new SeqgenRegistryService(configurationValues, registry);
+        }
+    }
+}
