@@ -1,0 +1,127 @@
+package dev.seqgen.hibernate;
+
+import org.hibernate.Session;
+import org.hibernate.SessionFactory;
+import org.hibernate.Transaction;
+import org.hibernate.boot.model.naming.Identifier;
+import org.hibernate.boot.model.naming.PhysicalNamingStrategyStandardImpl;
+import org.hibernate.cfg.AvailableSettings;
+import org.hibernate.cfg.Configuration;
+import org.hibernate.engine.jdbc.env.spi.JdbcEnvironment;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import javax.sql.DataSource;
+
+/**
+ * Plain Hibernate bootstraps for the generator tests: no Spring, a DataSource from TestDatabase, seqgen's own
+ * registry unless a test gives one. Entity tables get a per-test-class prefix, so that test classes sharing
+ * the entity classes never share tables; hbm2ddl creates and drops them.
+ */
+final class HibernateTesting {
+
+    private HibernateTesting() {
+    }
+
+    /** A session factory over the data source with seqgen's rows in {@code seqgenTable}. */
+    static SessionFactory sessionFactory(DataSource dataSource, String tablePrefix, String seqgenTable,
+            Map<String, Object> settings, Class<?>... entities) {
+        Configuration configuration = new Configuration();
+        for (Class<?> entity : entities) {
+            configuration.addAnnotatedClass(entity);
+        }
+        configuration.setPhysicalNamingStrategy(new PrefixedTables(tablePrefix));
+        configuration.getProperties().put(AvailableSettings.DATASOURCE, dataSource);
+        configuration.getProperties().put(AvailableSettings.HBM2DDL_AUTO, "create-drop");
+        configuration.getProperties().put(SeqgenHibernate.TABLE, seqgenTable);
+        configuration.getProperties().putAll(settings);
+        return configuration.buildSessionFactory();
+    }
+
+    /** Runs the work in a transaction of its own and commits it. */
+    static void inTransaction(SessionFactory sessionFactory, Consumer<Session> work) {
+        try (Session session = sessionFactory.openSession()) {
+            Transaction transaction = session.beginTransaction();
+            try {
+                work.accept(session);
+                transaction.commit();
+            } catch (RuntimeException | Error e) {
+                if (transaction.isActive()) {
+                    transaction.rollback();
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** Runs the query in a transaction of its own and returns its result. */
+    static <T> T query(SessionFactory sessionFactory, Function<Session, T> query) {
+        return sessionFactory.fromTransaction(query);
+    }
+
+    /** The row's next_value, read directly. */
+    static long nextValue(DataSource dataSource, String seqgenTable, String sequence) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT next_value FROM " + seqgenTable + " WHERE name = ?")) {
+            select.setString(1, sequence);
+            try (ResultSet rs = select.executeQuery()) {
+                if (!rs.next()) {
+                    throw new AssertionError("no row for sequence '" + sequence + "' in " + seqgenTable);
+                }
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The ids in an entity table, sorted. */
+    static long[] ids(DataSource dataSource, String table) {
+        try (Connection connection = dataSource.getConnection();
+                Statement select = connection.createStatement();
+                ResultSet rs = select.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
+            List<Long> ids = new ArrayList<>();
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+            return ids.stream().mapToLong(Long::longValue).toArray();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The innermost cause, for errors that Hibernate wraps. */
+    static Throwable rootCause(Throwable thrown) {
+        Throwable cause = thrown;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    /** Prefixes every entity table name. */
+    static final class PrefixedTables extends PhysicalNamingStrategyStandardImpl {
+
+        private static final long serialVersionUID = 1L;
+
+        private final String prefix;
+
+        PrefixedTables(String prefix) {
+            this.prefix = prefix;
+        }
+
+        @Override
+        public Identifier toPhysicalTableName(Identifier logicalName, JdbcEnvironment context) {
+            return Identifier.toIdentifier(prefix + logicalName.getText(), logicalName.isQuoted());
+        }
+    }
+}
