@@ -1,0 +1,538 @@
+package dev.seqgen.spanner;
+
+import com.google.cloud.spanner.DatabaseAdminClient;
+import com.google.cloud.spanner.DatabaseClient;
+import com.google.cloud.spanner.ErrorCode;
+import com.google.cloud.spanner.ReadContext;
+import com.google.cloud.spanner.ResultSet;
+import com.google.cloud.spanner.SpannerException;
+import com.google.cloud.spanner.Statement;
+import com.google.cloud.spanner.TransactionContext;
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.internal.Identifiers;
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStoreException;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * A {@link SequenceStore} on Cloud Spanner (GoogleSQL dialect): one row per sequence in a table of
+ * {@code (name STRING(64), next_value INT64)} keyed by name, reached through a {@link DatabaseClient}.
+ *
+ * <pre>{@code
+ * SequenceStore store = SpannerSequenceStore.builder(spanner.getDatabaseClient(databaseId))
+ *         .table("seqgen_sequences")
+ *         .databaseAdminClient(spanner.getDatabaseAdminClient(), instanceId, databaseId.getDatabase())
+ *         .createTable(true)
+ *         .build();
+ * }</pre>
+ *
+ * <p>The table, created on demand when {@link Builder#createTable(boolean)} is set, or beforehand with:
+ *
+ * <pre>
+ * CREATE TABLE seqgen_sequences (
+ *   name STRING(64) NOT NULL,
+ *   next_value INT64 NOT NULL
+ * ) PRIMARY KEY (name)
+ * </pre>
+ *
+ * <p>A reservation is one read-write transaction holding one statement,
+ * {@code UPDATE t SET next_value = next_value + @count WHERE name = @name AND next_value <= @lastStart
+ * THEN RETURN next_value}, where {@code lastStart = maxValue - count + 1} is computed in Java so that the
+ * SQL can never overflow. Only when that statement changes no row does the transaction read the row, to
+ * tell a missing row from an exhausted sequence and to take the values left below the maximum (a shorter
+ * block, with the same statement).
+ *
+ * <p>{@link #reserveInTransaction} takes a {@link TransactionContext} and runs the same statements in it:
+ * DML, not buffered mutations, so several values taken in one transaction are consecutive and each
+ * statement sees the ones before it. When Spanner aborts the caller's transaction, the
+ * {@link com.google.cloud.spanner.AbortedException} is rethrown as it is, so that the caller's
+ * {@code TransactionRunner} or {@code TransactionManager} retries the whole transaction as Spanner
+ * requires.
+ *
+ * <p>Errors are {@link SequenceStoreException}s, transient for {@code ABORTED}, {@code UNAVAILABLE},
+ * {@code DEADLINE_EXCEEDED} and {@code RESOURCE_EXHAUSTED}. Thread-safe.
+ */
+public final class SpannerSequenceStore implements SequenceStore {
+
+    /*
+     * Design: why reservations never run in the caller's transaction, and why ABORTED retries stay
+     * exactly-once.
+     *
+     * Spanner has no nested transactions, and the Java client enforces it per thread: a thread inside
+     * TransactionRunner.run() that asks for another transaction (or even a single-use read) gets
+     * "Nested transactions are not supported". ASYNC, BATCH and ASYNC_BATCH reserve values in a
+     * transaction of the store's own, and their callers are very often inside a transaction of their
+     * own (an entity being persisted). So every operation that opens its own transaction or read runs on
+     * a thread of the store (ownTransactions) while the caller waits for it: this is the workaround the
+     * Spanner document itself gives ("requesting the sequence value by using a background thread and
+     * waiting for the result"). The hop costs microseconds against a round trip of milliseconds. The
+     * reservation then is an independent transaction that commits before the value is returned: if the
+     * caller's transaction is later aborted and retried, the retry takes a new value and the old one is
+     * a gap, never a duplicate. Only reserveInTransaction (SYNC) uses the caller's transaction, on the
+     * caller's thread, and never opens one.
+     *
+     * Exactly-once under ABORTED: the increment is a DML statement inside a read-write transaction run by
+     * DatabaseClient.readWriteTransaction().run(). When Spanner aborts the transaction, none of its
+     * writes become visible, and the runner runs the callable again from the start in a new transaction
+     * that reads the row afresh; the callable has no side effect outside the transaction and returns a
+     * value computed only from what its own statements returned. So however often it is aborted and
+     * retried, one reserve() call commits at most one increment and returns exactly the range that
+     * increment committed. An error whose commit outcome is unknown (DEADLINE_EXCEEDED, UNAVAILABLE
+     * during commit) is reported as transient; seqgen's retry then reserves a new range, so an
+     * increment that did commit is lost as a gap but its values are never handed out.
+     *
+     * The emulator allows a single read-write transaction at a time: a reservation committed while a
+     * caller's transaction is already active aborts the caller's transaction, whose retry takes another
+     * value, and so on. On the emulator, take ASYNC or BATCH values before the first statement of the
+     * transaction that uses them (as the Spanner document recommends anyway).
+     */
+
+    /** The table name used when none is set. */
+    public static final String DEFAULT_TABLE = "seqgen_sequences";
+
+    /** Error codes after which retrying the operation may succeed. */
+    private static final Set<ErrorCode> TRANSIENT_ERRORS = EnumSet.of(ErrorCode.ABORTED, ErrorCode.UNAVAILABLE,
+            ErrorCode.DEADLINE_EXCEEDED, ErrorCode.RESOURCE_EXHAUSTED);
+
+    private final DatabaseClient client;
+    private final String table;
+    private final DatabaseAdminClient adminClient;
+    private final String instanceId;
+    private final String databaseId;
+    private final boolean createTable;
+    private final ExecutorService ownTransactions;
+
+    private final String reserveSql;
+    private final String selectSql;
+    private final String insertSql;
+    private final String giveBackSql;
+    private final String createTableDdl;
+
+    /** Whether the table is known to exist; only consulted when creating tables on demand. */
+    private volatile boolean tableExists;
+
+    private SpannerSequenceStore(Builder builder) {
+        this.client = builder.client;
+        this.table = builder.table;
+        this.adminClient = builder.adminClient;
+        this.instanceId = builder.instanceId;
+        this.databaseId = builder.databaseId;
+        this.createTable = builder.createTable;
+        this.ownTransactions = Executors.newCachedThreadPool(new TransactionThreads());
+        this.reserveSql = "UPDATE " + table + " SET next_value = next_value + @count"
+                + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value";
+        this.selectSql = "SELECT next_value FROM " + table + " WHERE name = @name";
+        this.insertSql = "INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)";
+        this.giveBackSql = "UPDATE " + table + " SET next_value = @restored"
+                + " WHERE name = @name AND next_value = @expected";
+        this.createTableDdl = "CREATE TABLE IF NOT EXISTS " + table
+                + " (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)";
+    }
+
+    /**
+     * Returns a builder for a store over the given database.
+     *
+     * @param databaseClient the client of the database that holds (or will hold) the sequence table
+     * @return a new builder
+     * @throws NullPointerException if {@code databaseClient} is null
+     */
+    public static Builder builder(DatabaseClient databaseClient) {
+        return new Builder(databaseClient);
+    }
+
+    /**
+     * Returns {@code spanner}.
+     *
+     * @return the store name for metrics and messages
+     */
+    @Override
+    public String name() {
+        return "spanner";
+    }
+
+    /**
+     * Returns the name of the table that holds the sequences.
+     *
+     * @return the validated table name
+     */
+    public String table() {
+        return table;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Creates the table first when the store was built with {@link Builder#createTable(boolean)} and
+     * the table does not exist ({@code CREATE TABLE IF NOT EXISTS}, so concurrent creators agree). The row
+     * is inserted in a read-write transaction that first reads it: two processes that both find it missing
+     * conflict on that read, Spanner aborts one of them, and its retry finds the row and leaves it alone.
+     */
+    @Override
+    public void createSequence(String sequence, long initialValue) {
+        onOwnThread(() -> {
+            if (createTable && !tableExists) {
+                ensureTable();
+            }
+            try {
+                if (readNextValue(client.singleUse(), sequence) == null) {
+                    client.readWriteTransaction().run(tx -> {
+                        if (readNextValue(tx, sequence) == null) {
+                            tx.executeUpdate(Statement.newBuilder(insertSql)
+                                    .bind("name").to(sequence)
+                                    .bind("nextValue").to(initialValue)
+                                    .build());
+                        }
+                        return null;
+                    });
+                }
+            } catch (SpannerException e) {
+                if (e.getErrorCode() != ErrorCode.ALREADY_EXISTS) {
+                    throw storeError("could not create the row of sequence '" + sequence + "'", e);
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Runs one read-write transaction of the store's own on a thread of the store's own, so it can be
+     * called from inside a caller's Spanner transaction, which Spanner does not allow on the same thread.
+     *
+     * @throws SequenceStoreException also when the sequence's row does not exist (not transient): the row
+     *     is created by {@link #createSequence}, and recreating a row that has gone could hand out values
+     *     a second time
+     */
+    @Override
+    public ReservedRange reserve(String sequence, long count, long maxValue) {
+        requireCount(count);
+        Outcome outcome = onOwnThread(() -> {
+            try {
+                return client.readWriteTransaction().run(tx -> take(tx, sequence, count, maxValue));
+            } catch (SpannerException e) {
+                throw storeError("could not reserve " + count + " value(s) of sequence '" + sequence + "'", e);
+            }
+        });
+        return outcome.range(this, sequence, maxValue);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Runs the reservation statements in the caller's transaction, on the caller's thread; the
+     * increment commits or rolls back with it, and the row stays locked for other writers until then.
+     *
+     * @param transaction a {@link TransactionContext}, as passed to a {@code TransactionCallable} or
+     *     returned by {@code TransactionManager.begin()}
+     * @throws IllegalArgumentException if {@code transaction} is not a {@link TransactionContext}
+     * @throws com.google.cloud.spanner.AbortedException if Spanner aborted the caller's transaction, which
+     *     must then be retried as a whole (a {@code TransactionRunner} does that by itself)
+     * @throws SequenceStoreException also when the sequence's row does not exist (not transient)
+     */
+    @Override
+    public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
+        if (!(transaction instanceof TransactionContext tx)) {
+            throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
+                    + " as the caller's transaction, got " + (transaction == null ? "null" : transaction.getClass().getName()));
+        }
+        requireCount(count);
+        Outcome outcome;
+        try {
+            outcome = take(tx, sequence, count, maxValue);
+        } catch (SpannerException e) {
+            if (e.getErrorCode() == ErrorCode.ABORTED) {
+                throw e;
+            }
+            throw storeError("could not reserve " + count + " value(s) of sequence '" + sequence
+                    + "' in the caller's transaction", e);
+        }
+        return outcome.range(this, sequence, maxValue);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A single-use read (strong), on a thread of the store's own.
+     */
+    @Override
+    public OptionalLong nextValue(String sequence) {
+        Long next = onOwnThread(() -> {
+            try {
+                return readNextValue(client.singleUse(), sequence);
+            } catch (SpannerException e) {
+                throw storeError("could not read sequence '" + sequence + "'", e);
+            }
+        });
+        return next == null ? OptionalLong.empty() : OptionalLong.of(next);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One read-write transaction with {@code UPDATE ... SET next_value = @restored WHERE name = @name AND
+     * next_value = @expected}, on a thread of the store's own.
+     */
+    @Override
+    public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
+        return onOwnThread(() -> {
+            try {
+                Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(Statement.newBuilder(giveBackSql)
+                        .bind("restored").to(restoredNextValue)
+                        .bind("name").to(sequence)
+                        .bind("expected").to(expectedNextValue)
+                        .build()));
+                return changed != null && changed == 1;
+            } catch (SpannerException e) {
+                throw storeError("could not give back the unused values of sequence '" + sequence + "'", e);
+            }
+        });
+    }
+
+    /**
+     * The reservation, in whichever transaction it is given: the increment, and only when it changed no
+     * row, the read that explains why and the increment of what is left below the maximum.
+     */
+    private Outcome take(TransactionContext tx, String sequence, long count, long maxValue) {
+        Long end = increment(tx, sequence, count, maxValue - count + 1);
+        if (end != null) {
+            return Outcome.taken(end - count, end);
+        }
+        Long next = readNextValue(tx, sequence);
+        if (next == null) {
+            return Outcome.MISSING;
+        }
+        if (next > maxValue) {
+            return Outcome.EXHAUSTED;
+        }
+        long rest = maxValue - next + 1;
+        end = increment(tx, sequence, rest, next);
+        return end == null ? Outcome.CHANGED : Outcome.taken(end - rest, end);
+    }
+
+    /** Runs the reservation statement; returns the row's new next_value, or null if it changed no row. */
+    private Long increment(TransactionContext tx, String sequence, long count, long lastStart) {
+        Statement statement = Statement.newBuilder(reserveSql)
+                .bind("count").to(count)
+                .bind("name").to(sequence)
+                .bind("lastStart").to(lastStart)
+                .build();
+        try (ResultSet rows = tx.executeQuery(statement)) {
+            return rows.next() ? rows.getLong(0) : null;
+        }
+    }
+
+    private Long readNextValue(ReadContext context, String sequence) {
+        try (ResultSet rows = context.executeQuery(Statement.newBuilder(selectSql).bind("name").to(sequence).build())) {
+            return rows.next() ? rows.getLong(0) : null;
+        }
+    }
+
+    /**
+     * Creates the table unless it exists. A failed creation is forgiven when the table exists afterwards:
+     * another process created it at the same time (Spanner runs one schema change at a time).
+     */
+    private void ensureTable() {
+        if (tableFound()) {
+            tableExists = true;
+            return;
+        }
+        try {
+            adminClient.updateDatabaseDdl(instanceId, databaseId, List.of(createTableDdl), null).get();
+        } catch (ExecutionException e) {
+            if (!tableFound()) {
+                throw new SequenceStoreException("could not create table " + table + " in database " + databaseId
+                        + ": " + e.getCause().getMessage(), e.getCause(), isTransient(e.getCause()));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SequenceStoreException("interrupted while creating table " + table, e, false);
+        } catch (SpannerException e) {
+            if (!tableFound()) {
+                throw storeError("could not create table " + table + " in database " + databaseId, e);
+            }
+        }
+        tableExists = true;
+    }
+
+    private boolean tableFound() {
+        int dot = table.indexOf('.');
+        Statement lookup = Statement.newBuilder("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES"
+                        + " WHERE TABLE_SCHEMA = @schema AND TABLE_NAME = @table")
+                .bind("schema").to(dot < 0 ? "" : table.substring(0, dot))
+                .bind("table").to(table.substring(dot + 1))
+                .build();
+        try (ResultSet rows = client.singleUse().executeQuery(lookup)) {
+            return rows.next() && rows.getLong(0) > 0;
+        } catch (SpannerException e) {
+            throw storeError("could not look up table " + table, e);
+        }
+    }
+
+    /**
+     * Runs an operation that opens a transaction or read of its own on a thread of the store's own and
+     * waits for it, so that it is never nested in a transaction of the calling thread.
+     */
+    private <T> T onOwnThread(Supplier<T> operation) {
+        CompletableFuture<T> result = CompletableFuture.supplyAsync(operation, ownTransactions);
+        try {
+            return result.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new SequenceStoreException("the spanner store failed: " + cause, cause, false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SequenceStoreException("interrupted while waiting for a transaction on table " + table
+                    + "; it may still commit, which leaves a gap", e, false);
+        }
+    }
+
+    private SequenceStoreException storeError(String what, SpannerException e) {
+        return new SequenceStoreException(what + " in table " + table + ": " + e.getMessage(), e, isTransient(e));
+    }
+
+    private static boolean isTransient(Throwable error) {
+        return error instanceof SpannerException spanner && TRANSIENT_ERRORS.contains(spanner.getErrorCode());
+    }
+
+    private static void requireCount(long count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1, was " + count);
+        }
+    }
+
+    /**
+     * What the reservation statements found. Returned, not thrown, from the transaction callable: the
+     * runner would wrap an exception, and a result with no writes commits harmlessly.
+     */
+    private record Outcome(Kind kind, long first, long end) {
+
+        enum Kind { TAKEN, MISSING, EXHAUSTED, CHANGED }
+
+        static final Outcome MISSING = new Outcome(Kind.MISSING, 0, 0);
+        static final Outcome EXHAUSTED = new Outcome(Kind.EXHAUSTED, 0, 0);
+        static final Outcome CHANGED = new Outcome(Kind.CHANGED, 0, 0);
+
+        static Outcome taken(long first, long end) {
+            return new Outcome(Kind.TAKEN, first, end);
+        }
+
+        ReservedRange range(SpannerSequenceStore store, String sequence, long maxValue) {
+            return switch (kind) {
+                case TAKEN -> new ReservedRange(first, end);
+                case EXHAUSTED -> throw new SequenceExhaustedException(sequence, maxValue);
+                case MISSING -> throw new SequenceStoreException("sequence '" + sequence + "' has no row in table "
+                        + store.table + "; it is created by createSequence (the registry does so on first use), and"
+                        + " is not recreated here because values may already have been handed out", null, false);
+                case CHANGED -> throw new SequenceStoreException("the row of sequence '" + sequence + "' in table "
+                        + store.table + " changed during the reservation", null, true);
+            };
+        }
+    }
+
+    /** Builds a {@link SpannerSequenceStore}. */
+    public static final class Builder {
+
+        private final DatabaseClient client;
+        private String table = DEFAULT_TABLE;
+        private DatabaseAdminClient adminClient;
+        private String instanceId;
+        private String databaseId;
+        private boolean createTable;
+
+        private Builder(DatabaseClient client) {
+            this.client = Objects.requireNonNull(client, "databaseClient");
+        }
+
+        /**
+         * Sets the table that holds the sequences, optionally qualified by a named schema
+         * ({@code schema.table}). Default {@value SpannerSequenceStore#DEFAULT_TABLE}.
+         *
+         * @param table the table name
+         * @return this builder
+         * @throws SequenceConfigurationException if the name is not a plain identifier (it is written into
+         *     SQL text, so it can never carry SQL)
+         */
+        public Builder table(String table) {
+            this.table = Identifiers.requireTableName("table", table);
+            return this;
+        }
+
+        /**
+         * Sets the admin client and the database that {@link #createTable(boolean)} creates the table in: the
+         * same database the {@link DatabaseClient} reaches. Default: none.
+         *
+         * @param adminClient the database admin client, such as {@code spanner.getDatabaseAdminClient()}
+         * @param instanceId the instance id
+         * @param databaseId the database id
+         * @return this builder
+         * @throws NullPointerException if an argument is null
+         */
+        public Builder databaseAdminClient(DatabaseAdminClient adminClient, String instanceId, String databaseId) {
+            this.adminClient = Objects.requireNonNull(adminClient, "adminClient");
+            this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
+            this.databaseId = Objects.requireNonNull(databaseId, "databaseId");
+            return this;
+        }
+
+        /**
+         * Sets whether {@link SpannerSequenceStore#createSequence} creates the table when it does not exist.
+         * Needs {@link #databaseAdminClient}. Default false: the table must exist (see the DDL in the class
+         * documentation).
+         *
+         * @param createTable whether to create the table on demand
+         * @return this builder
+         */
+        public Builder createTable(boolean createTable) {
+            this.createTable = createTable;
+            return this;
+        }
+
+        /**
+         * Builds the store. Nothing is read or created until the first call.
+         *
+         * @return the store
+         * @throws IllegalStateException if {@link #createTable(boolean)} is set without
+         *     {@link #databaseAdminClient}
+         */
+        public SpannerSequenceStore build() {
+            if (createTable && adminClient == null) {
+                throw new IllegalStateException("createTable(true) needs databaseAdminClient(adminClient, instanceId,"
+                        + " databaseId) to create table " + table);
+            }
+            return new SpannerSequenceStore(this);
+        }
+    }
+
+    private static final class TransactionThreads implements ThreadFactory {
+
+        private final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public Thread newThread(Runnable task) {
+            Thread thread = new Thread(task, "seqgen-spanner-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The Cloud Spanner store: {@link dev.seqgen.spanner.SpannerSequenceStore} keeps each sequence as one row of
+ * a table in a Spanner database and serves the four strategies of {@link dev.seqgen.Strategy}, SYNC inside
+ * the caller's {@link com.google.cloud.spanner.TransactionContext}.
+ */
+package dev.seqgen.spanner;
