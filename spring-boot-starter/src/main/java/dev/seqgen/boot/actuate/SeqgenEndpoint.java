@@ -1,0 +1,173 @@
+package dev.seqgen.boot.actuate;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceStats;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * The {@code seqgen} actuator endpoint, read-only: every sequence in use or configured by name, with its
+ * strategy and settings, the block this JVM holds, the store row's {@code next_value}, and this JVM's
+ * counters. {@code /actuator/seqgen/{name}} shows one sequence.
+ */
+@Endpoint(id = "seqgen")
+public class SeqgenEndpoint {
+
+    private final SequenceRegistry registry;
+
+    private final Set<String> configuredSequences;
+
+    /**
+     * Creates the endpoint.
+     *
+     * @param registry the registry whose sequences to show
+     * @param configuredSequences names of sequences to show even before they are used
+     */
+    public SeqgenEndpoint(SequenceRegistry registry, Collection<String> configuredSequences) {
+        this.registry = registry;
+        this.configuredSequences = Set.copyOf(configuredSequences);
+    }
+
+    /**
+     * Describes every sequence in use or configured.
+     *
+     * @return the store and the sequences by name
+     */
+    @ReadOperation
+    public SeqgenDescriptor sequences() {
+        Map<String, SequenceDescriptor> sequences = new LinkedHashMap<>();
+        KnownSequences.known(registry, configuredSequences)
+                .forEach((name, sequence) -> sequences.put(name, describe(name, sequence)));
+        return new SeqgenDescriptor(registry.store().name(), sequences);
+    }
+
+    /**
+     * Describes one sequence.
+     *
+     * @param name the sequence name
+     * @return the sequence, or null (HTTP 404) if it is neither in use nor configured
+     */
+    @ReadOperation
+    public SequenceDescriptor sequence(@Selector String name) {
+        Map<String, Sequence> known = KnownSequences.known(registry, configuredSequences);
+        return known.containsKey(name) ? describe(name, known.get(name)) : null;
+    }
+
+    private SequenceDescriptor describe(String name, Sequence sequence) {
+        SequenceSettings settings = sequence != null ? sequence.settings() : registry.settingsFor(name);
+        Long storeNextValue = null;
+        String storeError = null;
+        try {
+            OptionalLong nextValue = registry.store().nextValue(name);
+            storeNextValue = nextValue.isPresent() ? nextValue.getAsLong() : null;
+        } catch (RuntimeException e) {
+            storeError = e.getMessage();
+        }
+        SettingsDescriptor settingsDescriptor = new SettingsDescriptor(settings.blockSize(), settings.lowWatermark(),
+                settings.acquireTimeout().toString(), settings.initialValue(), settings.maxValue(),
+                settings.adaptive(), settings.adaptiveMaxBlockSize(),
+                settings.adaptiveTargetRefillInterval().toString());
+        String strategy = KnownSequences.strategy(settings.strategy());
+        if (sequence == null) {
+            double capacityUsed = storeNextValue == null ? 0.0
+                    : KnownSequences.storeCapacityUsed(settings, storeNextValue);
+            return new SequenceDescriptor(strategy, false, storeNextValue, storeError, null, 0, settings.blockSize(),
+                    -1, capacityUsed, null, settingsDescriptor);
+        }
+        SequenceStats stats = sequence.stats();
+        BlockDescriptor block = stats.blockFirst() < 0 ? null
+                : new BlockDescriptor(stats.blockFirst(), stats.blockEnd() - 1);
+        double capacityUsed = stats.capacityUsed();
+        if (storeNextValue != null) {
+            capacityUsed = Math.max(capacityUsed, KnownSequences.storeCapacityUsed(settings, storeNextValue));
+        }
+        return new SequenceDescriptor(strategy, true, storeNextValue, storeError, block, stats.remaining(),
+                stats.blockSize(), stats.highestReserved(), capacityUsed,
+                new CountersDescriptor(stats.issued(), stats.reservations(), stats.reservationFailures(),
+                        stats.retries(), stats.waits(), stats.discarded()),
+                settingsDescriptor);
+    }
+
+    /**
+     * Every sequence of the registry.
+     *
+     * @param store the store's name, such as {@code postgresql}
+     * @param sequences the sequences by name
+     */
+    public record SeqgenDescriptor(String store, Map<String, SequenceDescriptor> sequences)
+            implements OperationResponseBody {
+    }
+
+    /**
+     * One sequence.
+     *
+     * @param strategy the strategy, as configured: {@code sync}, {@code async}, {@code batch} or
+     *     {@code async-batch}
+     * @param inUse whether this JVM has used the sequence yet; only a sequence in use holds a block and has
+     *     counters
+     * @param storeNextValue the store row's {@code next_value}: the next value no JVM has taken; null if the
+     *     row does not exist yet or could not be read
+     * @param storeError why the row could not be read, or null
+     * @param currentBlock the block this JVM is handing out values from, or null
+     * @param remaining values this JVM holds, including a prefetched block
+     * @param blockSize the size of the next block this JVM reserves
+     * @param highestReserved the highest value this JVM has reserved, or -1
+     * @param capacityUsed the share of the range from initial to maximum value used up, from 0 to 1: the
+     *     larger of what all JVMs have taken (the store row) and what this JVM has reserved
+     * @param counters this JVM's counters, or null if the sequence is not in use
+     * @param settings the sequence's settings
+     */
+    public record SequenceDescriptor(String strategy, boolean inUse, Long storeNextValue, String storeError,
+            BlockDescriptor currentBlock, long remaining, long blockSize, long highestReserved, double capacityUsed,
+            CountersDescriptor counters, SettingsDescriptor settings) implements OperationResponseBody {
+    }
+
+    /**
+     * A block of values.
+     *
+     * @param first the first value of the block
+     * @param last the last value of the block
+     */
+    public record BlockDescriptor(long first, long last) {
+    }
+
+    /**
+     * What one sequence has done in this JVM.
+     *
+     * @param issued values handed out
+     * @param reservations store reservations that succeeded
+     * @param reservationFailures store reservations that failed after their retries
+     * @param retries retries of transient store errors
+     * @param waits calls that had to wait for values
+     * @param discarded reserved values that will never be handed out
+     */
+    public record CountersDescriptor(long issued, long reservations, long reservationFailures, long retries,
+            long waits, long discarded) {
+    }
+
+    /**
+     * The settings of one sequence.
+     *
+     * @param blockSize the configured block size
+     * @param lowWatermark values left at which async-batch refills in the background
+     * @param acquireTimeout the longest a caller waits for a value, ISO-8601
+     * @param initialValue the first value of a new row
+     * @param maxValue the largest value handed out
+     * @param adaptive whether the block size adapts to the refill rate
+     * @param adaptiveMaxBlockSize the largest adaptive block
+     * @param adaptiveTargetRefillInterval the refill interval an adaptive sequence steers towards, ISO-8601
+     */
+    public record SettingsDescriptor(int blockSize, int lowWatermark, String acquireTimeout, long initialValue,
+            long maxValue, boolean adaptive, int adaptiveMaxBlockSize, String adaptiveTargetRefillInterval) {
+    }
+}

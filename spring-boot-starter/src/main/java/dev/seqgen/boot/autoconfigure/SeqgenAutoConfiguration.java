@@ -1,0 +1,149 @@
+package dev.seqgen.boot.autoconfigure;
+
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.boot.autoconfigure.SeqgenProperties.StoreType;
+import dev.seqgen.hibernate.SeqgenHibernate;
+import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
+import dev.seqgen.spi.SequenceStore;
+
+import java.util.Locale;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Auto-configuration for seqgen: a {@link SequenceRegistry} configured from the {@code seqgen.*} properties
+ * over a {@link SequenceStore}, handed to Hibernate for seqgen's identifier generator.
+ *
+ * <p>The store is the JDBC store over the application's {@link DataSource} when {@code seqgen.store} is
+ * {@code auto} (the default) or {@code jdbc}. Any other {@link SequenceStore} bean takes its place: the
+ * application's own, or one from another module's auto-configuration. Such a module (the Cloud Spanner
+ * store for {@code seqgen.store=spanner}) orders itself {@code before} this class and defines its store
+ * bean; without one, the context fails saying which store is missing.
+ *
+ * <p>Every bean backs off when the application defines its own. Closing the context closes the registry,
+ * which gives the unused values in hand back to the store where no one reserved after them.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+        "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration" })
+@ConditionalOnClass(SequenceRegistry.class)
+@ConditionalOnBooleanProperty(name = "seqgen.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SeqgenProperties.class)
+public final class SeqgenAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    SequenceRegistry sequenceRegistry(SeqgenProperties properties, ObjectProvider<SequenceStore> store,
+            ObjectProvider<SequenceMetricsTrackerFactory> metrics, ObjectProvider<SequenceRegistryCustomizer> customizers) {
+        SequenceStore sequenceStore = store.getIfAvailable();
+        if (sequenceStore == null) {
+            throw noStore(properties.getStore());
+        }
+        SequenceSettings defaults = SeqgenSettings.defaults(properties.getDefaults());
+        SequenceRegistry.Builder builder = SequenceRegistry.builder(sequenceStore).defaults(defaults);
+        properties.getSequences()
+                .forEach((name, sequence) -> SeqgenSettings.addSequence(builder, name, sequence, defaults));
+        metrics.ifAvailable(builder::metrics);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        SequenceRegistry registry = builder.build();
+        if (properties.getSchema().isCreate()) {
+            try {
+                createConfiguredSequences(registry, properties.getSequences().keySet());
+            } catch (RuntimeException e) {
+                registry.close();
+                throw e;
+            }
+        }
+        return registry;
+    }
+
+    /** Creates the configured sequences' rows (and with them the JDBC table) now rather than on first use. */
+    private static void createConfiguredSequences(SequenceRegistry registry, Iterable<String> names) {
+        for (String name : names) {
+            registry.store().createSequence(name, registry.settingsFor(name).initialValue());
+        }
+    }
+
+    private static SequenceConfigurationException noStore(StoreType storeType) {
+        String allowed = switch (storeType) {
+            case AUTO -> "auto finds no store: there is neither a single DataSource bean for the JDBC store nor a"
+                    + " SequenceStore bean; configure a DataSource (spring.datasource.*), add seqgen-spanner,"
+                    + " or define a SequenceStore bean";
+            case JDBC -> "jdbc needs a single (or a @Primary) DataSource bean; configure spring.datasource.*";
+            case SPANNER -> "spanner needs the Cloud Spanner store: add the seqgen-spanner module, or define a"
+                    + " SequenceStore bean";
+        };
+        return new SequenceConfigurationException("seqgen.store", storeType.name().toLowerCase(Locale.ROOT),
+                allowed);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(DataSource.class)
+    @ConditionalOnSingleCandidate(DataSource.class)
+    @Conditional(JdbcStoreCondition.class)
+    static class JdbcStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(SequenceStore.class)
+        @DependsOnDatabaseInitialization
+        JdbcSequenceStore sequenceStore(DataSource dataSource, SeqgenProperties properties) {
+            JdbcSequenceStore.Builder builder = JdbcSequenceStore.builder(dataSource)
+                    .createTable(properties.getSchema().isCreate());
+            try {
+                builder.table(properties.getTable());
+            } catch (SequenceConfigurationException e) {
+                throw SeqgenSettings.tableSetting(e);
+            }
+            return builder.build();
+        }
+    }
+
+    /** {@code seqgen.store} is {@code auto} (or unset) or {@code jdbc}. */
+    static final class JdbcStoreCondition extends AnyNestedCondition {
+
+        JdbcStoreCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnProperty(name = "seqgen.store", havingValue = "auto", matchIfMissing = true)
+        static class Auto {
+        }
+
+        @ConditionalOnProperty(name = "seqgen.store", havingValue = "jdbc")
+        static class Jdbc {
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HibernatePropertiesCustomizer.class)
+    static class HibernateConfiguration {
+
+        /**
+         * Hands the registry to seqgen's Hibernate generator, and makes the generator fail at start-up if it
+         * does not get it, rather than serve ids from a registry of its own with default settings.
+         */
+        @Bean
+        @ConditionalOnMissingBean(name = "seqgenHibernatePropertiesCustomizer")
+        HibernatePropertiesCustomizer seqgenHibernatePropertiesCustomizer(SequenceRegistry registry) {
+            return hibernateProperties -> {
+                hibernateProperties.put(SeqgenHibernate.REGISTRY, registry);
+                hibernateProperties.put(SeqgenHibernate.REGISTRY_REQUIRED, "true");
+            };
+        }
+    }
+}

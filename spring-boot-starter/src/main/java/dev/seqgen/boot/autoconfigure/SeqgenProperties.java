@@ -1,0 +1,412 @@
+package dev.seqgen.boot.autoconfigure;
+
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties for seqgen, under {@code seqgen.*}. Values are checked when the context starts:
+ * a value seqgen does not accept fails the start-up with the property's name, the value and what is
+ * allowed.
+ */
+@ConfigurationProperties("seqgen")
+public class SeqgenProperties {
+
+    /**
+     * Whether to enable the seqgen auto-configuration.
+     */
+    private boolean enabled = true;
+
+    /**
+     * Where the sequences' rows live. 'auto' uses the application's DataSource when there is exactly one,
+     * otherwise a SequenceStore bean defined elsewhere (the Spanner module, or the application).
+     */
+    private StoreType store = StoreType.AUTO;
+
+    /**
+     * Table that holds one row per sequence, optionally schema-qualified (schema.table). Unquoted
+     * identifier of letters, digits and underscores.
+     */
+    private String table = "seqgen_sequences";
+
+    private final Schema schema = new Schema();
+
+    private final Defaults defaults = new Defaults();
+
+    /**
+     * Settings of individual sequences, by sequence name. Each sequence falls back to the defaults for
+     * every setting it does not set. Names with dots or upper-case letters need brackets:
+     * seqgen.sequences[Order.Lines].block-size.
+     */
+    private Map<String, SequenceProperties> sequences = new LinkedHashMap<>();
+
+    private final Health health = new Health();
+
+    public boolean isEnabled() {
+        return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public StoreType getStore() {
+        return this.store;
+    }
+
+    public void setStore(StoreType store) {
+        this.store = store;
+    }
+
+    public String getTable() {
+        return this.table;
+    }
+
+    public void setTable(String table) {
+        this.table = table;
+    }
+
+    public Schema getSchema() {
+        return this.schema;
+    }
+
+    public Defaults getDefaults() {
+        return this.defaults;
+    }
+
+    public Map<String, SequenceProperties> getSequences() {
+        return this.sequences;
+    }
+
+    public void setSequences(Map<String, SequenceProperties> sequences) {
+        this.sequences = sequences;
+    }
+
+    public Health getHealth() {
+        return this.health;
+    }
+
+    /** The store that holds the sequences. */
+    public enum StoreType {
+
+        /** The DataSource when there is exactly one, otherwise the SequenceStore bean that exists. */
+        AUTO,
+
+        /** The application's DataSource. */
+        JDBC,
+
+        /** Cloud Spanner, through the seqgen-spanner module. */
+        SPANNER
+    }
+
+    /** Creation of the sequence table. */
+    public static class Schema {
+
+        /**
+         * Whether to create the sequence table when it is missing, and the rows of the sequences configured
+         * under seqgen.sequences, at start-up. Turn off when Flyway or Liquibase own the schema.
+         */
+        private boolean create = true;
+
+        public boolean isCreate() {
+            return this.create;
+        }
+
+        public void setCreate(boolean create) {
+            this.create = create;
+        }
+    }
+
+    /** Settings of every sequence that does not set its own. */
+    public static class Defaults {
+
+        /**
+         * How values are taken from the store: sync (in the caller's transaction, gapless), async (one store
+         * transaction per value), batch (one per block), async-batch (one per block, refilled in the
+         * background).
+         */
+        private Strategy strategy = Strategy.ASYNC_BATCH;
+
+        /**
+         * Number of values reserved per store transaction by batch and async-batch; also the most values
+         * one stopped JVM can leave unused.
+         */
+        private int blockSize = 1000;
+
+        /**
+         * Number of values left in the block at which async-batch starts its background refill. Must be
+         * less than the block size. Default: a quarter of the block size.
+         */
+        private Integer lowWatermark;
+
+        /**
+         * Longest a caller waits for a value before it gets an exception.
+         */
+        private Duration acquireTimeout = Duration.ofSeconds(5);
+
+        /**
+         * First value of a sequence whose row does not exist yet. An existing row is never changed.
+         */
+        private long initialValue = 1;
+
+        /**
+         * Largest value a sequence hands out; reaching it is an error, never a wrap-around. Use 2147483647
+         * for int ids.
+         */
+        private long maxValue = SequenceSettings.LARGEST_MAX_VALUE;
+
+        private final Adaptive adaptive = new Adaptive();
+
+        public Strategy getStrategy() {
+            return this.strategy;
+        }
+
+        public void setStrategy(Strategy strategy) {
+            this.strategy = strategy;
+        }
+
+        public int getBlockSize() {
+            return this.blockSize;
+        }
+
+        public void setBlockSize(int blockSize) {
+            this.blockSize = blockSize;
+        }
+
+        public Integer getLowWatermark() {
+            return this.lowWatermark;
+        }
+
+        public void setLowWatermark(Integer lowWatermark) {
+            this.lowWatermark = lowWatermark;
+        }
+
+        public Duration getAcquireTimeout() {
+            return this.acquireTimeout;
+        }
+
+        public void setAcquireTimeout(Duration acquireTimeout) {
+            this.acquireTimeout = acquireTimeout;
+        }
+
+        public long getInitialValue() {
+            return this.initialValue;
+        }
+
+        public void setInitialValue(long initialValue) {
+            this.initialValue = initialValue;
+        }
+
+        public long getMaxValue() {
+            return this.maxValue;
+        }
+
+        public void setMaxValue(long maxValue) {
+            this.maxValue = maxValue;
+        }
+
+        public Adaptive getAdaptive() {
+            return this.adaptive;
+        }
+    }
+
+    /** Adaptive block size of async-batch sequences. */
+    public static class Adaptive {
+
+        /**
+         * Whether async-batch sequences adapt their block size: doubled when refills come faster than the
+         * target interval, halved (never below the block size) when they come slower than four times it.
+         */
+        private boolean enabled;
+
+        /**
+         * Largest block an adaptive sequence reserves, and so the largest gap a stopped JVM can leave. Must be
+         * at least the block size.
+         */
+        private int maxBlockSize = 100_000;
+
+        /**
+         * Refill interval an adaptive sequence steers towards.
+         */
+        private Duration targetRefillInterval = Duration.ofSeconds(1);
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getMaxBlockSize() {
+            return this.maxBlockSize;
+        }
+
+        public void setMaxBlockSize(int maxBlockSize) {
+            this.maxBlockSize = maxBlockSize;
+        }
+
+        public Duration getTargetRefillInterval() {
+            return this.targetRefillInterval;
+        }
+
+        public void setTargetRefillInterval(Duration targetRefillInterval) {
+            this.targetRefillInterval = targetRefillInterval;
+        }
+    }
+
+    /**
+     * The settings of one sequence, each optional: what is not set comes from {@code seqgen.defaults}.
+     */
+    public static class SequenceProperties {
+
+        /**
+         * How values are taken from the store: sync, async, batch or async-batch.
+         */
+        private Strategy strategy;
+
+        /**
+         * Number of values reserved per store transaction by batch and async-batch.
+         */
+        private Integer blockSize;
+
+        /**
+         * Number of values left in the block at which async-batch starts its background refill.
+         */
+        private Integer lowWatermark;
+
+        /**
+         * Longest a caller waits for a value before it gets an exception.
+         */
+        private Duration acquireTimeout;
+
+        /**
+         * First value of the sequence if its row does not exist yet.
+         */
+        private Long initialValue;
+
+        /**
+         * Largest value the sequence hands out.
+         */
+        private Long maxValue;
+
+        private final AdaptiveProperties adaptive = new AdaptiveProperties();
+
+        public Strategy getStrategy() {
+            return this.strategy;
+        }
+
+        public void setStrategy(Strategy strategy) {
+            this.strategy = strategy;
+        }
+
+        public Integer getBlockSize() {
+            return this.blockSize;
+        }
+
+        public void setBlockSize(Integer blockSize) {
+            this.blockSize = blockSize;
+        }
+
+        public Integer getLowWatermark() {
+            return this.lowWatermark;
+        }
+
+        public void setLowWatermark(Integer lowWatermark) {
+            this.lowWatermark = lowWatermark;
+        }
+
+        public Duration getAcquireTimeout() {
+            return this.acquireTimeout;
+        }
+
+        public void setAcquireTimeout(Duration acquireTimeout) {
+            this.acquireTimeout = acquireTimeout;
+        }
+
+        public Long getInitialValue() {
+            return this.initialValue;
+        }
+
+        public void setInitialValue(Long initialValue) {
+            this.initialValue = initialValue;
+        }
+
+        public Long getMaxValue() {
+            return this.maxValue;
+        }
+
+        public void setMaxValue(Long maxValue) {
+            this.maxValue = maxValue;
+        }
+
+        public AdaptiveProperties getAdaptive() {
+            return this.adaptive;
+        }
+    }
+
+    /** The adaptive block size settings of one sequence, each optional. */
+    public static class AdaptiveProperties {
+
+        /**
+         * Whether the sequence adapts its block size.
+         */
+        private Boolean enabled;
+
+        /**
+         * Largest block the sequence reserves when adaptive.
+         */
+        private Integer maxBlockSize;
+
+        /**
+         * Refill interval the sequence steers towards when adaptive.
+         */
+        private Duration targetRefillInterval;
+
+        public Boolean getEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(Boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Integer getMaxBlockSize() {
+            return this.maxBlockSize;
+        }
+
+        public void setMaxBlockSize(Integer maxBlockSize) {
+            this.maxBlockSize = maxBlockSize;
+        }
+
+        public Duration getTargetRefillInterval() {
+            return this.targetRefillInterval;
+        }
+
+        public void setTargetRefillInterval(Duration targetRefillInterval) {
+            this.targetRefillInterval = targetRefillInterval;
+        }
+    }
+
+    /** The seqgen health indicator. */
+    public static class Health {
+
+        /**
+         * Share of a sequence's range (from its initial to its maximum value) above which the health
+         * indicator reports the WARNING status. Between 0 and 1.
+         */
+        private double capacityWarningThreshold = 0.8;
+
+        public double getCapacityWarningThreshold() {
+            return this.capacityWarningThreshold;
+        }
+
+        public void setCapacityWarningThreshold(double capacityWarningThreshold) {
+            this.capacityWarningThreshold = capacityWarningThreshold;
+        }
+    }
+}

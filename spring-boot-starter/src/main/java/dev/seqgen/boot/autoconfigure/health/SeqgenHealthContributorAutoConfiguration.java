@@ -1,0 +1,40 @@
+package dev.seqgen.boot.autoconfigure.health;
+
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.boot.actuate.SeqgenHealthIndicator;
+import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
+import dev.seqgen.boot.autoconfigure.SeqgenProperties;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration for the {@code seqgen} health indicator, {@link SeqgenHealthIndicator}. Switched off
+ * with {@code management.health.seqgen.enabled=false}.
+ */
+@AutoConfiguration(after = SeqgenAutoConfiguration.class)
+@ConditionalOnClass(ConditionalOnEnabledHealthIndicator.class)
+@ConditionalOnBean(SequenceRegistry.class)
+@ConditionalOnBooleanProperty(name = "seqgen.enabled", matchIfMissing = true)
+@ConditionalOnEnabledHealthIndicator("seqgen")
+@EnableConfigurationProperties(SeqgenProperties.class)
+public final class SeqgenHealthContributorAutoConfiguration {
+
+    private static final String THRESHOLD = "seqgen.health.capacity-warning-threshold";
+
+    @Bean
+    @ConditionalOnMissingBean(name = { "seqgenHealthIndicator", "seqgenHealthContributor" })
+    SeqgenHealthIndicator seqgenHealthIndicator(SequenceRegistry registry, SeqgenProperties properties) {
+        double threshold = properties.getHealth().getCapacityWarningThreshold();
+        if (!(threshold > 0 && threshold <= 1)) {
+            throw new SequenceConfigurationException(THRESHOLD, threshold, "a number greater than 0 and at most 1");
+        }
+        return new SeqgenHealthIndicator(registry, properties.getSequences().keySet(), threshold);
+    }
+}

@@ -1,0 +1,30 @@
+package dev.seqgen.boot.autoconfigure.metrics;
+
+import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
+import dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration that publishes every sequence's meters ({@code seqgen.*}) to the application's
+ * {@link MeterRegistry}, by giving the auto-configured
+ * {@link dev.seqgen.SequenceRegistry SequenceRegistry} a {@link MicrometerMetricsTrackerFactory}.
+ */
+@AutoConfiguration(
+        afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
+@ConditionalOnClass({ MeterRegistry.class, MicrometerMetricsTrackerFactory.class })
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnBooleanProperty(name = "seqgen.enabled", matchIfMissing = true)
+public final class SeqgenMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(SequenceMetricsTrackerFactory.class)
+    MicrometerMetricsTrackerFactory seqgenMetricsTrackerFactory(MeterRegistry meterRegistry) {
+        return new MicrometerMetricsTrackerFactory(meterRegistry);
+    }
+}
