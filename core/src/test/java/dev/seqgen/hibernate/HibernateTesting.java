@@ -99,6 +99,15 @@ final class HibernateTesting {
         }
     }
 
+    /** Every message of the cause chain, for errors that Hibernate wraps. */
+    static String messages(Throwable thrown) {
+        StringBuilder messages = new StringBuilder();
+        for (Throwable cause = thrown; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            messages.append(cause.getClass().getName()).append(": ").append(cause.getMessage()).append('\n');
+        }
+        return messages.toString();
+    }
+
     /** The innermost cause, for errors that Hibernate wraps. */
     static Throwable rootCause(Throwable thrown) {
         Throwable cause = thrown;
