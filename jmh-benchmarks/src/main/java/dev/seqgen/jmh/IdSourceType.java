@@ -1,0 +1,142 @@
+package dev.seqgen.jmh;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import dev.seqgen.spi.SequenceStore;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
+
+/**
+ * The competitors, selected by a JMH {@code @Param} as Caffeine's benchmarks select a {@code CacheType}.
+ * seqgen's strategies and Hibernate's optimizers take their blocks from the same {@link SequenceStore}.
+ */
+public enum IdSourceType {
+
+    /** A bare shared {@code AtomicLong.getAndIncrement()}: the limit for any shared counter in one JVM. */
+    ATOMIC_LONG {
+        @Override
+        public IdSource create(Config config) {
+            AtomicLong counter = new AtomicLong(1);
+            return counter::getAndIncrement;
+        }
+    },
+
+    /** seqgen ASYNC: one store reservation per value. */
+    SEQGEN_ASYNC {
+        @Override
+        public IdSource create(Config config) {
+            return seqgen(Strategy.ASYNC, config);
+        }
+    },
+
+    /** seqgen BATCH: the caller that finds the block empty reserves the next one while the others wait. */
+    SEQGEN_BATCH {
+        @Override
+        public IdSource create(Config config) {
+            return seqgen(Strategy.BATCH, config);
+        }
+    },
+
+    /** seqgen ASYNC_BATCH: BATCH plus a background refill from the low watermark on. */
+    SEQGEN_ASYNC_BATCH {
+        @Override
+        public IdSource create(Config config) {
+            return seqgen(Strategy.ASYNC_BATCH, config);
+        }
+    },
+
+    /** Hibernate's {@code PooledOptimizer}, the default for sequences with an allocation size above 1. */
+    HIBERNATE_POOLED {
+        @Override
+        public IdSource create(Config config) {
+            return hibernate(StandardOptimizerDescriptor.POOLED, config);
+        }
+    },
+
+    /** Hibernate's {@code PooledLoOptimizer}. */
+    HIBERNATE_POOLED_LO {
+        @Override
+        public IdSource create(Config config) {
+            return hibernate(StandardOptimizerDescriptor.POOLED_LO, config);
+        }
+    },
+
+    /** Hibernate's {@code PooledLoThreadLocalOptimizer}: a block per thread. */
+    HIBERNATE_POOLED_LO_THREAD_LOCAL {
+        @Override
+        public IdSource create(Config config) {
+            return hibernate(StandardOptimizerDescriptor.POOLED_LOTL, config);
+        }
+    },
+
+    /**
+     * {@code UUID.randomUUID()}, folded to a long so that every competitor returns the same type. The
+     * {@code UUID} object itself may then be scalar-replaced by the JIT; the bytes {@code SecureRandom} fills
+     * are not.
+     */
+    UUID {
+        @Override
+        public IdSource create(Config config) {
+            return () -> {
+                UUID uuid = java.util.UUID.randomUUID();
+                return uuid.getMostSignificantBits() ^ uuid.getLeastSignificantBits();
+            };
+        }
+    };
+
+    /** The name of the store row every competitor of one benchmark uses. */
+    static final String SEQUENCE = "bench";
+
+    /**
+     * What a competitor is built over.
+     *
+     * @param store the store seqgen and Hibernate take their blocks from
+     * @param blockSize seqgen's block size
+     * @param lowWatermark seqgen's low watermark, or -1 for its default (a quarter of the block)
+     * @param hibernateIncrementSize the allocation size of Hibernate's optimizers
+     */
+    public record Config(SequenceStore store, int blockSize, int lowWatermark, int hibernateIncrementSize) {
+    }
+
+    /**
+     * Builds the competitor.
+     *
+     * @param config what it is built over
+     * @return a source ready to use; close it when done
+     */
+    public abstract IdSource create(Config config);
+
+    private static IdSource seqgen(Strategy strategy, Config config) {
+        // Adaptive sizing is off; its maximum is raised only because the settings require it to be at least the
+        // block size, which the hot-path benchmark sets above its default of 100,000.
+        SequenceSettings.Builder settings = SequenceSettings.builder().strategy(strategy).blockSize(config.blockSize())
+                .adaptiveMaxBlockSize(Math.max(config.blockSize(), 100_000));
+        if (config.lowWatermark() >= 0) {
+            settings.lowWatermark(config.lowWatermark());
+        }
+        SequenceRegistry registry = SequenceRegistry.builder(config.store()).defaults(settings.build()).build();
+        Sequence sequence = registry.sequence(SEQUENCE);
+        return new IdSource() {
+            @Override
+            public long next() {
+                return sequence.next();
+            }
+
+            @Override
+            public void close() {
+                registry.close();
+            }
+        };
+    }
+
+    private static IdSource hibernate(StandardOptimizerDescriptor optimizer, Config config) {
+        SequenceStore store = config.store();
+        int increment = config.hibernateIncrementSize();
+        store.createSequence(SEQUENCE, 1);
+        return new HibernateOptimizerSource(optimizer, increment,
+                () -> store.reserve(SEQUENCE, increment, SequenceSettings.LARGEST_MAX_VALUE).first());
+    }
+}

@@ -1,0 +1,99 @@
+package dev.seqgen.jmh;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Refill stalls: the distribution of {@code next()} latency (JMH sample time: p50 … p99.99, max) when every
+ * reservation takes {@code storeLatencyMillis} (default 5 ms), for seqgen's strategies and Hibernate's
+ * pooled optimizer over the same slow {@link StubSequenceStore}.
+ *
+ * <p>Workload: one thread takes an id, then works for {@code thinkMicros} (default 20 µs, a busy spin in a
+ * per-invocation setup, which JMH leaves out of the timing), and again. That is 50,000 ids a second: a block
+ * of 1000 lasts 20 ms, and the 500 values below ASYNC_BATCH's low watermark last 10 ms, twice the 5 ms a
+ * refill takes, so the background refill is in time. (A caller that never pauses empties any block faster
+ * than a 5 ms store can refill it, and then every strategy waits.) BATCH and Hibernate pooled
+ * ({@code hibernateIncrementSize} = {@code blockSize} = 1000) stall the caller for one reservation every
+ * 1000 values, which is 0.1 % of the calls: it shows from p99.9 on. SEQGEN_ASYNC pays the store latency on
+ * every call.
+ *
+ * <p>Target (issue 6): ASYNC_BATCH p99.99 below 50 µs while Hibernate pooled shows the store latency.
+ *
+ * <pre>{@code
+ * java -jar jmh-benchmarks/target/benchmarks.jar RefillStallBenchmark
+ * }</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class RefillStallBenchmark {
+
+    @Param({"SEQGEN_ASYNC_BATCH", "SEQGEN_BATCH", "HIBERNATE_POOLED", "SEQGEN_ASYNC"})
+    IdSourceType source;
+
+    /** How long each reservation (seqgen's and Hibernate's) takes. */
+    @Param("5")
+    int storeLatencyMillis;
+
+    /** seqgen's block size and Hibernate's allocation size. */
+    @Param("1000")
+    int blockSize;
+
+    /** The number of values left in the block when ASYNC_BATCH starts its background refill. */
+    @Param("500")
+    int lowWatermark;
+
+    IdSource ids;
+
+    /** The caller's work between two ids. */
+    @State(Scope.Thread)
+    public static class Caller {
+
+        /** How long the caller works between two ids. */
+        @Param("20")
+        int thinkMicros;
+
+        long thinkNanos;
+
+        @Setup
+        public void setUp() {
+            thinkNanos = TimeUnit.MICROSECONDS.toNanos(thinkMicros);
+        }
+
+        /** Spins rather than parks, so the caller keeps its core and its caches as a busy application does. */
+        @Setup(Level.Invocation)
+        public void think() {
+            long until = System.nanoTime() + thinkNanos;
+            while (System.nanoTime() - until < 0) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    @Setup
+    public void setUp() {
+        StubSequenceStore store = StubSequenceStore.withLatency(Duration.ofMillis(storeLatencyMillis));
+        ids = source.create(new IdSourceType.Config(store, blockSize, lowWatermark, blockSize));
+        ids.next();
+    }
+
+    @TearDown
+    public void tearDown() {
+        ids.close();
+    }
+
+    @Benchmark
+    public long next(Caller caller) {
+        return ids.next();
+    }
+}
