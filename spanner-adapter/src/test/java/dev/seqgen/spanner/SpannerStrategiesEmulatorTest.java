@@ -1,0 +1,188 @@
+package dev.seqgen.spanner;
+
+import com.google.cloud.spanner.SpannerException;
+import com.google.cloud.spanner.Statement;
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import dev.seqgen.testing.Concurrently;
+import dev.seqgen.testing.StrategyHarness;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The four strategies on the Cloud Spanner emulator. The emulator runs one read-write transaction at a time
+ * and aborts the others (the client retries them), so the counts are kept moderate: this proves behaviour,
+ * never speed.
+ */
+@DisplayName("strategies on spanner-emulator")
+class SpannerStrategiesEmulatorTest {
+
+    private static SpannerEmulator emulator;
+    private static SpannerSequenceStore store;
+
+    @BeforeAll
+    static void createDatabase() {
+        emulator = SpannerEmulator.newDatabase("CREATE TABLE ledger (id INT64 NOT NULL) PRIMARY KEY (id)");
+        store = emulator.store("seqgen_sequences");
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        if (emulator != null) {
+            emulator.close();
+        }
+    }
+
+    @ParameterizedTest(name = "spanner-emulator: {0}")
+    @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
+    @DisplayName("spanner-emulator: each strategy issues unique values to 8 threads in each of 3 registries on one row")
+    void issuesUniqueValuesToEightThreadsInEachOfThreeRegistriesOnOneRow(Strategy strategy) throws Exception {
+        int valuesPerThread = strategy == Strategy.ASYNC ? 20 : 500;
+        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(100).lowWatermark(50).build();
+        String name = "unique-" + strategy.name().toLowerCase();
+
+        StrategyHarness.Outcome outcome = StrategyHarness.run(store, settings, name, 3, 8, valuesPerThread,
+                work -> emulator.client().readWriteTransaction().run(work::apply));
+
+        assertThat(outcome.sortedValues()).hasSize(3 * 8 * valuesPerThread);
+        if (strategy == Strategy.ASYNC) {
+            Concurrently.assertContiguousFrom(1, outcome.sortedValues());
+        }
+    }
+
+    @Test
+    @DisplayName("spanner-emulator: SYNC values from 8 threads in each of 3 registries are unique and gapless among"
+            + " commits while a third of the transactions roll back")
+    void syncValuesAreUniqueAndGaplessAmongCommitsWhileAThirdRollBack() throws Exception {
+        SequenceSettings sync = SequenceSettings.builder().strategy(Strategy.SYNC).initialValue(1000).build();
+        try (SequenceRegistry a = SequenceRegistry.builder(store).defaults(sync).build();
+                SequenceRegistry b = SequenceRegistry.builder(store).defaults(sync).build();
+                SequenceRegistry c = SequenceRegistry.builder(store).defaults(sync).build()) {
+            Sequence[] generators = {a.sequence("gapless"), b.sequence("gapless"), c.sequence("gapless")};
+
+            long[] committed = Concurrently.run(3 * 8, thread -> {
+                Sequence sequence = generators[thread % 3];
+                List<Long> mine = new ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    boolean rollBack = i % 3 == 2;
+                    try {
+                        mine.add(emulator.client().readWriteTransaction().run(tx -> {
+                            long value = sequence.nextInTransaction(tx);
+                            tx.executeUpdate(Statement.newBuilder("INSERT INTO ledger (id) VALUES (@id)")
+                                    .bind("id").to(value).build());
+                            if (rollBack) {
+                                throw new RolledBack();
+                            }
+                            return value;
+                        }));
+                    } catch (SpannerException e) {
+                        if (!(e.getCause() instanceof RolledBack)) {
+                            throw e;
+                        }
+                    }
+                }
+                return mine.stream().mapToLong(Long::longValue).toArray();
+            });
+
+            long[] sorted = Concurrently.assertUnique(committed);
+            assertThat(sorted).hasSize(3 * 8 * 4);
+            Concurrently.assertContiguousFrom(1000, sorted);
+            assertThat(store.nextValue("gapless")).hasValue(1000 + sorted.length);
+            assertThat(ledgerBetween(1000, 2000)).containsExactly(sorted);
+        }
+    }
+
+    @Test
+    @DisplayName("spanner-emulator: SYNC values taken in one transaction are consecutive")
+    void syncValuesTakenInOneTransactionAreConsecutive() {
+        SequenceSettings sync = SequenceSettings.builder().strategy(Strategy.SYNC).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(sync).build()) {
+            Sequence invoices = registry.sequence("consecutive");
+
+            long[] values = emulator.client().readWriteTransaction().run(tx -> {
+                long first = invoices.nextInTransaction(tx);
+                long second = invoices.nextInTransaction(tx);
+                long[] more = invoices.nextValuesInTransaction(tx, 3);
+                return new long[] {first, second, more[0], more[1], more[2]};
+            });
+
+            assertThat(values).containsExactly(1, 2, 3, 4, 5);
+            assertThat(store.nextValue("consecutive")).hasValue(6);
+        }
+    }
+
+    @ParameterizedTest(name = "spanner-emulator: {0}")
+    @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
+    @DisplayName("spanner-emulator: values are taken inside a caller's transaction without nesting transactions")
+    void valuesAreTakenInsideACallersTransactionWithoutNestingTransactions(Strategy strategy) {
+        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(3).lowWatermark(1)
+                .initialValue(5000 + 100 * strategy.ordinal()).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
+            long[] ids = new long[5];
+            for (int i = 0; i < ids.length; i++) {
+                // The caller's transaction starts with its first statement; the emulator, which runs one
+                // read-write transaction at a time, needs the value taken before that.
+                ids[i] = emulator.client().readWriteTransaction().run(tx -> {
+                    long id = registry.sequence("nested-" + strategy.name().toLowerCase()).next();
+                    tx.executeUpdate(Statement.newBuilder("INSERT INTO ledger (id) VALUES (@id)").bind("id").to(id).build());
+                    return id;
+                });
+            }
+
+            long[] sorted = Concurrently.assertUnique(ids);
+            assertThat(sorted[0]).isGreaterThanOrEqualTo(settings.initialValue());
+            assertThat(ledgerBetween(settings.initialValue(), settings.initialValue() + 100)).containsExactly(sorted);
+        }
+    }
+
+    @ParameterizedTest(name = "spanner-emulator: {0}")
+    @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
+    @DisplayName("spanner-emulator: a sequence hands out every value up to its maximum, then raises exhausted")
+    void handsOutEveryValueUpToTheMaximumThenRaisesExhausted(Strategy strategy) {
+        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(40).lowWatermark(10)
+                .maxValue(100).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
+            Sequence sequence = registry.sequence("bounded-" + strategy.name().toLowerCase());
+            long[] values = new long[100];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = sequence.next();
+            }
+
+            assertThatThrownBy(sequence::next).isInstanceOf(SequenceExhaustedException.class)
+                    .hasMessageContaining("100");
+            Arrays.sort(values);
+            Concurrently.assertContiguousFrom(1, values);
+        }
+    }
+
+    private static long[] ledgerBetween(long from, long to) {
+        List<Long> ids = new ArrayList<>();
+        try (var rows = emulator.client().singleUse().executeQuery(Statement.newBuilder(
+                "SELECT id FROM ledger WHERE id >= @from AND id < @to ORDER BY id").bind("from").to(from).bind("to").to(to)
+                .build())) {
+            while (rows.next()) {
+                ids.add(rows.getLong(0));
+            }
+        }
+        return ids.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Thrown from a transaction callable to roll the transaction back. */
+    private static final class RolledBack extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+    }
+}
