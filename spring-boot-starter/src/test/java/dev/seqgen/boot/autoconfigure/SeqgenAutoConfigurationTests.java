@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Executor;
 import javax.sql.DataSource;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
@@ -152,6 +153,20 @@ class SeqgenAutoConfigurationTests {
                     assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES"
                             + " WHERE LOWER(TABLE_NAME) = 'seqgen_sequences'", Integer.class)).isZero();
                     jdbc.execute("CREATE TABLE seqgen_sequences (name VARCHAR(64) PRIMARY KEY, next_value BIGINT)");
+                    assertThat(context.getBean(SequenceRegistry.class).sequence("orders").next()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void aPlainDataSourceBeanIsEnoughWithoutBootsJdbcModules() {
+        JdbcDataSource h2 = new JdbcDataSource();
+        h2.setURL("jdbc:h2:mem:seqgen-plain;DB_CLOSE_DELAY=-1");
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SeqgenAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader("org.springframework.boot.jdbc",
+                        "org.springframework.boot.sql"))
+                .withBean(DataSource.class, () -> h2)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(JdbcSequenceStore.class);
                     assertThat(context.getBean(SequenceRegistry.class).sequence("orders").next()).isEqualTo(1);
                 });
     }

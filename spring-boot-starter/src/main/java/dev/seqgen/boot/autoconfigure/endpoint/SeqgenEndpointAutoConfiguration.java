@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration for the {@code seqgen} actuator endpoint, {@link SeqgenEndpoint}. Like every endpoint
@@ -21,13 +22,19 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnBean(SequenceRegistry.class)
 @ConditionalOnBooleanProperty(name = "seqgen.enabled", matchIfMissing = true)
-@ConditionalOnAvailableEndpoint(SeqgenEndpoint.class)
 @EnableConfigurationProperties(SeqgenProperties.class)
 public final class SeqgenEndpointAutoConfiguration {
 
-    @Bean
-    @ConditionalOnMissingBean
-    SeqgenEndpoint seqgenEndpoint(SequenceRegistry registry, SeqgenProperties properties) {
-        return new SeqgenEndpoint(registry, properties.getSequences().keySet());
+    // Nested, so that its condition, which lives in spring-boot-actuator-autoconfigure, is read only once the
+    // class-level condition has found that module.
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnAvailableEndpoint(SeqgenEndpoint.class)
+    static class SeqgenEndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        SeqgenEndpoint seqgenEndpoint(SequenceRegistry registry, SeqgenProperties properties) {
+            return new SeqgenEndpoint(registry, properties.getSequences().keySet());
+        }
     }
 }

@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration for the {@code seqgen} health indicator, {@link SeqgenHealthIndicator}. Switched off
@@ -22,19 +23,26 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(ConditionalOnEnabledHealthIndicator.class)
 @ConditionalOnBean(SequenceRegistry.class)
 @ConditionalOnBooleanProperty(name = "seqgen.enabled", matchIfMissing = true)
-@ConditionalOnEnabledHealthIndicator("seqgen")
 @EnableConfigurationProperties(SeqgenProperties.class)
 public final class SeqgenHealthContributorAutoConfiguration {
 
-    private static final String THRESHOLD = "seqgen.health.capacity-warning-threshold";
+    // Nested, so that its condition, which lives in spring-boot-health, is read only once the class-level
+    // condition has found that module.
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnEnabledHealthIndicator("seqgen")
+    static class SeqgenHealthIndicatorConfiguration {
 
-    @Bean
-    @ConditionalOnMissingBean(name = { "seqgenHealthIndicator", "seqgenHealthContributor" })
-    SeqgenHealthIndicator seqgenHealthIndicator(SequenceRegistry registry, SeqgenProperties properties) {
-        double threshold = properties.getHealth().getCapacityWarningThreshold();
-        if (!(threshold > 0 && threshold <= 1)) {
-            throw new SequenceConfigurationException(THRESHOLD, threshold, "a number greater than 0 and at most 1");
+        private static final String THRESHOLD = "seqgen.health.capacity-warning-threshold";
+
+        @Bean
+        @ConditionalOnMissingBean(name = { "seqgenHealthIndicator", "seqgenHealthContributor" })
+        SeqgenHealthIndicator seqgenHealthIndicator(SequenceRegistry registry, SeqgenProperties properties) {
+            double threshold = properties.getHealth().getCapacityWarningThreshold();
+            if (!(threshold > 0 && threshold <= 1)) {
+                throw new SequenceConfigurationException(THRESHOLD, threshold,
+                        "a number greater than 0 and at most 1");
+            }
+            return new SeqgenHealthIndicator(registry, properties.getSequences().keySet(), threshold);
         }
-        return new SeqgenHealthIndicator(registry, properties.getSequences().keySet(), threshold);
     }
 }

@@ -1,0 +1,115 @@
+package dev.seqgen.boot.autoconfigure.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.boot.actuate.SeqgenEndpoint;
+import dev.seqgen.boot.actuate.SeqgenEndpoint.BlockDescriptor;
+import dev.seqgen.boot.actuate.SeqgenEndpoint.CountersDescriptor;
+import dev.seqgen.boot.actuate.SeqgenEndpoint.SeqgenDescriptor;
+import dev.seqgen.boot.actuate.SeqgenEndpoint.SequenceDescriptor;
+import dev.seqgen.boot.actuate.SeqgenEndpoint.SettingsDescriptor;
+import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
+
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+class SeqgenEndpointAutoConfigurationTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, SeqgenAutoConfiguration.class,
+                    SeqgenEndpointAutoConfiguration.class))
+            .withPropertyValues("spring.datasource.generate-unique-name=true",
+                    "management.endpoints.web.exposure.include=seqgen");
+
+    @Test
+    void listsEverySequenceInUseOrConfiguredWithItsBlockRowAndCounters() {
+        contextRunner.withPropertyValues("seqgen.sequences.orders.strategy=batch",
+                "seqgen.sequences.orders.block-size=10", "seqgen.sequences.invoices.strategy=sync",
+                "seqgen.sequences.invoices.initial-value=1000").run(context -> {
+                    Sequence orders = context.getBean(SequenceRegistry.class).sequence("orders");
+                    for (int i = 0; i < 13; i++) {
+                        orders.next();
+                    }
+
+                    SeqgenDescriptor descriptor = context.getBean(SeqgenEndpoint.class).sequences();
+
+                    assertThat(descriptor.store()).isEqualTo("h2");
+                    assertThat(descriptor.sequences()).containsOnlyKeys("invoices", "orders");
+                    SequenceDescriptor batch = descriptor.sequences().get("orders");
+                    assertThat(batch.strategy()).isEqualTo("batch");
+                    assertThat(batch.inUse()).isTrue();
+                    assertThat(batch.currentBlock()).isEqualTo(new BlockDescriptor(11, 20));
+                    assertThat(batch.remaining()).isEqualTo(7);
+                    assertThat(batch.blockSize()).isEqualTo(10);
+                    assertThat(batch.storeNextValue()).isEqualTo(21);
+                    assertThat(batch.storeError()).isNull();
+                    assertThat(batch.highestReserved()).isEqualTo(20);
+                    assertThat(batch.counters()).isEqualTo(new CountersDescriptor(13, 2, 0, 0, 2, 0));
+                    assertThat(batch.settings()).isEqualTo(new SettingsDescriptor(10, 2, "PT5S", 1,
+                            Long.MAX_VALUE - 1, false, 100_000, "PT1S"));
+
+                    SequenceDescriptor notUsedYet = descriptor.sequences().get("invoices");
+                    assertThat(notUsedYet.strategy()).isEqualTo("sync");
+                    assertThat(notUsedYet.inUse()).isFalse();
+                    assertThat(notUsedYet.storeNextValue()).as("row created at start-up").isEqualTo(1000);
+                    assertThat(notUsedYet.currentBlock()).isNull();
+                    assertThat(notUsedYet.counters()).isNull();
+                });
+    }
+
+    @Test
+    void showsOneSequenceBySelector() {
+        contextRunner.run(context -> {
+            context.getBean(SequenceRegistry.class).sequence("customers").next();
+            SeqgenEndpoint endpoint = context.getBean(SeqgenEndpoint.class);
+
+            SequenceDescriptor customers = endpoint.sequence("customers");
+
+            assertThat(customers.strategy()).isEqualTo("async-batch");
+            assertThat(customers.currentBlock()).isEqualTo(new BlockDescriptor(1, 1000));
+            assertThat(customers.counters().issued()).isEqualTo(1);
+            assertThat(endpoint.sequence("unknown")).isNull();
+        });
+    }
+
+    @Test
+    void aStoreErrorIsShownNotThrown() {
+        contextRunner.withPropertyValues("seqgen.sequences.orders.block-size=10").run(context -> {
+            new JdbcTemplate(context.getBean(DataSource.class)).execute("DROP TABLE seqgen_sequences");
+
+            SequenceDescriptor orders = context.getBean(SeqgenEndpoint.class).sequence("orders");
+
+            assertThat(orders.storeNextValue()).isNull();
+            assertThat(orders.storeError()).contains("reading sequence 'orders' in table seqgen_sequences");
+        });
+    }
+
+    @Test
+    void notAvailableUnlessExposed() {
+        contextRunner.withPropertyValues("management.endpoints.web.exposure.include=health")
+                .run(context -> assertThat(context).doesNotHaveBean(SeqgenEndpoint.class));
+    }
+
+    @Test
+    void anApplicationEndpointReplacesIt() {
+        SeqgenEndpoint own = new SeqgenEndpoint(
+                SequenceRegistry.builder(new dev.seqgen.testing.InMemorySequenceStore()).build(), java.util.Set.of());
+        contextRunner.withBean(SeqgenEndpoint.class, () -> own)
+                .run(context -> assertThat(context.getBean(SeqgenEndpoint.class)).isSameAs(own));
+    }
+
+    @Test
+    void withoutActuatorThereIsNoEndpoint() {
+        contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate")).run(context -> {
+            assertThat(context).doesNotHaveBean(SeqgenEndpoint.class);
+            assertThat(context.getBean(SequenceRegistry.class).sequence("orders").next()).isEqualTo(1);
+        });
+    }
+}
