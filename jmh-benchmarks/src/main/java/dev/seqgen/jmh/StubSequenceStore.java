@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A store in memory whose reservations take a set time, after the stub JDBC driver of HikariCP's
@@ -63,9 +62,7 @@ public final class StubSequenceStore implements SequenceStore {
 
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
-        if (latencyNanos > 0) {
-            spendLatency();
-        }
+        Pause.nanos(latencyNanos);
         AtomicLong row = row(sequence);
         for (;;) {
             long next = row.get();
@@ -76,14 +73,6 @@ public final class StubSequenceStore implements SequenceStore {
             if (row.compareAndSet(next, end)) {
                 return new ReservedRange(next, end);
             }
-        }
-    }
-
-    /** Parks for the latency; parkNanos may return early, so it parks again until the time has passed. */
-    private void spendLatency() {
-        long deadline = System.nanoTime() + latencyNanos;
-        for (long left = latencyNanos; left > 0; left = deadline - System.nanoTime()) {
-            LockSupport.parkNanos(left);
         }
     }
 

@@ -1,0 +1,87 @@
+package dev.seqgen.jmh.table;
+
+import dev.seqgen.jmh.Pause;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * A data source whose connections take {@code latencyNanos} longer to commit, with their locks still held:
+ * a database far away, or one that waits for its replicas before it acknowledges a commit, as Spanner does.
+ * A transaction that updated the sequence row keeps it locked for the extra time, so reservations of one row
+ * are serialised through the latency exactly as they would be on such a database.
+ */
+final class CommitLatencyDataSource implements DataSource {
+
+    private final DataSource delegate;
+    private final long latencyNanos;
+
+    CommitLatencyDataSource(DataSource delegate, long latencyNanos) {
+        this.delegate = delegate;
+        this.latencyNanos = latencyNanos;
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        return slowCommits(delegate.getConnection());
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+        return slowCommits(delegate.getConnection(username, password));
+    }
+
+    private Connection slowCommits(Connection connection) {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("commit") && method.getParameterCount() == 0) {
+                        Pause.nanos(latencyNanos);
+                    }
+                    try {
+                        return method.invoke(connection, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    @Override
+    public PrintWriter getLogWriter() throws SQLException {
+        return delegate.getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) throws SQLException {
+        delegate.setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+        delegate.setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+        return delegate.getLoginTimeout();
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        return delegate.getParentLogger();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) throws SQLException {
+        return delegate.unwrap(type);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) throws SQLException {
+        return delegate.isWrapperFor(type);
+    }
+}

@@ -1,0 +1,199 @@
+package dev.seqgen.jmh.table;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.Strategy;
+import dev.seqgen.jmh.HibernateOptimizerSource;
+import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
+
+/**
+ * How a caller gets its value, and the rate that way of getting values can never beat. Every caller thread
+ * repeats one simulated application transaction ({@code app}) that needs one value; {@code store} is the
+ * measured time of one reservation on the sequence row (its lock is held for the injected latency),
+ * {@code call} that of one native sequence call, {@code N} the block size.
+ */
+enum Mode {
+
+    /** seqgen SYNC: the value is taken inside the application transaction, so the row stays locked for it. */
+    SYNC("sync", "1 / (app + store)") {
+        @Override
+        Workload open(Session session) {
+            SequenceRegistry registry = session.registry(Strategy.SYNC);
+            Sequence sequence = registry.sequence("strategy_table_sync");
+            return workload(registry, () -> session.inTransaction(sequence::nextInTransaction));
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            return perSecond(session.appNanos() + session.rowRoundTripNanos());
+        }
+    },
+
+    /** seqgen ASYNC: one reservation of its own per value, before the application transaction. */
+    ASYNC("async", "min(1 / store, threads / (app + store))") {
+        @Override
+        Workload open(Session session) {
+            return seqgen(session, Strategy.ASYNC);
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            long store = session.rowRoundTripNanos();
+            return Math.min(perSecond(store), threads * perSecond(session.appNanos() + store));
+        }
+    },
+
+    /** seqgen BATCH. */
+    BATCH("batch", "min(N / store, threads / app)") {
+        @Override
+        Workload open(Session session) {
+            return seqgen(session, Strategy.BATCH);
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            return blockBound(session, threads, session.rowRoundTripNanos());
+        }
+    },
+
+    /** seqgen ASYNC_BATCH. */
+    ASYNC_BATCH("async-batch", "min(N / store, threads / app)") {
+        @Override
+        Workload open(Session session) {
+            return seqgen(session, Strategy.ASYNC_BATCH);
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            return blockBound(session, threads, session.rowRoundTripNanos());
+        }
+    },
+
+    /**
+     * Hibernate's {@code PooledOptimizer} over the database's own sequence stepping by N, which is what
+     * {@code @SequenceGenerator(allocationSize = N)} builds.
+     */
+    HIBERNATE_POOLED("hibernate-pooled", "min(N / call, threads / app)") {
+        @Override
+        Workload open(Session session) {
+            Session.NativeSequence sequence = session.nativeSequence(session.blockSize());
+            HibernateOptimizerSource pooled = new HibernateOptimizerSource(StandardOptimizerDescriptor.POOLED,
+                    session.blockSize(), sequence::next);
+            return workload(null, () -> {
+                long value = pooled.next();
+                session.applicationTransaction();
+                return value;
+            });
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            return blockBound(session, threads, session.sequenceCallNanos());
+        }
+
+        @Override
+        boolean usesNativeSequence() {
+            return true;
+        }
+    },
+
+    /** One call of the database's own sequence per value: no row lock, but a round trip every time. */
+    NATIVE_SEQUENCE("native-sequence", "threads / (app + call)") {
+        @Override
+        Workload open(Session session) {
+            Session.NativeSequence sequence = session.nativeSequence(1);
+            return workload(null, () -> {
+                long value = sequence.next();
+                session.applicationTransaction();
+                return value;
+            });
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            return threads * perSecond(session.appNanos() + session.sequenceCallNanos());
+        }
+
+        @Override
+        boolean usesNativeSequence() {
+            return true;
+        }
+    };
+
+    final String option;
+    final String boundFormula;
+
+    Mode(String option, String boundFormula) {
+        this.option = option;
+        this.boundFormula = boundFormula;
+    }
+
+    /** Prepares the mode on the session's database; close the workload when the run is over. */
+    abstract Workload open(Session session);
+
+    /** The rate in values per second that this mode cannot beat with {@code threads} callers. */
+    abstract double bound(Session session, int threads);
+
+    boolean usesNativeSequence() {
+        return false;
+    }
+
+    /** One caller's repeated unit of work, shared by all caller threads of a run. */
+    interface Workload extends AutoCloseable {
+
+        /** Takes one value and runs the simulated application transaction that uses it. */
+        long runOnce() throws Exception;
+
+        @Override
+        void close();
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        long run() throws Exception;
+    }
+
+    private static Workload workload(SequenceRegistry registry, Step step) {
+        return new Workload() {
+            @Override
+            public long runOnce() throws Exception {
+                return step.run();
+            }
+
+            @Override
+            public void close() {
+                if (registry != null) {
+                    registry.close();
+                }
+            }
+        };
+    }
+
+    private static Workload seqgen(Session session, Strategy strategy) {
+        SequenceRegistry registry = session.registry(strategy);
+        Sequence sequence = registry.sequence("strategy_table_" + strategy.name().toLowerCase(java.util.Locale.ROOT));
+        return workload(registry, () -> {
+            long value = sequence.next();
+            session.applicationTransaction();
+            return value;
+        });
+    }
+
+    private static double blockBound(Session session, int threads, long refillNanos) {
+        return Math.min(session.blockSize() * perSecond(refillNanos), threads * perSecond(session.appNanos()));
+    }
+
+    private static double perSecond(long nanos) {
+        return nanos <= 0 ? Double.POSITIVE_INFINITY : 1e9 / nanos;
+    }
+
+    static Mode fromOption(String option) {
+        for (Mode mode : values()) {
+            if (mode.option.equals(option)) {
+                return mode;
+            }
+        }
+        throw new IllegalArgumentException("--modes: unknown mode '" + option
+                + "' (expected sync, async, batch, async-batch, hibernate-pooled, native-sequence)");
+    }
+}

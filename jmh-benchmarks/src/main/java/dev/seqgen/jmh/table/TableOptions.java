@@ -1,0 +1,143 @@
+package dev.seqgen.jmh.table;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The command line of {@link StrategyTable}: {@code --name=value} options, each with a default. */
+record TableOptions(
+        Database database,
+        String url,
+        String user,
+        String password,
+        List<Mode> modes,
+        List<Integer> threads,
+        Duration duration,
+        Duration warmup,
+        Duration appLatency,
+        Duration storeLatency,
+        int blockSize,
+        int lowWatermark,
+        Path out) {
+
+    static final String USAGE = """
+            java -cp jmh-benchmarks/target/benchmarks.jar dev.seqgen.jmh.table.StrategyTable [--name=value ...]
+
+              --store=h2|postgres|mariadb  the database (default h2, in memory)
+              --url=<jdbc url>             default: h2 in memory, jdbc:postgresql://localhost:5432/seqgen_test,
+                                           jdbc:mariadb://127.0.0.1:3306/seqgen_test
+              --user=<name>                default sa (h2) or seqgen
+              --password=<password>        default empty (h2) or seqgen
+              --modes=<list>               of sync, async, batch, async-batch, hibernate-pooled, native-sequence
+                                           (default: all)
+              --threads=<list>             caller threads per run (default 10,50)
+              --duration=<time>            measured time per mode and thread count (default 10s)
+              --warmup=<time>              unmeasured time before it (default 2s)
+              --app-latency=<time>         the simulated application transaction (default 10ms)
+              --store-latency=<time>       added to every commit on the database, locks held (default 0ms)
+              --block-size=<n>             batch, async-batch and hibernate-pooled block (default 1000)
+              --low-watermark=<n>          async-batch refill point (default: a quarter of the block)
+              --out=<path prefix>          writes <prefix>.json, <prefix>.csv, <prefix>.png
+                                           (default target/strategy-table/<store>)
+
+            Times are written like 500ms, 10s or 2m.
+            """;
+
+    private static final Pattern TIME = Pattern.compile("(\\d+)(ms|s|m)");
+
+    /**
+     * Parses the command line.
+     *
+     * @throws IllegalArgumentException naming the option that is wrong and what it allows
+     */
+    static TableOptions parse(String... args) {
+        Map<String, String> given = new LinkedHashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (!arg.startsWith("--") || eq < 0) {
+                throw new IllegalArgumentException("unexpected argument '" + arg + "': options are --name=value");
+            }
+            given.put(arg.substring(2, eq), arg.substring(eq + 1));
+        }
+        Database database = Database.fromOption(given.getOrDefault("store", "h2"));
+        int blockSize = positiveInt(given, "block-size", 1000);
+        int lowWatermark = given.containsKey("low-watermark") ? Integer.parseInt(given.get("low-watermark")) : -1;
+        if (given.containsKey("low-watermark") && (lowWatermark < 0 || lowWatermark >= blockSize)) {
+            throw new IllegalArgumentException("--low-watermark=" + lowWatermark + ": expected 0 to block size - 1");
+        }
+        TableOptions options = new TableOptions(
+                database,
+                given.getOrDefault("url", database.defaultUrl),
+                given.getOrDefault("user", database.defaultUser),
+                given.getOrDefault("password", database.defaultPassword),
+                modes(given.getOrDefault("modes", "sync,async,batch,async-batch,hibernate-pooled,native-sequence")),
+                threads(given.getOrDefault("threads", "10,50")),
+                time(given, "duration", "10s"),
+                time(given, "warmup", "2s"),
+                time(given, "app-latency", "10ms"),
+                time(given, "store-latency", "0ms"),
+                blockSize,
+                lowWatermark,
+                Path.of(given.getOrDefault("out", "target/strategy-table/" + database.option)));
+        for (String name : List.of("store", "url", "user", "password", "modes", "threads", "duration", "warmup",
+                "app-latency", "store-latency", "block-size", "low-watermark", "out")) {
+            given.remove(name);
+        }
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException("unknown option(s): --" + String.join(", --", given.keySet()));
+        }
+        return options;
+    }
+
+    private static List<Mode> modes(String list) {
+        List<Mode> modes = new ArrayList<>();
+        for (String name : list.split(",")) {
+            modes.add(Mode.fromOption(name.trim()));
+        }
+        return List.copyOf(modes);
+    }
+
+    private static List<Integer> threads(String list) {
+        List<Integer> threads = new ArrayList<>();
+        for (String count : list.split(",")) {
+            int n = Integer.parseInt(count.trim());
+            if (n < 1) {
+                throw new IllegalArgumentException("--threads: " + n + " is not a thread count (expected >= 1)");
+            }
+            threads.add(n);
+        }
+        return List.copyOf(threads);
+    }
+
+    private static Duration time(Map<String, String> given, String name, String defaultValue) {
+        String value = given.getOrDefault(name, defaultValue);
+        Matcher m = TIME.matcher(value);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("--" + name + "=" + value + ": expected a time such as 500ms, 10s or 2m");
+        }
+        long amount = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            default -> Duration.ofMinutes(amount);
+        };
+    }
+
+    private static int positiveInt(Map<String, String> given, String name, int defaultValue) {
+        int value = given.containsKey(name) ? Integer.parseInt(given.get(name)) : defaultValue;
+        if (value < 1) {
+            throw new IllegalArgumentException("--" + name + "=" + value + ": expected an integer >= 1");
+        }
+        return value;
+    }
+
+    /** The low watermark seqgen will use: the one given, or its default of a quarter of the block. */
+    int effectiveLowWatermark() {
+        return lowWatermark >= 0 ? lowWatermark : blockSize / 4;
+    }
+}
