@@ -1,0 +1,99 @@
+package dev.seqgen.hibernate;
+
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The naming and merging rules documented on {@link SeqgenGenerator}, without Hibernate. */
+class AnnotatedSettingsTest {
+
+    @SeqgenGenerator
+    private static Object bare;
+
+    @SeqgenGenerator(sequence = "invoices", strategy = Strategy.SYNC, blockSize = 40, initialValue = 100,
+            acquireTimeoutMillis = 750)
+    private static Object tuned;
+
+    @SeqgenGenerator(strategy = {Strategy.SYNC, Strategy.BATCH})
+    private static Object twoStrategies;
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+        "Invoice, invoice",
+        "PurchaseOrder, purchase_order",
+        "HTTPRequestLog, http_request_log",
+        "Order2Item, order2_item",
+        "already_snake, already_snake",
+        "Outer$Inner, outer_inner"
+    })
+    void entityNamesBecomeSnakeCase(String entityName, String sequenceName) {
+        assertThat(AnnotatedSettings.snakeCase(entityName)).isEqualTo(sequenceName);
+    }
+
+    @Test
+    void theNameComesFromTheAnnotationThenGeneratedValueThenTheEntity() throws Exception {
+        assertThat(AnnotatedSettings.sequenceName(annotation("tuned"), "orders", "Invoice")).isEqualTo("invoices");
+        assertThat(AnnotatedSettings.sequenceName(annotation("bare"), "orders", "Invoice")).isEqualTo("orders");
+        assertThat(AnnotatedSettings.sequenceName(annotation("bare"), "", "PurchaseOrder"))
+                .isEqualTo("purchase_order");
+    }
+
+    @Test
+    void unsetAttributesTakeTheRegistrysSettings() throws Exception {
+        SequenceSettings defaults = SequenceSettings.builder().blockSize(500).lowWatermark(100).build();
+        assertThat(resolve("bare", defaults, defaults)).isEqualTo(defaults);
+    }
+
+    @Test
+    void setAttributesWinOverDefaultsAndABlockFromTheAnnotationGetsAQuarterAsLowWatermark() throws Exception {
+        SequenceSettings defaults = SequenceSettings.builder().blockSize(500).lowWatermark(100).build();
+        SequenceSettings settings = resolve("tuned", defaults, defaults);
+        assertThat(settings.strategy()).isEqualTo(Strategy.SYNC);
+        assertThat(settings.blockSize()).isEqualTo(40);
+        assertThat(settings.lowWatermark()).isEqualTo(10);
+        assertThat(settings.initialValue()).isEqualTo(100);
+        assertThat(settings.acquireTimeout()).isEqualTo(Duration.ofMillis(750));
+    }
+
+    @Test
+    void valuesConfiguredForTheSequenceWinOverAttributes() throws Exception {
+        SequenceSettings defaults = SequenceSettings.defaults();
+        SequenceSettings configured = defaults.toBuilder().initialValue(9000).strategy(Strategy.BATCH).build();
+        SequenceSettings settings = resolve("tuned", configured, defaults);
+        assertThat(settings.strategy()).isEqualTo(Strategy.BATCH);
+        assertThat(settings.initialValue()).isEqualTo(9000);
+        assertThat(settings.blockSize()).as("not configured for the sequence: the attribute").isEqualTo(40);
+    }
+
+    @Test
+    void intIdsAreCappedAtTheIntRange() throws Exception {
+        SequenceSettings settings = AnnotatedSettings.resolve(annotation("bare"), SequenceSettings.defaults(),
+                SequenceSettings.defaults(), SequenceSettings.INT_MAX_VALUE);
+        assertThat(settings.maxValue()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
+    void twoStrategiesAreRejected() {
+        assertThatThrownBy(() -> resolve("twoStrategies", SequenceSettings.defaults(), SequenceSettings.defaults()))
+                .isInstanceOf(SequenceConfigurationException.class)
+                .hasMessageContaining("at most one strategy");
+    }
+
+    private static SequenceSettings resolve(String field, SequenceSettings configured, SequenceSettings defaults)
+            throws Exception {
+        return AnnotatedSettings.resolve(annotation(field), configured, defaults,
+                SequenceSettings.LARGEST_MAX_VALUE);
+    }
+
+    private static SeqgenGenerator annotation(String field) throws Exception {
+        return AnnotatedSettingsTest.class.getDeclaredField(field).getAnnotation(SeqgenGenerator.class);
+    }
+}
