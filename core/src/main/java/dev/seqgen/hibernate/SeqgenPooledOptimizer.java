@@ -1,0 +1,245 @@
+package dev.seqgen.hibernate;
+
+import org.hibernate.HibernateException;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
+import org.hibernate.id.IntegralDataTypeHolder;
+import org.hibernate.id.enhanced.AccessCallback;
+import org.hibernate.id.enhanced.InitialValueAwareOptimizer;
+import org.hibernate.id.enhanced.Optimizer;
+import org.hibernate.id.enhanced.PooledOptimizer;
+import org.hibernate.sql.ast.tree.expression.Expression;
+
+import java.io.Serializable;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An opt-in drop-in for Hibernate's default {@code pooled} optimizer, for existing
+ * {@code @SequenceGenerator(allocationSize > 1)} ids: the same values from the same database sequence, but
+ * taken without a lock, and the next block fetched before the current one runs out, so the other threads
+ * never wait for the database. Enable it for every pooled sequence of a session factory:
+ * <pre>
+ * hibernate.id.optimizer.pooled.preferred=dev.seqgen.hibernate.SeqgenPooledOptimizer
+ * </pre>
+ *
+ * <p>What it can do: it reads each value of the database sequence as {@code pooled} does (the value is the
+ * top of a block of {@code allocationSize}; the first value of a new sequence stands alone), so it can run
+ * beside nodes still on {@code pooled}, and the sequence and mapping stay as they are.
+ *
+ * <p>What it cannot do, or costs:
+ * <ul>
+ *   <li>It is not seqgen's table store and has no SYNC/ASYNC/BATCH choice: values come from the database
+ *       sequence, fetched on the session's connection, as with {@code pooled}.</li>
+ *   <li>It must not run beside nodes on {@code pooled-lo} or {@code hilo}, which read the sequence otherwise.</li>
+ *   <li>Hibernate checks the database sequence's increment against {@code allocationSize} at startup only for
+ *       its own pooled optimizers. This one checks at first use instead: it fetches twice before handing out
+ *       anything and fails every insert with a clear error when the values are not a multiple of
+ *       {@code allocationSize} apart (an {@code INCREMENT BY 1} sequence, for instance).</li>
+ *   <li>A stopped JVM leaves up to two blocks unused (the rest of the current one and the one fetched ahead),
+ *       where {@code pooled} leaves one. Ids are unique, but not ordered across threads.</li>
+ *   <li>A failure of the fetch ahead fails the insert of the thread that made it, as with {@code pooled}.</li>
+ *   <li>Where Hibernate emulates the sequence with a table, each fetch runs in a transaction of its own on a
+ *       second connection, exactly as with {@code pooled}.</li>
+ * </ul>
+ *
+ * <pre>
+ * Design
+ *
+ * Per tenant, one volatile reference to the current block, whose cursor is advanced with getAndIncrement:
+ * a claim below the block's end is the caller's value, handed out once. The one caller whose claim lands
+ * on the block's trigger position (a quarter of the block left) fetches the next block on its own session
+ * and queues it in ready, unless a block is queued already; the others keep claiming meanwhile. A caller
+ * that finds the block exhausted takes refillLock, re-reads current (another caller may have installed a
+ * block), then installs a ready block or, if the fetch ahead has not arrived, fetches one itself. Only
+ * refillLock holders write current, so no block is lost, and a block that arrives late simply waits in
+ * ready for the next exhaustion.
+ * </pre>
+ */
+public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAwareOptimizer {
+
+    private final Class<?> returnClass;
+    private final int incrementSize;
+    /** Values left in a block when the fetch ahead starts. */
+    private final int lowWatermark;
+    /** Delegate for the SQL of insert-select statements, which only depends on the pooled reading. */
+    private final PooledOptimizer sqlShape;
+    private volatile long initialValue = -1;
+    private volatile State noTenant = new State();
+    private volatile ConcurrentHashMap<String, State> tenants = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the optimizer; called by Hibernate's optimizer factory.
+     *
+     * @param returnClass the id type: {@code Long}, {@code Integer}, {@code Short}, {@code BigInteger} or
+     *     {@code BigDecimal}, or the primitives
+     * @param incrementSize the allocation size, at least 1
+     * @throws HibernateException if the increment size is less than 1 or the id type is not integral
+     */
+    public SeqgenPooledOptimizer(Class<?> returnClass, int incrementSize) {
+        if (incrementSize < 1) {
+            throw new HibernateException("increment size cannot be less than 1, got " + incrementSize);
+        }
+        if (!isIntegral(returnClass)) {
+            throw new HibernateException("SeqgenPooledOptimizer generates integral ids, not " + returnClass.getName());
+        }
+        this.returnClass = returnClass;
+        this.incrementSize = incrementSize;
+        this.lowWatermark = incrementSize / 4;
+        this.sqlShape = new PooledOptimizer(returnClass, incrementSize);
+    }
+
+    private static boolean isIntegral(Class<?> type) {
+        return type == Long.class || type == long.class || type == Integer.class || type == int.class
+                || type == Short.class || type == short.class || type == BigInteger.class || type == BigDecimal.class;
+    }
+
+    @Override
+    public void injectInitialValue(long initialValue) {
+        this.initialValue = initialValue;
+        sqlShape.injectInitialValue(initialValue);
+    }
+
+    @Override
+    public Serializable generate(AccessCallback callback) {
+        String tenant = callback.getTenantIdentifier();
+        State state = tenant == null ? noTenant : tenants.computeIfAbsent(tenant, t -> new State());
+        Block block = state.current;
+        long claim = block.cursor.getAndIncrement();
+        if (claim < block.end) {
+            if (claim == block.triggerAt && state.ready.isEmpty()) {
+                state.ready.add(fetch(state, callback, false));
+            }
+            return convert(claim);
+        }
+        return convert(state.refillAndClaim(callback));
+    }
+
+    /**
+     * Fetches the next database value and returns its block: {@code (value - incrementSize, value]}, or the
+     * value alone when it is the first of a new sequence (as {@code pooled} reads it).
+     */
+    private Block fetch(State state, AccessCallback callback, boolean first) {
+        IntegralDataTypeHolder holder = callback.getNextValue();
+        long value = holder.toLong();
+        state.lastSourceValue = holder;
+        long previous = state.lastValue.getAndSet(value);
+        if (previous != Long.MIN_VALUE && ((value - previous) % incrementSize != 0 || value == previous)) {
+            throw new HibernateException("the database sequence returned " + previous + " and then " + value
+                    + ", which are not a multiple of allocationSize " + incrementSize + " apart: its INCREMENT BY"
+                    + " must equal the allocationSize for SeqgenPooledOptimizer (as for Hibernate's pooled)");
+        }
+        boolean standsAlone = first && ((initialValue == -1 && value < incrementSize) || value == initialValue);
+        long start = standsAlone ? value : value - incrementSize + 1;
+        return new Block(start, value + 1, lowWatermark);
+    }
+
+    private Serializable convert(long value) {
+        if (returnClass == Long.class || returnClass == long.class) {
+            return value;
+        }
+        if (returnClass == Integer.class || returnClass == int.class) {
+            return Math.toIntExact(value);
+        }
+        if (returnClass == Short.class || returnClass == short.class) {
+            if (value > Short.MAX_VALUE) {
+                throw new HibernateException("sequence value " + value + " exceeds the short id range");
+            }
+            return (short) value;
+        }
+        return returnClass == BigInteger.class ? (Serializable) BigInteger.valueOf(value)
+                : (Serializable) BigDecimal.valueOf(value);
+    }
+
+    @Override
+    public IntegralDataTypeHolder getLastSourceValue() {
+        return noTenant.lastSourceValue;
+    }
+
+    @Override
+    public int getIncrementSize() {
+        return incrementSize;
+    }
+
+    /** @return true: each database value stands for a block of {@code incrementSize} values */
+    @Override
+    public boolean applyIncrementSizeToSourceValues() {
+        return true;
+    }
+
+    @Override
+    public Expression createLowValueExpression(Expression databaseValue, SessionFactoryImplementor sessionFactory) {
+        return sqlShape.createLowValueExpression(databaseValue, sessionFactory);
+    }
+
+    @Override
+    public int getAdjustment() {
+        return sqlShape.getAdjustment();
+    }
+
+    /** Forgets the blocks in hand, as Hibernate asks when it resets generators. */
+    @Override
+    public void reset() {
+        noTenant = new State();
+        tenants = new ConcurrentHashMap<>();
+    }
+
+    /** A block {@code [start, end)} whose positions are claimed once each through the cursor. */
+    private static final class Block {
+
+        static final Block EMPTY = new Block(0, 0, 0);
+
+        final AtomicLong cursor;
+        final long end;
+        /** The claim at which a quarter of the block is left, or -1 when the block is too small to matter. */
+        final long triggerAt;
+
+        Block(long start, long end, int lowWatermark) {
+            this.cursor = new AtomicLong(start);
+            this.end = end;
+            long trigger = end - lowWatermark - 1;
+            this.triggerAt = end - start > lowWatermark && lowWatermark > 0 ? trigger : -1;
+        }
+    }
+
+    /** The blocks of one tenant. */
+    private final class State {
+
+        volatile Block current = Block.EMPTY;
+        final ConcurrentLinkedQueue<Block> ready = new ConcurrentLinkedQueue<>();
+        final ReentrantLock refillLock = new ReentrantLock();
+        /** The last database value fetched, or Long.MIN_VALUE before the first. */
+        final AtomicLong lastValue = new AtomicLong(Long.MIN_VALUE);
+        volatile IntegralDataTypeHolder lastSourceValue;
+
+        /** The slow path: the current block is exhausted. */
+        long refillAndClaim(AccessCallback callback) {
+            refillLock.lock();
+            try {
+                for (;;) {
+                    Block block = current;
+                    long claim = block.cursor.getAndIncrement();
+                    if (claim < block.end) {
+                        return claim;
+                    }
+                    Block next = ready.poll();
+                    if (next == null) {
+                        boolean first = lastValue.get() == Long.MIN_VALUE;
+                        next = fetch(this, callback, first);
+                        if (first) {
+                            // Fetch twice before handing anything out, so that a sequence whose increment is
+                            // not the allocation size is caught before a single value could collide.
+                            ready.add(fetch(this, callback, false));
+                        }
+                    }
+                    current = next;
+                }
+            } finally {
+                refillLock.unlock();
+            }
+        }
+    }
+}
