@@ -49,7 +49,8 @@ public final class SeqgenAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     SequenceRegistry sequenceRegistry(SeqgenProperties properties, ObjectProvider<SequenceStore> store,
-            ObjectProvider<SequenceMetricsTrackerFactory> metrics, ObjectProvider<SequenceRegistryCustomizer> customizers) {
+            ObjectProvider<SequenceMetricsTrackerFactory> metrics,
+            ObjectProvider<SequenceRegistryCustomizer> customizers) {
         SequenceStore sequenceStore = store.getIfAvailable();
         if (sequenceStore == null) {
             throw noStore(properties.getStore());
@@ -81,12 +82,11 @@ public final class SeqgenAutoConfiguration {
 
     private static SequenceConfigurationException noStore(StoreType storeType) {
         String allowed = switch (storeType) {
-            case AUTO -> "auto finds no store: there is neither a single DataSource bean for the JDBC store nor a"
-                    + " SequenceStore bean; configure a DataSource (spring.datasource.*), add seqgen-spanner,"
-                    + " or define a SequenceStore bean";
-            case JDBC -> "jdbc needs a single (or a @Primary) DataSource bean; configure spring.datasource.*";
-            case SPANNER -> "spanner needs the Cloud Spanner store: add the seqgen-spanner module, or define a"
-                    + " SequenceStore bean";
+            case AUTO -> "auto with a single (or a @Primary) DataSource bean, such as one from spring.datasource.url,"
+                    + " or with a SequenceStore bean (the seqgen-spanner module provides one for Cloud Spanner)";
+            case JDBC -> "jdbc with a single (or a @Primary) DataSource bean, such as one from spring.datasource.url";
+            case SPANNER -> "spanner with the seqgen-spanner module on the class path, or with a SequenceStore bean"
+                    + " of the application's";
         };
         return new SequenceConfigurationException("seqgen.store", storeType.name().toLowerCase(Locale.ROOT),
                 allowed);

@@ -1,6 +1,7 @@
 package dev.seqgen.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.spi.SequenceStore;
@@ -11,15 +12,22 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
@@ -106,7 +114,7 @@ class SeqgenConfigurationFailureTests {
             SequenceConfigurationException failure = findCause(context.getStartupFailure());
             assertThat(failure.setting()).isEqualTo("seqgen.store");
             assertThat(failure.value()).isEqualTo("spanner");
-            assertThat(failure.allowed()).contains("add the seqgen-spanner module");
+            assertThat(failure.allowed()).startsWith("spanner with the seqgen-spanner module on the class path");
         });
     }
 
@@ -116,7 +124,7 @@ class SeqgenConfigurationFailureTests {
                 .withPropertyValues("seqgen.store=jdbc").run(context -> {
                     SequenceConfigurationException failure = findCause(context.getStartupFailure());
                     assertThat(failure.setting()).isEqualTo("seqgen.store");
-                    assertThat(failure.allowed()).contains("jdbc needs a single (or a @Primary) DataSource bean");
+                    assertThat(failure.allowed()).startsWith("jdbc with a single (or a @Primary) DataSource bean");
                 });
     }
 
@@ -128,8 +136,8 @@ class SeqgenConfigurationFailureTests {
                     SequenceConfigurationException failure = findCause(context.getStartupFailure());
                     assertThat(failure.setting()).isEqualTo("seqgen.store");
                     assertThat(failure.value()).isEqualTo("auto");
-                    assertThat(failure.allowed()).contains("configure a DataSource", "add seqgen-spanner",
-                            "define a SequenceStore bean");
+                    assertThat(failure.allowed()).contains("DataSource bean", "spring.datasource.url",
+                            "SequenceStore bean", "seqgen-spanner");
                 });
     }
 
@@ -149,9 +157,33 @@ class SeqgenConfigurationFailureTests {
                             .contains("Origin: \"seqgen.sequences.orders.block-size\" from property source"
                                     + " \"application-test\"")
                             .contains("Allowed: an integer >= 1");
-                    assertThat(analysis.getAction()).isEqualTo("Update your application's configuration so that"
-                            + " seqgen.sequences.orders.block-size is an integer >= 1.");
+                    assertThat(analysis.getAction()).isEqualTo("Update your application's configuration:"
+                            + " seqgen.sequences.orders.block-size must be an integer >= 1.");
                 });
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aRealApplicationReportsTheBadPropertyWithItsFileAndLine(CapturedOutput output) {
+        SpringApplication application = new SpringApplication(BadApplication.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        application.setDefaultProperties(Map.of("spring.config.location", "classpath:bad-seqgen.properties",
+                "spring.datasource.generate-unique-name", "true"));
+
+        assertThatThrownBy(application::run).hasRootCauseInstanceOf(SequenceConfigurationException.class);
+
+        assertThat(output).contains("APPLICATION FAILED TO START")
+                .contains("Property: seqgen.sequences.orders.low-watermark")
+                .contains("Value: \"500\"")
+                .contains("Origin: class path resource [bad-seqgen.properties] - 2:31 (seqgen.defaults.low-watermark)")
+                .contains("Allowed: an integer >= 0 and < block-size (400); the value is inherited from"
+                        + " seqgen.defaults.low-watermark")
+                .contains("Update your application's configuration: seqgen.sequences.orders.low-watermark must be");
+    }
+
+    @SpringBootConfiguration
+    @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, SeqgenAutoConfiguration.class })
+    static class BadApplication {
     }
 
     private static FailureAnalysis analyze(Throwable failure, Environment environment) {

@@ -11,7 +11,9 @@ import dev.seqgen.boot.actuate.SeqgenEndpoint.SeqgenDescriptor;
 import dev.seqgen.boot.actuate.SeqgenEndpoint.SequenceDescriptor;
 import dev.seqgen.boot.actuate.SeqgenEndpoint.SettingsDescriptor;
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
+import dev.seqgen.testing.InMemorySequenceStore;
 
+import java.util.Set;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -99,8 +101,7 @@ class SeqgenEndpointAutoConfigurationTests {
 
     @Test
     void anApplicationEndpointReplacesIt() {
-        SeqgenEndpoint own = new SeqgenEndpoint(
-                SequenceRegistry.builder(new dev.seqgen.testing.InMemorySequenceStore()).build(), java.util.Set.of());
+        SeqgenEndpoint own = new SeqgenEndpoint(SequenceRegistry.builder(new InMemorySequenceStore()).build(), Set.of());
         contextRunner.withBean(SeqgenEndpoint.class, () -> own)
                 .run(context -> assertThat(context.getBean(SeqgenEndpoint.class)).isSameAs(own));
     }
