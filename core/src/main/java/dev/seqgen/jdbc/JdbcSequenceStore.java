@@ -105,6 +105,21 @@ public final class JdbcSequenceStore implements SequenceStore {
         }
     }
 
+    /**
+     * Creates the table ({@code CREATE TABLE IF NOT EXISTS}) now rather than with the first sequence, for
+     * frameworks that prepare the schema at start-up. Safe to call from several processes at once.
+     *
+     * @throws SequenceStoreException if the table could not be created
+     */
+    public void createTableIfMissing() {
+        try {
+            createTable();
+        } catch (SQLException e) {
+            throw new SequenceStoreException("creating table " + table + " (" + dialect.storeName() + ") failed: "
+                    + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
+        }
+    }
+
     private synchronized void createTable() throws SQLException {
         if (tableReady) {
             return;
