@@ -64,8 +64,8 @@ public @interface SeqgenGenerator {
 
     /**
      * The sequence name: 1 to 64 of {@code A-Z a-z 0-9 _ . -}. Default: the generator name of
-     * {@code @GeneratedValue}, else the entity name in snake_case. Meaningless on a package, where each id
-     * needs its own name.
+     * {@code @GeneratedValue}, else the entity name in snake_case. Set on a package or class, it gives every
+     * id served there the same sequence: one id space shared by those entities.
      *
      * @return the sequence name, or empty
      */

@@ -7,6 +7,9 @@ import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.testing.TestDatabase;
 import org.hibernate.SessionFactory;
+import org.hibernate.cfg.AvailableSettings;
+import org.hibernate.cfg.Configuration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -114,6 +117,16 @@ class ConfigurationTest {
         } finally {
             db.dropTable(seqgenTable);
         }
+    }
+
+    @Test
+    void aConnectionProviderWithoutDataSourceIsReportedAtStartup() {
+        Configuration configuration = new Configuration().addAnnotatedClass(TunedTicket.class);
+        configuration.getProperties().put(AvailableSettings.JAKARTA_JDBC_URL, "jdbc:h2:mem:seqgen-no-datasource");
+        assertThatThrownBy(() -> configuration.buildSessionFactory().close())
+                .satisfies(e -> assertThat(HibernateTesting.messages(e))
+                        .contains("does not expose one")
+                        .contains(SeqgenHibernate.REGISTRY));
     }
 
     private static void assertStartupFails(TestDatabase db, String seqgenTable, Map<String, Object> settings,
