@@ -4,6 +4,7 @@ import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.TestDatabase;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
+import org.hibernate.StatelessSession;
 import org.hibernate.Transaction;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,6 +98,35 @@ class SyncInvoiceNumbersTest {
             running.set(false);
             assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoices"))
                     .as("rolled back increments were undone").isEqualTo(committedInvoices.get() + 1L);
+            db.dropTable(seqgenTable);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void aStatelessSessionTakesSyncNumbersInItsTransactionToo(TestDatabase db) {
+        String seqgenTable = TestDatabase.uniqueTable();
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), "hsi_", seqgenTable,
+                Map.of(), Invoice.class)) {
+            Invoice[] committed = {new Invoice(1), new Invoice(1)};
+            sessionFactory.inStatelessTransaction(session -> {
+                for (Invoice invoice : committed) {
+                    session.insert(invoice);
+                }
+            });
+            Invoice rolledBack = new Invoice(2);
+            try (StatelessSession session = sessionFactory.openStatelessSession()) {
+                Transaction transaction = session.beginTransaction();
+                session.insert(rolledBack);
+                transaction.rollback();
+            }
+            Invoice next = new Invoice(3);
+            sessionFactory.inStatelessTransaction(session -> session.insert(next));
+
+            assertThat(new long[] {committed[0].number(), committed[1].number(), rolledBack.number(), next.number()})
+                    .containsExactly(1, 2, 3, 3);
+            assertThat(numbers(db.dataSource())).containsExactly(1, 2, 3);
+        } finally {
             db.dropTable(seqgenTable);
         }
     }
