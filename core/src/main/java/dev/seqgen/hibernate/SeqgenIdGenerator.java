@@ -134,8 +134,7 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
         } catch (SequenceConfigurationException | SequenceException e) {
             throw new MappingException(where + ": " + e.getMessage(), e);
         }
-        Sequence taken = sequence;
-        inSessionTransaction = sequence.strategy() == Strategy.SYNC ? taken::nextInTransaction : null;
+        inSessionTransaction = sequence.strategy() == Strategy.SYNC ? sequence::nextInTransaction : null;
     }
 
     /**
