@@ -31,9 +31,6 @@ fi
 
 set -euo pipefail
 
-# stdout is reserved for the export lines (fd 3); everything else goes to stderr,
-# so that `$(...)` / `eval` callers never see or wait for server chatter.
-exec 3>&1 1>&2
 
 PG_PORT=5432
 MARIADB_PORT=3306
@@ -49,8 +46,24 @@ T0=$SECONDS
 say()  { printf 'provision: %s\n' "$*"; }
 die()  { printf 'provision: ERROR: %s\n' "$*"; exit 1; }
 
-if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
+if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); sudo -v; fi
 as_root()     { "${SUDO[@]}" "$@"; }
+
+# Server processes must not inherit any descriptor of ours beyond 0-2 (a CI runner or a
+# `$(...)` caller waits until every copy of its pipe is closed, i.e. forever).
+close_extra_fds() {
+  local fd
+  for fd in /proc/$BASHPID/fd/*; do
+    fd=${fd##*/}
+    [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
+  done 2>/dev/null
+  return 0
+}
+# no_leak LOG CMD...: run CMD (which daemonizes, e.g. pg_ctlcluster) with output to LOG
+# and no extra inherited descriptors; waits for CMD itself.
+no_leak() { local log=$1; shift; ( exec </dev/null >"$log" 2>&1; close_extra_fds; exec "$@" ); }
+# detach LOG CMD...: start CMD in the background in its own session, output to LOG.
+detach()  { local log=$1; shift; ( exec </dev/null >>"$log" 2>&1; close_extra_fds; exec setsid "$@" ) & }
 as_postgres() { (cd / && as_root runuser -u postgres -- "$@"); }
 
 # port_open HOST PORT: does a TCP connect succeed?
@@ -76,7 +89,7 @@ apt_install() {
   # DPkg::Lock::Timeout: wait for a concurrent apt/dpkg run instead of failing at once.
   if ! as_root timeout "$APT_TIMEOUT" apt-get -o DPkg::Lock::Timeout=600 update >>"$log" 2>&1 ||
      ! as_root env DEBIAN_FRONTEND=noninteractive timeout "$APT_TIMEOUT" \
-         apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "$@" </dev/null >>"$log" 2>&1; then
+         apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends --no-upgrade "$@" </dev/null >>"$log" 2>&1; then
     tail -n 20 "$log"
     die "apt-get install $* failed (full log: $log)"
   fi
@@ -125,7 +138,7 @@ EOF
     state="was running"
   else
     # pg_ctlcluster redirects to systemctl by itself when systemd is PID 1.
-    as_root pg_ctlcluster "$ver" "$name" start </dev/null >"$LOG_DIR/seqgen-postgres-start.log" 2>&1 || {
+    no_leak "$LOG_DIR/seqgen-postgres-start.log" "${SUDO[@]}" pg_ctlcluster "$ver" "$name" start || {
       cat "$LOG_DIR/seqgen-postgres-start.log"; tail -n 20 "/var/log/postgresql/postgresql-$ver-$name.log" 2>/dev/null
       die "pg_ctlcluster $ver $name start failed"; }
     state="started"
@@ -139,7 +152,7 @@ EOF
   settings=$(psql_su "SELECT current_setting('max_connections')||'|'||current_setting('fsync')||'|'||current_setting('synchronous_commit')")
   if [ "$settings" != "$want" ]; then
     if [ "${settings%%|*}" != 300 ]; then
-      as_root pg_ctlcluster "$ver" "$name" restart </dev/null >"$LOG_DIR/seqgen-postgres-start.log" 2>&1 ||
+      no_leak "$LOG_DIR/seqgen-postgres-start.log" "${SUDO[@]}" pg_ctlcluster "$ver" "$name" restart ||
         { cat "$LOG_DIR/seqgen-postgres-start.log"; die "pg_ctlcluster $ver $name restart failed"; }
       wait_for "PostgreSQL restart" "$START_TIMEOUT" pg_isready -q -h localhost -p "$PG_PORT" || die "PostgreSQL not ready after restart"
       state="$state, restarted for max_connections"
@@ -208,7 +221,7 @@ EOF
         { cat "$LOG_DIR/seqgen-mariadb-install-db.log"; die "mariadb-install-db failed"; }
       as_root install -d -m 755 -o mysql -g root /run/mysqld
       as_root touch "$errlog"; as_root chown mysql "$errlog"
-      as_root setsid nohup mysqld_safe --skip-syslog --log-error="$errlog" </dev/null >/dev/null 2>&1 3>&- &
+      detach "$LOG_DIR/seqgen-mariadb-safe.log" "${SUDO[@]}" mysqld_safe --skip-syslog --log-error="$errlog"
     fi
     if ! wait_for "MariaDB to answer on its socket" "$START_TIMEOUT" as_root mariadb-admin --protocol=socket ping; then
       tail -n 20 "$LOG_DIR/seqgen-mariadb.err" 2>/dev/null
@@ -251,7 +264,8 @@ provision_spanner() {
 
   local log="$LOG_DIR/seqgen-spanner-emulator.log" pidfile="$LOG_DIR/seqgen-spanner-emulator.pid"
   # Fully detached (own session, no inherited pipes) so it outlives this script and the CI step.
-  setsid nohup "$bin" --host_port="localhost:$SPANNER_PORT" </dev/null >"$log" 2>&1 3>&- &
+  echo "--- $(date '+%F %T') starting $bin --host_port=localhost:$SPANNER_PORT" >>"$log"
+  detach "$log" "$bin" --host_port="localhost:$SPANNER_PORT"
   local pid=$!
   echo "$pid" >"$pidfile"
   local deadline=$((SECONDS + START_TIMEOUT))
@@ -267,11 +281,17 @@ provision_spanner() {
   say "spanner: emulator started (pid $pid) on localhost:$SPANNER_PORT, log $log"
 }
 
-provision_postgres
-provision_mariadb
-provision_spanner
+main() {
+  provision_postgres
+  provision_mariadb
+  provision_spanner
+}
 
-cat >&3 <<EOF
+# Provision with stdout pointing at stderr and stdin at /dev/null (in a subshell, so bash
+# keeps no saved copy of the real stdout that a background child could inherit).
+( exec </dev/null >&2; main )
+
+cat <<EOF
 export SEQGEN_TEST_POSTGRES_URL='jdbc:postgresql://localhost:$PG_PORT/$DB'
 export SEQGEN_TEST_POSTGRES_USER='$DB_USER'
 export SEQGEN_TEST_POSTGRES_PASSWORD='$DB_PASSWORD'
@@ -283,4 +303,4 @@ export GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS='false'
 export GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW='false'
 export SEQGEN_TEST_REQUIRE_DATABASES='true'
 EOF
-say "done in $((SECONDS - T0))s"
+say "done in $((SECONDS - T0))s" >&2
