@@ -13,6 +13,16 @@ public interface IdSource extends AutoCloseable {
      */
     long next();
 
+    /**
+     * Returns what the source did so far, for the benchmark log: seqgen's reservations and how often a caller
+     * had to wait for one. Empty by default.
+     *
+     * @return a short description, or an empty string
+     */
+    default String activity() {
+        return "";
+    }
+
     /** Releases what the source holds (a registry and its refill threads); nothing by default. */
     @Override
     default void close() {

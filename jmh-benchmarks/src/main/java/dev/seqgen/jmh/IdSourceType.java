@@ -3,6 +3,7 @@ package dev.seqgen.jmh;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceStats;
 import dev.seqgen.Strategy;
 import dev.seqgen.spi.SequenceStore;
 import java.util.UUID;
@@ -123,6 +124,13 @@ public enum IdSourceType {
             @Override
             public long next() {
                 return sequence.next();
+            }
+
+            @Override
+            public String activity() {
+                SequenceStats stats = sequence.stats();
+                return stats.issued() + " values, " + stats.reservations() + " reservations, " + stats.waits()
+                        + " callers waited";
             }
 
             @Override

@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * than a 5 ms store can refill it, and then every strategy waits.) BATCH and Hibernate pooled
  * ({@code hibernateIncrementSize} = {@code blockSize} = 1000) stall the caller for one reservation every
  * 1000 values, which is 0.1 % of the calls: it shows from p99.9 on. SEQGEN_ASYNC pays the store latency on
- * every call.
+ * every call. ATOMIC_LONG never waits for anything: its tail is the machine's own (preemption, safepoints,
+ * timer resolution), the floor under every other row.
  *
  * <p>Target (issue 6): ASYNC_BATCH p99.99 below 50 µs while Hibernate pooled shows the store latency.
  *
@@ -38,7 +39,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class RefillStallBenchmark {
 
-    @Param({"SEQGEN_ASYNC_BATCH", "SEQGEN_BATCH", "HIBERNATE_POOLED", "SEQGEN_ASYNC"})
+    @Param({"ATOMIC_LONG", "SEQGEN_ASYNC_BATCH", "SEQGEN_BATCH", "HIBERNATE_POOLED", "SEQGEN_ASYNC"})
     IdSourceType source;
 
     /** How long each reservation (seqgen's and Hibernate's) takes. */
@@ -87,8 +88,13 @@ public class RefillStallBenchmark {
         ids.next();
     }
 
+    /** Prints, for seqgen, how many of its reservations came too late (warm-up included): the cause of a tail. */
     @TearDown
     public void tearDown() {
+        String activity = ids.activity();
+        if (!activity.isEmpty()) {
+            System.out.println(source + ": " + activity);
+        }
         ids.close();
     }
 

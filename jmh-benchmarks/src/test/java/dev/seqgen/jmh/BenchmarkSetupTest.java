@@ -25,7 +25,7 @@ class BenchmarkSetupTest {
 
     @ParameterizedTest
     @EnumSource(value = IdSourceType.class,
-            names = {"SEQGEN_ASYNC_BATCH", "SEQGEN_BATCH", "HIBERNATE_POOLED", "SEQGEN_ASYNC"})
+            names = {"ATOMIC_LONG", "SEQGEN_ASYNC_BATCH", "SEQGEN_BATCH", "HIBERNATE_POOLED", "SEQGEN_ASYNC"})
     void refillStallBenchmarkRuns(IdSourceType source) {
         RefillStallBenchmark benchmark = new RefillStallBenchmark();
         benchmark.source = source;

@@ -8,9 +8,10 @@ import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
 
 /**
  * How a caller gets its value, and the rate that way of getting values can never beat. Every caller thread
- * repeats one simulated application transaction ({@code app}) that needs one value; {@code store} is the
- * measured time of one reservation on the sequence row (its lock is held for the injected latency),
- * {@code call} that of one native sequence call, {@code N} the block size.
+ * repeats one simulated application transaction ({@code app}) that needs one value; {@code N} is the block
+ * size; {@code store} and {@code call} are the time one reservation keeps the sequence row locked and the time
+ * of one native sequence call: the injected latency when there is one (see {@link Session#storeForBounds()}),
+ * the measured round trips otherwise.
  */
 enum Mode {
 
@@ -25,7 +26,7 @@ enum Mode {
 
         @Override
         double bound(Session session, int threads) {
-            return perSecond(session.appNanos() + session.rowRoundTripNanos());
+            return perSecond(session.appNanos() + session.storeForBounds());
         }
     },
 
@@ -38,7 +39,7 @@ enum Mode {
 
         @Override
         double bound(Session session, int threads) {
-            long store = session.rowRoundTripNanos();
+            long store = session.storeForBounds();
             return Math.min(perSecond(store), threads * perSecond(session.appNanos() + store));
         }
     },
@@ -52,7 +53,7 @@ enum Mode {
 
         @Override
         double bound(Session session, int threads) {
-            return blockBound(session, threads, session.rowRoundTripNanos());
+            return blockBound(session, threads, session.storeForBounds());
         }
     },
 
@@ -65,7 +66,7 @@ enum Mode {
 
         @Override
         double bound(Session session, int threads) {
-            return blockBound(session, threads, session.rowRoundTripNanos());
+            return blockBound(session, threads, session.storeForBounds());
         }
     },
 
@@ -88,7 +89,7 @@ enum Mode {
 
         @Override
         double bound(Session session, int threads) {
-            return blockBound(session, threads, session.sequenceCallNanos());
+            return blockBound(session, threads, session.callForBounds());
         }
 
         @Override
@@ -111,7 +112,7 @@ enum Mode {
 
         @Override
         double bound(Session session, int threads) {
-            return threads * perSecond(session.appNanos() + session.sequenceCallNanos());
+            return threads * perSecond(session.appNanos() + session.callForBounds());
         }
 
         @Override

@@ -181,6 +181,25 @@ final class Session implements AutoCloseable {
         return sequenceCallNanos;
     }
 
+    /** Whether the bounds rest on the injected latency (a hard floor) rather than on measured round trips. */
+    boolean boundsOnInjectedLatency() {
+        return storeLatencyNanos > 0;
+    }
+
+    /**
+     * The {@code store} of the bounds: the injected latency, which every commit on the row waits with the row
+     * locked, so no mode can beat a bound made of it; without one, the measured reservation, which is only
+     * an estimate of how long the database keeps the row locked (the bound may then be beaten a little).
+     */
+    long storeForBounds() {
+        return boundsOnInjectedLatency() ? storeLatencyNanos : rowRoundTripNanos;
+    }
+
+    /** The {@code call} of the bounds, chosen as {@link #storeForBounds()} is. */
+    long callForBounds() {
+        return boundsOnInjectedLatency() ? storeLatencyNanos : sequenceCallNanos;
+    }
+
     int blockSize() {
         return options.blockSize();
     }

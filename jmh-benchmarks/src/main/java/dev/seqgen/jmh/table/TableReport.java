@@ -19,6 +19,7 @@ final class TableReport {
     private final String store;
     private final double storeRoundTripMillis;
     private final double sequenceCallMillis;
+    private final boolean boundsOnInjectedLatency;
     private final List<CellResult> results = new ArrayList<>();
 
     TableReport(TableOptions options, Session session) {
@@ -26,6 +27,7 @@ final class TableReport {
         this.store = session.storeName();
         this.storeRoundTripMillis = session.rowRoundTripNanos() / 1e6;
         this.sequenceCallMillis = session.sequenceCallNanos() / 1e6;
+        this.boundsOnInjectedLatency = session.boundsOnInjectedLatency();
     }
 
     void add(CellResult result) {
@@ -40,12 +42,14 @@ final class TableReport {
     String settings() {
         return String.format(Locale.ROOT, "store %s (%s); app transaction %d ms; injected store latency %d ms;"
                         + " measured store round trip %.2f ms%s; block %d, low watermark %d; %d s per run after %d s"
-                        + " warm-up", store, options.url(), options.appLatency().toMillis(),
+                        + " warm-up; bounds from the %s", store, options.url(), options.appLatency().toMillis(),
                 options.storeLatency().toMillis(), storeRoundTripMillis,
                 sequenceCallMillis > 0 ? String.format(Locale.ROOT, ", native sequence call %.2f ms", sequenceCallMillis)
                         : "",
                 options.blockSize(), options.effectiveLowWatermark(), options.duration().toSeconds(),
-                options.warmup().toSeconds());
+                options.warmup().toSeconds(), boundsOnInjectedLatency
+                        ? "injected latency (store = call = " + options.storeLatency().toMillis() + " ms, a floor)"
+                        : "measured round trips (estimates: no latency injected)");
     }
 
     void print(PrintStream out) {
