@@ -7,6 +7,7 @@ import dev.seqgen.spi.SequenceStore;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -48,6 +49,12 @@ abstract class BlockSequence extends AbstractSequence {
 
     /** Values handed out from blocks that are no longer current; written only while holding refillLock. */
     final AtomicLong retiredIssued = new AtomicLong();
+
+    /**
+     * Values a {@link #nextValues} call claimed before it failed (closed, timed out, exhausted): handed to
+     * nobody, so counted as discarded rather than issued.
+     */
+    private final LongAdder claimedByFailedCalls = new LongAdder();
 
     private final int baseBlockSize;
     private final int maxBlockSize;
@@ -100,7 +107,15 @@ abstract class BlockSequence extends AbstractSequence {
                     lowWatermarkReached();
                 }
             } else {
-                values[filled++] = nextSlow();
+                long value;
+                try {
+                    value = nextSlow();
+                } catch (RuntimeException e) {
+                    claimedByFailedCalls.add(filled);
+                    discard(filled);
+                    throw e;
+                }
+                values[filled++] = value;
             }
         }
         return values;
@@ -201,7 +216,7 @@ abstract class BlockSequence extends AbstractSequence {
 
     @Override
     final long issued() {
-        return retiredIssued.get() + current.issued();
+        return retiredIssued.get() + current.issued() - claimedByFailedCalls.sum();
     }
 
     @Override
