@@ -5,9 +5,11 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceStats;
 import dev.seqgen.Strategy;
+import dev.seqgen.hibernate.SeqgenPooledOptimizer;
 import dev.seqgen.spi.SequenceStore;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import org.hibernate.id.enhanced.OptimizerDescriptor;
 import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
 
 /**
@@ -70,6 +72,18 @@ public enum IdSourceType {
         @Override
         public IdSource create(Config config) {
             return hibernate(StandardOptimizerDescriptor.POOLED_LOTL, config);
+        }
+    },
+
+    /**
+     * seqgen's {@code SeqgenPooledOptimizer}, the lock-free drop-in for {@code pooled} that fetches the next
+     * block ahead on the thread that reaches a quarter of the block left.
+     */
+    SEQGEN_POOLED_OPTIMIZER {
+        @Override
+        public IdSource create(Config config) {
+            return hibernate(StandardOptimizerDescriptor.fromExternalName(SeqgenPooledOptimizer.class.getName()),
+                    config);
         }
     },
 
@@ -140,7 +154,7 @@ public enum IdSourceType {
         };
     }
 
-    private static IdSource hibernate(StandardOptimizerDescriptor optimizer, Config config) {
+    private static IdSource hibernate(OptimizerDescriptor optimizer, Config config) {
         SequenceStore store = config.store();
         int increment = config.hibernateIncrementSize();
         store.createSequence(SEQUENCE, 1);

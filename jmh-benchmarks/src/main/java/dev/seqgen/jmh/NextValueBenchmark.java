@@ -21,7 +21,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * path. Hibernate's optimizers refill every {@code hibernateIncrementSize} (default 1000) values from the
  * same instant store, which costs one compare-and-set, so their figure is their hot path too. SEQGEN_ASYNC
  * reserves every value from the instant store: its figure is seqgen's overhead per store round trip, not a
- * database's speed. {@code ATOMIC_LONG} is the limit; {@code UUID} is the key a user would pick instead.
+ * database's speed. SEQGEN_POOLED_OPTIMIZER is seqgen's lock-free drop-in for Hibernate's pooled optimizer,
+ * over the same sequence as HIBERNATE_POOLED. {@code ATOMIC_LONG} is the limit; {@code UUID} is the key a user
+ * would pick instead.
  * No state is per thread: sharing one sequence is the point.
  *
  * <p>Targets (issue 6): BATCH and ASYNC_BATCH at least 0.67x ATOMIC_LONG at 1 and 2 threads, at least 2x
@@ -39,7 +41,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class NextValueBenchmark {
 
     @Param({"ATOMIC_LONG", "SEQGEN_BATCH", "SEQGEN_ASYNC_BATCH", "SEQGEN_ASYNC", "HIBERNATE_POOLED",
-            "HIBERNATE_POOLED_LO", "HIBERNATE_POOLED_LO_THREAD_LOCAL", "UUID"})
+            "HIBERNATE_POOLED_LO", "HIBERNATE_POOLED_LO_THREAD_LOCAL", "SEQGEN_POOLED_OPTIMIZER", "UUID"})
     IdSourceType source;
 
     /** seqgen's block size: large, so that the block-in-hand path is what is measured. */

@@ -25,7 +25,8 @@ class BenchmarkSetupTest {
 
     @ParameterizedTest
     @EnumSource(value = IdSourceType.class,
-            names = {"ATOMIC_LONG", "SEQGEN_ASYNC_BATCH", "SEQGEN_BATCH", "HIBERNATE_POOLED", "SEQGEN_ASYNC"})
+            names = {"ATOMIC_LONG", "SEQGEN_ASYNC_BATCH", "SEQGEN_BATCH", "HIBERNATE_POOLED", "SEQGEN_POOLED_OPTIMIZER",
+                "SEQGEN_ASYNC"})
     void refillStallBenchmarkRuns(IdSourceType source) {
         RefillStallBenchmark benchmark = new RefillStallBenchmark();
         benchmark.source = source;

@@ -3,7 +3,9 @@ package dev.seqgen.jmh.table;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.Strategy;
+import dev.seqgen.hibernate.SeqgenPooledOptimizer;
 import dev.seqgen.jmh.HibernateOptimizerSource;
+import org.hibernate.id.enhanced.OptimizerDescriptor;
 import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
 
 /**
@@ -77,14 +79,28 @@ enum Mode {
     HIBERNATE_POOLED("hibernate-pooled", "min(N / call, threads / app)") {
         @Override
         Workload open(Session session) {
-            Session.NativeSequence sequence = session.nativeSequence(session.blockSize());
-            HibernateOptimizerSource pooled = new HibernateOptimizerSource(StandardOptimizerDescriptor.POOLED,
-                    session.blockSize(), sequence::next);
-            return workload(null, () -> {
-                long value = pooled.next();
-                session.applicationTransaction();
-                return value;
-            });
+            return pooled(session, StandardOptimizerDescriptor.POOLED);
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            return blockBound(session, threads, session.callForBounds());
+        }
+
+        @Override
+        boolean usesNativeSequence() {
+            return true;
+        }
+    },
+
+    /**
+     * seqgen's {@code SeqgenPooledOptimizer}, the lock-free drop-in for Hibernate's pooled optimizer, over the
+     * same sequence.
+     */
+    SEQGEN_POOLED("seqgen-pooled", "min(N / call, threads / app)") {
+        @Override
+        Workload open(Session session) {
+            return pooled(session, StandardOptimizerDescriptor.fromExternalName(SeqgenPooledOptimizer.class.getName()));
         }
 
         @Override
@@ -180,6 +196,16 @@ enum Mode {
         });
     }
 
+    private static Workload pooled(Session session, OptimizerDescriptor optimizer) {
+        Session.NativeSequence sequence = session.nativeSequence(session.blockSize());
+        HibernateOptimizerSource pooled = new HibernateOptimizerSource(optimizer, session.blockSize(), sequence::next);
+        return workload(null, () -> {
+            long value = pooled.next();
+            session.applicationTransaction();
+            return value;
+        });
+    }
+
     private static double blockBound(Session session, int threads, long refillNanos) {
         return Math.min(session.blockSize() * perSecond(refillNanos), threads * perSecond(session.appNanos()));
     }
@@ -195,6 +221,6 @@ enum Mode {
             }
         }
         throw new IllegalArgumentException("--modes: unknown mode '" + option
-                + "' (expected sync, async, batch, async-batch, hibernate-pooled, native-sequence)");
+                + "' (expected sync, async, batch, async-batch, hibernate-pooled, seqgen-pooled, native-sequence)");
     }
 }

@@ -33,8 +33,8 @@ record TableOptions(
                                            jdbc:mariadb://127.0.0.1:3306/seqgen_test
               --user=<name>                default sa (h2) or seqgen
               --password=<password>        default empty (h2) or seqgen
-              --modes=<list>               of sync, async, batch, async-batch, hibernate-pooled, native-sequence
-                                           (default: all)
+              --modes=<list>               of sync, async, batch, async-batch, hibernate-pooled, seqgen-pooled,
+                                           native-sequence (default: all)
               --threads=<list>             caller threads per run (default 10,50)
               --duration=<time>            measured time per mode and thread count (default 10s)
               --warmup=<time>              unmeasured time before it (default 2s)
@@ -47,6 +47,9 @@ record TableOptions(
 
             Times are written like 500ms, 10s or 2m.
             """;
+
+    private static final String ALL_MODES =
+            "sync,async,batch,async-batch,hibernate-pooled,seqgen-pooled,native-sequence";
 
     private static final Pattern TIME = Pattern.compile("(\\d+)(ms|s|m)");
 
@@ -75,7 +78,7 @@ record TableOptions(
                 given.getOrDefault("url", database.defaultUrl),
                 given.getOrDefault("user", database.defaultUser),
                 given.getOrDefault("password", database.defaultPassword),
-                modes(given.getOrDefault("modes", "sync,async,batch,async-batch,hibernate-pooled,native-sequence")),
+                modes(given.getOrDefault("modes", ALL_MODES)),
                 threads(given.getOrDefault("threads", "10,50")),
                 time(given, "duration", "10s"),
                 time(given, "warmup", "2s"),
