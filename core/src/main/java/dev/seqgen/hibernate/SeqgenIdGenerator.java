@@ -44,7 +44,7 @@ import java.util.Locale;
  * background, so inserting threads normally take a value from the block in hand without any I/O; BATCH and
  * ASYNC wait for a reservation, at most for the acquire timeout. Those reservations need a connection
  * while the inserting thread holds its session's: when seqgen builds the registry, it gives the store a
- * connection of its own, borrowed at startup (see DedicatedConnectionDataSource), so no reservation ever
+ * connection of its own, borrowed at startup (see JdbcSequenceStore.Builder#dedicatedConnection), so no reservation ever
  * waits for the application's pool and a small pool cannot deadlock. A registry given through
  * SeqgenHibernate.REGISTRY must avoid that wait likewise (a separate pool or a dedicated connection).
  *

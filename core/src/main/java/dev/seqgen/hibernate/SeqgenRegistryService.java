@@ -9,7 +9,6 @@ import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
 
-import java.sql.SQLException;
 import java.util.Map;
 import javax.sql.DataSource;
 
@@ -40,7 +39,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private transient SequenceRegistry registry;
     /** The registry and connection seqgen built, to be closed on stop; guarded by {@code this}. */
     private transient SequenceRegistry ownedRegistry;
-    private transient DedicatedConnectionDataSource ownedConnection;
+    private transient JdbcSequenceStore ownedStore;
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.settings = settings;
@@ -79,28 +78,25 @@ final class SeqgenRegistryService implements Service, Stoppable {
                     + " this session factory");
         }
         PlainSettings plain = PlainSettings.from(settings);
-        DataSource dataSource = dataSource();
+        // A dedicated connection: inserting threads hold their session's pooled connection while the generator
+        // runs, so reservations must never wait for the same pool (see JdbcSequenceStore).
+        JdbcSequenceStore.Builder storeBuilder = JdbcSequenceStore.builder(dataSource()).dedicatedConnection(true)
+                .createTable(plain.createTable);
         try {
-            ownedConnection = new DedicatedConnectionDataSource(dataSource);
-        } catch (SQLException e) {
-            throw new HibernateException("seqgen could not borrow its connection from the session factory's"
-                    + " DataSource: " + e.getMessage(), e);
+            storeBuilder.table(plain.table);
+        } catch (SequenceConfigurationException e) {
+            throw new SequenceConfigurationException(SeqgenHibernate.TABLE, e.value(), e.allowed());
         }
+        ownedStore = storeBuilder.build();
         try {
-            JdbcSequenceStore store = JdbcSequenceStore.builder(ownedConnection)
-                    .table(plain.table)
-                    .createTable(plain.createTable)
-                    .build();
+            JdbcSequenceStore store = ownedStore;
             SequenceRegistry.Builder builder = SequenceRegistry.builder(store).defaults(plain.defaults);
             plain.perSequence.forEach(builder::sequence);
             ownedRegistry = builder.build();
             return ownedRegistry;
         } catch (RuntimeException e) {
-            ownedConnection.close();
-            ownedConnection = null;
-            if (e instanceof SequenceConfigurationException config && config.setting().equals("table")) {
-                throw new SequenceConfigurationException(SeqgenHibernate.TABLE, config.value(), config.allowed());
-            }
+            ownedStore.close();
+            ownedStore = null;
             throw e;
         }
     }
@@ -125,9 +121,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
             try {
                 ownedRegistry.close();
             } finally {
-                ownedConnection.close();
+                ownedStore.close();
                 ownedRegistry = null;
-                ownedConnection = null;
+                ownedStore = null;
                 registry = null;
             }
         }

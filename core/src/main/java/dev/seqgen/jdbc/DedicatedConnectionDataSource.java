@@ -1,4 +1,4 @@
-package dev.seqgen.hibernate;
+package dev.seqgen.jdbc;
 
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
@@ -17,7 +17,8 @@ import javax.sql.DataSource;
 
 /**
  * A {@link DataSource} for seqgen's own transactions that borrows one connection from the application's pool
- * at startup, keeps it, and lends it to one seqgen statement at a time.
+ * at startup, keeps it, and lends it to one seqgen statement at a time: what
+ * {@link JdbcSequenceStore.Builder#dedicatedConnection(boolean)} turns on.
  *
  * <pre>
  * Why: the pool deadlock

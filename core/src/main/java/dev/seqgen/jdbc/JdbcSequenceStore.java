@@ -25,23 +25,57 @@ import javax.sql.DataSource;
  * because of seqgen. {@link #reserveInTransaction} runs the same statement on the caller's
  * {@link Connection}, which must have auto-commit off: the row stays locked and the increment stays
  * undone until the caller commits.
+ *
+ * <p>When the application's threads hold a pooled connection while they take values (every JPA transaction
+ * does), a reservation that borrows a second connection from the same pool can deadlock a small pool: n
+ * threads each hold one connection and wait for another. {@link Builder#dedicatedConnection(boolean)} avoids
+ * that by borrowing one connection at build time and running seqgen's own statements on it, one at a time;
+ * {@link #close()} returns it.
  */
-public final class JdbcSequenceStore implements SequenceStore {
+public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
 
     private final DataSource dataSource;
+    /** The connection borrowed for {@link Builder#dedicatedConnection(boolean)}, or null. */
+    private final DedicatedConnectionDataSource dedicated;
     private final String table;
     private final boolean createTable;
     private final JdbcDialect dialect;
     private volatile boolean tableReady;
 
     private JdbcSequenceStore(Builder builder) {
-        this.dataSource = builder.dataSource;
+        this.dedicated = builder.dedicatedConnection ? borrowDedicated(builder.dataSource) : null;
+        this.dataSource = dedicated != null ? dedicated : builder.dataSource;
         this.table = builder.table;
         this.createTable = builder.createTable;
-        this.dialect = builder.dialect != null ? builder.dialect : detectDialect(builder.dataSource);
+        try {
+            this.dialect = builder.dialect != null ? builder.dialect : detectDialect(dataSource);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private static DedicatedConnectionDataSource borrowDedicated(DataSource pool) {
+        try {
+            return new DedicatedConnectionDataSource(pool);
+        } catch (SQLException e) {
+            throw new SequenceStoreException("the seqgen JDBC store could not borrow its dedicated connection: "
+                    + e.getMessage(), e, false);
+        }
+    }
+
+    /**
+     * Returns the dedicated connection to the pool, if the store borrowed one; otherwise does nothing. Close
+     * the registries over this store first, so that they can give back their unused values.
+     */
+    @Override
+    public void close() {
+        if (dedicated != null) {
+            dedicated.close();
+        }
     }
 
     /**
@@ -290,6 +324,7 @@ public final class JdbcSequenceStore implements SequenceStore {
         private String table = DEFAULT_TABLE;
         private boolean createTable = true;
         private JdbcDialect dialect;
+        private boolean dedicatedConnection;
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -316,6 +351,22 @@ public final class JdbcSequenceStore implements SequenceStore {
          */
         public Builder createTable(boolean createTable) {
             this.createTable = createTable;
+            return this;
+        }
+
+        /**
+         * Sets whether the store borrows one connection from the data source when it is built, keeps it until
+         * {@link JdbcSequenceStore#close()}, and runs all its own statements on it, one at a time. Turn it on
+         * when threads take values while holding a connection of the same pool (JPA transactions do): then a
+         * reservation never waits for the pool, so a small pool cannot deadlock. The cost: one connection kept
+         * for the store's life (the pool needs at least two), and reservations of different sequences run one
+         * at a time (those of one sequence serialise on its row lock anyway). Default false.
+         *
+         * @param dedicatedConnection whether to keep a connection of its own
+         * @return this builder
+         */
+        public Builder dedicatedConnection(boolean dedicatedConnection) {
+            this.dedicatedConnection = dedicatedConnection;
             return this;
         }
 

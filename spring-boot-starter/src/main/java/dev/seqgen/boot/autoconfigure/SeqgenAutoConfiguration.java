@@ -103,7 +103,8 @@ public final class SeqgenAutoConfiguration {
         @DependsOnDatabaseInitialization
         JdbcSequenceStore sequenceStore(DataSource dataSource, SeqgenProperties properties) {
             JdbcSequenceStore.Builder builder = JdbcSequenceStore.builder(dataSource)
-                    .createTable(properties.getSchema().isCreate());
+                    .createTable(properties.getSchema().isCreate())
+                    .dedicatedConnection(properties.getJdbc().isDedicatedConnection());
             try {
                 builder.table(properties.getTable());
             } catch (SequenceConfigurationException e) {

@@ -35,6 +35,8 @@ public class SeqgenProperties {
 
     private final Schema schema = new Schema();
 
+    private final Jdbc jdbc = new Jdbc();
+
     private final Defaults defaults = new Defaults();
 
     /**
@@ -70,6 +72,10 @@ public class SeqgenProperties {
         this.table = table;
     }
 
+    public Jdbc getJdbc() {
+        return this.jdbc;
+    }
+
     public Schema getSchema() {
         return this.schema;
     }
@@ -101,6 +107,26 @@ public class SeqgenProperties {
 
         /** Cloud Spanner, through the seqgen-spanner module. */
         SPANNER
+    }
+
+    /** The JDBC store. */
+    public static class Jdbc {
+
+        /**
+         * Whether the JDBC store keeps one connection of the DataSource for its own statements. Threads that
+         * take ids inside a transaction hold a pooled connection; with this on, a reservation never waits for
+         * a second one, so a pool smaller than the number of inserting threads cannot deadlock. Costs one
+         * connection of the pool for the application's lifetime.
+         */
+        private boolean dedicatedConnection = true;
+
+        public boolean isDedicatedConnection() {
+            return this.dedicatedConnection;
+        }
+
+        public void setDedicatedConnection(boolean dedicatedConnection) {
+            this.dedicatedConnection = dedicatedConnection;
+        }
     }
 
     /** Creation of the sequence table. */
