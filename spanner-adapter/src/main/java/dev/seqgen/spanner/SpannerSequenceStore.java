@@ -14,7 +14,9 @@ import dev.seqgen.internal.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
+import io.grpc.Context;
 
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
@@ -24,7 +26,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -77,7 +83,7 @@ public final class SpannerSequenceStore implements SequenceStore {
      * "Nested transactions are not supported". ASYNC, BATCH and ASYNC_BATCH reserve values in a
      * transaction of the store's own, and their callers are very often inside a transaction of their
      * own (an entity being persisted). So every operation that opens its own transaction or read runs on
-     * a thread of the store (ownTransactions) while the caller waits for it: this is the workaround the
+     * a thread of the store (OwnThreads) while the caller waits for it: this is the workaround the
      * Spanner document itself gives ("requesting the sequence value by using a background thread and
      * waiting for the result"). The hop costs microseconds against a round trip of milliseconds. The
      * reservation then is an independent transaction that commits before the value is returned: if the
@@ -95,6 +101,12 @@ public final class SpannerSequenceStore implements SequenceStore {
      * during commit) is reported as transient; seqgen's retry then reserves a new range, so an
      * increment that did commit is lost as a gap but its values are never handed out.
      *
+     * Bounded: each operation of the store's own runs in a gRPC Context with a deadline (operationTimeout),
+     * which the client honours in its RPCs and in its retry loops (aborted transactions, broken streams;
+     * it retries UNAVAILABLE on a streaming query for as long as the context lives). So a store outage
+     * costs a caller at most the operation timeout per attempt, and the thread of the store's own is
+     * released with it, instead of a thread left retrying for ever behind a caller that gave up.
+     *
      * The emulator allows a single read-write transaction at a time: a reservation committed while a
      * caller's transaction is already active aborts the caller's transaction, whose retry takes another
      * value, and so on. On the emulator, take ASYNC or BATCH values before the first statement of the
@@ -103,6 +115,12 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     /** The table name used when none is set. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
+
+    /** The operation timeout used when none is set: the default acquire timeout of a sequence. */
+    public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(5);
+
+    /** The longest {@link #createSequence} waits for the schema change that creates the table. */
+    private static final Duration CREATE_TABLE_TIMEOUT = Duration.ofMinutes(5);
 
     /** Error codes after which retrying the operation may succeed. */
     private static final Set<ErrorCode> TRANSIENT_ERRORS = EnumSet.of(ErrorCode.ABORTED, ErrorCode.UNAVAILABLE,
@@ -114,7 +132,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     private final String instanceId;
     private final String databaseId;
     private final boolean createTable;
-    private final ExecutorService ownTransactions;
+    private final Duration operationTimeout;
 
     private final String reserveSql;
     private final String selectSql;
@@ -132,7 +150,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         this.instanceId = builder.instanceId;
         this.databaseId = builder.databaseId;
         this.createTable = builder.createTable;
-        this.ownTransactions = Executors.newCachedThreadPool(new TransactionThreads());
+        this.operationTimeout = builder.operationTimeout;
         this.reserveSql = "UPDATE " + table + " SET next_value = next_value + @count"
                 + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value";
         this.selectSql = "SELECT next_value FROM " + table + " WHERE name = @name";
@@ -183,10 +201,13 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public void createSequence(String sequence, long initialValue) {
-        onOwnThread(() -> {
-            if (createTable && !tableExists) {
+        if (createTable && !tableExists) {
+            onOwnThread(CREATE_TABLE_TIMEOUT, () -> {
                 ensureTable();
-            }
+                return null;
+            });
+        }
+        onOwnThread(operationTimeout, () -> {
             try {
                 if (readNextValue(client.singleUse(), sequence) == null) {
                     client.readWriteTransaction().run(tx -> {
@@ -221,7 +242,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
         requireCount(count);
-        Outcome outcome = onOwnThread(() -> {
+        Outcome outcome = onOwnThread(operationTimeout, () -> {
             try {
                 return client.readWriteTransaction().run(tx -> take(tx, sequence, count, maxValue));
             } catch (SpannerException e) {
@@ -247,8 +268,9 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         if (!(transaction instanceof TransactionContext tx)) {
+            String given = transaction == null ? "null" : transaction.getClass().getName();
             throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
-                    + " as the caller's transaction, got " + (transaction == null ? "null" : transaction.getClass().getName()));
+                    + " as the caller's transaction, got " + given);
         }
         requireCount(count);
         Outcome outcome;
@@ -271,7 +293,7 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public OptionalLong nextValue(String sequence) {
-        Long next = onOwnThread(() -> {
+        Long next = onOwnThread(operationTimeout, () -> {
             try {
                 return readNextValue(client.singleUse(), sequence);
             } catch (SpannerException e) {
@@ -289,13 +311,14 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
-        return onOwnThread(() -> {
+        return onOwnThread(operationTimeout, () -> {
             try {
-                Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(Statement.newBuilder(giveBackSql)
+                Statement compareAndSet = Statement.newBuilder(giveBackSql)
                         .bind("restored").to(restoredNextValue)
                         .bind("name").to(sequence)
                         .bind("expected").to(expectedNextValue)
-                        .build()));
+                        .build();
+                Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(compareAndSet));
                 return changed != null && changed == 1;
             } catch (SpannerException e) {
                 throw storeError("could not give back the unused values of sequence '" + sequence + "'", e);
@@ -352,7 +375,11 @@ public final class SpannerSequenceStore implements SequenceStore {
             return;
         }
         try {
-            adminClient.updateDatabaseDdl(instanceId, databaseId, List.of(createTableDdl), null).get();
+            adminClient.updateDatabaseDdl(instanceId, databaseId, List.of(createTableDdl), null)
+                    .get(CREATE_TABLE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new SequenceStoreException("table " + table + " was not created within " + CREATE_TABLE_TIMEOUT, e,
+                    true);
         } catch (ExecutionException e) {
             if (!tableFound()) {
                 throw new SequenceStoreException("could not create table " + table + " in database " + databaseId
@@ -384,11 +411,24 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /**
-     * Runs an operation that opens a transaction or read of its own on a thread of the store's own and
-     * waits for it, so that it is never nested in a transaction of the calling thread.
+     * Runs an operation that opens a transaction or read of its own on a thread of the store's own, within
+     * a deadline, and waits for it: so it is never nested in a transaction of the calling thread, and never
+     * outlives the deadline.
      */
-    private <T> T onOwnThread(Supplier<T> operation) {
-        CompletableFuture<T> result = CompletableFuture.supplyAsync(operation, ownTransactions);
+    private <T> T onOwnThread(Duration timeout, Supplier<T> operation) {
+        CompletableFuture<T> result = CompletableFuture.supplyAsync(() -> {
+            Context.CancellableContext bounded = Context.current()
+                    .withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS, OwnThreads.DEADLINES);
+            try {
+                return bounded.call(operation::get);
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            } finally {
+                bounded.cancel(null);
+            }
+        }, OwnThreads.TRANSACTIONS);
         try {
             return result.get();
         } catch (ExecutionException e) {
@@ -459,6 +499,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         private String instanceId;
         private String databaseId;
         private boolean createTable;
+        private Duration operationTimeout = DEFAULT_OPERATION_TIMEOUT;
 
         private Builder(DatabaseClient client) {
             this.client = Objects.requireNonNull(client, "databaseClient");
@@ -509,6 +550,28 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
 
         /**
+         * Sets the longest one operation of the store's own may take (a reservation, a read, a give-back, the
+         * creation of a row), the Spanner client's retries of aborted transactions and broken streams
+         * included. When it passes, the operation fails with {@code DEADLINE_EXCEEDED}, a transient error
+         * that seqgen retries within the sequence's acquire timeout; keep it at or below the acquire timeouts
+         * of the sequences so that callers get their error in time. It does not bound
+         * {@link SpannerSequenceStore#reserveInTransaction} (the caller's transaction is the caller's to
+         * bound) nor the schema change that creates the table. Default
+         * {@link SpannerSequenceStore#DEFAULT_OPERATION_TIMEOUT}, 5 seconds.
+         *
+         * @param operationTimeout the operation timeout
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code operationTimeout} is null, zero or negative
+         */
+        public Builder operationTimeout(Duration operationTimeout) {
+            if (operationTimeout == null || operationTimeout.isZero() || operationTimeout.isNegative()) {
+                throw new SequenceConfigurationException("operation-timeout", operationTimeout, "a positive duration");
+            }
+            this.operationTimeout = operationTimeout;
+            return this;
+        }
+
+        /**
          * Builds the store. Nothing is read or created until the first call.
          *
          * @return the store
@@ -524,15 +587,34 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    private static final class TransactionThreads implements ThreadFactory {
+    /**
+     * The threads every Spanner store runs its own operations on, and the timer of their deadlines: daemon
+     * threads that end after a minute idle, so there is nothing to close.
+     */
+    private static final class OwnThreads {
 
-        private final AtomicInteger count = new AtomicInteger();
+        /** Idle threads end after this long. */
+        private static final long KEEP_ALIVE_SECONDS = 60;
 
-        @Override
-        public Thread newThread(Runnable task) {
-            Thread thread = new Thread(task, "seqgen-spanner-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
+        static final ExecutorService TRANSACTIONS = Executors.newCachedThreadPool(daemonThreads("seqgen-spanner-"));
+        static final ScheduledExecutorService DEADLINES = deadlineTimer();
+
+        private static ScheduledExecutorService deadlineTimer() {
+            ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+                    daemonThreads("seqgen-spanner-deadlines-"));
+            timer.setKeepAliveTime(KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
+            timer.allowCoreThreadTimeOut(true);
+            timer.setRemoveOnCancelPolicy(true);
+            return timer;
+        }
+
+        private static ThreadFactory daemonThreads(String prefix) {
+            AtomicInteger count = new AtomicInteger();
+            return task -> {
+                Thread thread = new Thread(task, prefix + count.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            };
         }
     }
 }

@@ -14,56 +14,88 @@ import com.google.cloud.spanner.SpannerException;
 import com.google.cloud.spanner.SpannerOptions;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A fresh database on the Cloud Spanner emulator named by {@code SPANNER_EMULATOR_HOST}, for one test class.
- * Without that variable the test is skipped with the reason, or fails when
- * {@code SEQGEN_TEST_REQUIRE_DATABASES=true} (as in CI), so CI can never pass by skipping.
+ * A fresh database on the Cloud Spanner emulator named by {@code SPANNER_EMULATOR_HOST}, for one test class:
+ * register it as a static {@code @RegisterExtension} field. Without that variable every test of the class is
+ * skipped with the reason, or fails when {@code SEQGEN_TEST_REQUIRE_DATABASES=true} (as in CI), so CI can
+ * never pass by skipping.
  */
-final class SpannerEmulator implements AutoCloseable {
+final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
 
     static final String PROJECT = "seqgen-test";
     static final String INSTANCE = "seqgen-test";
 
-    private final Spanner spanner;
-    private final String databaseId;
-    private final DatabaseClient client;
+    /** Operation and acquire timeout for tests on the emulator, which serialises read-write transactions. */
+    static final Duration PATIENCE = Duration.ofSeconds(60);
 
-    private SpannerEmulator(String host, List<String> ddl) {
-        this.spanner = SpannerOptions.newBuilder()
+    private static final String NO_EMULATOR = "no Cloud Spanner emulator: set SPANNER_EMULATOR_HOST (such as"
+            + " localhost:9010) to the host:port of a running emulator";
+
+    private final List<String> ddl;
+    private Spanner spanner;
+    private String databaseId;
+    private DatabaseClient client;
+
+    /**
+     * Creates the extension.
+     *
+     * @param ddl statements to create the database with, possibly none
+     */
+    SpannerEmulator(String... ddl) {
+        this.ddl = List.of(ddl);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        String host = System.getenv("SPANNER_EMULATOR_HOST");
+        if (host == null || host.isBlank()) {
+            return;
+        }
+        spanner = SpannerOptions.newBuilder()
                 .setProjectId(PROJECT)
                 .setEmulatorHost(host)
                 .setCredentials(NoCredentials.getInstance())
                 .setSessionPoolOption(SessionPoolOptions.newBuilder().setMinSessions(8).build())
                 .build()
                 .getService();
-        this.databaseId = "seqgen-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
+        databaseId = "seqgen-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
         createInstanceIfMissing();
         await(spanner.getDatabaseAdminClient().createDatabase(INSTANCE, databaseId, ddl));
-        this.client = spanner.getDatabaseClient(DatabaseId.of(PROJECT, INSTANCE, databaseId));
+        client = spanner.getDatabaseClient(DatabaseId.of(PROJECT, INSTANCE, databaseId));
     }
 
-    /**
-     * Creates a database with the given schema on the emulator, or skips (fails, in CI) the calling test.
-     *
-     * @param ddl statements to create the database with, possibly none
-     */
-    static SpannerEmulator newDatabase(String... ddl) {
-        String host = System.getenv("SPANNER_EMULATOR_HOST");
-        if (host == null || host.isBlank()) {
-            String reason = "no Cloud Spanner emulator: set SPANNER_EMULATOR_HOST (such as localhost:9010) to the"
-                    + " host:port of a running emulator";
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        if (client == null) {
             if (Boolean.parseBoolean(System.getenv("SEQGEN_TEST_REQUIRE_DATABASES"))) {
-                Assertions.fail(reason + " (SEQGEN_TEST_REQUIRE_DATABASES=true: a missing server is a failure)");
+                Assertions.fail(NO_EMULATOR + " (SEQGEN_TEST_REQUIRE_DATABASES=true: a missing server is a failure)");
             }
-            Assumptions.abort(reason);
+            Assumptions.abort(NO_EMULATOR);
         }
-        return new SpannerEmulator(host, List.of(ddl));
+    }
+
+    /** Drops the database and closes the client. */
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (spanner == null) {
+            return;
+        }
+        try {
+            spanner.getDatabaseAdminClient().dropDatabase(INSTANCE, databaseId);
+        } finally {
+            spanner.close();
+        }
     }
 
     DatabaseClient client() {
@@ -82,28 +114,24 @@ final class SpannerEmulator implements AutoCloseable {
         return databaseId;
     }
 
-    /** A store over this database's table, created on demand. */
+    /**
+     * A store over this database's table, created on demand. Its operation timeout is long: the emulator
+     * runs one read-write transaction at a time and aborts the others, so under two dozen contending threads
+     * a reservation can take seconds of the client's retries.
+     */
     SpannerSequenceStore store(String table) {
         return SpannerSequenceStore.builder(client)
                 .table(table)
                 .databaseAdminClient(adminClient(), INSTANCE, databaseId)
                 .createTable(true)
+                .operationTimeout(PATIENCE)
                 .build();
-    }
-
-    /** Drops the database and closes the client. */
-    @Override
-    public void close() {
-        try {
-            spanner.getDatabaseAdminClient().dropDatabase(INSTANCE, databaseId);
-        } finally {
-            spanner.close();
-        }
     }
 
     private void createInstanceIfMissing() {
         try {
-            await(spanner.getInstanceAdminClient().createInstance(InstanceInfo.newBuilder(InstanceId.of(PROJECT, INSTANCE))
+            await(spanner.getInstanceAdminClient().createInstance(InstanceInfo
+                    .newBuilder(InstanceId.of(PROJECT, INSTANCE))
                     .setInstanceConfigId(InstanceConfigId.of(PROJECT, "emulator-config"))
                     .setDisplayName("seqgen tests")
                     .setNodeCount(1)

@@ -6,10 +6,10 @@ import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStoreException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 
@@ -22,20 +22,15 @@ class SpannerSequenceStoreEmulatorTest {
 
     private static final long MAX = SequenceSettings.LARGEST_MAX_VALUE;
 
-    private static SpannerEmulator emulator;
-    private static SpannerSequenceStore store;
+    @RegisterExtension
+    static final SpannerEmulator emulator =
+            new SpannerEmulator("CREATE TABLE ledger (id INT64 NOT NULL) PRIMARY KEY (id)");
 
-    @BeforeAll
-    static void createDatabase() {
-        emulator = SpannerEmulator.newDatabase("CREATE TABLE ledger (id INT64 NOT NULL) PRIMARY KEY (id)");
+    private SpannerSequenceStore store;
+
+    @BeforeEach
+    void createStore() {
         store = emulator.store("seqgen_sequences");
-    }
-
-    @AfterAll
-    static void dropDatabase() {
-        if (emulator != null) {
-            emulator.close();
-        }
     }
 
     @Test

@@ -9,10 +9,10 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.StrategyHarness;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,28 +31,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @DisplayName("strategies on spanner-emulator")
 class SpannerStrategiesEmulatorTest {
 
-    private static SpannerEmulator emulator;
-    private static SpannerSequenceStore store;
+    @RegisterExtension
+    static final SpannerEmulator emulator =
+            new SpannerEmulator("CREATE TABLE ledger (id INT64 NOT NULL) PRIMARY KEY (id)");
 
-    @BeforeAll
-    static void createDatabase() {
-        emulator = SpannerEmulator.newDatabase("CREATE TABLE ledger (id INT64 NOT NULL) PRIMARY KEY (id)");
+    private SpannerSequenceStore store;
+
+    @BeforeEach
+    void createStore() {
         store = emulator.store("seqgen_sequences");
     }
 
-    @AfterAll
-    static void dropDatabase() {
-        if (emulator != null) {
-            emulator.close();
-        }
+    /** Settings with an acquire timeout long enough for the emulator's serialised transactions. */
+    private static SequenceSettings.Builder settings(Strategy strategy) {
+        return SequenceSettings.builder().strategy(strategy).acquireTimeout(SpannerEmulator.PATIENCE);
     }
 
-    @ParameterizedTest(name = "spanner-emulator: {0}")
+    @ParameterizedTest(name = "{0}")
     @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
     @DisplayName("spanner-emulator: each strategy issues unique values to 8 threads in each of 3 registries on one row")
     void issuesUniqueValuesToEightThreadsInEachOfThreeRegistriesOnOneRow(Strategy strategy) throws Exception {
         int valuesPerThread = strategy == Strategy.ASYNC ? 20 : 500;
-        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(100).lowWatermark(50).build();
+        SequenceSettings settings = settings(strategy).blockSize(100).lowWatermark(50).build();
         String name = "unique-" + strategy.name().toLowerCase();
 
         StrategyHarness.Outcome outcome = StrategyHarness.run(store, settings, name, 3, 8, valuesPerThread,
@@ -68,7 +68,7 @@ class SpannerStrategiesEmulatorTest {
     @DisplayName("spanner-emulator: SYNC values from 8 threads in each of 3 registries are unique and gapless among"
             + " commits while a third of the transactions roll back")
     void syncValuesAreUniqueAndGaplessAmongCommitsWhileAThirdRollBack() throws Exception {
-        SequenceSettings sync = SequenceSettings.builder().strategy(Strategy.SYNC).initialValue(1000).build();
+        SequenceSettings sync = settings(Strategy.SYNC).initialValue(1000).build();
         try (SequenceRegistry a = SequenceRegistry.builder(store).defaults(sync).build();
                 SequenceRegistry b = SequenceRegistry.builder(store).defaults(sync).build();
                 SequenceRegistry c = SequenceRegistry.builder(store).defaults(sync).build()) {
@@ -82,8 +82,7 @@ class SpannerStrategiesEmulatorTest {
                     try {
                         mine.add(emulator.client().readWriteTransaction().run(tx -> {
                             long value = sequence.nextInTransaction(tx);
-                            tx.executeUpdate(Statement.newBuilder("INSERT INTO ledger (id) VALUES (@id)")
-                                    .bind("id").to(value).build());
+                            tx.executeUpdate(ledgerInsert(value));
                             if (rollBack) {
                                 throw new RolledBack();
                             }
@@ -109,7 +108,7 @@ class SpannerStrategiesEmulatorTest {
     @Test
     @DisplayName("spanner-emulator: SYNC values taken in one transaction are consecutive")
     void syncValuesTakenInOneTransactionAreConsecutive() {
-        SequenceSettings sync = SequenceSettings.builder().strategy(Strategy.SYNC).build();
+        SequenceSettings sync = settings(Strategy.SYNC).build();
         try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(sync).build()) {
             Sequence invoices = registry.sequence("consecutive");
 
@@ -125,11 +124,11 @@ class SpannerStrategiesEmulatorTest {
         }
     }
 
-    @ParameterizedTest(name = "spanner-emulator: {0}")
+    @ParameterizedTest(name = "{0}")
     @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
     @DisplayName("spanner-emulator: values are taken inside a caller's transaction without nesting transactions")
     void valuesAreTakenInsideACallersTransactionWithoutNestingTransactions(Strategy strategy) {
-        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(3).lowWatermark(1)
+        SequenceSettings settings = settings(strategy).blockSize(3).lowWatermark(1)
                 .initialValue(5000 + 100 * strategy.ordinal()).build();
         try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
             long[] ids = new long[5];
@@ -138,7 +137,7 @@ class SpannerStrategiesEmulatorTest {
                 // read-write transaction at a time, needs the value taken before that.
                 ids[i] = emulator.client().readWriteTransaction().run(tx -> {
                     long id = registry.sequence("nested-" + strategy.name().toLowerCase()).next();
-                    tx.executeUpdate(Statement.newBuilder("INSERT INTO ledger (id) VALUES (@id)").bind("id").to(id).build());
+                    tx.executeUpdate(ledgerInsert(id));
                     return id;
                 });
             }
@@ -149,11 +148,11 @@ class SpannerStrategiesEmulatorTest {
         }
     }
 
-    @ParameterizedTest(name = "spanner-emulator: {0}")
+    @ParameterizedTest(name = "{0}")
     @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
     @DisplayName("spanner-emulator: a sequence hands out every value up to its maximum, then raises exhausted")
     void handsOutEveryValueUpToTheMaximumThenRaisesExhausted(Strategy strategy) {
-        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(40).lowWatermark(10)
+        SequenceSettings settings = settings(strategy).blockSize(40).lowWatermark(10)
                 .maxValue(100).build();
         try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
             Sequence sequence = registry.sequence("bounded-" + strategy.name().toLowerCase());
@@ -169,11 +168,18 @@ class SpannerStrategiesEmulatorTest {
         }
     }
 
+    /** Records a value in the caller's transaction, as an application would use it as a key. */
+    private static Statement ledgerInsert(long id) {
+        return Statement.newBuilder("INSERT INTO ledger (id) VALUES (@id)").bind("id").to(id).build();
+    }
+
     private static long[] ledgerBetween(long from, long to) {
         List<Long> ids = new ArrayList<>();
-        try (var rows = emulator.client().singleUse().executeQuery(Statement.newBuilder(
-                "SELECT id FROM ledger WHERE id >= @from AND id < @to ORDER BY id").bind("from").to(from).bind("to").to(to)
-                .build())) {
+        Statement query = Statement.newBuilder("SELECT id FROM ledger WHERE id >= @from AND id < @to ORDER BY id")
+                .bind("from").to(from)
+                .bind("to").to(to)
+                .build();
+        try (var rows = emulator.client().singleUse().executeQuery(query)) {
             while (rows.next()) {
                 ids.add(rows.getLong(0));
             }
