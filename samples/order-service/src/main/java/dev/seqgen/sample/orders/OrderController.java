@@ -1,0 +1,73 @@
+package dev.seqgen.sample.orders;
+
+import jakarta.validation.Valid;
+
+import java.net.URI;
+import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.Sort;
+import org.springframework.data.web.PageableDefault;
+import org.springframework.data.web.PagedModel;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The REST API.
+ *
+ * <pre>
+ * POST /orders                                    create an order with its lines (201, Location)
+ * GET  /orders/{id}                               one order with lines, events and invoice number
+ * GET  /orders?page=0&amp;size=20                     orders, newest id first
+ * POST /orders/{id}/invoice                       issue the order's invoice (201, Location)
+ * POST /orders/{id}/invoice?simulateFailure=true  take a number, insert the invoice, then fail: rolled back
+ * GET  /invoices/{number}                         one invoice
+ * GET  /invoices?page=0&amp;size=100                  invoices by number
+ * </pre>
+ */
+@RestController
+class OrderController {
+
+    private final OrderService service;
+
+    OrderController(OrderService service) {
+        this.service = service;
+    }
+
+    @PostMapping("/orders")
+    ResponseEntity<OrderView> create(@Valid @RequestBody NewOrder request) {
+        OrderView order = service.create(request);
+        return ResponseEntity.created(URI.create("/orders/" + order.id())).body(order);
+    }
+
+    @GetMapping("/orders/{id}")
+    OrderView find(@PathVariable long id) {
+        return service.find(id);
+    }
+
+    @GetMapping("/orders")
+    PagedModel<OrderView> list(@PageableDefault(size = 20, sort = "id", direction = Sort.Direction.DESC)
+            Pageable pageable) {
+        return new PagedModel<>(service.list(pageable));
+    }
+
+    @PostMapping("/orders/{id}/invoice")
+    ResponseEntity<InvoiceView> issueInvoice(@PathVariable long id,
+            @RequestParam(defaultValue = "false") boolean simulateFailure) {
+        InvoiceView invoice = service.issueInvoice(id, simulateFailure);
+        return ResponseEntity.created(URI.create("/invoices/" + invoice.number())).body(invoice);
+    }
+
+    @GetMapping("/invoices/{number}")
+    InvoiceView findInvoice(@PathVariable long number) {
+        return service.findInvoice(number);
+    }
+
+    @GetMapping("/invoices")
+    PagedModel<InvoiceView> listInvoices(@PageableDefault(size = 20, sort = "number") Pageable pageable) {
+        return new PagedModel<>(service.listInvoices(pageable));
+    }
+}
