@@ -98,7 +98,8 @@ public class RefillStallBenchmark {
     public void tearDown() {
         String activity = ids.activity();
         if (!activity.isEmpty()) {
-            System.out.println(source + ": " + activity);
+            // JMH has already printed "Iteration N:" without its score; start a line of our own.
+            System.out.println(System.lineSeparator() + source + ": " + activity);
         }
         ids.close();
     }

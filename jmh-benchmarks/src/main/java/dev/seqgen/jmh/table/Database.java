@@ -1,8 +1,9 @@
 package dev.seqgen.jmh.table;
 
 /**
- * The databases the strategy table runs on, with their default connection settings and the SQL of their native
- * sequences (the one place this module keeps dialect SQL; the sequence table's SQL is seqgen's JDBC store's).
+ * The databases the strategy table runs on, with their default connection settings and, for the JDBC ones,
+ * the SQL of their native sequences (the one place this module keeps dialect SQL; the sequence table's SQL is
+ * seqgen's stores').
  */
 enum Database {
 
@@ -25,6 +26,30 @@ enum Database {
         String nextValueSql(String sequence) {
             return "SELECT NEXTVAL(" + sequence + ")";
         }
+    },
+
+    SPANNER_EMULATOR("spanner-emulator",
+            "cloudspanner://localhost:9010/projects/seqgen-bench/instances/seqgen-bench/databases/strategy-table",
+            "", "") {
+        @Override
+        Backend open(TableOptions options) {
+            return new SpannerEmulatorBackend(options);
+        }
+
+        @Override
+        boolean hasNativeSequences() {
+            return false;
+        }
+
+        @Override
+        boolean canInjectLatency() {
+            return false;
+        }
+
+        @Override
+        String nextValueSql(String sequence) {
+            throw new UnsupportedOperationException("no native sequences on " + option);
+        }
     };
 
     final String option;
@@ -39,7 +64,22 @@ enum Database {
         this.defaultPassword = defaultPassword;
     }
 
-    /** The same statement on all three; MariaDB's sequences (10.3+) keep their default cache of 1000. */
+    /** Connects to the database. */
+    Backend open(TableOptions options) {
+        return new JdbcBackend(options);
+    }
+
+    /** Whether the hibernate-pooled, seqgen-pooled and native-sequence modes can run here. */
+    boolean hasNativeSequences() {
+        return true;
+    }
+
+    /** Whether {@code --store-latency} can be injected into this database's commits. */
+    boolean canInjectLatency() {
+        return true;
+    }
+
+    /** The same statement on the JDBC databases; MariaDB's sequences (10.3+) keep their default cache of 1000. */
     String createSequenceSql(String sequence, int increment) {
         return "CREATE SEQUENCE IF NOT EXISTS " + sequence + " START WITH 1 INCREMENT BY " + increment;
     }
@@ -52,6 +92,7 @@ enum Database {
                 return database;
             }
         }
-        throw new IllegalArgumentException("--store=" + option + ": expected one of h2, postgres, mariadb");
+        throw new IllegalArgumentException("--store=" + option + ": expected one of h2, postgres, mariadb,"
+                + " spanner-emulator");
     }
 }

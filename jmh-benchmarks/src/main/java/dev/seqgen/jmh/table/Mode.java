@@ -5,6 +5,7 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.SeqgenPooledOptimizer;
 import dev.seqgen.jmh.HibernateOptimizerSource;
+import java.util.function.LongSupplier;
 import org.hibernate.id.enhanced.OptimizerDescriptor;
 import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
 
@@ -118,9 +119,9 @@ enum Mode {
     NATIVE_SEQUENCE("native-sequence", "threads / (app + call)") {
         @Override
         Workload open(Session session) {
-            Session.NativeSequence sequence = session.nativeSequence(1);
+            LongSupplier sequence = session.nativeSequence(1);
             return workload(null, () -> {
-                long value = sequence.next();
+                long value = sequence.getAsLong();
                 session.applicationTransaction();
                 return value;
             });
@@ -197,8 +198,8 @@ enum Mode {
     }
 
     private static Workload pooled(Session session, OptimizerDescriptor optimizer) {
-        Session.NativeSequence sequence = session.nativeSequence(session.blockSize());
-        HibernateOptimizerSource pooled = new HibernateOptimizerSource(optimizer, session.blockSize(), sequence::next);
+        HibernateOptimizerSource pooled = new HibernateOptimizerSource(optimizer, session.blockSize(),
+                session.nativeSequence(session.blockSize()));
         return workload(null, () -> {
             long value = pooled.next();
             session.applicationTransaction();

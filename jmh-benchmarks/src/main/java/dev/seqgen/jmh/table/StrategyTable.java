@@ -8,10 +8,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * The strategy table of "Sequence generation in Spanner", redone for any store: every mode × thread count
- * runs a closed loop of simulated application transactions on a real database, and the table shows values
+ * The strategy table of "Sequence generation in Spanner", redone for any store (H2, PostgreSQL, MariaDB, and
+ * the Spanner emulator to try the tool on): every mode × thread count runs a closed loop of simulated
+ * application transactions on a real database, and the table shows values
  * per second, latency percentiles, the rate the mode cannot beat and the share of it achieved. This is the
  * macro measurement beside the JMH micro ones: it includes the database, the pool and the scheduler.
  *
@@ -33,11 +36,15 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class StrategyTable {
 
+    /** Held so that its level stays set: the Spanner client logs its options at INFO through JUL. */
+    private static final Logger GOOGLE_LOGS = Logger.getLogger("com.google");
+
     static {
-        // Keeps the pool's INFO lines out of the table (before anything logs); warnings still show.
+        // Keeps the pool's and the Spanner client's INFO lines out of the table; warnings still show.
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         }
+        GOOGLE_LOGS.setLevel(Level.WARNING);
     }
 
     private StrategyTable() {

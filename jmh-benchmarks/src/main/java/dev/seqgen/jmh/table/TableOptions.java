@@ -28,28 +28,33 @@ record TableOptions(
     static final String USAGE = """
             java -cp jmh-benchmarks/target/benchmarks.jar dev.seqgen.jmh.table.StrategyTable [--name=value ...]
 
-              --store=h2|postgres|mariadb  the database (default h2, in memory)
-              --url=<jdbc url>             default: h2 in memory, jdbc:postgresql://localhost:5432/seqgen_test,
-                                           jdbc:mariadb://127.0.0.1:3306/seqgen_test
+              --store=<name>               h2 (default, in memory), postgres, mariadb or spanner-emulator
+              --url=<url>                  default: h2 in memory, jdbc:postgresql://localhost:5432/seqgen_test,
+                                           jdbc:mariadb://127.0.0.1:3306/seqgen_test, cloudspanner://localhost:9010/
+                                           projects/seqgen-bench/instances/seqgen-bench/databases/strategy-table
               --user=<name>                default sa (h2) or seqgen
               --password=<password>        default empty (h2) or seqgen
               --modes=<list>               of sync, async, batch, async-batch, hibernate-pooled, seqgen-pooled,
-                                           native-sequence (default: all)
+                                           native-sequence (default: all the store has; the spanner emulator
+                                           has no sequences for the last three)
               --threads=<list>             caller threads per run (default 10,50)
               --duration=<time>            measured time per mode and thread count (default 10s)
               --warmup=<time>              unmeasured time before it (default 2s)
               --app-latency=<time>         the simulated application transaction (default 10ms)
-              --store-latency=<time>       added to every commit on the database, locks held (default 0ms)
+              --store-latency=<time>       added to every commit on the database, locks held (default 0ms;
+                                           not on the spanner emulator)
               --block-size=<n>             batch, async-batch and hibernate-pooled block (default 1000)
               --low-watermark=<n>          async-batch refill point (default: a quarter of the block)
               --out=<path prefix>          writes <prefix>.json, <prefix>.csv, <prefix>.png
                                            (default target/strategy-table/<store>)
 
-            Times are written like 500ms, 10s or 2m.
+            Times are written like 500ms, 10s or 2m. The spanner emulator needs
+            GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS=false and GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW=false,
+            and it runs one read-write transaction at a time: its figures show the emulator, not Spanner.
             """;
 
-    private static final String ALL_MODES =
-            "sync,async,batch,async-batch,hibernate-pooled,seqgen-pooled,native-sequence";
+    private static final String TABLE_MODES = "sync,async,batch,async-batch";
+    private static final String ALL_MODES = TABLE_MODES + ",hibernate-pooled,seqgen-pooled,native-sequence";
 
     private static final Pattern TIME = Pattern.compile("(\\d+)(ms|s|m)");
 
@@ -78,7 +83,7 @@ record TableOptions(
                 given.getOrDefault("url", database.defaultUrl),
                 given.getOrDefault("user", database.defaultUser),
                 given.getOrDefault("password", database.defaultPassword),
-                modes(given.getOrDefault("modes", ALL_MODES)),
+                modes(given.getOrDefault("modes", database.hasNativeSequences() ? ALL_MODES : TABLE_MODES)),
                 threads(given.getOrDefault("threads", "10,50")),
                 time(given, "duration", "10s"),
                 time(given, "warmup", "2s"),
@@ -93,6 +98,13 @@ record TableOptions(
         }
         if (!given.isEmpty()) {
             throw new IllegalArgumentException("unknown option(s): --" + String.join(", --", given.keySet()));
+        }
+        if (!database.hasNativeSequences() && options.modes().stream().anyMatch(Mode::usesNativeSequence)) {
+            throw new IllegalArgumentException("--modes: " + database.option + " has no sequences for"
+                    + " hibernate-pooled, seqgen-pooled or native-sequence");
+        }
+        if (!database.canInjectLatency() && !options.storeLatency().isZero()) {
+            throw new IllegalArgumentException("--store-latency: cannot be injected on " + database.option);
         }
         return options;
     }
