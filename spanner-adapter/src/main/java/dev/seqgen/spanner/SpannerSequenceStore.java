@@ -69,6 +69,10 @@ import java.util.function.Supplier;
  * {@code TransactionRunner} or {@code TransactionManager} retries the whole transaction as Spanner
  * requires.
  *
+ * <p>Every other operation opens a transaction or read of the store's own, which it runs on a thread of the
+ * store's own (Spanner allows no nested transaction on the caller's thread) under a deadline of
+ * {@link Builder#operationTimeout(Duration)}, while the caller waits.
+ *
  * <p>Errors are {@link SequenceStoreException}s, transient for {@code ABORTED}, {@code UNAVAILABLE},
  * {@code DEADLINE_EXCEEDED} and {@code RESOURCE_EXHAUSTED}. Thread-safe.
  */
