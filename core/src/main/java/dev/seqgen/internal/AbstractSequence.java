@@ -86,6 +86,15 @@ abstract class AbstractSequence implements Sequence {
         return nextValues(count);
     }
 
+    /** Returns {@code first, first + 1, ..., first + count - 1}. */
+    static long[] consecutive(long first, int count) {
+        long[] values = new long[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = first + i;
+        }
+        return values;
+    }
+
     static void requireCount(int count) {
         if (count < 1) {
             throw new IllegalArgumentException("count must be >= 1, was " + count);

@@ -30,12 +30,7 @@ final class AsyncSequence extends AbstractSequence {
     @Override
     public long[] nextValues(int count) {
         requireCount(count);
-        ReservedRange range = take(count);
-        long[] values = new long[count];
-        for (int i = 0; i < count; i++) {
-            values[i] = range.first() + i;
-        }
-        return values;
+        return consecutive(take(count).first(), count);
     }
 
     private ReservedRange take(int count) {

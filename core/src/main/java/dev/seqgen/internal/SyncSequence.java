@@ -44,12 +44,7 @@ final class SyncSequence extends AbstractSequence {
     @Override
     public long[] nextValuesInTransaction(Object transaction, int count) {
         requireCount(count);
-        ReservedRange range = increment(transaction, count);
-        long[] values = new long[count];
-        for (int i = 0; i < count; i++) {
-            values[i] = range.first() + i;
-        }
-        return values;
+        return consecutive(increment(transaction, count).first(), count);
     }
 
     private ReservedRange increment(Object transaction, int count) {
