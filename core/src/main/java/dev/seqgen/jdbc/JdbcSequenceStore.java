@@ -301,9 +301,23 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 throw e;
             } finally {
                 if (autoCommit) {
-                    connection.setAutoCommit(true);
+                    restoreAutoCommit(connection);
                 }
             }
+        }
+    }
+
+    /**
+     * Turns auto-commit back on without ever hiding the outcome: after a commit the values are taken, and
+     * after a failure its error (a lost connection is transient) must reach the retry. A connection that
+     * cannot even do this is broken (HikariCP then answers "Connection is closed", with no SQLSTATE), and the
+     * pool discards it.
+     */
+    private static void restoreAutoCommit(Connection connection) {
+        try {
+            connection.setAutoCommit(true);
+        } catch (SQLException ignored) {
+            // broken: see above
         }
     }
 
