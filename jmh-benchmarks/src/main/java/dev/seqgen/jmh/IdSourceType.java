@@ -143,8 +143,8 @@ public enum IdSourceType {
             @Override
             public String activity() {
                 SequenceStats stats = sequence.stats();
-                return stats.issued() + " values, " + stats.reservations() + " reservations, " + stats.waits()
-                        + " callers waited";
+                return stats.issued() + " values, " + stats.reservations() + " reservations, caller waits: "
+                        + stats.waits();
             }
 
             @Override

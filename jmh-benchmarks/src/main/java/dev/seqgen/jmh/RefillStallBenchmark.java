@@ -93,14 +93,22 @@ public class RefillStallBenchmark {
         ids.next();
     }
 
-    /** Prints, for seqgen, how many of its reservations came too late (warm-up included): the cause of a tail. */
-    @TearDown
-    public void tearDown() {
+    /**
+     * Prints, for seqgen, its counters so far after every iteration: a caller wait that appears during the
+     * measured iterations is a refill that came too late; the one wait before the first iteration is the
+     * setup's first call.
+     */
+    @TearDown(Level.Iteration)
+    public void printActivity() {
         String activity = ids.activity();
         if (!activity.isEmpty()) {
             // JMH has already printed "Iteration N:" without its score; start a line of our own.
-            System.out.println(System.lineSeparator() + source + ": " + activity);
+            System.out.println(System.lineSeparator() + source + " so far: " + activity);
         }
+    }
+
+    @TearDown
+    public void tearDown() {
         ids.close();
     }
 
