@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * of 1000 lasts 20 ms, and the 500 values below ASYNC_BATCH's low watermark last 10 ms, twice the 5 ms a
  * refill takes, so the background refill is in time as long as its thread gets a core within 5 ms of waking.
  * (A caller that never pauses empties any block faster than a 5 ms store can refill it, and then every
- * strategy waits.) After the run, seqgen's rows print how many callers had to wait for a reservation.
+ * strategy waits.) After every iteration, seqgen's rows print how many callers had to wait for a reservation.
  *
  * <p>BATCH and Hibernate pooled ({@code hibernateIncrementSize} = {@code blockSize} = 1000) stall the caller
  * for one reservation every 1000 values, 0.1 % of the calls: it shows from p99.9 on. SEQGEN_POOLED_OPTIMIZER
