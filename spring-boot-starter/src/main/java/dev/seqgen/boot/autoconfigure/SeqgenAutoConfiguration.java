@@ -32,9 +32,8 @@ import org.springframework.context.annotation.Configuration;
  *
  * <p>The store is the JDBC store over the application's {@link DataSource} when {@code seqgen.store} is
  * {@code auto} (the default) or {@code jdbc}. Any other {@link SequenceStore} bean takes its place: the
- * application's own, or one from another module's auto-configuration. Such a module (the Cloud Spanner
- * store for {@code seqgen.store=spanner}) orders itself {@code before} this class and defines its store
- * bean; without one, the context fails saying which store is missing.
+ * application's own, or the Cloud Spanner store of {@link SeqgenSpannerAutoConfiguration}, which orders
+ * itself {@code before} this class; without one, the context fails saying which store is missing.
  *
  * <p>Every bean backs off when the application defines its own. Closing the context closes the registry,
  * which gives the unused values in hand back to the store where no one reserved after them.
@@ -83,7 +82,8 @@ public final class SeqgenAutoConfiguration {
     private static SequenceConfigurationException noStore(StoreType storeType) {
         String allowed = switch (storeType) {
             case AUTO -> "auto with a single (or a @Primary) DataSource bean, such as one from spring.datasource.url,"
-                    + " or with a SequenceStore bean (the seqgen-spanner module provides one for Cloud Spanner)";
+                    + " or with a Spanner or DatabaseClient bean and the seqgen-spanner module on the class path,"
+                    + " or with a SequenceStore bean";
             case JDBC -> "jdbc with a single (or a @Primary) DataSource bean, such as one from spring.datasource.url";
             case SPANNER -> "spanner with the seqgen-spanner module on the class path, or with a SequenceStore bean"
                     + " of the application's";

@@ -23,7 +23,8 @@ public class SeqgenProperties {
 
     /**
      * Where the sequences' rows live. 'auto' uses the application's DataSource when there is exactly one,
-     * otherwise a SequenceStore bean defined elsewhere (the Spanner module, or the application).
+     * otherwise Cloud Spanner when there is a Spanner or DatabaseClient bean and seqgen-spanner is on the
+     * class path, otherwise a SequenceStore bean of the application's.
      */
     private StoreType store = StoreType.AUTO;
 
@@ -36,6 +37,8 @@ public class SeqgenProperties {
     private final Schema schema = new Schema();
 
     private final Jdbc jdbc = new Jdbc();
+
+    private final Spanner spanner = new Spanner();
 
     private final Defaults defaults = new Defaults();
 
@@ -76,6 +79,10 @@ public class SeqgenProperties {
         return this.jdbc;
     }
 
+    public Spanner getSpanner() {
+        return this.spanner;
+    }
+
     public Schema getSchema() {
         return this.schema;
     }
@@ -99,7 +106,10 @@ public class SeqgenProperties {
     /** The store that holds the sequences. */
     public enum StoreType {
 
-        /** The DataSource when there is exactly one, otherwise the SequenceStore bean that exists. */
+        /**
+         * The DataSource when there is exactly one, otherwise Cloud Spanner when there is a Spanner or
+         * DatabaseClient bean, otherwise the SequenceStore bean that exists.
+         */
         AUTO,
 
         /** The application's DataSource. */
@@ -126,6 +136,84 @@ public class SeqgenProperties {
 
         public void setDedicatedConnection(boolean dedicatedConnection) {
             this.dedicatedConnection = dedicatedConnection;
+        }
+    }
+
+    /**
+     * The Cloud Spanner store. Without a DatabaseClient bean, the store's database is the one named here, on
+     * the application's Spanner bean or, when there is none, on a Spanner client created from these
+     * properties.
+     */
+    public static class Spanner {
+
+        /**
+         * Google Cloud project of the Spanner instance. Default: the project of the Spanner bean, or of the
+         * environment (GOOGLE_CLOUD_PROJECT, the gcloud configuration).
+         */
+        private String projectId;
+
+        /**
+         * Spanner instance that holds the database. Required without a DatabaseClient bean.
+         */
+        private String instanceId;
+
+        /**
+         * Spanner database (GoogleSQL dialect) that holds the sequence table. Required without a
+         * DatabaseClient bean.
+         */
+        private String databaseId;
+
+        /**
+         * Host and port of a Cloud Spanner emulator (such as localhost:9010) for the Spanner client that
+         * seqgen creates, without credentials. Default: the SPANNER_EMULATOR_HOST environment variable, if
+         * set.
+         */
+        private String emulatorHost;
+
+        /**
+         * Longest one operation of the store's own may take (a reservation, a read, a give-back), Spanner's
+         * retries included. Keep it at or below the sequences' acquire timeout.
+         */
+        private Duration operationTimeout = Duration.ofSeconds(5);
+
+        public String getProjectId() {
+            return this.projectId;
+        }
+
+        public void setProjectId(String projectId) {
+            this.projectId = projectId;
+        }
+
+        public String getInstanceId() {
+            return this.instanceId;
+        }
+
+        public void setInstanceId(String instanceId) {
+            this.instanceId = instanceId;
+        }
+
+        public String getDatabaseId() {
+            return this.databaseId;
+        }
+
+        public void setDatabaseId(String databaseId) {
+            this.databaseId = databaseId;
+        }
+
+        public String getEmulatorHost() {
+            return this.emulatorHost;
+        }
+
+        public void setEmulatorHost(String emulatorHost) {
+            this.emulatorHost = emulatorHost;
+        }
+
+        public Duration getOperationTimeout() {
+            return this.operationTimeout;
+        }
+
+        public void setOperationTimeout(Duration operationTimeout) {
+            this.operationTimeout = operationTimeout;
         }
     }
 

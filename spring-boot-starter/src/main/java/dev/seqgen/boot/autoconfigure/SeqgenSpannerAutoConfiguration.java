@@ -1,0 +1,171 @@
+package dev.seqgen.boot.autoconfigure;
+
+import com.google.cloud.spanner.DatabaseClient;
+import com.google.cloud.spanner.DatabaseId;
+import com.google.cloud.spanner.Spanner;
+import com.google.cloud.spanner.SpannerOptions;
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.spanner.SpannerSequenceStore;
+import dev.seqgen.spi.SequenceStore;
+
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AllNestedConditions;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.util.StringUtils;
+
+/**
+ * Auto-configuration of the Cloud Spanner store of the {@code seqgen-spanner} module, for the registry of
+ * {@link SeqgenAutoConfiguration}, which it runs before so that the JDBC store backs off.
+ *
+ * <p>It applies with {@code seqgen.store=spanner}, and with {@code seqgen.store=auto} (the default) when there
+ * is a {@link Spanner} or {@link DatabaseClient} bean and no single {@link DataSource}: a DataSource takes
+ * precedence under {@code auto}, as the JDBC store did before Spanner was on the class path. The store uses,
+ * in this order, the {@link DatabaseClient} bean; the database {@code seqgen.spanner.*} names on the
+ * {@link Spanner} bean; or, with neither bean, a {@link Spanner} client of its own from the
+ * {@code seqgen.spanner.*} properties, a bean closed with the context.
+ */
+@AutoConfiguration(before = SeqgenAutoConfiguration.class,
+        afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+                "com.google.cloud.spring.autoconfigure.spanner.GcpSpannerAutoConfiguration" })
+@ConditionalOnClass({ Spanner.class, SpannerSequenceStore.class })
+@ConditionalOnBooleanProperty(name = "seqgen.enabled", matchIfMissing = true)
+@Conditional(SeqgenSpannerAutoConfiguration.SpannerStoreCondition.class)
+@ConditionalOnMissingBean(SequenceStore.class)
+@EnableConfigurationProperties(SeqgenProperties.class)
+public final class SeqgenSpannerAutoConfiguration {
+
+    private static final String PREFIX = "seqgen.spanner.";
+
+    /** The Spanner client of the {@code seqgen.spanner.*} properties, when the application has none. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean({ Spanner.class, DatabaseClient.class })
+    Spanner seqgenSpanner(SeqgenProperties properties) {
+        SeqgenProperties.Spanner spanner = properties.getSpanner();
+        SpannerOptions.Builder options = SpannerOptions.newBuilder();
+        if (StringUtils.hasText(spanner.getProjectId())) {
+            options.setProjectId(spanner.getProjectId());
+        }
+        if (StringUtils.hasText(spanner.getEmulatorHost())) {
+            options.setEmulatorHost(spanner.getEmulatorHost());
+        }
+        return options.build().getService();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(SequenceStore.class)
+    SpannerSequenceStore spannerSequenceStore(SeqgenProperties properties,
+            ObjectProvider<DatabaseClient> databaseClient, ObjectProvider<Spanner> spanner) {
+        SeqgenProperties.Spanner spannerProperties = properties.getSpanner();
+        DatabaseClient client = databaseClient.getIfAvailable();
+        SpannerSequenceStore.Builder builder;
+        if (client != null) {
+            // Which database the client reaches is not known here: the table must exist.
+            builder = SpannerSequenceStore.builder(client);
+        } else {
+            Spanner service = spanner.getObject();
+            String project = StringUtils.hasText(spannerProperties.getProjectId()) ? spannerProperties.getProjectId()
+                    : service.getOptions().getProjectId();
+            String instance = required(spannerProperties.getInstanceId(), "instance-id", "a Spanner instance id");
+            String database = required(spannerProperties.getDatabaseId(), "database-id", "a Spanner database id");
+            builder = SpannerSequenceStore.builder(service.getDatabaseClient(DatabaseId.of(project, instance, database)))
+                    .databaseAdminClient(service.getDatabaseAdminClient(), instance, database)
+                    .createTable(properties.getSchema().isCreate());
+        }
+        try {
+            builder.table(properties.getTable());
+        } catch (SequenceConfigurationException e) {
+            throw SeqgenSettings.tableSetting(e);
+        }
+        try {
+            builder.operationTimeout(spannerProperties.getOperationTimeout());
+        } catch (SequenceConfigurationException e) {
+            throw SeqgenSettings.invalid(PREFIX + "operation-timeout", e.value(), e.allowed(), e);
+        }
+        return builder.build();
+    }
+
+    private static String required(String value, String property, String what) {
+        if (!StringUtils.hasText(value)) {
+            throw new SequenceConfigurationException(PREFIX + property, value == null ? "" : value,
+                    what + ", required with the Cloud Spanner store when there is no DatabaseClient bean");
+        }
+        return value;
+    }
+
+    /**
+     * {@code seqgen.store=spanner}, or {@code seqgen.store=auto} (or unset) with a Spanner or DatabaseClient
+     * bean and no single DataSource.
+     */
+    static final class SpannerStoreCondition extends AnyNestedCondition {
+
+        SpannerStoreCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnProperty(name = "seqgen.store", havingValue = "spanner")
+        static class Chosen {
+        }
+
+        @Conditional(AutoWithSpannerClient.class)
+        static class Auto {
+        }
+    }
+
+    static final class AutoWithSpannerClient extends AllNestedConditions {
+
+        AutoWithSpannerClient() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnProperty(name = "seqgen.store", havingValue = "auto", matchIfMissing = true)
+        static class Auto {
+        }
+
+        @Conditional(SpannerClientBean.class)
+        static class Client {
+        }
+
+        @Conditional(NoSingleDataSource.class)
+        static class NoDataSource {
+        }
+    }
+
+    static final class SpannerClientBean extends AnyNestedCondition {
+
+        SpannerClientBean() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnBean(Spanner.class)
+        static class SpannerBean {
+        }
+
+        @ConditionalOnBean(DatabaseClient.class)
+        static class DatabaseClientBean {
+        }
+    }
+
+    /** The negation of the JDBC store's condition: under {@code auto}, a single DataSource wins. */
+    static final class NoSingleDataSource extends NoneNestedConditions {
+
+        NoSingleDataSource() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnSingleCandidate(DataSource.class)
+        static class SingleDataSource {
+        }
+    }
+}
