@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class DocumentationTests {
 
-    private static final Path README = Path.of("README-spring.md");
+    private static final Path README = Path.of("../README.md");
 
     @Test
     void everySeqgenPropertyHasADescriptionForTheIde() throws IOException {
