@@ -106,18 +106,27 @@ abstract class AbstractSequence implements Sequence {
      * with exponential backoff and jitter until {@code deadline}; each attempt is one atomic store
      * operation, so a retry after an error whose outcome is unknown can leave a gap but never hand out a
      * value twice.
+     *
+     * <p>A range that starts at or below a value this instance reserved before the attempt began means the
+     * row's {@code next_value} was moved back (edited by hand, restored from a backup): no give-back can do
+     * that, because a give-back succeeds only when nobody reserved after the giver. The range is discarded
+     * and the call fails, rather than hand out values twice. Only this instance's own reservations are
+     * checked; a row moved back below values that other JVMs took cannot be detected here.
      */
     final ReservedRange reserve(long count, long deadline) {
         long backoff = INITIAL_BACKOFF_NANOS;
         for (int attempt = 1; ; attempt++) {
             checkOpen();
+            // Read before the statement: every reservation counted here has committed, so an untouched row
+            // is beyond it, even while other threads' reservations (ASYNC) complete out of order.
+            long reservedBefore = highestReserved.get();
             long start = ticker.read();
+            ReservedRange range;
             try {
-                ReservedRange range = store.reserve(name, count, settings.maxValue());
+                range = store.reserve(name, count, settings.maxValue());
                 tracker.recordReservation(ticker.read() - start, true);
                 reservations.increment();
                 highestReserved.accumulateAndGet(range.end() - 1, Math::max);
-                return range;
             } catch (SequenceExhaustedException e) {
                 failedAttempt(start);
                 throw e;
@@ -137,10 +146,20 @@ abstract class AbstractSequence implements Sequence {
                 tracker.recordRetry();
                 pause(backoff);
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+                continue;
             } catch (RuntimeException e) {
                 failedAttempt(start);
                 throw new SequenceUnavailableException(name, "the " + store.name() + " store failed: " + e, e);
             }
+            if (range.first() <= reservedBefore) {
+                discard(range.count());
+                throw new SequenceUnavailableException(name, "the " + store.name() + " store handed out ["
+                        + range.first() + ", " + range.end() + ") but this generator had already reserved values up"
+                        + " to " + reservedBefore + ": the row's next_value was moved back (edited by hand? restored"
+                        + " from a backup?). Refusing to hand out values twice; set next_value to at least "
+                        + (reservedBefore + 1) + ", above what every generator has taken", null);
+            }
+            return range;
         }
     }
 
