@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,6 +77,9 @@ class RowEditedByHandTest {
             for (int i = 0; i < 25; i++) {
                 values.add(orders.next());
             }
+            if (strategy == Strategy.ASYNC_BATCH) {
+                awaitPrefetchedBlock(orders); // 25 passed the low watermark of the third block
+            }
             long reserved = orders.stats().highestReserved();
 
             setNextValue(database, store, 5);
@@ -98,6 +102,14 @@ class RowEditedByHandTest {
             assertThat(orders.next()).as("values flow again once the row is set right").isGreaterThan(reserved);
             values.add(orders.next());
             Concurrently.assertUnique(values.toArray());
+        }
+    }
+
+    private static void awaitPrefetchedBlock(Sequence orders) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (orders.stats().remaining() < 15) {
+            assertThat(System.nanoTime() - deadline).as("prefetch arrived in time").isNegative();
+            Thread.onSpinWait();
         }
     }
 
