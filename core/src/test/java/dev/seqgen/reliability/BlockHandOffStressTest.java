@@ -110,7 +110,7 @@ class BlockHandOffStressTest {
                         + "%,d waits, %,d discarded, %,d lost to unknown outcomes, %d closes, %d exhaustions%n",
                 strategy, seed, totals.rounds, totals.values, totals.reservations, totals.waits, totals.discarded,
                 totals.lostToUnknownOutcome, totals.closes, totals.exhaustions);
-        assertThat(totals.rounds).isGreaterThanOrEqualTo(3);
+        assertThat(totals.values).as("values taken").isPositive();
     }
 
     private static final class Totals {
