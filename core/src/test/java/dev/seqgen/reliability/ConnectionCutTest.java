@@ -17,10 +17,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -260,8 +263,8 @@ class ConnectionCutTest {
         database.execute("CREATE TABLE " + committed + " (v BIGINT NOT NULL PRIMARY KEY)");
         SequenceRegistry registry = setup.registry();
         List<String> names = List.of("sync", "async", "batch", "async-batch");
-        Map<String, Queue<long[]>> taken = new java.util.HashMap<>();
-        Map<String, AtomicLong> failures = new java.util.HashMap<>();
+        Map<String, Queue<long[]>> taken = new HashMap<>();
+        Map<String, AtomicLong> failures = new HashMap<>();
         for (String name : names) {
             registry.sequence(name);
             taken.put(name, new ConcurrentLinkedQueue<>());
@@ -283,7 +286,7 @@ class ConnectionCutTest {
                             } else {
                                 mine.addAll(sequence.nextValues(1 + ThreadLocalRandom.current().nextInt(5)));
                             }
-                        } catch (SequenceUnavailableException | java.sql.SQLException e) {
+                        } catch (SequenceUnavailableException | SQLException e) {
                             failures.get(name).incrementAndGet();
                             Thread.sleep(20);
                         }
@@ -309,7 +312,7 @@ class ConnectionCutTest {
         StringBuilder figures = new StringBuilder();
         for (String name : names) {
             long[] values = name.equals("sync") ? committedValues(database, committed)
-                    : taken.get(name).stream().flatMapToLong(java.util.Arrays::stream).toArray();
+                    : taken.get(name).stream().flatMapToLong(Arrays::stream).toArray();
             long[] sorted = Concurrently.assertUnique(values);
             long next = setup.rowNextValue(name);
             assertThat(sorted).as(name + " values after recovery").isNotEmpty();
@@ -403,7 +406,7 @@ class ConnectionCutTest {
             } catch (Exception e) {
                 try {
                     connection.rollback();
-                } catch (java.sql.SQLException ignored) {
+                } catch (SQLException ignored) {
                     // the connection is gone, and the transaction with it
                 }
                 throw e;

@@ -4,6 +4,7 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
+import dev.seqgen.jdbc.JdbcDialect;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
@@ -113,7 +114,7 @@ class HostileNamesTest {
         }
     }
 
-    private static dev.seqgen.jdbc.JdbcDialect dialectOf(TestDatabase database) {
-        return dev.seqgen.jdbc.JdbcDialect.valueOf(database.name());
+    private static JdbcDialect dialectOf(TestDatabase database) {
+        return JdbcDialect.valueOf(database.name());
     }
 }

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -127,7 +128,7 @@ class ShutdownUnderLoadTest {
             for (Future<?> future : running) {
                 future.get(20, TimeUnit.SECONDS);
             }
-            return values.stream().flatMapToLong(java.util.Arrays::stream).toArray();
+            return values.stream().flatMapToLong(Arrays::stream).toArray();
         }
     }
 
