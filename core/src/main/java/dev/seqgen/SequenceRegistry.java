@@ -109,12 +109,7 @@ public final class SequenceRegistry implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the sequence registry is closed; cannot create sequence '" + name + "'");
         }
-        try {
-            store.createSequence(name, settings.initialValue());
-        } catch (RuntimeException e) {
-            throw new SequenceUnavailableException(name, "could not create its row in the " + store.name()
-                    + " store: " + e.getMessage(), e);
-        }
+        Sequences.createRow(name, settings, store, ticker);
         return Sequences.create(name, settings, store, ticker, executor, metrics);
     }
 

@@ -13,11 +13,8 @@ import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
 import java.lang.System.Logger.Level;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * What every strategy shares: the reservation with retry and backoff, the counters, the give-back at close.
@@ -25,12 +22,6 @@ import java.util.concurrent.locks.LockSupport;
 abstract class AbstractSequence implements Sequence {
 
     static final System.Logger LOG = System.getLogger(Sequence.class.getName());
-
-    /** The first pause after a transient store error; it doubles on each further error. */
-    static final long INITIAL_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-
-    /** The longest pause between two attempts of one reservation. */
-    static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     final String name;
     final SequenceSettings settings;
@@ -114,7 +105,7 @@ abstract class AbstractSequence implements Sequence {
      * checked; a row moved back below values that other JVMs took cannot be detected here.
      */
     final ReservedRange reserve(long count, long deadline) {
-        long backoff = INITIAL_BACKOFF_NANOS;
+        Backoff backoff = new Backoff();
         for (int attempt = 1; ; attempt++) {
             checkOpen();
             // Read before the statement: every reservation counted here has committed, so an untouched row
@@ -137,15 +128,14 @@ abstract class AbstractSequence implements Sequence {
                     throw new SequenceUnavailableException(name, "the " + store.name() + " store failed: "
                             + e.getMessage(), e);
                 }
-                if (now + backoff - deadline >= 0) {
+                if (!backoff.fits(now, deadline)) {
                     throw new SequenceUnavailableException(name, "the " + store.name() + " store kept failing for "
                             + attempt + " attempt(s) within the acquire timeout of " + settings.acquireTimeout()
                             + ": " + e.getMessage(), e);
                 }
                 retries.increment();
                 tracker.recordRetry();
-                pause(backoff);
-                backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+                backoff.pause(name);
                 continue;
             } catch (RuntimeException e) {
                 failedAttempt(start);
@@ -166,14 +156,6 @@ abstract class AbstractSequence implements Sequence {
     private void failedAttempt(long start) {
         reservationFailures.increment();
         tracker.recordReservation(ticker.read() - start, false);
-    }
-
-    private void pause(long backoff) {
-        LockSupport.parkNanos(backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1));
-        if (Thread.interrupted()) {
-            Thread.currentThread().interrupt();
-            throw new SequenceUnavailableException(name, "interrupted while retrying the store", null);
-        }
     }
 
     final void checkOpen() {

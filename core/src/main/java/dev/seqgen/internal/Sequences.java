@@ -2,9 +2,11 @@ package dev.seqgen.internal;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Ticker;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStoreException;
 
 import java.util.concurrent.Executor;
 
@@ -12,6 +14,39 @@ import java.util.concurrent.Executor;
 public final class Sequences {
 
     private Sequences() {
+    }
+
+    /**
+     * Creates the sequence's row if it is missing, retrying transient store errors (two generators creating
+     * a row at once under SERIALIZABLE isolation, a lost connection) with backoff within the acquire timeout.
+     *
+     * @param name the validated sequence name
+     * @param settings its settings, for the initial value and the acquire timeout
+     * @param store the store
+     * @param ticker the time source
+     * @throws SequenceUnavailableException if the row could not be created
+     */
+    public static void createRow(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
+        long deadline = ticker.read() + settings.acquireTimeout().toNanos();
+        Backoff backoff = new Backoff();
+        for (;;) {
+            try {
+                store.createSequence(name, settings.initialValue());
+                return;
+            } catch (SequenceStoreException e) {
+                if (!e.isTransient() || !backoff.fits(ticker.read(), deadline)) {
+                    throw cannotCreate(name, store, e);
+                }
+                backoff.pause(name);
+            } catch (RuntimeException e) {
+                throw cannotCreate(name, store, e);
+            }
+        }
+    }
+
+    private static SequenceUnavailableException cannotCreate(String name, SequenceStore store, RuntimeException e) {
+        return new SequenceUnavailableException(name, "could not create its row in the " + store.name() + " store: "
+                + e.getMessage(), e);
     }
 
     /**

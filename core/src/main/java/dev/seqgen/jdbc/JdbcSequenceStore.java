@@ -13,7 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 
 /**
@@ -37,9 +36,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
-
-    /** Attempts at creating a sequence's row when the database reports a transient error. */
-    private static final int CREATE_ATTEMPTS = 5;
 
     private final DataSource dataSource;
     /** The connection borrowed for {@link Builder#dedicatedConnection(boolean)}, or null. */
@@ -126,38 +122,22 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public void createSequence(String sequence, long initialValue) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                if (createTable && !tableReady) {
-                    createTable();
-                }
-                inOwnTransaction(connection -> {
-                    try (PreparedStatement insert = connection.prepareStatement(dialect.insertIfMissingSql(table))) {
-                        insert.setString(1, sequence);
-                        insert.setLong(2, initialValue);
-                        insert.executeUpdate();
-                    }
-                    return null;
-                });
-                return;
-            } catch (SQLException e) {
-                // At SERIALIZABLE (CockroachDB, YugabyteDB, PostgreSQL so configured) creators racing for one new
-                // row fail with 40001; the insert-if-missing is idempotent, and the retry finds the row.
-                if (attempt == CREATE_ATTEMPTS || !dialect.isTransient(e) || !pauseBeforeRetry(attempt)) {
-                    throw failure("creating the row of sequence '" + sequence + "'", e);
-                }
-            }
-        }
-    }
-
-    /** Sleeps a little longer after each failed attempt; returns false if interrupted. */
-    private static boolean pauseBeforeRetry(int attempt) {
+        // Creators racing for one new row at SERIALIZABLE (CockroachDB, YugabyteDB, PostgreSQL so configured)
+        // fail with 40001, a transient error: the registry retries, and the insert-if-missing finds the row.
         try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L << attempt));
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+            if (createTable && !tableReady) {
+                createTable();
+            }
+            inOwnTransaction(connection -> {
+                try (PreparedStatement insert = connection.prepareStatement(dialect.insertIfMissingSql(table))) {
+                    insert.setString(1, sequence);
+                    insert.setLong(2, initialValue);
+                    insert.executeUpdate();
+                }
+                return null;
+            });
+        } catch (SQLException e) {
+            throw failure("creating the row of sequence '" + sequence + "'", e);
         }
     }
 
