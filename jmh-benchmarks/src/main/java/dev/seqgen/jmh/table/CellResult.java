@@ -15,9 +15,10 @@ package dev.seqgen.jmh.table;
  * @param errors transactions that failed
  * @param firstError the first failure's message, or null
  * @param bound the rate the mode cannot beat, values per second
+ * @param boundFormula how the bound was computed
  */
 record CellResult(Mode mode, int threads, long values, double seconds, double p50, double p90, double p99, double max,
-        long errors, String firstError, double bound) {
+        long errors, String firstError, double bound, String boundFormula) {
 
     double valuesPerSecond() {
         return values / seconds;

@@ -116,7 +116,7 @@ public final class StrategyTable {
         return new CellResult(mode, threads, run.measuredValues.sum(), options.duration().toNanos() / 1e9,
                 percentile(all, 50), percentile(all, 90), percentile(all, 99),
                 all.length == 0 ? Double.NaN : all[all.length - 1] / 1e6, run.errors.sum(), run.firstError.get(),
-                mode.bound(session, threads));
+                mode.bound(session, threads), mode.boundFormula(session));
     }
 
     /**

@@ -61,7 +61,7 @@ final class TableReport {
         for (CellResult r : results) {
             out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %.1f | %s | %.0f %% |%n",
                     r.mode().option, r.threads(), r.valuesPerSecond(), r.p50(), r.p90(), r.p99(), r.max(), r.errors(),
-                    r.bound(), r.mode().boundFormula, 100 * r.share());
+                    r.bound(), r.boundFormula(), 100 * r.share());
         }
         results.stream().filter(r -> r.firstError() != null).forEach(r -> out.printf("%s, %d threads: first error: %s%n",
                 r.mode().option, r.threads(), r.firstError()));
@@ -97,7 +97,7 @@ final class TableReport {
             csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%.3f,\"%s\",%.4f,%d,%d,"
                             + "%.3f,%.3f,%d,%d%n", store, r.mode().option, r.threads(), r.values(), r.seconds(),
                     r.valuesPerSecond(), r.p50(), r.p90(), r.p99(), r.max(), r.errors(), r.bound(),
-                    r.mode().boundFormula, r.share(), options.appLatency().toMillis(),
+                    r.boundFormula(), r.share(), options.appLatency().toMillis(),
                     options.storeLatency().toMillis(), storeRoundTripMillis, sequenceCallMillis, options.blockSize(),
                     options.effectiveLowWatermark()));
         }
@@ -122,7 +122,7 @@ final class TableReport {
                             + " \"share\": %.4f}", quote(r.mode().option), r.threads(), r.values(), r.seconds(),
                     r.valuesPerSecond(), number(r.p50()), number(r.p90()), number(r.p99()), number(r.max()),
                     r.errors(), r.firstError() == null ? "null" : quote(r.firstError()), r.bound(),
-                    quote(r.mode().boundFormula), r.share()));
+                    quote(r.boundFormula()), r.share()));
         }
         return json.append("\n  ]\n}\n").toString();
     }
