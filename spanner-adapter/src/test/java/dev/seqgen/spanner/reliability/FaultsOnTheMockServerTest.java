@@ -1,0 +1,345 @@
+package dev.seqgen.spanner.reliability;
+
+import com.google.api.gax.grpc.testing.LocalChannelProvider;
+import com.google.cloud.NoCredentials;
+import com.google.cloud.spanner.DatabaseId;
+import com.google.cloud.spanner.MockSpannerServiceImpl;
+import com.google.cloud.spanner.MockSpannerServiceImpl.StatementResult;
+import com.google.cloud.spanner.SessionPoolOptions;
+import com.google.cloud.spanner.Spanner;
+import com.google.cloud.spanner.SpannerOptions;
+import com.google.cloud.spanner.Statement;
+import com.google.protobuf.ListValue;
+import com.google.protobuf.Value;
+import com.google.rpc.RetryInfo;
+import com.google.spanner.v1.BeginTransactionRequest;
+import com.google.spanner.v1.CommitRequest;
+import com.google.spanner.v1.CommitResponse;
+import com.google.spanner.v1.ExecuteSqlRequest;
+import com.google.spanner.v1.PartialResultSet;
+import com.google.spanner.v1.ResultSetMetadata;
+import com.google.spanner.v1.StructType;
+import com.google.spanner.v1.Transaction;
+import com.google.spanner.v1.Type;
+import com.google.spanner.v1.TypeCode;
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceUnavailableException;
+import dev.seqgen.Strategy;
+import dev.seqgen.spanner.SpannerSequenceStore;
+import dev.seqgen.testing.Concurrently;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.StreamObserver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Faults the emulator cannot produce, injected by the Spanner client's in-process mock server: a burst of
+ * {@code ABORTED} on every attempt, and an outage ({@code UNAVAILABLE} on every statement, begin and commit)
+ * longer than the acquire timeout. Behind the reservation statement the mock keeps one counter row, which
+ * moves only when the statement is answered (not when it is aborted), so that successive reservations get
+ * successive blocks.
+ */
+@DisplayName("faults on mock-server")
+class FaultsOnTheMockServerTest {
+
+    private static final String RESERVE_SQL = "UPDATE seqgen_sequences SET next_value = next_value + @count"
+            + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value";
+    private static final String SELECT_SQL = "SELECT next_value FROM seqgen_sequences WHERE name = @name";
+    private static final String GIVE_BACK_SQL = "UPDATE seqgen_sequences SET next_value = @restored";
+
+    private FaultyMockSpanner mockSpanner;
+    private Server server;
+    private Spanner spanner;
+
+    @BeforeEach
+    void startServerAndConnect() throws IOException {
+        mockSpanner = new FaultyMockSpanner();
+        mockSpanner.setAbortProbability(0.0D);
+        mockSpanner.putStatementResult(StatementResult.query(
+                Statement.newBuilder(SELECT_SQL).bind("name").to("orders").build(), nextValueRows(1)));
+        // The give-back at close finds the row moved on (the counter row does not move back): nothing given back.
+        mockSpanner.putPartialStatementResult(StatementResult.update(Statement.of(GIVE_BACK_SQL), 0));
+        String name = InProcessServerBuilder.generateName();
+        server = InProcessServerBuilder.forName(name).addService(mockSpanner).build().start();
+        spanner = SpannerOptions.newBuilder()
+                .setProjectId("seqgen-test")
+                .setEmulatorHost(null)
+                .setChannelProvider(LocalChannelProvider.create(name))
+                .setCredentials(NoCredentials.getInstance())
+                .setBuiltInMetricsEnabled(false)
+                .setSessionPoolOption(SessionPoolOptions.newBuilder().setMinSessions(8).build())
+                .build()
+                .getService();
+    }
+
+    @AfterEach
+    void disconnectAndStopServer() throws InterruptedException {
+        spanner.close();
+        server.shutdown();
+        server.awaitTermination();
+    }
+
+    private SpannerSequenceStore store(Duration operationTimeout) {
+        return SpannerSequenceStore.builder(spanner.getDatabaseClient(DatabaseId.of("seqgen-test", "seqgen-test",
+                "seqgen"))).operationTimeout(operationTimeout).build();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
+    @DisplayName("mock-server: a 1.5 s burst of ABORTED on every attempt, then success: one committed block per"
+            + " reservation, every call within the acquire timeout, no value twice across 8 threads")
+    void aBurstOfAbortsOnEveryAttemptThenSuccess(Strategy strategy) throws Exception {
+        Duration acquireTimeout = Duration.ofSeconds(5);
+        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(20).lowWatermark(10)
+                .acquireTimeout(acquireTimeout).build();
+        SpannerSequenceStore store = store(Duration.ofSeconds(1));
+        mockSpanner.startCounterRow(1);
+        List<SequenceRegistry> registries = List.of(SequenceRegistry.builder(store).defaults(settings).build(),
+                SequenceRegistry.builder(store).defaults(settings).build());
+        List<Sequence> generators = registries.stream().map(r -> r.sequence("orders")).toList();
+        AtomicLong slowestCallNanos = new AtomicLong();
+        int valuesPerThread = strategy == Strategy.ASYNC ? 40 : 200;
+        long[] values;
+        long commits;
+        try {
+            mockSpanner.abortFor(Duration.ofMillis(1_500));
+            values = Concurrently.run(8, thread -> {
+                Sequence orders = generators.get(thread % 2);
+                long[] mine = new long[valuesPerThread];
+                for (int i = 0; i < mine.length; i++) {
+                    long start = System.nanoTime();
+                    mine[i] = orders.next();
+                    slowestCallNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
+                }
+                return mine;
+            });
+            commits = mockSpanner.countRequestsOfType(CommitRequest.class); // before the give-backs at close
+        } finally {
+            registries.forEach(SequenceRegistry::close);
+        }
+
+        long[] sorted = Concurrently.assertUnique(values);
+        long reservations = generators.stream().mapToLong(s -> s.stats().reservations()).sum();
+        long seqgenRetries = generators.stream().mapToLong(s -> s.stats().retries()).sum();
+        System.out.printf("mock-server %s: %,d values, %,d aborted attempts, %,d answered reservation statements,"
+                        + " %,d commits, %,d reservations, %,d seqgen retries, slowest call %,d ms%n", strategy,
+                sorted.length, mockSpanner.aborted.get(), mockSpanner.answered.get(), commits, reservations,
+                seqgenRetries, TimeUnit.NANOSECONDS.toMillis(slowestCallNanos.get()));
+        assertThat(mockSpanner.aborted.get()).as("aborted attempts").isGreaterThan(8);
+        assertThat(commits).as("commits: one per successful reservation (no other transaction commits)")
+                .isEqualTo(reservations);
+        assertThat(mockSpanner.answered.get()).as("reservation statements answered").isEqualTo(reservations);
+        assertThat(sorted[sorted.length - 1]).as("highest value: within the blocks committed")
+                .isLessThan(mockSpanner.nextValue());
+        assertThat(slowestCallNanos.get()).as("slowest call, bounded by the acquire timeout")
+                .isLessThan(acquireTimeout.toNanos());
+        if (strategy == Strategy.ASYNC) {
+            Concurrently.assertContiguousFrom(1, sorted);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
+    @DisplayName("mock-server: UNAVAILABLE for longer than the acquire timeout: SequenceUnavailableException within"
+            + " operation timeout + acquire timeout, then values again once the server answers")
+    void anOutageLongerThanTheAcquireTimeoutFailsCallersInBoundedTimeThenRecovers(Strategy strategy)
+            throws Exception {
+        Duration operationTimeout = Duration.ofMillis(500);
+        Duration acquireTimeout = Duration.ofSeconds(1);
+        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(20).lowWatermark(10)
+                .acquireTimeout(acquireTimeout).build();
+        mockSpanner.startCounterRow(1);
+        try (SequenceRegistry registry = SequenceRegistry.builder(store(operationTimeout)).defaults(settings).build()) {
+            Sequence orders = registry.sequence("orders");
+            LongStream.Builder values = LongStream.builder();
+            for (int i = 0; i < 12; i++) {
+                values.add(orders.next());
+            }
+            if (strategy == Strategy.ASYNC_BATCH) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (orders.stats().remaining() <= 8) { // 12 taken of 20: below the watermark, prefetching
+                    assertThat(System.nanoTime() - deadline).as("prefetch arrived").isNegative();
+                    Thread.sleep(1);
+                }
+            }
+
+            mockSpanner.outage(true);
+            SequenceUnavailableException failure = null;
+            long failedCallNanos = 0;
+            int servedDuringOutage = 0;
+            for (int i = 0; i < 100 && failure == null; i++) {
+                long start = System.nanoTime();
+                try {
+                    values.add(orders.next());
+                    servedDuringOutage++;
+                } catch (SequenceUnavailableException e) {
+                    failure = e;
+                    failedCallNanos = System.nanoTime() - start;
+                }
+            }
+            assertThat(failure).as("a caller told the store is unavailable").isNotNull();
+            assertThat(failure.getMessage()).contains("'orders'");
+            Duration bound = operationTimeout.plus(acquireTimeout).plusMillis(300);
+            assertThat(failedCallNanos).as("time of the failed call, at most " + bound).isLessThan(bound.toNanos());
+            switch (strategy) {
+                case ASYNC -> assertThat(servedDuringOutage).isZero();
+                case BATCH -> assertThat(servedDuringOutage).as("rest of the block in hand").isEqualTo(8);
+                default -> assertThat(servedDuringOutage).as("rest of the block in hand and the prefetched block")
+                        .isEqualTo(28);
+            }
+
+            mockSpanner.outage(false);
+            // A caller that comes just as the outage ends may still be told of the failure of a background refill
+            // begun during the outage (ASYNC_BATCH); within operation + acquire timeout values flow again.
+            long recoveryDeadline = System.nanoTime() + bound.toNanos();
+            List<String> staleFailures = new ArrayList<>();
+            long firstAfterRecovery = 0;
+            while (firstAfterRecovery == 0) {
+                try {
+                    firstAfterRecovery = orders.next();
+                } catch (SequenceUnavailableException e) {
+                    staleFailures.add(e.getMessage());
+                    assertThat(System.nanoTime() - recoveryDeadline).as("values flow again in time, failures: "
+                            + staleFailures).isNegative();
+                }
+            }
+            assertThat(staleFailures).as("failures after the outage ended").hasSizeLessThanOrEqualTo(1);
+            if (strategy != Strategy.ASYNC_BATCH) {
+                assertThat(staleFailures).isEmpty();
+            }
+            long[] afterRecovery = new long[30];
+            afterRecovery[0] = firstAfterRecovery;
+            for (int i = 1; i < afterRecovery.length; i++) {
+                afterRecovery[i] = orders.next();
+            }
+            long[] sorted = Concurrently.assertUnique(LongStream.concat(values.build(), LongStream.of(afterRecovery))
+                    .toArray());
+            System.out.printf("mock-server %s: %d served during the outage, then failed after %d ms: %s; %d stale"
+                            + " failure(s) after it ended %s; %d values after recovery, %d in all, unique%n", strategy,
+                    servedDuringOutage, TimeUnit.NANOSECONDS.toMillis(failedCallNanos), failure.getMessage(),
+                    staleFailures.size(), staleFailures, afterRecovery.length, sorted.length);
+        }
+    }
+
+    /** A result of one INT64 column, {@code next_value}, with a row per value. */
+    private static com.google.spanner.v1.ResultSet nextValueRows(long... values) {
+        com.google.spanner.v1.ResultSet.Builder rows = com.google.spanner.v1.ResultSet.newBuilder()
+                .setMetadata(ResultSetMetadata.newBuilder().setRowType(StructType.newBuilder()
+                        .addFields(StructType.Field.newBuilder().setName("next_value")
+                                .setType(Type.newBuilder().setCode(TypeCode.INT64)))));
+        for (long value : values) {
+            rows.addRows(ListValue.newBuilder().addValues(Value.newBuilder().setStringValue(Long.toString(value))));
+        }
+        return rows.build();
+    }
+
+    /**
+     * The mock server with a counter row behind the reservation statement, an abort burst (every reservation
+     * statement answered with ABORTED and a 5 ms retry delay until a moment passes) and an outage switch.
+     */
+    static final class FaultyMockSpanner extends MockSpannerServiceImpl {
+
+        final AtomicLong aborted = new AtomicLong();
+        final AtomicLong answered = new AtomicLong();
+        private final Object rowLock = new Object();
+        private volatile boolean counting;
+        private volatile long abortUntilNanos;
+        private volatile boolean outage;
+        private long nextValue;
+
+        void startCounterRow(long initialValue) {
+            synchronized (rowLock) {
+                nextValue = initialValue;
+                counting = true;
+            }
+        }
+
+        long nextValue() {
+            synchronized (rowLock) {
+                return nextValue;
+            }
+        }
+
+        void abortFor(Duration duration) {
+            abortUntilNanos = System.nanoTime() + duration.toNanos();
+        }
+
+        void outage(boolean on) {
+            outage = on;
+        }
+
+        private static io.grpc.StatusRuntimeException abortedWithRetryDelay() {
+            Metadata trailers = new Metadata();
+            trailers.put(ProtoUtils.keyForProto(RetryInfo.getDefaultInstance()), RetryInfo.newBuilder()
+                    .setRetryDelay(com.google.protobuf.Duration.newBuilder().setNanos(5_000_000)).build());
+            return Status.ABORTED.withDescription("injected abort").asRuntimeException(trailers);
+        }
+
+        private static io.grpc.StatusRuntimeException unavailable() {
+            return Status.UNAVAILABLE.withDescription("injected outage").asRuntimeException();
+        }
+
+        @Override
+        public void executeStreamingSql(ExecuteSqlRequest request, StreamObserver<PartialResultSet> responseObserver) {
+            if (outage) {
+                responseObserver.onError(unavailable());
+                return;
+            }
+            if (!counting || !request.getSql().equals(RESERVE_SQL)) {
+                super.executeStreamingSql(request, responseObserver);
+                return;
+            }
+            if (System.nanoTime() - abortUntilNanos < 0) {
+                aborted.incrementAndGet();
+                responseObserver.onError(abortedWithRetryDelay());
+                return;
+            }
+            synchronized (rowLock) {
+                long count = Long.parseLong(request.getParams().getFieldsOrThrow("count").getStringValue());
+                long lastStart = Long.parseLong(request.getParams().getFieldsOrThrow("lastStart").getStringValue());
+                com.google.spanner.v1.ResultSet rows = nextValue <= lastStart ? nextValueRows(nextValue += count)
+                        : nextValueRows();
+                answered.incrementAndGet();
+                putPartialStatementResult(StatementResult.query(Statement.of(RESERVE_SQL), rows));
+                super.executeStreamingSql(request, responseObserver);
+            }
+        }
+
+        @Override
+        public void beginTransaction(BeginTransactionRequest request, StreamObserver<Transaction> responseObserver) {
+            if (outage) {
+                responseObserver.onError(unavailable());
+                return;
+            }
+            super.beginTransaction(request, responseObserver);
+        }
+
+        @Override
+        public void commit(CommitRequest request, StreamObserver<CommitResponse> responseObserver) {
+            if (outage) {
+                responseObserver.onError(unavailable());
+                return;
+            }
+            super.commit(request, responseObserver);
+        }
+    }
+}
