@@ -208,7 +208,8 @@ final class TableReport {
                 .yAxisTitle(unit)
                 .build();
         chart.getStyler().setYAxisLogarithmic(true);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setXAxisLabelRotation(20);
         return chart;
     }
