@@ -7,6 +7,7 @@ import dev.seqgen.Strategy;
 import dev.seqgen.Ticker;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStoreException;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
@@ -33,9 +34,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *   - a caller in the slow path that finds no usable refill (the first block, or a failed refill).
  * Only the refillLock holder in the slow path takes a ready block out of prefetch (CAS to null) and then
  * publishes it as current; the CAS comes first, so a trigger on the new block always finds prefetch free.
- * A caller waits for the refill with a timed get, bounded by its acquire timeout. A failed refill is
- * reported to the caller that waited for it and replaced by the next caller, which is how the sequence
- * recovers when the store comes back.
+ * A caller waits for the refill with a timed get, bounded by its acquire timeout. A refill that failed
+ * on transient errors is replaced by a fresh one while the waiting caller's deadline leaves time (the
+ * failed one may have started long before, during an outage that has ended); any other failure is
+ * reported to the caller that waited for it, and the next caller starts a new refill, which is how the
+ * sequence recovers when the store comes back.
  * </pre>
  */
 final class AsyncBatchSequence extends BlockSequence {
@@ -99,25 +102,37 @@ final class AsyncBatchSequence extends BlockSequence {
 
     @Override
     Block obtainNextBlock(Block exhausted, long deadline) {
-        CompletableFuture<Block> refill = startPrefetch();
-        Block next;
-        try {
-            next = refill.get(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            throw timedOut("the background refill is late");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SequenceUnavailableException(name, "interrupted while waiting for the background refill", e);
-        } catch (ExecutionException e) {
-            prefetch.compareAndSet(refill, null);
-            Throwable cause = e.getCause();
-            if (cause instanceof SequenceExhaustedException) {
-                throw new SequenceExhaustedException(name, settings.maxValue());
+        for (;;) {
+            CompletableFuture<Block> refill = startPrefetch();
+            try {
+                Block next = refill.get(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS);
+                prefetch.compareAndSet(refill, null);
+                return next;
+            } catch (TimeoutException e) {
+                throw timedOut("the background refill is late");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SequenceUnavailableException(name, "interrupted while waiting for the background refill", e);
+            } catch (ExecutionException e) {
+                prefetch.compareAndSet(refill, null);
+                Throwable cause = e.getCause();
+                if (cause instanceof SequenceExhaustedException) {
+                    throw new SequenceExhaustedException(name, settings.maxValue());
+                }
+                // A refill that gave up on transient errors may have started long before this caller came (an
+                // outage that has just ended): while this caller's own deadline leaves time, start a fresh one.
+                if (!endedOnTransientErrors(cause) || !new Backoff().fits(ticker.read(), deadline)) {
+                    throw new SequenceUnavailableException(name, "the background refill failed: "
+                            + cause.getMessage(), cause);
+                }
             }
-            throw new SequenceUnavailableException(name, "the background refill failed: " + cause.getMessage(), cause);
         }
-        prefetch.compareAndSet(refill, null);
-        return next;
+    }
+
+    private static boolean endedOnTransientErrors(Throwable refillFailure) {
+        return refillFailure instanceof SequenceUnavailableException
+                && refillFailure.getCause() instanceof SequenceStoreException storeFailure
+                && storeFailure.isTransient();
     }
 
     @Override
