@@ -10,7 +10,9 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * {@code seqgen.sequences.order_event.*} says (the entity names no strategy).
  *
  * <p>Run on embedded H2: {@code ./mvnw -q -B -pl samples/order-service spring-boot:run}; on a PostgreSQL or
- * MariaDB server: add {@code -Dspring-boot.run.profiles=postgres} (or {@code mariadb}).
+ * MariaDB server: add {@code -Dspring-boot.run.profiles=postgres} (or {@code mariadb}); with the sequence rows
+ * in Cloud Spanner (the emulator by default, see {@link SpannerEmulatorBootstrap}):
+ * {@code -Dspring-boot.run.profiles=spanner}, where invoice numbers are {@code async}, not gapless.
  */
 @SpringBootApplication
 public class OrderServiceApplication {

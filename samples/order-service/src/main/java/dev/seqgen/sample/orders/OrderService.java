@@ -15,9 +15,12 @@ public class OrderService {
 
     private final InvoiceRepository invoices;
 
-    OrderService(OrderRepository orders, InvoiceRepository invoices) {
+    private final InvoiceNumbering numbering;
+
+    OrderService(OrderRepository orders, InvoiceRepository invoices, InvoiceNumbering numbering) {
         this.orders = orders;
         this.invoices = invoices;
+        this.numbering = numbering;
     }
 
     /**
@@ -49,7 +52,9 @@ public class OrderService {
      * invoice is persisted, inside this transaction, and the insert is flushed at once, so with
      * {@code simulateFailure} the number really was taken and the row really inserted before the rollback
      * undoes both. A concurrent second invoice for the same order fails on the unique order id (409) and
-     * rolls back the same way: numbers of committed invoices never have a hole.
+     * rolls back the same way: numbers of committed invoices never have a hole. When configuration has made
+     * the sequence anything but {@code sync} (the {@code spanner} profile does), the number commits on its
+     * own and a rollback leaves a hole; the failure says so ({@link InvoiceNumbering}).
      *
      * @throws OrderNotFoundException no such order (404)
      * @throws InvoiceAlreadyIssuedException the order has its invoice (409)
@@ -63,7 +68,8 @@ public class OrderService {
         }
         Invoice invoice = invoices.saveAndFlush(new Invoice(order, now()));
         if (simulateFailure) {
-            throw new InvoiceRolledBackException(orderId, invoice.getNumber());
+            throw new InvoiceRolledBackException(orderId, invoice.getNumber(),
+                    InvoiceNumbering.name(numbering.strategy()), numbering.gapless());
         }
         order.record(OrderEvent.Type.INVOICED, invoice.getIssuedAt());
         return InvoiceView.of(invoice);
