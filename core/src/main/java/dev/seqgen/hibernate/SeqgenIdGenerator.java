@@ -128,7 +128,9 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
             if (settings.strategy() == Strategy.SYNC && !(registry.store() instanceof JdbcSequenceStore)) {
                 throw new MappingException(where + ": the SYNC strategy increments the row on the session's JDBC"
                         + " connection, so it needs the JDBC store in the entities' database; the registry uses the "
-                        + registry.store().name() + " store");
+                        + registry.store().name() + " store. Give the sequence another strategy (with Spring Boot:"
+                        + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless), or keep"
+                        + " its row in the entities' database with the JDBC store");
             }
             sequence = registry.sequence(name, settings);
         } catch (SequenceConfigurationException | SequenceException e) {
