@@ -14,9 +14,9 @@ import java.util.logging.Logger;
 /**
  * The strategy table of "Sequence generation in Spanner", redone for any store (H2, PostgreSQL, MariaDB, and
  * the Spanner emulator to try the tool on): every mode × thread count runs a closed loop of simulated
- * application transactions on a real database, and the table shows values
- * per second, latency percentiles, the rate the mode cannot beat and the share of it achieved. This is the
- * macro measurement beside the JMH micro ones: it includes the database, the pool and the scheduler.
+ * application transactions on a real database, and the table shows values per second, latency percentiles,
+ * the rate the mode cannot beat and the share of it achieved. This is the macro measurement beside the JMH
+ * micro ones: it includes the database, the pool and the scheduler.
  *
  * <p>Workload: each of {@code threads} callers repeats one application transaction that needs one value and
  * takes {@code --app-latency} (default 10 ms) of work. SYNC takes the value inside that transaction, on the

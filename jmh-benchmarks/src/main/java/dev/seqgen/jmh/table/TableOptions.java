@@ -74,7 +74,7 @@ record TableOptions(
         }
         Database database = Database.fromOption(given.getOrDefault("store", "h2"));
         int blockSize = positiveInt(given, "block-size", 1000);
-        int lowWatermark = given.containsKey("low-watermark") ? Integer.parseInt(given.get("low-watermark")) : -1;
+        int lowWatermark = given.containsKey("low-watermark") ? integer(given, "low-watermark") : -1;
         if (given.containsKey("low-watermark") && (lowWatermark < 0 || lowWatermark >= blockSize)) {
             throw new IllegalArgumentException("--low-watermark=" + lowWatermark + ": expected 0 to block size - 1");
         }
@@ -120,7 +120,7 @@ record TableOptions(
     private static List<Integer> threads(String list) {
         List<Integer> threads = new ArrayList<>();
         for (String count : list.split(",")) {
-            int n = Integer.parseInt(count.trim());
+            int n = integer(Map.of("threads", count.trim()), "threads");
             if (n < 1) {
                 throw new IllegalArgumentException("--threads: " + n + " is not a thread count (expected >= 1)");
             }
@@ -144,11 +144,19 @@ record TableOptions(
     }
 
     private static int positiveInt(Map<String, String> given, String name, int defaultValue) {
-        int value = given.containsKey(name) ? Integer.parseInt(given.get(name)) : defaultValue;
+        int value = given.containsKey(name) ? integer(given, name) : defaultValue;
         if (value < 1) {
             throw new IllegalArgumentException("--" + name + "=" + value + ": expected an integer >= 1");
         }
         return value;
+    }
+
+    private static int integer(Map<String, String> given, String name) {
+        try {
+            return Integer.parseInt(given.get(name));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + "=" + given.get(name) + ": expected an integer");
+        }
     }
 
     /** The low watermark seqgen will use: the one given, or its default of a quarter of the block. */
