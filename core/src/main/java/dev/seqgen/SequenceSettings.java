@@ -280,8 +280,8 @@ public final class SequenceSettings {
         }
 
         /**
-         * Sets the largest block an adaptive sequence reserves. Default 100000; must be at least the block
-         * size.
+         * Sets the largest block an adaptive sequence reserves. Default 100000; when adaptive sizing is on, it
+         * must be at least the block size (otherwise it is not used).
          *
          * @param adaptiveMaxBlockSize the largest adaptive block
          * @return this builder
@@ -313,15 +313,16 @@ public final class SequenceSettings {
          *
          * @return the settings
          * @throws SequenceConfigurationException if the low watermark is not below the block size, the
-         *     initial value is above the maximum value, or the adaptive maximum is below the block size
+         *     initial value is above the maximum value, or adaptive sizing is on with a maximum below the
+         *     block size
          */
         public SequenceSettings build() {
             requireArgument(lowWatermark == UNSET || lowWatermark < blockSize, "low-watermark", lowWatermark,
                     "an integer >= 0 and < block-size (" + blockSize + ")");
             requireArgument(initialValue <= maxValue, "initial-value", initialValue,
                     "an integer >= 0 and <= max-value (" + maxValue + ")");
-            requireArgument(adaptiveMaxBlockSize >= blockSize, "adaptive.max-block-size", adaptiveMaxBlockSize,
-                    "an integer >= block-size (" + blockSize + ")");
+            requireArgument(!adaptive || adaptiveMaxBlockSize >= blockSize, "adaptive.max-block-size",
+                    adaptiveMaxBlockSize, "an integer >= block-size (" + blockSize + ") when adaptive sizing is on");
             return new SequenceSettings(this);
         }
 

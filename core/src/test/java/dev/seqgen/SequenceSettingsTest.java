@@ -63,8 +63,10 @@ class SequenceSettingsTest {
         assertThatThrownBy(() -> SequenceSettings.builder().maxValue(0)).hasMessageContaining("'max-value'");
         assertThatThrownBy(() -> SequenceSettings.builder().initialValue(10).maxValue(9).build())
                 .hasMessageContaining("'initial-value'").hasMessageContaining("<= max-value (9)");
-        assertThatThrownBy(() -> SequenceSettings.builder().blockSize(500).adaptiveMaxBlockSize(499).build())
-                .hasMessageContaining("'adaptive.max-block-size'");
+        assertThatThrownBy(() -> SequenceSettings.builder().blockSize(500).adaptive(true).adaptiveMaxBlockSize(499)
+                .build()).hasMessageContaining("'adaptive.max-block-size'");
+        // Without adaptive sizing the adaptive maximum is not used, so a larger block is fine.
+        assertThat(SequenceSettings.builder().blockSize(1_000_000).build().blockSize()).isEqualTo(1_000_000);
         assertThatThrownBy(() -> SequenceSettings.builder().adaptiveTargetRefillInterval(Duration.ZERO))
                 .hasMessageContaining("'adaptive.target-refill-interval'");
         assertThatThrownBy(() -> SequenceSettings.builder().strategy(null)).hasMessageContaining("'strategy'");

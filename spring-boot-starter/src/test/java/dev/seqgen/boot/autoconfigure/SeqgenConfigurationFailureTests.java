@@ -57,7 +57,7 @@ class SeqgenConfigurationFailureTests {
                         "an integer from 1 to 9223372036854775806"),
                 Arguments.of(List.of("seqgen.defaults.initial-value=100", "seqgen.defaults.max-value=10"),
                         "seqgen.defaults.initial-value", "100", "<= max-value (10)"),
-                Arguments.of(List.of("seqgen.defaults.adaptive.max-block-size=10"),
+                Arguments.of(List.of("seqgen.defaults.adaptive.enabled=true", "seqgen.defaults.adaptive.max-block-size=10"),
                         "seqgen.defaults.adaptive.max-block-size", "10", "an integer >= block-size (1000)"),
                 Arguments.of(List.of("seqgen.defaults.adaptive.target-refill-interval=-1s"),
                         "seqgen.defaults.adaptive.target-refill-interval", "PT-1S", "a positive duration"),
