@@ -2,6 +2,7 @@ package dev.seqgen.reliability;
 
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.testing.ChildJvm;
 import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;

@@ -2,8 +2,6 @@ package dev.seqgen.testing;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.JdbcDatabaseContainer;
 import org.testcontainers.mariadb.MariaDBContainer;
@@ -15,15 +13,14 @@ import java.sql.Statement;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 /**
  * The databases every store test runs on. How a test finds a server, in order: the environment
  * ({@code SEQGEN_TEST_POSTGRES_URL}/{@code _USER}/{@code _PASSWORD}, likewise {@code SEQGEN_TEST_MARIADB_*}),
- * then Testcontainers when a Docker engine answers, otherwise the test is skipped with the reason, or fails
- * when {@code SEQGEN_TEST_REQUIRE_DATABASES=true} (as in CI), so CI can never pass by skipping.
+ * then Testcontainers when a Docker engine answers, otherwise {@link Servers#missing}: the test is skipped with
+ * the reason, or fails when {@code SEQGEN_TEST_REQUIRE_DATABASES=true} (as in CI).
  */
 public enum TestDatabase {
 
@@ -41,15 +38,14 @@ public enum TestDatabase {
     POSTGRESQL("postgresql") {
         @Override
         HikariConfig config() {
-            return fromEnvironmentOrContainer("POSTGRES",
-                    () -> new PostgreSQLContainer("postgres:15-alpine"));
+            return fromEnvironmentOrContainer("POSTGRES");
         }
     },
 
     MARIADB("mariadb") {
         @Override
         HikariConfig config() {
-            return fromEnvironmentOrContainer("MARIADB", () -> new MariaDBContainer("mariadb:10.11"));
+            return fromEnvironmentOrContainer("MARIADB");
         }
     };
 
@@ -66,19 +62,6 @@ public enum TestDatabase {
     /** Every database, for {@code @MethodSource}. */
     public static Stream<TestDatabase> all() {
         return Stream.of(values());
-    }
-
-    /** Whether tests must fail rather than skip when a database server cannot be found. */
-    public static boolean serversRequired() {
-        return Boolean.parseBoolean(System.getenv("SEQGEN_TEST_REQUIRE_DATABASES"));
-    }
-
-    /** Skips the test with the reason, or fails it when servers are required. */
-    public static void noServer(String reason) {
-        if (serversRequired()) {
-            Assertions.fail(reason + " (SEQGEN_TEST_REQUIRE_DATABASES=true: a missing server is a failure)");
-        }
-        Assumptions.abort(reason);
     }
 
     /** The shared pool of this database (20 connections), started on first use. */
@@ -132,8 +115,7 @@ public enum TestDatabase {
         return displayName;
     }
 
-    private static HikariConfig fromEnvironmentOrContainer(String key,
-            Supplier<JdbcDatabaseContainer<?>> container) {
+    private static HikariConfig fromEnvironmentOrContainer(String key) {
         HikariConfig config = new HikariConfig();
         String url = System.getenv("SEQGEN_TEST_" + key + "_URL");
         if (url != null && !url.isBlank()) {
@@ -143,15 +125,27 @@ public enum TestDatabase {
             return config;
         }
         if (!dockerAvailable()) {
-            noServer("no " + key.toLowerCase() + " server: set SEQGEN_TEST_" + key + "_URL (and _USER, _PASSWORD)"
+            Servers.missing("no " + key.toLowerCase() + " server: set SEQGEN_TEST_" + key + "_URL (and _USER, _PASSWORD)"
                     + " or run a Docker engine for Testcontainers");
         }
-        JdbcDatabaseContainer<?> started = container.get();
-        started.start();
-        config.setJdbcUrl(started.getJdbcUrl());
-        config.setUsername(started.getUsername());
-        config.setPassword(started.getPassword());
-        return config;
+        return Containers.start(key, config);
+    }
+
+    /**
+     * Testcontainers, in a class of its own so that it is loaded only when a container is started: modules whose
+     * tests do not start containers never load Testcontainers.
+     */
+    private static final class Containers {
+
+        static HikariConfig start(String key, HikariConfig config) {
+            JdbcDatabaseContainer<?> container = key.equals("POSTGRES")
+                    ? new PostgreSQLContainer("postgres:15-alpine") : new MariaDBContainer("mariadb:10.11");
+            container.start();
+            config.setJdbcUrl(container.getJdbcUrl());
+            config.setUsername(container.getUsername());
+            config.setPassword(container.getPassword());
+            return config;
+        }
     }
 
     private static boolean dockerAvailable() {

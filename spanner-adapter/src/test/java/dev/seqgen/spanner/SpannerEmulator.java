@@ -12,7 +12,7 @@ import com.google.cloud.spanner.SessionPoolOptions;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerException;
 import com.google.cloud.spanner.SpannerOptions;
-import dev.seqgen.testing.TestDatabase;
+import dev.seqgen.testing.Servers;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -78,7 +78,7 @@ public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallb
     @Override
     public void beforeEach(ExtensionContext context) {
         if (client == null) {
-            TestDatabase.noServer(NO_EMULATOR);
+            Servers.missing(NO_EMULATOR);
         }
     }
 

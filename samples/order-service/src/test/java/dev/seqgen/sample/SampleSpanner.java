@@ -5,7 +5,7 @@ import com.google.cloud.spanner.ErrorCode;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerException;
 import com.google.cloud.spanner.SpannerOptions;
-import dev.seqgen.testing.TestDatabase;
+import dev.seqgen.testing.Servers;
 
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestInstanceFactoryContext;
@@ -37,7 +37,7 @@ final class SampleSpanner implements TestInstancePreConstructCallback {
             ExtensionContext context) {
         String emulator = System.getenv("SPANNER_EMULATOR_HOST");
         if (emulator == null || emulator.isBlank()) {
-            TestDatabase.noServer(NO_EMULATOR);
+            Servers.missing(NO_EMULATOR);
         }
         if (!checked) {
             dropDatabaseIfPresent(emulator);

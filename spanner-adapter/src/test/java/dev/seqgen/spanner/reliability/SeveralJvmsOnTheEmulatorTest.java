@@ -2,28 +2,21 @@ package dev.seqgen.spanner.reliability;
 
 import dev.seqgen.Strategy;
 import dev.seqgen.spanner.SpannerEmulator;
+import dev.seqgen.testing.ChildJvm;
 import dev.seqgen.testing.Concurrently;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
@@ -63,33 +56,33 @@ class SeveralJvmsOnTheEmulatorTest {
         int killedPauseMicros = strategy == Strategy.ASYNC ? 30_000 : 10_000;
         Path dir = Files.createTempDirectory("seqgen-spanner-jvms");
         long started = System.nanoTime();
-        List<Child> jvms = new ArrayList<>();
+        List<ChildJvm> jvms = new ArrayList<>();
         try {
             for (int i = 0; i < JVMS; i++) {
                 jvms.add(start(strategy, sequence, dir, i, i == 0 ? killedPauseMicros : pauseMicros));
             }
-            for (Child jvm : jvms) {
+            for (ChildJvm jvm : jvms) {
                 jvm.awaitLine("READY", 60_000);
             }
             Thread.sleep(RUN_MILLIS);
-            Child killed = jvms.get(0);
+            ChildJvm killed = jvms.get(0);
             killed.kill();
 
-            Child replacement = start(strategy, sequence, dir, JVMS, pauseMicros);
+            ChildJvm replacement = start(strategy, sequence, dir, JVMS, pauseMicros);
             jvms.add(replacement);
             replacement.awaitLine("READY", 60_000);
             Thread.sleep(RUN_MILLIS);
 
-            List<Child> survivors = jvms.subList(1, jvms.size());
-            for (Child survivor : survivors) {
+            List<ChildJvm> survivors = jvms.subList(1, jvms.size());
+            for (ChildJvm survivor : survivors) {
                 survivor.send("STOP");
             }
             long survivorsIssued = 0;
             long survivorsDiscarded = 0;
-            for (Child survivor : survivors) {
+            for (ChildJvm survivor : survivors) {
                 Map<String, Long> stats = parseStats(survivor.awaitLine("STATS", 60_000));
-                assertThat(survivor.awaitExit(30_000)).as("exit code of " + survivor.name).isZero();
-                assertThat(stats.get("errors")).as("errors in " + survivor.name).isZero();
+                assertThat(survivor.awaitExit(30_000)).as("exit code of " + survivor.name()).isZero();
+                assertThat(stats.get("errors")).as("errors in " + survivor.name()).isZero();
                 survivorsIssued += stats.get("issued");
                 survivorsDiscarded += stats.get("discarded");
             }
@@ -122,25 +115,20 @@ class SeveralJvmsOnTheEmulatorTest {
             }
             deleteQuietly(dir); // kept, with each JVM's stderr, when the test fails
         } finally {
-            jvms.forEach(Child::close);
+            jvms.forEach(ChildJvm::close);
         }
     }
 
-    private static Child start(Strategy strategy, String sequence, Path dir, int id, int pauseMicros)
+    private static ChildJvm start(Strategy strategy, String sequence, Path dir, int id, int pauseMicros)
             throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m", "-XX:-UsePerfData",
-                "-cp", System.getProperty("java.class.path"), SpannerGeneratorMain.class.getName(),
-                strategy.name(), String.valueOf(BLOCK_SIZE), SpannerEmulator.PROJECT, emulator.instanceId(),
+        List<String> args = List.of(strategy.name(), String.valueOf(BLOCK_SIZE), SpannerEmulator.PROJECT, emulator.instanceId(),
                 emulator.databaseId(), "seqgen_sequences", sequence, dir.toString(), String.valueOf(id),
-                String.valueOf(THREADS), String.valueOf(pauseMicros)));
-        Path stderr = dir.resolve("jvm" + id + ".stderr");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
-        builder.environment().put("SPANNER_EMULATOR_HOST", emulator.host());
-        builder.environment().put("GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS", "false");
-        builder.environment().put("GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW", "false");
-        return new Child("jvm" + id, builder.start(), stderr);
+                String.valueOf(THREADS), String.valueOf(pauseMicros));
+        Map<String, String> environment = Map.of("SPANNER_EMULATOR_HOST", emulator.host(),
+                "GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS", "false",
+                "GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW", "false");
+        return ChildJvm.start("jvm" + id, SpannerGeneratorMain.class, args, environment,
+                dir.resolve("jvm" + id + ".stderr"));
     }
 
     private static final Pattern STAT = Pattern.compile("(\\w+)=(-?\\d+)");
@@ -174,77 +162,6 @@ class SeveralJvmsOnTheEmulatorTest {
             files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(f -> f.toFile().delete());
         } catch (IOException e) {
             // a temporary directory
-        }
-    }
-
-    /** A child JVM: its stdout read line by line on a thread of its own, its stdin for commands. */
-    private static final class Child implements AutoCloseable {
-
-        private static final String EOF = "\u0000EOF";
-
-        final String name;
-        private final Process process;
-        private final Path stderr;
-        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        private final Writer stdin;
-
-        Child(String name, Process process, Path stderr) {
-            this.name = name;
-            this.process = process;
-            this.stderr = stderr;
-            this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    // the process died
-                }
-                lines.add(EOF);
-            }, name + "-stdout");
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        String awaitLine(String prefix, long timeoutMillis) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-            for (;;) {
-                String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (line == null || line.equals(EOF)) {
-                    throw new AssertionError(name + ": no '" + prefix + "' line within " + timeoutMillis + " ms ("
-                            + (line == null ? "timed out" : "exited") + "); stderr in " + stderr);
-                }
-                if (line.startsWith(prefix)) {
-                    return line;
-                }
-            }
-        }
-
-        void send(String line) throws IOException {
-            stdin.write(line + "\n");
-            stdin.flush();
-        }
-
-        /** SIGKILL: no shutdown hook, no finally block, no give-back. */
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            assertThat(process.waitFor(10, TimeUnit.SECONDS)).as(name + " died").isTrue();
-            assertThat(process.exitValue()).as("exit code of " + name + " after SIGKILL").isEqualTo(137);
-        }
-
-        int awaitExit(long timeoutMillis) throws InterruptedException {
-            assertThat(process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)).as(name + " exited; stderr in " + stderr)
-                    .isTrue();
-            return process.exitValue();
-        }
-
-        @Override
-        public void close() {
-            if (process.isAlive()) {
-                process.destroyForcibly();
-            }
         }
     }
 }

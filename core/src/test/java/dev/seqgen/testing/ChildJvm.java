@@ -1,4 +1,4 @@
-package dev.seqgen.reliability;
+package dev.seqgen.testing;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * A JVM started with this JVM's class path to run a main class of the test sources, reading its stdout line by
  * line; its stderr goes to a file (named in failure messages).
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
 
     private static final String EOF = "\u0000EOF";
 
@@ -49,11 +49,11 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Starts {@code mainClass} with {@code args} in a small, quick-starting JVM. */
-    static ChildJvm start(String name, Class<?> mainClass, List<String> args, Map<String, String> environment,
+    public static ChildJvm start(String name, Class<?> mainClass, List<String> args, Map<String, String> environment,
             Path stderr) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx192m", "-XX:-UsePerfData",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m", "-XX:-UsePerfData",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(args);
@@ -63,7 +63,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Waits for a line starting with {@code prefix}, skipping others, and returns it. */
-    String awaitLine(String prefix, long timeoutMillis) throws InterruptedException {
+    public String awaitLine(String prefix, long timeoutMillis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         for (;;) {
             String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -78,13 +78,13 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Sends one line to the process's stdin. */
-    void send(String line) throws IOException {
+    public void send(String line) throws IOException {
         stdin.write(line + "\n");
         stdin.flush();
     }
 
     /** {@code kill -9}: the JVM gets no chance to run a shutdown hook, a finally block or a close. */
-    int kill() throws InterruptedException {
+    public int kill() throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             throw new AssertionError(name + " survived kill -9");
@@ -93,11 +93,16 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Waits for the process to exit and returns its exit code. */
-    int awaitExit(long timeoutMillis) throws InterruptedException {
+    public int awaitExit(long timeoutMillis) throws InterruptedException {
         if (!process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
             throw new AssertionError(name + " did not exit within " + timeoutMillis + " ms; stderr: " + stderr);
         }
         return process.exitValue();
+    }
+
+    /** Returns the name given at start, for messages. */
+    public String name() {
+        return name;
     }
 
     private String exitCode() {
