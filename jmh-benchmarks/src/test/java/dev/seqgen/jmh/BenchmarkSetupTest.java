@@ -2,6 +2,7 @@ package dev.seqgen.jmh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seqgen.jmh.bulk.IdKind;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -45,6 +46,24 @@ class BenchmarkSetupTest {
                 assertThat(id).isGreaterThan(previous);
                 previous = id;
             }
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} on H2")
+    @EnumSource(IdKind.class)
+    void bulkInsertBenchmarkRunsOnH2(IdKind idKind) {
+        BulkInsertBenchmark benchmark = new BulkInsertBenchmark();
+        benchmark.database = "h2";
+        benchmark.idKind = idKind;
+        benchmark.setUp();
+        try {
+            benchmark.emptyTable();
+            Object first = benchmark.insert();
+            Object second = benchmark.insert();
+            assertThat(first).isNotNull().isNotEqualTo(second);
+            assertThat(benchmark.fixture.rows()).isEqualTo(2L * BulkInsertBenchmark.ENTITIES_PER_TRANSACTION);
         } finally {
             benchmark.tearDown();
         }
