@@ -5,7 +5,6 @@ import com.google.cloud.NoCredentials;
 import com.google.cloud.spanner.AbortedException;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.DatabaseId;
-import com.google.cloud.spanner.MockSpannerServiceImpl;
 import com.google.cloud.spanner.MockSpannerServiceImpl.SimulatedExecutionTime;
 import com.google.cloud.spanner.MockSpannerServiceImpl.StatementResult;
 import com.google.cloud.spanner.SessionPoolOptions;
@@ -14,16 +13,10 @@ import com.google.cloud.spanner.SpannerOptions;
 import com.google.cloud.spanner.Statement;
 import com.google.cloud.spanner.TransactionContext;
 import com.google.cloud.spanner.TransactionManager;
-import com.google.protobuf.ListValue;
-import com.google.protobuf.Value;
 import com.google.spanner.v1.BeginTransactionRequest;
 import com.google.spanner.v1.CommitRequest;
 import com.google.spanner.v1.ExecuteSqlRequest;
-import com.google.spanner.v1.PartialResultSet;
-import com.google.spanner.v1.ResultSetMetadata;
-import com.google.spanner.v1.StructType;
-import com.google.spanner.v1.Type;
-import com.google.spanner.v1.TypeCode;
+
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
@@ -37,7 +30,6 @@ import dev.seqgen.testing.Concurrently;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessServerBuilder;
-import io.grpc.stub.StreamObserver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -49,6 +41,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 
+import static dev.seqgen.spanner.CounterRowMockSpanner.GIVE_BACK_SQL;
+import static dev.seqgen.spanner.CounterRowMockSpanner.RESERVE_SQL;
+import static dev.seqgen.spanner.CounterRowMockSpanner.SELECT_SQL;
+import static dev.seqgen.spanner.CounterRowMockSpanner.nextValueRows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -62,10 +58,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 class SpannerSequenceStoreMockServerTest {
 
     private static final long MAX = SequenceSettings.LARGEST_MAX_VALUE;
-    private static final String RESERVE_SQL = "UPDATE seqgen_sequences SET next_value = next_value + @count"
-            + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value";
-    private static final String GIVE_BACK_SQL = "UPDATE seqgen_sequences SET next_value = @restored";
-    private static final String SELECT_SQL = "SELECT next_value FROM seqgen_sequences WHERE name = @name";
 
     private CounterRowMockSpanner mockSpanner;
     private Server server;
@@ -274,52 +266,5 @@ class SpannerSequenceStoreMockServerTest {
                 .bind("name").to(name)
                 .bind("lastStart").to(lastStart)
                 .build();
-    }
-
-    /** A result of one INT64 column, {@code next_value}, with a row per value. */
-    static com.google.spanner.v1.ResultSet nextValueRows(long... values) {
-        com.google.spanner.v1.ResultSet.Builder rows = com.google.spanner.v1.ResultSet.newBuilder()
-                .setMetadata(ResultSetMetadata.newBuilder().setRowType(StructType.newBuilder()
-                        .addFields(StructType.Field.newBuilder().setName("next_value")
-                                .setType(Type.newBuilder().setCode(TypeCode.INT64)))));
-        for (long value : values) {
-            rows.addRows(ListValue.newBuilder().addValues(Value.newBuilder().setStringValue(Long.toString(value))));
-        }
-        return rows.build();
-    }
-
-    /**
-     * The mock server, plus (when started) one counter row behind the reservation statement, so that
-     * successive reservations get successive blocks. The row moves when the statement runs, committed or
-     * not, which is enough for tests without aborts.
-     */
-    static final class CounterRowMockSpanner extends MockSpannerServiceImpl {
-
-        private final Object rowLock = new Object();
-        private volatile boolean counting;
-        private long nextValue;
-
-        void startCounterRow(long initialValue) {
-            synchronized (rowLock) {
-                nextValue = initialValue;
-                counting = true;
-            }
-        }
-
-        @Override
-        public void executeStreamingSql(ExecuteSqlRequest request, StreamObserver<PartialResultSet> responseObserver) {
-            if (!counting || !request.getSql().equals(RESERVE_SQL)) {
-                super.executeStreamingSql(request, responseObserver);
-                return;
-            }
-            synchronized (rowLock) {
-                long count = Long.parseLong(request.getParams().getFieldsOrThrow("count").getStringValue());
-                long lastStart = Long.parseLong(request.getParams().getFieldsOrThrow("lastStart").getStringValue());
-                com.google.spanner.v1.ResultSet rows = nextValue <= lastStart ? nextValueRows(nextValue += count)
-                        : nextValueRows();
-                putPartialStatementResult(StatementResult.query(Statement.of(RESERVE_SQL), rows));
-                super.executeStreamingSql(request, responseObserver);
-            }
-        }
     }
 }

@@ -3,30 +3,25 @@ package dev.seqgen.spanner.reliability;
 import com.google.api.gax.grpc.testing.LocalChannelProvider;
 import com.google.cloud.NoCredentials;
 import com.google.cloud.spanner.DatabaseId;
-import com.google.cloud.spanner.MockSpannerServiceImpl;
 import com.google.cloud.spanner.MockSpannerServiceImpl.StatementResult;
 import com.google.cloud.spanner.SessionPoolOptions;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerOptions;
 import com.google.cloud.spanner.Statement;
-import com.google.protobuf.ListValue;
-import com.google.protobuf.Value;
 import com.google.rpc.RetryInfo;
 import com.google.spanner.v1.BeginTransactionRequest;
 import com.google.spanner.v1.CommitRequest;
 import com.google.spanner.v1.CommitResponse;
 import com.google.spanner.v1.ExecuteSqlRequest;
 import com.google.spanner.v1.PartialResultSet;
-import com.google.spanner.v1.ResultSetMetadata;
-import com.google.spanner.v1.StructType;
 import com.google.spanner.v1.Transaction;
-import com.google.spanner.v1.Type;
-import com.google.spanner.v1.TypeCode;
+
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Strategy;
+import dev.seqgen.spanner.CounterRowMockSpanner;
 import dev.seqgen.spanner.SpannerSequenceStore;
 import dev.seqgen.testing.Concurrently;
 import io.grpc.Metadata;
@@ -49,6 +44,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
+import static dev.seqgen.spanner.CounterRowMockSpanner.GIVE_BACK_SQL;
+import static dev.seqgen.spanner.CounterRowMockSpanner.SELECT_SQL;
+import static dev.seqgen.spanner.CounterRowMockSpanner.nextValueRows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -60,11 +58,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @DisplayName("faults on mock-server")
 class FaultsOnTheMockServerTest {
-
-    private static final String RESERVE_SQL = "UPDATE seqgen_sequences SET next_value = next_value + @count"
-            + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value";
-    private static final String SELECT_SQL = "SELECT next_value FROM seqgen_sequences WHERE name = @name";
-    private static final String GIVE_BACK_SQL = "UPDATE seqgen_sequences SET next_value = @restored";
 
     private FaultyMockSpanner mockSpanner;
     private Server server;
@@ -242,44 +235,16 @@ class FaultsOnTheMockServerTest {
         }
     }
 
-    /** A result of one INT64 column, {@code next_value}, with a row per value. */
-    private static com.google.spanner.v1.ResultSet nextValueRows(long... values) {
-        com.google.spanner.v1.ResultSet.Builder rows = com.google.spanner.v1.ResultSet.newBuilder()
-                .setMetadata(ResultSetMetadata.newBuilder().setRowType(StructType.newBuilder()
-                        .addFields(StructType.Field.newBuilder().setName("next_value")
-                                .setType(Type.newBuilder().setCode(TypeCode.INT64)))));
-        for (long value : values) {
-            rows.addRows(ListValue.newBuilder().addValues(Value.newBuilder().setStringValue(Long.toString(value))));
-        }
-        return rows.build();
-    }
-
     /**
      * The mock server with a counter row behind the reservation statement, an abort burst (every reservation
      * statement answered with ABORTED and a 5 ms retry delay until a moment passes) and an outage switch.
      */
-    static final class FaultyMockSpanner extends MockSpannerServiceImpl {
+    static final class FaultyMockSpanner extends CounterRowMockSpanner {
 
         final AtomicLong aborted = new AtomicLong();
         final AtomicLong answered = new AtomicLong();
-        private final Object rowLock = new Object();
-        private volatile boolean counting;
         private volatile long abortUntilNanos;
         private volatile boolean outage;
-        private long nextValue;
-
-        void startCounterRow(long initialValue) {
-            synchronized (rowLock) {
-                nextValue = initialValue;
-                counting = true;
-            }
-        }
-
-        long nextValue() {
-            synchronized (rowLock) {
-                return nextValue;
-            }
-        }
 
         void abortFor(Duration duration) {
             abortUntilNanos = System.nanoTime() + duration.toNanos();
@@ -306,24 +271,17 @@ class FaultsOnTheMockServerTest {
                 responseObserver.onError(unavailable());
                 return;
             }
-            if (!counting || !request.getSql().equals(RESERVE_SQL)) {
-                super.executeStreamingSql(request, responseObserver);
-                return;
-            }
-            if (System.nanoTime() - abortUntilNanos < 0) {
+            if (answersFromCounterRow(request) && System.nanoTime() - abortUntilNanos < 0) {
                 aborted.incrementAndGet();
                 responseObserver.onError(abortedWithRetryDelay());
                 return;
             }
-            synchronized (rowLock) {
-                long count = Long.parseLong(request.getParams().getFieldsOrThrow("count").getStringValue());
-                long lastStart = Long.parseLong(request.getParams().getFieldsOrThrow("lastStart").getStringValue());
-                com.google.spanner.v1.ResultSet rows = nextValue <= lastStart ? nextValueRows(nextValue += count)
-                        : nextValueRows();
-                answered.incrementAndGet();
-                putPartialStatementResult(StatementResult.query(Statement.of(RESERVE_SQL), rows));
-                super.executeStreamingSql(request, responseObserver);
-            }
+            super.executeStreamingSql(request, responseObserver);
+        }
+
+        @Override
+        protected void reservationAnswered() {
+            answered.incrementAndGet();
         }
 
         @Override
