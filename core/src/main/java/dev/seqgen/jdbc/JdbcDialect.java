@@ -114,6 +114,11 @@ public enum JdbcDialect {
         return "SELECT next_value FROM " + table + " WHERE name = ?";
     }
 
+    /** A locking read: the latest committed value, whatever the transaction's snapshot, and the row lock. */
+    String selectForUpdateSql(String table) {
+        return "SELECT next_value FROM " + table + " WHERE name = ? FOR UPDATE";
+    }
+
     String giveBackSql(String table) {
         return "UPDATE " + table + " SET next_value = ? WHERE name = ? AND next_value = ?";
     }

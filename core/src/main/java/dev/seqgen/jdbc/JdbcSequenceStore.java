@@ -34,6 +34,10 @@ import javax.sql.DataSource;
  */
 public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
+    /** Updates tried by one increment before it gives up: two suffice, as the second follows a locking read. */
+    private static final int MAX_INCREMENT_ATTEMPTS = 4;
+
+
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
 
@@ -227,25 +231,37 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     /**
      * Takes up to {@code count} values: the whole block if it fits below {@code maxValue}, otherwise the rest
      * up to {@code maxValue}. Returns null if the row is missing.
+     *
+     * <p>When the guarded update matches no row, the row is read with a <em>locking</em> read: a plain read in
+     * the caller's transaction would see that transaction's snapshot (MariaDB/MySQL at REPEATABLE READ), not the
+     * committed value the update compared against, and a block computed from that stale value would never fit.
+     * The locking read sees the latest committed value and holds the row until the transaction ends, so the
+     * next update (sized from it) is the last one; the loop is bounded all the same.
      */
     private ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
             throws SQLException {
         long wanted = count;
-        for (;;) {
+        for (int attempt = 1; ; attempt++) {
             // lastStart is computed here, never in SQL, so no database ever evaluates an overflowing sum.
             long lastStart = maxValue - wanted + 1;
             long next = dialect.increment(connection, table, sequence, wanted, lastStart);
             if (next != JdbcDialect.NO_ROW) {
                 return new ReservedRange(next - wanted, next);
             }
-            OptionalLong current = read(connection, sequence);
+            OptionalLong current = readForUpdate(connection, sequence);
             if (current.isEmpty()) {
                 return null;
             }
             if (current.getAsLong() > maxValue) {
                 throw new SequenceExhaustedException(sequence, maxValue);
             }
-            // The block does not fit: take what is left below the maximum (the row may move meanwhile).
+            if (attempt == MAX_INCREMENT_ATTEMPTS) {
+                throw new SequenceStoreException("sequence '" + sequence + "' in table " + table + " ("
+                        + dialect.storeName() + "): the row reads " + current.getAsLong() + " but an update of "
+                        + wanted + " value(s) below the maximum " + maxValue + " matched no row, "
+                        + MAX_INCREMENT_ATTEMPTS + " times", null, false);
+            }
+            // The block does not fit: take what is left below the maximum.
             wanted = Math.min(count, maxValue - current.getAsLong() + 1);
         }
     }
@@ -256,6 +272,15 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return read(connection, sequence);
         } catch (SQLException e) {
             throw failure("reading sequence '" + sequence + "'", e);
+        }
+    }
+
+    private OptionalLong readForUpdate(Connection connection, String sequence) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(dialect.selectForUpdateSql(table))) {
+            select.setString(1, sequence);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+            }
         }
     }
 
