@@ -49,9 +49,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <pre>
  * Design
  *
- * Per tenant, one volatile reference to the current block, whose cursor is advanced with getAndIncrement:
- * a claim below the block's end is the caller's value, handed out once. The one caller whose claim lands
- * on the block's trigger position (a quarter of the block left) fetches the next block on its own session
+ * Per tenant, one volatile reference to the current block, whose offset counter is advanced with
+ * getAndIncrement: a claim below the block's size is the caller's value (start + offset), handed out once. The one caller whose claim lands
+ * on the block's trigger offset (a quarter of the block left) fetches the next block on its own session
  * and queues it in ready, unless a block is queued already; the others keep claiming meanwhile. A caller
  * that finds the block exhausted takes refillLock, re-reads current (another caller may have installed a
  * block), then installs a ready block or, if the fetch ahead has not arrived, fetches one itself. Only
@@ -108,12 +108,12 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         String tenant = callback.getTenantIdentifier();
         State state = tenant == null ? noTenant : tenants.computeIfAbsent(tenant, t -> new State());
         Block block = state.current;
-        long claim = block.cursor.getAndIncrement();
-        if (claim < block.end) {
-            if (claim == block.triggerAt && state.ready.isEmpty()) {
+        long offset = block.claims.getAndIncrement();
+        if (offset < block.size) {
+            if (offset == block.triggerAt && state.ready.isEmpty()) {
                 state.ready.add(fetch(state, callback, false));
             }
-            return convert(claim);
+            return convert(block.start + offset);
         }
         return convert(state.refillAndClaim(callback));
     }
@@ -134,7 +134,9 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         }
         boolean standsAlone = first && ((initialValue == -1 && value < incrementSize) || value == initialValue);
         long start = standsAlone ? value : value - incrementSize + 1;
-        return new Block(start, value + 1, lowWatermark);
+        // The block's last value is the database value itself; nothing here adds to it, so a database value
+        // of Long.MAX_VALUE is a block like any other and never wraps.
+        return new Block(start, value, lowWatermark);
     }
 
     private Serializable convert(long value) {
@@ -187,21 +189,26 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         tenants = new ConcurrentHashMap<>();
     }
 
-    /** A block {@code [start, end)} whose positions are claimed once each through the cursor. */
+    /**
+     * A block {@code [start, last]} whose positions are claimed once each through an offset counter. The counter
+     * holds offsets, never values: claims on an exhausted block (and callers keep claiming while a fetch fails
+     * again and again at the top of the sequence) only grow the offset past the block's size, so no claim can
+     * ever turn into a value beyond {@code last}, let alone wrap past {@code Long.MAX_VALUE}.
+     */
     private static final class Block {
 
-        static final Block EMPTY = new Block(0, 0, 0);
+        static final Block EMPTY = new Block(0, -1, 0);
 
-        final AtomicLong cursor;
-        final long end;
-        /** The claim at which a quarter of the block is left, or -1 when the block is too small to matter. */
+        final long start;
+        final long size;
+        final AtomicLong claims = new AtomicLong();
+        /** The offset at which a quarter of the block is left, or -1 when the block is too small to matter. */
         final long triggerAt;
 
-        Block(long start, long end, int lowWatermark) {
-            this.cursor = new AtomicLong(start);
-            this.end = end;
-            long trigger = end - lowWatermark - 1;
-            this.triggerAt = end - start > lowWatermark && lowWatermark > 0 ? trigger : -1;
+        Block(long start, long last, int lowWatermark) {
+            this.start = start;
+            this.size = last - start + 1;
+            this.triggerAt = size > lowWatermark && lowWatermark > 0 ? size - lowWatermark - 1 : -1;
         }
     }
 
@@ -221,9 +228,9 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
             try {
                 for (;;) {
                     Block block = current;
-                    long claim = block.cursor.getAndIncrement();
-                    if (claim < block.end) {
-                        return claim;
+                    long offset = block.claims.getAndIncrement();
+                    if (offset < block.size) {
+                        return block.start + offset;
                     }
                     Block next = ready.poll();
                     if (next == null) {
