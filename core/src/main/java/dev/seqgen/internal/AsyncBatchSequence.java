@@ -70,11 +70,22 @@ final class AsyncBatchSequence extends BlockSequence {
             }
             CompletableFuture<Block> refill = new CompletableFuture<>();
             if (prefetch.compareAndSet(existing, refill)) {
+                // The refill is published before the hand-off, so whatever the hand-off throws must complete it:
+                // a refill left pending would be waited for by every later caller and never replaced. Errors too
+                // (an executor that cannot start a thread throws OutOfMemoryError): the caller here may be the
+                // one that claimed the trigger offset, whose value must not be lost to the background's trouble.
+                // The failed refill is replaced by the next caller that needs one, so the sequence recovers as
+                // soon as the executor works again.
                 try {
                     executor.execute(() -> runRefill(refill));
                 } catch (RejectedExecutionException e) {
                     refill.completeExceptionally(new SequenceUnavailableException(name,
                             "the refill executor rejected the background refill", e));
+                } catch (Throwable e) {
+                    LOG.log(Level.WARNING, "sequence '" + name + "': the refill executor failed to start the"
+                            + " background refill: " + e);
+                    refill.completeExceptionally(new SequenceUnavailableException(name,
+                            "the refill executor failed to start the background refill: " + e, e));
                 }
                 return refill;
             }
