@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Gives out one shared {@link Sequence} per name for one store, and closes them all. Every entity, session
@@ -44,6 +45,13 @@ public final class SequenceRegistry implements AutoCloseable {
     private final Ticker ticker;
     private final SequenceMetricsTrackerFactory metrics;
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
+    /**
+     * Creations hold the read lock from their closed check until the new sequence is in the map; close takes the
+     * write lock after setting closed, so it waits for creations already under way and then sees (and closes)
+     * every sequence they made, while later creations find the registry closed. Only creations take it: a
+     * sequence that exists is returned without it.
+     */
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private volatile boolean closed;
 
     private SequenceRegistry(Builder builder) {
@@ -96,7 +104,12 @@ public final class SequenceRegistry implements AutoCloseable {
         Sequence sequence = sequences.get(name);
         if (sequence == null) {
             Identifiers.requireSequenceName(name);
-            sequence = sequences.computeIfAbsent(name, key -> create(key, settings));
+            lifecycle.readLock().lock();
+            try {
+                sequence = sequences.computeIfAbsent(name, key -> create(key, settings));
+            } finally {
+                lifecycle.readLock().unlock();
+            }
         }
         if (!sequence.settings().equals(settings)) {
             throw new SequenceConfigurationException("sequences." + name, settings,
@@ -158,8 +171,13 @@ public final class SequenceRegistry implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        for (Sequence sequence : sequences.values()) {
-            sequence.close();
+        lifecycle.writeLock().lock();
+        try {
+            for (Sequence sequence : sequences.values()) {
+                sequence.close();
+            }
+        } finally {
+            lifecycle.writeLock().unlock();
         }
         if (ownedExecutor != null) {
             ownedExecutor.shutdown();
