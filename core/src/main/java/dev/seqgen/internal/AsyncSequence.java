@@ -2,11 +2,14 @@ package dev.seqgen.internal;
 
 import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Strategy;
 import dev.seqgen.Ticker;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -18,8 +21,11 @@ final class AsyncSequence extends AbstractSequence {
 
     private final LongAdder issued = new LongAdder();
 
-    AsyncSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
+    private final Executor executor;
+
+    AsyncSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker, Executor executor) {
         super(name, settings, store, ticker);
+        this.executor = executor;
     }
 
     @Override
@@ -36,7 +42,20 @@ final class AsyncSequence extends AbstractSequence {
     private ReservedRange take(int count) {
         long start = ticker.read();
         try {
-            ReservedRange range = reserve(count, start + timeoutNanos);
+            // The store call runs on the executor and the caller waits for it until its deadline (see
+            // BatchSequence: bounded waits). A value whose reservation arrives after the caller gave up is never
+            // handed out: it is counted as discarded, a gap, which ASYNC allows.
+            long deadline = start + timeoutNanos;
+            checkOpen();
+            CompletableFuture<ReservedRange> call = BatchSequence.Handoff.run(executor, this, "reservation",
+                    () -> reserve(count, deadline));
+            ReservedRange range;
+            try {
+                range = BatchSequence.Handoff.await(call, name, ticker, deadline, this);
+            } catch (SequenceUnavailableException e) {
+                call.thenAccept(late -> discard(late.count()));
+                throw e;
+            }
             if (range.count() < count) {
                 discard(range.count());
                 throw new SequenceExhaustedException(name, settings.maxValue());

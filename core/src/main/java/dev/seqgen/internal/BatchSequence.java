@@ -1,21 +1,43 @@
 package dev.seqgen.internal;
 
+import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Strategy;
 import dev.seqgen.Ticker;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * {@link Strategy#BATCH}: one store transaction per block; the caller that finds the block empty reserves
  * the next one while the others wait for it (see {@link BlockSequence} for the hand-off). Unique; ordered
  * per JVM only; not gapless: a stopped JVM loses at most the rest of one block, less what close gives back.
  * Throughput is bounded by block size over the store round trip.
+ *
+ * <pre>
+ * Bounded waits
+ *
+ * The refilling caller does not run the reservation itself: it hands it to the executor and waits for it with
+ * a timed get, so a store call that hangs (a slow statement, a lock held elsewhere, the dedicated connection
+ * lent to another sequence) ends the caller's wait at its acquire timeout, not when the store answers. The
+ * reservation it stopped waiting for stays in pending: the next caller that needs a block (under refillLock,
+ * like this one) waits for that same reservation instead of starting another, and uses its block. At close a
+ * finished one is given back and a late one is counted as discarded when it arrives. A failed one is dropped
+ * by the next caller, which starts a fresh reservation.
+ * </pre>
  */
 final class BatchSequence extends BlockSequence {
 
-    BatchSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
+    private final Executor executor;
+    /** The reservation in flight or finished and not yet installed; written only under refillLock and at close. */
+    private volatile CompletableFuture<Block> pending;
+
+    BatchSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker, Executor executor) {
         super(name, settings, store, ticker);
+        this.executor = executor;
     }
 
     @Override
@@ -25,17 +47,108 @@ final class BatchSequence extends BlockSequence {
 
     @Override
     boolean nextBlockReady() {
-        return false;
+        CompletableFuture<Block> refill = pending;
+        return refill != null && refill.isDone() && !refill.isCompletedExceptionally();
     }
 
     @Override
     Block obtainNextBlock(Block exhausted, long deadline) {
-        ReservedRange range = reserve(sizeNextReservation(), deadline);
-        return new Block(range.first(), range.end(), -1);
+        CompletableFuture<Block> refill = pending;
+        if (refill == null || refill.isCompletedExceptionally()) {
+            long size = sizeNextReservation();
+            refill = Handoff.run(executor, this, "reservation", () -> {
+                ReservedRange range = reserve(size, deadline);
+                return new Block(range.first(), range.end(), -1);
+            });
+            pending = refill;
+        }
+        Block next = Handoff.await(refill, name, ticker, deadline, this);
+        pending = null;
+        return next;
+    }
+
+    @Override
+    long extraRemaining() {
+        CompletableFuture<Block> refill = pending;
+        if (refill == null || !refill.isDone() || refill.isCompletedExceptionally()) {
+            return 0;
+        }
+        Block ready = refill.join();
+        return ready.end - ready.first;
     }
 
     @Override
     void releaseUnused(Block block, long firstUnused) {
-        giveBack(firstUnused, block.end);
+        CompletableFuture<Block> late = pending;
+        pending = null;
+        Block next = late != null && late.isDone() && !late.isCompletedExceptionally() ? late.join() : null;
+        if (next == null) {
+            giveBack(firstUnused, block.end);
+            if (late != null && !late.isDone()) {
+                // Still in flight: given back when it arrives if it is still the row's tail, discarded otherwise.
+                late.thenAccept(arrived -> giveBack(arrived.first, arrived.end));
+            }
+        } else if (next.first == block.end) {
+            giveBack(firstUnused, next.end);
+        } else {
+            discard(block.end - firstUnused);
+            giveBack(next.first, next.end);
+        }
+    }
+
+    /** The hand-off of a store call to the executor, shared by BATCH and ASYNC. */
+    static final class Handoff {
+
+        private Handoff() {
+        }
+
+        interface StoreCall<T> {
+            T run();
+        }
+
+        /** Runs the call on the executor; a hand-off that throws anything fails the returned future. */
+        static <T> CompletableFuture<T> run(Executor executor, AbstractSequence sequence, String what,
+                StoreCall<T> call) {
+            CompletableFuture<T> future = new CompletableFuture<>();
+            try {
+                executor.execute(() -> {
+                    try {
+                        future.complete(call.run());
+                    } catch (Throwable e) {
+                        future.completeExceptionally(e);
+                    }
+                });
+            } catch (Throwable e) {
+                // The registry shuts its executor down at close: a caller racing close is told the sequence is
+                // closed, not that the executor refused.
+                future.completeExceptionally(sequence.closed
+                        ? new SequenceUnavailableException(sequence.name, "the sequence is closed", null)
+                        : new SequenceUnavailableException(sequence.name,
+                                "the executor failed to start the " + what + ": " + e, e));
+            }
+            return future;
+        }
+
+        /** Waits for the call until the deadline; a call that fails rethrows its sequence exception. */
+        static <T> T await(CompletableFuture<T> future, String name, Ticker ticker, long deadline,
+                AbstractSequence sequence) {
+            try {
+                return future.get(Math.max(0, deadline - ticker.read()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw sequence.timedOut("the store did not answer");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SequenceUnavailableException(name, "interrupted while waiting for the store", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof SequenceException sequenceFailure) {
+                    throw sequenceFailure;
+                }
+                if (cause instanceof IllegalArgumentException argument) {
+                    throw argument;
+                }
+                throw new SequenceUnavailableException(name, "the store failed: " + cause, cause);
+            }
+        }
     }
 }

@@ -56,7 +56,8 @@ public final class Sequences {
      * @param settings its settings
      * @param store the store holding its row
      * @param ticker the time source
-     * @param executor runs ASYNC_BATCH background refills
+     * @param executor runs the store calls of ASYNC, BATCH and ASYNC_BATCH, which callers wait for until their
+     *     acquire timeout
      * @param metrics creates the sequence's metrics tracker
      * @return the sequence, started
      */
@@ -64,8 +65,8 @@ public final class Sequences {
             Executor executor, SequenceMetricsTrackerFactory metrics) {
         AbstractSequence sequence = switch (settings.strategy()) {
             case SYNC -> new SyncSequence(name, settings, store, ticker);
-            case ASYNC -> new AsyncSequence(name, settings, store, ticker);
-            case BATCH -> new BatchSequence(name, settings, store, ticker);
+            case ASYNC -> new AsyncSequence(name, settings, store, ticker, executor);
+            case BATCH -> new BatchSequence(name, settings, store, ticker, executor);
             case ASYNC_BATCH -> new AsyncBatchSequence(name, settings, store, ticker, executor);
         };
         sequence.tracker(metrics.create(sequence, store.name()));
