@@ -37,6 +37,8 @@ public final class SequenceRegistry implements AutoCloseable {
     /** How long {@link #close()} waits for background refills to finish after the sequences closed. */
     private static final long EXECUTOR_SHUTDOWN_SECONDS = 10;
 
+    private static final System.Logger LOG = System.getLogger(SequenceRegistry.class.getName());
+
     private final SequenceStore store;
     private final SequenceSettings defaults;
     private final Map<String, SequenceSettings> perSequence;
@@ -62,6 +64,8 @@ public final class SequenceRegistry implements AutoCloseable {
         this.executor = builder.executor == null ? ownedExecutor : builder.executor;
         this.ticker = builder.ticker;
         this.metrics = builder.metrics;
+        LOG.log(System.Logger.Level.INFO, () -> "seqgen registry on the " + store.name() + " store " + store
+                + "; defaults: " + defaults + (perSequence.isEmpty() ? "" : "; configured: " + perSequence));
     }
 
     /**

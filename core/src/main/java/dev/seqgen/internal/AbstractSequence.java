@@ -135,6 +135,9 @@ abstract class AbstractSequence implements Sequence {
                 }
                 retries.increment();
                 tracker.recordRetry();
+                int failedAttempt = attempt;
+                LOG.log(Level.DEBUG, () -> "sequence '" + name + "': retrying a reservation after transient error "
+                        + failedAttempt + " of the " + store.name() + " store: " + e.getMessage());
                 backoff.pause(name);
                 continue;
             } catch (RuntimeException e) {
@@ -143,6 +146,9 @@ abstract class AbstractSequence implements Sequence {
             }
             if (range.first() <= reservedBefore) {
                 discard(range.count());
+                LOG.log(Level.WARNING, "sequence '" + name + "': the " + store.name() + " store handed out ["
+                        + range.first() + ", " + range.end() + ") at or below " + reservedBefore + ", which this"
+                        + " generator reserved before: the row was moved back; refusing the values");
                 throw new SequenceUnavailableException(name, "the " + store.name() + " store handed out ["
                         + range.first() + ", " + range.end() + ") but this generator had already reserved values up"
                         + " to " + reservedBefore + ": the row's next_value was moved back (edited by hand? restored"

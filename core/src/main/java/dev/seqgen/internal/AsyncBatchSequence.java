@@ -45,6 +45,8 @@ final class AsyncBatchSequence extends BlockSequence {
 
     private final Executor executor;
     private final AtomicReference<CompletableFuture<Block>> prefetch = new AtomicReference<>();
+    /** Whether the last background refill failed; refills of one sequence never overlap (see prefetch). */
+    private volatile boolean refillsFailing;
 
     AsyncBatchSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker, Executor executor) {
         super(name, settings, store, ticker);
@@ -100,7 +102,18 @@ final class AsyncBatchSequence extends BlockSequence {
             // than the watermark, as the last block below the maximum value may be).
             long triggerAt = Math.max(0, range.count() - 1 - lowWatermarkFor(size));
             refill.complete(new Block(range.first(), range.end(), triggerAt));
+            if (refillsFailing) {
+                refillsFailing = false;
+                LOG.log(Level.INFO, "sequence '" + name + "': background refills work again");
+            }
         } catch (Throwable e) {
+            // One warning per outage: the first failed refill after a good one (or the first refill) warns;
+            // later ones are left to the metrics until a refill succeeds again.
+            if (!refillsFailing) {
+                refillsFailing = true;
+                LOG.log(Level.WARNING, "sequence '" + name + "': a background refill failed; callers are served"
+                        + " from what is left, then wait up to the acquire timeout: " + e.getMessage());
+            }
             refill.completeExceptionally(e);
         }
     }

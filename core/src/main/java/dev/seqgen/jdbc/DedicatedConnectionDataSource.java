@@ -52,6 +52,8 @@ final class DedicatedConnectionDataSource implements DataSource, AutoCloseable {
     /** How long {@link Connection#isValid(int)} may take. */
     private static final int VALIDATION_TIMEOUT_SECONDS = 5;
 
+    private static final System.Logger LOG = System.getLogger(DedicatedConnectionDataSource.class.getName());
+
     private final DataSource pool;
     private final ReentrantLock lock = new ReentrantLock(true);
     /** The dedicated connection, or null after it was found broken; guarded by {@code lock}. */
@@ -108,6 +110,8 @@ final class DedicatedConnectionDataSource implements DataSource, AutoCloseable {
         }
         if (connection == null) {
             connection = pool.getConnection();
+            LOG.log(System.Logger.Level.WARNING, "seqgen's dedicated connection was found broken and has been"
+                    + " replaced by a new one from the pool");
         }
         Connection lent = connection;
         return (Connection) Proxy.newProxyInstance(DedicatedConnectionDataSource.class.getClassLoader(),

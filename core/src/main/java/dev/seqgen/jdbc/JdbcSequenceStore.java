@@ -124,6 +124,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return dialect.storeName();
     }
 
+    /** Describes the store for logs: database, table and connection use. */
+    @Override
+    public String toString() {
+        return "JdbcSequenceStore[" + dialect.storeName() + ", table " + table
+                + (dedicated != null ? ", dedicated connection" : ", connections from the pool") + "]";
+    }
+
     @Override
     public void createSequence(String sequence, long initialValue) {
         // Creators racing for one new row at SERIALIZABLE (CockroachDB, YugabyteDB, PostgreSQL so configured)

@@ -186,6 +186,13 @@ public final class SpannerSequenceStore implements SequenceStore {
         return "spanner";
     }
 
+    /** Describes the store for logs: database and table. */
+    @Override
+    public String toString() {
+        return "SpannerSequenceStore[" + (databaseId != null ? "database " + databaseId + ", " : "") + "table "
+                + table + "]";
+    }
+
     /**
      * Returns the name of the table that holds the sequences.
      *

@@ -1,0 +1,115 @@
+package dev.seqgen.logging;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import dev.seqgen.testing.InMemorySequenceStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * What an operator reads in the logs. seqgen logs through {@link System.Logger}, which without a bridge goes to
+ * {@code java.util.logging}; this test listens there: the start-up summary, one warning per background refill
+ * outage (not per attempt) and a note when refills work again, a DEBUG line per retry, a warning for a row moved
+ * back.
+ */
+class OperatorLogsTest {
+
+    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    private final Logger seqgen = Logger.getLogger("dev.seqgen");
+    private final Handler handler = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private Level previousLevel;
+
+    @BeforeEach
+    void listen() {
+        previousLevel = seqgen.getLevel();
+        seqgen.setLevel(Level.ALL);
+        handler.setLevel(Level.ALL);
+        seqgen.addHandler(handler);
+    }
+
+    @AfterEach
+    void stopListening() {
+        seqgen.removeHandler(handler);
+        seqgen.setLevel(previousLevel);
+    }
+
+    @Test
+    void startUpSummaryNamesTheStoreAndTheSettings() {
+        InMemorySequenceStore store = new InMemorySequenceStore();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store)
+                .sequence("invoices", SequenceSettings.builder().strategy(Strategy.SYNC).build()).build()) {
+            assertThat(messages(Level.INFO)).anySatisfy(m -> assertThat(m).contains("seqgen registry on the "
+                    + store.name() + " store").contains("invoices").contains("SYNC"));
+        }
+    }
+
+    @Test
+    void aBackgroundRefillOutageIsWarnedOnceAndItsEndIsNoted() throws Exception {
+        InMemorySequenceStore store = new InMemorySequenceStore();
+        SequenceSettings settings = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(10)
+                .lowWatermark(5).acquireTimeout(Duration.ofMillis(100)).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
+            Sequence ids = registry.sequence("ids");
+            ids.next();
+            store.down(true);
+            for (int i = 0; i < 40; i++) {
+                catchThrowable(ids::next);
+            }
+            assertThat(messages(Level.WARNING)).filteredOn(m -> m.contains("a background refill failed"))
+                    .hasSize(1);
+            assertThat(messages(Level.FINE)).anySatisfy(m -> assertThat(m).contains("retrying a reservation"));
+            store.down(false);
+            for (int i = 0; i < 40; i++) {
+                catchThrowable(ids::next);
+            }
+            assertThat(ids.next()).isPositive();
+            assertThat(messages(Level.INFO)).anySatisfy(m -> assertThat(m).contains("background refills work again"));
+        }
+    }
+
+    @Test
+    void aRowMovedBackIsWarned() {
+        InMemorySequenceStore store = new InMemorySequenceStore();
+        SequenceSettings settings = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
+            Sequence ids = registry.sequence("ids");
+            for (int i = 0; i < 10; i++) {
+                ids.next();
+            }
+            store.giveBack("ids", 11, 1); // the row moved back by hand
+            catchThrowable(ids::next);
+            assertThat(messages(Level.WARNING)).anySatisfy(m -> assertThat(m).contains("the row was moved back"));
+        }
+    }
+
+    private List<String> messages(Level level) {
+        return records.stream().filter(r -> r.getLevel().equals(level)).map(LogRecord::getMessage).toList();
+    }
+}
