@@ -105,6 +105,27 @@ abstract class AbstractSequence implements Sequence {
      * checked; a row moved back below values that other JVMs took cannot be detected here.
      */
     final ReservedRange reserve(long count, long deadline) {
+        return reserve(count, deadline, null);
+    }
+
+    /**
+     * As {@link #reserve(long, long)}, observed as a child of {@code parentContext} (captured by
+     * {@link SequenceMetricsTracker#captureContext()} on the caller's thread), or of the current thread's
+     * observation when null.
+     */
+    final ReservedRange reserve(long count, long deadline, Object parentContext) {
+        SequenceMetricsTracker.Span span = tracker.start(SequenceMetricsTracker.Operation.RESERVATION, parentContext);
+        try {
+            ReservedRange range = reserveWithRetries(count, deadline);
+            span.end(null);
+            return range;
+        } catch (RuntimeException | Error e) {
+            span.end(e);
+            throw e;
+        }
+    }
+
+    private ReservedRange reserveWithRetries(long count, long deadline) {
         Backoff backoff = new Backoff();
         for (int attempt = 1; ; attempt++) {
             checkOpen();

@@ -5,6 +5,7 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Strategy;
 import dev.seqgen.Ticker;
+import dev.seqgen.metrics.SequenceMetricsTracker;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
@@ -78,8 +79,9 @@ final class AsyncBatchSequence extends BlockSequence {
                 // one that claimed the trigger offset, whose value must not be lost to the background's trouble.
                 // The failed refill is replaced by the next caller that needs one, so the sequence recovers as
                 // soon as the executor works again.
+                Object caller = tracker.captureContext();
                 try {
-                    executor.execute(() -> runRefill(refill));
+                    executor.execute(() -> runRefill(refill, caller));
                 } catch (RejectedExecutionException e) {
                     refill.completeExceptionally(new SequenceUnavailableException(name,
                             "the refill executor rejected the background refill", e));
@@ -94,7 +96,9 @@ final class AsyncBatchSequence extends BlockSequence {
         }
     }
 
-    private void runRefill(CompletableFuture<Block> refill) {
+    private void runRefill(CompletableFuture<Block> refill, Object caller) {
+        SequenceMetricsTracker.Span span = tracker.start(SequenceMetricsTracker.Operation.REFILL, caller);
+        Throwable failure = null;
         try {
             long size = sizeNextReservation();
             ReservedRange range = reserve(size, ticker.read() + timeoutNanos);
@@ -114,7 +118,10 @@ final class AsyncBatchSequence extends BlockSequence {
                 LOG.log(Level.WARNING, "sequence '" + name + "': a background refill failed; callers are served"
                         + " from what is left, then wait up to the acquire timeout: " + e.getMessage());
             }
+            failure = e;
             refill.completeExceptionally(e);
+        } finally {
+            span.end(failure);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Strategy;
 import dev.seqgen.Ticker;
+import dev.seqgen.metrics.SequenceMetricsTracker;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 
@@ -41,14 +42,17 @@ final class AsyncSequence extends AbstractSequence {
 
     private ReservedRange take(int count) {
         long start = ticker.read();
+        SequenceMetricsTracker.Span wait = tracker.start(SequenceMetricsTracker.Operation.WAIT, null);
+        Throwable failure = null;
         try {
             // The store call runs on the executor and the caller waits for it until its deadline (see
             // BatchSequence: bounded waits). A value whose reservation arrives after the caller gave up is never
             // handed out: it is counted as discarded, a gap, which ASYNC allows.
             long deadline = start + timeoutNanos;
             checkOpen();
+            Object caller = tracker.captureContext();
             CompletableFuture<ReservedRange> call = BatchSequence.Handoff.run(executor, this, "reservation",
-                    () -> reserve(count, deadline));
+                    () -> reserve(count, deadline, caller));
             ReservedRange range;
             try {
                 range = BatchSequence.Handoff.await(call, name, ticker, deadline, this);
@@ -62,8 +66,12 @@ final class AsyncSequence extends AbstractSequence {
             }
             issued.add(count);
             return range;
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
         } finally {
             recordWait(start);
+            wait.end(failure);
         }
     }
 

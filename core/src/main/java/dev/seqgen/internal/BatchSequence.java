@@ -56,8 +56,9 @@ final class BatchSequence extends BlockSequence {
         CompletableFuture<Block> refill = pending;
         if (refill == null || refill.isCompletedExceptionally()) {
             long size = sizeNextReservation();
+            Object caller = tracker.captureContext();
             refill = Handoff.run(executor, this, "reservation", () -> {
-                ReservedRange range = reserve(size, deadline);
+                ReservedRange range = reserve(size, deadline, caller);
                 return new Block(range.first(), range.end(), -1);
             });
             pending = refill;

@@ -3,6 +3,7 @@ package dev.seqgen.internal;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Ticker;
+import dev.seqgen.metrics.SequenceMetricsTracker;
 import dev.seqgen.spi.SequenceStore;
 
 import java.util.concurrent.TimeUnit;
@@ -135,6 +136,23 @@ abstract class BlockSequence extends AbstractSequence {
     abstract Block obtainNextBlock(Block exhausted, long deadline);
 
     private long nextSlow() {
+        // The wait is observed from the moment the caller finds it must block until it has a value or fails.
+        SequenceMetricsTracker.Span[] wait = {null};
+        try {
+            long value = nextSlow(wait);
+            if (wait[0] != null) {
+                wait[0].end(null);
+            }
+            return value;
+        } catch (RuntimeException | Error e) {
+            if (wait[0] != null) {
+                wait[0].end(e);
+            }
+            throw e;
+        }
+    }
+
+    private long nextSlow(SequenceMetricsTracker.Span[] wait) {
         long start = ticker.read();
         long deadline = start + timeoutNanos;
         // A wait is counted when the caller blocks: on another caller's refill (a contended lock) or on the
@@ -143,6 +161,7 @@ abstract class BlockSequence extends AbstractSequence {
         try {
             if (!refillLock.tryLock()) {
                 waited = true;
+                wait[0] = tracker.start(SequenceMetricsTracker.Operation.WAIT, null);
                 if (!refillLock.tryLock(timeoutNanos, TimeUnit.NANOSECONDS)) {
                     recordWait(start);
                     throw timedOut("waited for another caller's refill");
@@ -163,7 +182,12 @@ abstract class BlockSequence extends AbstractSequence {
                     }
                     return block.first + offset;
                 }
-                waited |= !nextBlockReady();
+                if (!nextBlockReady()) {
+                    waited = true;
+                    if (wait[0] == null) {
+                        wait[0] = tracker.start(SequenceMetricsTracker.Operation.WAIT, null);
+                    }
+                }
                 Block next = obtainNextBlock(block, deadline);
                 retiredIssued.addAndGet(block.issued());
                 current = next;

@@ -55,4 +55,32 @@ final class GuardedMetricsTracker implements SequenceMetricsTracker {
             LOG.log(Level.WARNING, "metrics tracker failed in recordDiscarded", e);
         }
     }
+
+    @Override
+    public Object captureContext() {
+        try {
+            return delegate.captureContext();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "metrics tracker failed in captureContext", e);
+            return null;
+        }
+    }
+
+    @Override
+    public Span start(Operation operation, Object parentContext) {
+        Span span;
+        try {
+            span = delegate.start(operation, parentContext);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "metrics tracker failed in start", e);
+            return Span.NONE;
+        }
+        return failure -> {
+            try {
+                span.end(failure);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "metrics tracker failed in end", e);
+            }
+        };
+    }
 }

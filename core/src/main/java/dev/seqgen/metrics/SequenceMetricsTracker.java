@@ -42,6 +42,55 @@ public interface SequenceMetricsTracker {
     }
 
     /**
+     * Returns the caller's current trace context (for Micrometer, the current {@code Observation}), captured on
+     * the thread that starts work another thread will do, such as a background refill, so that work can be
+     * observed as its child.
+     *
+     * @return the context, or null
+     */
+    default Object captureContext() {
+        return null;
+    }
+
+    /**
+     * Starts observing an operation (a trace span, for Micrometer an {@code Observation}); the returned span is
+     * ended once, on the same thread, when the operation ends.
+     *
+     * @param operation what is observed
+     * @param parentContext a context from {@link #captureContext()} on another thread, or null for the current
+     *     thread's own
+     * @return the span to end
+     */
+    default Span start(Operation operation, Object parentContext) {
+        return Span.NONE;
+    }
+
+    /** The operations {@link #start} observes. */
+    enum Operation {
+        /** One reservation in the store's own transaction, its retries included. */
+        RESERVATION,
+        /** A background refill (ASYNC_BATCH), the child of the caller whose value triggered it. */
+        REFILL,
+        /** A caller waiting for values: for the store, or for another caller's refill. */
+        WAIT
+    }
+
+    /** An observed operation in progress. */
+    @FunctionalInterface
+    interface Span {
+
+        /** The span that records nothing. */
+        Span NONE = failure -> { };
+
+        /**
+         * Ends the operation.
+         *
+         * @param failure what made it fail, or null when it succeeded
+         */
+        void end(Throwable failure);
+    }
+
+    /**
      * Returns the tracker that ignores every event.
      *
      * @return the no-op tracker

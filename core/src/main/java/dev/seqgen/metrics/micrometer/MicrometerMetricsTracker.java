@@ -15,8 +15,12 @@ final class MicrometerMetricsTracker implements SequenceMetricsTracker {
     private final Timer waits;
     private final Counter discarded;
 
+    /** Null without observations. */
+    private final SequenceObservations observations;
+
     MicrometerMetricsTracker(Timer reservationSuccesses, Timer reservationFailures, Counter retries, Timer waits,
-            Counter discarded) {
+            Counter discarded, SequenceObservations observations) {
+        this.observations = observations;
         this.reservationSuccesses = reservationSuccesses;
         this.reservationFailures = reservationFailures;
         this.retries = retries;
@@ -42,5 +46,15 @@ final class MicrometerMetricsTracker implements SequenceMetricsTracker {
     @Override
     public void recordDiscarded(long count) {
         discarded.increment(count);
+    }
+
+    @Override
+    public Object captureContext() {
+        return observations == null ? null : observations.current();
+    }
+
+    @Override
+    public Span start(Operation operation, Object parentContext) {
+        return observations == null ? Span.NONE : observations.start(operation, parentContext);
     }
 }

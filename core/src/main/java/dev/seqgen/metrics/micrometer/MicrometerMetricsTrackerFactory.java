@@ -78,9 +78,20 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     /** Share of the sequence's range used up. */
     public static final String CAPACITY_USED = PREFIX + ".capacity.used";
 
+    /** Observation of a reservation in the store's own transaction, its retries included. */
+    public static final String RESERVATION_OBSERVATION = PREFIX + ".reservation";
+
+    /** Observation of an ASYNC_BATCH background refill, a child of the caller that triggered it. */
+    public static final String REFILL_OBSERVATION = PREFIX + ".refill";
+
+    /** Observation of a caller waiting for values. */
+    public static final String WAIT_OBSERVATION = PREFIX + ".wait";
+
     private static final String IDS = "ids";
 
     private final MeterRegistry registry;
+    /** An {@code io.micrometer.observation.ObservationRegistry}, or null; typed Object so the class loads without it. */
+    private final Object observationRegistry;
 
     /**
      * Creates a factory that registers meters in the given registry.
@@ -89,6 +100,23 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
      */
     public MicrometerMetricsTrackerFactory(MeterRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.observationRegistry = null;
+    }
+
+    /**
+     * Creates a factory that registers meters in the given registry and also reports each reservation,
+     * background refill and caller's wait as a Micrometer {@code Observation} (a trace span where tracing is set
+     * up): {@value #RESERVATION_OBSERVATION}, {@value #REFILL_OBSERVATION} and {@value #WAIT_OBSERVATION}, with
+     * the low-cardinality key values {@code sequence}, {@code strategy}, {@code store} and {@code outcome}. A
+     * background refill is the child of the observation current on the thread whose value triggered it.
+     *
+     * @param registry the meter registry
+     * @param observationRegistry the observation registry
+     */
+    public MicrometerMetricsTrackerFactory(MeterRegistry registry,
+            io.micrometer.observation.ObservationRegistry observationRegistry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
     }
 
     /**
@@ -125,6 +153,10 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
                 .baseUnit("ratio")
                 .tags(tags)
                 .register(registry);
+        SequenceObservations observations = observationRegistry == null ? null
+                : new SequenceObservations((io.micrometer.observation.ObservationRegistry) observationRegistry,
+                        io.micrometer.common.KeyValues.of("sequence", sequence.name(), "strategy",
+                                strategyTag(sequence.strategy()), "store", storeName));
         return new MicrometerMetricsTracker(
                 reservations(tags, "success"),
                 reservations(tags, "failure"),
@@ -141,7 +173,8 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
                         .description("Reserved values that will never be handed out")
                         .baseUnit(IDS)
                         .tags(tags)
-                        .register(registry));
+                        .register(registry),
+                observations);
     }
 
     private Timer reservations(Tags tags, String result) {

@@ -52,7 +52,7 @@ class DocumentationTests {
                 meters.add((String) field.get(null));
             }
         }
-        assertThat(meters).hasSize(8);
+        assertThat(meters).as("meters and observations").hasSize(11);
         assertThat(meters).allSatisfy(meter -> assertThat(readme).contains("| `" + meter + "` |"));
     }
 

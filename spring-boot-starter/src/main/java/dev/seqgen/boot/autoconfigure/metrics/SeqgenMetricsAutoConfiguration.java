@@ -3,6 +3,8 @@ package dev.seqgen.boot.autoconfigure.metrics;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 import dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -16,7 +18,8 @@ import org.springframework.context.annotation.Bean;
  * {@link dev.seqgen.SequenceRegistry SequenceRegistry} a {@link MicrometerMetricsTrackerFactory}.
  */
 @AutoConfiguration(
-        afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
+        afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+                "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, MicrometerMetricsTrackerFactory.class })
 @ConditionalOnBean(MeterRegistry.class)
 @ConditionalOnBooleanProperty(name = "seqgen.enabled", matchIfMissing = true)
@@ -24,7 +27,12 @@ public final class SeqgenMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(SequenceMetricsTrackerFactory.class)
-    MicrometerMetricsTrackerFactory seqgenMetricsTrackerFactory(MeterRegistry meterRegistry) {
-        return new MicrometerMetricsTrackerFactory(meterRegistry);
+    MicrometerMetricsTrackerFactory seqgenMetricsTrackerFactory(MeterRegistry meterRegistry,
+            ObjectProvider<ObservationRegistry> observationRegistry) {
+        // With an ObservationRegistry (Boot's observation auto-configuration), reservations, background refills
+        // and waits are also observations: trace spans where tracing is set up.
+        ObservationRegistry observations = observationRegistry.getIfUnique();
+        return observations == null || observations.isNoop() ? new MicrometerMetricsTrackerFactory(meterRegistry)
+                : new MicrometerMetricsTrackerFactory(meterRegistry, observations);
     }
 }

@@ -11,6 +11,9 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -55,6 +58,27 @@ class SeqgenMetricsAutoConfigurationTests {
                     assertThat(meters.get("seqgen.reservation.retries").counter().count()).isZero();
                     assertThat(meters.get("seqgen.ids.discarded").counter().count()).isZero();
                     assertThat(meters.get("seqgen.capacity.used").gauge().value()).isPositive();
+                });
+    }
+
+    @Test
+    void withAnObservationRegistryReservationsAndWaitsAreObservations() {
+        TestObservationRegistry observations = TestObservationRegistry.create();
+        contextRunner.withBean(ObservationRegistry.class, () -> observations)
+                .withPropertyValues("seqgen.sequences.orders.strategy=batch", "seqgen.sequences.orders.block-size=10")
+                .run(context -> {
+                    SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                    for (int i = 0; i < 12; i++) {
+                        registry.sequence("orders").next();
+                    }
+                    TestObservationRegistryAssert.assertThat(observations)
+                            .hasObservationWithNameEqualTo("seqgen.reservation").that()
+                            .hasLowCardinalityKeyValue("sequence", "orders")
+                            .hasLowCardinalityKeyValue("strategy", "batch")
+                            .hasLowCardinalityKeyValue("store", "h2")
+                            .hasLowCardinalityKeyValue("outcome", "success");
+                    TestObservationRegistryAssert.assertThat(observations)
+                            .hasObservationWithNameEqualTo("seqgen.wait");
                 });
     }
 

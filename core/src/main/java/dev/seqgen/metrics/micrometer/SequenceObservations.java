@@ -1,0 +1,59 @@
+package dev.seqgen.metrics.micrometer;
+
+import dev.seqgen.metrics.SequenceMetricsTracker.Operation;
+import dev.seqgen.metrics.SequenceMetricsTracker.Span;
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import java.util.Locale;
+
+/**
+ * One sequence's Micrometer {@link Observation}s: {@value MicrometerMetricsTrackerFactory#RESERVATION_OBSERVATION},
+ * {@value MicrometerMetricsTrackerFactory#REFILL_OBSERVATION} and {@value MicrometerMetricsTrackerFactory#WAIT_OBSERVATION},
+ * with the low-cardinality key values {@code sequence}, {@code strategy}, {@code store} and, when they end,
+ * {@code outcome=success|failure}. Loaded only when an {@link ObservationRegistry} is given, so core needs the
+ * Observation API only then.
+ */
+final class SequenceObservations {
+
+    private final ObservationRegistry registry;
+    private final KeyValues keyValues;
+
+    SequenceObservations(ObservationRegistry registry, KeyValues keyValues) {
+        this.registry = registry;
+        this.keyValues = keyValues;
+    }
+
+    Object current() {
+        return registry.getCurrentObservation();
+    }
+
+    Span start(Operation operation, Object parentContext) {
+        Observation observation = Observation.createNotStarted(name(operation), registry)
+                .contextualName("seqgen " + operation.name().toLowerCase(Locale.ROOT))
+                .lowCardinalityKeyValues(keyValues);
+        if (parentContext instanceof Observation parent) {
+            // Work done on another thread for the caller that triggered it: a child of that caller's observation.
+            observation.parentObservation(parent);
+        }
+        observation.start();
+        Observation.Scope scope = observation.openScope();
+        return failure -> {
+            scope.close();
+            observation.lowCardinalityKeyValue("outcome", failure == null ? "success" : "failure");
+            if (failure != null) {
+                observation.error(failure);
+            }
+            observation.stop();
+        };
+    }
+
+    private static String name(Operation operation) {
+        return switch (operation) {
+            case RESERVATION -> MicrometerMetricsTrackerFactory.RESERVATION_OBSERVATION;
+            case REFILL -> MicrometerMetricsTrackerFactory.REFILL_OBSERVATION;
+            case WAIT -> MicrometerMetricsTrackerFactory.WAIT_OBSERVATION;
+        };
+    }
+}
