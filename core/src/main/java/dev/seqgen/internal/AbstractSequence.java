@@ -185,6 +185,11 @@ abstract class AbstractSequence implements Sequence {
         tracker.recordReservation(ticker.read() - start, false);
     }
 
+    /** Ends the tracker's life with the sequence's (see {@link SequenceMetricsTracker#close()}). */
+    final void closeTracker() {
+        tracker.close();
+    }
+
     final void checkOpen() {
         if (closed) {
             throw new SequenceUnavailableException(name, "the sequence is closed", null);

@@ -82,6 +82,9 @@ final class AsyncSequence extends AbstractSequence {
 
     @Override
     public void close() {
-        closed = true;
+        if (!closed) {
+            closed = true;
+            closeTracker();
+        }
     }
 }

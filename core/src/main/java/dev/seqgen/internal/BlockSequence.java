@@ -256,6 +256,7 @@ abstract class BlockSequence extends AbstractSequence {
             long firstUnused = block.drain();
             retiredIssued.addAndGet(firstUnused - block.first);
             releaseUnused(block, firstUnused);
+            closeTracker();
         } finally {
             refillLock.unlock();
         }

@@ -83,4 +83,13 @@ final class GuardedMetricsTracker implements SequenceMetricsTracker {
             }
         };
     }
+
+    @Override
+    public void close() {
+        try {
+            delegate.close();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "metrics tracker failed in close", e);
+        }
+    }
 }

@@ -85,6 +85,9 @@ final class SyncSequence extends AbstractSequence {
 
     @Override
     public void close() {
-        closed = true;
+        if (!closed) {
+            closed = true;
+            closeTracker();
+        }
     }
 }

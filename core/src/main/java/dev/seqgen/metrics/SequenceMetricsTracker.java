@@ -42,6 +42,14 @@ public interface SequenceMetricsTracker {
     }
 
     /**
+     * Called once when the sequence closes: a tracker that registered meters removes them, so that a sequence
+     * created again under the same name (a refreshed application context, a new registry) publishes its own and
+     * no meter keeps reading a closed sequence.
+     */
+    default void close() {
+    }
+
+    /**
      * Returns the caller's current trace context (for Micrometer, the current {@code Observation}), captured on
      * the thread that starts work another thread will do, such as a background refill, so that work can be
      * observed as its child.

@@ -2,6 +2,9 @@ package dev.seqgen.metrics.micrometer;
 
 import dev.seqgen.metrics.SequenceMetricsTracker;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 import java.util.concurrent.TimeUnit;
@@ -15,12 +18,17 @@ final class MicrometerMetricsTracker implements SequenceMetricsTracker {
     private final Timer waits;
     private final Counter discarded;
 
+    private final MeterRegistry registry;
+    /** The tags every meter of this sequence carries: sequence, strategy, store. */
+    private final Tags tags;
     /** Null without observations. */
     private final SequenceObservations observations;
 
     MicrometerMetricsTracker(Timer reservationSuccesses, Timer reservationFailures, Counter retries, Timer waits,
-            Counter discarded, SequenceObservations observations) {
+            Counter discarded, SequenceObservations observations, MeterRegistry registry, Tags tags) {
         this.observations = observations;
+        this.registry = registry;
+        this.tags = tags;
         this.reservationSuccesses = reservationSuccesses;
         this.reservationFailures = reservationFailures;
         this.retries = retries;
@@ -56,5 +64,17 @@ final class MicrometerMetricsTracker implements SequenceMetricsTracker {
     @Override
     public Span start(Operation operation, Object parentContext) {
         return observations == null ? Span.NONE : observations.start(operation, parentContext);
+    }
+
+    /** Removes every seqgen meter carrying this sequence's tags. */
+    @Override
+    public void close() {
+        for (Meter meter : registry.getMeters()) {
+            Meter.Id id = meter.getId();
+            if (id.getName().startsWith(MicrometerMetricsTrackerFactory.PREFIX + ".")
+                    && tags.stream().allMatch(tag -> tag.getValue().equals(id.getTag(tag.getKey())))) {
+                registry.remove(meter);
+            }
+        }
     }
 }

@@ -174,7 +174,7 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
                         .baseUnit(IDS)
                         .tags(tags)
                         .register(registry),
-                observations);
+                observations, registry, tags);
     }
 
     private Timer reservations(Tags tags, String result) {

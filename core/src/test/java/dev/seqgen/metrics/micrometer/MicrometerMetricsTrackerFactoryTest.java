@@ -53,6 +53,25 @@ class MicrometerMetricsTrackerFactoryTest {
     }
 
     @Test
+    void closingTheRegistryRemovesItsMetersAndANewRegistryPublishesItsOwn() {
+        registry.sequence("orders").next();
+        registry.sequence("invoices");
+        assertThat(meters.find("seqgen.ids.issued").tag("sequence", "orders").functionCounter().count()).isEqualTo(1);
+
+        registry.close();
+        assertThat(meters.getMeters()).as("meters left reading closed sequences").isEmpty();
+
+        try (SequenceRegistry again = SequenceRegistry.builder(store)
+                .defaults(SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build())
+                .metrics(new MicrometerMetricsTrackerFactory(meters)).build()) {
+            again.sequence("orders");
+            assertThat(meters.find("seqgen.ids.issued").tag("sequence", "orders").functionCounter().count())
+                    .as("the new sequence's count, not the closed one's").isZero();
+        }
+        assertThat(meters.getMeters()).isEmpty();
+    }
+
+    @Test
     void everyMeterHasADescriptionAndABaseUnit() {
         registry.sequence("orders");
 
@@ -128,9 +147,11 @@ class MicrometerMetricsTrackerFactoryTest {
             otherJvm.sequence("orders").next();
         }
 
+        // Read through the meter taken before close: closing the sequence removes its meters from the registry.
+        io.micrometer.core.instrument.Counter discarded = meters.get("seqgen.ids.discarded").counter();
         orders.close();
 
-        assertThat(meters.get("seqgen.ids.discarded").counter().count()).isEqualTo(9);
+        assertThat(discarded.count()).isEqualTo(9);
     }
 
     @Test
