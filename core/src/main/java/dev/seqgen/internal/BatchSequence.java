@@ -53,19 +53,37 @@ final class BatchSequence extends BlockSequence {
 
     @Override
     Block obtainNextBlock(Block exhausted, long deadline) {
-        CompletableFuture<Block> refill = pending;
-        if (refill == null || refill.isCompletedExceptionally()) {
-            long size = sizeNextReservation();
-            Object caller = tracker.captureContext();
-            refill = Handoff.run(executor, this, "reservation", () -> {
-                ReservedRange range = reserve(size, deadline, caller);
-                return new Block(range.first(), range.end(), -1);
-            });
-            pending = refill;
+        for (;;) {
+            CompletableFuture<Block> refill = pending;
+            boolean inherited = refill != null && !refill.isCompletedExceptionally();
+            if (!inherited) {
+                refill = startReservation(deadline);
+                pending = refill;
+            }
+            try {
+                Block next = Handoff.await(refill, name, ticker, deadline, this);
+                pending = null;
+                return next;
+            } catch (SequenceUnavailableException e) {
+                if (refill.isCompletedExceptionally()) {
+                    pending = null;
+                }
+                // A reservation inherited from a caller that gave up may have failed on an outage that has ended
+                // since it began: while this caller's own deadline leaves time, it starts one of its own.
+                if (!inherited || !refill.isCompletedExceptionally() || !new Backoff().fits(ticker.read(), deadline)) {
+                    throw e;
+                }
+            }
         }
-        Block next = Handoff.await(refill, name, ticker, deadline, this);
-        pending = null;
-        return next;
+    }
+
+    private CompletableFuture<Block> startReservation(long deadline) {
+        long size = sizeNextReservation();
+        Object caller = tracker.captureContext();
+        return Handoff.run(executor, this, "reservation", () -> {
+            ReservedRange range = reserve(size, deadline, caller);
+            return new Block(range.first(), range.end(), -1);
+        });
     }
 
     @Override
