@@ -71,10 +71,21 @@ enum Mode {
             };
         }
 
+        /**
+         * Like ASYNC's: the row-lock limit 1 / store holds only on an injected latency, which every commit on
+         * the row waits with the lock held; the measured round trip is no floor for the lock time, so without an
+         * injected latency the bound is the callers' own.
+         */
         @Override
         double bound(Session session, int threads) {
             long store = session.storeForBounds();
-            return Math.min(perSecond(store), threads * perSecond(session.appNanos() + store));
+            double callers = threads * perSecond(session.appNanos() + store);
+            return session.boundsOnInjectedLatency() ? Math.min(perSecond(store), callers) : callers;
+        }
+
+        @Override
+        String boundFormula(Session session) {
+            return session.boundsOnInjectedLatency() ? super.boundFormula(session) : "threads / (app + store)";
         }
     },
 
