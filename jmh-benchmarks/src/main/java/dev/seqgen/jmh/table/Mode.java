@@ -5,6 +5,8 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.SeqgenPooledOptimizer;
 import dev.seqgen.jmh.HibernateOptimizerSource;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongSupplier;
 import org.hibernate.id.enhanced.OptimizerDescriptor;
 import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
@@ -30,6 +32,60 @@ enum Mode {
         @Override
         double bound(Session session, int threads) {
             return perSecond(session.appNanos() + session.storeForBounds());
+        }
+    },
+
+    /**
+     * seqgen SYNC taken last, the shape of a flush-time number ({@code @SeqgenNumber} with Hibernate's flush at
+     * commit) or of {@code nextInTransaction} called just before the commit: the application transaction's work
+     * first, then the increment, then the commit. The row is locked only from the increment to the end of the
+     * commit, so the callers queue for {@code store} each, not for {@code app + store}. When the run ends, the
+     * committed values are checked to be exactly the row's first value (1 on a fresh row) to n: the run fails
+     * if one is missing or repeated.
+     */
+    SYNC_AT_FLUSH("sync-at-flush", "min(1 / store, threads / (app + store))") {
+        @Override
+        Workload open(Session session) {
+            SequenceRegistry registry = session.registry(Strategy.SYNC);
+            String name = "strategy_table_sync_at_flush";
+            Sequence sequence = registry.sequence(name);
+            long first = registry.store().nextValue(name).orElseThrow(
+                    () -> new IllegalStateException("sequence " + name + " has no row"));
+            Queue<Long> committed = new ConcurrentLinkedQueue<>();
+            return new Workload() {
+                @Override
+                public long runOnce() throws Exception {
+                    long value = session.inTransactionValueLast(sequence::nextInTransaction);
+                    committed.add(value);
+                    return value;
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        assertGapless(name, first, committed);
+                    } finally {
+                        registry.close();
+                    }
+                }
+            };
+        }
+
+        /**
+         * Like ASYNC's: the row-lock limit 1 / store holds only on an injected latency, which every commit on
+         * the row waits with the lock held; the measured round trip is no floor for the lock time, so without an
+         * injected latency the bound is the callers' own.
+         */
+        @Override
+        double bound(Session session, int threads) {
+            long store = session.storeForBounds();
+            double callers = threads * perSecond(session.appNanos() + store);
+            return session.boundsOnInjectedLatency() ? Math.min(perSecond(store), callers) : callers;
+        }
+
+        @Override
+        String boundFormula(Session session) {
+            return session.boundsOnInjectedLatency() ? super.boundFormula(session) : "threads / (app + store)";
         }
     },
 
@@ -222,6 +278,18 @@ enum Mode {
         });
     }
 
+    /** The committed values of a gapless mode must be exactly first..first + n - 1, each once. */
+    private static void assertGapless(String sequence, long first, Queue<Long> committed) {
+        long[] values = committed.stream().mapToLong(Long::longValue).sorted().toArray();
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != first + i) {
+                throw new IllegalStateException("sync-at-flush is not gapless: of " + values.length
+                        + " values committed on sequence " + sequence + " from " + first + ", position " + i
+                        + " holds " + values[i] + " instead of " + (first + i));
+            }
+        }
+    }
+
     private static double blockBound(Session session, int threads, long refillNanos) {
         return Math.min(session.blockSize() * perSecond(refillNanos), threads * perSecond(session.appNanos()));
     }
@@ -237,6 +305,6 @@ enum Mode {
             }
         }
         throw new IllegalArgumentException("--modes: unknown mode '" + option
-                + "' (expected sync, async, batch, async-batch, hibernate-pooled, seqgen-pooled, native-sequence)");
+                + "' (expected sync, sync-at-flush, async, batch, async-batch, hibernate-pooled, seqgen-pooled, native-sequence)");
     }
 }

@@ -75,6 +75,17 @@ final class Session implements AutoCloseable {
         return backend.inTransaction(takeValue, appNanos);
     }
 
+    /**
+     * One simulated application transaction that does its work first and takes its value last, immediately
+     * before the commit (SYNC at flush).
+     */
+    long inTransactionValueLast(ToLongFunction<Object> takeValue) throws Exception {
+        return backend.inTransaction(transaction -> {
+            Pause.nanos(appNanos);
+            return takeValue.applyAsLong(transaction);
+        }, 0);
+    }
+
     /** The simulated application transaction of the modes that take their value before it. */
     void applicationTransaction() {
         Pause.nanos(appNanos);

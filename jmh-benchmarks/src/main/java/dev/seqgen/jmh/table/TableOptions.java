@@ -34,9 +34,9 @@ record TableOptions(
                                            projects/seqgen-bench/instances/seqgen-bench/databases/strategy-table
               --user=<name>                default sa (h2) or seqgen
               --password=<password>        default empty (h2) or seqgen
-              --modes=<list>               of sync, async, batch, async-batch, hibernate-pooled, seqgen-pooled,
-                                           native-sequence (default: all the store has; the spanner emulator
-                                           has no sequences for the last three)
+              --modes=<list>               of sync, sync-at-flush, async, batch, async-batch, hibernate-pooled,
+                                           seqgen-pooled, native-sequence (default: all the store has; the
+                                           spanner emulator has no sequences for the last three)
               --threads=<list>             caller threads per run (default 10,50)
               --duration=<time>            measured time per mode and thread count (default 10s)
               --warmup=<time>              unmeasured time before it (default 2s)
@@ -53,7 +53,7 @@ record TableOptions(
             and it runs one read-write transaction at a time: its figures show the emulator, not Spanner.
             """;
 
-    private static final String TABLE_MODES = "sync,async,batch,async-batch";
+    private static final String TABLE_MODES = "sync,sync-at-flush,async,batch,async-batch";
     private static final String ALL_MODES = TABLE_MODES + ",hibernate-pooled,seqgen-pooled,native-sequence";
 
     private static final Pattern TIME = Pattern.compile("(\\d+)(ms|s|m)");

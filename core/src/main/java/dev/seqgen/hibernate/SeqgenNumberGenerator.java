@@ -1,0 +1,226 @@
+package dev.seqgen.hibernate;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceException;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import dev.seqgen.jdbc.JdbcSequenceStore;
+import org.hibernate.MappingException;
+import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.generator.AnnotationBasedGenerator;
+import org.hibernate.generator.BeforeExecutionGenerator;
+import org.hibernate.generator.EventType;
+import org.hibernate.generator.EventTypeSets;
+import org.hibernate.generator.GeneratorCreationContext;
+import org.hibernate.jdbc.ReturningWork;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Member;
+import java.util.EnumSet;
+import java.util.Locale;
+
+/**
+ * The Hibernate 7 value generator behind {@link SeqgenNumber}: a seqgen number on an attribute that is not the
+ * id, for all four strategies. Hibernate creates one per annotated attribute while it builds the session
+ * factory; the attribute type is checked, the settings are resolved and the sequence (with its row) is created
+ * then, so every mistake shows at startup. Not for direct use: annotate the attribute.
+ *
+ * <pre>
+ * Design: why the number is taken at flush, and what that buys SYNC
+ *
+ * A before-execution generator for INSERT on a non-id attribute is called by Hibernate's insert coordinator
+ * (InsertCoordinatorStandard.preInsertInMemoryValueGeneration) when the entity's insert action executes,
+ * immediately before the INSERT is bound and added to the JDBC batch (or executed): at flush, not at
+ * persist(). The id, by contrast, is generated at persist().
+ *
+ * SYNC increments the sequence row on the session's own connection, in its transaction
+ * (Session.doReturningWork, which does not execute a pending JDBC batch, so batching continues). From that
+ * increment to the end of the transaction the row is locked; taking it at flush shortens that window from
+ * "persist() to commit" to "flush to commit". Several inserts of one flush get consecutive numbers, in the
+ * order Hibernate executes them, because the transaction holds the lock from its first increment. A rollback
+ * (before or after the flush) undoes the increment with the entity, so committed numbers are gapless.
+ *
+ * ASYNC, BATCH and ASYNC_BATCH take Sequence.next() from the JVM-wide sequence and never touch the session's
+ * connection, exactly as SeqgenIdGenerator does for ids.
+ * </pre>
+ */
+public class SeqgenNumberGenerator implements BeforeExecutionGenerator, AnnotationBasedGenerator<SeqgenNumber> {
+
+    private static final long serialVersionUID = 1L;
+
+    private transient Sequence sequence;
+    /** Takes a SYNC value on the session's connection; null for the other strategies. */
+    private transient ReturningWork<Long> inSessionTransaction;
+    private boolean intNumber;
+
+    /**
+     * Creates an unconfigured generator; Hibernate then calls {@link #initialize}. The no-argument constructor
+     * lets every way Hibernate instantiates generators work alike, a bean container such as Spring's included.
+     */
+    public SeqgenNumberGenerator() {
+    }
+
+    /**
+     * Resolves the sequence of the attribute Hibernate is creating this generator for (Hibernate 7.3 and later).
+     *
+     * @param annotation the annotation on the attribute
+     * @param context the attribute, its entity and the service registry
+     * @throws MappingException if the attribute type is not {@code long}/{@code Long}/{@code int}/{@code Integer},
+     *     a setting breaks a rule, or the sequence could not be created; the message names the entity and
+     *     property
+     */
+    @Override
+    public void initialize(SeqgenNumber annotation, GeneratorCreationContext context) {
+        configure(annotation, context);
+    }
+
+    /**
+     * Resolves the sequence; the form Hibernate 7.1 and 7.2 call.
+     *
+     * @param annotation the annotation on the attribute
+     * @param member the attribute
+     * @param context the attribute, its entity and the service registry
+     * @throws MappingException as {@link #initialize(SeqgenNumber, GeneratorCreationContext)}
+     * @deprecated only for Hibernate before 7.3
+     */
+    @Override
+    @Deprecated
+    @SuppressWarnings("removal")
+    public void initialize(SeqgenNumber annotation, Member member, GeneratorCreationContext context) {
+        configure(annotation, context);
+    }
+
+    private void configure(SeqgenNumber annotation, GeneratorCreationContext context) {
+        String entity = context.getPersistentClass().getEntityName();
+        String property = context.getProperty().getName();
+        String where = "entity " + entity + ", property '" + property + "'";
+
+        Class<?> type = context.getProperty().getType().getReturnedClass();
+        intNumber = type == Integer.class || type == int.class;
+        if (!intNumber && type != Long.class && type != long.class) {
+            throw new MappingException(where + ": @SeqgenNumber generates long/Long and int/Integer attributes, not "
+                    + type.getName());
+        }
+        if (context.getPersistentClass().getIdentifierProperty() != null
+                && property.equals(context.getPersistentClass().getIdentifierProperty().getName())) {
+            throw new MappingException(where + ": @SeqgenNumber is for attributes that are not the id; annotate"
+                    + " the id with @SeqgenGenerator");
+        }
+
+        String name = annotation.sequence().isBlank()
+                ? AnnotatedSettings.snakeCase(context.getRootClass().getJpaEntityName()) + "_"
+                        + AnnotatedSettings.snakeCase(property)
+                : annotation.sequence().trim();
+        where += ", sequence '" + name + "'";
+        SeqgenRegistryService service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
+        if (service == null) {
+            throw new MappingException(where + ": seqgen's Hibernate service is not registered; seqgen-core"
+                    + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor, or call"
+                    + " new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)");
+        }
+        try {
+            SequenceRegistry registry = service.registry();
+            SequenceSettings settings = AnnotatedSettings.resolve(new AsGeneratorSettings(annotation),
+                    registry.settingsFor(name), registry.defaults(),
+                    intNumber ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
+            if (settings.strategy() == Strategy.SYNC && !(registry.store() instanceof JdbcSequenceStore)) {
+                throw new MappingException(where + ": the SYNC strategy increments the row on the session's JDBC"
+                        + " connection, so it needs the JDBC store in the entities' database; the registry uses the "
+                        + registry.store().name() + " store. Give the sequence another strategy (with Spring Boot:"
+                        + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless), or keep"
+                        + " its row in the entities' database with the JDBC store");
+            }
+            sequence = registry.sequence(name, settings);
+        } catch (SequenceConfigurationException | SequenceException e) {
+            throw new MappingException(where + ": " + e.getMessage(), e);
+        }
+        inSessionTransaction = sequence.strategy() == Strategy.SYNC ? sequence::nextInTransaction : null;
+    }
+
+    /**
+     * Returns the next number of the sequence, called by Hibernate immediately before the entity's INSERT:
+     * taken in the session's transaction for SYNC, from the shared sequence otherwise.
+     *
+     * @return a {@code Long}, or an {@code Integer} for {@code int} attributes
+     * @throws dev.seqgen.SequenceUnavailableException if no value could be had within the acquire timeout
+     * @throws dev.seqgen.SequenceExhaustedException if the maximum value has been handed out
+     */
+    @Override
+    public Object generate(SharedSessionContractImplementor session, Object owner, Object currentValue,
+            EventType eventType) {
+        long value = inSessionTransaction != null ? session.doReturningWork(inSessionTransaction) : sequence.next();
+        return intNumber ? (Object) Math.toIntExact(value) : (Object) value;
+    }
+
+    /** @return {@link EventTypeSets#INSERT_ONLY}: the number is generated once, on insert */
+    @Override
+    public EnumSet<EventType> getEventTypes() {
+        return EventTypeSets.INSERT_ONLY;
+    }
+
+    @Override
+    public String toString() {
+        return "SeqgenNumberGenerator[" + (sequence == null ? "unconfigured"
+                : sequence.name() + ", " + sequence.strategy().name().toLowerCase(Locale.ROOT)) + "]";
+    }
+
+    /**
+     * The attributes of a {@link SeqgenNumber} seen as a {@link SeqgenGenerator}, so that both annotations
+     * resolve their settings by the same rules ({@link AnnotatedSettings#resolve}).
+     */
+    @SuppressWarnings("ClassExplicitlyAnnotation")
+    private record AsGeneratorSettings(SeqgenNumber number) implements SeqgenGenerator {
+
+        @Override
+        public Class<? extends Annotation> annotationType() {
+            return SeqgenGenerator.class;
+        }
+
+        @Override
+        public String sequence() {
+            return number.sequence();
+        }
+
+        @Override
+        public Strategy[] strategy() {
+            return number.strategy();
+        }
+
+        @Override
+        public int blockSize() {
+            return number.blockSize();
+        }
+
+        @Override
+        public int lowWatermark() {
+            return number.lowWatermark();
+        }
+
+        @Override
+        public long acquireTimeoutMillis() {
+            return number.acquireTimeoutMillis();
+        }
+
+        @Override
+        public long initialValue() {
+            return number.initialValue();
+        }
+
+        @Override
+        public long maxValue() {
+            return number.maxValue();
+        }
+
+        @Override
+        public boolean[] adaptive() {
+            return number.adaptive();
+        }
+
+        @Override
+        public int adaptiveMaxBlockSize() {
+            return number.adaptiveMaxBlockSize();
+        }
+    }
+}
