@@ -13,6 +13,7 @@ import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerException;
 import com.google.cloud.spanner.SpannerOptions;
 import dev.seqgen.testing.Servers;
+import dev.seqgen.testing.SpannerEmulatorHost;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -25,7 +26,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A fresh database on the Cloud Spanner emulator named by {@code SPANNER_EMULATOR_HOST}, for one test class:
+ * A fresh database on the Cloud Spanner emulator ({@link SpannerEmulatorHost}: {@code SPANNER_EMULATOR_HOST}, or one the
+ * tests start), for one test class:
  * register it as a static {@code @RegisterExtension} field. Without that variable every test of the class is
  * skipped with the reason, or fails when {@code SEQGEN_TEST_REQUIRE_DATABASES=true} (as in CI), so CI can
  * never pass by skipping. Other modules' tests use it through this module's test-jar.
@@ -38,8 +40,7 @@ public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallb
     /** Operation and acquire timeout for tests on the emulator, which serialises read-write transactions. */
     public static final Duration PATIENCE = Duration.ofSeconds(60);
 
-    private static final String NO_EMULATOR = "no Cloud Spanner emulator: set SPANNER_EMULATOR_HOST (such as"
-            + " localhost:9010) to the host:port of a running emulator";
+    private static final String NO_EMULATOR = SpannerEmulatorHost.NO_EMULATOR;
 
     private final List<String> ddl;
     private String host;
@@ -58,7 +59,7 @@ public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallb
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        host = System.getenv("SPANNER_EMULATOR_HOST");
+        host = SpannerEmulatorHost.host();
         if (host == null || host.isBlank()) {
             return;
         }
@@ -95,7 +96,7 @@ public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallb
         }
     }
 
-    /** The emulator's host:port, from {@code SPANNER_EMULATOR_HOST}. */
+    /** The emulator's host:port. */
     public String host() {
         return host;
     }

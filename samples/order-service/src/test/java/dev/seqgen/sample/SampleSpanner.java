@@ -6,6 +6,7 @@ import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerException;
 import com.google.cloud.spanner.SpannerOptions;
 import dev.seqgen.testing.Servers;
+import dev.seqgen.testing.SpannerEmulatorHost;
 
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestInstanceFactoryContext;
@@ -25,8 +26,7 @@ final class SampleSpanner implements TestInstancePreConstructCallback {
     static final String INSTANCE = "seqgen-sample";
     static final String DATABASE = "order-service-tests";
 
-    private static final String NO_EMULATOR = "no Cloud Spanner emulator: set SPANNER_EMULATOR_HOST (such as"
-            + " localhost:9010) to the host:port of a running emulator";
+    private static final String NO_EMULATOR = SpannerEmulatorHost.NO_EMULATOR;
 
     private String host;
 
@@ -35,7 +35,7 @@ final class SampleSpanner implements TestInstancePreConstructCallback {
     @Override
     public synchronized void preConstructTestInstance(TestInstanceFactoryContext factoryContext,
             ExtensionContext context) {
-        String emulator = System.getenv("SPANNER_EMULATOR_HOST");
+        String emulator = SpannerEmulatorHost.host();
         if (emulator == null || emulator.isBlank()) {
             Servers.missing(NO_EMULATOR);
         }

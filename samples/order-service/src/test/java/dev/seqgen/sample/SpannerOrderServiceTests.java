@@ -80,7 +80,7 @@ class SpannerOrderServiceTests extends OrderServiceHttpTests {
                 "--logging.level.org.springframework.orm.jpa=off",
                 "--spring.datasource.url=jdbc:h2:mem:orders-spanner-sync;DB_CLOSE_DELAY=-1",
                 "--seqgen.table=" + SampleDatabase.SEQUENCE_TABLE,
-                "--seqgen.spanner.emulator-host=" + System.getenv("SPANNER_EMULATOR_HOST"),
+                "--seqgen.spanner.emulator-host=" + dev.seqgen.testing.SpannerEmulatorHost.host(),
                 "--seqgen.spanner.project-id=" + SampleSpanner.PROJECT,
                 "--seqgen.spanner.instance-id=" + SampleSpanner.INSTANCE,
                 "--seqgen.spanner.database-id=" + SampleSpanner.DATABASE,
