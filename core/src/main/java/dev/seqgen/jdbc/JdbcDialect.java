@@ -61,6 +61,57 @@ public enum JdbcDialect {
         }
     },
 
+    /**
+     * Cloud Spanner through its JDBC driver, GoogleSQL databases: {@code THEN RETURN}, Spanner's DDL. The driver
+     * turns the {@code ?} parameters into {@code @p1...}. An increment in the caller's transaction runs in that
+     * read-write transaction (SYNC); reservations of their own run in transactions of their own on another
+     * connection, so no Spanner transaction is ever nested in another.
+     */
+    SPANNER("spanner") {
+        @Override
+        long increment(Connection connection, String table, String name, long count, long lastStart)
+                throws SQLException {
+            return queryLong(connection, "UPDATE " + table + " SET next_value = next_value + ? WHERE name = ?"
+                    + " AND next_value <= ? THEN RETURN next_value", count, name, lastStart);
+        }
+
+        @Override
+        String insertIfMissingSql(String table) {
+            return "INSERT OR IGNORE INTO " + table + " (name, next_value) VALUES (?, ?)";
+        }
+
+        @Override
+        String createTableSql(String table) {
+            return "CREATE TABLE IF NOT EXISTS " + table
+                    + " (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)";
+        }
+
+        @Override
+        String selectForUpdateSql(String table) {
+            // A read in a Spanner read-write transaction locks and sees the latest committed value already.
+            return selectSql(table);
+        }
+    },
+
+    /** Cloud Spanner through its JDBC driver, PostgreSQL-dialect databases: {@code RETURNING}, PostgreSQL DDL. */
+    SPANNER_POSTGRESQL("spanner") {
+        @Override
+        long increment(Connection connection, String table, String name, long count, long lastStart)
+                throws SQLException {
+            return POSTGRESQL.increment(connection, table, name, count, lastStart);
+        }
+
+        @Override
+        String insertIfMissingSql(String table) {
+            return POSTGRESQL.insertIfMissingSql(table);
+        }
+
+        @Override
+        String selectForUpdateSql(String table) {
+            return selectSql(table);
+        }
+    },
+
     /** H2, whose data-change delta table returns the updated row from the update itself. */
     H2("h2") {
         @Override
@@ -144,6 +195,10 @@ public enum JdbcDialect {
                 if (this == MARIADB && (code == 1205 || code == 1213 || code == 1927)) {
                     return true;
                 }
+                // Spanner's JDBC driver reports the gRPC status: ABORTED (10), UNAVAILABLE (14).
+                if ((this == SPANNER || this == SPANNER_POSTGRESQL) && (code == 10 || code == 14)) {
+                    return true;
+                }
             }
         }
         return false;
@@ -158,6 +213,10 @@ public enum JdbcDialect {
      */
     public static JdbcDialect forProductName(String productName) {
         String product = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
+        // Before PostgreSQL: the Spanner driver names PostgreSQL-dialect databases "Google Cloud Spanner PostgreSQL".
+        if (product.contains("spanner")) {
+            return product.contains("postgres") ? SPANNER_POSTGRESQL : SPANNER;
+        }
         if (product.contains("postgres") || product.contains("cockroach") || product.contains("yugabyte")) {
             return POSTGRESQL;
         }
@@ -168,7 +227,8 @@ public enum JdbcDialect {
             return H2;
         }
         throw new IllegalArgumentException("seqgen has no JDBC dialect for the database '" + productName
-                + "'; supported: PostgreSQL (and CockroachDB, YugabyteDB, Aurora DSQL), MariaDB/MySQL, H2");
+                + "'; supported: PostgreSQL (and CockroachDB, YugabyteDB, Aurora DSQL), MariaDB/MySQL, H2, Cloud"
+                + " Spanner (GoogleSQL and PostgreSQL dialects, through the Spanner JDBC driver)");
     }
 
     static long queryLong(Connection connection, String sql, long count, String name, long lastStart)

@@ -127,7 +127,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     /** Describes the store for logs: database, table and connection use. */
     @Override
     public String toString() {
-        return "JdbcSequenceStore[" + dialect.storeName() + ", table " + table
+        return "JdbcSequenceStore[" + dialect.name().toLowerCase(java.util.Locale.ROOT) + ", table " + table
                 + (dedicated != null ? ", dedicated connection" : ", connections from the pool") + "]";
     }
 
