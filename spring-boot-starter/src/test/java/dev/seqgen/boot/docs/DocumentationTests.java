@@ -17,12 +17,14 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The README's Spring Boot section against what the build generates: every property in the configuration
+ * The documentation (docs/spring-boot.md, docs/operations.md) against what the build generates: every property in the configuration
  * metadata, and every meter, is documented; every property has a description for the IDE.
  */
 class DocumentationTests {
 
-    private static final Path README = Path.of("../README.md");
+    /** The properties are documented in the Spring Boot guide, the meters in the operations guide. */
+    private static final Path README = Path.of("../docs/spring-boot.md");
+    private static final Path OPERATIONS = Path.of("../docs/operations.md");
 
     @Test
     void everySeqgenPropertyHasADescriptionForTheIde() throws IOException {
@@ -44,7 +46,7 @@ class DocumentationTests {
 
     @Test
     void theReadmeDocumentsEveryMeter() throws IOException, IllegalAccessException {
-        String readme = Files.readString(README);
+        String readme = Files.readString(OPERATIONS);
         List<String> meters = new ArrayList<>();
         for (Field field : MicrometerMetricsTrackerFactory.class.getFields()) {
             if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class
