@@ -2,6 +2,7 @@ package dev.seqgen.spanner;
 
 import com.google.cloud.spanner.DatabaseAdminClient;
 import com.google.cloud.spanner.DatabaseClient;
+import com.google.cloud.spanner.Dialect;
 import com.google.cloud.spanner.ErrorCode;
 import com.google.cloud.spanner.ReadContext;
 import com.google.cloud.spanner.ResultSet;
@@ -143,6 +144,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     private final String insertSql;
     private final String giveBackSql;
     private final String createTableDdl;
+    private final boolean postgresql;
 
     /** Whether the table is known to exist; only consulted when creating tables on demand. */
     private volatile boolean tableExists;
@@ -155,14 +157,27 @@ public final class SpannerSequenceStore implements SequenceStore {
         this.databaseId = builder.databaseId;
         this.createTable = builder.createTable;
         this.operationTimeout = builder.operationTimeout;
-        this.reserveSql = "UPDATE " + table + " SET next_value = next_value + @count"
-                + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value";
-        this.selectSql = "SELECT next_value FROM " + table + " WHERE name = @name";
-        this.insertSql = "INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)";
-        this.giveBackSql = "UPDATE " + table + " SET next_value = @restored"
-                + " WHERE name = @name AND next_value = @expected";
-        this.createTableDdl = "CREATE TABLE IF NOT EXISTS " + table
-                + " (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)";
+        this.postgresql = builder.dialect == Dialect.POSTGRESQL;
+        // The same statements in both SQL dialects. GoogleSQL names its parameters (@name); PostgreSQL-dialect
+        // databases number them ($1), and the client binds $n as "pn": bind() below picks the name.
+        if (postgresql) {
+            this.reserveSql = "UPDATE " + table + " SET next_value = next_value + $1"
+                    + " WHERE name = $2 AND next_value <= $3 RETURNING next_value";
+            this.selectSql = "SELECT next_value FROM " + table + " WHERE name = $1";
+            this.insertSql = "INSERT INTO " + table + " (name, next_value) VALUES ($1, $2)";
+            this.giveBackSql = "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value = $3";
+            this.createTableDdl = "CREATE TABLE IF NOT EXISTS " + table
+                    + " (name varchar(64) NOT NULL PRIMARY KEY, next_value bigint NOT NULL)";
+        } else {
+            this.reserveSql = "UPDATE " + table + " SET next_value = next_value + @count"
+                    + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value";
+            this.selectSql = "SELECT next_value FROM " + table + " WHERE name = @name";
+            this.insertSql = "INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)";
+            this.giveBackSql = "UPDATE " + table + " SET next_value = @restored"
+                    + " WHERE name = @name AND next_value = @expected";
+            this.createTableDdl = "CREATE TABLE IF NOT EXISTS " + table
+                    + " (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)";
+        }
     }
 
     /**
@@ -224,8 +239,8 @@ public final class SpannerSequenceStore implements SequenceStore {
                     client.readWriteTransaction().run(tx -> {
                         if (readNextValue(tx, sequence) == null) {
                             tx.executeUpdate(Statement.newBuilder(insertSql)
-                                    .bind("name").to(sequence)
-                                    .bind("nextValue").to(initialValue)
+                                    .bind(param("name", 1)).to(sequence)
+                                    .bind(param("nextValue", 2)).to(initialValue)
                                     .build());
                         }
                         return null;
@@ -325,9 +340,9 @@ public final class SpannerSequenceStore implements SequenceStore {
         return onOwnThread(operationTimeout, () -> {
             try {
                 Statement compareAndSet = Statement.newBuilder(giveBackSql)
-                        .bind("restored").to(restoredNextValue)
-                        .bind("name").to(sequence)
-                        .bind("expected").to(expectedNextValue)
+                        .bind(param("restored", 1)).to(restoredNextValue)
+                        .bind(param("name", 2)).to(sequence)
+                        .bind(param("expected", 3)).to(expectedNextValue)
                         .build();
                 Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(compareAndSet));
                 return changed != null && changed == 1;
@@ -358,12 +373,17 @@ public final class SpannerSequenceStore implements SequenceStore {
         return end == null ? Outcome.CHANGED : Outcome.taken(end - rest, end);
     }
 
+    /** The name a parameter is bound by: its GoogleSQL name, or {@code p<position>} for {@code $<position>}. */
+    private String param(String googleSqlName, int position) {
+        return postgresql ? "p" + position : googleSqlName;
+    }
+
     /** Runs the reservation statement; returns the row's new next_value, or null if it changed no row. */
     private Long increment(TransactionContext tx, String sequence, long count, long lastStart) {
         Statement statement = Statement.newBuilder(reserveSql)
-                .bind("count").to(count)
-                .bind("name").to(sequence)
-                .bind("lastStart").to(lastStart)
+                .bind(param("count", 1)).to(count)
+                .bind(param("name", 2)).to(sequence)
+                .bind(param("lastStart", 3)).to(lastStart)
                 .build();
         try (ResultSet rows = tx.executeQuery(statement)) {
             return rows.next() ? rows.getLong(0) : null;
@@ -371,7 +391,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     private Long readNextValue(ReadContext context, String sequence) {
-        try (ResultSet rows = context.executeQuery(Statement.newBuilder(selectSql).bind("name").to(sequence).build())) {
+        try (ResultSet rows = context.executeQuery(Statement.newBuilder(selectSql).bind(param("name", 1)).to(sequence)
+                .build())) {
             return rows.next() ? rows.getLong(0) : null;
         }
     }
@@ -409,10 +430,16 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     private boolean tableFound() {
         int dot = table.indexOf('.');
-        Statement lookup = Statement.newBuilder("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES"
-                        + " WHERE TABLE_SCHEMA = @schema AND TABLE_NAME = @table")
-                .bind("schema").to(dot < 0 ? "" : table.substring(0, dot))
-                .bind("table").to(table.substring(dot + 1))
+        // The default schema is "" in GoogleSQL and "public" in PostgreSQL-dialect databases, whose catalog
+        // also folds unquoted names to lower case.
+        String schema = dot < 0 ? (postgresql ? "public" : "") : table.substring(0, dot);
+        String name = table.substring(dot + 1);
+        Statement lookup = Statement.newBuilder(postgresql
+                        ? "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = $1 AND TABLE_NAME = $2"
+                        : "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
+                                + " AND TABLE_NAME = @table")
+                .bind(param("schema", 1)).to(postgresql ? schema.toLowerCase(java.util.Locale.ROOT) : schema)
+                .bind(param("table", 2)).to(postgresql ? name.toLowerCase(java.util.Locale.ROOT) : name)
                 .build();
         try (ResultSet rows = client.singleUse().executeQuery(lookup)) {
             return rows.next() && rows.getLong(0) > 0;
@@ -511,6 +538,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         private String databaseId;
         private boolean createTable;
         private Duration operationTimeout = DEFAULT_OPERATION_TIMEOUT;
+        private Dialect dialect = Dialect.GOOGLE_STANDARD_SQL;
 
         private Builder(DatabaseClient client) {
             this.client = Objects.requireNonNull(client, "databaseClient");
@@ -579,6 +607,19 @@ public final class SpannerSequenceStore implements SequenceStore {
                 throw new SequenceConfigurationException("operation-timeout", operationTimeout, "a positive duration");
             }
             this.operationTimeout = operationTimeout;
+            return this;
+        }
+
+        /**
+         * Sets the SQL dialect of the database: {@link Dialect#GOOGLE_STANDARD_SQL} (the default) or
+         * {@link Dialect#POSTGRESQL} for a PostgreSQL-dialect database ({@code RETURNING}, {@code $1} parameters,
+         * PostgreSQL DDL). {@code databaseClient.getDialect()} tells which a database speaks.
+         *
+         * @param dialect the database's dialect
+         * @return this builder
+         */
+        public Builder dialect(Dialect dialect) {
+            this.dialect = Objects.requireNonNull(dialect, "dialect");
             return this;
         }
 
