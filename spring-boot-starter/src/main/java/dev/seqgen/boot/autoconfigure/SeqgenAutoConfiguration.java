@@ -14,6 +14,8 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -21,6 +23,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
+import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -47,6 +51,8 @@ public final class SeqgenAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
+    @Conditional(StoreAvailableCondition.class)
+    @SuppressWarnings("deprecation")
     SequenceRegistry sequenceRegistry(SeqgenProperties properties, ObjectProvider<SequenceStore> store,
             ObjectProvider<SequenceMetricsTrackerFactory> metrics,
             ObjectProvider<SequenceRegistryCustomizer> customizers) {
@@ -61,7 +67,7 @@ public final class SeqgenAutoConfiguration {
         metrics.ifAvailable(builder::metrics);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         SequenceRegistry registry = builder.build();
-        if (properties.getSchema().isCreate()) {
+        if (Boolean.TRUE.equals(properties.getSchema().getCreate())) {
             try {
                 createConfiguredSequences(registry, properties.getSequences().keySet());
             } catch (RuntimeException e) {
@@ -96,21 +102,75 @@ public final class SeqgenAutoConfiguration {
     @ConditionalOnClass(DataSource.class)
     @ConditionalOnSingleCandidate(DataSource.class)
     @Conditional(JdbcStoreCondition.class)
+    @SuppressWarnings("deprecation")
     static class JdbcStoreConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(SequenceStore.class)
         @DependsOnDatabaseInitialization
-        JdbcSequenceStore sequenceStore(DataSource dataSource, SeqgenProperties properties) {
+        JdbcSequenceStore sequenceStore(DataSource dataSource, SeqgenProperties properties,
+                ObjectProvider<DataSourcePoolMetadataProvider> poolMetadata) {
+            boolean dedicatedConnection = properties.getJdbc().isDedicatedConnection();
+            if (dedicatedConnection) {
+                JdbcSchema.requireRoomForTheDedicatedConnection(dataSource, poolMetadata.orderedStream().toList());
+            }
             JdbcSequenceStore.Builder builder = JdbcSequenceStore.builder(dataSource)
-                    .createTable(properties.getSchema().isCreate())
-                    .dedicatedConnection(properties.getJdbc().isDedicatedConnection());
+                    .createTable(Boolean.TRUE.equals(properties.getSchema().getCreate()))
+                    .dedicatedConnection(dedicatedConnection);
             try {
                 builder.table(properties.getTable());
             } catch (SequenceConfigurationException e) {
                 throw SeqgenSettings.tableSetting(e);
             }
             return builder.build();
+        }
+
+        /**
+         * Creates the sequence table as {@code seqgen.jdbc.initialize-schema} says; none when the deprecated
+         * {@code seqgen.schema.create} is set, which makes the store create it (true) or no one (false).
+         */
+        @Bean
+        @ConditionalOnMissingBean(SeqgenDataSourceScriptDatabaseInitializer.class)
+        SeqgenDataSourceScriptDatabaseInitializer seqgenDataSourceScriptDatabaseInitializer(DataSource dataSource,
+                SeqgenProperties properties) {
+            DatabaseInitializationMode mode = properties.getSchema().getCreate() != null ? DatabaseInitializationMode.NEVER
+                    : properties.getJdbc().getInitializeSchema();
+            return new SeqgenDataSourceScriptDatabaseInitializer(dataSource, mode, properties.getJdbc().getSchema());
+        }
+
+        /**
+         * Fails the start-up, naming the script to run, when the sequence table is missing once every singleton
+         * (the entity manager factory and its {@code ddl-auto} included) has started.
+         */
+        @Bean
+        @ConditionalOnBean(JdbcSequenceStore.class)
+        static SmartInitializingSingleton seqgenJdbcTableCheck(ObjectProvider<JdbcSequenceStore> store,
+                ObjectProvider<DataSource> dataSource, ObjectProvider<SeqgenProperties> properties) {
+            return () -> JdbcSchema.requireTable(store.getObject(), dataSource.getObject(), properties.getObject());
+        }
+    }
+
+    /**
+     * A store is there to use, or one was asked for by {@code seqgen.store} (then its absence fails the
+     * start-up, saying what is missing). Under {@code seqgen.store=auto} with no store at all, such as a test
+     * context without a DataSource, seqgen backs off.
+     */
+    static final class StoreAvailableCondition extends AnyNestedCondition {
+
+        StoreAvailableCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnBean(SequenceStore.class)
+        static class StoreBean {
+        }
+
+        @ConditionalOnProperty(name = "seqgen.store", havingValue = "jdbc")
+        static class Jdbc {
+        }
+
+        @ConditionalOnProperty(name = "seqgen.store", havingValue = "spanner")
+        static class Spanner {
         }
     }
 
@@ -140,9 +200,11 @@ public final class SeqgenAutoConfiguration {
          */
         @Bean
         @ConditionalOnMissingBean(name = "seqgenHibernatePropertiesCustomizer")
-        HibernatePropertiesCustomizer seqgenHibernatePropertiesCustomizer(SequenceRegistry registry) {
+        HibernatePropertiesCustomizer seqgenHibernatePropertiesCustomizer(ObjectProvider<SequenceRegistry> registry) {
             return hibernateProperties -> {
-                hibernateProperties.put(SeqgenHibernate.REGISTRY, registry);
+                // Without a registry (seqgen backed off: no store) an entity that uses seqgen fails to map,
+                // saying what to add, instead of getting a registry of seqgen's own with default settings.
+                registry.ifAvailable(available -> hibernateProperties.put(SeqgenHibernate.REGISTRY, available));
                 hibernateProperties.put(SeqgenHibernate.REGISTRY_REQUIRED, "true");
             };
         }
