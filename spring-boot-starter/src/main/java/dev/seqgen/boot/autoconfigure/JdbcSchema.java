@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import javax.sql.DataSource;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.jdbc.metadata.CompositeDataSourcePoolMetadataProvider;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadata;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
@@ -54,6 +55,31 @@ final class JdbcSchema {
         return "spring.datasource.hikari.maximum-pool-size";
     }
 
+    /**
+     * Whether {@code seqgen.table} names another table than the shipped scripts create, while
+     * {@code seqgen.jdbc.schema} still points at them.
+     */
+    static boolean isRenamedTableWithDefaultScript(SeqgenProperties properties) {
+        return properties.getJdbc().getSchema().equals(SeqgenDataSourceScriptDatabaseInitializer.DEFAULT_SCHEMA_LOCATION)
+                && !properties.getTable().equals(JdbcSequenceStore.DEFAULT_TABLE);
+    }
+
+    /**
+     * Whether the store creates the renamed table itself (with the statement of the shipped scripts), as
+     * {@code seqgen.jdbc.initialize-schema} says: always, or on an embedded database.
+     */
+    @SuppressWarnings("deprecation")
+    static boolean storeCreatesRenamedTable(DataSource dataSource, SeqgenProperties properties) {
+        if (properties.getSchema().getCreate() != null || !isRenamedTableWithDefaultScript(properties)) {
+            return false;
+        }
+        return switch (properties.getJdbc().getInitializeSchema()) {
+            case ALWAYS -> true;
+            case EMBEDDED -> EmbeddedDatabaseConnection.isEmbedded(dataSource);
+            case NEVER -> false;
+        };
+    }
+
     /** Fails naming the script to run when the store's table does not exist. */
     static void requireTable(JdbcSequenceStore store, DataSource dataSource, SeqgenProperties properties) {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
@@ -69,9 +95,8 @@ final class JdbcSchema {
         } catch (RuntimeException e) {
             script = schema;
         }
-        String customTable = schema.equals(SeqgenDataSourceScriptDatabaseInitializer.DEFAULT_SCHEMA_LOCATION)
-                && !store.table().equals(JdbcSequenceStore.DEFAULT_TABLE)
-                        ? " (renamed to " + store.table() + ", as seqgen.table says)" : "";
+        String customTable = isRenamedTableWithDefaultScript(properties)
+                ? " (with the table renamed to " + store.table() + ", as seqgen.table says)" : "";
         throw new SeqgenSetupException("seqgen's sequence table " + store.table() + " does not exist in the"
                 + " application's database, and seqgen.jdbc.initialize-schema="
                 + properties.getJdbc().getInitializeSchema().name().toLowerCase(java.util.Locale.ROOT)

@@ -122,19 +122,26 @@ public final class SeqgenAutoConfiguration {
             } catch (SequenceConfigurationException e) {
                 throw SeqgenSettings.tableSetting(e);
             }
-            return builder.build();
+            JdbcSequenceStore store = builder.build();
+            if (JdbcSchema.storeCreatesRenamedTable(dataSource, properties)) {
+                store.createTableIfMissing();
+            }
+            return store;
         }
 
         /**
          * Creates the sequence table as {@code seqgen.jdbc.initialize-schema} says; none when the deprecated
-         * {@code seqgen.schema.create} is set, which makes the store create it (true) or no one (false).
+         * {@code seqgen.schema.create} is set, which makes the store create it (true) or no one (false), nor when
+         * {@code seqgen.table} renames the table of the shipped scripts: the store then creates it under the same
+         * mode, with the same statement.
          */
         @Bean
         @ConditionalOnMissingBean(SeqgenDataSourceScriptDatabaseInitializer.class)
         SeqgenDataSourceScriptDatabaseInitializer seqgenDataSourceScriptDatabaseInitializer(DataSource dataSource,
                 SeqgenProperties properties) {
-            DatabaseInitializationMode mode = properties.getSchema().getCreate() != null ? DatabaseInitializationMode.NEVER
-                    : properties.getJdbc().getInitializeSchema();
+            DatabaseInitializationMode mode = properties.getSchema().getCreate() != null
+                    || JdbcSchema.isRenamedTableWithDefaultScript(properties) ? DatabaseInitializationMode.NEVER
+                            : properties.getJdbc().getInitializeSchema();
             return new SeqgenDataSourceScriptDatabaseInitializer(dataSource, mode, properties.getJdbc().getSchema());
         }
 

@@ -141,7 +141,8 @@ public class SeqgenProperties {
 
         /**
          * Location of the SQL script that creates the sequence table; @@platform@@ stands for the database
-         * (h2, postgresql, mariadb). Set your own when seqgen.table is not the default.
+         * (h2, postgresql, mariadb, mysql using mariadb's). The shipped scripts create seqgen_sequences; with
+         * another seqgen.table and these scripts, seqgen creates that table with the same statement.
          */
         private String schema = SeqgenDataSourceScriptDatabaseInitializer.DEFAULT_SCHEMA_LOCATION;
 
