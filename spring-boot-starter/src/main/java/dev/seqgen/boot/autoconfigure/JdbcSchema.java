@@ -15,7 +15,18 @@ import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 /** Start-up checks of the JDBC store's setup, each failing with a {@link SeqgenSetupException}. */
 final class JdbcSchema {
 
-    private JdbcSchema() {
+    private final DataSource dataSource;
+
+    private final SeqgenProperties properties;
+
+    JdbcSchema(DataSource dataSource, SeqgenProperties properties) {
+        this.dataSource = dataSource;
+        this.properties = properties;
+    }
+
+    /** Fails naming the script to run when the store's table does not exist. */
+    void requireTable(JdbcSequenceStore store) {
+        requireTable(store, dataSource, properties);
     }
 
     /**
@@ -80,8 +91,7 @@ final class JdbcSchema {
         };
     }
 
-    /** Fails naming the script to run when the store's table does not exist. */
-    static void requireTable(JdbcSequenceStore store, DataSource dataSource, SeqgenProperties properties) {
+    private static void requireTable(JdbcSequenceStore store, DataSource dataSource, SeqgenProperties properties) {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             statement.executeQuery("SELECT COUNT(*) FROM " + store.table() + " WHERE 1 = 0").close();
             return;

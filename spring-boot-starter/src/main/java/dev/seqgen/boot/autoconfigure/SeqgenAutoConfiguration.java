@@ -66,16 +66,28 @@ public final class SeqgenAutoConfiguration {
                 .forEach((name, sequence) -> SeqgenSettings.addSequence(builder, name, sequence, defaults));
         metrics.ifAvailable(builder::metrics);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        SequenceRegistry registry = builder.build();
-        if (Boolean.TRUE.equals(properties.getSchema().getCreate())) {
-            try {
-                createConfiguredSequences(registry, properties.getSequences().keySet());
-            } catch (RuntimeException e) {
-                registry.close();
-                throw e;
+        return builder.build();
+    }
+
+    /**
+     * Once every singleton has started (the entity manager factory and its {@code ddl-auto} included): fails
+     * the start-up naming the script to run when the JDBC store's table is missing, then creates the rows of
+     * the sequences configured under {@code seqgen.sequences} (unless the deprecated
+     * {@code seqgen.schema.create} is false), so that the health indicator and the endpoint show them.
+     */
+    @Bean
+    @SuppressWarnings("deprecation")
+    static SmartInitializingSingleton seqgenStartUpChecks(ObjectProvider<SequenceRegistry> registry,
+            ObjectProvider<SeqgenProperties> properties, ObjectProvider<JdbcSchema> jdbcSchema) {
+        return () -> registry.ifAvailable(available -> {
+            if (available.store() instanceof JdbcSequenceStore jdbc) {
+                jdbcSchema.ifAvailable(schema -> schema.requireTable(jdbc));
             }
-        }
-        return registry;
+            SeqgenProperties seqgen = properties.getObject();
+            if (!Boolean.FALSE.equals(seqgen.getSchema().getCreate())) {
+                createConfiguredSequences(available, seqgen.getSequences().keySet());
+            }
+        });
     }
 
     /** Creates the configured sequences' rows (and with them the JDBC table) now rather than on first use. */
@@ -123,7 +135,8 @@ public final class SeqgenAutoConfiguration {
                 throw SeqgenSettings.tableSetting(e);
             }
             JdbcSequenceStore store = builder.build();
-            if (JdbcSchema.storeCreatesRenamedTable(dataSource, properties)) {
+            if (Boolean.TRUE.equals(properties.getSchema().getCreate())
+                    || JdbcSchema.storeCreatesRenamedTable(dataSource, properties)) {
                 store.createTableIfMissing();
             }
             return store;
@@ -145,15 +158,10 @@ public final class SeqgenAutoConfiguration {
             return new SeqgenDataSourceScriptDatabaseInitializer(dataSource, mode, properties.getJdbc().getSchema());
         }
 
-        /**
-         * Fails the start-up, naming the script to run, when the sequence table is missing once every singleton
-         * (the entity manager factory and its {@code ddl-auto} included) has started.
-         */
+        /** The start-up check of the sequence table in the DataSource. */
         @Bean
-        @ConditionalOnBean(JdbcSequenceStore.class)
-        static SmartInitializingSingleton seqgenJdbcTableCheck(ObjectProvider<JdbcSequenceStore> store,
-                ObjectProvider<DataSource> dataSource, ObjectProvider<SeqgenProperties> properties) {
-            return () -> JdbcSchema.requireTable(store.getObject(), dataSource.getObject(), properties.getObject());
+        JdbcSchema seqgenJdbcSchema(DataSource dataSource, SeqgenProperties properties) {
+            return new JdbcSchema(dataSource, properties);
         }
     }
 

@@ -133,11 +133,12 @@ class SeqgenAutoConfigurationTests {
     }
 
     @Test
-    void onAnEmbeddedDatabaseTheShippedScriptCreatesTheTableAndRowsComeOnFirstUse() {
+    void onAnEmbeddedDatabaseTheShippedScriptCreatesTheTableAndTheConfiguredSequencesRows() {
         contextRunner.withPropertyValues("seqgen.sequences.orders.initial-value=100").run(context -> {
             assertThat(context).hasSingleBean(SeqgenDataSourceScriptDatabaseInitializer.class);
             JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
-            assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM seqgen_sequences", Integer.class)).isZero();
+            assertThat(jdbc.queryForObject("SELECT next_value FROM seqgen_sequences WHERE name = 'orders'",
+                    Long.class)).isEqualTo(100);
             assertThat(context.getBean(SequenceRegistry.class).sequence("orders").next()).isEqualTo(100);
         });
     }
@@ -147,6 +148,7 @@ class SeqgenAutoConfigurationTests {
         contextRunner.withPropertyValues("seqgen.table=app_sequences").run(context -> {
             JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
             assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM app_sequences", Integer.class)).isZero();
+            assertThat(context.getBean(SequenceRegistry.class).sequence("orders").next()).isEqualTo(1);
             assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES"
                     + " WHERE LOWER(TABLE_NAME) = 'seqgen_sequences'", Integer.class)).as("no unused table").isZero();
         });

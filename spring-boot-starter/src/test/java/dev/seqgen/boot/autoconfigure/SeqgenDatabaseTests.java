@@ -14,7 +14,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
-/** The auto-configured registry on each database: the table at start-up, use, and the give-back at close. */
+/** The auto-configured registry on each database: start-up creation, use, and the give-back at close. */
 class SeqgenDatabaseTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -22,17 +22,18 @@ class SeqgenDatabaseTests {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void initializeSchemaAlwaysCreatesTheTableAndClosingTheContextGivesTheUnusedTailBack(TestDatabase database) {
+    void initializeSchemaAlwaysCreatesTheTableAndRowsAndClosingTheContextGivesTheUnusedTailBack(TestDatabase database) {
         String table = TestDatabase.uniqueTable();
         JdbcTemplate jdbc = new JdbcTemplate(database.dataSource());
         try {
             contextRunner.withBean(DataSource.class, () -> unclosable(database))
                     .withPropertyValues("seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
-                            "seqgen.sequences.orders.block-size=100")
+                            "seqgen.sequences.orders.block-size=100",
+                            "seqgen.sequences.invoices.strategy=sync", "seqgen.sequences.invoices.initial-value=5000")
                     .run(context -> {
                         assertThat(context).hasNotFailed();
-                        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM " + table, Integer.class))
-                                .as("rows are created on first use").isZero();
+                        assertThat(nextValue(jdbc, table, "orders")).isEqualTo(1);
+                        assertThat(nextValue(jdbc, table, "invoices")).isEqualTo(5000);
                         assertThat(context.getBean(JdbcSequenceStore.class).dialect().storeName())
                                 .isEqualTo(database.toString());
 
