@@ -19,9 +19,22 @@ final class JdbcSchema {
 
     private final SeqgenProperties properties;
 
-    JdbcSchema(DataSource dataSource, SeqgenProperties properties) {
+    private final List<DataSourcePoolMetadataProvider> poolMetadata;
+
+    JdbcSchema(DataSource dataSource, SeqgenProperties properties, List<DataSourcePoolMetadataProvider> poolMetadata) {
         this.dataSource = dataSource;
         this.properties = properties;
+        this.poolMetadata = poolMetadata;
+    }
+
+    /** See {@link #requireRoomForTheDedicatedConnection(DataSource, List)}. */
+    void requireRoomForTheDedicatedConnection() {
+        requireRoomForTheDedicatedConnection(dataSource, poolMetadata);
+    }
+
+    /** See {@link #storeCreatesRenamedTable(DataSource, SeqgenProperties)}. */
+    boolean storeCreatesRenamedTable() {
+        return storeCreatesRenamedTable(dataSource, properties);
     }
 
     /** Fails naming the script to run when the store's table does not exist. */
@@ -34,7 +47,7 @@ final class JdbcSchema {
      * maximum of one, the store would hold the only connection and every other user (Hibernate reading the
      * database's dialect first) would wait for it until the pool's timeout.
      */
-    static void requireRoomForTheDedicatedConnection(DataSource dataSource,
+    private static void requireRoomForTheDedicatedConnection(DataSource dataSource,
             List<DataSourcePoolMetadataProvider> providers) {
         DataSourcePoolMetadata pool = new CompositeDataSourcePoolMetadataProvider(providers)
                 .getDataSourcePoolMetadata(dataSource);
@@ -80,7 +93,7 @@ final class JdbcSchema {
      * {@code seqgen.jdbc.initialize-schema} says: always, or on an embedded database.
      */
     @SuppressWarnings("deprecation")
-    static boolean storeCreatesRenamedTable(DataSource dataSource, SeqgenProperties properties) {
+    private static boolean storeCreatesRenamedTable(DataSource dataSource, SeqgenProperties properties) {
         if (properties.getSchema().getCreate() != null || !isRenamedTableWithDefaultScript(properties)) {
             return false;
         }

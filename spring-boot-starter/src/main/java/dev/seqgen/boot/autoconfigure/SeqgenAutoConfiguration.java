@@ -121,13 +121,19 @@ public final class SeqgenAutoConfiguration {
         @ConditionalOnMissingBean(SequenceStore.class)
         @DependsOnDatabaseInitialization
         JdbcSequenceStore sequenceStore(DataSource dataSource, SeqgenProperties properties,
-                ObjectProvider<DataSourcePoolMetadataProvider> poolMetadata) {
+                ObjectProvider<JdbcSchema> jdbcSchema) {
+            JdbcSchema schema = jdbcSchema.getIfAvailable();
             boolean dedicatedConnection = properties.getJdbc().isDedicatedConnection();
-            if (dedicatedConnection) {
-                JdbcSchema.requireRoomForTheDedicatedConnection(dataSource, poolMetadata.orderedStream().toList());
+            if (dedicatedConnection && schema != null) {
+                schema.requireRoomForTheDedicatedConnection();
             }
+            Boolean create = properties.getSchema().getCreate();
+            // Without Spring Boot's JDBC module there is no database initialization: the store creates the
+            // table unless told not to.
+            boolean storeCreatesTable = Boolean.TRUE.equals(create) || (schema != null ? schema.storeCreatesRenamedTable()
+                    : create == null && properties.getJdbc().getInitializeSchema() != DatabaseInitializationMode.NEVER);
             JdbcSequenceStore.Builder builder = JdbcSequenceStore.builder(dataSource)
-                    .createTable(Boolean.TRUE.equals(properties.getSchema().getCreate()))
+                    .createTable(storeCreatesTable)
                     .dedicatedConnection(dedicatedConnection);
             try {
                 builder.table(properties.getTable());
@@ -135,33 +141,39 @@ public final class SeqgenAutoConfiguration {
                 throw SeqgenSettings.tableSetting(e);
             }
             JdbcSequenceStore store = builder.build();
-            if (Boolean.TRUE.equals(properties.getSchema().getCreate())
-                    || JdbcSchema.storeCreatesRenamedTable(dataSource, properties)) {
+            if (storeCreatesTable) {
                 store.createTableIfMissing();
             }
             return store;
         }
 
-        /**
-         * Creates the sequence table as {@code seqgen.jdbc.initialize-schema} says; none when the deprecated
-         * {@code seqgen.schema.create} is set, which makes the store create it (true) or no one (false), nor when
-         * {@code seqgen.table} renames the table of the shipped scripts: the store then creates it under the same
-         * mode, with the same statement.
-         */
-        @Bean
-        @ConditionalOnMissingBean(SeqgenDataSourceScriptDatabaseInitializer.class)
-        SeqgenDataSourceScriptDatabaseInitializer seqgenDataSourceScriptDatabaseInitializer(DataSource dataSource,
-                SeqgenProperties properties) {
-            DatabaseInitializationMode mode = properties.getSchema().getCreate() != null
-                    || JdbcSchema.isRenamedTableWithDefaultScript(properties) ? DatabaseInitializationMode.NEVER
-                            : properties.getJdbc().getInitializeSchema();
-            return new SeqgenDataSourceScriptDatabaseInitializer(dataSource, mode, properties.getJdbc().getSchema());
-        }
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(name = "org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer")
+        static class DatabaseInitializationConfiguration {
 
-        /** The start-up check of the sequence table in the DataSource. */
-        @Bean
-        JdbcSchema seqgenJdbcSchema(DataSource dataSource, SeqgenProperties properties) {
-            return new JdbcSchema(dataSource, properties);
+            /**
+             * Creates the sequence table as {@code seqgen.jdbc.initialize-schema} says; none when the deprecated
+             * {@code seqgen.schema.create} is set, which makes the store create it (true) or no one (false), nor
+             * when {@code seqgen.table} renames the table of the shipped scripts: the store then creates it under
+             * the same mode, with the same statement.
+             */
+            @Bean
+            @ConditionalOnMissingBean(SeqgenDataSourceScriptDatabaseInitializer.class)
+            SeqgenDataSourceScriptDatabaseInitializer seqgenDataSourceScriptDatabaseInitializer(DataSource dataSource,
+                    SeqgenProperties properties) {
+                DatabaseInitializationMode mode = properties.getSchema().getCreate() != null
+                        || JdbcSchema.isRenamedTableWithDefaultScript(properties) ? DatabaseInitializationMode.NEVER
+                                : properties.getJdbc().getInitializeSchema();
+                return new SeqgenDataSourceScriptDatabaseInitializer(dataSource, mode,
+                        properties.getJdbc().getSchema());
+            }
+
+            /** The start-up checks of the pool and of the sequence table in the DataSource. */
+            @Bean
+            JdbcSchema seqgenJdbcSchema(DataSource dataSource, SeqgenProperties properties,
+                    ObjectProvider<DataSourcePoolMetadataProvider> poolMetadata) {
+                return new JdbcSchema(dataSource, properties, poolMetadata.orderedStream().toList());
+            }
         }
     }
 
