@@ -1,5 +1,6 @@
 -- seqgen sequence table for MariaDB and MySQL (InnoDB: reservations are transactions).
--- For Flyway or Liquibase with seqgen.schema.create=false. Rename the table if seqgen.table is not the
+-- Spring Boot runs it at start-up as seqgen.jdbc.initialize-schema says (embedded databases only, by
+-- default). For Flyway or Liquibase (initialize-schema=never), rename the table if seqgen.table is not the
 -- default; seqgen creates each sequence's row on first use.
 CREATE TABLE IF NOT EXISTS seqgen_sequences (
     name       VARCHAR(64) NOT NULL PRIMARY KEY,

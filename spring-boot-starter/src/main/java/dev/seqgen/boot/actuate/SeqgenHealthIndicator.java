@@ -3,8 +3,10 @@ package dev.seqgen.boot.actuate;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.Ticker;
 import dev.seqgen.spi.SequenceStore;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -13,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -32,8 +35,33 @@ import org.springframework.boot.health.contributor.Status;
  * {@code WARNING} is a custom status: Spring Boot shows it for this indicator and answers HTTP 200, but leaves
  * it out of the aggregate status until it is added to {@code management.endpoint.health.status.order}
  * (for example {@code down,out-of-service,warning,up,unknown}).
+ *
+ * <p>The rows read from the store serve every health check of the next {@link #STORE_READ_TIME_TO_LIVE}, and
+ * a check never waits for another check's read: a probe answers at once, with the rows of the previous read,
+ * while the store is busy with reservations.
  */
 public class SeqgenHealthIndicator extends AbstractHealthIndicator {
+
+    /*
+     * Design: the store's rows are read by one check at a time. With the JDBC store's dedicated connection a
+     * read waits for the reservations queued on that connection; without this, every liveness probe and
+     * /actuator/health call would queue one read per sequence behind them, and the probes would time out
+     * exactly when the application is busiest. readLock is taken with tryLock: the check that gets it reads
+     * the rows (outside any other lock) and publishes an immutable StoreRows through the volatile field; a
+     * check that does not get it uses the last published rows, and waits only when there are none yet (the
+     * very first check). Rows are at most STORE_READ_TIME_TO_LIVE old, or older while a read is in progress;
+     * the in-memory statistics of this JVM are always current. A check that needs a sequence the last rows do not
+     * cover (one started since) waits for the lock and reads.
+     */
+
+    /** How long the rows read from the store answer health checks before the next check reads them again. */
+    public static final Duration STORE_READ_TIME_TO_LIVE = Duration.ofSeconds(2);
+
+    private final Ticker ticker;
+
+    private final ReentrantLock readLock = new ReentrantLock();
+
+    private volatile StoreRows lastRead;
 
     /** A sequence has used more than the warning threshold of its range. */
     public static final Status WARNING = new Status("WARNING",
@@ -56,7 +84,23 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
      */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold) {
+        this(registry, configuredSequences, capacityWarningThreshold, Ticker.systemTicker());
+    }
+
+    /**
+     * Creates the indicator with the clock that times the reuse of the store's rows.
+     *
+     * @param registry the registry whose sequences to check
+     * @param configuredSequences names of sequences to check even before they are used
+     * @param capacityWarningThreshold share of a sequence's range above which the status is {@link #WARNING},
+     *     greater than 0 and at most 1
+     * @param ticker the clock of {@link #STORE_READ_TIME_TO_LIVE}
+     * @throws IllegalArgumentException if the threshold is out of range
+     */
+    public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
+            double capacityWarningThreshold, Ticker ticker) {
         super("seqgen health check failed");
+        this.ticker = ticker;
         if (!(capacityWarningThreshold > 0 && capacityWarningThreshold <= 1)) {
             throw new IllegalArgumentException(
                     "capacityWarningThreshold must be > 0 and <= 1, was " + capacityWarningThreshold);
@@ -69,12 +113,14 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         SequenceStore store = registry.store();
+        Map<String, Sequence> known = KnownSequences.known(registry, configuredSequences);
+        StoreRows rows = storeRows(known.keySet());
         Map<String, Object> sequences = new LinkedHashMap<>();
         List<String> missingRows = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
-        KnownSequences.known(registry, configuredSequences).forEach((name, sequence) -> {
+        known.forEach((name, sequence) -> {
             SequenceSettings settings = sequence != null ? sequence.settings() : registry.settingsFor(name);
-            OptionalLong nextValue = store.nextValue(name);
+            OptionalLong nextValue = rows.nextValue(name);
             Map<String, Object> detail = new LinkedHashMap<>();
             detail.put("strategy", KnownSequences.strategy(settings.strategy()));
             detail.put("nextValue", nextValue.isPresent() ? nextValue.getAsLong() : null);
@@ -98,6 +144,48 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
             builder.status(WARNING).withDetail("warnings", warnings);
         } else {
             builder.up();
+        }
+    }
+
+    /** The rows of these sequences: fresh enough, being read by another check, or read now. */
+    private StoreRows storeRows(Set<String> names) {
+        StoreRows last = lastRead;
+        if (last != null && last.covers(names) && ticker.read() - last.readAt() < STORE_READ_TIME_TO_LIVE.toNanos()) {
+            return last;
+        }
+        if (!readLock.tryLock()) {
+            if (last != null && last.covers(names)) {
+                return last;
+            }
+            readLock.lock();
+        }
+        try {
+            StoreRows current = lastRead;
+            if (current != last && current != null && current.covers(names)) {
+                return current;
+            }
+            long readAt = ticker.read();
+            Map<String, OptionalLong> nextValues = new LinkedHashMap<>();
+            for (String name : names) {
+                nextValues.put(name, registry.store().nextValue(name));
+            }
+            StoreRows read = new StoreRows(Map.copyOf(nextValues), readAt);
+            lastRead = read;
+            return read;
+        } finally {
+            readLock.unlock();
+        }
+    }
+
+    /** The {@code next_value} of each sequence's row as one check read it, and when. */
+    private record StoreRows(Map<String, OptionalLong> nextValues, long readAt) {
+
+        boolean covers(Set<String> names) {
+            return nextValues.keySet().containsAll(names);
+        }
+
+        OptionalLong nextValue(String name) {
+            return nextValues.getOrDefault(name, OptionalLong.empty());
         }
     }
 }

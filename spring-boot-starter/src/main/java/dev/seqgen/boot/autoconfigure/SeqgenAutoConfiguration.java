@@ -14,6 +14,8 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -21,6 +23,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
+import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -47,6 +51,8 @@ public final class SeqgenAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
+    @Conditional(StoreAvailableCondition.class)
+    @SuppressWarnings("deprecation")
     SequenceRegistry sequenceRegistry(SeqgenProperties properties, ObjectProvider<SequenceStore> store,
             ObjectProvider<SequenceMetricsTrackerFactory> metrics,
             ObjectProvider<SequenceRegistryCustomizer> customizers) {
@@ -60,16 +66,28 @@ public final class SeqgenAutoConfiguration {
                 .forEach((name, sequence) -> SeqgenSettings.addSequence(builder, name, sequence, defaults));
         metrics.ifAvailable(builder::metrics);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        SequenceRegistry registry = builder.build();
-        if (properties.getSchema().isCreate()) {
-            try {
-                createConfiguredSequences(registry, properties.getSequences().keySet());
-            } catch (RuntimeException e) {
-                registry.close();
-                throw e;
+        return builder.build();
+    }
+
+    /**
+     * Once every singleton has started (the entity manager factory and its {@code ddl-auto} included): fails
+     * the start-up naming the script to run when the JDBC store's table is missing, then creates the rows of
+     * the sequences configured under {@code seqgen.sequences} (unless the deprecated
+     * {@code seqgen.schema.create} is false), so that the health indicator and the endpoint show them.
+     */
+    @Bean
+    @SuppressWarnings("deprecation")
+    static SmartInitializingSingleton seqgenStartUpChecks(ObjectProvider<SequenceRegistry> registry,
+            ObjectProvider<SeqgenProperties> properties, ObjectProvider<JdbcSchema> jdbcSchema) {
+        return () -> registry.ifAvailable(available -> {
+            if (available.store() instanceof JdbcSequenceStore jdbc) {
+                jdbcSchema.ifAvailable(schema -> schema.requireTable(jdbc));
             }
-        }
-        return registry;
+            SeqgenProperties seqgen = properties.getObject();
+            if (!Boolean.FALSE.equals(seqgen.getSchema().getCreate())) {
+                createConfiguredSequences(available, seqgen.getSequences().keySet());
+            }
+        });
     }
 
     /** Creates the configured sequences' rows (and with them the JDBC table) now rather than on first use. */
@@ -96,21 +114,90 @@ public final class SeqgenAutoConfiguration {
     @ConditionalOnClass(DataSource.class)
     @ConditionalOnSingleCandidate(DataSource.class)
     @Conditional(JdbcStoreCondition.class)
+    @SuppressWarnings("deprecation")
     static class JdbcStoreConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(SequenceStore.class)
         @DependsOnDatabaseInitialization
-        JdbcSequenceStore sequenceStore(DataSource dataSource, SeqgenProperties properties) {
+        JdbcSequenceStore sequenceStore(DataSource dataSource, SeqgenProperties properties,
+                ObjectProvider<JdbcSchema> jdbcSchema) {
+            JdbcSchema schema = jdbcSchema.getIfAvailable();
+            boolean dedicatedConnection = properties.getJdbc().isDedicatedConnection();
+            if (dedicatedConnection && schema != null) {
+                schema.requireRoomForTheDedicatedConnection();
+            }
+            Boolean create = properties.getSchema().getCreate();
+            // Without Spring Boot's JDBC module there is no database initialization: the store creates the
+            // table unless told not to.
+            boolean storeCreatesTable = Boolean.TRUE.equals(create) || (schema != null ? schema.storeCreatesRenamedTable()
+                    : create == null && properties.getJdbc().getInitializeSchema() != DatabaseInitializationMode.NEVER);
             JdbcSequenceStore.Builder builder = JdbcSequenceStore.builder(dataSource)
-                    .createTable(properties.getSchema().isCreate())
-                    .dedicatedConnection(properties.getJdbc().isDedicatedConnection());
+                    .createTable(storeCreatesTable)
+                    .dedicatedConnection(dedicatedConnection);
             try {
                 builder.table(properties.getTable());
             } catch (SequenceConfigurationException e) {
                 throw SeqgenSettings.tableSetting(e);
             }
-            return builder.build();
+            JdbcSequenceStore store = builder.build();
+            if (storeCreatesTable) {
+                store.createTableIfMissing();
+            }
+            return store;
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(name = "org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer")
+        static class DatabaseInitializationConfiguration {
+
+            /**
+             * Creates the sequence table as {@code seqgen.jdbc.initialize-schema} says; none when the deprecated
+             * {@code seqgen.schema.create} is set, which makes the store create it (true) or no one (false), nor
+             * when {@code seqgen.table} renames the table of the shipped scripts: the store then creates it under
+             * the same mode, with the same statement.
+             */
+            @Bean
+            @ConditionalOnMissingBean(SeqgenDataSourceScriptDatabaseInitializer.class)
+            SeqgenDataSourceScriptDatabaseInitializer seqgenDataSourceScriptDatabaseInitializer(DataSource dataSource,
+                    SeqgenProperties properties) {
+                DatabaseInitializationMode mode = properties.getSchema().getCreate() != null
+                        || JdbcSchema.isRenamedTableWithDefaultScript(properties) ? DatabaseInitializationMode.NEVER
+                                : properties.getJdbc().getInitializeSchema();
+                return new SeqgenDataSourceScriptDatabaseInitializer(dataSource, mode,
+                        properties.getJdbc().getSchema());
+            }
+
+            /** The start-up checks of the pool and of the sequence table in the DataSource. */
+            @Bean
+            JdbcSchema seqgenJdbcSchema(DataSource dataSource, SeqgenProperties properties,
+                    ObjectProvider<DataSourcePoolMetadataProvider> poolMetadata) {
+                return new JdbcSchema(dataSource, properties, poolMetadata.orderedStream().toList());
+            }
+        }
+    }
+
+    /**
+     * A store is there to use, or one was asked for by {@code seqgen.store} (then its absence fails the
+     * start-up, saying what is missing). Under {@code seqgen.store=auto} with no store at all, such as a test
+     * context without a DataSource, seqgen backs off.
+     */
+    static final class StoreAvailableCondition extends AnyNestedCondition {
+
+        StoreAvailableCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnBean(SequenceStore.class)
+        static class StoreBean {
+        }
+
+        @ConditionalOnProperty(name = "seqgen.store", havingValue = "jdbc")
+        static class Jdbc {
+        }
+
+        @ConditionalOnProperty(name = "seqgen.store", havingValue = "spanner")
+        static class Spanner {
         }
     }
 
@@ -140,9 +227,11 @@ public final class SeqgenAutoConfiguration {
          */
         @Bean
         @ConditionalOnMissingBean(name = "seqgenHibernatePropertiesCustomizer")
-        HibernatePropertiesCustomizer seqgenHibernatePropertiesCustomizer(SequenceRegistry registry) {
+        HibernatePropertiesCustomizer seqgenHibernatePropertiesCustomizer(ObjectProvider<SequenceRegistry> registry) {
             return hibernateProperties -> {
-                hibernateProperties.put(SeqgenHibernate.REGISTRY, registry);
+                // Without a registry (seqgen backed off: no store) an entity that uses seqgen fails to map,
+                // saying what to add, instead of getting a registry of seqgen's own with default settings.
+                registry.ifAvailable(available -> hibernateProperties.put(SeqgenHibernate.REGISTRY, available));
                 hibernateProperties.put(SeqgenHibernate.REGISTRY_REQUIRED, "true");
             };
         }

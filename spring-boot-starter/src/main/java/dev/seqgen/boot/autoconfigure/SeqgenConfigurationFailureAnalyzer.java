@@ -15,7 +15,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * Explains a start-up that failed on a seqgen setting: the property (or setting) name, the rejected value,
- * where the value came from, and what is allowed.
+ * where the value came from, and what is allowed. A value from an entity's {@code @SeqgenGenerator} is
+ * reported as such: the entity, its id property, the attribute, and that the value is in code.
  */
 class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<SequenceConfigurationException> {
 
@@ -29,8 +30,21 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
         this.environment = environment;
     }
 
+    /**
+     * How seqgen's Hibernate generator names the id it failed to set up, in the message of the exception that
+     * wraps the rejected setting: {@code entity <name>, id property '<property>', sequence '<sequence>'}.
+     */
+    private static final Pattern ANNOTATED_ID =
+            Pattern.compile("entity (\\S+), id property '([^']+)', sequence '([^']+)'");
+
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, SequenceConfigurationException cause) {
+        if (!cause.setting().startsWith("seqgen.")) {
+            Matcher annotatedId = annotatedId(rootFailure, cause);
+            if (annotatedId != null) {
+                return analyzeAnnotation(annotatedId, cause);
+            }
+        }
         StringBuilder description = new StringBuilder("Invalid seqgen configuration:\n\n");
         description.append(cause.setting().startsWith("seqgen.") ? "    Property: " : "    Setting: ")
                 .append(cause.setting()).append('\n');
@@ -49,6 +63,58 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
         String action = "Update your application's configuration: " + cause.setting() + " must be "
                 + cause.allowed() + ".";
         return new FailureAnalysis(description.toString(), action, cause);
+    }
+
+    /** The id whose {@code @SeqgenGenerator} holds the rejected value, found in the exceptions that wrap it. */
+    private static Matcher annotatedId(Throwable rootFailure, SequenceConfigurationException cause) {
+        for (Throwable t = rootFailure; t != null && t != cause; t = t.getCause()) {
+            Matcher matcher = t.getMessage() != null ? ANNOTATED_ID.matcher(t.getMessage()) : null;
+            if (matcher != null && matcher.find()) {
+                return matcher;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The value comes from a {@code @SeqgenGenerator} attribute (or from one combined with the defaults):
+     * it is in code, and configuration can only override it.
+     */
+    private static FailureAnalysis analyzeAnnotation(Matcher annotatedId, SequenceConfigurationException cause) {
+        String entity = annotatedId.group(1);
+        String property = annotatedId.group(2);
+        String sequence = annotatedId.group(3);
+        String attribute = attribute(cause.setting());
+        String override = "seqgen.sequences." + sequence + "." + cause.setting();
+        String description = "Invalid seqgen setting in code, on an entity's @SeqgenGenerator annotation:\n\n"
+                + "    Entity: " + entity + "\n"
+                + "    Id property: " + property + "\n"
+                + "    Sequence: " + sequence + "\n"
+                + "    Attribute: @SeqgenGenerator(" + attribute + ") (setting " + cause.setting() + ")\n"
+                + "    Value: \"" + cause.value() + "\"\n"
+                + "    Allowed: " + cause.allowed() + "\n";
+        String action = "Change the " + attribute + " attribute of @SeqgenGenerator on " + entity + "." + property
+                + " in the source code: " + cause.setting() + " must be " + cause.allowed() + ". The value is not"
+                + " in the application's configuration; a property (" + override + ") would override it.";
+        return new FailureAnalysis(description, action, cause);
+    }
+
+    /** The {@code @SeqgenGenerator} attribute of a setting: {@code block-size} is {@code blockSize}. */
+    private static String attribute(String setting) {
+        if (setting.equals("acquire-timeout")) {
+            return "acquireTimeoutMillis";
+        }
+        StringBuilder attribute = new StringBuilder();
+        boolean upper = false;
+        for (char c : setting.toCharArray()) {
+            if (c == '-' || c == '.') {
+                upper = true;
+            } else {
+                attribute.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return attribute.toString();
     }
 
     /** The {@code seqgen.defaults.*} property a {@code seqgen.sequences.<name>.*} setting falls back to. */

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 /**
  * Configuration properties for seqgen, under {@code seqgen.*}. Values are checked when the context starts:
@@ -130,6 +132,36 @@ public class SeqgenProperties {
          */
         private boolean dedicatedConnection = true;
 
+        /**
+         * When to create the sequence table with the script of seqgen.jdbc.schema at start-up: on embedded
+         * databases only (embedded), always, or never (Flyway, Liquibase or a DBA create it). The script
+         * creates the table only if it is missing.
+         */
+        private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+
+        /**
+         * Location of the SQL script that creates the sequence table; @@platform@@ stands for the database
+         * (h2, postgresql, mariadb, mysql using mariadb's). The shipped scripts create seqgen_sequences; with
+         * another seqgen.table and these scripts, seqgen creates that table with the same statement.
+         */
+        private String schema = SeqgenDataSourceScriptDatabaseInitializer.DEFAULT_SCHEMA_LOCATION;
+
+        public DatabaseInitializationMode getInitializeSchema() {
+            return this.initializeSchema;
+        }
+
+        public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+
+        public String getSchema() {
+            return this.schema;
+        }
+
+        public void setSchema(String schema) {
+            this.schema = schema;
+        }
+
         public boolean isDedicatedConnection() {
             return this.dedicatedConnection;
         }
@@ -217,20 +249,32 @@ public class SeqgenProperties {
         }
     }
 
-    /** Creation of the sequence table. */
+    /** Creation of the sequence table, replaced by seqgen.jdbc.initialize-schema. */
     public static class Schema {
 
         /**
-         * Whether to create the sequence table when it is missing, and the rows of the sequences configured
-         * under seqgen.sequences, at start-up. Turn off when Flyway or Liquibase own the schema.
+         * Whether seqgen creates the sequence table when it is missing, on any database, and the rows of the
+         * sequences configured under seqgen.sequences, at start-up. Unset by default: the table is then created
+         * as seqgen.jdbc.initialize-schema says.
          */
-        private boolean create = true;
+        private Boolean create;
 
-        public boolean isCreate() {
+        /**
+         * Whether seqgen creates the table itself, or null when not set.
+         *
+         * @return the value of seqgen.schema.create, or null
+         */
+        @DeprecatedConfigurationProperty(replacement = "seqgen.jdbc.initialize-schema",
+                reason = "The sequence table is created by Spring Boot's database initialization, as for Spring "
+                        + "Batch or Spring Session: seqgen.jdbc.initialize-schema=always stands for true, never "
+                        + "for false.", since = "0.1.0")
+        @Deprecated(since = "0.1.0")
+        public Boolean getCreate() {
             return this.create;
         }
 
-        public void setCreate(boolean create) {
+        @Deprecated(since = "0.1.0")
+        public void setCreate(Boolean create) {
             this.create = create;
         }
     }

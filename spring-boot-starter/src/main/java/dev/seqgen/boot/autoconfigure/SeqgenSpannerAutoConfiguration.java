@@ -81,7 +81,7 @@ public final class SeqgenSpannerAutoConfiguration {
             String database = required(spannerProperties.getDatabaseId(), "database-id", "a Spanner database id");
             builder = SpannerSequenceStore.builder(service.getDatabaseClient(DatabaseId.of(project, instance, database)))
                     .databaseAdminClient(service.getDatabaseAdminClient(), instance, database)
-                    .createTable(properties.getSchema().isCreate());
+                    .createTable(!Boolean.FALSE.equals(properties.getSchema().getCreate()));
         }
         try {
             builder.table(properties.getTable());

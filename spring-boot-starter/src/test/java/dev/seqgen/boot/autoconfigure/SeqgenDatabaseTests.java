@@ -22,12 +22,13 @@ class SeqgenDatabaseTests {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void startUpCreatesTheTableAndRowsAndClosingTheContextGivesTheUnusedTailBack(TestDatabase database) {
+    void initializeSchemaAlwaysCreatesTheTableAndRowsAndClosingTheContextGivesTheUnusedTailBack(TestDatabase database) {
         String table = TestDatabase.uniqueTable();
         JdbcTemplate jdbc = new JdbcTemplate(database.dataSource());
         try {
             contextRunner.withBean(DataSource.class, () -> unclosable(database))
-                    .withPropertyValues("seqgen.table=" + table, "seqgen.sequences.orders.block-size=100",
+                    .withPropertyValues("seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                            "seqgen.sequences.orders.block-size=100",
                             "seqgen.sequences.invoices.strategy=sync", "seqgen.sequences.invoices.initial-value=5000")
                     .run(context -> {
                         assertThat(context).hasNotFailed();

@@ -42,7 +42,8 @@ class SeqgenJpaTests {
         String table = TestDatabase.uniqueTable();
         JdbcTemplate jdbc = new JdbcTemplate(database.dataSource());
         ApplicationContextRunner application = contextRunner.withPropertyValues(datasource(database))
-                .withPropertyValues("seqgen.table=" + table, "spring.jpa.hibernate.ddl-auto=create-drop");
+                .withPropertyValues("seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                        "spring.jpa.hibernate.ddl-auto=create-drop");
         try {
             application.withPropertyValues("seqgen.sequences.boot_tickets.strategy=sync").run(context -> {
                 assertThat(context).hasNotFailed();

@@ -1,0 +1,130 @@
+package dev.seqgen.boot.autoconfigure;
+
+import dev.seqgen.jdbc.JdbcSequenceStore;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
+import org.springframework.boot.jdbc.metadata.CompositeDataSourcePoolMetadataProvider;
+import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadata;
+import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
+
+/** Start-up checks of the JDBC store's setup, each failing with a {@link SeqgenSetupException}. */
+final class JdbcSchema {
+
+    private final DataSource dataSource;
+
+    private final SeqgenProperties properties;
+
+    private final List<DataSourcePoolMetadataProvider> poolMetadata;
+
+    JdbcSchema(DataSource dataSource, SeqgenProperties properties, List<DataSourcePoolMetadataProvider> poolMetadata) {
+        this.dataSource = dataSource;
+        this.properties = properties;
+        this.poolMetadata = poolMetadata;
+    }
+
+    /** See {@link #requireRoomForTheDedicatedConnection(DataSource, List)}. */
+    void requireRoomForTheDedicatedConnection() {
+        requireRoomForTheDedicatedConnection(dataSource, poolMetadata);
+    }
+
+    /** See {@link #storeCreatesRenamedTable(DataSource, SeqgenProperties)}. */
+    boolean storeCreatesRenamedTable() {
+        return storeCreatesRenamedTable(dataSource, properties);
+    }
+
+    /** Fails naming the script to run when the store's table does not exist. */
+    void requireTable(JdbcSequenceStore store) {
+        requireTable(store, dataSource, properties);
+    }
+
+    /**
+     * Fails unless the pool can lend the dedicated connection and still serve the application: with a
+     * maximum of one, the store would hold the only connection and every other user (Hibernate reading the
+     * database's dialect first) would wait for it until the pool's timeout.
+     */
+    private static void requireRoomForTheDedicatedConnection(DataSource dataSource,
+            List<DataSourcePoolMetadataProvider> providers) {
+        DataSourcePoolMetadata pool = new CompositeDataSourcePoolMetadataProvider(providers)
+                .getDataSourcePoolMetadata(dataSource);
+        Integer max = pool != null ? pool.getMax() : null;
+        if (max == null || max < 0 || max >= 2) {
+            return;
+        }
+        String poolProperty = maxPoolSizeProperty(dataSource);
+        throw new SeqgenSetupException("The DataSource's pool holds at most " + max + " connection"
+                + (max == 1 ? "" : "s") + " (" + poolProperty + "=" + max + "), and seqgen's JDBC store keeps one of"
+                + " them for its own statements (seqgen.jdbc.dedicated-connection=true): the application would"
+                + " wait for a connection that never comes back.",
+                "Allow the pool at least 2 connections (" + poolProperty + "), or let the store borrow a connection"
+                        + " per reservation instead of keeping one: seqgen.jdbc.dedicated-connection=false.");
+    }
+
+    /** The Spring Boot property of the DataSource's maximum pool size. */
+    private static String maxPoolSizeProperty(DataSource dataSource) {
+        String type = dataSource.getClass().getName();
+        if (type.contains("tomcat")) {
+            return "spring.datasource.tomcat.max-active";
+        }
+        if (type.contains("dbcp2")) {
+            return "spring.datasource.dbcp2.max-total";
+        }
+        if (type.contains("oracle.ucp")) {
+            return "spring.datasource.oracleucp.max-pool-size";
+        }
+        return "spring.datasource.hikari.maximum-pool-size";
+    }
+
+    /**
+     * Whether {@code seqgen.table} names another table than the shipped scripts create, while
+     * {@code seqgen.jdbc.schema} still points at them.
+     */
+    static boolean isRenamedTableWithDefaultScript(SeqgenProperties properties) {
+        return properties.getJdbc().getSchema().equals(SeqgenDataSourceScriptDatabaseInitializer.DEFAULT_SCHEMA_LOCATION)
+                && !properties.getTable().equals(JdbcSequenceStore.DEFAULT_TABLE);
+    }
+
+    /**
+     * Whether the store creates the renamed table itself (with the statement of the shipped scripts), as
+     * {@code seqgen.jdbc.initialize-schema} says: always, or on an embedded database.
+     */
+    @SuppressWarnings("deprecation")
+    private static boolean storeCreatesRenamedTable(DataSource dataSource, SeqgenProperties properties) {
+        if (properties.getSchema().getCreate() != null || !isRenamedTableWithDefaultScript(properties)) {
+            return false;
+        }
+        return switch (properties.getJdbc().getInitializeSchema()) {
+            case ALWAYS -> true;
+            case EMBEDDED -> EmbeddedDatabaseConnection.isEmbedded(dataSource);
+            case NEVER -> false;
+        };
+    }
+
+    private static void requireTable(JdbcSequenceStore store, DataSource dataSource, SeqgenProperties properties) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.executeQuery("SELECT COUNT(*) FROM " + store.table() + " WHERE 1 = 0").close();
+            return;
+        } catch (SQLException e) {
+            // Missing (or unreadable): say so below with what creates it.
+        }
+        String schema = properties.getJdbc().getSchema();
+        String script;
+        try {
+            script = String.join(", ", SeqgenDataSourceScriptDatabaseInitializer.resolve(dataSource, schema));
+        } catch (RuntimeException e) {
+            script = schema;
+        }
+        String customTable = isRenamedTableWithDefaultScript(properties)
+                ? " (with the table renamed to " + store.table() + ", as seqgen.table says)" : "";
+        throw new SeqgenSetupException("seqgen's sequence table " + store.table() + " does not exist in the"
+                + " application's database, and seqgen.jdbc.initialize-schema="
+                + properties.getJdbc().getInitializeSchema().name().toLowerCase(java.util.Locale.ROOT)
+                + " did not create it (by default seqgen creates it on embedded databases only).",
+                "Create the table with the script " + script + customTable + ", from Flyway, Liquibase or by hand;"
+                        + " or let Spring Boot run it at start-up: seqgen.jdbc.initialize-schema=always.");
+    }
+}

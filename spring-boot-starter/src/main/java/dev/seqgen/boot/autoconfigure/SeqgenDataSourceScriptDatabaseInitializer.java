@@ -1,0 +1,55 @@
+package dev.seqgen.boot.autoconfigure;
+
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.boot.jdbc.DatabaseDriver;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.jdbc.init.PlatformPlaceholderDatabaseDriverResolver;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.sql.init.DatabaseInitializationSettings;
+
+/**
+ * Creates seqgen's sequence table with the script of the database's platform
+ * ({@code seqgen.jdbc.schema}, by default {@code classpath:dev/seqgen/schema/@@platform@@.sql}) as
+ * {@code seqgen.jdbc.initialize-schema} says: on embedded databases only (the default), always, or never. Like
+ * Spring Batch's and Spring Session's initializers, it is one of Spring Boot's database initializers, so beans
+ * that use the database ({@code @DependsOnDatabaseInitialization}) start after it. Define a bean of this type to
+ * replace it.
+ */
+public class SeqgenDataSourceScriptDatabaseInitializer extends DataSourceScriptDatabaseInitializer {
+
+    /** The scripts shipped with seqgen, one per platform. */
+    public static final String DEFAULT_SCHEMA_LOCATION = "classpath:dev/seqgen/schema/@@platform@@.sql";
+
+    /**
+     * Creates the initializer.
+     *
+     * @param dataSource the DataSource that holds the sequence table
+     * @param mode when to run the script
+     * @param schemaLocation the script, {@code @@platform@@} standing for the database's platform
+     */
+    public SeqgenDataSourceScriptDatabaseInitializer(DataSource dataSource, DatabaseInitializationMode mode,
+            String schemaLocation) {
+        super(dataSource, settings(mode, resolve(dataSource, schemaLocation)));
+    }
+
+    private static DatabaseInitializationSettings settings(DatabaseInitializationMode mode, List<String> locations) {
+        DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
+        settings.setSchemaLocations(locations);
+        settings.setMode(mode);
+        return settings;
+    }
+
+    /**
+     * The script for this DataSource's database: {@code @@platform@@} replaced by its platform (MySQL uses the
+     * MariaDB script).
+     *
+     * @param dataSource the DataSource
+     * @param schemaLocation the script location, possibly with {@code @@platform@@}
+     * @return the resolved location
+     */
+    static List<String> resolve(DataSource dataSource, String schemaLocation) {
+        return new PlatformPlaceholderDatabaseDriverResolver().withDriverPlatform(DatabaseDriver.MYSQL, "mariadb")
+                .resolveAll(dataSource, schemaLocation);
+    }
+}

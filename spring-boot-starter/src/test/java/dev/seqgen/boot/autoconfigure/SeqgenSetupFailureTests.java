@@ -1,0 +1,146 @@
+package dev.seqgen.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.boot.badannotation.BadBlockSizeTicket;
+import dev.seqgen.boot.jpa.BootTicket;
+
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
+import org.springframework.core.env.Environment;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Set-up mistakes fail the start-up with an analysis that says what to change: a missing sequence table, a pool
+ * too small for the dedicated connection, a bad value in an entity's {@code @SeqgenGenerator}.
+ */
+class SeqgenSetupFailureTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, SeqgenAutoConfiguration.class))
+            .withPropertyValues("spring.datasource.generate-unique-name=true");
+
+    private final ApplicationContextRunner jpaRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                    HibernateJpaAutoConfiguration.class, TransactionAutoConfiguration.class,
+                    SeqgenAutoConfiguration.class))
+            .withPropertyValues("spring.datasource.generate-unique-name=true",
+                    "spring.jpa.hibernate.ddl-auto=create-drop");
+
+    @Test
+    void aMissingTableWithInitializeSchemaNeverFailsNamingTheScriptToRun() {
+        contextRunner.withPropertyValues("seqgen.jdbc.initialize-schema=never").run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("seqgen_sequences does not exist",
+                    "seqgen.jdbc.initialize-schema=never");
+            assertThat(analysis.getAction()).contains("classpath:dev/seqgen/schema/h2.sql",
+                    "seqgen.jdbc.initialize-schema=always");
+        });
+    }
+
+    @Test
+    void theDeprecatedSchemaCreateFalseCreatesNothingAndAMissingTableFailsTheStartUp() {
+        contextRunner.withPropertyValues("seqgen.schema.create=false", "seqgen.table=app_sequences").run(context -> {
+            FailureAnalysis analysis = analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("app_sequences does not exist");
+            assertThat(analysis.getAction()).contains("classpath:dev/seqgen/schema/h2.sql",
+                    "with the table renamed to app_sequences");
+        });
+    }
+
+    @Test
+    void aTableCreatedByTheApplicationIsAcceptedWithInitializeSchemaNever() {
+        contextRunner.withPropertyValues("seqgen.jdbc.initialize-schema=never")
+                .withUserConfiguration(ApplicationSchema.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(SequenceRegistry.class).sequence("orders").next()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void aPoolOfOneConnectionWithTheDedicatedConnectionFailsAtStartUpNamingBothProperties() {
+        jpaRunner.withUserConfiguration(Entities.class)
+                .withPropertyValues("spring.datasource.hikari.maximum-pool-size=1",
+                        "spring.datasource.hikari.connection-timeout=250")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("spring.datasource.hikari.maximum-pool-size=1",
+                            "seqgen.jdbc.dedicated-connection=true");
+                    assertThat(analysis.getAction()).contains("spring.datasource.hikari.maximum-pool-size",
+                            "seqgen.jdbc.dedicated-connection=false");
+                });
+    }
+
+    @Test
+    void aPoolOfOneConnectionStartsWithoutTheDedicatedConnection() {
+        contextRunner.withPropertyValues("spring.datasource.hikari.maximum-pool-size=1",
+                "seqgen.jdbc.dedicated-connection=false").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(SequenceRegistry.class).sequence("orders").next()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void aBadValueInAnAnnotationAttributeIsReportedAsCodeWithTheEntityPropertyAndAttribute() {
+        jpaRunner.withUserConfiguration(BadAnnotationEntities.class).run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("in code", BadBlockSizeTicket.class.getSimpleName(),
+                    "Id property: id", "Sequence: bad_tickets", "@SeqgenGenerator(blockSize)", "Value: \"0\"");
+            assertThat(analysis.getAction()).contains("blockSize attribute of @SeqgenGenerator", "source code",
+                    "seqgen.sequences.bad_tickets.block-size").doesNotContain("Update your application's configuration");
+        });
+    }
+
+    /** As Spring Boot does on a failed start: every registered analyzer, the first analysis wins. */
+    private static FailureAnalysis analyze(Throwable failure) {
+        Environment environment = new StandardEnvironment();
+        List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
+                .load(FailureAnalyzer.class, ArgumentResolver.of(Environment.class, environment),
+                        (factoryType, factoryImplementationName, unavailable) -> { });
+        assertThat(analyzers).hasAtLeastOneElementOfType(SeqgenSetupFailureAnalyzer.class);
+        return analyzers.stream()
+                .map(analyzer -> analyzer.analyze(failure))
+                .filter(java.util.Objects::nonNull)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no failure analysis", failure));
+    }
+
+    /** The application's own schema set-up, as Flyway would do it: the shipped script, run by hand. */
+    @Configuration(proxyBeanMethods = false)
+    static class ApplicationSchema {
+
+        @Bean
+        InitializingBean applicationSchema(DataSource dataSource) {
+            return () -> new JdbcTemplate(dataSource).execute(
+                    "CREATE TABLE seqgen_sequences (name VARCHAR(64) PRIMARY KEY, next_value BIGINT NOT NULL)");
+        }
+    }
+
+    @AutoConfigurationPackage(basePackageClasses = BootTicket.class)
+    static class Entities {
+    }
+
+    @AutoConfigurationPackage(basePackageClasses = BadBlockSizeTicket.class)
+    static class BadAnnotationEntities {
+    }
+}

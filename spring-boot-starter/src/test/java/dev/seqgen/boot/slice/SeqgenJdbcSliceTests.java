@@ -1,0 +1,48 @@
+package dev.seqgen.boot.slice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import dev.seqgen.boot.autoconfigure.SequenceRegistryCustomizer;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The JDBC slice imports seqgen's auto-configuration: {@code seqgen.*} properties and the application's
+ * customizers apply, and the slice's embedded database gets the sequence table.
+ */
+@JdbcTest(properties = { "seqgen.sequences.orders.strategy=batch", "seqgen.sequences.orders.block-size=10" })
+class SeqgenJdbcSliceTests {
+
+    @Autowired
+    private SequenceRegistry registry;
+
+    @Autowired
+    private JdbcTemplate jdbc;
+
+    @Test
+    void theSliceHasSeqgenConfiguredByItsPropertiesAndCustomizers() {
+        assertThat(registry.settingsFor("orders").strategy()).isEqualTo(Strategy.BATCH);
+        assertThat(registry.settingsFor("invoices").strategy()).as("from the customizer").isEqualTo(Strategy.SYNC);
+        assertThat(registry.sequence("orders").nextValues(2)).containsExactly(1, 2);
+        assertThat(jdbc.queryForObject("SELECT next_value FROM seqgen_sequences WHERE name = 'orders'", Long.class))
+                .as("a block of 10 reserved").isEqualTo(11);
+    }
+
+    @SpringBootConfiguration
+    static class Application {
+
+        @Bean
+        SequenceRegistryCustomizer invoicesAreSync() {
+            return builder -> builder.sequence("invoices",
+                    SequenceSettings.defaults().toBuilder().strategy(Strategy.SYNC).build());
+        }
+    }
+}
