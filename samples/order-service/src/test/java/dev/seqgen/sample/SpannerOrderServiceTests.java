@@ -87,7 +87,7 @@ class SpannerOrderServiceTests extends OrderServiceHttpTests {
                 "--seqgen.sequences.invoices.strategy=sync" };
 
         assertThatThrownBy(() -> application.run(arguments).close()).rootCause().isInstanceOf(MappingException.class)
-                .hasMessageContaining("entity dev.seqgen.sample.orders.Invoice, id property 'number',"
+                .hasMessageContaining("entity dev.seqgen.sample.orders.Invoice, property 'number',"
                         + " sequence 'invoices': the SYNC strategy")
                 .hasMessageContaining("needs the JDBC store in the entities' database; the registry uses the"
                         + " spanner store");

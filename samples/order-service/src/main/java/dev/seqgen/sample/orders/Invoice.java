@@ -2,6 +2,7 @@ package dev.seqgen.sample.orders;
 
 import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.SeqgenGenerator;
+import dev.seqgen.hibernate.SeqgenNumber;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.FetchType;
@@ -15,10 +16,11 @@ import java.math.BigDecimal;
 import java.time.Instant;
 
 /**
- * An invoice, at most one per order. Its number comes from {@code sync}: the sequence row is incremented on
- * the session's own connection inside the transaction that inserts the invoice, so a rolled-back invoice
- * rolls its number back too and the committed numbers are 1, 2, 3, ... without a hole. The price: invoice
- * transactions queue on the sequence row, one at a time.
+ * An invoice, at most one per order. Its id is a surrogate from {@code async-batch}; its number, the one
+ * printed on it, comes from {@code sync} through {@link SeqgenNumber}: the sequence row is incremented on the
+ * session's own connection right before the invoice's INSERT, at flush, inside the transaction that inserts it.
+ * A rolled-back invoice rolls its number back too, so the committed numbers are 1, 2, 3, ... without a hole, and
+ * the row is locked only from the flush to the commit, not for the whole transaction.
  */
 @Entity
 @Table(name = "invoices")
@@ -26,7 +28,11 @@ public class Invoice {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "invoices", strategy = Strategy.SYNC)
+    @SeqgenGenerator(sequence = "invoice_ids", strategy = Strategy.ASYNC_BATCH)
+    private Long id;
+
+    @SeqgenNumber(sequence = "invoices", strategy = Strategy.SYNC)
+    @Column(nullable = false, unique = true, updatable = false)
     private Long number;
 
     @OneToOne(fetch = FetchType.LAZY, optional = false)
@@ -48,6 +54,11 @@ public class Invoice {
         this.issuedAt = issuedAt;
     }
 
+    Long getId() {
+        return id;
+    }
+
+    /** The invoice number: null until the invoice's insert has been flushed. */
     Long getNumber() {
         return number;
     }

@@ -49,7 +49,7 @@ public class OrderService {
 
     /**
      * Issues the invoice of an order. The invoice number is taken from the {@code sync} sequence when the
-     * invoice is persisted, inside this transaction, and the insert is flushed at once, so with
+     * invoice's insert is flushed, last, inside this transaction, so with
      * {@code simulateFailure} the number really was taken and the row really inserted before the rollback
      * undoes both. A concurrent second invoice for the same order fails on the unique order id (409) and
      * rolls back the same way: numbers of committed invoices never have a hole. When configuration has made
@@ -66,18 +66,21 @@ public class OrderService {
         if (invoices.existsByOrderId(orderId)) {
             throw new InvoiceAlreadyIssuedException(orderId);
         }
-        Invoice invoice = invoices.saveAndFlush(new Invoice(order, now()));
+        Invoice invoice = invoices.save(new Invoice(order, now()));
+        order.record(OrderEvent.Type.INVOICED, invoice.getIssuedAt());
+        // The work of the transaction is done; the number is taken last, when this flush inserts the invoice, so
+        // the invoice sequence's row stays locked only from here to the commit.
+        invoices.flush();
         if (simulateFailure) {
             throw new InvoiceRolledBackException(orderId, invoice.getNumber(),
                     InvoiceNumbering.name(numbering.strategy()), numbering.gapless());
         }
-        order.record(OrderEvent.Type.INVOICED, invoice.getIssuedAt());
         return InvoiceView.of(invoice);
     }
 
     @Transactional(readOnly = true)
     public InvoiceView findInvoice(long number) {
-        return InvoiceView.of(invoices.findById(number).orElseThrow(() -> new InvoiceNotFoundException(number)));
+        return InvoiceView.of(invoices.findByNumber(number).orElseThrow(() -> new InvoiceNotFoundException(number)));
     }
 
     @Transactional(readOnly = true)
