@@ -15,7 +15,16 @@ import org.hibernate.generator.BeforeExecutionGenerator;
 import org.hibernate.generator.EventType;
 import org.hibernate.generator.EventTypeSets;
 import org.hibernate.generator.GeneratorCreationContext;
+import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.jdbc.ReturningWork;
+import org.hibernate.mapping.Column;
+import org.hibernate.mapping.Selectable;
+import org.hibernate.mapping.Table;
+import dev.seqgen.spi.SequenceStore;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
@@ -55,6 +64,7 @@ import java.util.Locale;
 public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBasedGenerator<SeqgenGenerator> {
 
     private static final long serialVersionUID = 1L;
+    private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
 
     private transient Sequence sequence;
     /** Takes a SYNC value on the session's connection; null for the other strategies. */
@@ -132,11 +142,69 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
                         + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless), or keep"
                         + " its row in the entities' database with the JDBC store");
             }
+            startAboveExistingRows(name, settings, registry.store(), context);
             sequence = registry.sequence(name, settings);
         } catch (SequenceConfigurationException | SequenceException e) {
             throw new MappingException(where + ": " + e.getMessage(), e);
         }
         inSessionTransaction = sequence.strategy() == Strategy.SYNC ? sequence::nextInTransaction : null;
+    }
+
+    /**
+     * Makes the row of the sequence lie above the highest id already in the entity's table, before the
+     * sequence hands out anything: a new row starts at max(initial value, highest id + 1); an existing row
+     * below it is moved forward with the store's guarded update (never backwards), so JVMs starting at once
+     * agree. A table that cannot be read (not created yet, e.g. ddl-auto=create) counts as empty.
+     */
+    private static void startAboveExistingRows(String name, SequenceSettings settings, SequenceStore store,
+            GeneratorCreationContext context) {
+        Table table = context.getRootClass().getTable();
+        if (table == null || context.getProperty().getValue().getColumnSpan() != 1) {
+            return;
+        }
+        Selectable selectable = context.getProperty().getValue().getSelectables().get(0);
+        if (!(selectable instanceof Column column)) {
+            return;
+        }
+        ConnectionProvider provider = context.getServiceRegistry().getService(ConnectionProvider.class);
+        if (provider == null) {
+            return;
+        }
+        String qualified = (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
+                + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
+        long highest;
+        try {
+            Connection connection = provider.getConnection();
+            try (Statement statement = connection.createStatement();
+                    ResultSet rs = statement.executeQuery("select max(" + column.getQuotedName() + ") from "
+                            + qualified)) {
+                highest = rs.next() ? rs.getLong(1) : 0;
+                if (!connection.getAutoCommit()) {
+                    connection.rollback();
+                }
+            } finally {
+                provider.closeConnection(connection);
+            }
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read the highest id of table " + qualified
+                    + " for sequence '" + name + "' (counted as empty): " + e.getMessage());
+            return;
+        }
+        if (highest <= 0 || highest == Long.MAX_VALUE) {
+            return;
+        }
+        long start = Math.max(settings.initialValue(), highest + 1);
+        store.createSequence(name, start);
+        boolean moved;
+        try {
+            moved = store.advance(name, highest + 1);
+        } catch (UnsupportedOperationException e) {
+            return;
+        }
+        if (moved) {
+            LOG.log(System.Logger.Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
+                    + ", above the highest id already in table " + qualified + " (" + highest + ")");
+        }
     }
 
     /**
