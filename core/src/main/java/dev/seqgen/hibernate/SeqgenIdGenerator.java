@@ -15,16 +15,10 @@ import org.hibernate.generator.BeforeExecutionGenerator;
 import org.hibernate.generator.EventType;
 import org.hibernate.generator.EventTypeSets;
 import org.hibernate.generator.GeneratorCreationContext;
-import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.jdbc.ReturningWork;
 import org.hibernate.mapping.Column;
 import org.hibernate.mapping.Selectable;
 import org.hibernate.mapping.Table;
-import dev.seqgen.spi.SequenceStore;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
@@ -64,11 +58,13 @@ import java.util.Locale;
 public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBasedGenerator<SeqgenGenerator> {
 
     private static final long serialVersionUID = 1L;
-    private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
 
-    private transient Sequence sequence;
-    /** Takes a SYNC value on the session's connection; null for the other strategies. */
+    /** Set by the registry service when it starts (session-factory start-up or first value); then final. */
+    private transient volatile Sequence sequence;
+    /** Takes a SYNC value on the session's connection; null for the other strategies; set before sequence. */
     private transient ReturningWork<Long> inSessionTransaction;
+    private transient SeqgenRegistryService service;
+    private boolean sync;
     private boolean intId;
 
     /**
@@ -131,80 +127,63 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
                     + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor, or call"
                     + " new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)");
         }
+        this.service = service;
         try {
-            SequenceRegistry registry = service.registry();
-            SequenceSettings settings = AnnotatedSettings.resolve(annotation, registry.settingsFor(name),
-                    registry.defaults(), intId ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            if (settings.strategy() == Strategy.SYNC && !(registry.store() instanceof JdbcSequenceStore)) {
+            // No I/O here: Hibernate may be reading the mappings without a database (see SeqgenRegistryService).
+            SequenceRegistry given = service.givenRegistry();
+            SequenceSettings configured;
+            SequenceSettings defaults;
+            String storeName;
+            if (given != null) {
+                configured = given.settingsFor(name);
+                defaults = given.defaults();
+                storeName = given.store() instanceof JdbcSequenceStore ? null : given.store().name();
+            } else {
+                PlainSettings plain = service.plainSettings();
+                defaults = plain.defaults;
+                configured = plain.perSequence.getOrDefault(name, defaults);
+                storeName = null;
+            }
+            SequenceSettings settings = AnnotatedSettings.resolve(annotation, configured, defaults,
+                    intId ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
+            if (settings.strategy() == Strategy.SYNC && storeName != null) {
                 throw new MappingException(where + ": the SYNC strategy increments the row on the session's JDBC"
                         + " connection, so it needs the JDBC store in the entities' database; the registry uses the "
-                        + registry.store().name() + " store. Give the sequence another strategy (with Spring Boot:"
+                        + storeName + " store. Give the sequence another strategy (with Spring Boot:"
                         + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless), or keep"
                         + " its row in the entities' database with the JDBC store");
             }
-            startAboveExistingRows(name, settings, registry.store(), context);
-            sequence = registry.sequence(name, settings);
+            sync = settings.strategy() == Strategy.SYNC;
+            String[] idTable = idTableAndColumn(context);
+            service.register(new SeqgenRegistryService.Registration(name, settings,
+                    idTable == null ? null : idTable[0], idTable == null ? null : idTable[1], where,
+                    this::started));
         } catch (SequenceConfigurationException | SequenceException e) {
             throw new MappingException(where + ": " + e.getMessage(), e);
         }
-        inSessionTransaction = sequence.strategy() == Strategy.SYNC ? sequence::nextInTransaction : null;
+    }
+
+    private void started(Sequence started) {
+        inSessionTransaction = sync ? started::nextInTransaction : null;
+        sequence = started;
     }
 
     /**
-     * Makes the row of the sequence lie above the highest id already in the entity's table, before the
-     * sequence hands out anything: a new row starts at max(initial value, highest id + 1); an existing row
-     * below it is moved forward with the store's guarded update (never backwards), so JVMs starting at once
-     * agree. A table that cannot be read (not created yet, e.g. ddl-auto=create) counts as empty.
+     * The qualified table and quoted column of a single-column id in the root entity's table, as Hibernate
+     * names them physically, or null when the id is not a plain column (non-id attributes are never checked).
      */
-    private static void startAboveExistingRows(String name, SequenceSettings settings, SequenceStore store,
-            GeneratorCreationContext context) {
+    private static String[] idTableAndColumn(GeneratorCreationContext context) {
         Table table = context.getRootClass().getTable();
         if (table == null || context.getProperty().getValue().getColumnSpan() != 1) {
-            return;
+            return null;
         }
         Selectable selectable = context.getProperty().getValue().getSelectables().get(0);
         if (!(selectable instanceof Column column)) {
-            return;
-        }
-        ConnectionProvider provider = context.getServiceRegistry().getService(ConnectionProvider.class);
-        if (provider == null) {
-            return;
+            return null;
         }
         String qualified = (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
                 + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
-        long highest;
-        try {
-            Connection connection = provider.getConnection();
-            try (Statement statement = connection.createStatement();
-                    ResultSet rs = statement.executeQuery("select max(" + column.getQuotedName() + ") from "
-                            + qualified)) {
-                highest = rs.next() ? rs.getLong(1) : 0;
-                if (!connection.getAutoCommit()) {
-                    connection.rollback();
-                }
-            } finally {
-                provider.closeConnection(connection);
-            }
-        } catch (SQLException e) {
-            LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read the highest id of table " + qualified
-                    + " for sequence '" + name + "' (counted as empty): " + e.getMessage());
-            return;
-        }
-        if (highest <= 0 || highest == Long.MAX_VALUE) {
-            return;
-        }
-        long start = Math.max(settings.initialValue(), highest + 1);
-        store.createSequence(name, start);
-        boolean moved;
-        try {
-            moved = store.advance(name, highest + 1);
-        } catch (UnsupportedOperationException e) {
-            return;
-        }
-        if (moved) {
-            LOG.log(System.Logger.Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
-                    + ", above the highest id already in table " + qualified + " (" + highest + ")");
-        }
+        return new String[] {qualified, column.getQuotedName()};
     }
 
     /**
@@ -242,7 +221,13 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
     @Override
     public Object generate(SharedSessionContractImplementor session, Object owner, Object currentValue,
             EventType eventType) {
-        long value = inSessionTransaction != null ? session.doReturningWork(inSessionTransaction) : sequence.next();
+        Sequence started = sequence;
+        if (started == null) {
+            service.start();
+            started = sequence;
+        }
+        ReturningWork<Long> sessionWork = inSessionTransaction;
+        long value = sessionWork != null ? session.doReturningWork(sessionWork) : started.next();
         return intId ? (Object) Math.toIntExact(value) : (Object) value;
     }
 
