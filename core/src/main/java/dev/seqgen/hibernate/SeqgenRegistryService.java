@@ -199,7 +199,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (pending.isEmpty()) {
             return;
         }
-        requireNoRegistryRequired();
         SequenceRegistry started = registry();
         Map<String, List<Registration>> byName = new LinkedHashMap<>();
         for (Registration registration : pending) {
