@@ -28,9 +28,11 @@ import java.util.Locale;
 
 /**
  * The Hibernate 7 identifier generator behind {@link SeqgenGenerator}: one class for all four strategies,
- * chosen per sequence. Hibernate creates one per entity hierarchy while it builds the session factory; this is
- * when the id type is checked, the settings are resolved and the sequence (with its row) is created, so every
- * mistake shows at startup. Not for direct use: annotate the id.
+ * chosen per sequence. Hibernate creates one per entity hierarchy while it reads the mappings; this is when
+ * the id type is checked and the settings are resolved, without database I/O, so every configuration mistake
+ * shows at startup. The sequence (with its row, placed above the ids already in the entity's table) is
+ * created when the session factory has been built, see SeqgenRegistryService. Not for direct use: annotate
+ * the id.
  *
  * <pre>
  * Design: where a value comes from
