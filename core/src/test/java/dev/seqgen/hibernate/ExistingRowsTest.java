@@ -57,6 +57,32 @@ class ExistingRowsTest {
         assertThat(HibernateTesting.ids(dataSource, prefix + "adopted_order")).hasSize(500 + 80 + 80);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void twoSessionFactoriesStartingAtOnceAgree(TestDatabase db) throws Exception {
+        String prefix = "es" + Long.toString(System.nanoTime() % 100000) + "_";
+        String seqgenTable = TestDatabase.uniqueTable();
+        DataSource dataSource = db.dataSource();
+        try (SessionFactory first = HibernateTesting.sessionFactory(dataSource, prefix, seqgenTable,
+                Map.of(AvailableSettings.HBM2DDL_AUTO, "create"), AdoptedOrder.class)) {
+            assertThat(first).isNotNull();
+        }
+        insertIds(dataSource, prefix + "adopted_order", 1, 300);
+        // Two registries (as two JVMs would have) start and insert at the same time.
+        ExecutorService both = Executors.newFixedThreadPool(2);
+        try {
+            Future<List<Long>> a = both.submit(() -> insertFromEightThreads(dataSource, prefix, seqgenTable));
+            Future<List<Long>> b = both.submit(() -> insertFromEightThreads(dataSource, prefix, seqgenTable));
+            List<Long> all = new ArrayList<>(a.get());
+            all.addAll(b.get());
+            assertThat(all).hasSize(160).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).isGreaterThan(300));
+        } finally {
+            both.shutdownNow();
+        }
+        assertThat(HibernateTesting.ids(dataSource, prefix + "adopted_order")).hasSize(300 + 160);
+    }
+
     private static List<Long> insertFromEightThreads(DataSource dataSource, String prefix, String seqgenTable)
             throws Exception {
         List<Long> ids = new ArrayList<>();
