@@ -16,6 +16,9 @@ import org.hibernate.generator.EventType;
 import org.hibernate.generator.EventTypeSets;
 import org.hibernate.generator.GeneratorCreationContext;
 import org.hibernate.jdbc.ReturningWork;
+import org.hibernate.mapping.Column;
+import org.hibernate.mapping.Selectable;
+import org.hibernate.mapping.Table;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
@@ -25,9 +28,11 @@ import java.util.Locale;
 
 /**
  * The Hibernate 7 identifier generator behind {@link SeqgenGenerator}: one class for all four strategies,
- * chosen per sequence. Hibernate creates one per entity hierarchy while it builds the session factory; this is
- * when the id type is checked, the settings are resolved and the sequence (with its row) is created, so every
- * mistake shows at startup. Not for direct use: annotate the id.
+ * chosen per sequence. Hibernate creates one per entity hierarchy while it reads the mappings; this is when
+ * the id type is checked and the settings are resolved, without database I/O, so every configuration mistake
+ * shows at startup. The sequence (with its row, placed above the ids already in the entity's table) is
+ * created when the session factory has been built, see SeqgenRegistryService. Not for direct use: annotate
+ * the id.
  *
  * <pre>
  * Design: where a value comes from
@@ -56,9 +61,12 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
 
     private static final long serialVersionUID = 1L;
 
-    private transient Sequence sequence;
-    /** Takes a SYNC value on the session's connection; null for the other strategies. */
+    /** Set by the registry service when it starts (session-factory start-up or first value); then final. */
+    private transient volatile Sequence sequence;
+    /** Takes a SYNC value on the session's connection; null for the other strategies; set before sequence. */
     private transient ReturningWork<Long> inSessionTransaction;
+    private transient SeqgenRegistryService service;
+    private boolean sync;
     private boolean intId;
 
     /**
@@ -121,22 +129,63 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
                     + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor, or call"
                     + " new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)");
         }
+        this.service = service;
         try {
-            SequenceRegistry registry = service.registry();
-            SequenceSettings settings = AnnotatedSettings.resolve(annotation, registry.settingsFor(name),
-                    registry.defaults(), intId ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            if (settings.strategy() == Strategy.SYNC && !(registry.store() instanceof JdbcSequenceStore)) {
+            // No I/O here: Hibernate may be reading the mappings without a database (see SeqgenRegistryService).
+            SequenceRegistry given = service.givenRegistry();
+            SequenceSettings configured;
+            SequenceSettings defaults;
+            String storeName;
+            if (given != null) {
+                configured = given.settingsFor(name);
+                defaults = given.defaults();
+                storeName = given.store() instanceof JdbcSequenceStore ? null : given.store().name();
+            } else {
+                PlainSettings plain = service.plainSettings();
+                defaults = plain.defaults;
+                configured = plain.perSequence.getOrDefault(name, defaults);
+                storeName = null;
+            }
+            SequenceSettings settings = AnnotatedSettings.resolve(annotation, configured, defaults,
+                    intId ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
+            if (settings.strategy() == Strategy.SYNC && storeName != null) {
                 throw new MappingException(where + ": the SYNC strategy increments the row on the session's JDBC"
                         + " connection, so it needs the JDBC store in the entities' database; the registry uses the "
-                        + registry.store().name() + " store. Give the sequence another strategy (with Spring Boot:"
+                        + storeName + " store. Give the sequence another strategy (with Spring Boot:"
                         + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless), or keep"
                         + " its row in the entities' database with the JDBC store");
             }
-            sequence = registry.sequence(name, settings);
+            sync = settings.strategy() == Strategy.SYNC;
+            String[] idTable = idTableAndColumn(context);
+            service.register(new SeqgenRegistryService.Registration(name, settings,
+                    idTable == null ? null : idTable[0], idTable == null ? null : idTable[1], where,
+                    this::started));
         } catch (SequenceConfigurationException | SequenceException e) {
             throw new MappingException(where + ": " + e.getMessage(), e);
         }
-        inSessionTransaction = sequence.strategy() == Strategy.SYNC ? sequence::nextInTransaction : null;
+    }
+
+    private void started(Sequence started) {
+        inSessionTransaction = sync ? started::nextInTransaction : null;
+        sequence = started;
+    }
+
+    /**
+     * The qualified table and quoted column of a single-column id in the root entity's table, as Hibernate
+     * names them physically, or null when the id is not a plain column (non-id attributes are never checked).
+     */
+    private static String[] idTableAndColumn(GeneratorCreationContext context) {
+        Table table = context.getRootClass().getTable();
+        if (table == null || context.getProperty().getValue().getColumnSpan() != 1) {
+            return null;
+        }
+        Selectable selectable = context.getProperty().getValue().getSelectables().get(0);
+        if (!(selectable instanceof Column column)) {
+            return null;
+        }
+        String qualified = (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
+                + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
+        return new String[] {qualified, column.getQuotedName()};
     }
 
     /**
@@ -174,7 +223,13 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
     @Override
     public Object generate(SharedSessionContractImplementor session, Object owner, Object currentValue,
             EventType eventType) {
-        long value = inSessionTransaction != null ? session.doReturningWork(inSessionTransaction) : sequence.next();
+        Sequence started = sequence;
+        if (started == null) {
+            service.start();
+            started = sequence;
+        }
+        ReturningWork<Long> sessionWork = inSessionTransaction;
+        long value = sessionWork != null ? session.doReturningWork(sessionWork) : started.next();
         return intId ? (Object) Math.toIntExact(value) : (Object) value;
     }
 

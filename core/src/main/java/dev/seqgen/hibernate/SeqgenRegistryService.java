@@ -9,7 +9,20 @@ import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
 
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.spi.SequenceStore;
+import org.hibernate.cfg.AvailableSettings;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
@@ -27,6 +40,18 @@ import javax.sql.DataSource;
  * generators built from the registry, and stopped when it is destroyed, which the usual bootstraps
  * (Configuration, JPA, Spring) do when the session factory closes. Its stop() runs before the
  * ConnectionProvider's, because the service looked the provider up while starting.
+ *
+ * Design: no database I/O while Hibernate reads the mappings
+ *
+ * Generators are created while Hibernate builds its metadata, also where no database is reachable (Spring's
+ * AOT processing builds the metamodel with hibernate.boot.allow_jdbc_metadata_access=false and a connection
+ * provider that has no connections). So a generator only checks its settings and registers itself here
+ * (register, no I/O). start() then does all the I/O at once: it builds the registry if none was given, reads
+ * the highest id of every registered entity table, creates or moves each sequence row above the highest id
+ * of all the tables that share it, and only then creates the sequences, so no value is handed out before
+ * every table has been seen. SeqgenIntegrator calls start() when the session factory has been built (unless
+ * JDBC access at boot is off); a generator calls it on its first value otherwise. start() is synchronized
+ * and idempotent; a failed start is retried by the next caller.
  * </pre>
  */
 final class SeqgenRegistryService implements Service, Stoppable {
@@ -40,6 +65,26 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /** The registry and connection seqgen built, to be closed on stop; guarded by {@code this}. */
     private transient SequenceRegistry ownedRegistry;
     private transient JdbcSequenceStore ownedStore;
+    /** Generators registered and not started yet; guarded by {@code this}. */
+    private final transient List<Registration> pending = new ArrayList<>();
+    /** Settings read without building a registry, for generators configuring; guarded by {@code this}. */
+    private transient PlainSettings plain;
+
+    private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
+
+    /**
+     * A generator waiting for its sequence.
+     *
+     * @param name the sequence name
+     * @param settings the resolved settings
+     * @param table the qualified entity table holding the id, or null to skip the existing-rows check
+     * @param column the quoted id column
+     * @param where the entity, property and sequence, for messages
+     * @param target receives the sequence
+     */
+    record Registration(String name, SequenceSettings settings, String table, String column, String where,
+            Consumer<Sequence> target) {
+    }
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.settings = settings;
@@ -61,7 +106,22 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return registry;
     }
 
-    private SequenceRegistry resolve() {
+    /**
+     * Whether Hibernate may access the database while booting ({@code hibernate.boot.allow_jdbc_metadata_access},
+     * default true). When false (offline metadata builds, Spring AOT), start() waits for the first value.
+     */
+    boolean jdbcAtBoot() {
+        Object allow = settings.get(AvailableSettings.ALLOW_METADATA_ON_BOOT);
+        return allow == null || Boolean.parseBoolean(allow.toString().trim());
+    }
+
+    /**
+     * The registry given through {@link SeqgenHibernate#REGISTRY}, or null when seqgen builds its own. No I/O.
+     *
+     * @throws SequenceConfigurationException if the setting holds something else, or it is required and
+     *     missing (checked only when JDBC access at boot is on)
+     */
+    SequenceRegistry givenRegistry() {
         Object given = settings.get(SeqgenHibernate.REGISTRY);
         if (given instanceof SequenceRegistry sequenceRegistry) {
             return sequenceRegistry;
@@ -70,14 +130,166 @@ final class SeqgenRegistryService implements Service, Stoppable {
             throw new SequenceConfigurationException(SeqgenHibernate.REGISTRY, given.getClass().getName(),
                     "a dev.seqgen.SequenceRegistry object (a string cannot name one)");
         }
+        if (jdbcAtBoot()) {
+            requireNoRegistryRequired();
+        }
+        return null;
+    }
+
+    private void requireNoRegistryRequired() {
         Object required = settings.get(SeqgenHibernate.REGISTRY_REQUIRED);
         if (required != null && Boolean.parseBoolean(required.toString().trim())) {
             throw new SequenceConfigurationException(SeqgenHibernate.REGISTRY, null, "a dev.seqgen.SequenceRegistry"
                     + " object, which is required because " + SeqgenHibernate.REGISTRY_REQUIRED + " is true: the"
                     + " framework that sets it (the seqgen Spring Boot starter) did not provide its registry to"
-                    + " this session factory");
+                    + " this session factory. With Spring Boot, give the application a store: a DataSource"
+                    + " (spring-boot-starter-jdbc or -data-jpa and spring.datasource.url), a Spanner client, or a"
+                    + " dev.seqgen.spi.SequenceStore bean");
         }
-        PlainSettings plain = PlainSettings.from(settings);
+    }
+
+    /** The settings seqgen's own registry would have, read without I/O. */
+    synchronized PlainSettings plainSettings() {
+        if (plain == null) {
+            plain = PlainSettings.from(settings);
+        }
+        return plain;
+    }
+
+    /**
+     * Registers a generator; its sequence is created by {@link #start()}. No I/O.
+     *
+     * @throws SequenceConfigurationException if another generator registered the same sequence with other
+     *     settings, or the given registry already has it with other settings
+     */
+    synchronized void register(Registration registration) {
+        SequenceSettings first = null;
+        for (Registration other : pending) {
+            if (other.name().equals(registration.name())) {
+                first = other.settings();
+                break;
+            }
+        }
+        if (first == null && registry != null) {
+            for (Sequence existing : registry.sequences()) {
+                if (existing.name().equals(registration.name())) {
+                    first = existing.settings();
+                }
+            }
+        }
+        if (first != null && !first.equals(registration.settings())) {
+            throw new SequenceConfigurationException("sequences." + registration.name(), registration.settings(),
+                    "the settings the sequence was first created with in this registry: " + first);
+        }
+        pending.add(registration);
+    }
+
+    /** @return whether generators wait for {@link #start()} */
+    synchronized boolean hasPending() {
+        return !pending.isEmpty();
+    }
+
+    /**
+     * Does the I/O of all registered generators: builds the registry if needed, puts each sequence row above
+     * the highest id of the tables it serves, and hands each generator its sequence. Idempotent.
+     *
+     * @throws org.hibernate.MappingException naming the entity and sequence if a sequence could not be created
+     */
+    synchronized void start() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        SequenceRegistry started = registry();
+        Map<String, List<Registration>> byName = new LinkedHashMap<>();
+        for (Registration registration : pending) {
+            byName.computeIfAbsent(registration.name(), key -> new ArrayList<>()).add(registration);
+        }
+        for (List<Registration> group : byName.values()) {
+            Registration first = group.get(0);
+            try {
+                startAboveExistingRows(group, started.store());
+                Sequence sequence = started.sequence(first.name(), first.settings());
+                for (Registration registration : group) {
+                    registration.target().accept(sequence);
+                }
+            } catch (dev.seqgen.SequenceException | SequenceConfigurationException e) {
+                throw new org.hibernate.MappingException(first.where() + ": " + e.getMessage(), e);
+            }
+        }
+        pending.clear();
+    }
+
+    /**
+     * Puts the row of the group's sequence above the highest id of all its tables: a new row starts at
+     * max(initial value, highest + 1); an existing row below is moved forward by the store's guarded update,
+     * never backwards, so JVMs starting at once agree. A table that cannot be read counts as empty (it may
+     * not exist yet: hbm2ddl creates it later, or its rows are elsewhere).
+     */
+    private void startAboveExistingRows(List<Registration> group, SequenceStore store) {
+        String name = group.get(0).name();
+        long highest = 0;
+        String highestTable = null;
+        for (Registration registration : group) {
+            if (registration.table() == null) {
+                continue;
+            }
+            long max = highestId(name, registration.table(), registration.column());
+            if (max > highest) {
+                highest = max;
+                highestTable = registration.table();
+            }
+        }
+        if (highest <= 0 || highest == Long.MAX_VALUE) {
+            return;
+        }
+        store.createSequence(name, Math.max(group.get(0).settings().initialValue(), highest + 1));
+        boolean moved;
+        try {
+            moved = store.advance(name, highest + 1);
+        } catch (UnsupportedOperationException e) {
+            LOG.log(System.Logger.Level.WARNING, "seqgen: the " + store.name() + " store cannot move the row of"
+                    + " sequence '" + name + "' forward; table " + highestTable + " holds ids up to " + highest);
+            return;
+        }
+        if (moved) {
+            LOG.log(System.Logger.Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
+                    + ", above the highest id already in table " + highestTable + " (" + highest + ")");
+        }
+    }
+
+    private long highestId(String name, String table, String column) {
+        ConnectionProvider provider = serviceRegistry.getService(ConnectionProvider.class);
+        if (provider == null) {
+            return 0;
+        }
+        try {
+            Connection connection = provider.getConnection();
+            try (Statement statement = connection.createStatement();
+                    ResultSet rs = statement.executeQuery("select max(" + column + ") from " + table)) {
+                return rs.next() ? rs.getLong(1) : 0;
+            } finally {
+                try {
+                    if (!connection.getAutoCommit()) {
+                        connection.rollback();
+                    }
+                } finally {
+                    provider.closeConnection(connection);
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read the highest id of table " + table
+                    + " for sequence '" + name + "' (counted as empty): " + e.getMessage());
+            return 0;
+        }
+    }
+
+    private SequenceRegistry resolve() {
+        SequenceRegistry given = givenRegistry();
+        if (given != null) {
+            return given;
+        }
+        requireNoRegistryRequired();
+        PlainSettings plain = plainSettings();
         // A dedicated connection: inserting threads hold their session's pooled connection while the generator
         // runs, so reservations must never wait for the same pool (see JdbcSequenceStore).
         JdbcSequenceStore.Builder storeBuilder = JdbcSequenceStore.builder(dataSource()).dedicatedConnection(true)
@@ -117,6 +329,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /** Closes the registry seqgen built (giving back unused values), then returns its connection. */
     @Override
     public synchronized void stop() {
+        pending.clear();
         if (ownedRegistry != null) {
             try {
                 ownedRegistry.close();

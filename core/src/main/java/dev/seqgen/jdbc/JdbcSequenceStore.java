@@ -316,6 +316,23 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
+    @Override
+    public boolean advance(String sequence, long nextValue) {
+        try {
+            return inOwnTransaction(connection -> {
+                try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
+                        + " SET next_value = ? WHERE name = ? AND next_value < ?")) {
+                    update.setLong(1, nextValue);
+                    update.setString(2, sequence);
+                    update.setLong(3, nextValue);
+                    return update.executeUpdate() == 1;
+                }
+            });
+        } catch (SQLException e) {
+            throw failure("moving the row of sequence '" + sequence + "' forward to " + nextValue, e);
+        }
+    }
+
     private <T> T inOwnTransaction(SqlWork<T> work) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             boolean autoCommit = connection.getAutoCommit();

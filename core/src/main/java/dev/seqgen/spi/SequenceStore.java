@@ -82,4 +82,18 @@ public interface SequenceStore {
      * @throws SequenceStoreException if the store failed
      */
     boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue);
+
+    /**
+     * Moves the row forward: sets {@code next_value} to {@code nextValue} only if it is lower, never
+     * backwards, atomically, so that several callers racing agree on the highest value asked for.
+     *
+     * @param sequence the sequence name
+     * @param nextValue the lowest {@code next_value} the row must have afterwards
+     * @return whether the row was changed; false also if the row does not exist
+     * @throws UnsupportedOperationException if this store cannot move a row (the default)
+     * @throws SequenceStoreException if the store failed
+     */
+    default boolean advance(String sequence, long nextValue) {
+        throw new UnsupportedOperationException(name() + " store cannot move a sequence row forward");
+    }
 }
