@@ -50,9 +50,12 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
 
     private static final long serialVersionUID = 1L;
 
-    private transient Sequence sequence;
+    /** Set when the sequence starts: with the session factory, or at the first number (see SeqgenRegistryService). */
+    private transient volatile Sequence sequence;
+    private transient SeqgenRegistryService service;
+    private boolean sync;
     /** Takes a SYNC value on the session's connection; null for the other strategies. */
-    private transient ReturningWork<Long> inSessionTransaction;
+    private transient volatile ReturningWork<Long> inSessionTransaction;
     private boolean intNumber;
 
     /**
@@ -120,23 +123,44 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
                     + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor, or call"
                     + " new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)");
         }
+        this.service = service;
         try {
-            SequenceRegistry registry = service.registry();
-            SequenceSettings settings = AnnotatedSettings.resolve(new AsGeneratorSettings(annotation),
-                    registry.settingsFor(name), registry.defaults(),
-                    intNumber ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            if (settings.strategy() == Strategy.SYNC && !(registry.store() instanceof JdbcSequenceStore)) {
+            // No I/O here, as for ids: the sequence starts with the session factory (see SeqgenRegistryService).
+            SequenceRegistry given = service.givenRegistry();
+            SequenceSettings configured;
+            SequenceSettings defaults;
+            String storeName;
+            if (given != null) {
+                configured = given.settingsFor(name);
+                defaults = given.defaults();
+                storeName = given.store() instanceof JdbcSequenceStore ? null : given.store().name();
+            } else {
+                PlainSettings plain = service.plainSettings();
+                defaults = plain.defaults;
+                configured = plain.perSequence.getOrDefault(name, defaults);
+                storeName = null;
+            }
+            SequenceSettings settings = AnnotatedSettings.resolve(new AsGeneratorSettings(annotation), configured,
+                    defaults, intNumber ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
+            if (settings.strategy() == Strategy.SYNC && storeName != null) {
                 throw new MappingException(where + ": the SYNC strategy increments the row on the session's JDBC"
                         + " connection, so it needs the JDBC store in the entities' database; the registry uses the "
-                        + registry.store().name() + " store. Give the sequence another strategy (with Spring Boot:"
+                        + storeName + " store. Give the sequence another strategy (with Spring Boot:"
                         + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless), or keep"
                         + " its row in the entities' database with the JDBC store");
             }
-            sequence = registry.sequence(name, settings);
+            sync = settings.strategy() == Strategy.SYNC;
+            // Not an id: no table to start above (numbers are not keys the database already holds).
+            service.register(new SeqgenRegistryService.Registration(name, settings, null, null, where,
+                    this::started));
         } catch (SequenceConfigurationException | SequenceException e) {
             throw new MappingException(where + ": " + e.getMessage(), e);
         }
-        inSessionTransaction = sequence.strategy() == Strategy.SYNC ? sequence::nextInTransaction : null;
+    }
+
+    private void started(Sequence started) {
+        inSessionTransaction = sync ? started::nextInTransaction : null;
+        sequence = started;
     }
 
     /**
@@ -150,7 +174,13 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
     @Override
     public Object generate(SharedSessionContractImplementor session, Object owner, Object currentValue,
             EventType eventType) {
-        long value = inSessionTransaction != null ? session.doReturningWork(inSessionTransaction) : sequence.next();
+        Sequence started = sequence;
+        if (started == null) {
+            service.start();
+            started = sequence;
+        }
+        ReturningWork<Long> sessionWork = inSessionTransaction;
+        long value = sessionWork != null ? session.doReturningWork(sessionWork) : started.next();
         return intNumber ? (Object) Math.toIntExact(value) : (Object) value;
     }
 
