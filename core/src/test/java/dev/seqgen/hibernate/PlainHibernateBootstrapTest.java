@@ -13,9 +13,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The bootstrap the README shows: JPA's programmatic configuration with a DataSource, no Spring. seqgen
- * builds its registry at startup with a connection of its own, and closing the session factory gives back
- * the unused values and returns that connection.
+ * The bootstrap docs/hibernate-generator.md shows: JPA's programmatic configuration with a DataSource, no
+ * Spring. seqgen builds its registry at startup with a connection of its own, and closing the session factory
+ * gives back the unused values and returns that connection.
  */
 class PlainHibernateBootstrapTest {
 

@@ -17,14 +17,15 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The documentation (docs/spring-boot.md, docs/operations.md) against what the build generates: every property in the configuration
- * metadata, and every meter, is documented; every property has a description for the IDE.
+ * The documentation against what the build generates: every property of the configuration metadata is in the
+ * properties table of docs/spring-boot.md, every meter in the table of docs/operations.md, and every property has a
+ * description for the IDE.
  */
 class DocumentationTests {
 
     /** The properties are documented in the Spring Boot guide, the meters in the operations guide. */
-    private static final Path README = Path.of("../docs/spring-boot.md");
-    private static final Path OPERATIONS = Path.of("../docs/operations.md");
+    private static final Path SPRING_BOOT_GUIDE = Path.of("../docs/spring-boot.md");
+    private static final Path OPERATIONS_GUIDE = Path.of("../docs/operations.md");
 
     @Test
     void everySeqgenPropertyHasADescriptionForTheIde() throws IOException {
@@ -35,18 +36,18 @@ class DocumentationTests {
     }
 
     @Test
-    void theReadmeDocumentsEveryPropertyOfTheMetadata() throws IOException {
-        String readme = Files.readString(README);
+    void theSpringBootGuideDocumentsEveryPropertyOfTheMetadata() throws IOException {
+        String guide = Files.readString(SPRING_BOOT_GUIDE);
         for (JsonNode property : seqgenProperties()) {
             String name = property.path("name").asString();
             String documented = name.equals("seqgen.sequences") ? "`seqgen.sequences.<name>.*`" : "`" + name + "`";
-            assertThat(readme).as(name).contains("| " + documented + " |");
+            assertThat(guide).as(name).contains("| " + documented + " |");
         }
     }
 
     @Test
-    void theReadmeDocumentsEveryMeter() throws IOException, IllegalAccessException {
-        String readme = Files.readString(OPERATIONS);
+    void theOperationsGuideDocumentsEveryMeter() throws IOException, IllegalAccessException {
+        String guide = Files.readString(OPERATIONS_GUIDE);
         List<String> meters = new ArrayList<>();
         for (Field field : MicrometerMetricsTrackerFactory.class.getFields()) {
             if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class
@@ -55,7 +56,7 @@ class DocumentationTests {
             }
         }
         assertThat(meters).as("meters and observations").hasSize(11);
-        assertThat(meters).allSatisfy(meter -> assertThat(readme).contains("| `" + meter + "` |"));
+        assertThat(meters).allSatisfy(meter -> assertThat(guide).contains("| `" + meter + "` |"));
     }
 
     private static List<JsonNode> seqgenProperties() throws IOException {
