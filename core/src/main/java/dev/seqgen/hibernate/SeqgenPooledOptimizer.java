@@ -35,10 +35,18 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>It is not seqgen's table store and has no SYNC/ASYNC/BATCH choice: values come from the database
  *       sequence, fetched on the session's connection, as with {@code pooled}.</li>
  *   <li>It must not run beside nodes on {@code pooled-lo} or {@code hilo}, which read the sequence otherwise.</li>
- *   <li>Hibernate checks the database sequence's increment against {@code allocationSize} at startup only for
- *       its own pooled optimizers. This one checks at first use instead: it fetches twice before handing out
- *       anything and fails every insert with a clear error when the values are not a multiple of
- *       {@code allocationSize} apart (an {@code INCREMENT BY 1} sequence, for instance).</li>
+ *   <li>It honours {@code hibernate.id.sequence.increment_size_mismatch_strategy} at start-up as
+ *       {@code pooled} does, from the sequence information Hibernate read at boot: {@code exception} (the
+ *       default) fails the session factory, {@code log} logs a warning, {@code fix} takes the database
+ *       sequence's increment as the block size, {@code none} skips the check. Where the increment is not known
+ *       at start-up (schema recreated, JDBC metadata access off), and under {@code log} and {@code none}, it
+ *       also checks at first use: it fetches twice before handing out anything and fails every insert with a
+ *       clear error when the values are not a multiple of {@code allocationSize} apart (an
+ *       {@code INCREMENT BY 1} sequence, for instance), where {@code pooled} would hand out duplicates.</li>
+ *   <li>On a dialect whose sequences cannot serve pooled blocks (Hibernate's Spanner dialects, whose
+ *       sequences are bit-reversed), Hibernate moves {@code pooled} to a table but leaves a custom optimizer
+ *       on the database sequence: the session factory then fails at start-up naming the entity, rather than
+ *       at the first insert.</li>
  *   <li>A stopped JVM leaves up to two blocks unused (the rest of the current one and the one fetched ahead),
  *       where {@code pooled} leaves one. Ids are unique, but not ordered across threads.</li>
  *   <li>A failure of the fetch ahead fails the insert of the thread that made it, as with {@code pooled}.</li>
@@ -62,11 +70,15 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAwareOptimizer {
 
     private final Class<?> returnClass;
-    private final int incrementSize;
+    /**
+     * The block size: the allocation size, or the database sequence's own increment once
+     * {@link #adoptDatabaseIncrement} has run (at start-up, before any value is handed out).
+     */
+    private volatile int incrementSize;
     /** Values left in a block when the fetch ahead starts. */
-    private final int lowWatermark;
+    private volatile int lowWatermark;
     /** Delegate for the SQL of insert-select statements, which only depends on the pooled reading. */
-    private final PooledOptimizer sqlShape;
+    private volatile PooledOptimizer sqlShape;
     private volatile long initialValue = -1;
     private volatile State noTenant = new State();
     private volatile ConcurrentHashMap<String, State> tenants = new ConcurrentHashMap<>();
@@ -95,6 +107,26 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
     private static boolean isIntegral(Class<?> type) {
         return type == Long.class || type == long.class || type == Integer.class || type == int.class
                 || type == Short.class || type == short.class || type == BigInteger.class || type == BigDecimal.class;
+    }
+
+    /**
+     * Takes the database sequence's increment as the block size: what
+     * {@code increment_size_mismatch_strategy=fix} asks, applied by seqgen's integrator when the session
+     * factory is built, before the first value.
+     */
+    void adoptDatabaseIncrement(int databaseIncrement) {
+        if (databaseIncrement < 1) {
+            throw new HibernateException("the database sequence's increment must be at least 1 for"
+                    + " SeqgenPooledOptimizer, got " + databaseIncrement);
+        }
+        PooledOptimizer shape = new PooledOptimizer(returnClass, databaseIncrement);
+        if (initialValue != -1) {
+            shape.injectInitialValue(initialValue);
+        }
+        this.incrementSize = databaseIncrement;
+        this.lowWatermark = databaseIncrement / 4;
+        this.sqlShape = shape;
+        reset();
     }
 
     @Override
@@ -127,6 +159,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         long value = holder.toLong();
         state.lastSourceValue = holder;
         long previous = state.lastValue.getAndSet(value);
+        int incrementSize = this.incrementSize;
         if (previous != Long.MIN_VALUE && ((value - previous) % incrementSize != 0 || value == previous)) {
             throw new HibernateException("the database sequence returned " + previous + " and then " + value
                     + ", which are not a multiple of allocationSize " + incrementSize + " apart: its INCREMENT BY"

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link SeqgenPooledOptimizer} behind an unchanged {@code @SequenceGenerator(allocationSize = 50)}: enabled
@@ -62,27 +61,6 @@ class PooledOptimizerDropInTest {
             });
             long[] sorted = Concurrently.assertUnique(ids);
             assertThat(HibernateTesting.ids(db.dataSource(), "hpo_legacy_order")).containsExactly(sorted);
-        }
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void aSequenceThatDoesNotStepByTheAllocationSizeFailsBeforeAnyValueIsHandedOut(TestDatabase db) {
-        db.execute("DROP SEQUENCE IF EXISTS hpo_mismatched_seq");
-        db.execute("CREATE SEQUENCE hpo_mismatched_seq START WITH 1 INCREMENT BY 1");
-        // create-only: Hibernate creates the table and fails (logged) to create the existing sequence.
-        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), "hpo_", "unused",
-                Map.of(AvailableSettings.PREFERRED_POOLED_OPTIMIZER, SeqgenPooledOptimizer.class.getName(),
-                        AvailableSettings.HBM2DDL_AUTO, "create-only"),
-                MismatchedOrder.class)) {
-            assertThatThrownBy(() -> HibernateTesting.inTransaction(sessionFactory,
-                    session -> session.persist(new MismatchedOrder())))
-                    .satisfies(e -> assertThat(HibernateTesting.messages(e))
-                            .contains("not a multiple of allocationSize 50"));
-            assertThat(HibernateTesting.ids(db.dataSource(), "hpo_mismatched_order")).isEmpty();
-        } finally {
-            db.dropTable("hpo_mismatched_order");
-            db.execute("DROP SEQUENCE IF EXISTS hpo_mismatched_seq");
         }
     }
 

@@ -1,0 +1,118 @@
+package dev.seqgen.hibernate;
+
+import org.hibernate.HibernateException;
+import org.hibernate.boot.model.naming.Identifier;
+import org.hibernate.boot.model.relational.QualifiedName;
+import org.hibernate.cfg.AvailableSettings;
+import org.hibernate.engine.config.spi.ConfigurationService;
+import org.hibernate.engine.jdbc.env.spi.JdbcEnvironment;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
+import org.hibernate.generator.Generator;
+import org.hibernate.id.SequenceMismatchStrategy;
+import org.hibernate.id.enhanced.DatabaseStructure;
+import org.hibernate.id.enhanced.SequenceStyleGenerator;
+import org.hibernate.tool.schema.Action;
+import org.hibernate.tool.schema.extract.spi.SequenceInformation;
+
+import java.util.Map;
+
+/**
+ * The start-up checks Hibernate makes for its own pooled optimizers and skips for a custom one, made for every
+ * {@link SeqgenPooledOptimizer} of a session factory once it is built (by {@link SeqgenIntegrator}, before the
+ * first session):
+ * <ul>
+ *   <li>{@code hibernate.id.sequence.increment_size_mismatch_strategy} against the database sequence's
+ *       increment, read from the sequence information Hibernate extracted at boot (no I/O of its own), skipped
+ *       where the schema is recreated, as Hibernate skips it;</li>
+ *   <li>a dialect whose sequences cannot serve pooled blocks, where Hibernate would have moved {@code pooled}
+ *       to a table but leaves the custom optimizer on the database sequence: refused.</li>
+ * </ul>
+ */
+final class PooledSequenceCheck {
+
+    private static final System.Logger LOG = System.getLogger(SeqgenPooledOptimizer.class.getName());
+
+    private PooledSequenceCheck() {
+    }
+
+    /** Checks every entity id served by a {@link SeqgenPooledOptimizer}; throws on the first refusal. */
+    static void check(SessionFactoryImplementor factory) {
+        factory.getMappingMetamodel().forEachEntityDescriptor(persister -> {
+            Generator generator = persister.getGenerator();
+            if (generator instanceof SequenceStyleGenerator sequenceStyle
+                    && sequenceStyle.getOptimizer() instanceof SeqgenPooledOptimizer optimizer) {
+                check(factory, persister.getEntityName(), sequenceStyle.getDatabaseStructure(), optimizer);
+            }
+        });
+    }
+
+    private static void check(SessionFactoryImplementor factory, String entity, DatabaseStructure structure,
+            SeqgenPooledOptimizer optimizer) {
+        JdbcEnvironment jdbc = factory.getServiceRegistry().requireService(JdbcEnvironment.class);
+        QualifiedName name = structure.getPhysicalName();
+        if (structure.isPhysicalSequence() && !jdbc.getDialect().getSequenceSupport().supportsPooledSequences()) {
+            throw new HibernateException("entity " + entity + ": SeqgenPooledOptimizer cannot serve sequence "
+                    + name + " on " + jdbc.getDialect().getClass().getSimpleName() + ", whose sequences do not"
+                    + " hand out pooled blocks (Hibernate moves its own pooled optimizer to a table there); map the"
+                    + " id with @SeqgenGenerator instead, or remove " + AvailableSettings.PREFERRED_POOLED_OPTIMIZER);
+        }
+        if (!structure.isPhysicalSequence()) {
+            return; // a table Hibernate updates by the increment itself: no database sequence to disagree with
+        }
+        Map<String, Object> settings = factory.getServiceRegistry().requireService(ConfigurationService.class)
+                .getSettings();
+        SequenceMismatchStrategy strategy = SequenceMismatchStrategy.interpret(
+                settings.get(AvailableSettings.SEQUENCE_INCREMENT_SIZE_MISMATCH_STRATEGY));
+        if (strategy == SequenceMismatchStrategy.NONE || schemaRecreated(settings)) {
+            return;
+        }
+        Number databaseIncrement = databaseIncrement(jdbc, name);
+        int allocationSize = optimizer.getIncrementSize();
+        if (databaseIncrement == null || databaseIncrement.longValue() == allocationSize) {
+            return;
+        }
+        switch (strategy) {
+            case FIX -> {
+                LOG.log(System.Logger.Level.INFO, "sequence {0} steps by {1}, not by allocationSize {2}: entity {3}"
+                        + " takes blocks of {1} (increment_size_mismatch_strategy=fix)",
+                        name, databaseIncrement, allocationSize, entity);
+                optimizer.adoptDatabaseIncrement(Math.toIntExact(databaseIncrement.longValue()));
+            }
+            case LOG -> LOG.log(System.Logger.Level.WARNING, "sequence {0} steps by {1}, not by allocationSize {2}"
+                    + " of entity {3}; values that are not {2} apart will fail its inserts"
+                    + " (increment_size_mismatch_strategy=log)", name, databaseIncrement, allocationSize, entity);
+            default -> throw new HibernateException("entity " + entity + ": the database sequence " + name
+                    + " steps by " + databaseIncrement + " but its allocationSize is " + allocationSize + "; make"
+                    + " them equal, or set " + AvailableSettings.SEQUENCE_INCREMENT_SIZE_MISMATCH_STRATEGY
+                    + "=fix to take the sequence's increment");
+        }
+    }
+
+    /** The increment Hibernate read for the sequence at boot, or null when it was not read or not found. */
+    private static Number databaseIncrement(JdbcEnvironment jdbc, QualifiedName name) {
+        String sequence = name.getObjectName().getText();
+        for (SequenceInformation information : jdbc.getExtractedDatabaseMetaData().getSequenceInformationList()) {
+            QualifiedName found = information.getSequenceName();
+            if (found.getObjectName().getText().equalsIgnoreCase(sequence)
+                    && sameOrDefault(name.getSchemaName(), found.getSchemaName(), jdbc.getCurrentSchema())
+                    && sameOrDefault(name.getCatalogName(), found.getCatalogName(), jdbc.getCurrentCatalog())) {
+                return information.getIncrementValue();
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameOrDefault(Identifier mapped,
+            Identifier found, Identifier current) {
+        Identifier expected = mapped != null ? mapped : current;
+        return found == null || expected == null || found.getText().equalsIgnoreCase(expected.getText());
+    }
+
+    /** Whether Hibernate drops and creates the schema at start-up, so the sequence read at boot is replaced. */
+    private static boolean schemaRecreated(Map<String, Object> settings) {
+        Object jpa = settings.get(AvailableSettings.JAKARTA_HBM2DDL_DATABASE_ACTION);
+        Action action = jpa != null ? Action.interpretJpaSetting(jpa)
+                : Action.interpretHbm2ddlSetting(settings.get(AvailableSettings.HBM2DDL_AUTO));
+        return action == Action.CREATE || action == Action.CREATE_DROP;
+    }
+}
