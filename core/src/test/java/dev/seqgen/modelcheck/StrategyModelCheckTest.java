@@ -1,0 +1,150 @@
+package dev.seqgen.modelcheck;
+
+import dev.seqgen.Strategy;
+import dev.seqgen.testing.InMemorySequenceStore;
+import org.jetbrains.kotlinx.lincheck.LinChecker;
+import org.jetbrains.kotlinx.lincheck.annotations.Operation;
+import org.jetbrains.kotlinx.lincheck.annotations.Param;
+import org.jetbrains.kotlinx.lincheck.annotations.Validate;
+import org.jetbrains.kotlinx.lincheck.paramgen.IntGen;
+import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Model checking (Lincheck) of {@code next()}, {@code nextValues(n)} and {@code close()} of BATCH, ASYNC_BATCH
+ * and ASYNC: two generators on one row (two JVMs), blocks of 2 with the refill point at 1 value left, 12
+ * values below the maximum, and a store that fails transiently and loses acknowledgements. The checker runs
+ * many scenarios of three threads and explores their interleavings; every interleaving must hand out each
+ * value at most once and leave the row above every value handed out.
+ *
+ * <p>The short configuration (3 scenarios × 100 interleavings per strategy) runs with the suite; the long one
+ * is {@code ./mvnw -pl core test -Dtest='StrategyModelCheckTest,PooledOptimizerModelCheckTest'
+ * -Dseqgen.modelcheck.iterations=100 -Dseqgen.modelcheck.invocations=2000} (docs/testing.md gives its time).
+ */
+class StrategyModelCheckTest {
+
+    static final int ITERATIONS = Integer.getInteger("seqgen.modelcheck.iterations", 3);
+    private static final int INVOCATIONS = Integer.getInteger("seqgen.modelcheck.invocations", 100);
+
+    /** Held so that the level set below stays (JUL keeps loggers weakly). */
+    private static final Logger SEQGEN = Logger.getLogger("dev.seqgen");
+    private static Level previousLevel;
+
+    /**
+     * No logging while the checker runs: every log call would be thousands of interleaving points in the
+     * formatter, which the checker reports as a hung execution.
+     */
+    @BeforeAll
+    static void quiet() {
+        previousLevel = SEQGEN.getLevel();
+        SEQGEN.setLevel(Level.OFF);
+    }
+
+    @AfterAll
+    static void restoreLogging() {
+        SEQGEN.setLevel(previousLevel);
+    }
+
+    static ModelCheckingOptions options() {
+        return new ModelCheckingOptions().iterations(ITERATIONS).invocationsPerIteration(INVOCATIONS)
+                .threads(3).actorsPerThread(3).actorsBefore(1).actorsAfter(1).minimizeFailedScenario(false);
+    }
+
+    @Test
+    void batchHandsOutEveryValueOnce() {
+        LinChecker.check(Batch.class, options());
+    }
+
+    @Test
+    void asyncBatchHandsOutEveryValueOnce() {
+        LinChecker.check(AsyncBatch.class, options());
+    }
+
+    @Test
+    void asyncHandsOutEveryValueOnce() {
+        LinChecker.check(Async.class, options());
+    }
+
+    @Test
+    void aStoreThatReservesWithoutALockIsCaughtHandingOutAValueTwice() {
+        assertThatThrownBy(() -> LinChecker.check(Planted.class, options().iterations(Math.max(ITERATIONS, 10))))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("Invalid execution results");
+    }
+
+    /** The operations every scenario draws from, over the model built by a subclass. */
+    @Param(name = "count", gen = IntGen.class, conf = "1:2")
+    public abstract static class Scenario {
+
+        private final StrategyModel model;
+
+        Scenario(StrategyModel model) {
+            this.model = model;
+        }
+
+        @Operation
+        public boolean nextOnA() {
+            return model.next(true);
+        }
+
+        @Operation
+        public boolean nextOnB() {
+            return model.next(false);
+        }
+
+        @Operation
+        public boolean nextValuesOnA(@Param(name = "count") int count) {
+            return model.nextValues(true, count);
+        }
+
+        @Operation
+        public boolean nextValuesOnB(@Param(name = "count") int count) {
+            return model.nextValues(false, count);
+        }
+
+        @Operation
+        public boolean closeA() {
+            return model.close(true);
+        }
+
+        @Validate
+        public void rowAboveEveryValueHandedOut() {
+            model.validate();
+        }
+    }
+
+    /** BATCH over a store that fails and loses acknowledgements. */
+    public static class Batch extends Scenario {
+        public Batch() {
+            super(new StrategyModel(new FaultyStore(new InMemorySequenceStore()), Strategy.BATCH));
+        }
+    }
+
+    /** ASYNC_BATCH over a store that fails and loses acknowledgements. */
+    public static class AsyncBatch extends Scenario {
+        public AsyncBatch() {
+            super(new StrategyModel(new FaultyStore(new InMemorySequenceStore()), Strategy.ASYNC_BATCH));
+        }
+    }
+
+    /** ASYNC over a store that fails and loses acknowledgements. */
+    public static class Async extends Scenario {
+        public Async() {
+            super(new StrategyModel(new FaultyStore(new InMemorySequenceStore()), Strategy.ASYNC));
+        }
+    }
+
+    /** BATCH over the planted defect. */
+    public static class Planted extends Scenario {
+        public Planted() {
+            super(new StrategyModel(new RacyStore(), Strategy.BATCH));
+        }
+    }
+}
