@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *
  * <p>The short configuration (3 scenarios × 100 interleavings per strategy) runs with the suite; the long one
  * is {@code ./mvnw -pl core test -Dtest='StrategyModelCheckTest,PooledOptimizerModelCheckTest'
- * -Dseqgen.modelcheck.iterations=100 -Dseqgen.modelcheck.invocations=2000} (docs/testing.md gives its time).
+ * -Dseqgen.modelcheck.iterations=20 -Dseqgen.modelcheck.invocations=1000} (docs/testing.md gives its time).
  */
 class StrategyModelCheckTest {
 
