@@ -42,6 +42,16 @@ public final class SeqgenHibernate {
     public static final String SCHEMA_CREATE = "seqgen.schema.create";
 
     /**
+     * Setting ({@code true}/{@code false}, default true): whether seqgen's table is part of Hibernate's schema,
+     * so that {@code hibernate.hbm2ddl.auto} ({@code create}, {@code create-drop}, {@code update},
+     * {@code validate}, {@code drop}) and generated schema scripts include it. It is, when the rows are in a
+     * table of the JDBC store: the one seqgen builds over the session factory's {@code DataSource}, or the
+     * store of the registry given in {@link #REGISTRY}. Set false when that store's table lives in another
+     * database than the entities.
+     */
+    public static final String SCHEMA_EXPORT = "seqgen.hibernate.schema-export";
+
+    /**
      * Prefix of the default sequence settings when seqgen builds its own registry: {@code strategy}
      * ({@code sync}, {@code async}, {@code batch}, {@code async-batch}), {@code block-size},
      * {@code low-watermark}, {@code acquire-timeout} (milliseconds, or an ISO-8601 duration such as

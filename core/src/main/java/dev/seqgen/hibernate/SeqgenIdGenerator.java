@@ -8,6 +8,8 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import jakarta.persistence.GeneratedValue;
+import org.hibernate.boot.model.relational.Database;
+import org.hibernate.boot.model.relational.ExportableProducer;
 import org.hibernate.MappingException;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.AnnotationBasedGenerator;
@@ -57,7 +59,8 @@ import java.util.Locale;
  * (hibernate.jdbc.batch_size) keeps working.
  * </pre>
  */
-public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBasedGenerator<SeqgenGenerator> {
+public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBasedGenerator<SeqgenGenerator>,
+        ExportableProducer {
 
     private static final long serialVersionUID = 1L;
 
@@ -162,6 +165,20 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
                     this::started));
         } catch (SequenceConfigurationException | SequenceException e) {
             throw new MappingException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Adds seqgen's table to Hibernate's schema (see {@link SeqgenHibernate#SCHEMA_EXPORT}); Hibernate calls
+     * this right after {@code initialize}. No I/O.
+     *
+     * @param database the relational model Hibernate is building
+     */
+    @Override
+    public void registerExportables(Database database) {
+        String table = service == null ? null : service.exportedTable();
+        if (table != null) {
+            SeqgenTable.register(database, table);
         }
     }
 

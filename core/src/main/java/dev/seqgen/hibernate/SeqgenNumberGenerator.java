@@ -7,6 +7,8 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import org.hibernate.boot.model.relational.Database;
+import org.hibernate.boot.model.relational.ExportableProducer;
 import org.hibernate.MappingException;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.AnnotationBasedGenerator;
@@ -46,7 +48,8 @@ import java.util.Locale;
  * connection, exactly as SeqgenIdGenerator does for ids.
  * </pre>
  */
-public class SeqgenNumberGenerator implements BeforeExecutionGenerator, AnnotationBasedGenerator<SeqgenNumber> {
+public class SeqgenNumberGenerator implements BeforeExecutionGenerator, AnnotationBasedGenerator<SeqgenNumber>,
+        ExportableProducer {
 
     private static final long serialVersionUID = 1L;
 
@@ -155,6 +158,20 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
                     this::started));
         } catch (SequenceConfigurationException | SequenceException e) {
             throw new MappingException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Adds seqgen's table to Hibernate's schema (see {@link SeqgenHibernate#SCHEMA_EXPORT}); Hibernate calls
+     * this right after {@code initialize}. No I/O.
+     *
+     * @param database the relational model Hibernate is building
+     */
+    @Override
+    public void registerExportables(Database database) {
+        String table = service == null ? null : service.exportedTable();
+        if (table != null) {
+            SeqgenTable.register(database, table);
         }
     }
 

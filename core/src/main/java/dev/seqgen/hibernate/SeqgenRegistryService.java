@@ -148,6 +148,22 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
+    /**
+     * The table of the sequence rows that belongs in Hibernate's schema ({@link SeqgenHibernate#SCHEMA_EXPORT}),
+     * or null: none when the rows are not in a JDBC store's table, or the export is off. No I/O.
+     */
+    synchronized String exportedTable() {
+        Object export = settings.get(SeqgenHibernate.SCHEMA_EXPORT);
+        if (export != null && !Boolean.parseBoolean(export.toString().trim())) {
+            return null;
+        }
+        SequenceRegistry given = givenRegistry();
+        if (given != null) {
+            return given.store() instanceof JdbcSequenceStore jdbc ? jdbc.table() : null;
+        }
+        return plainSettings().table;
+    }
+
     /** The settings seqgen's own registry would have, read without I/O. */
     synchronized PlainSettings plainSettings() {
         if (plain == null) {

@@ -30,7 +30,7 @@ class PlainHibernateBootstrapTest {
                     .managedClasses(Invoice.class, PurchaseOrder.class)
                     .property(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, dataSource)
                     .property(SeqgenHibernate.TABLE, seqgenTable)
-                    .schemaToolingAction(Action.CREATE_DROP)
+                    .schemaToolingAction(Action.CREATE)
                     .property(AvailableSettings.PHYSICAL_NAMING_STRATEGY, new HibernateTesting.PrefixedTables("hpb_"))
                     .createEntityManagerFactory();
             try {

@@ -43,7 +43,9 @@ class SeqgenJpaTests {
         JdbcTemplate jdbc = new JdbcTemplate(database.dataSource());
         ApplicationContextRunner application = contextRunner.withPropertyValues(datasource(database))
                 .withPropertyValues("seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
-                        "spring.jpa.hibernate.ddl-auto=create-drop");
+                        // update: the entity table and seqgen's (part of Hibernate's schema) outlive each context,
+                        // as in an application restarted on its database.
+                        "spring.jpa.hibernate.ddl-auto=update");
         try {
             application.withPropertyValues("seqgen.sequences.boot_tickets.strategy=sync").run(context -> {
                 assertThat(context).hasNotFailed();
@@ -66,6 +68,28 @@ class SeqgenJpaTests {
             assertThat(nextValue(jdbc, table)).as("the unused tail is given back at close").isEqualTo(7);
         } finally {
             database.dropTable(table);
+            database.dropTable("seqgen_boot_ticket");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void ddlAutoValidateChecksTheTableTheSchemaScriptCreatedAndFailsWithoutIt(TestDatabase database) {
+        String table = TestDatabase.uniqueTable();
+        database.dropTable("seqgen_boot_ticket");
+        database.execute("CREATE TABLE seqgen_boot_ticket (id BIGINT NOT NULL PRIMARY KEY)");
+        ApplicationContextRunner application = contextRunner.withPropertyValues(datasource(database))
+                .withPropertyValues("seqgen.table=" + table, "spring.jpa.hibernate.ddl-auto=validate");
+        try {
+            application.withPropertyValues("seqgen.jdbc.initialize-schema=never").run(context ->
+                    assertThat(context).getFailure().rootCause().hasMessageContainingAll("missing table", table));
+            application.withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(persist(context, 2, false)).hasSize(2).doesNotHaveDuplicates();
+            });
+        } finally {
+            database.dropTable(table);
+            database.dropTable("seqgen_boot_ticket");
         }
     }
 

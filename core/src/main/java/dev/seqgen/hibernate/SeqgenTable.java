@@ -1,0 +1,167 @@
+package dev.seqgen.hibernate;
+
+import org.hibernate.FetchMode;
+import org.hibernate.boot.model.naming.Identifier;
+import org.hibernate.boot.model.relational.Database;
+import org.hibernate.boot.model.relational.Namespace;
+import org.hibernate.boot.model.relational.QualifiedName;
+import org.hibernate.boot.model.relational.QualifiedNameParser;
+import org.hibernate.mapping.Column;
+import org.hibernate.mapping.PrimaryKey;
+import org.hibernate.mapping.Table;
+import org.hibernate.mapping.Value;
+import org.hibernate.type.BasicTypeReference;
+import org.hibernate.type.SqlTypes;
+import org.hibernate.type.StandardBasicTypes;
+import org.hibernate.type.Type;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.List;
+
+/**
+ * seqgen's table as part of Hibernate's schema: registered by the generators while Hibernate reads the
+ * mappings (as Hibernate's own table and sequence generators register theirs), so that
+ * {@code hibernate.hbm2ddl.auto=create|create-drop|update|validate}, {@code drop} and generated schema scripts
+ * include it. Its shape is the one the JDBC store creates ({@code JdbcDialect.createTableSql}): {@code name}
+ * {@code VARCHAR(64)} primary key, {@code next_value BIGINT}, both not null; the types are the dialect's own
+ * for those JDBC types. No I/O.
+ */
+final class SeqgenTable {
+
+    /** The contributor Hibernate records for the table (for schema tools that filter by contributor). */
+    static final String CONTRIBUTOR = "seqgen";
+    /** The longest sequence name the table holds, as in {@code JdbcDialect.createTableSql}. */
+    static final long NAME_LENGTH = 64;
+
+    private SeqgenTable() {
+    }
+
+    /**
+     * Adds the table to the database's schema, once however many generators ask.
+     *
+     * @param database Hibernate's relational model being built
+     * @param tableName the table, optionally qualified by schema (and catalog), as seqgen's settings give it
+     */
+    static void register(Database database, String tableName) {
+        QualifiedName name = QualifiedNameParser.INSTANCE.parse(tableName);
+        Namespace namespace = database.locateNamespace(name.getCatalogName(), name.getSchemaName());
+        Identifier tableIdentifier = name.getObjectName();
+        if (namespace.locateTable(tableIdentifier) != null) {
+            return;
+        }
+        // The table keeps the name the store uses: the physical naming strategy, which Hibernate would apply to
+        // the name it passes in, is for the application's tables, not for a library's.
+        Table table = namespace.createTable(tableIdentifier,
+                physicalName -> new Table(CONTRIBUTOR, namespace, tableIdentifier, false));
+        Column nameColumn = column(database, table, "name", SqlTypes.VARCHAR, NAME_LENGTH, StandardBasicTypes.STRING);
+        Column valueColumn = column(database, table, "next_value", SqlTypes.BIGINT, null, StandardBasicTypes.LONG);
+        table.addColumn(nameColumn);
+        table.addColumn(valueColumn);
+        PrimaryKey primaryKey = new PrimaryKey(table);
+        primaryKey.addColumn(nameColumn);
+        table.setPrimaryKey(primaryKey);
+    }
+
+    private static Column column(Database database, Table table, String name, int typeCode, Long length,
+            BasicTypeReference<?> type) {
+        Column column = new Column(name);
+        column.setValue(ColumnValue.of(column, table,
+                database.getTypeConfiguration().getBasicTypeRegistry().resolve(type)));
+        column.setSqlTypeCode(typeCode);
+        if (length != null) {
+            column.setLength(length);
+            column.setSqlType(database.getTypeConfiguration().getDdlTypeRegistry().getTypeName(typeCode, length,
+                    null, null));
+        } else {
+            column.setSqlType(database.getTypeConfiguration().getDdlTypeRegistry().getTypeName(typeCode,
+                    database.getDialect()));
+        }
+        column.setNullable(false);
+        return column;
+    }
+
+    /**
+     * The mapping value behind a column of seqgen's table. Hibernate's schema tools ask a column's value for
+     * its type and a few flags; the interface has grown from Hibernate 7.1 to 7.4 (abstract methods added,
+     * others made default), and Hibernate's own implementation for such generator-owned columns is internal
+     * and version-specific. A dynamic proxy answers the questions a plain, not-null, insertable column answers,
+     * lets default methods run as written, and answers anything else with the neutral value of its return
+     * type, so it works with every Hibernate 7 seqgen supports.
+     */
+    private static final class ColumnValue implements InvocationHandler {
+
+        private final Column column;
+        private final Table table;
+        private final Type type;
+
+        private ColumnValue(Column column, Table table, Type type) {
+            this.column = column;
+            this.table = table;
+            this.type = type;
+        }
+
+        static Value of(Column column, Table table, Type type) {
+            return (Value) Proxy.newProxyInstance(SeqgenTable.class.getClassLoader(), new Class<?>[] {Value.class},
+                    new ColumnValue(column, table, type));
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            switch (method.getName()) {
+                case "getType":
+                    return type;
+                case "getTable":
+                    return table;
+                case "getColumns":
+                case "getSelectables":
+                case "getConstraintColumns":
+                    return List.of(column);
+                case "getColumn":
+                    return column;
+                case "getColumnSpan":
+                    return 1;
+                case "getColumnInsertability":
+                case "getColumnUpdateability":
+                    return new boolean[] {true};
+                case "hasColumns":
+                case "hasAnyInsertableColumns":
+                case "hasAnyUpdatableColumns":
+                case "isColumnInsertable":
+                case "isColumnUpdateable":
+                case "isSimpleValue":
+                case "isValid":
+                    return true;
+                case "getFetchMode":
+                    return FetchMode.SELECT;
+                case "copy":
+                    return proxy;
+                case "isSame":
+                    return proxy == args[0];
+                case "equals":
+                    return proxy == args[0];
+                case "hashCode":
+                    return System.identityHashCode(proxy);
+                case "toString":
+                    return "seqgen column " + table.getName() + "." + column.getName();
+                default:
+                    break;
+            }
+            if (method.isDefault()) {
+                return InvocationHandler.invokeDefault(proxy, method, args);
+            }
+            Class<?> returned = method.getReturnType();
+            if (returned == boolean.class) {
+                return false;
+            }
+            if (returned == int.class) {
+                return 0;
+            }
+            if (returned == long.class) {
+                return 0L;
+            }
+            return null;
+        }
+    }
+}
