@@ -143,6 +143,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     private final String selectSql;
     private final String insertSql;
     private final String giveBackSql;
+    private final String advanceSql;
     private final String createTableDdl;
     private final boolean postgresql;
 
@@ -166,6 +167,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             this.selectSql = "SELECT next_value FROM " + table + " WHERE name = $1";
             this.insertSql = "INSERT INTO " + table + " (name, next_value) VALUES ($1, $2)";
             this.giveBackSql = "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value = $3";
+            this.advanceSql = "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value < $3";
             this.createTableDdl = "CREATE TABLE IF NOT EXISTS " + table
                     + " (name varchar(64) NOT NULL PRIMARY KEY, next_value bigint NOT NULL)";
         } else {
@@ -175,6 +177,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             this.insertSql = "INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)";
             this.giveBackSql = "UPDATE " + table + " SET next_value = @restored"
                     + " WHERE name = @name AND next_value = @expected";
+            this.advanceSql = "UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower";
             this.createTableDdl = "CREATE TABLE IF NOT EXISTS " + table
                     + " (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)";
         }
@@ -348,6 +351,27 @@ public final class SpannerSequenceStore implements SequenceStore {
                 return changed != null && changed == 1;
             } catch (SpannerException e) {
                 throw storeError("could not give back the unused values of sequence '" + sequence + "'", e);
+            }
+        });
+    }
+
+    /**
+     * Moves the row forward to {@code nextValue} if it lies below, in one guarded UPDATE (a read-write
+     * transaction of its own, retried by the client on ABORTED), so that several JVMs starting at once agree.
+     */
+    @Override
+    public boolean advance(String sequence, long nextValue) {
+        return onOwnThread(operationTimeout, () -> {
+            try {
+                Statement forward = Statement.newBuilder(advanceSql)
+                        .bind(param("target", 1)).to(nextValue)
+                        .bind(param("name", 2)).to(sequence)
+                        .bind(param("lower", 3)).to(nextValue)
+                        .build();
+                Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(forward));
+                return changed != null && changed == 1;
+            } catch (SpannerException e) {
+                throw storeError("could not move the row of sequence '" + sequence + "' forward to " + nextValue, e);
             }
         });
     }

@@ -100,6 +100,9 @@ class PostgresDialectStoreEmulatorTest {
         assertThat(store.giveBack("orders", 116, 112)).isTrue();
         assertThat(store.giveBack("orders", 116, 100)).isFalse();
         assertThat(store.nextValue("orders")).hasValue(112);
+        assertThat(store.advance("orders", 500)).isTrue();
+        assertThat(store.advance("orders", 200)).as("never backwards").isFalse();
+        assertThat(store.nextValue("orders")).hasValue(500);
     }
 
     @Test

@@ -11,7 +11,11 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -89,6 +93,29 @@ class SpannerSequenceStoreEmulatorTest {
                 .isInstanceOfSatisfying(SequenceStoreException.class, e -> assertThat(e.isTransient()).isFalse())
                 .hasMessageContaining("'never-created'").hasMessageContaining("seqgen_sequences");
         assertThat(store.nextValue("never-created")).isEmpty();
+    }
+
+    @Test
+    @DisplayName("spanner-emulator: moves a row forward, never backwards, and several callers at once agree")
+    void movesARowForwardNeverBackwards() throws Exception {
+        store.createSequence("adopted", 1);
+        assertThat(store.advance("adopted", 1_001)).isTrue();
+        assertThat(store.advance("adopted", 500)).as("never backwards").isFalse();
+        assertThat(store.advance("missing-row", 10)).as("no row").isFalse();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Boolean>> racing = new ArrayList<>();
+            for (long target : new long[] {2_000, 3_000, 2_500, 1_500}) {
+                racing.add(pool.submit(() -> store.advance("adopted", target)));
+            }
+            for (Future<Boolean> advance : racing) {
+                advance.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertThat(store.nextValue("adopted")).as("the highest asked for").hasValue(3_000);
+        assertThat(store.reserve("adopted", 10, MAX)).isEqualTo(new ReservedRange(3_000, 3_010));
     }
 
     @Test
