@@ -69,6 +69,8 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
     /** Takes a SYNC value on the session's connection; null for the other strategies; set before sequence. */
     private transient ReturningWork<Long> inSessionTransaction;
     private transient SeqgenRegistryService service;
+    /** The sequence this generator registered for; opened at the first value. */
+    private String sequenceName;
     private boolean sync;
     private boolean intId;
 
@@ -160,6 +162,7 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
             }
             sync = settings.strategy() == Strategy.SYNC;
             String[] idTable = idTableAndColumn(context);
+            sequenceName = name;
             service.register(new SeqgenRegistryService.Registration(name, settings,
                     idTable == null ? null : idTable[0], idTable == null ? null : idTable[1], where,
                     this::started));
@@ -242,7 +245,7 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
             EventType eventType) {
         Sequence started = sequence;
         if (started == null) {
-            service.start();
+            service.open(sequenceName, session);
             started = sequence;
         }
         ReturningWork<Long> sessionWork = inSessionTransaction;

@@ -56,6 +56,8 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
     /** Set when the sequence starts: with the session factory, or at the first number (see SeqgenRegistryService). */
     private transient volatile Sequence sequence;
     private transient SeqgenRegistryService service;
+    /** The sequence this generator registered for; opened at the first value. */
+    private String sequenceName;
     private boolean sync;
     /** Takes a SYNC value on the session's connection; null for the other strategies. */
     private transient volatile ReturningWork<Long> inSessionTransaction;
@@ -154,6 +156,7 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
             }
             sync = settings.strategy() == Strategy.SYNC;
             // Not an id: no table to start above (numbers are not keys the database already holds).
+            sequenceName = name;
             service.register(new SeqgenRegistryService.Registration(name, settings, null, null, where,
                     this::started));
         } catch (SequenceConfigurationException | SequenceException e) {
@@ -193,7 +196,7 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
             EventType eventType) {
         Sequence started = sequence;
         if (started == null) {
-            service.start();
+            service.open(sequenceName, session);
             started = sequence;
         }
         ReturningWork<Long> sessionWork = inSessionTransaction;

@@ -5,12 +5,15 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import org.hibernate.HibernateException;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
+import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.Ticker;
+import dev.seqgen.internal.Sequences;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.cfg.AvailableSettings;
 
@@ -46,12 +49,15 @@ import javax.sql.DataSource;
  * Generators are created while Hibernate builds its metadata, also where no database is reachable (Spring's
  * AOT processing builds the metamodel with hibernate.boot.allow_jdbc_metadata_access=false and a connection
  * provider that has no connections). So a generator only checks its settings and registers itself here
- * (register, no I/O). start() then does all the I/O at once: it builds the registry if none was given, reads
- * the highest id of every registered entity table, creates or moves each sequence row above the highest id
- * of all the tables that share it, and only then creates the sequences, so no value is handed out before
- * every table has been seen. SeqgenIntegrator calls start() when the session factory has been built (unless
- * JDBC access at boot is off); a generator calls it on its first value otherwise. start() is synchronized
- * and idempotent; a failed start is retried by the next caller.
+ * (register, no I/O). start() then does the start-up I/O at once: it builds the registry if none was given,
+ * reads the highest id of every registered entity table, and creates or moves each sequence row above the
+ * highest id of all the tables that share it, so a broken store or database fails the start-up.
+ * SeqgenIntegrator calls start() when the session factory has been built (unless JDBC access at boot is off);
+ * otherwise the first value does. The sequences themselves open at their first value (open()): the highest
+ * ids are read once more on the session's connection and the row moved forward if rows arrived in between
+ * (Spring Boot's deferred data.sql runs after the session factory is built), and only then is the sequence
+ * created, so no block below those rows is ever reserved. start() and open() are synchronized and
+ * idempotent; a failed one is retried by the next caller.
  * </pre>
  */
 final class SeqgenRegistryService implements Service, Stoppable {
@@ -67,6 +73,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private transient JdbcSequenceStore ownedStore;
     /** Generators registered and not started yet; guarded by {@code this}. */
     private final transient List<Registration> pending = new ArrayList<>();
+    /** Started generators (rows in place) whose sequences open at their first value, by name; guarded by this. */
+    private final transient Map<String, List<Registration>> unopened = new LinkedHashMap<>();
     /** Settings read without building a registry, for generators configuring; guarded by {@code this}. */
     private transient PlainSettings plain;
 
@@ -206,10 +214,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Does the I/O of all registered generators: builds the registry if needed, puts each sequence row above
-     * the highest id of the tables it serves, and hands each generator its sequence. Idempotent.
+     * Does the start-up I/O of all registered generators: builds the registry if needed and puts each sequence
+     * row above the highest id of the tables it serves, so that a broken store or a conflicting setting fails
+     * here. The sequences themselves open at their first value ({@link #open}). Idempotent.
      *
-     * @throws org.hibernate.MappingException naming the entity and sequence if a sequence could not be created
+     * @throws org.hibernate.MappingException naming the entity and sequence if a row could not be created
      */
     synchronized void start() {
         if (pending.isEmpty()) {
@@ -223,16 +232,55 @@ final class SeqgenRegistryService implements Service, Stoppable {
         for (List<Registration> group : byName.values()) {
             Registration first = group.get(0);
             try {
-                startAboveExistingRows(group, started.store());
-                Sequence sequence = started.sequence(first.name(), first.settings());
-                for (Registration registration : group) {
-                    registration.target().accept(sequence);
+                for (Sequence existing : started.sequences()) {
+                    if (existing.name().equals(first.name()) && !existing.settings().equals(first.settings())) {
+                        throw new SequenceConfigurationException("sequences." + first.name(), first.settings(),
+                                "the settings the sequence was first created with in this registry: "
+                                        + existing.settings());
+                    }
                 }
+                startAboveExistingRows(group, started.store(), null);
+                // The row (and the table, where the store creates it) exists from start-up on, so that a
+                // store that cannot create it fails here, and no DDL runs later inside a caller's transaction.
+                Sequences.createRow(first.name(), first.settings(), started.store(), Ticker.systemTicker());
             } catch (dev.seqgen.SequenceException | SequenceConfigurationException e) {
                 throw new org.hibernate.MappingException(first.where() + ": " + e.getMessage(), e);
             }
+            unopened.computeIfAbsent(first.name(), key -> new ArrayList<>()).addAll(group);
         }
         pending.clear();
+    }
+
+    /**
+     * Opens a sequence at its first value and hands it to every generator that uses it. Before that, it
+     * reads the highest ids once more, on the session's own connection (no second pooled connection, so a
+     * small pool cannot deadlock), and moves the row forward if rows arrived after start-up: Spring Boot's
+     * {@code data.sql} with {@code spring.jpa.defer-datasource-initialization=true} inserts its rows after
+     * the session factory is built. The sequence (and an ASYNC_BATCH sequence's first background block) only
+     * exists from here on, so no value below those rows is ever in hand.
+     *
+     * @param name the sequence name
+     * @param session the session asking for the first value
+     * @throws org.hibernate.MappingException naming the entity and sequence if the sequence could not be opened
+     */
+    synchronized void open(String name, SharedSessionContractImplementor session) {
+        start();
+        List<Registration> group = unopened.get(name);
+        if (group == null) {
+            return; // opened by another generator of the same sequence
+        }
+        Registration first = group.get(0);
+        try {
+            SequenceRegistry started = registry();
+            startAboveExistingRows(group, started.store(), session);
+            Sequence sequence = started.sequence(first.name(), first.settings());
+            for (Registration registration : group) {
+                registration.target().accept(sequence);
+            }
+            unopened.remove(name);
+        } catch (dev.seqgen.SequenceException | SequenceConfigurationException e) {
+            throw new org.hibernate.MappingException(first.where() + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -241,7 +289,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * never backwards, so JVMs starting at once agree. A table that cannot be read counts as empty (it may
      * not exist yet: hbm2ddl creates it later, or its rows are elsewhere).
      */
-    private void startAboveExistingRows(List<Registration> group, SequenceStore store) {
+    private void startAboveExistingRows(List<Registration> group, SequenceStore store,
+            SharedSessionContractImplementor session) {
         String name = group.get(0).name();
         long highest = 0;
         String highestTable = null;
@@ -249,7 +298,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
             if (registration.table() == null) {
                 continue;
             }
-            long max = highestId(name, registration.table(), registration.column());
+            long max = session != null ? highestId(session, registration.table(), registration.column())
+                    : highestId(name, registration.table(), registration.column());
             if (max > highest) {
                 highest = max;
                 highestTable = registration.table();
@@ -271,6 +321,16 @@ final class SeqgenRegistryService implements Service, Stoppable {
             LOG.log(System.Logger.Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
                     + ", above the highest id already in table " + highestTable + " (" + highest + ")");
         }
+    }
+
+    /** The highest id, read in the session's transaction: the entity's table exists, since it is inserted into. */
+    private static long highestId(SharedSessionContractImplementor session, String table, String column) {
+        return session.doReturningWork(connection -> {
+            try (Statement statement = connection.createStatement();
+                    ResultSet rs = statement.executeQuery("select max(" + column + ") from " + table)) {
+                return rs.next() ? rs.getLong(1) : 0L;
+            }
+        });
     }
 
     private long highestId(String name, String table, String column) {

@@ -83,6 +83,29 @@ class ExistingRowsTest {
         assertThat(HibernateTesting.ids(dataSource, prefix + "adopted_order")).hasSize(300 + 160);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void rowsInsertedAfterTheSessionFactoryStartedAndBeforeTheFirstIdAreSeenToo(TestDatabase db) throws Exception {
+        // As Spring Boot's data.sql with spring.jpa.defer-datasource-initialization=true: the session factory
+        // builds the (empty) table, then the rows arrive, then the application inserts.
+        String prefix = "ed" + Long.toString(System.nanoTime() % 100000) + "_";
+        String seqgenTable = TestDatabase.uniqueTable();
+        DataSource dataSource = db.dataSource();
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, prefix, seqgenTable,
+                Map.of(AvailableSettings.HBM2DDL_AUTO, "create"), AdoptedOrder.class)) {
+            insertIds(dataSource, prefix + "adopted_order", 1, 200);
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                AdoptedOrder order = new AdoptedOrder();
+                HibernateTesting.inTransaction(sessionFactory, session -> session.persist(order));
+                ids.add(order.id());
+            }
+            assertThat(ids).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).isGreaterThan(200));
+        }
+        assertThat(HibernateTesting.ids(dataSource, prefix + "adopted_order")).hasSize(205);
+    }
+
     private static List<Long> insertFromEightThreads(DataSource dataSource, String prefix, String seqgenTable)
             throws Exception {
         List<Long> ids = new ArrayList<>();
