@@ -25,7 +25,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
-import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -119,7 +118,8 @@ public final class SeqgenAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(SequenceStore.class)
-        @DependsOnDatabaseInitialization
+        // Starts after the database initializers (SeqgenDependsOnDatabaseInitializationDetector), except with
+        // JPA's deferred initialization, where it serves the EntityManagerFactory those initializers wait for.
         JdbcSequenceStore sequenceStore(DataSource dataSource, SeqgenProperties properties,
                 ObjectProvider<JdbcSchema> jdbcSchema) {
             JdbcSchema schema = jdbcSchema.getIfAvailable();
