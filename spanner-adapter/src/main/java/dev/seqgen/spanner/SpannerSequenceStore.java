@@ -139,13 +139,10 @@ public final class SpannerSequenceStore implements SequenceStore {
     private final boolean createTable;
     private final Duration operationTimeout;
 
-    private final String reserveSql;
-    private final String selectSql;
-    private final String insertSql;
-    private final String giveBackSql;
-    private final String advanceSql;
-    private final String createTableDdl;
-    private final boolean postgresql;
+    /** The database's dialect as configured, or null to ask the database on first use. */
+    private final Dialect dialect;
+    /** The statements in the database's dialect; resolved on first use when the dialect is asked for. */
+    private volatile Statements statements;
 
     /** Whether the table is known to exist; only consulted when creating tables on demand. */
     private volatile boolean tableExists;
@@ -158,28 +155,52 @@ public final class SpannerSequenceStore implements SequenceStore {
         this.databaseId = builder.databaseId;
         this.createTable = builder.createTable;
         this.operationTimeout = builder.operationTimeout;
-        this.postgresql = builder.dialect == Dialect.POSTGRESQL;
-        // The same statements in both SQL dialects. GoogleSQL names its parameters (@name); PostgreSQL-dialect
-        // databases number them ($1), and the client binds $n as "pn": bind() below picks the name.
-        if (postgresql) {
-            this.reserveSql = "UPDATE " + table + " SET next_value = next_value + $1"
-                    + " WHERE name = $2 AND next_value <= $3 RETURNING next_value";
-            this.selectSql = "SELECT next_value FROM " + table + " WHERE name = $1";
-            this.insertSql = "INSERT INTO " + table + " (name, next_value) VALUES ($1, $2)";
-            this.giveBackSql = "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value = $3";
-            this.advanceSql = "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value < $3";
-            this.createTableDdl = "CREATE TABLE IF NOT EXISTS " + table
-                    + " (name varchar(64) NOT NULL PRIMARY KEY, next_value bigint NOT NULL)";
-        } else {
-            this.reserveSql = "UPDATE " + table + " SET next_value = next_value + @count"
-                    + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value";
-            this.selectSql = "SELECT next_value FROM " + table + " WHERE name = @name";
-            this.insertSql = "INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)";
-            this.giveBackSql = "UPDATE " + table + " SET next_value = @restored"
-                    + " WHERE name = @name AND next_value = @expected";
-            this.advanceSql = "UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower";
-            this.createTableDdl = "CREATE TABLE IF NOT EXISTS " + table
-                    + " (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)";
+        this.dialect = builder.dialect;
+        this.statements = dialect == null ? null : Statements.of(table, dialect);
+    }
+
+    /**
+     * The statements in the database's dialect. With no dialect configured, the database is asked once
+     * ({@code DatabaseClient.getDialect()}) at the first operation, not when the store is built, so that
+     * building it never reaches the database; a failed question is asked again by the next operation.
+     */
+    private Statements sql() {
+        Statements resolved = statements;
+        if (resolved == null) {
+            resolved = Statements.of(table, client.getDialect());
+            statements = resolved;
+        }
+        return resolved;
+    }
+
+    /**
+     * The same statements in both SQL dialects. GoogleSQL names its parameters (@name); PostgreSQL-dialect
+     * databases number them ($1), and the client binds $n as "pn": param() picks the name.
+     */
+    private record Statements(boolean postgresql, String reserve, String select, String insert, String giveBack,
+            String advance, String createTable) {
+
+        static Statements of(String table, Dialect dialect) {
+            if (dialect == Dialect.POSTGRESQL) {
+                return new Statements(true,
+                        "UPDATE " + table + " SET next_value = next_value + $1"
+                                + " WHERE name = $2 AND next_value <= $3 RETURNING next_value",
+                        "SELECT next_value FROM " + table + " WHERE name = $1",
+                        "INSERT INTO " + table + " (name, next_value) VALUES ($1, $2)",
+                        "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value = $3",
+                        "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value < $3",
+                        "CREATE TABLE IF NOT EXISTS " + table
+                                + " (name varchar(64) NOT NULL PRIMARY KEY, next_value bigint NOT NULL)");
+            }
+            return new Statements(false,
+                    "UPDATE " + table + " SET next_value = next_value + @count"
+                            + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value",
+                    "SELECT next_value FROM " + table + " WHERE name = @name",
+                    "INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)",
+                    "UPDATE " + table + " SET next_value = @restored WHERE name = @name AND next_value = @expected",
+                    "UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower",
+                    "CREATE TABLE IF NOT EXISTS " + table
+                            + " (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)");
         }
     }
 
@@ -241,7 +262,7 @@ public final class SpannerSequenceStore implements SequenceStore {
                 if (readNextValue(client.singleUse(), sequence) == null) {
                     client.readWriteTransaction().run(tx -> {
                         if (readNextValue(tx, sequence) == null) {
-                            tx.executeUpdate(Statement.newBuilder(insertSql)
+                            tx.executeUpdate(Statement.newBuilder(sql().insert())
                                     .bind(param("name", 1)).to(sequence)
                                     .bind(param("nextValue", 2)).to(initialValue)
                                     .build());
@@ -342,7 +363,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         return onOwnThread(operationTimeout, () -> {
             try {
-                Statement compareAndSet = Statement.newBuilder(giveBackSql)
+                Statement compareAndSet = Statement.newBuilder(sql().giveBack())
                         .bind(param("restored", 1)).to(restoredNextValue)
                         .bind(param("name", 2)).to(sequence)
                         .bind(param("expected", 3)).to(expectedNextValue)
@@ -363,7 +384,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     public boolean advance(String sequence, long nextValue) {
         return onOwnThread(operationTimeout, () -> {
             try {
-                Statement forward = Statement.newBuilder(advanceSql)
+                Statement forward = Statement.newBuilder(sql().advance())
                         .bind(param("target", 1)).to(nextValue)
                         .bind(param("name", 2)).to(sequence)
                         .bind(param("lower", 3)).to(nextValue)
@@ -399,12 +420,12 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     /** The name a parameter is bound by: its GoogleSQL name, or {@code p<position>} for {@code $<position>}. */
     private String param(String googleSqlName, int position) {
-        return postgresql ? "p" + position : googleSqlName;
+        return sql().postgresql() ? "p" + position : googleSqlName;
     }
 
     /** Runs the reservation statement; returns the row's new next_value, or null if it changed no row. */
     private Long increment(TransactionContext tx, String sequence, long count, long lastStart) {
-        Statement statement = Statement.newBuilder(reserveSql)
+        Statement statement = Statement.newBuilder(sql().reserve())
                 .bind(param("count", 1)).to(count)
                 .bind(param("name", 2)).to(sequence)
                 .bind(param("lastStart", 3)).to(lastStart)
@@ -415,7 +436,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     private Long readNextValue(ReadContext context, String sequence) {
-        try (ResultSet rows = context.executeQuery(Statement.newBuilder(selectSql).bind(param("name", 1)).to(sequence)
+        try (ResultSet rows = context.executeQuery(Statement.newBuilder(sql().select()).bind(param("name", 1)).to(sequence)
                 .build())) {
             return rows.next() ? rows.getLong(0) : null;
         }
@@ -431,7 +452,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             return;
         }
         try {
-            adminClient.updateDatabaseDdl(instanceId, databaseId, List.of(createTableDdl), null)
+            adminClient.updateDatabaseDdl(instanceId, databaseId, List.of(sql().createTable()), null)
                     .get(CREATE_TABLE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new SequenceStoreException("table " + table + " was not created within " + CREATE_TABLE_TIMEOUT, e,
@@ -456,6 +477,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         int dot = table.indexOf('.');
         // The default schema is "" in GoogleSQL and "public" in PostgreSQL-dialect databases, whose catalog
         // also folds unquoted names to lower case.
+        boolean postgresql = sql().postgresql();
         String schema = dot < 0 ? (postgresql ? "public" : "") : table.substring(0, dot);
         String name = table.substring(dot + 1);
         Statement lookup = Statement.newBuilder(postgresql
@@ -644,6 +666,17 @@ public final class SpannerSequenceStore implements SequenceStore {
          */
         public Builder dialect(Dialect dialect) {
             this.dialect = Objects.requireNonNull(dialect, "dialect");
+            return this;
+        }
+
+        /**
+         * Lets the store ask the database for its dialect ({@code DatabaseClient.getDialect()}), once, at its
+         * first operation rather than when it is built.
+         *
+         * @return this builder
+         */
+        public Builder detectDialect() {
+            this.dialect = null;
             return this;
         }
 

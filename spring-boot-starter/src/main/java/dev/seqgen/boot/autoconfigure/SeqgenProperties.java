@@ -178,6 +178,16 @@ public class SeqgenProperties {
      */
     public static class Spanner {
 
+        /** The SQL dialect of a Spanner database, as {@code seqgen.spanner.dialect} names it. */
+        public enum SpannerDialect {
+            /** Ask the database at start-up ({@code DatabaseClient.getDialect()}). */
+            AUTO,
+            /** GoogleSQL. */
+            GOOGLE_STANDARD_SQL,
+            /** PostgreSQL interface. */
+            POSTGRESQL
+        }
+
         /**
          * Google Cloud project of the Spanner instance. Default: the project of the Spanner bean, or of the
          * environment (GOOGLE_CLOUD_PROJECT, the gcloud configuration).
@@ -190,10 +200,15 @@ public class SeqgenProperties {
         private String instanceId;
 
         /**
-         * Spanner database (GoogleSQL dialect) that holds the sequence table. Required without a
-         * DatabaseClient bean.
+         * Spanner database that holds the sequence table. Required without a DatabaseClient bean.
          */
         private String databaseId;
+
+        /**
+         * SQL dialect of the store's database: auto (asks the database once at start-up),
+         * google-standard-sql or postgresql.
+         */
+        private SpannerDialect dialect = SpannerDialect.AUTO;
 
         /**
          * Host and port of a Cloud Spanner emulator (such as localhost:9010) for the Spanner client that
@@ -238,6 +253,14 @@ public class SeqgenProperties {
 
         public void setEmulatorHost(String emulatorHost) {
             this.emulatorHost = emulatorHost;
+        }
+
+        public SpannerDialect getDialect() {
+            return this.dialect;
+        }
+
+        public void setDialect(SpannerDialect dialect) {
+            this.dialect = dialect;
         }
 
         public Duration getOperationTimeout() {

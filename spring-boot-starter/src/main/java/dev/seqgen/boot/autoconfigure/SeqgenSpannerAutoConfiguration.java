@@ -2,6 +2,7 @@ package dev.seqgen.boot.autoconfigure;
 
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.DatabaseId;
+import com.google.cloud.spanner.Dialect;
 import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerOptions;
 import dev.seqgen.SequenceConfigurationException;
@@ -79,7 +80,8 @@ public final class SeqgenSpannerAutoConfiguration {
                     : service.getOptions().getProjectId();
             String instance = required(spannerProperties.getInstanceId(), "instance-id", "a Spanner instance id");
             String database = required(spannerProperties.getDatabaseId(), "database-id", "a Spanner database id");
-            builder = SpannerSequenceStore.builder(service.getDatabaseClient(DatabaseId.of(project, instance, database)))
+            client = service.getDatabaseClient(DatabaseId.of(project, instance, database));
+            builder = SpannerSequenceStore.builder(client)
                     .databaseAdminClient(service.getDatabaseAdminClient(), instance, database)
                     .createTable(!Boolean.FALSE.equals(properties.getSchema().getCreate()));
         }
@@ -87,6 +89,11 @@ public final class SeqgenSpannerAutoConfiguration {
             builder.table(properties.getTable());
         } catch (SequenceConfigurationException e) {
             throw SeqgenSettings.tableSetting(e);
+        }
+        switch (spannerProperties.getDialect()) {
+            case AUTO -> builder.detectDialect();
+            case GOOGLE_STANDARD_SQL -> builder.dialect(Dialect.GOOGLE_STANDARD_SQL);
+            case POSTGRESQL -> builder.dialect(Dialect.POSTGRESQL);
         }
         try {
             builder.operationTimeout(spannerProperties.getOperationTimeout());

@@ -1,5 +1,12 @@
 package dev.seqgen.boot.autoconfigure;
 
+import java.util.concurrent.TimeUnit;
+import java.util.List;
+import com.google.cloud.spanner.SpannerOptions;
+import com.google.cloud.spanner.Dialect;
+import com.google.cloud.spanner.DatabaseId;
+import com.google.cloud.spanner.DatabaseAdminClient;
+import com.google.cloud.NoCredentials;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.spanner.DatabaseClient;
@@ -79,6 +86,31 @@ class SeqgenSpannerEmulatorTests {
                     // The same row, read through the test's own client.
                     assertThat(emulator.store("seqgen_sequences").nextValue("tickets")).hasValue(3);
                 });
+    }
+
+    @Test
+    void aPostgresqlDialectDatabaseIsRecognisedAndServedWithoutASetting() throws Exception {
+        Spanner spanner = SpannerOptions.newBuilder().setProjectId(SpannerEmulator.PROJECT)
+                .setEmulatorHost(emulator.host()).setCredentials(NoCredentials.getInstance()).build().getService();
+        String database = "bootpg" + Long.toUnsignedString(System.nanoTime(), 36);
+        DatabaseAdminClient admin = spanner.getDatabaseAdminClient();
+        admin.createDatabase(admin.newDatabaseBuilder(DatabaseId.of(SpannerEmulator.PROJECT, emulator.instanceId(),
+                database)).setDialect(Dialect.POSTGRESQL).build(), List.of()).get(60, TimeUnit.SECONDS);
+        try {
+            contextRunner.withPropertyValues("seqgen.spanner.project-id=" + SpannerEmulator.PROJECT,
+                    "seqgen.spanner.instance-id=" + emulator.instanceId(), "seqgen.spanner.database-id=" + database,
+                    "seqgen.spanner.emulator-host=" + emulator.host(),
+                    "seqgen.sequences.orders.strategy=batch", "seqgen.sequences.orders.block-size=10")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                        assertThat(distinctValues(registry.sequence("orders"), 15)).hasSize(15).contains(1L, 15L);
+                        assertThat(registry.store().nextValue("orders")).hasValue(21);
+                    });
+        } finally {
+            admin.dropDatabase(emulator.instanceId(), database);
+            spanner.close();
+        }
     }
 
     private static Set<Long> distinctValues(Sequence sequence, int count) {
