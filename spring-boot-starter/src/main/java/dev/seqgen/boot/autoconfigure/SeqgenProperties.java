@@ -205,7 +205,7 @@ public class SeqgenProperties {
         private String databaseId;
 
         /**
-         * SQL dialect of the store's database: auto (asks the database once at start-up),
+         * SQL dialect of the store's database: auto (the store asks the database once, at its first operation),
          * google-standard-sql or postgresql.
          */
         private SpannerDialect dialect = SpannerDialect.AUTO;
