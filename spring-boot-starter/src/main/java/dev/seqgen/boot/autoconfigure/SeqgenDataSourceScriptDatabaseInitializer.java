@@ -1,5 +1,6 @@
 package dev.seqgen.boot.autoconfigure;
 
+import dev.seqgen.SequenceConfigurationException;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.boot.jdbc.DatabaseDriver;
@@ -30,7 +31,34 @@ public class SeqgenDataSourceScriptDatabaseInitializer extends DataSourceScriptD
      */
     public SeqgenDataSourceScriptDatabaseInitializer(DataSource dataSource, DatabaseInitializationMode mode,
             String schemaLocation) {
-        super(dataSource, settings(mode, resolve(dataSource, schemaLocation)));
+        super(dataSource, settings(mode, locations(dataSource, mode, schemaLocation)));
+    }
+
+    /**
+     * The script to run, resolved only where it may run: with {@code never} nothing is resolved, and a database
+     * whose platform Spring Boot cannot tell (Cloud Spanner through its JDBC driver, for instance) runs no
+     * script under {@code embedded}, since it is not an embedded database; under {@code always} it is an error
+     * naming the properties.
+     */
+    private static List<String> locations(DataSource dataSource, DatabaseInitializationMode mode,
+            String schemaLocation) {
+        if (mode == DatabaseInitializationMode.NEVER) {
+            return List.of();
+        }
+        if (!schemaLocation.contains("@@platform@@")) {
+            return List.of(schemaLocation);
+        }
+        try {
+            return resolve(dataSource, schemaLocation);
+        } catch (IllegalStateException unknownPlatform) {
+            if (mode == DatabaseInitializationMode.ALWAYS) {
+                throw new SequenceConfigurationException("seqgen.jdbc.schema", schemaLocation, "a script location"
+                        + " without @@platform@@ (Spring Boot cannot tell this database's platform: "
+                        + unknownPlatform.getMessage() + "), or seqgen.jdbc.initialize-schema=never with the table"
+                        + " created by the application's migrations");
+            }
+            return List.of();
+        }
     }
 
     private static DatabaseInitializationSettings settings(DatabaseInitializationMode mode, List<String> locations) {
