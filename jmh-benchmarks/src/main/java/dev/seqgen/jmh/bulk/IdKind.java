@@ -37,7 +37,8 @@ public enum IdKind {
                     registry.close();
                 } finally {
                     store.close();
-                    Fixture.execute(dataSource, "DROP TABLE " + store.table());
+                    // IF EXISTS: Hibernate's create-drop drops it too, seqgen's table being part of its schema.
+                    Fixture.execute(dataSource, "DROP TABLE IF EXISTS " + store.table());
                 }
             };
         }

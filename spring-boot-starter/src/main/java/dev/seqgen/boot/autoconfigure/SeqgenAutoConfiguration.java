@@ -25,9 +25,11 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * Auto-configuration for seqgen: a {@link SequenceRegistry} configured from the {@code seqgen.*} properties
@@ -149,6 +151,9 @@ public final class SeqgenAutoConfiguration {
 
         @Configuration(proxyBeanMethods = false)
         @ConditionalOnClass(name = "org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer")
+        // Orders the initializers before the beans that depend on them even where no other auto-configuration
+        // imports it (as Spring Batch's does).
+        @Import(DatabaseInitializationDependencyConfigurer.class)
         static class DatabaseInitializationConfiguration {
 
             /**

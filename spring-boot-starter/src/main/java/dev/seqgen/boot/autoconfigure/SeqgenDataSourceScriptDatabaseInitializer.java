@@ -1,6 +1,8 @@
 package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.SequenceConfigurationException;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.boot.jdbc.DatabaseDriver;
@@ -77,7 +79,27 @@ public class SeqgenDataSourceScriptDatabaseInitializer extends DataSourceScriptD
      * @return the resolved location
      */
     static List<String> resolve(DataSource dataSource, String schemaLocation) {
+        String spanner = spannerPlatform(dataSource);
+        if (spanner != null) {
+            return List.of(schemaLocation.replace("@@platform@@", spanner));
+        }
         return new PlatformPlaceholderDatabaseDriverResolver().withDriverPlatform(DatabaseDriver.MYSQL, "mariadb")
                 .resolveAll(dataSource, schemaLocation);
+    }
+
+    /**
+     * {@code spanner} or {@code spanner-postgresql} for Cloud Spanner through its JDBC driver, which Spring Boot's
+     * database drivers do not know; null for any other database.
+     */
+    private static String spannerPlatform(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            String product = connection.getMetaData().getDatabaseProductName();
+            if (product == null || !product.startsWith("Google Cloud Spanner")) {
+                return null;
+            }
+            return product.contains("PostgreSQL") ? "spanner-postgresql" : "spanner";
+        } catch (SQLException e) {
+            return null; // Spring Boot's own detection reports the database
+        }
     }
 }

@@ -9,7 +9,10 @@ import dev.seqgen.spanner.jpa.SpannerInvoice;
 import dev.seqgen.spanner.jpa.SpannerOrder;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -36,11 +39,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * auto-configured JDBC store in the same database: SYNC invoice numbers taken in the application's own
  * transaction are gapless despite a rollback, async-batch order ids are unique.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SeqgenSpannerJpaTests {
 
     @RegisterExtension
     static final SpannerEmulator emulator = new SpannerEmulator(
-            "CREATE TABLE seqgen_sequences (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)",
             "CREATE TABLE spanner_invoice (number INT64 NOT NULL, customer STRING(255)) PRIMARY KEY (number)",
             "CREATE TABLE spanner_order (id INT64 NOT NULL, customer STRING(255)) PRIMARY KEY (id)");
 
@@ -51,15 +54,24 @@ class SeqgenSpannerJpaTests {
             .withUserConfiguration(SpannerEntities.class);
 
     @Test
+    @Order(1)
+    void theSequenceTableIsCreatedWithSpannersDdlWhenAskedAndNamedWhenMissing() {
+        ApplicationContextRunner application = contextRunner.withPropertyValues(spannerDataSource());
+        application.run(context -> assertThat(context).getFailure().rootCause()
+                .hasMessageContaining("Table not found: seqgen_sequences"));
+        application.withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context -> {
+            assertThat(context).hasNotFailed();
+            // The table exists: reading a row that is not there answers "none" instead of failing.
+            assertThat(context.getBean(SequenceRegistry.class).store().nextValue("no_such_sequence")).isEmpty();
+        });
+    }
+
+    @Test
+    @Order(2)
     void spannerEntitiesGetGaplessSyncNumbersAndUniqueAsyncBatchIdsThroughTheJdbcDriver() {
-        contextRunner.withPropertyValues(
-                "spring.datasource.url=jdbc:cloudspanner://" + emulator.host() + "/projects/" + SpannerEmulator.PROJECT
-                        + "/instances/" + emulator.instanceId() + "/databases/" + emulator.databaseId()
-                        + "?autoConfigEmulator=true",
-                "spring.datasource.driver-class-name=com.google.cloud.spanner.jdbc.JdbcDriver",
-                "spring.jpa.database-platform=org.hibernate.dialect.SpannerDialect",
-                // Spanner's own DDL created the tables, as the application's migrations would; the default
-                // seqgen.jdbc.initialize-schema (embedded) runs no script on a database Boot cannot name.
+        contextRunner.withPropertyValues(spannerDataSource()).withPropertyValues(
+                "seqgen.jdbc.initialize-schema=always",
+                // Spanner's own DDL created the entity tables, as the application's migrations would.
                 "spring.jpa.hibernate.ddl-auto=none")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
@@ -100,6 +112,14 @@ class SeqgenSpannerJpaTests {
                     }
                     assertThat(orders).hasSize(50).doesNotHaveDuplicates();
                 });
+    }
+
+    private static String[] spannerDataSource() {
+        return new String[] {"spring.datasource.url=jdbc:cloudspanner://" + emulator.host() + "/projects/"
+                + SpannerEmulator.PROJECT + "/instances/" + emulator.instanceId() + "/databases/"
+                + emulator.databaseId() + "?autoConfigEmulator=true",
+                "spring.datasource.driver-class-name=com.google.cloud.spanner.jdbc.JdbcDriver",
+                "spring.jpa.database-platform=org.hibernate.dialect.SpannerDialect"};
     }
 
     /**

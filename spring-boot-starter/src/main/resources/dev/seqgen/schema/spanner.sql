@@ -1,0 +1,7 @@
+-- seqgen sequence table for Cloud Spanner (GoogleSQL), through the Spanner JDBC driver.
+-- Spring Boot runs it at start-up with seqgen.jdbc.initialize-schema=always (Spanner is not an embedded
+-- database, so the default runs nothing). For migrations, rename the table if seqgen.table is not the default.
+CREATE TABLE IF NOT EXISTS seqgen_sequences (
+    name       STRING(64) NOT NULL,
+    next_value INT64      NOT NULL
+) PRIMARY KEY (name);
