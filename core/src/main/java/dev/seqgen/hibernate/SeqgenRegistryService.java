@@ -243,12 +243,42 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 // The row (and the table, where the store creates it) exists from start-up on, so that a
                 // store that cannot create it fails here, and no DDL runs later inside a caller's transaction.
                 Sequences.createRow(first.name(), first.settings(), started.store(), Ticker.systemTicker());
+            } catch (dev.seqgen.SequenceUnavailableException e) {
+                String missing = missingTable(started.store());
+                throw new org.hibernate.MappingException(first.where() + ": " + (missing != null ? missing
+                        : e.getMessage()), e);
             } catch (dev.seqgen.SequenceException | SequenceConfigurationException e) {
                 throw new org.hibernate.MappingException(first.where() + ": " + e.getMessage(), e);
             }
             unopened.computeIfAbsent(first.name(), key -> new ArrayList<>()).addAll(group);
         }
         pending.clear();
+    }
+
+    /**
+     * What to do when the JDBC store's table does not exist, or null when it does (or the store is another
+     * kind): the usual cause of a row that cannot be created on a database seqgen does not create tables on.
+     */
+    private static String missingTable(SequenceStore store) {
+        if (!(store instanceof JdbcSequenceStore jdbc)) {
+            return null;
+        }
+        try {
+            jdbc.nextValue("seqgen-table-probe");
+            return null;
+        } catch (RuntimeException tableMissing) {
+            String script = "dev/seqgen/schema/" + switch (jdbc.dialect()) {
+                case SPANNER -> "spanner";
+                case SPANNER_POSTGRESQL -> "spanner-postgresql";
+                default -> jdbc.dialect().storeName();
+            } + ".sql";
+            return "seqgen's sequence table " + jdbc.table() + " does not exist in the " + jdbc.dialect().storeName()
+                    + " database (" + tableMissing.getMessage() + "). Create it: with Spring Boot,"
+                    + " seqgen.jdbc.initialize-schema=always runs the script " + script + " of seqgen-spring-boot-"
+                    + "starter at start-up (or copy it into your Flyway or Liquibase migrations); or let Hibernate"
+                    + " create it, since it is part of Hibernate's schema (hibernate.hbm2ddl.auto,"
+                    + " spring.jpa.hibernate.ddl-auto)";
+        }
     }
 
     /**

@@ -56,6 +56,18 @@ class SeqgenSetupFailureTests {
     }
 
     @Test
+    void aMissingTableUnderJpaWithoutDdlAutoFailsAtStartUpNamingTheScriptToRun() {
+        jpaRunner.withUserConfiguration(Entities.class).withPropertyValues("seqgen.jdbc.initialize-schema=never",
+                "spring.jpa.hibernate.ddl-auto=none").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(HibernateMessages.of(context.getStartupFailure())).contains(
+                            "seqgen's sequence table seqgen_sequences does not exist",
+                            "seqgen.jdbc.initialize-schema=always", "dev/seqgen/schema/h2.sql",
+                            "spring.jpa.hibernate.ddl-auto");
+                });
+    }
+
+    @Test
     void theDeprecatedSchemaCreateFalseCreatesNothingAndAMissingTableFailsTheStartUp() {
         contextRunner.withPropertyValues("seqgen.schema.create=false", "seqgen.table=app_sequences").run(context -> {
             FailureAnalysis analysis = analyze(context.getStartupFailure());
@@ -127,6 +139,17 @@ class SeqgenSetupFailureTests {
 
     /** The application's own schema set-up, as Flyway would do it: the shipped script, run by hand. */
     @Configuration(proxyBeanMethods = false)
+    /** Every message of a failure's cause chain. */
+    static final class HibernateMessages {
+        static String of(Throwable failure) {
+            StringBuilder messages = new StringBuilder();
+            for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+                messages.append(cause.getMessage()).append('\n');
+            }
+            return messages.toString();
+        }
+    }
+
     static class ApplicationSchema {
 
         @Bean
