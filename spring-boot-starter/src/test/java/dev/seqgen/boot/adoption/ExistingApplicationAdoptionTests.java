@@ -69,6 +69,9 @@ class ExistingApplicationAdoptionTests {
         // H2 in a file with its automatic server, so that the second JVM reaches the same database.
         String[] url = connection(database, true);
         String seqgenTable = TestDatabase.uniqueTable();
+        // On H2 the first JVM to open the file serves it to the others: this one, for the whole test, so that
+        // its own connections never depend on the second JVM's server, which goes away when that JVM ends.
+        Connection server = DriverManager.getConnection(url[0], url[1], url[2]);
         execute(url, "DROP TABLE IF EXISTS adopt_customer");
         execute(url, "CREATE TABLE adopt_customer (id INTEGER NOT NULL PRIMARY KEY, name VARCHAR(255))");
         execute(url, existingRows());
@@ -96,6 +99,7 @@ class ExistingApplicationAdoptionTests {
         } finally {
             execute(url, "DROP TABLE IF EXISTS adopt_customer");
             execute(url, "DROP TABLE IF EXISTS " + seqgenTable);
+            server.close();
         }
     }
 
