@@ -1,24 +1,19 @@
 package dev.seqgen.hibernate;
 
+import dev.seqgen.testing.LogRecords;
 import dev.seqgen.testing.TestDatabase;
 import org.hibernate.SessionFactory;
 import org.hibernate.cfg.AvailableSettings;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.text.MessageFormat;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,32 +28,8 @@ class PooledOptimizerStartUpChecksTest {
 
     private static final String SEQUENCE = "hpo_mismatched_seq";
 
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Logger seqgen = Logger.getLogger("dev.seqgen");
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-
-    @BeforeEach
-    void listen() {
-        seqgen.addHandler(handler);
-    }
-
-    @AfterEach
-    void stopListening() {
-        seqgen.removeHandler(handler);
-    }
+    @RegisterExtension
+    final LogRecords logs = new LogRecords();
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
@@ -172,9 +143,6 @@ class PooledOptimizerStartUpChecksTest {
     }
 
     private List<String> messages(Level level) {
-        return records.stream().filter(r -> r.getLevel().equals(level))
-                .map(r -> r.getParameters() == null ? r.getMessage()
-                        : MessageFormat.format(r.getMessage(), r.getParameters()))
-                .toList();
+        return logs.messages(level);
     }
 }

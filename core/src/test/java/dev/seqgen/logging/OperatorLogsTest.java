@@ -5,17 +5,13 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.testing.InMemorySequenceStore;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import dev.seqgen.testing.LogRecords;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -28,37 +24,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  */
 class OperatorLogsTest {
 
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Logger seqgen = Logger.getLogger("dev.seqgen");
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-    private Level previousLevel;
-
-    @BeforeEach
-    void listen() {
-        previousLevel = seqgen.getLevel();
-        seqgen.setLevel(Level.ALL);
-        handler.setLevel(Level.ALL);
-        seqgen.addHandler(handler);
-    }
-
-    @AfterEach
-    void stopListening() {
-        seqgen.removeHandler(handler);
-        seqgen.setLevel(previousLevel);
-    }
+    @RegisterExtension
+    final LogRecords logs = new LogRecords();
 
     @Test
     void startUpSummaryNamesTheStoreAndTheSettings() {
@@ -110,6 +77,6 @@ class OperatorLogsTest {
     }
 
     private List<String> messages(Level level) {
-        return records.stream().filter(r -> r.getLevel().equals(level)).map(LogRecord::getMessage).toList();
+        return logs.messages(level);
     }
 }

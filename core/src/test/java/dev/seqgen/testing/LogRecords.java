@@ -1,0 +1,63 @@
+package dev.seqgen.testing;
+
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.text.MessageFormat;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * What seqgen logged during a test. seqgen logs through {@link System.Logger}, which without a bridge goes to
+ * {@code java.util.logging}; this extension listens on the {@code dev.seqgen} logger at every level for the
+ * duration of each test: {@code @RegisterExtension final LogRecords logs = new LogRecords();}.
+ */
+public final class LogRecords implements BeforeEachCallback, AfterEachCallback {
+
+    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    /** Held so that the level set below stays (JUL keeps loggers weakly). */
+    private final Logger seqgen = Logger.getLogger("dev.seqgen");
+    private final Handler handler = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private Level previousLevel;
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        records.clear();
+        previousLevel = seqgen.getLevel();
+        seqgen.setLevel(Level.ALL);
+        handler.setLevel(Level.ALL);
+        seqgen.addHandler(handler);
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        seqgen.removeHandler(handler);
+        seqgen.setLevel(previousLevel);
+    }
+
+    /** The messages logged at exactly this level, their {@code {0}} parameters filled in. */
+    public List<String> messages(Level level) {
+        return records.stream().filter(r -> r.getLevel().equals(level))
+                .map(r -> r.getParameters() == null || r.getParameters().length == 0 ? r.getMessage()
+                        : MessageFormat.format(r.getMessage(), r.getParameters()))
+                .toList();
+    }
+}
