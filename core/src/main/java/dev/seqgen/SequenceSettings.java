@@ -30,6 +30,7 @@ public final class SequenceSettings {
     private final long initialValue;
     private final long maxValue;
     private final boolean adaptive;
+    private final boolean adaptiveExplicit;
     private final int adaptiveMaxBlockSize;
     private final Duration adaptiveTargetRefillInterval;
 
@@ -41,7 +42,8 @@ public final class SequenceSettings {
         this.acquireTimeout = builder.acquireTimeout;
         this.initialValue = builder.initialValue;
         this.maxValue = builder.maxValue;
-        this.adaptive = builder.adaptive;
+        this.adaptiveExplicit = builder.adaptive != null;
+        this.adaptive = adaptiveExplicit ? builder.adaptive : builder.strategy == Strategy.ASYNC_BATCH;
         this.adaptiveMaxBlockSize = builder.adaptiveMaxBlockSize;
         this.adaptiveTargetRefillInterval = builder.adaptiveTargetRefillInterval;
     }
@@ -83,9 +85,27 @@ public final class SequenceSettings {
         return blockSize;
     }
 
-    /** @return the number of values left in a block at which ASYNC_BATCH starts the background refill */
+    /**
+     * Returns the number of values left in a block at which ASYNC_BATCH starts its background refill, as set, or
+     * its default, a quarter of the block size. Unless it was {@linkplain #lowWatermarkSet() set}, an adaptive
+     * ASYNC_BATCH sequence uses it only as the lowest refill point and moves the refill point up to what the
+     * store's latency and the rate values are taken at require.
+     *
+     * @return the low watermark
+     */
     public int lowWatermark() {
         return lowWatermark;
+    }
+
+    /**
+     * Returns whether the low watermark was set rather than left at its default. A set low watermark fixes
+     * ASYNC_BATCH's refill point (scaled to the block when the block size adapts); a default one lets an
+     * adaptive sequence place it.
+     *
+     * @return whether {@link Builder#lowWatermark(int)} set it
+     */
+    public boolean lowWatermarkSet() {
+        return lowWatermarkExplicit;
     }
 
     /** @return the longest a caller waits for a value before it gets an exception; default 5 s */
@@ -103,12 +123,32 @@ public final class SequenceSettings {
         return maxValue;
     }
 
-    /** @return whether ASYNC_BATCH adapts its block size to the rate of refills; default false */
+    /**
+     * Returns whether the sequence adapts to what it measures: its block size to the rate of refills (BATCH and
+     * ASYNC_BATCH), and for ASYNC_BATCH also its refill point to the store's latency and the rate values are
+     * taken. Default: on for ASYNC_BATCH, off for the other strategies.
+     *
+     * @return whether the sequence is adaptive
+     */
     public boolean adaptive() {
         return adaptive;
     }
 
-    /** @return the largest block an adaptive sequence reserves (the largest gap a stop can leave) */
+    /**
+     * Returns whether adaptive sizing was set rather than left at its default (on for ASYNC_BATCH only).
+     *
+     * @return whether {@link Builder#adaptive(boolean)} set it
+     */
+    public boolean adaptiveSet() {
+        return adaptiveExplicit;
+    }
+
+    /**
+     * Returns the largest block an adaptive sequence reserves (the largest gap a stop can leave). A value below
+     * the block size means the block does not grow.
+     *
+     * @return the largest adaptive block; default 100000
+     */
     public int adaptiveMaxBlockSize() {
         return adaptiveMaxBlockSize;
     }
@@ -130,15 +170,15 @@ public final class SequenceSettings {
         return strategy == that.strategy && blockSize == that.blockSize && lowWatermark == that.lowWatermark
                 && lowWatermarkExplicit == that.lowWatermarkExplicit
                 && acquireTimeout.equals(that.acquireTimeout) && initialValue == that.initialValue
-                && maxValue == that.maxValue && adaptive == that.adaptive
+                && maxValue == that.maxValue && adaptive == that.adaptive && adaptiveExplicit == that.adaptiveExplicit
                 && adaptiveMaxBlockSize == that.adaptiveMaxBlockSize
                 && adaptiveTargetRefillInterval.equals(that.adaptiveTargetRefillInterval);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(strategy, blockSize, lowWatermark, acquireTimeout, initialValue, maxValue, adaptive,
-                adaptiveMaxBlockSize, adaptiveTargetRefillInterval);
+        return Objects.hash(strategy, blockSize, lowWatermark, lowWatermarkExplicit, acquireTimeout, initialValue,
+                maxValue, adaptive, adaptiveExplicit, adaptiveMaxBlockSize, adaptiveTargetRefillInterval);
     }
 
     @Override
@@ -160,7 +200,8 @@ public final class SequenceSettings {
         private Duration acquireTimeout = Duration.ofSeconds(5);
         private long initialValue = 1;
         private long maxValue = LARGEST_MAX_VALUE;
-        private boolean adaptive;
+        /** Null: the default, on for ASYNC_BATCH only. */
+        private Boolean adaptive;
         private int adaptiveMaxBlockSize = 100_000;
         private Duration adaptiveTargetRefillInterval = Duration.ofSeconds(1);
 
@@ -174,7 +215,7 @@ public final class SequenceSettings {
             this.acquireTimeout = settings.acquireTimeout;
             this.initialValue = settings.initialValue;
             this.maxValue = settings.maxValue;
-            this.adaptive = settings.adaptive;
+            this.adaptive = settings.adaptiveExplicit ? settings.adaptive : null;
             this.adaptiveMaxBlockSize = settings.adaptiveMaxBlockSize;
             this.adaptiveTargetRefillInterval = settings.adaptiveTargetRefillInterval;
         }
@@ -217,6 +258,17 @@ public final class SequenceSettings {
         public Builder lowWatermark(int lowWatermark) {
             requireArgument(lowWatermark >= 0, "low-watermark", lowWatermark, "an integer >= 0 and < block-size");
             this.lowWatermark = lowWatermark;
+            return this;
+        }
+
+        /**
+         * Returns the low watermark to its default: a quarter of the block size, the lowest refill point of an
+         * adaptive ASYNC_BATCH sequence, which places the refill point itself.
+         *
+         * @return this builder
+         */
+        public Builder defaultLowWatermark() {
+            this.lowWatermark = UNSET;
             return this;
         }
 
@@ -267,9 +319,13 @@ public final class SequenceSettings {
         }
 
         /**
-         * Sets whether ASYNC_BATCH adapts its block size: it doubles the block when refills come faster than
-         * the target interval and halves it (never below the block size) when they come slower than four
-         * times the target. Default false.
+         * Sets whether the sequence adapts to what it measures. The block size (BATCH and ASYNC_BATCH) doubles
+         * when refills come faster than the target interval and halves, never below the block size, when they
+         * come slower than twice the target; an ASYNC_BATCH block also grows to at least twice the values
+         * taken while a refill is under way. ASYNC_BATCH's refill point, unless a low watermark is set, moves to
+         * the values taken while a refill is under way, with a safety margin, never below the low watermark.
+         * Default: on for ASYNC_BATCH, off for the other strategies; {@code false} gives fixed blocks and a fixed
+         * refill point.
          *
          * @param adaptive whether to adapt the block size
          * @return this builder
@@ -280,8 +336,9 @@ public final class SequenceSettings {
         }
 
         /**
-         * Sets the largest block an adaptive sequence reserves. Default 100000; when adaptive sizing is on, it
-         * must be at least the block size (otherwise it is not used).
+         * Sets the largest block an adaptive sequence reserves, and so the largest gap a stopped JVM may leave.
+         * Default 100000. When adaptive sizing is set on, it must be at least the block size; when adaptive
+         * sizing is on by default, a maximum below the block size keeps the block at its size.
          *
          * @param adaptiveMaxBlockSize the largest adaptive block
          * @return this builder
@@ -313,7 +370,7 @@ public final class SequenceSettings {
          *
          * @return the settings
          * @throws SequenceConfigurationException if the low watermark is not below the block size, the
-         *     initial value is above the maximum value, or adaptive sizing is on with a maximum below the
+         *     initial value is above the maximum value, or adaptive sizing is set on with a maximum below the
          *     block size
          */
         public SequenceSettings build() {
@@ -321,8 +378,9 @@ public final class SequenceSettings {
                     "an integer >= 0 and < block-size (" + blockSize + ")");
             requireArgument(initialValue <= maxValue, "initial-value", initialValue,
                     "an integer >= 0 and <= max-value (" + maxValue + ")");
-            requireArgument(!adaptive || adaptiveMaxBlockSize >= blockSize, "adaptive.max-block-size",
-                    adaptiveMaxBlockSize, "an integer >= block-size (" + blockSize + ") when adaptive sizing is on");
+            requireArgument(!Boolean.TRUE.equals(adaptive) || adaptiveMaxBlockSize >= blockSize,
+                    "adaptive.max-block-size", adaptiveMaxBlockSize,
+                    "an integer >= block-size (" + blockSize + ") when adaptive sizing is on");
             return new SequenceSettings(this);
         }
 

@@ -15,11 +15,15 @@ package dev.seqgen;
  * @param blockEnd value after the last of the block in hand, or -1 if none
  * @param remaining values left in hand, including a prefetched block
  * @param blockSize the size of the next block this instance will reserve (changes when adaptive)
+ * @param refillPoint the values left in the block in hand at which ASYNC_BATCH starts its background refill
+ *     (changes when adaptive); 0 for the other strategies
+ * @param lateRefills ASYNC_BATCH background refills that arrived after the block in hand ran out, so that a
+ *     caller had to wait; 0 for the other strategies
  * @param highestReserved the highest value this instance has reserved so far, or -1 if none
  * @param capacityUsed the share of the range from initial to maximum value used up by what this instance
  *     has reserved, from 0 to 1
  */
 public record SequenceStats(String name, Strategy strategy, long issued, long reservations, long reservationFailures,
         long retries, long waits, long discarded, long blockFirst, long blockEnd, long remaining, long blockSize,
-        long highestReserved, double capacityUsed) {
+        long refillPoint, long lateRefills, long highestReserved, double capacityUsed) {
 }

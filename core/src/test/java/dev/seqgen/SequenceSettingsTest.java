@@ -18,7 +18,31 @@ class SequenceSettingsTest {
         assertThat(settings.acquireTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(settings.initialValue()).isEqualTo(1);
         assertThat(settings.maxValue()).isEqualTo(Long.MAX_VALUE - 1);
-        assertThat(settings.adaptive()).isFalse();
+        assertThat(settings.adaptive()).as("adaptive by default for async-batch").isTrue();
+        assertThat(settings.adaptiveSet()).isFalse();
+        assertThat(settings.lowWatermarkSet()).isFalse();
+        for (Strategy other : new Strategy[] {Strategy.SYNC, Strategy.ASYNC, Strategy.BATCH}) {
+            assertThat(SequenceSettings.builder().strategy(other).build().adaptive()).as(other.name()).isFalse();
+        }
+        assertThat(SequenceSettings.builder().strategy(Strategy.BATCH).adaptive(true).build().adaptive()).isTrue();
+        assertThat(SequenceSettings.builder().adaptive(false).build().adaptive()).isFalse();
+    }
+
+    @Test
+    void adaptiveMaximumBelowTheBlockIsAnErrorOnlyWhenAdaptiveSizingIsSetOn() {
+        assertThat(SequenceSettings.builder().blockSize(200_000).build().adaptive()).isTrue();
+        assertThatThrownBy(() -> SequenceSettings.builder().blockSize(200_000).adaptive(true).build())
+                .isInstanceOf(SequenceConfigurationException.class)
+                .hasMessageContaining("'adaptive.max-block-size'").hasMessageContaining(">= block-size (200000)");
+    }
+
+    @Test
+    void defaultLowWatermarkFollowsTheBlockSizeAgain() {
+        SequenceSettings set = SequenceSettings.builder().blockSize(1000).lowWatermark(900).build();
+        SequenceSettings reset = set.toBuilder().blockSize(100).defaultLowWatermark().build();
+        assertThat(reset.lowWatermark()).isEqualTo(25);
+        assertThat(reset.lowWatermarkSet()).isFalse();
+        assertThat(set.lowWatermarkSet()).isTrue();
     }
 
     @Test

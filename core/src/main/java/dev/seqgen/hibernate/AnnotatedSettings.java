@@ -89,7 +89,10 @@ final class AnnotatedSettings {
             if (isSet(annotation.lowWatermark())) {
                 builder.lowWatermark(annotation.lowWatermark());
             } else if (blockFromAnnotation) {
-                builder.lowWatermark(annotation.blockSize() / 4);
+                // The low watermark the registry would use was a quarter of its own block: back to the default,
+                // a quarter of the annotation's block (and for an adaptive ASYNC_BATCH, the floor of its refill
+                // point rather than a fixed one).
+                builder.defaultLowWatermark();
             }
         }
         if (isSet(annotation.acquireTimeoutMillis()) && fill.open(SequenceSettings::acquireTimeout)) {

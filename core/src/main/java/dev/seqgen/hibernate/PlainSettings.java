@@ -19,7 +19,7 @@ import java.util.TreeMap;
 final class PlainSettings {
 
     private static final String KEYS = "strategy, block-size, low-watermark, acquire-timeout, initial-value,"
-            + " max-value, adaptive.enabled, adaptive.max-block-size";
+            + " max-value, adaptive.enabled, adaptive.max-block-size, adaptive.target-refill-interval";
 
     final String table;
     final boolean createTable;
@@ -81,6 +81,7 @@ final class PlainSettings {
                 case "max-value" -> builder.maxValue(longValue(value));
                 case "adaptive.enabled" -> builder.adaptive(bool(prefix + key, value, false));
                 case "adaptive.max-block-size" -> builder.adaptiveMaxBlockSize(integer(value));
+                case "adaptive.target-refill-interval" -> builder.adaptiveTargetRefillInterval(duration(value));
                 default -> throw new SequenceConfigurationException(prefix + key, value, "a key of: " + KEYS);
             }
         } catch (SequenceConfigurationException e) {
@@ -108,7 +109,7 @@ final class PlainSettings {
     private static String allowed(String key) {
         return switch (key) {
             case "strategy" -> "one of sync, async, batch, async-batch";
-            case "acquire-timeout" -> "a positive number of milliseconds or an ISO-8601 duration such as PT5S";
+            case "acquire-timeout", "adaptive.target-refill-interval" -> "a positive number of milliseconds or an ISO-8601 duration such as PT5S";
             default -> "an integer";
         };
     }

@@ -250,6 +250,16 @@ abstract class AbstractSequence implements Sequence {
         return 1;
     }
 
+    /** The values left in the block in hand when a background refill starts; 0 without background refills. */
+    long refillPoint() {
+        return 0;
+    }
+
+    /** Background refills a caller had to wait for. */
+    long lateRefills() {
+        return 0;
+    }
+
     @Override
     public final SequenceStats stats() {
         Block block = blockInHand();
@@ -260,7 +270,8 @@ abstract class AbstractSequence implements Sequence {
                 : Math.min(1.0, (double) (highest - settings.initialValue() + 1) / span);
         return new SequenceStats(name, settings.strategy(), issued(), reservations.sum(), reservationFailures.sum(),
                 retries.sum(), waits.sum(), discarded.sum(), hasBlock ? block.first : -1, hasBlock ? block.end : -1,
-                (hasBlock ? block.remaining() : 0) + extraRemaining(), nextBlockSize(), highest, used);
+                (hasBlock ? block.remaining() : 0) + extraRemaining(), nextBlockSize(), refillPoint(), lateRefills(),
+                highest, used);
     }
 
     @Override

@@ -31,11 +31,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * prefetch holds at most one refill: in flight, ready, or failed. It is set by a compare-and-set from
  * null (or from a failed refill) to a new future, so two refills of one sequence never run at once; the
  * thread that wins the CAS hands the reservation to the executor. Two callers start refills:
- *   - the one caller that claims the block's trigger offset (size - 1 - low watermark), on the fast path;
+ *   - the one caller that claims the block's trigger offset (size - 1 - refill point), on the fast path;
  *   - a caller in the slow path that finds no usable refill (the first block, or a failed refill).
  * Only the refillLock holder in the slow path takes a ready block out of prefetch (CAS to null) and then
  * publishes it as current; the CAS comes first, so a trigger on the new block always finds prefetch free.
- * A caller waits for the refill with a timed get, bounded by its acquire timeout. A refill that failed
+ * A caller waits for the refill with a timed get, bounded by its acquire timeout. The refill point (how many
+ * values are left when the refill starts) and the block size come from {@link RefillControl}, whose control
+ * loop measures how long refills take and how fast values go. A refill that failed
  * on transient errors is replaced by a fresh one while the waiting caller's deadline leaves time (the
  * failed one may have started long before, during an outage that has ended); any other failure is
  * reported to the caller that waited for it, and the next caller starts a new refill, which is how the
@@ -80,8 +82,11 @@ final class AsyncBatchSequence extends BlockSequence {
                 // The failed refill is replaced by the next caller that needs one, so the sequence recovers as
                 // soon as the executor works again.
                 Object caller = tracker.captureContext();
+                // The refill's time is measured from here, so the control loop sees the whole time a caller would
+                // wait for it, the executor's queueing included.
+                long askedAt = ticker.read();
                 try {
-                    executor.execute(() -> runRefill(refill, caller));
+                    executor.execute(() -> runRefill(refill, caller, askedAt));
                 } catch (RejectedExecutionException e) {
                     refill.completeExceptionally(new SequenceUnavailableException(name,
                             "the refill executor rejected the background refill", e));
@@ -96,15 +101,16 @@ final class AsyncBatchSequence extends BlockSequence {
         }
     }
 
-    private void runRefill(CompletableFuture<Block> refill, Object caller) {
+    private void runRefill(CompletableFuture<Block> refill, Object caller, long askedAt) {
         SequenceMetricsTracker.Span span = tracker.start(SequenceMetricsTracker.Operation.REFILL, caller);
         Throwable failure = null;
         try {
             long size = sizeNextReservation();
             ReservedRange range = reserve(size, ticker.read() + timeoutNanos);
-            // Claiming this offset leaves exactly the low watermark in the block (offset 0 for a block shorter
-            // than the watermark, as the last block below the maximum value may be).
-            long triggerAt = Math.max(0, range.count() - 1 - lowWatermarkFor(size));
+            // Claiming this offset leaves exactly the refill point in the block (offset 0 for a block shorter
+            // than the refill point, as the last block below the maximum value may be).
+            long refillPoint = control.afterReservation(range.count(), ticker.read() - askedAt);
+            long triggerAt = Math.max(0, range.count() - 1 - refillPoint);
             refill.complete(new Block(range.first(), range.end(), triggerAt));
             if (refillsFailing) {
                 refillsFailing = false;
@@ -123,6 +129,21 @@ final class AsyncBatchSequence extends BlockSequence {
         } finally {
             span.end(failure);
         }
+    }
+
+    @Override
+    void blockLate() {
+        control.refillLate();
+    }
+
+    @Override
+    long refillPoint() {
+        return control.refillPoint();
+    }
+
+    @Override
+    long lateRefills() {
+        return control.lateRefills();
     }
 
     @Override

@@ -57,24 +57,12 @@ abstract class BlockSequence extends AbstractSequence {
      */
     private final LongAdder claimedByFailedCalls = new LongAdder();
 
-    private final int baseBlockSize;
-    private final int maxBlockSize;
-    private final long targetRefillNanos;
-
-    /** The size of the next block; written only in {@link #sizeNextReservation()}. */
-    private volatile int blockSize;
-    /** When the previous reservation started, for adaptive sizing. */
-    @GuardedBy("this")
-    private long lastReservationAt;
-    @GuardedBy("this")
-    private boolean reservedBefore;
+    /** Sizes blocks and places ASYNC_BATCH's refill point (see its design comment). */
+    final RefillControl control;
 
     BlockSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         super(name, settings, store, ticker);
-        this.baseBlockSize = settings.blockSize();
-        this.maxBlockSize = settings.adaptive() ? settings.adaptiveMaxBlockSize() : settings.blockSize();
-        this.targetRefillNanos = settings.adaptiveTargetRefillInterval().toNanos();
-        this.blockSize = baseBlockSize;
+        this.control = new RefillControl(settings, true);
     }
 
     @Override
@@ -183,6 +171,7 @@ abstract class BlockSequence extends AbstractSequence {
                     return block.first + offset;
                 }
                 if (!nextBlockReady()) {
+                    blockLate();
                     waited = true;
                     if (wait[0] == null) {
                         wait[0] = tracker.start(SequenceMetricsTracker.Operation.WAIT, null);
@@ -201,36 +190,20 @@ abstract class BlockSequence extends AbstractSequence {
     }
 
     /**
-     * Returns the size of the next reservation and, when adaptive, steers it: doubled when the previous
-     * reservation was less than the target interval ago, halved (not below the configured block size)
-     * when it was more than four times the target ago. Reservations are rare, so a monitor is cheap here and
-     * keeps the bookkeeping simple whether the caller (BATCH) or a background thread (ASYNC_BATCH) reserves.
+     * Called holding refillLock by the caller that finds the block in hand empty and the next block not there:
+     * for ASYNC_BATCH, a refill that came late.
      */
-    final synchronized long sizeNextReservation() {
-        if (maxBlockSize != baseBlockSize) {
-            long now = ticker.read();
-            if (reservedBefore) {
-                long interval = now - lastReservationAt;
-                if (interval < targetRefillNanos) {
-                    blockSize = (int) Math.min((long) blockSize * 2, maxBlockSize);
-                } else if (interval > 4 * targetRefillNanos) {
-                    blockSize = Math.max(blockSize / 2, baseBlockSize);
-                }
-            }
-            reservedBefore = true;
-            lastReservationAt = now;
-        }
-        return blockSize;
+    void blockLate() {
     }
 
-    /** The low watermark scaled to a block of {@code size} values. */
-    final long lowWatermarkFor(long size) {
-        return size * settings.lowWatermark() / baseBlockSize;
+    /** Returns the size of the next reservation: the configured block size, or what the control loop steers to. */
+    final long sizeNextReservation() {
+        return control.beforeReservation(ticker.read(), issued());
     }
 
     @Override
     final long nextBlockSize() {
-        return blockSize;
+        return control.blockSize();
     }
 
     @Override

@@ -41,7 +41,7 @@ class AdaptiveBlockSizeTest {
                 sizes.add(nextBlock(orders));
             }
             for (int i = 0; i < 5; i++) {
-                now.addAndGet(Duration.ofSeconds(5).toNanos()); // slower than 4 x the target
+                now.addAndGet(Duration.ofSeconds(5).toNanos()); // slower than twice the target
                 sizes.add(nextBlock(orders));
             }
             assertThat(sizes).containsExactly(10L, 20L, 40L, 80L, 80L, 80L, 40L, 20L, 10L, 10L, 10L);

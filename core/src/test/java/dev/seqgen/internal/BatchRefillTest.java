@@ -25,7 +25,7 @@ class BatchRefillTest {
     @EnumSource(value = Strategy.class, names = {"BATCH", "ASYNC_BATCH"})
     void oneCallerRefillsWhileTheOthersWait(Strategy strategy) throws Exception {
         InMemorySequenceStore store = new InMemorySequenceStore().latency(Duration.ofMillis(10));
-        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(100).build();
+        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(100).adaptive(false).build();
         try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
             Sequence orders = registry.sequence("orders");
             long[] values = Concurrently.run(8, thread -> LongStream.range(0, 500).map(i -> orders.next()).toArray());

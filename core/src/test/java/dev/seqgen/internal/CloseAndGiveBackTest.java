@@ -49,7 +49,7 @@ class CloseAndGiveBackTest {
     @Test
     void asyncBatchGivesBackItsTailAndItsPrefetchedBlockTogether() throws Exception {
         SequenceSettings asyncBatch = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(100)
-                .lowWatermark(99).build();
+                .lowWatermark(99).adaptive(false).build();
         SequenceRegistry registry = SequenceRegistry.builder(store).defaults(asyncBatch).build();
         Sequence orders = registry.sequence("orders");
         assertThat(orders.next()).isEqualTo(1); // claims the trigger position: the second block is prefetched

@@ -20,8 +20,10 @@ class StrategyUniquenessTest {
     @EnumSource(Strategy.class)
     void neverIssuesTheSameValueTwiceAcrossThreeGeneratorsAndTwentyFourThreads(Strategy strategy) throws Exception {
         InMemorySequenceStore store = new InMemorySequenceStore();
-        // Small blocks, so that blocks run out concurrently thousands of times.
-        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(97).lowWatermark(30).build();
+        // Small fixed blocks, so that blocks run out concurrently thousands of times (adaptive sequences have their
+        // own uniqueness test in AdaptiveRefillTest).
+        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(97).lowWatermark(30)
+                .adaptive(false).build();
 
         StrategyHarness.Outcome outcome = StrategyHarness.run(store, settings, "orders", REGISTRIES,
                 THREADS_PER_REGISTRY, VALUES_PER_THREAD, work -> {

@@ -34,6 +34,10 @@ import java.util.Objects;
  *       <td>values in hand, including a prefetched block</td></tr>
  *   <tr><td>{@value #BLOCK_SIZE}</td><td>gauge</td><td>ids</td>
  *       <td>size of the next block (changes when adaptive)</td></tr>
+ *   <tr><td>{@value #REFILL_POINT}</td><td>gauge (async-batch only)</td><td>ids</td>
+ *       <td>values left in the block in hand when the background refill starts (changes when adaptive)</td></tr>
+ *   <tr><td>{@value #REFILLS_LATE}</td><td>function counter (async-batch only)</td><td>refills</td>
+ *       <td>background refills that arrived after the block in hand ran out, so that a caller waited</td></tr>
  *   <tr><td>{@value #IDS_DISCARDED}</td><td>counter</td><td>ids</td>
  *       <td>reserved values that will never be handed out</td></tr>
  *   <tr><td>{@value #CAPACITY_USED}</td><td>gauge</td><td>ratio</td>
@@ -71,6 +75,12 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
 
     /** Size of the next block. */
     public static final String BLOCK_SIZE = PREFIX + ".block.size";
+
+    /** Values left in the block when an async-batch sequence starts its background refill. */
+    public static final String REFILL_POINT = PREFIX + ".refill.point";
+
+    /** Background refills of an async-batch sequence that a caller had to wait for. */
+    public static final String REFILLS_LATE = PREFIX + ".refills.late";
 
     /** Reserved values that will never be handed out. */
     public static final String IDS_DISCARDED = PREFIX + ".ids.discarded";
@@ -148,6 +158,18 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
                 .baseUnit(IDS)
                 .tags(tags)
                 .register(registry);
+        if (sequence.strategy() == Strategy.ASYNC_BATCH) {
+            Gauge.builder(REFILL_POINT, sequence, s -> s.stats().refillPoint())
+                    .description("Values left in the block in hand when the background refill starts")
+                    .baseUnit(IDS)
+                    .tags(tags)
+                    .register(registry);
+            FunctionCounter.builder(REFILLS_LATE, sequence, s -> s.stats().lateRefills())
+                    .description("Background refills that arrived after the block in hand ran out")
+                    .baseUnit("refills")
+                    .tags(tags)
+                    .register(registry);
+        }
         Gauge.builder(CAPACITY_USED, sequence, s -> s.stats().capacityUsed())
                 .description("Share of the range from initial to maximum value that this JVM has reserved up to")
                 .baseUnit("ratio")

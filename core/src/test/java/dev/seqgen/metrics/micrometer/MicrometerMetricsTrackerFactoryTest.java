@@ -53,6 +53,28 @@ class MicrometerMetricsTrackerFactoryTest {
     }
 
     @Test
+    void asyncBatchSequencesAlsoPublishTheirRefillPointAndLateRefills() throws Exception {
+        // A 20 ms store and a caller that never pauses: the first refills are late, and the refill point climbs to
+        // the whole block (its maximum is its size, so only the refill point can move).
+        InMemorySequenceStore slow = new InMemorySequenceStore().latency(java.time.Duration.ofMillis(20));
+        try (SequenceRegistry asyncBatch = SequenceRegistry.builder(slow)
+                .defaults(SequenceSettings.builder().blockSize(100).adaptiveMaxBlockSize(100).build())
+                .metrics(new MicrometerMetricsTrackerFactory(meters)).build()) {
+            Sequence orders = asyncBatch.sequence("orders");
+            assertThat(meters.get("seqgen.refill.point").tag("strategy", "async-batch").gauge().value())
+                    .isEqualTo(25);
+            for (int i = 0; i < 1_000; i++) {
+                orders.next();
+            }
+            assertThat(meters.get("seqgen.refill.point").gauge().value()).isEqualTo(99);
+            double late = meters.get("seqgen.refills.late").functionCounter().count();
+            assertThat(late).isPositive().isEqualTo(orders.stats().lateRefills());
+            assertThat(meters.get("seqgen.refills.late").meter().getId().getBaseUnit()).isEqualTo("refills");
+        }
+        assertThat(meters.find("seqgen.refill.point").meters()).as("removed with the sequence").isEmpty();
+    }
+
+    @Test
     void closingTheRegistryRemovesItsMetersAndANewRegistryPublishesItsOwn() {
         registry.sequence("orders").next();
         registry.sequence("invoices");

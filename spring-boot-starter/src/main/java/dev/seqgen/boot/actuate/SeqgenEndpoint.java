@@ -82,7 +82,7 @@ public class SeqgenEndpoint {
             double capacityUsed = storeNextValue == null ? 0.0
                     : KnownSequences.storeCapacityUsed(settings, storeNextValue);
             return new SequenceDescriptor(strategy, false, storeNextValue, storeError, null, 0, settings.blockSize(),
-                    -1, capacityUsed, null, settingsDescriptor);
+                    0, -1, capacityUsed, null, settingsDescriptor);
         }
         SequenceStats stats = sequence.stats();
         BlockDescriptor block = stats.blockFirst() < 0 ? null
@@ -92,9 +92,9 @@ public class SeqgenEndpoint {
             capacityUsed = Math.max(capacityUsed, KnownSequences.storeCapacityUsed(settings, storeNextValue));
         }
         return new SequenceDescriptor(strategy, true, storeNextValue, storeError, block, stats.remaining(),
-                stats.blockSize(), stats.highestReserved(), capacityUsed,
+                stats.blockSize(), stats.refillPoint(), stats.highestReserved(), capacityUsed,
                 new CountersDescriptor(stats.issued(), stats.reservations(), stats.reservationFailures(),
-                        stats.retries(), stats.waits(), stats.discarded()),
+                        stats.retries(), stats.waits(), stats.lateRefills(), stats.discarded()),
                 settingsDescriptor);
     }
 
@@ -121,6 +121,8 @@ public class SeqgenEndpoint {
      * @param currentBlock the block this JVM is handing out values from, or null
      * @param remaining values this JVM holds, including a prefetched block
      * @param blockSize the size of the next block this JVM reserves
+     * @param refillPoint values left in the block in hand when async-batch starts its background refill (it moves
+     *     when the sequence is adaptive); 0 for the other strategies and before first use
      * @param highestReserved the highest value this JVM has reserved, or -1
      * @param capacityUsed the share of the range from initial to maximum value used up, from 0 to 1: the
      *     larger of what all JVMs have taken (the store row) and what this JVM has reserved
@@ -128,7 +130,8 @@ public class SeqgenEndpoint {
      * @param settings the sequence's settings
      */
     public record SequenceDescriptor(String strategy, boolean inUse, Long storeNextValue, String storeError,
-            BlockDescriptor currentBlock, long remaining, long blockSize, long highestReserved, double capacityUsed,
+            BlockDescriptor currentBlock, long remaining, long blockSize, long refillPoint, long highestReserved,
+            double capacityUsed,
             CountersDescriptor counters, SettingsDescriptor settings) implements OperationResponseBody {
     }
 
@@ -149,21 +152,24 @@ public class SeqgenEndpoint {
      * @param reservationFailures store reservations that failed after their retries
      * @param retries retries of transient store errors
      * @param waits calls that had to wait for values
+     * @param lateRefills async-batch background refills that arrived after the block in hand ran out
      * @param discarded reserved values that will never be handed out
      */
     public record CountersDescriptor(long issued, long reservations, long reservationFailures, long retries,
-            long waits, long discarded) {
+            long waits, long lateRefills, long discarded) {
     }
 
     /**
      * The settings of one sequence.
      *
      * @param blockSize the configured block size
-     * @param lowWatermark values left at which async-batch refills in the background
+     * @param lowWatermark values left at which async-batch refills in the background: fixed when set, the lowest
+     *     refill point when adaptive
      * @param acquireTimeout the longest a caller waits for a value, ISO-8601
      * @param initialValue the first value of a new row
      * @param maxValue the largest value handed out
-     * @param adaptive whether the block size adapts to the refill rate
+     * @param adaptive whether the block size (and for async-batch the refill point) adapts to what the sequence
+     *     measures
      * @param adaptiveMaxBlockSize the largest adaptive block
      * @param adaptiveTargetRefillInterval the refill interval an adaptive sequence steers towards, ISO-8601
      */

@@ -395,14 +395,16 @@ public class SeqgenProperties {
         }
     }
 
-    /** Adaptive block size of async-batch sequences. */
+    /** Adaptive block size and refill point. */
     public static class Adaptive {
 
         /**
-         * Whether async-batch sequences adapt their block size: doubled when refills come faster than the
-         * target interval, halved (never below the block size) when they come slower than four times it.
+         * Whether sequences adapt to what they measure: the block size to the refill rate (doubled when refills
+         * come faster than the target interval, halved, never below the block size, when they come slower than
+         * twice it), and for async-batch the refill point to the store's latency and the rate values are
+         * taken, so callers do not wait. Default: on for async-batch, off for the other strategies.
          */
-        private boolean enabled;
+        private Boolean enabled;
 
         /**
          * Largest block an adaptive sequence reserves, and so the largest gap a stopped JVM can leave. Must be
@@ -415,11 +417,11 @@ public class SeqgenProperties {
          */
         private Duration targetRefillInterval = Duration.ofSeconds(1);
 
-        public boolean isEnabled() {
+        public Boolean getEnabled() {
             return this.enabled;
         }
 
-        public void setEnabled(boolean enabled) {
+        public void setEnabled(Boolean enabled) {
             this.enabled = enabled;
         }
 

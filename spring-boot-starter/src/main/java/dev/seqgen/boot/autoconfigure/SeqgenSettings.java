@@ -39,11 +39,13 @@ final class SeqgenSettings {
                     .acquireTimeout(properties.getAcquireTimeout())
                     .initialValue(properties.getInitialValue())
                     .maxValue(properties.getMaxValue())
-                    .adaptive(properties.getAdaptive().isEnabled())
                     .adaptiveMaxBlockSize(properties.getAdaptive().getMaxBlockSize())
                     .adaptiveTargetRefillInterval(properties.getAdaptive().getTargetRefillInterval());
             if (properties.getLowWatermark() != null) {
                 builder.lowWatermark(properties.getLowWatermark());
+            }
+            if (properties.getAdaptive().getEnabled() != null) {
+                builder.adaptive(properties.getAdaptive().getEnabled());
             }
             return builder.build();
         } catch (SequenceConfigurationException e) {

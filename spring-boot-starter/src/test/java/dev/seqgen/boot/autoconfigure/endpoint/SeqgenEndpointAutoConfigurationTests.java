@@ -50,10 +50,11 @@ class SeqgenEndpointAutoConfigurationTests {
                     assertThat(batch.currentBlock()).isEqualTo(new BlockDescriptor(11, 20));
                     assertThat(batch.remaining()).isEqualTo(7);
                     assertThat(batch.blockSize()).isEqualTo(10);
+                    assertThat(batch.refillPoint()).as("batch refills on the caller's path").isZero();
                     assertThat(batch.storeNextValue()).isEqualTo(21);
                     assertThat(batch.storeError()).isNull();
                     assertThat(batch.highestReserved()).isEqualTo(20);
-                    assertThat(batch.counters()).isEqualTo(new CountersDescriptor(13, 2, 0, 0, 2, 0));
+                    assertThat(batch.counters()).isEqualTo(new CountersDescriptor(13, 2, 0, 0, 2, 0, 0));
                     assertThat(batch.settings()).isEqualTo(new SettingsDescriptor(10, 2, "PT5S", 1,
                             Long.MAX_VALUE - 1, false, 100_000, "PT1S"));
 
@@ -77,6 +78,10 @@ class SeqgenEndpointAutoConfigurationTests {
             assertThat(customers.strategy()).isEqualTo("async-batch");
             assertThat(customers.currentBlock()).isEqualTo(new BlockDescriptor(1, 1000));
             assertThat(customers.counters().issued()).isEqualTo(1);
+            assertThat(customers.blockSize()).isEqualTo(1000);
+            assertThat(customers.refillPoint()).as("the low watermark until the sequence has measured a rate")
+                    .isEqualTo(250);
+            assertThat(customers.settings().adaptive()).as("async-batch adapts by default").isTrue();
             assertThat(endpoint.sequence("unknown")).isNull();
         });
     }

@@ -1,0 +1,195 @@
+package dev.seqgen.internal;
+
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The async-batch control loop on a simulated clock: what it does with a steady load, a latency spike, an outage,
+ * a burst and late refills, and that every quantity stays within its bounds.
+ */
+class RefillControlTest {
+
+    private static final long MS = 1_000_000L;
+
+    /** Drives a {@link RefillControl} as an async-batch sequence would, at a steady rate and store latency. */
+    private static final class Simulation {
+
+        final RefillControl control;
+        long now;
+        long issued;
+        long size;
+        long point;
+
+        Simulation(SequenceSettings settings) {
+            control = new RefillControl(settings, true);
+        }
+
+        /** One block: values are taken for {@code intervalMs} at {@code valuesPerMs}, then the refill takes {@code latencyMs}. */
+        void block(double valuesPerMs, long intervalMs, long latencyMs) {
+            now += intervalMs * MS;
+            issued += (long) (valuesPerMs * intervalMs);
+            size = control.beforeReservation(now, issued);
+            point = control.afterReservation(size, latencyMs * MS);
+        }
+
+        /** Blocks at a steady rate, each lasting until the refill point of the last one would be reached. */
+        void steady(double valuesPerMs, long latencyMs, int blocks) {
+            for (int i = 0; i < blocks; i++) {
+                long interval = Math.max(1, (long) ((size == 0 ? 1000 : size - point) / valuesPerMs));
+                block(valuesPerMs, interval, latencyMs);
+            }
+        }
+    }
+
+    private static SequenceSettings asyncBatch() {
+        return SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).acquireTimeout(Duration.ofSeconds(1)).build();
+    }
+
+    @Test
+    void placesTheRefillPointAtTheValuesTakenDuringARefillWithAMarginAndGrowsTheBlockToHoldIt() {
+        Simulation sim = new Simulation(SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH)
+                .adaptiveMaxBlockSize(10_000).build());
+        // 100 values per ms (100k ids/s) against a store taking 20 ms: 2000 values go while a refill is under way.
+        sim.steady(100, 20, 30);
+        assertThat(sim.point).as("refill point: 2000 values during a refill, margin 2").isEqualTo(4000);
+        assertThat(sim.size).as("block grown to at least twice the refill point, up to the maximum")
+                .isEqualTo(10_000);
+        assertThat(sim.control.lateRefills()).isZero();
+
+        // The same with a fixed block of 1000 (a store that serves only its own block size): the refill starts at
+        // once, and the block is too small for the rate whatever the loop does.
+        Simulation fixed = new Simulation(asyncBatch().toBuilder().adaptiveMaxBlockSize(1000).build());
+        fixed.steady(100, 20, 30);
+        assertThat(fixed.size).isEqualTo(1000);
+        assertThat(fixed.point).isEqualTo(999);
+    }
+
+    @Test
+    void aSlowConsumerKeepsTheConfiguredBlockAndTheLowWatermarkAsTheFloor() {
+        Simulation sim = new Simulation(asyncBatch());
+        // 0.5 values per ms against 1 ms: a lead of 1 value; the default low watermark (250) stays the floor, and
+        // 750 values last 1.5 s, more than the 1 s target, so the block does not grow.
+        sim.steady(0.5, 1, 10);
+        assertThat(sim.point).isEqualTo(250);
+        assertThat(sim.size).isEqualTo(1000);
+    }
+
+    /** Async-batch with a small maximum block, so that the refill point is the lead, not a quarter of the block. */
+    private static SequenceSettings smallMaximum() {
+        return SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).adaptiveMaxBlockSize(3000)
+                .acquireTimeout(Duration.ofSeconds(1)).build();
+    }
+
+    @Test
+    void aLatencySpikeIsAnsweredAtOnceBoundedByTheAcquireTimeoutAndTheMaximumBlockThenForgotten() {
+        Simulation sim = new Simulation(smallMaximum());
+        sim.steady(100, 5, 20);
+        assertThat(sim.size).isEqualTo(3000);
+        assertThat(sim.point).as("100 values/ms x 5 ms x 2").isEqualTo(1000);
+
+        // One reservation takes 5 s; the acquire timeout is 1 s, so the sample counts as 1 s: a lead of 200,000
+        // values, clamped to the block.
+        sim.block(100, 20, 5_000);
+        assertThat(sim.point).isEqualTo(2999);
+        sim.block(100, 1, 5);
+        assertThat(sim.size).as("never past the maximum").isEqualTo(3000);
+
+        sim.steady(100, 5, 40);
+        assertThat(sim.point).as("the spike is forgotten (its trace in the average is under 1%)").isBetween(1000L, 1010L);
+    }
+
+    @Test
+    void anOutageLeavesNoSampleAndTheLoopResumesAfterwards() {
+        Simulation sim = new Simulation(smallMaximum());
+        sim.steady(50, 20, 30);
+        assertThat(sim.point).as("50 values/ms x 20 ms x 2").isEqualTo(2000);
+        // Refills fail for 50 s: reservations start (rate samples of zero after the first) but no block arrives.
+        for (int i = 0; i < 10; i++) {
+            sim.now += 5_000 * MS;
+            sim.control.beforeReservation(sim.now, sim.issued);
+        }
+        assertThat(sim.control.blockSize()).as("slow attempts shrink the block, never below the configured size")
+                .isEqualTo(1000);
+        sim.steady(50, 20, 40);
+        assertThat(sim.point).as("back at the steady refill point").isEqualTo(2000);
+        assertThat(sim.size).isEqualTo(3000);
+    }
+
+    @Test
+    void aTenfoldBurstGrowsBlockAndRefillPointAtOnceAndTheBlockComesBackDownAfterwards() {
+        Simulation sim = new Simulation(asyncBatch());
+        sim.steady(10, 5, 30);
+        long steadySize = sim.size;
+        assertThat(steadySize).as("about a second of values").isEqualTo(16_000);
+
+        sim.steady(100, 5, 30);
+        long burstSize = sim.size;
+        assertThat(burstSize).as("grown to the maximum").isEqualTo(100_000);
+
+        sim.steady(10, 5, 60);
+        assertThat(sim.size).as("the block comes back down").isLessThanOrEqualTo(2 * steadySize);
+    }
+
+    @Test
+    void aLateRefillDoublesTheMarginWhichComesBackDownWithRefillsInTime() {
+        Simulation sim = new Simulation(smallMaximum());
+        sim.steady(100, 5, 30);
+        assertThat(sim.point).isEqualTo(1000);
+        sim.control.refillLate();
+        sim.block(100, (sim.size - sim.point) / 100, 5);
+        assertThat(sim.point).as("margin 4 instead of 2").isEqualTo(2000);
+        assertThat(sim.control.lateRefills()).isEqualTo(1);
+        sim.steady(100, 5, 10);
+        assertThat(sim.point).isEqualTo(1000);
+    }
+
+    @Test
+    void everyQuantityStaysWithinItsBoundsWhateverTheMeasurements() {
+        SequenceSettings settings = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(10)
+                .adaptiveMaxBlockSize(500).acquireTimeout(Duration.ofMillis(100)).build();
+        Simulation sim = new Simulation(settings);
+        java.util.Random random = new java.util.Random(42);
+        for (int i = 0; i < 10_000; i++) {
+            if (random.nextInt(10) == 0) {
+                sim.control.refillLate();
+            }
+            sim.block(random.nextDouble() * 100_000, random.nextInt(3), random.nextInt(10_000));
+            assertThat(sim.size).isBetween(10L, 500L);
+            assertThat(sim.point).isBetween(2L, sim.size - 1);
+        }
+    }
+
+    @Test
+    void aSetLowWatermarkFixesTheRefillPointAndAdaptiveOffFixesTheBlockToo() {
+        Simulation setPoint = new Simulation(SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(1000)
+                .lowWatermark(100).build());
+        setPoint.steady(100, 5, 30);
+        assertThat(setPoint.point).as("scaled with the block, never moved by the measurements")
+                .isEqualTo(setPoint.size * 100 / 1000);
+        assertThat(setPoint.size).isGreaterThan(1000);
+
+        Simulation fixed = new Simulation(SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(1000)
+                .adaptive(false).build());
+        fixed.steady(100, 5, 30);
+        assertThat(fixed.size).isEqualTo(1000);
+        assertThat(fixed.point).isEqualTo(250);
+    }
+
+    @Test
+    void aStoreThatServesOnlyItsOwnBlockSizeKeepsTheBlockFixed() {
+        RefillControl control = new RefillControl(asyncBatch(), false);
+        long now = 0;
+        for (int i = 0; i < 20; i++) {
+            now += MS;
+            assertThat(control.beforeReservation(now, i * 1000L)).isEqualTo(1000);
+            control.afterReservation(1000, 5 * MS);
+        }
+        assertThat(control.refillPoint()).as("the refill point still moves: 1000 values per ms x 5 ms x 2, clamped")
+                .isEqualTo(999);
+    }
+}
