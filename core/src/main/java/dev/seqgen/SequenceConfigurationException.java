@@ -3,9 +3,10 @@ package dev.seqgen;
 /**
  * Thrown when a setting has a value that is not allowed. The message names the setting, the value and
  * what is allowed, and the parts are available separately so that frameworks can translate the setting
- * name into their own property name.
+ * name into their own property name. Its cause is left open, so that a framework that renames the setting can
+ * chain the original with {@link #initCause}.
  */
-public class SequenceConfigurationException extends IllegalArgumentException {
+public class SequenceConfigurationException extends SequenceException {
 
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package dev.seqgen;
 
+import java.util.Locale;
+
 /**
  * How a {@link Sequence} takes values from its store. The four strategies of "Sequence generation in
  * Spanner", each a different trade between the guarantees a caller gets and the rate one hot counter
@@ -39,8 +41,19 @@ public enum Strategy {
     BATCH,
 
     /**
-     * As {@link #BATCH}, plus a background refill once the values left in the block fall to the low
-     * watermark, so callers wait only when the refill is late.
+     * As {@link #BATCH}, plus a background refill once the values left in the block fall to the refill point,
+     * so callers wait only when the refill is late; by default the refill point and the block size follow the
+     * store's latency and the rate values are taken (see {@link SequenceSettings#adaptive()}).
      */
-    ASYNC_BATCH
+    ASYNC_BATCH;
+
+    /**
+     * Returns the strategy's name as configuration, metrics and the actuator endpoint write it: lowercase with
+     * hyphens.
+     *
+     * @return for example {@code async-batch}
+     */
+    public String externalName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
 }

@@ -1,7 +1,6 @@
 package dev.seqgen.hibernate;
 
 import dev.seqgen.Sequence;
-import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
@@ -166,7 +165,7 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
             service.register(new SeqgenRegistryService.Registration(name, settings,
                     idTable == null ? null : idTable[0], idTable == null ? null : idTable[1], where,
                     this::started));
-        } catch (SequenceConfigurationException | SequenceException e) {
+        } catch (SequenceException e) {
             throw new MappingException(where + ": " + e.getMessage(), e);
         }
     }

@@ -1,7 +1,6 @@
 package dev.seqgen.hibernate;
 
 import dev.seqgen.Sequence;
-import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
@@ -159,7 +158,7 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
             sequenceName = name;
             service.register(new SeqgenRegistryService.Registration(name, settings, null, null, where,
                     this::started));
-        } catch (SequenceConfigurationException | SequenceException e) {
+        } catch (SequenceException e) {
             throw new MappingException(where + ": " + e.getMessage(), e);
         }
     }

@@ -247,7 +247,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 String missing = missingTable(started.store());
                 throw new org.hibernate.MappingException(first.where() + ": " + (missing != null ? missing
                         : e.getMessage()), e);
-            } catch (dev.seqgen.SequenceException | SequenceConfigurationException e) {
+            } catch (dev.seqgen.SequenceException e) {
                 throw new org.hibernate.MappingException(first.where() + ": " + e.getMessage(), e);
             }
             unopened.computeIfAbsent(first.name(), key -> new ArrayList<>()).addAll(group);
@@ -308,7 +308,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 registration.target().accept(sequence);
             }
             unopened.remove(name);
-        } catch (dev.seqgen.SequenceException | SequenceConfigurationException e) {
+        } catch (dev.seqgen.SequenceException e) {
             throw new org.hibernate.MappingException(first.where() + ": " + e.getMessage(), e);
         }
     }

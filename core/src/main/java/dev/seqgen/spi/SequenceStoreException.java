@@ -1,11 +1,15 @@
 package dev.seqgen.spi;
 
+import dev.seqgen.SequenceException;
+
 /**
  * A store operation failed. Stores mark errors that may succeed when retried (serialization failures,
  * deadlocks, lost connections, aborted transactions) as transient; seqgen retries those with backoff
- * within the acquire timeout and surfaces the others at once.
+ * within the acquire timeout and surfaces the others at once, wrapped in a
+ * {@link dev.seqgen.SequenceUnavailableException} naming the sequence. It is a {@link SequenceException} without
+ * a sequence name: the message names the sequence or table.
  */
-public class SequenceStoreException extends RuntimeException {
+public class SequenceStoreException extends SequenceException {
 
     private static final long serialVersionUID = 1L;
 

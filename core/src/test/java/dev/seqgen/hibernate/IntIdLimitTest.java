@@ -12,7 +12,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -33,7 +32,7 @@ class IntIdLimitTest {
     void intIdsEndAtIntegerMaxValueWithSequenceExhaustedNeverAWrap(TestDatabase db, Strategy strategy) {
         String seqgenTable = TestDatabase.uniqueTable();
         Map<String, Object> settings = Map.of(SeqgenHibernate.SEQUENCES_PREFIX + "int_counter.strategy",
-                strategy.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+                strategy.externalName());
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), "hil_", seqgenTable,
                 settings, IntCounter.class)) {
             List<Integer> ids = new ArrayList<>();

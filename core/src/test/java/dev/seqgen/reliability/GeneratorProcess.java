@@ -71,7 +71,8 @@ public final class GeneratorProcess {
         try (HikariDataSource pool = new HikariDataSource(config)) {
             JdbcSequenceStore store = JdbcSequenceStore.builder(pool).table(table).build();
             SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(blockSize)
-                    .lowWatermark(blockSize / 2).acquireTimeout(Duration.ofSeconds(15)).build();
+                    .lowWatermark(blockSize / 2).adaptiveMaxBlockSize(KilledJvmTest.MAX_BLOCK_FACTOR * blockSize)
+                    .acquireTimeout(Duration.ofSeconds(15)).build();
             SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build();
             Sequence orders = registry.sequence("orders");
 

@@ -72,8 +72,9 @@ class PoolResetTest {
         store.createTableIfMissing();
         logUpdatesOfTheRow(database, table, log);
 
+        // Fixed blocks: the count of reservations below is exact.
         SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(BLOCK_SIZE)
-                .lowWatermark(BLOCK_SIZE / 2).build();
+                .lowWatermark(BLOCK_SIZE / 2).adaptive(false).build();
         SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build();
         Sequence orders = registry.sequence("orders");
         long[] values = Concurrently.run(THREADS, thread -> {

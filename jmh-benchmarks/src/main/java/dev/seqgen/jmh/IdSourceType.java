@@ -18,6 +18,14 @@ import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
  */
 public enum IdSourceType {
 
+    /** No id at all (always 0): the row of the application's work alone in benchmarks that time work and an id. */
+    NONE {
+        @Override
+        public IdSource create(Config config) {
+            return () -> 0;
+        }
+    },
+
     /** A bare shared {@code AtomicLong.getAndIncrement()}: the limit for any shared counter in one JVM. */
     ATOMIC_LONG {
         @Override
@@ -125,10 +133,8 @@ public enum IdSourceType {
     public abstract IdSource create(Config config);
 
     private static IdSource seqgen(Strategy strategy, Config config) {
-        // Adaptive sizing is off; its maximum is raised only because the settings require it to be at least the
-        // block size, which the hot-path benchmark sets above its default of 100,000.
-        SequenceSettings.Builder settings = SequenceSettings.builder().strategy(strategy).blockSize(config.blockSize())
-                .adaptiveMaxBlockSize(Math.max(config.blockSize(), 100_000));
+        // Everything else at seqgen's defaults: ASYNC_BATCH adaptive, BATCH and ASYNC not.
+        SequenceSettings.Builder settings = SequenceSettings.builder().strategy(strategy).blockSize(config.blockSize());
         if (config.lowWatermark() >= 0) {
             settings.lowWatermark(config.lowWatermark());
         }
@@ -143,8 +149,11 @@ public enum IdSourceType {
             @Override
             public String activity() {
                 SequenceStats stats = sequence.stats();
-                return stats.issued() + " values, " + stats.reservations() + " reservations, caller waits: "
+                String activity = stats.issued() + " values, " + stats.reservations() + " reservations, caller waits: "
                         + stats.waits();
+                return strategy != Strategy.ASYNC_BATCH ? activity : activity + ", late refills: "
+                        + stats.lateRefills() + ", block size: " + stats.blockSize() + ", refill point: "
+                        + stats.refillPoint();
             }
 
             @Override

@@ -12,91 +12,77 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
 
 /**
- * Refill stalls: the distribution of {@code next()} latency (JMH sample time: p50 … p99.99, max) when every
- * reservation takes {@code storeLatencyMillis} (default 5 ms), for seqgen's strategies and Hibernate's
- * pooled optimizer over the same slow {@link StubSequenceStore}.
+ * Refill stalls, as a matrix: consumption rate × store latency. Each operation is a fixed piece of application
+ * work (a busy spin) followed by one id, on two threads, and its time is sampled (JMH sample time: p50 … p99.99,
+ * max). The row {@code NONE} is the application's work alone, with no id: the floor of the same run, which every
+ * other row is read against.
  *
- * <p>Workload: one thread takes an id, then works for {@code thinkMicros} (default 20 µs, a busy spin in a
- * per-invocation setup, which JMH leaves out of the timing), and again. That is 50,000 ids a second: a block
- * of 1000 lasts 20 ms, and the 500 values below ASYNC_BATCH's low watermark last 10 ms, twice the 5 ms a
- * refill takes, so the background refill is in time as long as its thread gets a core within 5 ms of waking.
- * (A caller that never pauses empties any block faster than a 5 ms store can refill it, and then every
- * strategy waits.) After every iteration, seqgen's rows print how many callers had to wait for a reservation.
+ * <p>The work per operation is {@code threads / idsPerSecond}: 200 µs for 10,000 ids/s, 20 µs for 100,000 ids/s,
+ * 2 µs for 1,000,000 ids/s (the rate is a target: what an operation costs beyond its work lowers it). Every
+ * reservation of seqgen's and Hibernate's takes {@code storeLatencyMillis} on the same {@link StubSequenceStore}.
  *
- * <p>BATCH and Hibernate pooled ({@code hibernateIncrementSize} = {@code blockSize} = 1000) stall the caller
- * for one reservation every 1000 values, 0.1 % of the calls: it shows from p99.9 on. SEQGEN_POOLED_OPTIMIZER
- * fetches ahead on the caller that reaches its trigger, which keeps other threads going but stalls that
- * caller, so with one thread it stalls as pooled does. SEQGEN_ASYNC pays the store latency on every call.
- * ATOMIC_LONG never waits for anything: its tail is the machine's own (preemption, safepoints, timer
- * resolution), the floor under every other row.
+ * <ul>
+ *   <li>{@code SEQGEN_ASYNC_BATCH} runs on seqgen's <em>default settings</em> (block 1000, adaptive): its control
+ *       loop has to find the refill point and block size for each cell itself.</li>
+ *   <li>{@code HIBERNATE_POOLED} ({@code hibernateIncrementSize} = 1000) stalls every thread for one store round
+ *       trip per 1000 ids; at 1,000,000 ids/s against 20 ms the store cannot even supply the rate that way.</li>
+ *   <li>{@code SEQGEN_POOLED_OPTIMIZER} fetches the next block ahead on the thread that reaches a quarter of the
+ *       block left: the other thread goes on, that one stalls.</li>
+ * </ul>
  *
- * <p>Target (issue 6): ASYNC_BATCH p99.99 below 50 µs while Hibernate pooled shows the store latency.
+ * <p>After every iteration, seqgen's rows print their counters so far: callers that waited, late refills, the
+ * block size and refill point the control loop chose. The warm-up iterations are where the loop settles; the
+ * measured ones show where it settled.
  *
  * <pre>{@code
- * java -jar jmh-benchmarks/target/benchmarks.jar RefillStallBenchmark
+ * java -jar jmh-benchmarks/target/benchmarks.jar RefillStallBenchmark -f 1 -wi 3 -w 2s -i 3 -r 3s
  * }</pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Threads(RefillStallBenchmark.THREADS)
 public class RefillStallBenchmark {
 
-    @Param({"ATOMIC_LONG", "SEQGEN_ASYNC_BATCH", "SEQGEN_BATCH", "HIBERNATE_POOLED", "SEQGEN_POOLED_OPTIMIZER",
-            "SEQGEN_ASYNC"})
+    static final int THREADS = 2;
+
+    @Param({"NONE", "SEQGEN_ASYNC_BATCH", "HIBERNATE_POOLED", "SEQGEN_POOLED_OPTIMIZER"})
     IdSourceType source;
 
+    /** The rate the callers take ids at, all threads together. */
+    @Param({"10000", "100000", "1000000"})
+    int idsPerSecond;
+
     /** How long each reservation (seqgen's and Hibernate's) takes. */
-    @Param("5")
+    @Param({"1", "5", "20"})
     int storeLatencyMillis;
 
-    /** seqgen's block size and Hibernate's allocation size. */
+    /** seqgen's block size (its default) and Hibernate's allocation size. */
     @Param("1000")
     int blockSize;
 
-    /** The number of values left in the block when ASYNC_BATCH starts its background refill. */
-    @Param("500")
+    /** seqgen's low watermark; -1 for its default (adaptive). */
+    @Param("-1")
     int lowWatermark;
 
     IdSource ids;
-
-    /** The caller's work between two ids. */
-    @State(Scope.Thread)
-    public static class Caller {
-
-        /** How long the caller works between two ids. */
-        @Param("20")
-        int thinkMicros;
-
-        long thinkNanos;
-
-        @Setup
-        public void setUp() {
-            thinkNanos = TimeUnit.MICROSECONDS.toNanos(thinkMicros);
-        }
-
-        /** Spins rather than parks, so the caller keeps its core and its caches as a busy application does. */
-        @Setup(Level.Invocation)
-        public void think() {
-            long until = System.nanoTime() + thinkNanos;
-            while (System.nanoTime() - until < 0) {
-                Thread.onSpinWait();
-            }
-        }
-    }
+    long workNanos;
 
     @Setup
     public void setUp() {
+        workNanos = TimeUnit.SECONDS.toNanos(THREADS) / idsPerSecond;
         StubSequenceStore store = StubSequenceStore.withLatency(Duration.ofMillis(storeLatencyMillis));
         ids = source.create(new IdSourceType.Config(store, blockSize, lowWatermark, blockSize));
         ids.next();
     }
 
     /**
-     * Prints, for seqgen, its counters so far after every iteration: a caller wait that appears during the
-     * measured iterations is a refill that came too late; the one wait before the first iteration is the
-     * setup's first call.
+     * Prints, for seqgen, its counters so far after every iteration: a caller wait or a late refill during the
+     * measured iterations is a refill that came too late; the wait before the first iteration is the setup's
+     * first call.
      */
     @TearDown(Level.Iteration)
     public void printActivity() {
@@ -112,8 +98,22 @@ public class RefillStallBenchmark {
         ids.close();
     }
 
+    /**
+     * The application's work, then one id.
+     *
+     * @return the id, so that the JIT cannot drop the call
+     */
     @Benchmark
-    public long next(Caller caller) {
+    public long workThenId() {
+        work(workNanos);
         return ids.next();
+    }
+
+    /** Spins rather than parks, so the caller keeps its core and its caches as a busy application does. */
+    static void work(long nanos) {
+        long until = System.nanoTime() + nanos;
+        while (System.nanoTime() - until < 0) {
+            Thread.onSpinWait();
+        }
     }
 }

@@ -3,6 +3,7 @@ package dev.seqgen.jmh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.jmh.bulk.IdKind;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -18,6 +19,10 @@ class BenchmarkSetupTest {
         benchmark.hibernateIncrementSize = 1000;
         benchmark.setUp();
         try {
+            if (source == IdSourceType.NONE) {
+                assertThat(benchmark.next()).isZero();
+                return;
+            }
             assertThat(benchmark.next()).isNotEqualTo(benchmark.next());
         } finally {
             benchmark.tearDown();
@@ -26,29 +31,47 @@ class BenchmarkSetupTest {
 
     @ParameterizedTest
     @EnumSource(value = IdSourceType.class,
-            names = {"ATOMIC_LONG", "SEQGEN_ASYNC_BATCH", "SEQGEN_BATCH", "HIBERNATE_POOLED", "SEQGEN_POOLED_OPTIMIZER",
+            names = {"NONE", "SEQGEN_ASYNC_BATCH", "HIBERNATE_POOLED", "SEQGEN_POOLED_OPTIMIZER", "SEQGEN_BATCH",
                 "SEQGEN_ASYNC"})
     void refillStallBenchmarkRuns(IdSourceType source) {
         RefillStallBenchmark benchmark = new RefillStallBenchmark();
         benchmark.source = source;
+        benchmark.idsPerSecond = 100_000;
         benchmark.storeLatencyMillis = 1;
         benchmark.blockSize = 10;
-        benchmark.lowWatermark = 5;
-        RefillStallBenchmark.Caller caller = new RefillStallBenchmark.Caller();
-        caller.thinkMicros = 20;
-        caller.setUp();
+        benchmark.lowWatermark = -1;
         benchmark.setUp();
         try {
             long previous = 0;
             for (int i = 0; i < 25; i++) {
-                caller.think();
-                long id = benchmark.next(caller);
-                assertThat(id).isGreaterThan(previous);
-                previous = id;
+                long id = benchmark.workThenId();
+                if (source == IdSourceType.NONE) {
+                    assertThat(id).isZero();
+                } else {
+                    assertThat(id).isGreaterThan(previous);
+                    previous = id;
+                }
             }
         } finally {
             benchmark.tearDown();
         }
+    }
+
+    @org.junit.jupiter.api.Test
+    void refillStallMatrixReportsEachRowAgainstTheWorkAloneOfItsCell() {
+        List<RefillStallMatrix.Row> rows = List.of(
+                new RefillStallMatrix.Row("NONE", 100_000, 5, 1000, new double[] {20.0, 26.0, 142.0, 4000.0}, 9000.0),
+                new RefillStallMatrix.Row("SEQGEN_ASYNC_BATCH", 100_000, 5, 1000,
+                        new double[] {20.1, 27.0, 170.5, 4100.0}, 9100.0),
+                new RefillStallMatrix.Row("HIBERNATE_POOLED", 100_000, 5, 1000,
+                        new double[] {20.1, 29.0, 5100.0, 6700.0}, 7000.0));
+
+        String table = RefillStallMatrix.table(rows);
+
+        assertThat(table.lines()).hasSize(2 + 3);
+        assertThat(table).contains("| 100,000 | 5 | `NONE` | 1,000 | 20.0 | 26.0 | 142 | 4,000 | 9,000 | — |")
+                .contains("| 100,000 | 5 | `SEQGEN_ASYNC_BATCH` | 1,000 | 20.1 | 27.0 | 171 | 4,100 | 9,100 | 28.5 |")
+                .contains("`HIBERNATE_POOLED` | 1,000 | 20.1 | 29.0 | 5,100 | 6,700 | 7,000 | 4,958 |");
     }
 
     @ParameterizedTest(name = "{0} on H2")

@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -136,7 +135,7 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
      * @return for example {@code async-batch}
      */
     public static String strategyTag(Strategy strategy) {
-        return strategy.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return strategy.externalName();
     }
 
     @Override

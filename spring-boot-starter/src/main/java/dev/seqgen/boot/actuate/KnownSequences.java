@@ -3,9 +3,7 @@ package dev.seqgen.boot.actuate;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
-import dev.seqgen.Strategy;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -29,11 +27,6 @@ final class KnownSequences {
             known.put(sequence.name(), sequence);
         }
         return known;
-    }
-
-    /** The strategy as it is spelled in the configuration and in metrics tags: {@code async-batch}. */
-    static String strategy(Strategy strategy) {
-        return strategy.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /**

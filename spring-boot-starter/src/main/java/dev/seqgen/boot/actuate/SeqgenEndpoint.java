@@ -77,7 +77,7 @@ public class SeqgenEndpoint {
                 settings.acquireTimeout().toString(), settings.initialValue(), settings.maxValue(),
                 settings.adaptive(), settings.adaptiveMaxBlockSize(),
                 settings.adaptiveTargetRefillInterval().toString());
-        String strategy = KnownSequences.strategy(settings.strategy());
+        String strategy = settings.strategy().externalName();
         if (sequence == null) {
             double capacityUsed = storeNextValue == null ? 0.0
                     : KnownSequences.storeCapacityUsed(settings, storeNextValue);

@@ -122,7 +122,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
             SequenceSettings settings = sequence != null ? sequence.settings() : registry.settingsFor(name);
             OptionalLong nextValue = rows.nextValue(name);
             Map<String, Object> detail = new LinkedHashMap<>();
-            detail.put("strategy", KnownSequences.strategy(settings.strategy()));
+            detail.put("strategy", settings.strategy().externalName());
             detail.put("nextValue", nextValue.isPresent() ? nextValue.getAsLong() : null);
             double used = sequence != null ? sequence.stats().capacityUsed() : 0.0;
             if (nextValue.isPresent()) {
