@@ -72,7 +72,8 @@ abstract class BlockSequence extends AbstractSequence {
     BlockSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         super(name, settings, store, ticker);
         this.baseBlockSize = settings.blockSize();
-        this.maxBlockSize = settings.adaptive() ? settings.adaptiveMaxBlockSize() : settings.blockSize();
+        this.maxBlockSize = settings.adaptive() && store.variableReservationSizes() ? settings.adaptiveMaxBlockSize()
+                : settings.blockSize();
         this.targetRefillNanos = settings.adaptiveTargetRefillInterval().toNanos();
         this.blockSize = baseBlockSize;
     }
