@@ -154,10 +154,14 @@ public enum JdbcDialect {
             }
         }
 
-        /** MariaDB's {@code SETVAL} is the guarded move itself: it never sets a value below the current one. */
+        /**
+         * MariaDB's {@code SETVAL} is the guarded move itself: it never sets a value below the current one, whatever
+         * happened since the read, which only spares a statement when the sequence is already there.
+         */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
-            if (readSequence(connection, quoted) == null) {
+            NativeSequenceState state = readSequence(connection, quoted);
+            if (state == null || state.nextValue() >= nextValue) {
                 return false;
             }
             try (Statement statement = connection.createStatement();
@@ -242,8 +246,10 @@ public enum JdbcDialect {
 
         @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
+            // H2 wants the increment smaller than MAXVALUE - MINVALUE: the minimum goes below the start where needed.
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT START WITH " + start + " INCREMENT BY "
-                    + increment + " MINVALUE " + start + " MAXVALUE " + maxValue + " NO CYCLE CACHE 1";
+                    + increment + " MINVALUE " + Math.min(start, maxValue - increment - 1) + " MAXVALUE " + maxValue
+                    + " NO CYCLE CACHE 1";
         }
 
         @Override
