@@ -51,7 +51,8 @@ class SeqgenNativeSequenceTests {
         contextRunner.withBean(DataSource.class, () -> unclosable(database))
                 .withPropertyValues("seqgen.jdbc.kind=NATIVE_SEQUENCE", "seqgen.jdbc.sequence-prefix=" + prefix,
                         "seqgen.sequences.invoices.strategy=sync")
-                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .isInstanceOf(dev.seqgen.SequenceConfigurationException.class)
                         .hasMessageContaining("sequence 'invoices'").hasMessageContaining(prefix + "invoices")
                         .hasMessageContaining("gapless"));
     }
