@@ -42,12 +42,14 @@ final class TableReport {
     String settings() {
         return String.format(Locale.ROOT, "store %s (%s); app transaction %d ms; injected store latency %d ms;"
                         + " measured store round trip %.2f ms%s; block %d, low watermark %d; %d s per run after %d s"
-                        + " warm-up; bounds from the %s", store, options.url(), options.appLatency().toMillis(),
+                        + " warm-up; isolation %s; %d registr%s per mode; bounds from the %s", store, options.url(), options.appLatency().toMillis(),
                 options.storeLatency().toMillis(), storeRoundTripMillis,
                 sequenceCallMillis > 0 ? String.format(Locale.ROOT, ", native sequence call %.2f ms", sequenceCallMillis)
                         : "",
                 options.blockSize(), options.effectiveLowWatermark(), options.duration().toSeconds(),
-                options.warmup().toSeconds(), boundsOnInjectedLatency
+                options.warmup().toSeconds(),
+                options.isolation() == null ? "the database's default" : options.isolation(), options.registries(),
+                options.registries() == 1 ? "y" : "ies", boundsOnInjectedLatency
                         ? "injected latency (store = call = " + options.storeLatency().toMillis() + " ms, a floor)"
                         : "measured round trips (estimates: no latency injected)");
     }
@@ -55,13 +57,13 @@ final class TableReport {
     void print(PrintStream out) {
         out.println(settings());
         out.println();
-        out.println("| mode | threads | values/s | p50 ms | p90 ms | p99 ms | max ms | errors | bound values/s"
-                + " | bound | share of bound |");
-        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+        out.println("| mode | threads | values/s | p50 ms | p90 ms | p99 ms | max ms | errors | retries/10k"
+                + " | bound values/s | bound | share of bound |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
         for (CellResult r : results) {
-            out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %.1f | %s | %.0f %% |%n",
+            out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %.1f | %.1f | %s | %.0f %% |%n",
                     r.mode().option, r.threads(), r.valuesPerSecond(), r.p50(), r.p90(), r.p99(), r.max(), r.errors(),
-                    r.bound(), r.boundFormula(), 100 * r.share());
+                    r.retriesPer10k(), r.bound(), r.boundFormula(), 100 * r.share());
         }
         results.stream().filter(r -> r.firstError() != null).forEach(r -> out.printf("%s, %d threads: first error: %s%n",
                 r.mode().option, r.threads(), r.firstError()));
