@@ -328,7 +328,9 @@ enum Mode {
      * keeps to one of them, handed out in turn.
      */
     private static Workload seqgen(Session session, Strategy strategy, boolean nativeStore) {
-        String name = "strategy_table_" + strategy.name().toLowerCase(java.util.Locale.ROOT);
+        // A database sequence's increment is the block size and never changes: one sequence per block size.
+        String name = "strategy_table_" + strategy.name().toLowerCase(java.util.Locale.ROOT)
+                + (nativeStore ? "_" + session.blockSize() : "");
         List<SequenceRegistry> registries = new ArrayList<>();
         List<Sequence> sequences = new ArrayList<>();
         for (int i = 0; i < session.registries(); i++) {

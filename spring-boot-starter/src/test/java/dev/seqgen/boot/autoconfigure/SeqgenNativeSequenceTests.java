@@ -3,10 +3,13 @@ package dev.seqgen.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.boot.actuate.SeqgenEndpoint;
+import dev.seqgen.boot.actuate.SeqgenEndpoint.SequenceDescriptor;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.jdbc.NativeSequenceStore;
 import dev.seqgen.testing.TestDatabase;
 
+import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,6 +41,9 @@ class SeqgenNativeSequenceTests {
                         SequenceRegistry registry = context.getBean(SequenceRegistry.class);
                         assertThat(registry.sequence("orders").nextValues(3)).containsExactly(1000, 1001, 1002);
                         assertThat(store.nextValue("orders")).hasValue(1100);
+                        SequenceDescriptor described = new SeqgenEndpoint(registry, List.of("orders")).sequence("orders");
+                        assertThat(described.storeNextValue()).as("what the endpoint and health read").isEqualTo(1100);
+                        assertThat(described.storeError()).isNull();
                     });
         } finally {
             database.execute("DROP SEQUENCE IF EXISTS " + quote(database, prefix + "orders"));
