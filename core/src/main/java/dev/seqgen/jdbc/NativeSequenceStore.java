@@ -212,13 +212,19 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         try (Connection connection = dataSource.getConnection()) {
             state = dialect.readSequence(connection, quoted);
             if (state == null) {
-                execute(connection, dialect.createSequenceSql(quoted, settings.initialValue(), increment,
-                        settings.maxValue()));
+                try {
+                    execute(connection, dialect.createSequenceSql(quoted, settings.initialValue(), increment,
+                            settings.maxValue()));
+                } catch (SQLException e) {
+                    // Two JVMs creating one sequence at once: the loser's IF NOT EXISTS may still fail (PostgreSQL
+                    // reports a duplicate catalog entry). The sequence exists then, which is all we need.
+                    if (dialect.readSequence(connection, quoted) == null) {
+                        throw e;
+                    }
+                }
                 state = dialect.readSequence(connection, quoted);
             }
         } catch (SQLException e) {
-            // Two JVMs creating one sequence at once: the loser's IF NOT EXISTS may still fail (PostgreSQL reports
-            // a duplicate catalog entry); a transient error, or the sequence is there on the next read.
             throw failure("creating database sequence " + databaseName + " of sequence '" + sequence + "'", e);
         }
         if (state == null) {

@@ -108,6 +108,22 @@ class NativeSequenceStoreTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void eightStoresCreatingOneSequenceAtOnceAllSucceedAndShareIt(TestDatabase database) throws Exception {
+        String prefix = TestDatabase.uniqueTable() + "_";
+        NativeSequenceStore first = store(database, database.dataSource(), prefix);
+        SequenceSettings batch = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build();
+        long[] firstValues = Concurrently.run(8, thread -> {
+            NativeSequenceStore store = thread == 0 ? first
+                    : NativeSequenceStore.builder(database.dataSource()).prefix(prefix).build();
+            store.createSequence("orders", batch);
+            return new long[] {store.reserve("orders", 10, SequenceSettings.LARGEST_MAX_VALUE).first()};
+        });
+        Concurrently.assertUnique(firstValues);
+        assertThat(first.nextValue("orders")).hasValue(81);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void blocksStopAtTheMaximumValueAndNeverWrap(TestDatabase database) {
         NativeSequenceStore store = store(database);
         SequenceSettings settings = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).maxValue(25)
