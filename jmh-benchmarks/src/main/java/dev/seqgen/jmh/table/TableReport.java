@@ -94,14 +94,14 @@ final class TableReport {
     String csv() {
         StringBuilder csv = new StringBuilder("store,mode,threads,values,seconds,values_per_second,p50_ms,p90_ms,p99_ms,"
                 + "max_ms,errors,bound_values_per_second,bound,share,app_latency_ms,store_latency_ms,"
-                + "store_round_trip_ms,sequence_call_ms,block_size,low_watermark\n");
+                + "store_round_trip_ms,sequence_call_ms,block_size,low_watermark,retries,retries_per_10k\n");
         for (CellResult r : results) {
             csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%.3f,\"%s\",%.4f,%d,%d,"
-                            + "%.3f,%.3f,%d,%d%n", store, r.mode().option, r.threads(), r.values(), r.seconds(),
+                            + "%.3f,%.3f,%d,%d,%d,%.1f%n", store, r.mode().option, r.threads(), r.values(), r.seconds(),
                     r.valuesPerSecond(), r.p50(), r.p90(), r.p99(), r.max(), r.errors(), r.bound(),
                     r.boundFormula(), r.share(), options.appLatency().toMillis(),
                     options.storeLatency().toMillis(), storeRoundTripMillis, sequenceCallMillis, options.blockSize(),
-                    options.effectiveLowWatermark()));
+                    options.effectiveLowWatermark(), r.retries(), r.retriesPer10k()));
         }
         return csv.toString();
     }
@@ -111,20 +111,22 @@ final class TableReport {
         json.append(String.format(Locale.ROOT, "  \"store\": %s,%n  \"url\": %s,%n  \"appLatencyMs\": %d,%n"
                         + "  \"storeLatencyMs\": %d,%n  \"storeRoundTripMs\": %.3f,%n  \"sequenceCallMs\": %.3f,%n"
                         + "  \"blockSize\": %d,%n  \"lowWatermark\": %d,%n  \"durationSeconds\": %d,%n"
-                        + "  \"warmupSeconds\": %d,%n  \"results\": [", quote(store), quote(options.url()),
+                        + "  \"warmupSeconds\": %d,%n  \"isolation\": %s,%n  \"registries\": %d,%n  \"results\": [",
+                quote(store), quote(options.url()),
                 options.appLatency().toMillis(), options.storeLatency().toMillis(), storeRoundTripMillis,
                 sequenceCallMillis, options.blockSize(), options.effectiveLowWatermark(),
-                options.duration().toSeconds(), options.warmup().toSeconds()));
+                options.duration().toSeconds(), options.warmup().toSeconds(),
+                options.isolation() == null ? "null" : quote(options.isolation()), options.registries()));
         for (int i = 0; i < results.size(); i++) {
             CellResult r = results.get(i);
             json.append(i == 0 ? "\n" : ",\n");
             json.append(String.format(Locale.ROOT, "    {\"mode\": %s, \"threads\": %d, \"values\": %d, \"seconds\": %.3f,"
                             + " \"valuesPerSecond\": %.3f, \"p50Ms\": %s, \"p90Ms\": %s, \"p99Ms\": %s, \"maxMs\": %s,"
                             + " \"errors\": %d, \"firstError\": %s, \"boundValuesPerSecond\": %.3f, \"bound\": %s,"
-                            + " \"share\": %.4f}", quote(r.mode().option), r.threads(), r.values(), r.seconds(),
+                            + " \"share\": %.4f, \"retries\": %d, \"retriesPer10k\": %.1f}", quote(r.mode().option), r.threads(), r.values(), r.seconds(),
                     r.valuesPerSecond(), number(r.p50()), number(r.p90()), number(r.p99()), number(r.max()),
                     r.errors(), r.firstError() == null ? "null" : quote(r.firstError()), r.bound(),
-                    quote(r.boundFormula()), r.share()));
+                    quote(r.boundFormula()), r.share(), r.retries(), r.retriesPer10k()));
         }
         return json.append("\n  ]\n}\n").toString();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.boot.actuate.SeqgenEndpoint;
+import dev.seqgen.boot.actuate.SeqgenHealthIndicator;
 import dev.seqgen.boot.actuate.SeqgenEndpoint.SequenceDescriptor;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.jdbc.NativeSequenceStore;
@@ -14,6 +15,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
@@ -44,6 +46,8 @@ class SeqgenNativeSequenceTests {
                         SequenceDescriptor described = new SeqgenEndpoint(registry, List.of("orders")).sequence("orders");
                         assertThat(described.storeNextValue()).as("what the endpoint and health read").isEqualTo(1100);
                         assertThat(described.storeError()).isNull();
+                        assertThat(new SeqgenHealthIndicator(registry, List.of("orders"), 0.8).health().getStatus())
+                                .isEqualTo(Status.UP);
                     });
         } finally {
             database.execute("DROP SEQUENCE IF EXISTS " + quote(database, prefix + "orders"));
