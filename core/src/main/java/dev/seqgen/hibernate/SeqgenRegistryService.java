@@ -338,7 +338,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (highest <= 0 || highest == Long.MAX_VALUE) {
             return;
         }
-        store.createSequence(name, Math.max(group.get(0).settings().initialValue(), highest + 1));
+        SequenceSettings settings = group.get(0).settings();
+        store.createSequence(name, settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1))
+                .build());
         boolean moved;
         try {
             moved = store.advance(name, highest + 1);

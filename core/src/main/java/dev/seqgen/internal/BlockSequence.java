@@ -62,7 +62,7 @@ abstract class BlockSequence extends AbstractSequence {
 
     BlockSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         super(name, settings, store, ticker);
-        this.control = new RefillControl(settings, true);
+        this.control = new RefillControl(settings, store.variableReservationSizes());
     }
 
     @Override

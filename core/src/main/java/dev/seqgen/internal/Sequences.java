@@ -1,6 +1,7 @@
 package dev.seqgen.internal;
 
 import dev.seqgen.Sequence;
+import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Ticker;
@@ -25,19 +26,22 @@ public final class Sequences {
      * @param store the store
      * @param ticker the time source
      * @throws SequenceUnavailableException if the row could not be created
+     * @throws SequenceConfigurationException if the store cannot serve the settings
      */
     public static void createRow(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         long deadline = ticker.read() + settings.acquireTimeout().toNanos();
         Backoff backoff = new Backoff();
         for (;;) {
             try {
-                store.createSequence(name, settings.initialValue());
+                store.createSequence(name, settings);
                 return;
             } catch (SequenceStoreException e) {
                 if (!e.isTransient() || !backoff.fits(ticker.read(), deadline)) {
                     throw cannotCreate(name, store, e);
                 }
                 backoff.pause(name);
+            } catch (SequenceConfigurationException e) {
+                throw e;
             } catch (RuntimeException e) {
                 throw cannotCreate(name, store, e);
             }

@@ -29,6 +29,68 @@ public enum JdbcDialect {
         String insertIfMissingSql(String table) {
             return "INSERT INTO " + table + " (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING";
         }
+
+        @Override
+        String createSequenceSql(String quoted, long start, long increment, long maxValue) {
+            return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT INCREMENT BY " + increment + " MINVALUE "
+                    + start + " MAXVALUE " + maxValue + " START WITH " + start + " CACHE 1 NO CYCLE";
+        }
+
+        @Override
+        String nextvalSql(String quoted) {
+            return "SELECT nextval('" + quoted + "')";
+        }
+
+        @Override
+        NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
+            try (Statement select = connection.createStatement();
+                    ResultSet rs = select.executeQuery("SELECT p.seqincrement, p.seqmax, s.last_value, s.is_called"
+                            + " FROM " + quoted + " s CROSS JOIN pg_sequence p WHERE p.seqrelid = '" + quoted
+                            + "'::regclass")) {
+                if (!rs.next()) {
+                    return null;
+                }
+                long increment = rs.getLong(1);
+                long last = rs.getLong(3);
+                long next = !rs.getBoolean(4) ? last
+                        : last > Long.MAX_VALUE - increment ? Long.MAX_VALUE : last + increment;
+                return new NativeSequenceState(increment, rs.getLong(2), next);
+            } catch (SQLException e) {
+                if ("42P01".equals(e.getSQLState())) {
+                    return null;
+                }
+                throw e;
+            }
+        }
+
+        /**
+         * {@code setval} is neither transactional nor conditional, so a read-then-set alone could move the sequence
+         * back below a block another session took in between. {@code ALTER SEQUENCE} takes a lock that conflicts
+         * with the one {@code nextval} and {@code setval} take (PostgreSQL 10 and later) and holds it until the
+         * transaction ends: under it, nobody can take a value between the read and the set.
+         */
+        @Override
+        boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("ALTER SEQUENCE " + quoted + " NO CYCLE");
+                NativeSequenceState state = readSequence(connection, quoted);
+                if (state == null || state.nextValue() >= nextValue) {
+                    return false;
+                }
+                statement.execute("SELECT setval('" + quoted + "', " + nextValue + ", false)");
+                return true;
+            }
+        }
+
+        @Override
+        boolean advanceNeedsTransaction() {
+            return true;
+        }
+
+        @Override
+        boolean isSequenceExhausted(SQLException e) {
+            return "2200H".equals(e.getSQLState());
+        }
     },
 
     /**
@@ -58,6 +120,61 @@ public enum JdbcDialect {
         @Override
         String insertIfMissingSql(String table) {
             return "INSERT IGNORE INTO " + table + " (name, next_value) VALUES (?, ?)";
+        }
+
+        @Override
+        String quote(String name) {
+            return "`" + name + "`";
+        }
+
+        @Override
+        String createSequenceSql(String quoted, long start, long increment, long maxValue) {
+            return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " START WITH " + start + " MINVALUE " + start
+                    + " MAXVALUE " + Math.min(maxValue, MARIADB_LARGEST_SEQUENCE_VALUE) + " INCREMENT BY " + increment
+                    + " CACHE 1 NOCYCLE";
+        }
+
+        @Override
+        String nextvalSql(String quoted) {
+            return "SELECT NEXTVAL(" + quoted + ")";
+        }
+
+        @Override
+        NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
+            // A MariaDB sequence is a table of one row; with CACHE 1 its next_not_cached_value is the next value.
+            try (Statement select = connection.createStatement();
+                    ResultSet rs = select.executeQuery("SELECT increment, maximum_value, next_not_cached_value FROM "
+                            + quoted)) {
+                return rs.next() ? new NativeSequenceState(rs.getLong(1), rs.getLong(2), rs.getLong(3)) : null;
+            } catch (SQLException e) {
+                if ("42S02".equals(e.getSQLState()) || e.getErrorCode() == 1146) {
+                    return null;
+                }
+                throw e;
+            }
+        }
+
+        /**
+         * MariaDB's {@code SETVAL} is the guarded move itself: it never sets a value below the current one, whatever
+         * happened since the read, which only spares a statement when the sequence is already there.
+         */
+        @Override
+        boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
+            NativeSequenceState state = readSequence(connection, quoted);
+            if (state == null || state.nextValue() >= nextValue) {
+                return false;
+            }
+            try (Statement statement = connection.createStatement();
+                    ResultSet rs = statement.executeQuery("SELECT SETVAL(" + quoted + ", " + nextValue + ", 0)")) {
+                rs.next();
+                rs.getLong(1);
+                return !rs.wasNull();
+            }
+        }
+
+        @Override
+        boolean isSequenceExhausted(SQLException e) {
+            return e.getErrorCode() == 4084;
         }
     },
 
@@ -126,7 +243,60 @@ public enum JdbcDialect {
             return "MERGE INTO " + table + " t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT))) s(name, v)"
                     + " ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value) VALUES (s.name, s.v)";
         }
+
+        @Override
+        String createSequenceSql(String quoted, long start, long increment, long maxValue) {
+            // H2 wants the increment smaller than MAXVALUE - MINVALUE: the minimum goes below the start where needed.
+            return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT START WITH " + start + " INCREMENT BY "
+                    + increment + " MINVALUE " + Math.min(start, maxValue - increment - 1) + " MAXVALUE " + maxValue
+                    + " NO CYCLE CACHE 1";
+        }
+
+        @Override
+        String nextvalSql(String quoted) {
+            return "SELECT NEXT VALUE FOR " + quoted;
+        }
+
+        @Override
+        NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
+            try (PreparedStatement select = connection.prepareStatement("SELECT INCREMENT, MAXIMUM_VALUE, BASE_VALUE"
+                    + " FROM INFORMATION_SCHEMA.SEQUENCES WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?")) {
+                select.setString(1, quoted.substring(1, quoted.length() - 1));
+                try (ResultSet rs = select.executeQuery()) {
+                    return rs.next() ? new NativeSequenceState(rs.getLong(1), rs.getLong(2), rs.getLong(3)) : null;
+                }
+            }
+        }
+
+        /**
+         * H2 has no conditional restart: the read and the {@code RESTART} are atomic only against the native stores
+         * of this JVM, which run H2's {@code NEXT VALUE FOR} under the same lock (see {@link #serializesNextval}).
+         */
+        @Override
+        boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
+            NativeSequenceState state = readSequence(connection, quoted);
+            if (state == null || state.nextValue() >= nextValue) {
+                return false;
+            }
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("ALTER SEQUENCE " + quoted + " RESTART WITH " + nextValue);
+            }
+            return true;
+        }
+
+        @Override
+        boolean serializesNextval() {
+            return true;
+        }
+
+        @Override
+        boolean isSequenceExhausted(SQLException e) {
+            return e.getErrorCode() == 90006;
+        }
     };
+
+    /** MariaDB's largest sequence value: a BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
+    private static final long MARIADB_LARGEST_SEQUENCE_VALUE = Long.MAX_VALUE - 1;
 
     /** What {@link #increment} returns when no row matched: missing, or the block does not fit. */
     static final long NO_ROW = Long.MIN_VALUE;
@@ -172,6 +342,66 @@ public enum JdbcDialect {
 
     String giveBackSql(String table) {
         return "UPDATE " + table + " SET next_value = ? WHERE name = ? AND next_value = ?";
+    }
+
+    /** A native sequence's increment, largest value and next value (the value {@code nextval} returns next). */
+    record NativeSequenceState(long increment, long maxValue, long nextValue) {
+    }
+
+    /**
+     * Whether this database has native sequences that can serve contiguous blocks. Cloud Spanner has none: its
+     * sequences are bit-reversed (spread over the key space so that no split is a hot spot), so one value never
+     * tells where a block of the next ones lies.
+     */
+    boolean hasContiguousSequences() {
+        return this == POSTGRESQL || this == MARIADB || this == H2;
+    }
+
+    /** A sequence name (already restricted to {@code A-Z a-z 0-9 _ . -}) as a quoted identifier. */
+    String quote(String name) {
+        return '"' + name + '"';
+    }
+
+    /** Creates a sequence if it is missing; the database's own cache stays 1 (no per-session cache). */
+    String createSequenceSql(String quoted, long start, long increment, long maxValue) {
+        throw noSequences();
+    }
+
+    /** A query of one row and column: the sequence's next value, consumed. */
+    String nextvalSql(String quoted) {
+        throw noSequences();
+    }
+
+    /** Reads a sequence without consuming a value, or returns null if it does not exist. */
+    NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
+        throw noSequences();
+    }
+
+    /**
+     * Moves the sequence forward so that it next returns {@code nextValue}, only if it would return less; returns
+     * whether it moved it. Runs in a transaction when {@link #advanceNeedsTransaction()}.
+     */
+    boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
+        throw noSequences();
+    }
+
+    /** Whether {@link #advanceSequence} must run in a transaction (it holds a lock until the commit). */
+    boolean advanceNeedsTransaction() {
+        return false;
+    }
+
+    /** Whether nextval and {@link #advanceSequence} must run under one lock of this JVM to be atomic together. */
+    boolean serializesNextval() {
+        return false;
+    }
+
+    /** Whether an error of nextval says that the sequence has passed its maximum value. */
+    boolean isSequenceExhausted(SQLException e) {
+        return false;
+    }
+
+    private UnsupportedOperationException noSequences() {
+        return new UnsupportedOperationException(name() + " has no native sequences that serve contiguous blocks");
     }
 
     /**

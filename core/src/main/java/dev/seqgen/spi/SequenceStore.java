@@ -1,6 +1,7 @@
 package dev.seqgen.spi;
 
 import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.SequenceSettings;
 
 import java.util.OptionalLong;
 
@@ -34,6 +35,33 @@ public interface SequenceStore {
      * @throws SequenceStoreException if the store failed
      */
     void createSequence(String sequence, long initialValue);
+
+    /**
+     * Makes sure the sequence exists, as {@link #createSequence(String, long)} with the settings' initial value.
+     * A store whose sequences depend on more than the initial value (the increment of a native database sequence
+     * is the block size) overrides this, and may refuse settings it cannot serve, such as a strategy it does not
+     * support. The registry calls this method when it opens a sequence. The default calls
+     * {@link #createSequence(String, long)}.
+     *
+     * @param sequence the sequence name
+     * @param settings the sequence's settings
+     * @throws dev.seqgen.SequenceConfigurationException if the store cannot serve these settings
+     * @throws SequenceStoreException if the store failed, or holds a sequence that conflicts with the settings
+     */
+    default void createSequence(String sequence, SequenceSettings settings) {
+        createSequence(sequence, settings.initialValue());
+    }
+
+    /**
+     * Whether {@link #reserve} serves any {@code count}. A store whose reservation size is fixed per sequence
+     * (a native database sequence hands out exactly its increment) returns false, and the strategies then keep
+     * the block size fixed: no adaptive sizing. The default is true.
+     *
+     * @return whether reservations of any size are served
+     */
+    default boolean variableReservationSizes() {
+        return true;
+    }
 
     /**
      * Reserves up to {@code count} values in a transaction of the store's own, committed before this

@@ -7,6 +7,8 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jdbc.NativeSequenceStore;
+import dev.seqgen.spi.SequenceStore;
 
 import java.io.BufferedReader;
 import java.io.FileOutputStream;
@@ -40,13 +42,17 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Each thread pauses {@code pauseMicros} after each value, as an application does between orders, so that
  * a JVM spends most of its time with part of a block in hand rather than waiting for the next one.
  *
- * <p>Arguments: {@code strategy blockSize table valuesTable outputDir jvmId threads pauseMicros}; the database is given
+ * <p>Arguments: {@code strategy blockSize table valuesTable outputDir jvmId threads pauseMicros}, where a table of
+ * {@code native:<prefix>} selects the native-sequence store with that prefix; the database is given
  * by the environment ({@code SEQGEN_CHILD_URL}, {@code _USER}, {@code _PASSWORD}). Protocol on stdout:
  * {@code READY} once every thread has its first value; after {@code STOP} (or end of input) on stdin, the
  * threads finish, the registry closes (giving back its tail where safe) and the JVM prints
  * {@code STATS issued=<n> discarded=<n> reservations=<n> errors=<n>} and exits.
  */
 public final class GeneratorProcess {
+
+    /** The prefix of the table argument that selects the native-sequence store: {@code native:<prefix>}. */
+    static final String NATIVE = "native:";
 
     private GeneratorProcess() {
     }
@@ -69,7 +75,9 @@ public final class GeneratorProcess {
         config.setConnectionTimeout(10_000);
         config.setPoolName("generator-" + jvm);
         try (HikariDataSource pool = new HikariDataSource(config)) {
-            JdbcSequenceStore store = JdbcSequenceStore.builder(pool).table(table).build();
+            SequenceStore store = table.startsWith(NATIVE)
+                    ? NativeSequenceStore.builder(pool).prefix(table.substring(NATIVE.length())).build()
+                    : JdbcSequenceStore.builder(pool).table(table).build();
             SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(blockSize)
                     .lowWatermark(blockSize / 2).adaptiveMaxBlockSize(KilledJvmTest.MAX_BLOCK_FACTOR * blockSize)
                     .acquireTimeout(Duration.ofSeconds(15)).build();

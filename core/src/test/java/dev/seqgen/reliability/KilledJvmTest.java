@@ -2,6 +2,8 @@ package dev.seqgen.reliability;
 
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jdbc.NativeSequenceStore;
+import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.testing.ChildJvm;
 import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.TestDatabase;
@@ -71,14 +73,43 @@ class KilledJvmTest {
                 .flatMap(db -> Stream.of(Strategy.values()).map(s -> Arguments.of(db, s)));
     }
 
+    static Stream<Arguments> serversAndNativeStrategies() {
+        return Stream.of(TestDatabase.POSTGRESQL, TestDatabase.MARIADB).flatMap(db -> Stream.of(Strategy.ASYNC,
+                Strategy.BATCH, Strategy.ASYNC_BATCH).map(s -> Arguments.of(db, s)));
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("serversAndStrategies")
     void noValueTwiceAndOnlyTheKilledJvmsValuesLostWhenOneOfFourJvmsIsKilled(TestDatabase database,
             Strategy strategy) throws Exception {
+        killOneOfFourJvms(database, strategy, false);
+    }
+
+    /** The same on the native-sequence store, where nothing is given back: the survivors discard their tails. */
+    @ParameterizedTest(name = "{0} {1} native sequence")
+    @MethodSource("serversAndNativeStrategies")
+    void noValueTwiceAndOnlyTheKilledJvmsValuesLostWhenOneOfFourJvmsIsKilledOnTheNativeSequenceStore(
+            TestDatabase database, Strategy strategy) throws Exception {
+        killOneOfFourJvms(database, strategy, true);
+    }
+
+    private void killOneOfFourJvms(TestDatabase database, Strategy strategy, boolean nativeStore) throws Exception {
         DatabaseServer server = DatabaseServer.of(database);
-        String table = TestDatabase.uniqueTable();
+        String unique = TestDatabase.uniqueTable();
+        // GeneratorProcess reads "native:<prefix>" as the native-sequence store with that prefix.
+        String table = nativeStore ? GeneratorProcess.NATIVE + unique + "_" : unique;
         String valuesTable = TestDatabase.uniqueTable();
-        cleanups.add(() -> database.dropTable(table));
+        SequenceStore store = nativeStore
+                ? NativeSequenceStore.builder(database.dataSource()).prefix(unique + "_").build()
+                : JdbcSequenceStore.builder(database.dataSource()).table(table).build();
+        cleanups.add(() -> {
+            if (nativeStore) {
+                database.execute("DROP SEQUENCE IF EXISTS "
+                        + (database == TestDatabase.MARIADB ? "`" + unique + "_orders`" : "\"" + unique + "_orders\""));
+            } else {
+                database.dropTable(table);
+            }
+        });
         cleanups.add(() -> database.dropTable(valuesTable));
         database.execute("CREATE TABLE " + valuesTable + " (v BIGINT NOT NULL PRIMARY KEY, jvm INT NOT NULL)");
         Path dir = Files.createTempDirectory("seqgen-jvms");
@@ -117,8 +148,7 @@ class KilledJvmTest {
 
             long[] values = strategy == Strategy.SYNC ? committedValues(database, valuesTable) : writtenValues(dir);
             long[] sorted = Concurrently.assertUnique(values);
-            long finalNext = JdbcSequenceStore.builder(database.dataSource()).table(table).build()
-                    .nextValue("orders").orElseThrow();
+            long finalNext = store.nextValue("orders").orElseThrow();
             assertThat(sorted[sorted.length - 1]).isLessThan(finalNext);
             long gaps = finalNext - 1 - sorted.length;
             long killedJvmLoss = gaps - survivorsDiscarded;

@@ -35,6 +35,15 @@ public final class StrategyHarness {
 
     public static Outcome run(SequenceStore store, SequenceSettings settings, String name, int registries,
             int threadsPerRegistry, int valuesPerThread, TransactionRunner transactions) throws Exception {
+        return run(store, settings, name, registries, threadsPerRegistry, valuesPerThread, transactions, true);
+    }
+
+    /**
+     * As {@link #run(SequenceStore, SequenceSettings, String, int, int, int, TransactionRunner)}; {@code bulk} false
+     * takes every value with {@code next()}, for a store that cannot serve several consecutive values to one ASYNC call.
+     */
+    public static Outcome run(SequenceStore store, SequenceSettings settings, String name, int registries,
+            int threadsPerRegistry, int valuesPerThread, TransactionRunner transactions, boolean bulk) throws Exception {
         List<SequenceRegistry> opened = new ArrayList<>();
         List<Sequence> sequences = new ArrayList<>();
         for (int r = 0; r < registries; r++) {
@@ -51,7 +60,7 @@ public final class StrategyHarness {
                 while (i < valuesPerThread) {
                     if (settings.strategy() == Strategy.SYNC) {
                         taken[i++] = transactions.inTransaction(sequence::nextInTransaction);
-                    } else if (thread % 4 == 3 && valuesPerThread - i >= 7) {
+                    } else if (bulk && thread % 4 == 3 && valuesPerThread - i >= 7) {
                         // Some threads take bulk values, so bulk claims race single claims across blocks.
                         for (long v : sequence.nextValues(7)) {
                             taken[i++] = v;

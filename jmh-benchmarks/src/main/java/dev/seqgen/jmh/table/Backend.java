@@ -18,6 +18,15 @@ interface Backend extends AutoCloseable {
      */
     long inTransaction(ToLongFunction<Object> takeValue, long appNanos) throws Exception;
 
+    /**
+     * seqgen's native-sequence store on this database, built on first use.
+     *
+     * @throws UnsupportedOperationException if the database has no sequences that serve contiguous blocks
+     */
+    default SequenceStore nativeStore() {
+        throw new UnsupportedOperationException("no native-sequence store on this database");
+    }
+
     /** Whether the database has sequences of its own for Hibernate and the native-sequence mode. */
     boolean hasNativeSequences();
 

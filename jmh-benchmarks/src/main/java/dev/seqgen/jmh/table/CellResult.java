@@ -16,12 +16,20 @@ package dev.seqgen.jmh.table;
  * @param firstError the first failure's message, or null
  * @param bound the rate the mode cannot beat, values per second
  * @param boundFormula how the bound was computed
+ * @param retries reservations seqgen retried after a transient store error (serialization failure, deadlock),
+ *     warm-up included
+ * @param allValues the transactions completed, warm-up included: the denominator of the retries
  */
 record CellResult(Mode mode, int threads, long values, double seconds, double p50, double p90, double p99, double max,
-        long errors, String firstError, double bound, String boundFormula) {
+        long errors, String firstError, double bound, String boundFormula, long retries, long allValues) {
 
     double valuesPerSecond() {
         return values / seconds;
+    }
+
+    /** Retries per 10,000 values, warm-up included. */
+    double retriesPer10k() {
+        return allValues == 0 ? 0 : retries * 10_000.0 / allValues;
     }
 
     /** The achieved share of the bound, 0 to 1 (a little above 1 is measurement noise in the bound). */

@@ -3,6 +3,7 @@ package dev.seqgen.jmh.table;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jdbc.NativeSequenceStore;
 import dev.seqgen.jmh.Pause;
 import dev.seqgen.spi.SequenceStore;
 import java.sql.Connection;
@@ -27,6 +28,7 @@ final class JdbcBackend implements Backend {
     private final DataSource dataSource;
     private final JdbcSequenceStore store;
     private final long storeLatencyNanos;
+    private NativeSequenceStore nativeStore;
 
     JdbcBackend(TableOptions options) {
         this.database = options.database();
@@ -37,6 +39,9 @@ final class JdbcBackend implements Backend {
         // Every caller thread may hold a connection (SYNC), plus refills and Hibernate's sequence calls.
         config.setMaximumPoolSize(Collections.max(options.threads()) + 4);
         config.setPoolName("strategy-table");
+        if (options.isolation() != null) {
+            config.setTransactionIsolation(options.isolation());
+        }
         this.pool = new HikariDataSource(config);
         this.storeLatencyNanos = options.storeLatency().toNanos();
         this.dataSource = storeLatencyNanos > 0 ? new CommitLatencyDataSource(pool, storeLatencyNanos) : pool;
@@ -46,6 +51,14 @@ final class JdbcBackend implements Backend {
     @Override
     public SequenceStore store() {
         return store;
+    }
+
+    @Override
+    public synchronized SequenceStore nativeStore() {
+        if (nativeStore == null) {
+            nativeStore = NativeSequenceStore.builder(dataSource).build();
+        }
+        return nativeStore;
     }
 
     @Override

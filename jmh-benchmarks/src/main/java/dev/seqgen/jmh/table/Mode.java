@@ -5,8 +5,11 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.SeqgenPooledOptimizer;
 import dev.seqgen.jmh.HibernateOptimizerSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.hibernate.id.enhanced.OptimizerDescriptor;
 import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
@@ -97,7 +100,7 @@ enum Mode {
     ASYNC("async", "min(1 / store, threads / (app + store))") {
         @Override
         Workload open(Session session) {
-            return seqgen(session, Strategy.ASYNC);
+            return seqgen(session, Strategy.ASYNC, false);
         }
 
         @Override
@@ -117,7 +120,7 @@ enum Mode {
     BATCH("batch", "min(N / store, threads / app)") {
         @Override
         Workload open(Session session) {
-            return seqgen(session, Strategy.BATCH);
+            return seqgen(session, Strategy.BATCH, false);
         }
 
         @Override
@@ -130,7 +133,7 @@ enum Mode {
     ASYNC_BATCH("async-batch", "min(N / store, threads / app)") {
         @Override
         Workload open(Session session) {
-            return seqgen(session, Strategy.ASYNC_BATCH);
+            return seqgen(session, Strategy.ASYNC_BATCH, false);
         }
 
         @Override
@@ -168,6 +171,63 @@ enum Mode {
         @Override
         Workload open(Session session) {
             return pooled(session, StandardOptimizerDescriptor.fromExternalName(SeqgenPooledOptimizer.class.getName()));
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            return blockBound(session, threads, session.callForBounds());
+        }
+
+        @Override
+        boolean usesNativeSequence() {
+            return true;
+        }
+    },
+
+    /**
+     * seqgen ASYNC over the native-sequence store: one {@code nextval} of an increment-1 database sequence per
+     * value, with seqgen's timeouts, retries and metrics around it; no row lock.
+     */
+    NATIVE_ASYNC("native-async", "threads / (app + call)") {
+        @Override
+        Workload open(Session session) {
+            return seqgen(session, Strategy.ASYNC, true);
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            return threads * perSecond(session.appNanos() + session.callForBounds());
+        }
+
+        @Override
+        boolean usesNativeSequence() {
+            return true;
+        }
+    },
+
+    /** seqgen BATCH over the native-sequence store: one {@code nextval} of increment N per block. */
+    NATIVE_BATCH("native-batch", "min(N / call, threads / app)") {
+        @Override
+        Workload open(Session session) {
+            return seqgen(session, Strategy.BATCH, true);
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            return blockBound(session, threads, session.callForBounds());
+        }
+
+        @Override
+        boolean usesNativeSequence() {
+            return true;
+        }
+    },
+
+    /** seqgen ASYNC_BATCH over the native-sequence store. */
+    NATIVE_ASYNC_BATCH("native-async-batch", "min(N / call, threads / app)") {
+        @Override
+        Workload open(Session session) {
+            return seqgen(session, Strategy.ASYNC_BATCH, true);
         }
 
         @Override
@@ -233,6 +293,11 @@ enum Mode {
         /** Takes one value and runs the simulated application transaction that uses it. */
         long runOnce() throws Exception;
 
+        /** Reservations retried after a transient store error so far; 0 where seqgen takes no values. */
+        default long retries() {
+            return 0;
+        }
+
         @Override
         void close();
     }
@@ -258,14 +323,42 @@ enum Mode {
         };
     }
 
-    private static Workload seqgen(Session session, Strategy strategy) {
-        SequenceRegistry registry = session.registry(strategy);
-        Sequence sequence = registry.sequence("strategy_table_" + strategy.name().toLowerCase(java.util.Locale.ROOT));
-        return workload(registry, () -> {
-            long value = sequence.next();
-            session.applicationTransaction();
-            return value;
-        });
+    /**
+     * {@code --registries} registries of one strategy on one sequence, as that many JVMs; each caller thread
+     * keeps to one of them, handed out in turn.
+     */
+    private static Workload seqgen(Session session, Strategy strategy, boolean nativeStore) {
+        // A database sequence's increment is the block size and never changes: one sequence per block size.
+        String name = "strategy_table_" + strategy.name().toLowerCase(java.util.Locale.ROOT)
+                + (nativeStore ? "_" + session.blockSize() : "");
+        List<SequenceRegistry> registries = new ArrayList<>();
+        List<Sequence> sequences = new ArrayList<>();
+        for (int i = 0; i < session.registries(); i++) {
+            SequenceRegistry registry = nativeStore ? session.nativeRegistry(strategy) : session.registry(strategy);
+            registries.add(registry);
+            sequences.add(registry.sequence(name));
+        }
+        AtomicInteger turn = new AtomicInteger();
+        ThreadLocal<Sequence> mine = ThreadLocal.withInitial(
+                () -> sequences.get(Math.floorMod(turn.getAndIncrement(), sequences.size())));
+        return new Workload() {
+            @Override
+            public long runOnce() {
+                long value = mine.get().next();
+                session.applicationTransaction();
+                return value;
+            }
+
+            @Override
+            public long retries() {
+                return sequences.stream().mapToLong(s -> s.stats().retries()).sum();
+            }
+
+            @Override
+            public void close() {
+                registries.forEach(SequenceRegistry::close);
+            }
+        };
     }
 
     private static Workload pooled(Session session, OptimizerDescriptor optimizer) {
@@ -305,6 +398,7 @@ enum Mode {
             }
         }
         throw new IllegalArgumentException("--modes: unknown mode '" + option
-                + "' (expected sync, sync-at-flush, async, batch, async-batch, hibernate-pooled, seqgen-pooled, native-sequence)");
+                + "' (expected sync, sync-at-flush, async, batch, async-batch, hibernate-pooled, seqgen-pooled, native-sequence,"
+                + " native-async, native-batch, native-async-batch)");
     }
 }

@@ -59,7 +59,21 @@ final class Session implements AutoCloseable {
 
     /** A registry over the store whose sequences all use {@code strategy} and the run's block settings. */
     SequenceRegistry registry(Strategy strategy) {
-        return SequenceRegistry.builder(backend.store())
+        return registry(strategy, backend.store());
+    }
+
+    /** As {@link #registry(Strategy)}, over the native-sequence store. */
+    SequenceRegistry nativeRegistry(Strategy strategy) {
+        return registry(strategy, backend.nativeStore());
+    }
+
+    /** Registries that act as separate JVMs ({@code --registries}). */
+    int registries() {
+        return options.registries();
+    }
+
+    private SequenceRegistry registry(Strategy strategy, SequenceStore store) {
+        return SequenceRegistry.builder(store)
                 .defaults(SequenceSettings.builder()
                         .strategy(strategy)
                         .blockSize(options.blockSize())

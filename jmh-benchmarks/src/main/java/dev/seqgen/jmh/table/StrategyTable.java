@@ -95,6 +95,7 @@ public final class StrategyTable {
     private static CellResult runCell(Session session, TableOptions options, Mode mode, int threads, String label,
             PrintStream progress) throws InterruptedException {
         Run run;
+        long retries;
         try (Mode.Workload workload = mode.open(session)) {
             run = new Run(workload, threads);
             List<Thread> callers = new ArrayList<>();
@@ -111,12 +112,13 @@ public final class StrategyTable {
             for (Thread caller : callers) {
                 caller.join();
             }
+            retries = workload.retries();
         }
         long[] all = run.latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
         return new CellResult(mode, threads, run.measuredValues.sum(), options.duration().toNanos() / 1e9,
                 percentile(all, 50), percentile(all, 90), percentile(all, 99),
                 all.length == 0 ? Double.NaN : all[all.length - 1] / 1e6, run.errors.sum(), run.firstError.get(),
-                mode.bound(session, threads), mode.boundFormula(session));
+                mode.bound(session, threads), mode.boundFormula(session), retries, run.finished.sum());
     }
 
     /**

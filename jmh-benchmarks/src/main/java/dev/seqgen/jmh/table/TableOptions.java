@@ -23,6 +23,8 @@ record TableOptions(
         Duration storeLatency,
         int blockSize,
         int lowWatermark,
+        String isolation,
+        int registries,
         Path out) {
 
     static final String USAGE = """
@@ -35,8 +37,9 @@ record TableOptions(
               --user=<name>                default sa (h2) or seqgen
               --password=<password>        default empty (h2) or seqgen
               --modes=<list>               of sync, sync-at-flush, async, batch, async-batch, hibernate-pooled,
-                                           seqgen-pooled, native-sequence (default: all the store has; the
-                                           spanner emulator has no sequences for the last three)
+                                           seqgen-pooled, native-sequence, native-async, native-batch,
+                                           native-async-batch (default: all the store has; the spanner
+                                           emulator has no sequences for the last six)
               --threads=<list>             caller threads per run (default 10,50)
               --duration=<time>            measured time per mode and thread count (default 10s)
               --warmup=<time>              unmeasured time before it (default 2s)
@@ -45,6 +48,10 @@ record TableOptions(
                                            not on the spanner emulator)
               --block-size=<n>             batch, async-batch and hibernate-pooled block (default 1000)
               --low-watermark=<n>          async-batch refill point (default: a quarter of the block)
+              --isolation=<level>          read-committed, repeatable-read or serializable for every pooled
+                                           connection (default: the database's)
+              --registries=<n>             seqgen registries per mode, as n JVMs; callers spread over them
+                                           (default 1)
               --out=<path prefix>          writes <prefix>.json, <prefix>.csv, <prefix>.png
                                            (default target/strategy-table/<store>)
 
@@ -54,7 +61,8 @@ record TableOptions(
             """;
 
     private static final String TABLE_MODES = "sync,sync-at-flush,async,batch,async-batch";
-    private static final String ALL_MODES = TABLE_MODES + ",hibernate-pooled,seqgen-pooled,native-sequence";
+    private static final String ALL_MODES = TABLE_MODES + ",hibernate-pooled,seqgen-pooled,native-sequence,native-async,"
+            + "native-batch,native-async-batch";
 
     private static final Pattern TIME = Pattern.compile("(\\d+)(ms|s|m)");
 
@@ -91,9 +99,11 @@ record TableOptions(
                 time(given, "store-latency", "0ms"),
                 blockSize,
                 lowWatermark,
+                isolation(given.get("isolation")),
+                positiveInt(given, "registries", 1),
                 Path.of(given.getOrDefault("out", "target/strategy-table/" + database.option)));
         for (String name : List.of("store", "url", "user", "password", "modes", "threads", "duration", "warmup",
-                "app-latency", "store-latency", "block-size", "low-watermark", "out")) {
+                "app-latency", "store-latency", "block-size", "low-watermark", "isolation", "registries", "out")) {
             given.remove(name);
         }
         if (!given.isEmpty()) {
@@ -101,12 +111,26 @@ record TableOptions(
         }
         if (!database.hasNativeSequences() && options.modes().stream().anyMatch(Mode::usesNativeSequence)) {
             throw new IllegalArgumentException("--modes: " + database.option + " has no sequences for"
-                    + " hibernate-pooled, seqgen-pooled or native-sequence");
+                    + " hibernate-pooled, seqgen-pooled, native-sequence or the native-* modes");
         }
         if (!database.canInjectLatency() && !options.storeLatency().isZero()) {
             throw new IllegalArgumentException("--store-latency: cannot be injected on " + database.option);
         }
         return options;
+    }
+
+    /** The JDBC isolation constant's name for HikariCP, or null for the database's default. */
+    private static String isolation(String option) {
+        if (option == null) {
+            return null;
+        }
+        return switch (option) {
+            case "read-committed" -> "TRANSACTION_READ_COMMITTED";
+            case "repeatable-read" -> "TRANSACTION_REPEATABLE_READ";
+            case "serializable" -> "TRANSACTION_SERIALIZABLE";
+            default -> throw new IllegalArgumentException("--isolation=" + option
+                    + ": expected read-committed, repeatable-read or serializable");
+        };
     }
 
     private static List<Mode> modes(String list) {

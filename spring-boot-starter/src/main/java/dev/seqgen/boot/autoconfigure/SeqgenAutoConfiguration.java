@@ -3,9 +3,11 @@ package dev.seqgen.boot.autoconfigure;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.boot.autoconfigure.SeqgenProperties.JdbcKind;
 import dev.seqgen.boot.autoconfigure.SeqgenProperties.StoreType;
 import dev.seqgen.hibernate.SeqgenHibernate;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jdbc.NativeSequenceStore;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 import dev.seqgen.spi.SequenceStore;
 
@@ -30,6 +32,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Auto-configuration for seqgen: a {@link SequenceRegistry} configured from the {@code seqgen.*} properties
@@ -94,7 +101,7 @@ public final class SeqgenAutoConfiguration {
     /** Creates the configured sequences' rows (and with them the JDBC table) now rather than on first use. */
     private static void createConfiguredSequences(SequenceRegistry registry, Iterable<String> names) {
         for (String name : names) {
-            registry.store().createSequence(name, registry.settingsFor(name).initialValue());
+            registry.store().createSequence(name, registry.settingsFor(name));
         }
     }
 
@@ -120,6 +127,27 @@ public final class SeqgenAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(SequenceStore.class)
+        @Conditional(NativeSequenceKindCondition.class)
+        NativeSequenceStore nativeSequenceStore(DataSource dataSource, SeqgenProperties properties,
+                ObjectProvider<JdbcSchema> jdbcSchema) {
+            JdbcSchema schema = jdbcSchema.getIfAvailable();
+            boolean dedicatedConnection = properties.getJdbc().isDedicatedConnection();
+            if (dedicatedConnection && schema != null) {
+                schema.requireRoomForTheDedicatedConnection();
+            }
+            NativeSequenceStore.Builder builder = NativeSequenceStore.builder(dataSource)
+                    .dedicatedConnection(dedicatedConnection);
+            try {
+                builder.prefix(properties.getJdbc().getSequencePrefix());
+            } catch (SequenceConfigurationException e) {
+                throw new SequenceConfigurationException("seqgen.jdbc.sequence-prefix", e.value(), e.allowed());
+            }
+            return builder.build();
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(SequenceStore.class)
+        @Conditional(TableKindCondition.class)
         // Starts after the database initializers (SeqgenDependsOnDatabaseInitializationDetector), except with
         // JPA's deferred initialization, where it serves the EntityManagerFactory those initializers wait for.
         JdbcSequenceStore sequenceStore(DataSource dataSource, SeqgenProperties properties,
@@ -167,7 +195,8 @@ public final class SeqgenAutoConfiguration {
             SeqgenDataSourceScriptDatabaseInitializer seqgenDataSourceScriptDatabaseInitializer(DataSource dataSource,
                     SeqgenProperties properties) {
                 DatabaseInitializationMode mode = properties.getSchema().getCreate() != null
-                        || JdbcSchema.isRenamedTableWithDefaultScript(properties) ? DatabaseInitializationMode.NEVER
+                        || JdbcSchema.isRenamedTableWithDefaultScript(properties)
+                        || properties.getJdbc().getKind() == JdbcKind.NATIVE_SEQUENCE ? DatabaseInitializationMode.NEVER
                                 : properties.getJdbc().getInitializeSchema();
                 return new SeqgenDataSourceScriptDatabaseInitializer(dataSource, mode,
                         properties.getJdbc().getSchema());
@@ -203,6 +232,39 @@ public final class SeqgenAutoConfiguration {
 
         @ConditionalOnProperty(name = "seqgen.store", havingValue = "spanner")
         static class Spanner {
+        }
+    }
+
+    /** {@code seqgen.jdbc.kind} is {@code table} (or unset). */
+    static final class TableKindCondition extends JdbcKindCondition {
+
+        TableKindCondition() {
+            super(JdbcKind.TABLE);
+        }
+    }
+
+    /** {@code seqgen.jdbc.kind} is {@code native-sequence}. */
+    static final class NativeSequenceKindCondition extends JdbcKindCondition {
+
+        NativeSequenceKindCondition() {
+            super(JdbcKind.NATIVE_SEQUENCE);
+        }
+    }
+
+    /** Matches one value of {@code seqgen.jdbc.kind}, bound as Spring binds it (any relaxed spelling). */
+    abstract static class JdbcKindCondition extends SpringBootCondition {
+
+        private final JdbcKind kind;
+
+        JdbcKindCondition(JdbcKind kind) {
+            this.kind = kind;
+        }
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            JdbcKind bound = Binder.get(context.getEnvironment()).bind("seqgen.jdbc.kind", JdbcKind.class)
+                    .orElse(JdbcKind.TABLE);
+            return new ConditionOutcome(bound == kind, "seqgen.jdbc.kind is " + bound);
         }
     }
 

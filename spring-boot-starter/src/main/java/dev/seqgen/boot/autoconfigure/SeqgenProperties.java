@@ -121,8 +121,34 @@ public class SeqgenProperties {
         SPANNER
     }
 
+    /** How the JDBC store counts. */
+    public enum JdbcKind {
+
+        /** One row per sequence in the table of seqgen.table; every strategy. */
+        TABLE,
+
+        /**
+         * One database sequence per sequence (PostgreSQL, MariaDB, H2), of increment = block size; batch,
+         * async-batch and async only.
+         */
+        NATIVE_SEQUENCE
+    }
+
     /** The JDBC store. */
     public static class Jdbc {
+
+        /**
+         * How the JDBC store counts: 'table' (a row per sequence in seqgen.table, every strategy) or
+         * 'native-sequence' (a database sequence per sequence, named seqgen.jdbc.sequence-prefix + name, whose
+         * increment is the block size; batch, async-batch and async only, no sync; PostgreSQL, MariaDB, H2).
+         */
+        private JdbcKind kind = JdbcKind.TABLE;
+
+        /**
+         * Prefix of the database sequences' names under seqgen.jdbc.kind=native-sequence: sequence 'orders' is
+         * database sequence seqgen_orders by default. Letters, digits and underscores, not starting with a digit.
+         */
+        private String sequencePrefix = "seqgen_";
 
         /**
          * Whether the JDBC store keeps one connection of the DataSource for its own statements. Threads that
@@ -145,6 +171,22 @@ public class SeqgenProperties {
          * another seqgen.table and these scripts, seqgen creates that table with the same statement.
          */
         private String schema = SeqgenDataSourceScriptDatabaseInitializer.DEFAULT_SCHEMA_LOCATION;
+
+        public JdbcKind getKind() {
+            return this.kind;
+        }
+
+        public void setKind(JdbcKind kind) {
+            this.kind = kind;
+        }
+
+        public String getSequencePrefix() {
+            return this.sequencePrefix;
+        }
+
+        public void setSequencePrefix(String sequencePrefix) {
+            this.sequencePrefix = sequencePrefix;
+        }
 
         public DatabaseInitializationMode getInitializeSchema() {
             return this.initializeSchema;

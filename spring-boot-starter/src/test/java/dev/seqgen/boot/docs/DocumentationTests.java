@@ -30,7 +30,7 @@ class DocumentationTests {
     @Test
     void everySeqgenPropertyHasADescriptionForTheIde() throws IOException {
         List<JsonNode> properties = seqgenProperties();
-        assertThat(properties).hasSize(24);
+        assertThat(properties).hasSize(26);
         assertThat(properties).allSatisfy(property -> assertThat(property.path("description").asString())
                 .as(property.path("name").asString()).isNotBlank());
     }

@@ -1,0 +1,510 @@
+package dev.seqgen.jdbc;
+
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import dev.seqgen.jdbc.JdbcDialect.NativeSequenceState;
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStoreException;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+
+/**
+ * A {@link SequenceStore} over the database's own sequences (PostgreSQL, MariaDB, H2) instead of a counter row:
+ * each seqgen sequence is one database sequence, named {@linkplain Builder#prefix(String) prefix} + name, whose
+ * {@code INCREMENT BY} is the sequence's block size, so that one reservation is one {@code nextval}: the value it
+ * returns is the first of a block of increment values that this JVM alone holds.
+ *
+ * <p>Why: a counter row that many sessions update is a hot key (each reservation waits for the previous one's
+ * commit, and at SERIALIZABLE they conflict), whereas {@code nextval} is not transactional: it never holds a lock
+ * until a commit and never takes part in a serialization conflict. The block lives in the JVM, so it survives
+ * {@code DISCARD ALL} / {@code DISCARD SEQUENCES}, a connection reset and pool churn, which the database's own
+ * per-connection sequence cache does not; that cache stays 1.
+ *
+ * <p>What it serves, and what it cannot:
+ * <ul>
+ * <li>{@link Strategy#BATCH} and {@link Strategy#ASYNC_BATCH}: a database sequence of increment = block size.
+ *     The block size is fixed ({@link #variableReservationSizes()} is false): adaptive block sizing is off on this
+ *     store.</li>
+ * <li>{@link Strategy#ASYNC}: a database sequence of increment 1, one {@code nextval} per value; so
+ *     {@code nextValues(n)} with n &gt; 1, which needs n consecutive values, fails.</li>
+ * <li>{@link Strategy#SYNC} is refused when the sequence is opened: a sequence increment cannot be rolled back,
+ *     so it cannot give gapless numbers.</li>
+ * <li>No give-back: a sequence has no compare-and-set, so {@link #giveBack} returns false, and the values a
+ *     stopped JVM held (its block in hand and, with ASYNC_BATCH, the prefetched one) are a gap.</li>
+ * </ul>
+ *
+ * <p>Creation and adoption: when a sequence is opened, its database sequence is created if missing
+ * ({@code CREATE SEQUENCE IF NOT EXISTS ... INCREMENT BY <block> START WITH <initial> MAXVALUE <max> CACHE 1
+ * NO CYCLE}); an existing one is adopted if its increment equals the block size (1 for ASYNC), and refused
+ * otherwise, with both increments in the message. A block never crosses the settings' maximum value: the last
+ * block is cut short there, and a reservation beyond it (the database's "reached maximum value" included) is a
+ * {@link SequenceExhaustedException}, never a wrap-around.
+ *
+ * <p>{@link #advance}: PostgreSQL holds the lock of {@code ALTER SEQUENCE} while it reads and sets, so a
+ * concurrent {@code nextval} of any session waits; MariaDB's {@code SETVAL} never moves a sequence backwards by
+ * itself; H2 has neither, so its read-then-restart is atomic only against the native stores of the same JVM.
+ * Cloud Spanner is not supported: its bit-reversed sequences cannot serve contiguous blocks.
+ */
+public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
+
+    /** The default prefix of the database sequences' names. */
+    public static final String DEFAULT_PREFIX = "seqgen_";
+
+    /** The longest database sequence name: PostgreSQL's identifier limit (MariaDB allows 64). */
+    static final int MAX_NAME_LENGTH = 63;
+
+    private static final Pattern PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,31}");
+
+    /** Serialises H2's nextval and advance in this JVM (see {@link JdbcDialect#serializesNextval()}). */
+    private static final Object H2_SEQUENCE_LOCK = new Object();
+
+    private final DataSource dataSource;
+    /** The connection borrowed for {@link Builder#dedicatedConnection(boolean)}, or null. */
+    private final DedicatedConnectionDataSource dedicated;
+    private final String prefix;
+    private final JdbcDialect dialect;
+    /** The increment of every sequence this store created or adopted, by seqgen sequence name. */
+    private final Map<String, Long> increments = new ConcurrentHashMap<>();
+
+    private NativeSequenceStore(Builder builder) {
+        this.dedicated = builder.dedicatedConnection ? borrowDedicated(builder.dataSource) : null;
+        this.dataSource = dedicated != null ? dedicated : builder.dataSource;
+        this.prefix = builder.prefix;
+        try {
+            this.dialect = builder.dialect != null ? builder.dialect : detectDialect(dataSource);
+            if (!dialect.hasContiguousSequences()) {
+                throw new IllegalArgumentException("the native-sequence store does not support " + dialect.storeName()
+                        + ": its sequences are bit-reversed and cannot serve contiguous blocks; use the table store");
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private static DedicatedConnectionDataSource borrowDedicated(DataSource pool) {
+        try {
+            return new DedicatedConnectionDataSource(pool);
+        } catch (SQLException e) {
+            throw new SequenceStoreException("the seqgen native-sequence store could not borrow its dedicated"
+                    + " connection: " + e.getMessage(), e, false);
+        }
+    }
+
+    private static JdbcDialect detectDialect(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            return JdbcDialect.forProductName(connection.getMetaData().getDatabaseProductName());
+        } catch (SQLException e) {
+            throw new SequenceStoreException("could not detect the database of the seqgen native-sequence store: "
+                    + e.getMessage(), e, false);
+        }
+    }
+
+    /**
+     * Returns a builder for a store over the given data source.
+     *
+     * @param dataSource where the sequences live
+     * @return a new builder
+     */
+    public static Builder builder(DataSource dataSource) {
+        return new Builder(dataSource);
+    }
+
+    /**
+     * Returns the dedicated connection to the pool, if the store borrowed one; otherwise does nothing.
+     */
+    @Override
+    public void close() {
+        if (dedicated != null) {
+            dedicated.close();
+        }
+    }
+
+    /**
+     * Returns the dialect in use.
+     *
+     * @return the dialect
+     */
+    public JdbcDialect dialect() {
+        return dialect;
+    }
+
+    /**
+     * Returns the prefix of the database sequences' names.
+     *
+     * @return the prefix
+     */
+    public String prefix() {
+        return prefix;
+    }
+
+    /**
+     * Returns the name of the database sequence behind a seqgen sequence: the prefix followed by the name.
+     *
+     * @param sequence the seqgen sequence name
+     * @return the database sequence name, unquoted
+     * @throws SequenceConfigurationException if the result is longer than {@value #MAX_NAME_LENGTH} characters
+     */
+    public String databaseSequenceName(String sequence) {
+        String name = prefix + sequence;
+        if (name.length() > MAX_NAME_LENGTH) {
+            throw new SequenceConfigurationException("sequence name", "'" + sequence + "'", "at most "
+                    + (MAX_NAME_LENGTH - prefix.length()) + " characters with the native-sequence store, whose"
+                    + " database sequence " + name + " would be longer than " + MAX_NAME_LENGTH);
+        }
+        return name;
+    }
+
+    @Override
+    public String name() {
+        return dialect.storeName();
+    }
+
+    /** Describes the store for logs: database, name prefix and connection use. */
+    @Override
+    public String toString() {
+        return "NativeSequenceStore[" + dialect.name().toLowerCase(Locale.ROOT) + ", sequences " + prefix + "*"
+                + (dedicated != null ? ", dedicated connection" : ", connections from the pool") + "]";
+    }
+
+    /**
+     * Returns false: a sequence hands out exactly its increment per {@code nextval}.
+     *
+     * @return false
+     */
+    @Override
+    public boolean variableReservationSizes() {
+        return false;
+    }
+
+    /**
+     * Creates the database sequence with the increment the strategy reserves (the block size; 1 for ASYNC), or
+     * adopts an existing one whose increment matches.
+     *
+     * @throws SequenceConfigurationException if the strategy is SYNC, or the name is too long
+     * @throws SequenceStoreException if the existing sequence's increment differs, or the database failed
+     */
+    @Override
+    public void createSequence(String sequence, SequenceSettings settings) {
+        String databaseName = databaseSequenceName(sequence);
+        if (settings.strategy() == Strategy.SYNC) {
+            throw new SequenceConfigurationException("strategy", "sync (sequence '" + sequence + "')",
+                    "async, batch or async-batch with the native-sequence store: database sequence " + databaseName
+                            + " cannot be rolled back with the caller's transaction, so it cannot give gapless"
+                            + " numbers; use the table store for SYNC");
+        }
+        long increment = settings.strategy() == Strategy.ASYNC ? 1 : settings.blockSize();
+        String quoted = dialect.quote(databaseName);
+        NativeSequenceState state;
+        try (Connection connection = dataSource.getConnection()) {
+            state = dialect.readSequence(connection, quoted);
+            if (state == null) {
+                try {
+                    execute(connection, dialect.createSequenceSql(quoted, settings.initialValue(), increment,
+                            settings.maxValue()));
+                } catch (SQLException e) {
+                    // Two JVMs creating one sequence at once: the loser's IF NOT EXISTS may still fail (PostgreSQL
+                    // reports a duplicate catalog entry). The sequence exists then, which is all we need.
+                    if (dialect.readSequence(connection, quoted) == null) {
+                        throw e;
+                    }
+                }
+                state = dialect.readSequence(connection, quoted);
+            }
+        } catch (SQLException e) {
+            throw failure("creating database sequence " + databaseName + " of sequence '" + sequence + "'", e);
+        }
+        if (state == null) {
+            throw new SequenceStoreException("database sequence " + databaseName + " of sequence '" + sequence
+                    + "' is missing right after CREATE SEQUENCE", null, true);
+        }
+        if (state.increment() != increment) {
+            throw new SequenceStoreException("database sequence " + databaseName + " of sequence '" + sequence
+                    + "' has INCREMENT BY " + state.increment() + " but " + settings.strategy() + " reserves "
+                    + increment + (settings.strategy() == Strategy.ASYNC ? " value" : " values (the block size)")
+                    + " per nextval: give the sequence block-size " + state.increment() + ", or change the"
+                    + " increment of the database sequence (ALTER SEQUENCE " + databaseName + " INCREMENT BY "
+                    + increment + ")", null, false);
+        }
+        increments.put(sequence, increment);
+    }
+
+    /**
+     * Adopts an existing database sequence whatever its increment; a missing one cannot be created without the
+     * sequence's settings (its increment is the block size).
+     *
+     * @throws SequenceStoreException if the database sequence is missing, or the database failed
+     */
+    @Override
+    public void createSequence(String sequence, long initialValue) {
+        String databaseName = databaseSequenceName(sequence);
+        if (readState(sequence) == null) {
+            throw new SequenceStoreException("database sequence " + databaseName + " of sequence '" + sequence
+                    + "' does not exist, and the native-sequence store creates it only with the sequence's settings"
+                    + " (its increment is the block size): open the sequence through a SequenceRegistry", null,
+                    false);
+        }
+    }
+
+    /**
+     * Takes one block with one {@code nextval}: {@code [value, value + increment)}, cut short at {@code maxValue}.
+     *
+     * @throws SequenceStoreException if {@code count} is not the database sequence's increment, or the database
+     *     failed (marked transient where a retry may succeed)
+     */
+    @Override
+    public ReservedRange reserve(String sequence, long count, long maxValue) {
+        long increment = increment(sequence);
+        if (count != increment) {
+            throw new SequenceStoreException("sequence '" + sequence + "': database sequence "
+                    + databaseSequenceName(sequence) + " hands out blocks of exactly " + increment
+                    + " value(s) (its INCREMENT BY), not " + count + "; the native-sequence store cannot serve"
+                    + (increment == 1 ? " several consecutive values to one ASYNC call" : " another block size"),
+                    null, false);
+        }
+        String quoted = dialect.quote(databaseSequenceName(sequence));
+        long first;
+        try (Connection connection = dataSource.getConnection()) {
+            if (dialect.serializesNextval()) {
+                synchronized (H2_SEQUENCE_LOCK) {
+                    first = nextval(connection, quoted);
+                }
+            } else {
+                first = nextval(connection, quoted);
+            }
+        } catch (SQLException e) {
+            if (dialect.isSequenceExhausted(e)) {
+                throw new SequenceExhaustedException(sequence, maxValue);
+            }
+            throw failure("reserving a block of sequence '" + sequence + "'", e);
+        }
+        if (first > maxValue) {
+            throw new SequenceExhaustedException(sequence, maxValue);
+        }
+        // Written so that no sum overflows: maxValue is at most Long.MAX_VALUE - 1.
+        long end = first > maxValue - increment + 1 ? maxValue + 1 : first + increment;
+        return new ReservedRange(first, end);
+    }
+
+    private long nextval(Connection connection, String quoted) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(dialect.nextvalSql(quoted))) {
+            rs.next();
+            long value = rs.getLong(1);
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+            return value;
+        }
+    }
+
+    private long increment(String sequence) {
+        Long known = increments.get(sequence);
+        if (known != null) {
+            return known;
+        }
+        NativeSequenceState state = readState(sequence);
+        if (state == null) {
+            throw new SequenceStoreException("sequence '" + sequence + "' has no database sequence "
+                    + databaseSequenceName(sequence) + " (was it dropped?)", null, false);
+        }
+        increments.put(sequence, state.increment());
+        return state.increment();
+    }
+
+    /**
+     * Always fails: a sequence increment cannot be rolled back with the caller's transaction. The registry refuses
+     * SYNC sequences on this store when they are opened, so this is never reached through it.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
+        throw new UnsupportedOperationException("sequence '" + sequence + "': the native-sequence store cannot take"
+                + " values in the caller's transaction (database sequence " + databaseSequenceName(sequence)
+                + " cannot be rolled back); SYNC needs the table store");
+    }
+
+    /**
+     * Reads the value the database sequence returns next, without consuming it. Values in the blocks JVMs hold
+     * are below it.
+     */
+    @Override
+    public OptionalLong nextValue(String sequence) {
+        NativeSequenceState state = readState(sequence);
+        return state == null ? OptionalLong.empty() : OptionalLong.of(state.nextValue());
+    }
+
+    private NativeSequenceState readState(String sequence) {
+        String databaseName = databaseSequenceName(sequence);
+        try (Connection connection = dataSource.getConnection()) {
+            return dialect.readSequence(connection, dialect.quote(databaseName));
+        } catch (SQLException e) {
+            throw failure("reading database sequence " + databaseName + " of sequence '" + sequence + "'", e);
+        }
+    }
+
+    /**
+     * Returns false: a sequence has no compare-and-set, so an unused tail cannot be given back safely. The values
+     * stay unused (a gap).
+     *
+     * @return false
+     */
+    @Override
+    public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
+        return false;
+    }
+
+    /**
+     * Moves the database sequence forward so that it next returns {@code nextValue}, only if it would return less;
+     * never backwards. PostgreSQL and MariaDB: atomic against every session's {@code nextval}. H2: atomic against
+     * the native stores of this JVM only (H2 has no conditional restart).
+     */
+    @Override
+    public boolean advance(String sequence, long nextValue) {
+        String databaseName = databaseSequenceName(sequence);
+        String quoted = dialect.quote(databaseName);
+        try (Connection connection = dataSource.getConnection()) {
+            if (dialect.readSequence(connection, quoted) == null) {
+                return false;
+            }
+            if (dialect.serializesNextval()) {
+                synchronized (H2_SEQUENCE_LOCK) {
+                    return advance(connection, quoted, nextValue);
+                }
+            }
+            return advance(connection, quoted, nextValue);
+        } catch (SQLException e) {
+            throw failure("moving database sequence " + databaseName + " of sequence '" + sequence + "' forward to "
+                    + nextValue, e);
+        }
+    }
+
+    private boolean advance(Connection connection, String quoted, long nextValue) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        boolean transaction = dialect.advanceNeedsTransaction();
+        if (transaction && autoCommit) {
+            connection.setAutoCommit(false);
+        }
+        try {
+            boolean moved = dialect.advanceSequence(connection, quoted, nextValue);
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+            return moved;
+        } catch (SQLException | RuntimeException e) {
+            if (!connection.getAutoCommit()) {
+                try {
+                    connection.rollback();
+                } catch (SQLException rollbackFailure) {
+                    e.addSuppressed(rollbackFailure);
+                }
+            }
+            throw e;
+        } finally {
+            if (transaction && autoCommit) {
+                try {
+                    connection.setAutoCommit(true);
+                } catch (SQLException ignored) {
+                    // a broken connection: the pool discards it
+                }
+            }
+        }
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        }
+    }
+
+    private SequenceStoreException failure(String what, SQLException e) {
+        return new SequenceStoreException(what + " (" + dialect.storeName() + ") failed: " + e.getMessage()
+                + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
+    }
+
+    /** Builds a {@link NativeSequenceStore}. */
+    public static final class Builder {
+
+        private final DataSource dataSource;
+        private String prefix = DEFAULT_PREFIX;
+        private JdbcDialect dialect;
+        private boolean dedicatedConnection;
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        }
+
+        /**
+         * Sets the prefix of the database sequences' names: sequence {@code orders} is database sequence
+         * {@code <prefix>orders}, a quoted identifier in the connection's current schema. Default
+         * {@value #DEFAULT_PREFIX}.
+         *
+         * @param prefix the prefix
+         * @return this builder
+         * @throws SequenceConfigurationException if the prefix is not 1 to 32 of {@code A-Z a-z 0-9 _}, starting
+         *     with a letter or underscore
+         */
+        public Builder prefix(String prefix) {
+            if (prefix == null || !PREFIX.matcher(prefix).matches()) {
+                throw new SequenceConfigurationException("prefix", prefix == null ? null : "'" + prefix + "'",
+                        "1 to 32 characters of A-Z a-z 0-9 _, starting with a letter or underscore");
+            }
+            this.prefix = prefix;
+            return this;
+        }
+
+        /**
+         * Sets whether the store borrows one connection from the data source when it is built, keeps it until
+         * {@link NativeSequenceStore#close()}, and runs all its statements on it, one at a time, so that a
+         * reservation never waits for a pool whose connections the callers hold (see
+         * {@link JdbcSequenceStore.Builder#dedicatedConnection(boolean)}). Default false.
+         *
+         * @param dedicatedConnection whether to keep a connection of its own
+         * @return this builder
+         */
+        public Builder dedicatedConnection(boolean dedicatedConnection) {
+            this.dedicatedConnection = dedicatedConnection;
+            return this;
+        }
+
+        /**
+         * Sets the dialect. Default: detected from the database's product name.
+         *
+         * @param dialect the dialect
+         * @return this builder
+         */
+        public Builder dialect(JdbcDialect dialect) {
+            this.dialect = Objects.requireNonNull(dialect, "dialect");
+            return this;
+        }
+
+        /**
+         * Builds the store; detects the dialect (one connection) unless one was set.
+         *
+         * @return the store
+         * @throws SequenceStoreException if the dialect could not be detected
+         * @throws IllegalArgumentException if the database is not supported, or has no contiguous sequences
+         *     (Cloud Spanner)
+         */
+        public NativeSequenceStore build() {
+            return new NativeSequenceStore(this);
+        }
+    }
+}

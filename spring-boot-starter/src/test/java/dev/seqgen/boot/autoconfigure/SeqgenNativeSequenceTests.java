@@ -1,0 +1,87 @@
+package dev.seqgen.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.boot.actuate.SeqgenEndpoint;
+import dev.seqgen.boot.actuate.SeqgenHealthIndicator;
+import dev.seqgen.boot.actuate.SeqgenEndpoint.SequenceDescriptor;
+import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jdbc.NativeSequenceStore;
+import dev.seqgen.testing.TestDatabase;
+
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+
+/** {@code seqgen.jdbc.kind=native-sequence} on each database: the store, start-up creation, use, and refusals. */
+class SeqgenNativeSequenceTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(SeqgenAutoConfiguration.class));
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void nativeSequenceKindCountsInADatabaseSequenceCreatedAtStartUp(TestDatabase database) {
+        String prefix = TestDatabase.uniqueTable() + "_";
+        try {
+            contextRunner.withBean(DataSource.class, () -> unclosable(database))
+                    .withPropertyValues("seqgen.jdbc.kind=native-sequence", "seqgen.jdbc.sequence-prefix=" + prefix,
+                            "seqgen.sequences.orders.block-size=100", "seqgen.sequences.orders.initial-value=1000")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed().hasSingleBean(NativeSequenceStore.class)
+                                .doesNotHaveBean(JdbcSequenceStore.class);
+                        NativeSequenceStore store = context.getBean(NativeSequenceStore.class);
+                        assertThat(store.prefix()).isEqualTo(prefix);
+                        assertThat(store.nextValue("orders")).as("created at start-up").hasValue(1000);
+
+                        SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                        assertThat(registry.sequence("orders").nextValues(3)).containsExactly(1000, 1001, 1002);
+                        assertThat(store.nextValue("orders")).hasValue(1100);
+                        SequenceDescriptor described = new SeqgenEndpoint(registry, List.of("orders")).sequence("orders");
+                        assertThat(described.storeNextValue()).as("what the endpoint and health read").isEqualTo(1100);
+                        assertThat(described.storeError()).isNull();
+                        assertThat(new SeqgenHealthIndicator(registry, List.of("orders"), 0.8).health().getStatus())
+                                .isEqualTo(Status.UP);
+                    });
+        } finally {
+            database.execute("DROP SEQUENCE IF EXISTS " + quote(database, prefix + "orders"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void aSyncSequenceFailsTheStartUpNamingItsDatabaseSequence(TestDatabase database) {
+        String prefix = TestDatabase.uniqueTable() + "_";
+        contextRunner.withBean(DataSource.class, () -> unclosable(database))
+                .withPropertyValues("seqgen.jdbc.kind=NATIVE_SEQUENCE", "seqgen.jdbc.sequence-prefix=" + prefix,
+                        "seqgen.sequences.invoices.strategy=sync")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .isInstanceOf(dev.seqgen.SequenceConfigurationException.class)
+                        .hasMessageContaining("sequence 'invoices'").hasMessageContaining(prefix + "invoices")
+                        .hasMessageContaining("gapless"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void aBadPrefixFailsTheStartUpNamingTheProperty(TestDatabase database) {
+        contextRunner.withBean(DataSource.class, () -> unclosable(database))
+                .withPropertyValues("seqgen.jdbc.kind=native-sequence", "seqgen.jdbc.sequence-prefix=no-dashes")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("seqgen.jdbc.sequence-prefix"));
+    }
+
+    private static String quote(TestDatabase database, String name) {
+        return database == TestDatabase.MARIADB ? "`" + name + "`" : '"' + name + '"';
+    }
+
+    /** The shared test pool, hidden from the context's close. */
+    private static DataSource unclosable(TestDatabase database) {
+        return new DelegatingDataSource(database.dataSource());
+    }
+}
