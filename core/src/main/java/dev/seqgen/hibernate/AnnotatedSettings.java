@@ -2,6 +2,7 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.Setting;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -73,46 +74,18 @@ final class AnnotatedSettings {
             SequenceSettings defaults, long maxForIdType) {
         SequenceSettings.Builder builder = configured.toBuilder();
         Fill fill = new Fill(configured, defaults);
-
-        if (annotation.strategy().length > 1) {
-            throw new SequenceConfigurationException("strategy", Arrays.toString(annotation.strategy()),
-                    "at most one strategy");
-        }
-        if (annotation.strategy().length == 1 && fill.open(SequenceSettings::strategy)) {
-            builder.strategy(annotation.strategy()[0]);
-        }
-        boolean blockFromAnnotation = isSet(annotation.blockSize()) && fill.open(SequenceSettings::blockSize);
-        if (blockFromAnnotation) {
-            builder.blockSize(annotation.blockSize());
-        }
-        if (fill.open(SequenceSettings::lowWatermark)) {
-            if (isSet(annotation.lowWatermark())) {
-                builder.lowWatermark(annotation.lowWatermark());
-            } else if (blockFromAnnotation) {
-                // The low watermark the registry would use was a quarter of its own block: back to the default,
-                // a quarter of the annotation's block (and for an adaptive ASYNC_BATCH, the floor of its refill
-                // point rather than a fixed one).
-                builder.defaultLowWatermark();
+        for (Setting setting : Setting.values()) {
+            Object value = attribute(annotation, setting);
+            if (value != null && fill.open(setting::valueIn)) {
+                setting.apply(builder, value);
             }
         }
-        if (isSet(annotation.acquireTimeoutMillis()) && fill.open(SequenceSettings::acquireTimeout)) {
-            builder.acquireTimeout(Duration.ofMillis(annotation.acquireTimeoutMillis()));
-        }
-        if (isSet(annotation.initialValue()) && fill.open(SequenceSettings::initialValue)) {
-            builder.initialValue(annotation.initialValue());
-        }
-        if (isSet(annotation.maxValue()) && fill.open(SequenceSettings::maxValue)) {
-            builder.maxValue(annotation.maxValue());
-        }
-        if (annotation.adaptive().length > 1) {
-            throw new SequenceConfigurationException("adaptive", Arrays.toString(annotation.adaptive()),
-                    "at most one value");
-        }
-        if (annotation.adaptive().length == 1 && fill.open(SequenceSettings::adaptive)) {
-            builder.adaptive(annotation.adaptive()[0]);
-        }
-        if (isSet(annotation.adaptiveMaxBlockSize()) && fill.open(SequenceSettings::adaptiveMaxBlockSize)) {
-            builder.adaptiveMaxBlockSize(annotation.adaptiveMaxBlockSize());
+        if (annotation.blockSize() != SeqgenGenerator.UNSET && annotation.lowWatermark() == SeqgenGenerator.UNSET
+                && fill.open(SequenceSettings::blockSize) && fill.open(SequenceSettings::lowWatermark)) {
+            // The low watermark the registry would use was a quarter of its own block: back to the default, a
+            // quarter of the annotation's block (and for an adaptive ASYNC_BATCH, the floor of its refill point
+            // rather than a fixed one).
+            builder.defaultLowWatermark();
         }
 
         SequenceSettings merged = builder.build();
@@ -122,8 +95,43 @@ final class AnnotatedSettings {
         return merged;
     }
 
-    private static boolean isSet(long value) {
-        return value != SeqgenGenerator.UNSET;
+    /**
+     * The annotation's value for a setting, of the setting's type, or null when the attribute is unset. The
+     * switch names every setting, so a setting added to {@link Setting} does not compile here until the
+     * annotations have its attribute.
+     */
+    static Object attribute(SeqgenGenerator annotation, Setting setting) {
+        return switch (setting) {
+            case STRATEGY -> single("strategy", annotation.strategy().length == 0 ? null
+                    : annotation.strategy().length == 1 ? annotation.strategy()[0] : Arrays.toString(annotation.strategy()),
+                    annotation.strategy().length);
+            case BLOCK_SIZE -> unset(annotation.blockSize()) ? null : annotation.blockSize();
+            case LOW_WATERMARK -> unset(annotation.lowWatermark()) ? null : annotation.lowWatermark();
+            case ACQUIRE_TIMEOUT -> unset(annotation.acquireTimeoutMillis()) ? null
+                    : Duration.ofMillis(annotation.acquireTimeoutMillis());
+            case INITIAL_VALUE -> unset(annotation.initialValue()) ? null : annotation.initialValue();
+            case MAX_VALUE -> unset(annotation.maxValue()) ? null : annotation.maxValue();
+            case ADAPTIVE_ENABLED -> single("adaptive", annotation.adaptive().length == 0 ? null
+                    : annotation.adaptive().length == 1 ? annotation.adaptive()[0] : Arrays.toString(annotation.adaptive()),
+                    annotation.adaptive().length);
+            case ADAPTIVE_MAX_BLOCK_SIZE -> unset(annotation.adaptiveMaxBlockSize()) ? null
+                    : annotation.adaptiveMaxBlockSize();
+            case ADAPTIVE_TARGET_REFILL_INTERVAL -> unset(annotation.adaptiveTargetRefillIntervalMillis()) ? null
+                    : Duration.ofMillis(annotation.adaptiveTargetRefillIntervalMillis());
+        };
+    }
+
+    /** An array attribute holds at most one value: {@code strategy = Strategy.SYNC}. */
+    private static Object single(String attribute, Object value, int length) {
+        if (length > 1) {
+            throw new SequenceConfigurationException(attribute, value, "at most one " + (attribute.equals("strategy")
+                    ? "strategy" : "value"));
+        }
+        return value;
+    }
+
+    private static boolean unset(long value) {
+        return value == SeqgenGenerator.UNSET;
     }
 
     /** Tells which settings the registry leaves open for the annotation to fill. */

@@ -2,12 +2,9 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceSettings;
-import dev.seqgen.Strategy;
+import dev.seqgen.Setting;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 
-import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -17,9 +14,6 @@ import java.util.TreeMap;
  * setting's type. Every bad value or unknown key fails with the full setting name and what is allowed.
  */
 final class PlainSettings {
-
-    private static final String KEYS = "strategy, block-size, low-watermark, acquire-timeout, initial-value,"
-            + " max-value, adaptive.enabled, adaptive.max-block-size, adaptive.target-refill-interval";
 
     final String table;
     final boolean createTable;
@@ -51,7 +45,7 @@ final class PlainSettings {
                 int dot = rest.indexOf('.');
                 if (dot <= 0) {
                     throw new SequenceConfigurationException(key, setting.getValue(),
-                            SeqgenHibernate.SEQUENCES_PREFIX + "<name>.<key> with a key of: " + KEYS);
+                            SeqgenHibernate.SEQUENCES_PREFIX + "<name>.<key> with a key of: " + Setting.keys());
                 }
                 sequences.computeIfAbsent(rest.substring(0, dot), name -> new TreeMap<>())
                         .put(rest.substring(dot + 1), setting.getValue());
@@ -72,22 +66,10 @@ final class PlainSettings {
 
     private static void apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {
         try {
-            switch (key) {
-                case "strategy" -> builder.strategy(strategy(value));
-                case "block-size" -> builder.blockSize(integer(value));
-                case "low-watermark" -> builder.lowWatermark(integer(value));
-                case "acquire-timeout" -> builder.acquireTimeout(duration(value));
-                case "initial-value" -> builder.initialValue(longValue(value));
-                case "max-value" -> builder.maxValue(longValue(value));
-                case "adaptive.enabled" -> builder.adaptive(bool(prefix + key, value, false));
-                case "adaptive.max-block-size" -> builder.adaptiveMaxBlockSize(integer(value));
-                case "adaptive.target-refill-interval" -> builder.adaptiveTargetRefillInterval(duration(value));
-                default -> throw new SequenceConfigurationException(prefix + key, value, "a key of: " + KEYS);
-            }
+            Setting.find(key).orElseThrow(() -> new SequenceConfigurationException(prefix + key, value,
+                    "a key of: " + Setting.keys())).apply(builder, value);
         } catch (SequenceConfigurationException e) {
             throw e.setting().startsWith(prefix) ? e : prefixed(prefix, e);
-        } catch (IllegalArgumentException | DateTimeParseException e) {
-            throw new SequenceConfigurationException(prefix + key, value, allowed(key));
         }
     }
 
@@ -104,39 +86,6 @@ final class PlainSettings {
                 e.allowed());
         named.initCause(e);
         return named;
-    }
-
-    private static String allowed(String key) {
-        return switch (key) {
-            case "strategy" -> "one of sync, async, batch, async-batch";
-            case "acquire-timeout", "adaptive.target-refill-interval" -> "a positive number of milliseconds or an ISO-8601 duration such as PT5S";
-            default -> "an integer";
-        };
-    }
-
-    private static Strategy strategy(Object value) {
-        if (value instanceof Strategy strategy) {
-            return strategy;
-        }
-        return Strategy.valueOf(value.toString().trim().toUpperCase(Locale.ROOT).replace('-', '_'));
-    }
-
-    private static int integer(Object value) {
-        return value instanceof Integer i ? i : Integer.parseInt(value.toString().trim());
-    }
-
-    private static long longValue(Object value) {
-        return value instanceof Number n && !(value instanceof Double || value instanceof Float)
-                ? n.longValue() : Long.parseLong(value.toString().trim());
-    }
-
-    private static Duration duration(Object value) {
-        if (value instanceof Duration duration) {
-            return duration;
-        }
-        String text = value.toString().trim();
-        return text.startsWith("P") || text.startsWith("p") ? Duration.parse(text)
-                : Duration.ofMillis(Long.parseLong(text));
     }
 
     private static boolean bool(String setting, Object value, boolean absent) {

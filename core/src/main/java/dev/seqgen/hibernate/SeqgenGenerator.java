@@ -88,9 +88,9 @@ public @interface SeqgenGenerator {
     int blockSize() default (int) UNSET;
 
     /**
-     * Values left in the block at which ASYNC_BATCH refills in the background, less than the block size.
-     * Default: unset; when this annotation sets the block size but no low watermark, a quarter of that
-     * block.
+     * Values left in the block at which ASYNC_BATCH refills in the background, less than the block size; set,
+     * it fixes the refill point. Default: unset; when this annotation sets the block size but no low watermark,
+     * a quarter of that block, the lowest refill point of an adaptive sequence.
      *
      * @return the low watermark, or {@link #UNSET}
      */
@@ -122,8 +122,8 @@ public @interface SeqgenGenerator {
     long maxValue() default UNSET;
 
     /**
-     * Whether ASYNC_BATCH adapts its block size to the rate of refills, at most one:
-     * {@code adaptive = true}. Default: unset.
+     * Whether the sequence adapts its block size (and for ASYNC_BATCH its refill point) to what it measures, at
+     * most one: {@code adaptive = false}. Default: unset (the registry's default: on for ASYNC_BATCH).
      *
      * @return an empty array (unset) or the flag
      */
@@ -135,4 +135,12 @@ public @interface SeqgenGenerator {
      * @return the largest adaptive block, or {@link #UNSET}
      */
     int adaptiveMaxBlockSize() default (int) UNSET;
+
+    /**
+     * The refill interval an adaptive sequence steers its block size towards, in milliseconds, at least 1.
+     * Default: unset.
+     *
+     * @return the target refill interval in milliseconds, or {@link #UNSET}
+     */
+    long adaptiveTargetRefillIntervalMillis() default UNSET;
 }

@@ -110,7 +110,8 @@ public @interface SeqgenNumber {
     long maxValue() default SeqgenGenerator.UNSET;
 
     /**
-     * Whether ASYNC_BATCH adapts its block size, at most one. Default: unset.
+     * Whether the sequence adapts its block size (and for ASYNC_BATCH its refill point), at most one. Default:
+     * unset.
      *
      * @return an empty array (unset) or the flag
      */
@@ -122,4 +123,12 @@ public @interface SeqgenNumber {
      * @return the largest adaptive block, or {@link SeqgenGenerator#UNSET}
      */
     int adaptiveMaxBlockSize() default (int) SeqgenGenerator.UNSET;
+
+    /**
+     * The refill interval an adaptive sequence steers its block size towards, in milliseconds, at least 1.
+     * Default: unset.
+     *
+     * @return the target refill interval in milliseconds, or {@link SeqgenGenerator#UNSET}
+     */
+    long adaptiveTargetRefillIntervalMillis() default SeqgenGenerator.UNSET;
 }

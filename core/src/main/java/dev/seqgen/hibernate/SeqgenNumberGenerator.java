@@ -271,5 +271,10 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
         public int adaptiveMaxBlockSize() {
             return number.adaptiveMaxBlockSize();
         }
+
+        @Override
+        public long adaptiveTargetRefillIntervalMillis() {
+            return number.adaptiveTargetRefillIntervalMillis();
+        }
     }
 }

@@ -2,12 +2,15 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.Setting;
+import dev.seqgen.SettingTest;
 import dev.seqgen.Strategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,6 +27,12 @@ class AnnotatedSettingsTest {
 
     @SeqgenGenerator(strategy = {Strategy.SYNC, Strategy.BATCH})
     private static Object twoStrategies;
+
+    /** Every setting away from its default (the values of SettingTest.NON_DEFAULT). */
+    @SeqgenGenerator(strategy = Strategy.BATCH, blockSize = 40, lowWatermark = 3, acquireTimeoutMillis = 750,
+            initialValue = 100, maxValue = 999_999, adaptive = false, adaptiveMaxBlockSize = 400,
+            adaptiveTargetRefillIntervalMillis = 250)
+    private static Object everySetting;
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
@@ -78,6 +87,36 @@ class AnnotatedSettingsTest {
         SequenceSettings settings = AnnotatedSettings.resolve(annotation("bare"), SequenceSettings.defaults(),
                 SequenceSettings.defaults(), SequenceSettings.INT_MAX_VALUE);
         assertThat(settings.maxValue()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
+    void everySettingHasItsAttributeAndAnUnsetAttributeGivesNothing() throws Exception {
+        SequenceSettings fromAnnotation = resolve("everySetting", SequenceSettings.defaults(),
+                SequenceSettings.defaults());
+        for (Setting setting : Setting.values()) {
+            SequenceSettings expected = setting.apply(SequenceSettings.builder(), SettingTest.NON_DEFAULT.get(setting))
+                    .build();
+            assertThat(setting.valueIn(fromAnnotation)).as(setting.key()).isEqualTo(setting.valueIn(expected));
+            assertThat(AnnotatedSettings.attribute(annotation("bare"), setting)).as(setting.key()).isNull();
+        }
+    }
+
+    @Test
+    void plainHibernateSettingsTakeEveryKeyForTheDefaultsAndForOneSequence() {
+        for (Setting setting : Setting.values()) {
+            String text = SettingTest.NON_DEFAULT.get(setting);
+            Object expected = setting.valueIn(setting.apply(SequenceSettings.builder(), text).build());
+            PlainSettings plain = PlainSettings.from(Map.of(SeqgenHibernate.DEFAULTS_PREFIX + setting.key(), text,
+                    SeqgenHibernate.SEQUENCES_PREFIX + "orders." + setting.key(), text));
+            assertThat(setting.valueIn(plain.defaults)).as(setting.key()).isEqualTo(expected);
+            assertThat(setting.valueIn(plain.perSequence.get("orders"))).as(setting.key()).isEqualTo(expected);
+        }
+        assertThatThrownBy(() -> PlainSettings.from(Map.of("seqgen.sequences.orders.blok-size", "5")))
+                .isInstanceOf(SequenceConfigurationException.class)
+                .hasMessageContaining("'seqgen.sequences.orders.blok-size'").hasMessageContaining(Setting.keys());
+        assertThatThrownBy(() -> PlainSettings.from(Map.of("seqgen.defaults.acquire-timeout", "soon")))
+                .isInstanceOf(SequenceConfigurationException.class)
+                .hasMessageContaining("'seqgen.defaults.acquire-timeout'");
     }
 
     @Test

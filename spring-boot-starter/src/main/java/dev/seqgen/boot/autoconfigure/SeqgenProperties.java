@@ -1,6 +1,5 @@
 package dev.seqgen.boot.autoconfigure;
 
-import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 
 import java.time.Duration;
@@ -42,7 +41,10 @@ public class SeqgenProperties {
 
     private final Spanner spanner = new Spanner();
 
-    private final Defaults defaults = new Defaults();
+    /**
+     * Settings of every sequence that does not set its own.
+     */
+    private final SequenceProperties defaults = new SequenceProperties();
 
     /**
      * Settings of individual sequences, by sequence name. Each sequence falls back to the defaults for
@@ -89,7 +91,7 @@ public class SeqgenProperties {
         return this.schema;
     }
 
-    public Defaults getDefaults() {
+    public SequenceProperties getDefaults() {
         return this.defaults;
     }
 
@@ -344,163 +346,31 @@ public class SeqgenProperties {
         }
     }
 
-    /** Settings of every sequence that does not set its own. */
-    public static class Defaults {
+    /**
+     * The settings of sequences, each optional, one type for {@code seqgen.defaults} and for every
+     * {@code seqgen.sequences.<name>}: what a sequence does not set comes from {@code seqgen.defaults}, what
+     * that does not set from seqgen's built-in defaults ({@link dev.seqgen.Setting#defaultValue()}). Keys,
+     * types and rules are those of {@link dev.seqgen.Setting}.
+     */
+    public static class SequenceProperties {
 
         /**
          * How values are taken from the store: sync (in the caller's transaction, gapless), async (one store
          * transaction per value), batch (one per block), async-batch (one per block, refilled in the
          * background).
          */
-        private Strategy strategy = Strategy.ASYNC_BATCH;
-
-        /**
-         * Number of values reserved per store transaction by batch and async-batch; also the most values
-         * one stopped JVM can leave unused.
-         */
-        private int blockSize = 1000;
-
-        /**
-         * Number of values left in the block at which async-batch starts its background refill. Must be
-         * less than the block size. Default: a quarter of the block size.
-         */
-        private Integer lowWatermark;
-
-        /**
-         * Longest a caller waits for a value before it gets an exception.
-         */
-        private Duration acquireTimeout = Duration.ofSeconds(5);
-
-        /**
-         * First value of a sequence whose row does not exist yet. An existing row is never changed.
-         */
-        private long initialValue = 1;
-
-        /**
-         * Largest value a sequence hands out; reaching it is an error, never a wrap-around. Use 2147483647
-         * for int ids.
-         */
-        private long maxValue = SequenceSettings.LARGEST_MAX_VALUE;
-
-        private final Adaptive adaptive = new Adaptive();
-
-        public Strategy getStrategy() {
-            return this.strategy;
-        }
-
-        public void setStrategy(Strategy strategy) {
-            this.strategy = strategy;
-        }
-
-        public int getBlockSize() {
-            return this.blockSize;
-        }
-
-        public void setBlockSize(int blockSize) {
-            this.blockSize = blockSize;
-        }
-
-        public Integer getLowWatermark() {
-            return this.lowWatermark;
-        }
-
-        public void setLowWatermark(Integer lowWatermark) {
-            this.lowWatermark = lowWatermark;
-        }
-
-        public Duration getAcquireTimeout() {
-            return this.acquireTimeout;
-        }
-
-        public void setAcquireTimeout(Duration acquireTimeout) {
-            this.acquireTimeout = acquireTimeout;
-        }
-
-        public long getInitialValue() {
-            return this.initialValue;
-        }
-
-        public void setInitialValue(long initialValue) {
-            this.initialValue = initialValue;
-        }
-
-        public long getMaxValue() {
-            return this.maxValue;
-        }
-
-        public void setMaxValue(long maxValue) {
-            this.maxValue = maxValue;
-        }
-
-        public Adaptive getAdaptive() {
-            return this.adaptive;
-        }
-    }
-
-    /** Adaptive block size and refill point. */
-    public static class Adaptive {
-
-        /**
-         * Whether sequences adapt to what they measure: the block size to the refill rate (doubled when refills
-         * come faster than the target interval, halved, never below the block size, when they come slower than
-         * twice it), and for async-batch the refill point to the store's latency and the rate values are
-         * taken, so callers do not wait. Default: on for async-batch, off for the other strategies.
-         */
-        private Boolean enabled;
-
-        /**
-         * Largest block an adaptive sequence reserves, and so the largest gap a stopped JVM can leave. Must be
-         * at least the block size.
-         */
-        private int maxBlockSize = 100_000;
-
-        /**
-         * Refill interval an adaptive sequence steers towards.
-         */
-        private Duration targetRefillInterval = Duration.ofSeconds(1);
-
-        public Boolean getEnabled() {
-            return this.enabled;
-        }
-
-        public void setEnabled(Boolean enabled) {
-            this.enabled = enabled;
-        }
-
-        public int getMaxBlockSize() {
-            return this.maxBlockSize;
-        }
-
-        public void setMaxBlockSize(int maxBlockSize) {
-            this.maxBlockSize = maxBlockSize;
-        }
-
-        public Duration getTargetRefillInterval() {
-            return this.targetRefillInterval;
-        }
-
-        public void setTargetRefillInterval(Duration targetRefillInterval) {
-            this.targetRefillInterval = targetRefillInterval;
-        }
-    }
-
-    /**
-     * The settings of one sequence, each optional: what is not set comes from {@code seqgen.defaults}.
-     */
-    public static class SequenceProperties {
-
-        /**
-         * How values are taken from the store: sync, async, batch or async-batch.
-         */
         private Strategy strategy;
 
         /**
-         * Number of values reserved per store transaction by batch and async-batch.
+         * Number of values reserved per store transaction by batch and async-batch; also the most values one
+         * stopped JVM can leave unused, unless the block adapts.
          */
         private Integer blockSize;
 
         /**
-         * Number of values left in the block at which async-batch starts its background refill.
+         * Number of values left in the block at which async-batch starts its background refill; less than the
+         * block size. Set, it fixes the refill point; left unset (a quarter of the block), an adaptive
+         * async-batch sequence moves the refill point up to what the store's latency requires.
          */
         private Integer lowWatermark;
 
@@ -510,12 +380,13 @@ public class SeqgenProperties {
         private Duration acquireTimeout;
 
         /**
-         * First value of the sequence if its row does not exist yet.
+         * First value of a sequence whose row does not exist yet. An existing row is never changed.
          */
         private Long initialValue;
 
         /**
-         * Largest value the sequence hands out.
+         * Largest value a sequence hands out; reaching it is an error, never a wrap-around. Use 2147483647 for
+         * int ids.
          */
         private Long maxValue;
 
@@ -574,21 +445,25 @@ public class SeqgenProperties {
         }
     }
 
-    /** The adaptive block size settings of one sequence, each optional. */
+    /** Adaptive block size and refill point, each optional. */
     public static class AdaptiveProperties {
 
         /**
-         * Whether the sequence adapts its block size.
+         * Whether sequences adapt to what they measure: the block size to the refill rate (doubled when refills
+         * come faster than the target interval, halved, never below the block size, when they come slower than
+         * twice it), and for async-batch the refill point to the store's latency and the rate values are
+         * taken, so callers do not wait. Default: on for async-batch, off for the other strategies.
          */
         private Boolean enabled;
 
         /**
-         * Largest block the sequence reserves when adaptive.
+         * Largest block an adaptive sequence reserves, and so the largest gap a stopped JVM can leave. Must be
+         * at least the block size when adaptive sizing is set on.
          */
         private Integer maxBlockSize;
 
         /**
-         * Refill interval the sequence steers towards when adaptive.
+         * Refill interval an adaptive sequence steers its block size towards.
          */
         private Duration targetRefillInterval;
 

@@ -3,8 +3,8 @@ package dev.seqgen.boot.autoconfigure;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.Setting;
 import dev.seqgen.boot.autoconfigure.SeqgenProperties.AdaptiveProperties;
-import dev.seqgen.boot.autoconfigure.SeqgenProperties.Defaults;
 import dev.seqgen.boot.autoconfigure.SeqgenProperties.SequenceProperties;
 
 import java.util.regex.Pattern;
@@ -27,27 +27,13 @@ final class SeqgenSettings {
     }
 
     /**
-     * Returns the settings under {@code seqgen.defaults}.
+     * Returns the settings under {@code seqgen.defaults}: seqgen's built-in defaults overridden by what is set.
      *
      * @throws SequenceConfigurationException naming the {@code seqgen.defaults.*} property
      */
-    static SequenceSettings defaults(Defaults properties) {
+    static SequenceSettings defaults(SequenceProperties properties) {
         try {
-            SequenceSettings.Builder builder = SequenceSettings.builder()
-                    .strategy(properties.getStrategy())
-                    .blockSize(properties.getBlockSize())
-                    .acquireTimeout(properties.getAcquireTimeout())
-                    .initialValue(properties.getInitialValue())
-                    .maxValue(properties.getMaxValue())
-                    .adaptiveMaxBlockSize(properties.getAdaptive().getMaxBlockSize())
-                    .adaptiveTargetRefillInterval(properties.getAdaptive().getTargetRefillInterval());
-            if (properties.getLowWatermark() != null) {
-                builder.lowWatermark(properties.getLowWatermark());
-            }
-            if (properties.getAdaptive().getEnabled() != null) {
-                builder.adaptive(properties.getAdaptive().getEnabled());
-            }
-            return builder.build();
+            return override(SequenceSettings.builder(), properties).build();
         } catch (SequenceConfigurationException e) {
             throw invalid(DEFAULTS + e.setting(), e.value(), e.allowed(), e);
         }
@@ -65,10 +51,12 @@ final class SeqgenSettings {
         String prefix = SEQUENCES + key(name) + ".";
         SequenceSettings settings;
         try {
-            settings = override(defaults, properties);
+            settings = override(defaults.toBuilder(), properties).build();
         } catch (SequenceConfigurationException e) {
-            String allowed = isSet(properties, e.setting()) ? e.allowed()
-                    : e.allowed() + "; the value is inherited from " + DEFAULTS + e.setting();
+            boolean inherited = Setting.find(e.setting()).map(setting -> value(properties, setting) == null)
+                    .orElse(false);
+            String allowed = inherited ? e.allowed() + "; the value is inherited from " + DEFAULTS + e.setting()
+                    : e.allowed();
             throw invalid(prefix + e.setting(), e.value(), allowed, e);
         }
         try {
@@ -83,55 +71,34 @@ final class SeqgenSettings {
         return invalid("seqgen.table", e.value(), e.allowed(), e);
     }
 
-    private static SequenceSettings override(SequenceSettings defaults, SequenceProperties properties) {
-        SequenceSettings.Builder builder = defaults.toBuilder();
-        if (properties.getStrategy() != null) {
-            builder.strategy(properties.getStrategy());
+    /** Sets on {@code builder} every setting the properties set. */
+    private static SequenceSettings.Builder override(SequenceSettings.Builder builder, SequenceProperties properties) {
+        for (Setting setting : Setting.values()) {
+            Object value = value(properties, setting);
+            if (value != null) {
+                setting.apply(builder, value);
+            }
         }
-        if (properties.getBlockSize() != null) {
-            builder.blockSize(properties.getBlockSize());
-        }
-        if (properties.getLowWatermark() != null) {
-            builder.lowWatermark(properties.getLowWatermark());
-        }
-        if (properties.getAcquireTimeout() != null) {
-            builder.acquireTimeout(properties.getAcquireTimeout());
-        }
-        if (properties.getInitialValue() != null) {
-            builder.initialValue(properties.getInitialValue());
-        }
-        if (properties.getMaxValue() != null) {
-            builder.maxValue(properties.getMaxValue());
-        }
-        AdaptiveProperties adaptive = properties.getAdaptive();
-        if (adaptive.getEnabled() != null) {
-            builder.adaptive(adaptive.getEnabled());
-        }
-        if (adaptive.getMaxBlockSize() != null) {
-            builder.adaptiveMaxBlockSize(adaptive.getMaxBlockSize());
-        }
-        if (adaptive.getTargetRefillInterval() != null) {
-            builder.adaptiveTargetRefillInterval(adaptive.getTargetRefillInterval());
-        }
-        return builder.build();
+        return builder;
     }
 
-    /** Whether the sequence's own properties set the setting named in a {@link SequenceConfigurationException}. */
-    private static boolean isSet(SequenceProperties properties, String setting) {
+    /**
+     * The properties' value for a setting, or null when it is not set. The switch names every setting, so a
+     * setting added to {@link Setting} does not compile here until {@link SequenceProperties} has its property.
+     */
+    static Object value(SequenceProperties properties, Setting setting) {
         AdaptiveProperties adaptive = properties.getAdaptive();
-        Object value = switch (setting) {
-            case "strategy" -> properties.getStrategy();
-            case "block-size" -> properties.getBlockSize();
-            case "low-watermark" -> properties.getLowWatermark();
-            case "acquire-timeout" -> properties.getAcquireTimeout();
-            case "initial-value" -> properties.getInitialValue();
-            case "max-value" -> properties.getMaxValue();
-            case "adaptive.enabled" -> adaptive.getEnabled();
-            case "adaptive.max-block-size" -> adaptive.getMaxBlockSize();
-            case "adaptive.target-refill-interval" -> adaptive.getTargetRefillInterval();
-            default -> Boolean.TRUE;
+        return switch (setting) {
+            case STRATEGY -> properties.getStrategy();
+            case BLOCK_SIZE -> properties.getBlockSize();
+            case LOW_WATERMARK -> properties.getLowWatermark();
+            case ACQUIRE_TIMEOUT -> properties.getAcquireTimeout();
+            case INITIAL_VALUE -> properties.getInitialValue();
+            case MAX_VALUE -> properties.getMaxValue();
+            case ADAPTIVE_ENABLED -> adaptive.getEnabled();
+            case ADAPTIVE_MAX_BLOCK_SIZE -> adaptive.getMaxBlockSize();
+            case ADAPTIVE_TARGET_REFILL_INTERVAL -> adaptive.getTargetRefillInterval();
         };
-        return value != null;
     }
 
     /** The map key as it appears in a property name: {@code .orders}, or {@code [Order.Lines]}. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.Setting;
+import dev.seqgen.SettingTest;
 import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.SeqgenHibernate;
 import dev.seqgen.jdbc.JdbcDialect;
@@ -49,6 +51,28 @@ class SeqgenAutoConfigurationTests {
             assertThat(registry.defaults().lowWatermark()).isEqualTo(250);
             assertThat(registry.sequence("orders").next()).isEqualTo(1);
         });
+    }
+
+    /** Every setting of core's one description, set as text under both prefixes, reaches the registry. */
+    @Test
+    void everySettingIsAPropertyForTheDefaultsAndForOneSequence() {
+        for (Setting setting : Setting.values()) {
+            String text = SettingTest.NON_DEFAULT.get(setting);
+            Object expected = setting.valueIn(setting.apply(SequenceSettings.builder(), text).build());
+            contextRunner.withPropertyValues("seqgen.defaults." + setting.key() + "=" + text,
+                    "seqgen.sequences.orders." + setting.key() + "=" + text).run(context -> {
+                        assertThat(context).hasNotFailed();
+                        SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                        assertThat(setting.valueIn(registry.defaults())).as(setting.key()).isEqualTo(expected);
+                        assertThat(setting.valueIn(registry.settingsFor("orders"))).as(setting.key())
+                                .isEqualTo(expected);
+                    });
+            contextRunner.withPropertyValues("seqgen.sequences.orders." + setting.key() + "=" + text).run(context -> {
+                SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                assertThat(setting.valueIn(registry.settingsFor("orders"))).as(setting.key()).isEqualTo(expected);
+                assertThat(registry.defaults()).isEqualTo(SequenceSettings.defaults());
+            });
+        }
     }
 
     @Test

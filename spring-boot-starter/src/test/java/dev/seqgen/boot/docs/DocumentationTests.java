@@ -2,6 +2,8 @@ package dev.seqgen.boot.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Setting;
 import dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory;
 
 import java.io.IOException;
@@ -26,6 +28,7 @@ class DocumentationTests {
     /** The properties are documented in the Spring Boot guide, the meters in the operations guide. */
     private static final Path SPRING_BOOT_GUIDE = Path.of("../docs/spring-boot.md");
     private static final Path OPERATIONS_GUIDE = Path.of("../docs/operations.md");
+    private static final Path HIBERNATE_GUIDE = Path.of("../docs/hibernate-generator.md");
 
     @Test
     void everySeqgenPropertyHasADescriptionForTheIde() throws IOException {
@@ -55,8 +58,35 @@ class DocumentationTests {
                 meters.add((String) field.get(null));
             }
         }
-        assertThat(meters).as("meters and observations").hasSize(11);
+        assertThat(meters).as("meters and observations").hasSize(13);
         assertThat(meters).allSatisfy(meter -> assertThat(guide).contains("| `" + meter + "` |"));
+    }
+
+    /**
+     * Every setting of core's one description is a {@code seqgen.defaults.*} property with a description, its
+     * default in the metadata (where it does not depend on other settings) is the setting's own, and the plain
+     * Hibernate guide lists its key.
+     */
+    @Test
+    void everySettingIsADefaultsPropertyWithItsDefaultAndInTheHibernateGuide() throws IOException {
+        List<JsonNode> properties = seqgenProperties();
+        String hibernateGuide = Files.readString(HIBERNATE_GUIDE);
+        for (Setting setting : Setting.values()) {
+            String name = "seqgen.defaults." + setting.key();
+            JsonNode property = properties.stream().filter(p -> p.path("name").asString().equals(name)).findFirst()
+                    .orElseThrow(() -> new AssertionError(name + " is not in the configuration metadata"));
+            assertThat(property.path("description").asString()).as(name).isNotBlank();
+            JsonNode defaultValue = property.path("defaultValue");
+            if (setting == Setting.LOW_WATERMARK || setting == Setting.ADAPTIVE_ENABLED) {
+                assertThat(defaultValue.isMissingNode()).as(name + ": its default depends on other settings").isTrue();
+            } else {
+                assertThat(defaultValue.isMissingNode()).as(name + " has a default in the metadata").isFalse();
+                Object parsed = setting.valueIn(setting.apply(SequenceSettings.builder(),
+                        defaultValue.isNumber() ? defaultValue.numberValue() : defaultValue.asString()).build());
+                assertThat(parsed).as(name).isEqualTo(setting.defaultValue());
+            }
+            assertThat(hibernateGuide).as("plain Hibernate key " + setting.key()).contains("`" + setting.key() + "`");
+        }
     }
 
     private static List<JsonNode> seqgenProperties() throws IOException {

@@ -1,0 +1,123 @@
+package dev.seqgen;
+
+import dev.seqgen.hibernate.SeqgenGenerator;
+import dev.seqgen.hibernate.SeqgenNumber;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The one description of the settings, and that every annotation carries an attribute for each. */
+public class SettingTest {
+
+    /** A value for each setting that differs from its default, as text in a properties file would give it. */
+    public static final Map<Setting, String> NON_DEFAULT = Map.of(
+            Setting.STRATEGY, "batch",
+            Setting.BLOCK_SIZE, "40",
+            Setting.LOW_WATERMARK, "3",
+            Setting.ACQUIRE_TIMEOUT, "750ms",
+            Setting.INITIAL_VALUE, "100",
+            Setting.MAX_VALUE, "999999",
+            Setting.ADAPTIVE_ENABLED, "false",
+            Setting.ADAPTIVE_MAX_BLOCK_SIZE, "400",
+            Setting.ADAPTIVE_TARGET_REFILL_INTERVAL, "PT0.25S");
+
+    @Test
+    void everySettingHasANonDefaultExampleHere() {
+        assertThat(NON_DEFAULT).containsOnlyKeys(Setting.values());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Setting.class)
+    void textSetsTheSettingAndReadsBackAsItsType(Setting setting) {
+        SequenceSettings settings = setting.apply(SequenceSettings.builder(), NON_DEFAULT.get(setting)).build();
+        Object value = setting.valueIn(settings);
+        assertThat(value).isInstanceOf(setting.type()).isNotEqualTo(setting.defaultValue());
+        assertThat(setting.apply(SequenceSettings.builder(), value).build()).as("a value of the type sets it too")
+                .isEqualTo(settings);
+        assertThat(Setting.find(setting.key())).contains(setting);
+    }
+
+    @Test
+    void defaultsAreThoseOfTheSettings() {
+        for (Setting setting : Setting.values()) {
+            assertThat(setting.defaultValue()).as(setting.key()).isEqualTo(setting.valueIn(SequenceSettings.defaults()));
+        }
+        assertThat(Setting.BLOCK_SIZE.defaultValue()).isEqualTo(1000);
+        assertThat(Setting.LOW_WATERMARK.defaultValue()).isEqualTo(250);
+        assertThat(Setting.ACQUIRE_TIMEOUT.defaultValue()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(Setting.STRATEGY.defaultValue()).isEqualTo(Strategy.ASYNC_BATCH);
+    }
+
+    @Test
+    void durationsAreReadAsMillisecondsWithAUnitOrInIso8601() {
+        for (Map.Entry<String, Duration> text : Map.of("250", Duration.ofMillis(250), "250ms", Duration.ofMillis(250),
+                "5s", Duration.ofSeconds(5), "2m", Duration.ofMinutes(2), "1h", Duration.ofHours(1),
+                "PT0.5S", Duration.ofMillis(500), " 7 s ", Duration.ofSeconds(7)).entrySet()) {
+            assertThat(Setting.ACQUIRE_TIMEOUT.apply(SequenceSettings.builder(), text.getKey()).build().acquireTimeout())
+                    .as(text.getKey()).isEqualTo(text.getValue());
+        }
+        assertThat(Setting.STRATEGY.apply(SequenceSettings.builder(), "ASYNC_BATCH").build().strategy())
+                .isEqualTo(Strategy.ASYNC_BATCH);
+        assertThat(Setting.STRATEGY.apply(SequenceSettings.builder(), " Sync ").build().strategy())
+                .isEqualTo(Strategy.SYNC);
+    }
+
+    @Test
+    void unreadableValuesAndBrokenRulesNameTheKey() {
+        assertThatThrownBy(() -> Setting.BLOCK_SIZE.apply(SequenceSettings.builder(), "lots"))
+                .isInstanceOfSatisfying(SequenceConfigurationException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("block-size");
+                    assertThat(e.value()).isEqualTo("lots");
+                    assertThat(e.allowed()).isEqualTo("an integer >= 1");
+                });
+        assertThatThrownBy(() -> Setting.BLOCK_SIZE.apply(SequenceSettings.builder(), 0))
+                .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'block-size'");
+        assertThatThrownBy(() -> Setting.BLOCK_SIZE.apply(SequenceSettings.builder(), 5_000_000_000L))
+                .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'block-size'");
+        assertThatThrownBy(() -> Setting.ACQUIRE_TIMEOUT.apply(SequenceSettings.builder(), "soon"))
+                .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'acquire-timeout'")
+                .hasMessageContaining("500ms");
+        assertThatThrownBy(() -> Setting.ADAPTIVE_ENABLED.apply(SequenceSettings.builder(), "yes"))
+                .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("true or false");
+        assertThatThrownBy(() -> Setting.STRATEGY.apply(SequenceSettings.builder(), "fast"))
+                .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("one of sync, async");
+        assertThatThrownBy(() -> Setting.MAX_VALUE.apply(SequenceSettings.builder(), null))
+                .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'max-value'");
+        assertThat(Setting.find("block_size")).isEmpty();
+        assertThat(Setting.keys()).startsWith("strategy, block-size, low-watermark");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Setting.class)
+    void bothAnnotationsHaveAnUnsetAttributeForEverySetting(Setting setting) throws Exception {
+        for (Class<?> annotation : new Class<?>[] {SeqgenGenerator.class, SeqgenNumber.class}) {
+            Method attribute = annotation.getMethod(setting.annotationAttribute());
+            Object unset = attribute.getDefaultValue();
+            assertThat(unset).as(annotation.getSimpleName() + "." + attribute.getName()).satisfiesAnyOf(
+                    value -> assertThat(value).isIn(SeqgenGenerator.UNSET, (int) SeqgenGenerator.UNSET),
+                    value -> assertThat(value.getClass().isArray() && java.lang.reflect.Array.getLength(value) == 0)
+                            .isTrue());
+        }
+        assertThat(Arrays.stream(SeqgenGenerator.class.getDeclaredMethods()).map(Method::getName))
+                .as("an attribute for the setting, or the sequence name").contains(setting.annotationAttribute());
+    }
+
+    @Test
+    void theAnnotationsHaveNoSettingAttributeThatIsNotASetting() {
+        for (Class<?> annotation : new Class<?>[] {SeqgenGenerator.class, SeqgenNumber.class}) {
+            assertThat(Arrays.stream(annotation.getDeclaredMethods()).map(Method::getName)
+                    .filter(name -> !name.equals("sequence")))
+                    .as(annotation.getSimpleName())
+                    .containsExactlyInAnyOrder(Arrays.stream(Setting.values()).map(Setting::annotationAttribute)
+                            .toArray(String[]::new));
+        }
+    }
+}
