@@ -1,7 +1,6 @@
 package dev.seqgen;
 
-import dev.seqgen.internal.Identifiers;
-import dev.seqgen.internal.Sequences;
+import dev.seqgen.spi.Identifiers;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 import dev.seqgen.spi.SequenceStore;
 
@@ -120,6 +119,24 @@ public final class SequenceRegistry implements AutoCloseable {
                     "the settings the sequence was first created with in this registry: " + sequence.settings());
         }
         return sequence;
+    }
+
+    /**
+     * Makes sure the row of a sequence exists in the store, without opening the sequence: created (with the
+     * table, where the store creates it) at the settings' initial value when it is missing, left as it is when it
+     * exists. Transient store errors (two JVMs creating the row at once under SERIALIZABLE isolation, a lost
+     * connection) are retried with backoff within the settings' acquire timeout, as on first use. Frameworks
+     * call it at start-up so that a store that cannot create a row fails there.
+     *
+     * @param name the sequence name
+     * @param settings the settings of the sequence (the initial value, the acquire timeout, and what the store
+     *     needs to create it, such as the block size of a native sequence)
+     * @throws SequenceConfigurationException if the name is not valid, or the store cannot serve the settings
+     * @throws SequenceUnavailableException if the row could not be created
+     */
+    public void createSequence(String name, SequenceSettings settings) {
+        Identifiers.requireSequenceName(name);
+        Sequences.createRow(name, Objects.requireNonNull(settings, "settings"), store, ticker);
     }
 
     private Sequence create(String name, SequenceSettings settings) {

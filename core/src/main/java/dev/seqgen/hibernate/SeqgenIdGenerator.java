@@ -5,7 +5,6 @@ import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
-import dev.seqgen.jdbc.JdbcSequenceStore;
 import jakarta.persistence.GeneratedValue;
 import org.hibernate.boot.model.relational.Database;
 import org.hibernate.boot.model.relational.ExportableProducer;
@@ -143,7 +142,8 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
             if (given != null) {
                 configured = given.settingsFor(name);
                 defaults = given.defaults();
-                storeName = given.store() instanceof JdbcSequenceStore ? null : given.store().name();
+                storeName = java.sql.Connection.class.equals(given.store().transactionType()) ? null
+                        : given.store().name();
             } else {
                 PlainSettings plain = service.plainSettings();
                 defaults = plain.defaults;

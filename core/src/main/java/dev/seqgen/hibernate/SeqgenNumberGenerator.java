@@ -5,7 +5,6 @@ import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
-import dev.seqgen.jdbc.JdbcSequenceStore;
 import org.hibernate.boot.model.relational.Database;
 import org.hibernate.boot.model.relational.ExportableProducer;
 import org.hibernate.MappingException;
@@ -137,7 +136,8 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
             if (given != null) {
                 configured = given.settingsFor(name);
                 defaults = given.defaults();
-                storeName = given.store() instanceof JdbcSequenceStore ? null : given.store().name();
+                storeName = java.sql.Connection.class.equals(given.store().transactionType()) ? null
+                        : given.store().name();
             } else {
                 PlainSettings plain = service.plainSettings();
                 defaults = plain.defaults;

@@ -12,8 +12,6 @@ import org.hibernate.service.spi.Stoppable;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceSettings;
-import dev.seqgen.Ticker;
-import dev.seqgen.internal.Sequences;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.cfg.AvailableSettings;
 
@@ -167,7 +165,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
         SequenceRegistry given = givenRegistry();
         if (given != null) {
-            return given.store() instanceof JdbcSequenceStore jdbc ? jdbc.table() : null;
+            return given.store().sqlTable().map(SequenceStore.SqlTable::name).orElse(null);
         }
         return plainSettings().table;
     }
@@ -242,7 +240,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 startAboveExistingRows(group, started.store(), null);
                 // The row (and the table, where the store creates it) exists from start-up on, so that a
                 // store that cannot create it fails here, and no DDL runs later inside a caller's transaction.
-                Sequences.createRow(first.name(), first.settings(), started.store(), Ticker.systemTicker());
+                started.createSequence(first.name(), first.settings());
             } catch (dev.seqgen.SequenceUnavailableException e) {
                 String missing = missingTable(started.store());
                 throw new org.hibernate.MappingException(first.where() + ": " + (missing != null ? missing
@@ -260,19 +258,16 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * kind): the usual cause of a row that cannot be created on a database seqgen does not create tables on.
      */
     private static String missingTable(SequenceStore store) {
-        if (!(store instanceof JdbcSequenceStore jdbc)) {
+        SequenceStore.SqlTable table = store.sqlTable().orElse(null);
+        if (table == null) {
             return null;
         }
         try {
-            jdbc.nextValue("seqgen-table-probe");
+            store.nextValue("seqgen-table-probe");
             return null;
         } catch (RuntimeException tableMissing) {
-            String script = "dev/seqgen/schema/" + switch (jdbc.dialect()) {
-                case SPANNER -> "spanner";
-                case SPANNER_POSTGRESQL -> "spanner-postgresql";
-                default -> jdbc.dialect().storeName();
-            } + ".sql";
-            return "seqgen's sequence table " + jdbc.table() + " does not exist in the " + jdbc.dialect().storeName()
+            String script = "dev/seqgen/schema/" + table.platform() + ".sql";
+            return "seqgen's sequence table " + table.name() + " does not exist in the " + store.name()
                     + " database (" + tableMissing.getMessage() + "). Create it: with Spring Boot,"
                     + " seqgen.jdbc.initialize-schema=always runs the script " + script + " of seqgen-spring-boot-"
                     + "starter at start-up (or copy it into your Flyway or Liquibase migrations); or let Hibernate"

@@ -317,6 +317,16 @@ public enum JdbcDialect {
     }
 
     /**
+     * Returns the database as seqgen's schema scripts name it ({@code dev/seqgen/schema/<platform>.sql}): the store
+     * name, but {@code spanner-postgresql} for PostgreSQL-dialect Spanner databases.
+     *
+     * @return the platform
+     */
+    public String platform() {
+        return this == SPANNER_POSTGRESQL ? "spanner-postgresql" : storeName;
+    }
+
+    /**
      * Adds {@code count} to the row's {@code next_value} if it is at most {@code lastStart}, in one atomic
      * statement, and returns the new {@code next_value}, or {@link #NO_ROW} if no row was changed.
      */

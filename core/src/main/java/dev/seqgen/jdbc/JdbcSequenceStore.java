@@ -1,7 +1,7 @@
 package dev.seqgen.jdbc;
 
 import dev.seqgen.SequenceExhaustedException;
-import dev.seqgen.internal.Identifiers;
+import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import javax.sql.DataSource;
 
@@ -122,6 +123,26 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public String name() {
         return dialect.storeName();
+    }
+
+    /**
+     * Returns {@code java.sql.Connection}: SYNC increments the row on the caller's connection, in its transaction.
+     *
+     * @return {@code Connection.class}
+     */
+    @Override
+    public Class<?> transactionType() {
+        return Connection.class;
+    }
+
+    /**
+     * Returns the table of the rows, with the platform of its database.
+     *
+     * @return the table
+     */
+    @Override
+    public Optional<SqlTable> sqlTable() {
+        return Optional.of(new SqlTable(table, dialect.platform()));
     }
 
     /** Describes the store for logs: database, table and connection use. */
@@ -250,7 +271,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         long wanted = count;
         for (int attempt = 1; ; attempt++) {
             // lastStart is computed here, never in SQL, so no database ever evaluates an overflowing sum.
-            long lastStart = maxValue - wanted + 1;
+            long lastStart = ReservedRange.lastStart(wanted, maxValue);
             long next = dialect.increment(connection, table, sequence, wanted, lastStart);
             if (next != JdbcDialect.NO_ROW) {
                 return new ReservedRange(next - wanted, next);
@@ -269,7 +290,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                         + MAX_INCREMENT_ATTEMPTS + " times", null, false);
             }
             // The block does not fit: take what is left below the maximum.
-            wanted = Math.min(count, maxValue - current.getAsLong() + 1);
+            wanted = ReservedRange.fitting(current.getAsLong(), count, maxValue);
         }
     }
 

@@ -294,9 +294,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         if (first > maxValue) {
             throw new SequenceExhaustedException(sequence, maxValue);
         }
-        // Written so that no sum overflows: maxValue is at most Long.MAX_VALUE - 1.
-        long end = first > maxValue - increment + 1 ? maxValue + 1 : first + increment;
-        return new ReservedRange(first, end);
+        return ReservedRange.upTo(first, increment, maxValue);
     }
 
     private long nextval(Connection connection, String quoted) throws SQLException {

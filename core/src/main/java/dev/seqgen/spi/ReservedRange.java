@@ -20,6 +20,48 @@ public record ReservedRange(long first, long end) {
     }
 
     /**
+     * Returns how many of {@code count} values starting at {@code next} a store may hand out: all of them, fewer
+     * when the maximum is nearer (what is left below it), none when {@code next} is above the maximum (the
+     * sequence is exhausted). No sum overflows for any maximum up to
+     * {@link dev.seqgen.SequenceSettings#LARGEST_MAX_VALUE}.
+     *
+     * @param next the row's {@code next_value}
+     * @param count how many values are asked for, at least 1
+     * @param maxValue the largest value that may be handed out
+     * @return the number of values to take, from 0 to {@code count}
+     */
+    public static long fitting(long next, long count, long maxValue) {
+        return next > maxValue ? 0 : Math.min(count, maxValue - next + 1);
+    }
+
+    /**
+     * Returns the largest {@code next_value} from which {@code count} values still fit at or below
+     * {@code maxValue}: the guard of a conditional increment ({@code ... WHERE next_value <= lastStart}). A store
+     * computes it in Java and binds it, so that no database evaluates a sum that overflows.
+     *
+     * @param count how many values the increment takes, at least 1
+     * @param maxValue the largest value that may be handed out
+     * @return {@code maxValue - count + 1}
+     */
+    public static long lastStart(long count, long maxValue) {
+        return maxValue - count + 1;
+    }
+
+    /**
+     * Returns the range a block of {@code count} values taken at {@code first} may hand out: the block, cut at
+     * {@code maxValue}, for stores whose blocks come whole from the database (a native sequence).
+     *
+     * @param first the first value of the block, at most {@code maxValue}
+     * @param count the block's size
+     * @param maxValue the largest value that may be handed out
+     * @return {@code [first, min(first + count, maxValue + 1))}
+     * @throws IllegalArgumentException if {@code first} is above {@code maxValue}
+     */
+    public static ReservedRange upTo(long first, long count, long maxValue) {
+        return new ReservedRange(first, first + fitting(first, count, maxValue));
+    }
+
+    /**
      * Returns the number of values in the range.
      *
      * @return {@code end - first}

@@ -3,6 +3,7 @@ package dev.seqgen.spi;
 import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -123,5 +124,37 @@ public interface SequenceStore {
      */
     default boolean advance(String sequence, long nextValue) {
         throw new UnsupportedOperationException(name() + " store cannot move a sequence row forward");
+    }
+
+    /**
+     * Returns the type of the caller's transaction that {@link #reserveInTransaction} takes, or null if this store
+     * takes none (it cannot serve SYNC). Frameworks check it before they hand their own transactions over: the
+     * Hibernate generator serves SYNC only from a store that takes the session's {@code java.sql.Connection}.
+     *
+     * @return the transaction type, or null (the default)
+     */
+    default Class<?> transactionType() {
+        return null;
+    }
+
+    /**
+     * Returns the SQL table this store keeps its rows in, when that is a table of a relational database the
+     * application's schema tools can see: Hibernate's schema export includes it, and a missing one is reported
+     * with the script that creates it.
+     *
+     * @return the table, or empty (the default) when the rows are elsewhere
+     */
+    default Optional<SqlTable> sqlTable() {
+        return Optional.empty();
+    }
+
+    /**
+     * The SQL table of a store.
+     *
+     * @param name the table name, optionally schema-qualified
+     * @param platform the database as seqgen's schema scripts name it: {@code postgresql}, {@code mariadb},
+     *     {@code h2}, {@code spanner} or {@code spanner-postgresql}
+     */
+    record SqlTable(String name, String platform) {
     }
 }

@@ -125,6 +125,11 @@ public final class InMemorySequenceStore implements SequenceStore {
     }
 
     @Override
+    public Class<?> transactionType() {
+        return Transaction.class;
+    }
+
+    @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         if (!(transaction instanceof Transaction tx)) {
             throw new IllegalArgumentException("the in-memory store takes an InMemorySequenceStore.Transaction");

@@ -11,7 +11,7 @@ import com.google.cloud.spanner.Statement;
 import com.google.cloud.spanner.TransactionContext;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceExhaustedException;
-import dev.seqgen.internal.Identifiers;
+import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
@@ -315,6 +315,17 @@ public final class SpannerSequenceStore implements SequenceStore {
      *     must then be retried as a whole (a {@code TransactionRunner} does that by itself)
      * @throws SequenceStoreException also when the sequence's row does not exist (not transient)
      */
+    /**
+     * Returns the client library's {@link TransactionContext}: SYNC increments the row in the caller's Spanner
+     * read-write transaction.
+     *
+     * @return {@code TransactionContext.class}
+     */
+    @Override
+    public Class<?> transactionType() {
+        return TransactionContext.class;
+    }
+
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         if (!(transaction instanceof TransactionContext tx)) {
@@ -402,7 +413,7 @@ public final class SpannerSequenceStore implements SequenceStore {
      * row, the read that explains why and the increment of what is left below the maximum.
      */
     private Outcome take(TransactionContext tx, String sequence, long count, long maxValue) {
-        Long end = increment(tx, sequence, count, maxValue - count + 1);
+        Long end = increment(tx, sequence, count, ReservedRange.lastStart(count, maxValue));
         if (end != null) {
             return Outcome.taken(end - count, end);
         }
@@ -413,7 +424,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         if (next > maxValue) {
             return Outcome.EXHAUSTED;
         }
-        long rest = maxValue - next + 1;
+        long rest = ReservedRange.fitting(next, count, maxValue);
         end = increment(tx, sequence, rest, next);
         return end == null ? Outcome.CHANGED : Outcome.taken(end - rest, end);
     }

@@ -101,7 +101,7 @@ public final class SeqgenAutoConfiguration {
     /** Creates the configured sequences' rows (and with them the JDBC table) now rather than on first use. */
     private static void createConfiguredSequences(SequenceRegistry registry, Iterable<String> names) {
         for (String name : names) {
-            registry.store().createSequence(name, registry.settingsFor(name));
+            registry.createSequence(name, registry.settingsFor(name));
         }
     }
 

@@ -1,11 +1,5 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
-import dev.seqgen.Sequence;
-import dev.seqgen.SequenceRegistry;
-import dev.seqgen.SequenceSettings;
-import dev.seqgen.SequenceStats;
-import dev.seqgen.SequenceUnavailableException;
-import dev.seqgen.Strategy;
 import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.InMemorySequenceStore;
 import dev.seqgen.testing.StrategyHarness;

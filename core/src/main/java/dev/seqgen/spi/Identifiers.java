@@ -1,17 +1,15 @@
-package dev.seqgen.internal;
+package dev.seqgen.spi;
 
 import dev.seqgen.SequenceConfigurationException;
 
 import java.util.regex.Pattern;
 
 /**
- * The name rules. Sequence names are always bound as parameters; table names must be written into SQL
- * text, so they are restricted to plain identifiers and can never carry SQL.
+ * The name rules, for the registry and for stores. Sequence names are always bound as parameters (the name
+ * column is 64 characters wide in every store); table names must be written into SQL text, so they are
+ * restricted to plain identifiers and can never carry SQL.
  */
 public final class Identifiers {
-
-    /** The longest sequence name; the name column is 64 characters wide in every store. */
-    public static final int MAX_SEQUENCE_NAME_LENGTH = 64;
 
     private static final Pattern SEQUENCE_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,63}");
     private static final Pattern TABLE_NAME =

@@ -1,18 +1,13 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
-import dev.seqgen.Sequence;
-import dev.seqgen.SequenceConfigurationException;
-import dev.seqgen.SequenceSettings;
-import dev.seqgen.SequenceUnavailableException;
-import dev.seqgen.Ticker;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
 import java.util.concurrent.Executor;
 
-/** Creates the strategy implementation for a sequence. Not public API: use {@code SequenceRegistry}. */
-public final class Sequences {
+/** Creates the strategy implementation for a sequence, for {@link SequenceRegistry}. */
+final class Sequences {
 
     private Sequences() {
     }
@@ -28,7 +23,7 @@ public final class Sequences {
      * @throws SequenceUnavailableException if the row could not be created
      * @throws SequenceConfigurationException if the store cannot serve the settings
      */
-    public static void createRow(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
+    static void createRow(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         long deadline = ticker.read() + settings.acquireTimeout().toNanos();
         Backoff backoff = new Backoff();
         for (;;) {
@@ -65,7 +60,7 @@ public final class Sequences {
      * @param metrics creates the sequence's metrics tracker
      * @return the sequence, started
      */
-    public static Sequence create(String name, SequenceSettings settings, SequenceStore store, Ticker ticker,
+    static Sequence create(String name, SequenceSettings settings, SequenceStore store, Ticker ticker,
             Executor executor, SequenceMetricsTrackerFactory metrics) {
         AbstractSequence sequence = switch (settings.strategy()) {
             case SYNC -> new SyncSequence(name, settings, store, ticker);

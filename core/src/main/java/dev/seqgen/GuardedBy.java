@@ -1,4 +1,4 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

@@ -1,7 +1,5 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
-import dev.seqgen.SequenceSettings;
-import dev.seqgen.Strategy;
 
 /**
  * How big the next block is and, for ASYNC_BATCH, how many values are left when its refill starts: the control

@@ -1,7 +1,5 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
-import dev.seqgen.SequenceSettings;
-import dev.seqgen.Strategy;
 import dev.seqgen.testing.InMemorySequenceStore;
 import dev.seqgen.testing.StrategyHarness;
 import org.junit.jupiter.params.ParameterizedTest;

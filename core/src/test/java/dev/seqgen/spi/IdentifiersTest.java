@@ -1,4 +1,4 @@
-package dev.seqgen.internal;
+package dev.seqgen.spi;
 
 import dev.seqgen.SequenceConfigurationException;
 import org.junit.jupiter.params.ParameterizedTest;

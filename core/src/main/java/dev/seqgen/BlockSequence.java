@@ -1,8 +1,5 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
-import dev.seqgen.SequenceSettings;
-import dev.seqgen.SequenceUnavailableException;
-import dev.seqgen.Ticker;
 import dev.seqgen.metrics.SequenceMetricsTracker;
 import dev.seqgen.spi.SequenceStore;
 

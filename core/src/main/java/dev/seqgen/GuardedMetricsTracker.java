@@ -1,4 +1,4 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
 import dev.seqgen.metrics.SequenceMetricsTracker;
 

@@ -1,7 +1,5 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
-import dev.seqgen.SequenceSettings;
-import dev.seqgen.Strategy;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,6 +1,5 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
-import dev.seqgen.SequenceUnavailableException;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;

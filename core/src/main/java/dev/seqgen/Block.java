@@ -1,4 +1,4 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

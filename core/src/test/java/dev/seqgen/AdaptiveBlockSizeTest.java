@@ -1,9 +1,5 @@
-package dev.seqgen.internal;
+package dev.seqgen;
 
-import dev.seqgen.Sequence;
-import dev.seqgen.SequenceRegistry;
-import dev.seqgen.SequenceSettings;
-import dev.seqgen.Strategy;
 import dev.seqgen.testing.InMemorySequenceStore;
 import org.junit.jupiter.api.Test;
 

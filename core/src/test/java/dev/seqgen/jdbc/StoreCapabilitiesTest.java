@@ -1,0 +1,42 @@
+package dev.seqgen.jdbc;
+
+import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.testing.InMemorySequenceStore;
+import dev.seqgen.testing.TestDatabase;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the stores tell frameworks about themselves through the SPI, instead of frameworks testing their class. */
+class StoreCapabilitiesTest {
+
+    @Test
+    void theTableStoreTakesTheCallersConnectionAndNamesItsTableAndPlatform() {
+        JdbcSequenceStore store = JdbcSequenceStore.builder(TestDatabase.H2.dataSource()).table("app.counters")
+                .dialect(JdbcDialect.H2).build();
+        assertThat(store.transactionType()).isEqualTo(Connection.class);
+        assertThat(store.sqlTable()).contains(new SequenceStore.SqlTable("app.counters", "h2"));
+    }
+
+    @Test
+    void storesThatCannotServeSyncOrKeepNoTableSaySo() {
+        NativeSequenceStore nativeStore = NativeSequenceStore.builder(TestDatabase.H2.dataSource()).build();
+        assertThat(nativeStore.transactionType()).isNull();
+        assertThat(nativeStore.sqlTable()).isEmpty();
+        SequenceStore inMemory = new InMemorySequenceStore();
+        assertThat(inMemory.sqlTable()).isEmpty();
+        assertThat(inMemory.transactionType()).isEqualTo(InMemorySequenceStore.Transaction.class);
+    }
+
+    @Test
+    void platformsAreTheNamesOfTheSchemaScripts() {
+        assertThat(JdbcDialect.POSTGRESQL.platform()).isEqualTo("postgresql");
+        assertThat(JdbcDialect.MARIADB.platform()).isEqualTo("mariadb");
+        assertThat(JdbcDialect.H2.platform()).isEqualTo("h2");
+        assertThat(JdbcDialect.SPANNER.platform()).isEqualTo("spanner");
+        assertThat(JdbcDialect.SPANNER_POSTGRESQL.platform()).isEqualTo("spanner-postgresql");
+        assertThat(JdbcDialect.SPANNER_POSTGRESQL.storeName()).isEqualTo("spanner");
+    }
+}
