@@ -28,7 +28,8 @@ final class SyncSequence extends AbstractSequence {
 
     @Override
     public long[] nextValues(int count) {
-        return new long[] {next()};
+        throw new IllegalStateException("sequence '" + name + "' uses the SYNC strategy, which takes values inside"
+                + " the caller's transaction: call nextValuesInTransaction(transaction, count)");
     }
 
     @Override

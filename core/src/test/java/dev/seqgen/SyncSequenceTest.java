@@ -66,6 +66,8 @@ class SyncSequenceTest {
             Sequence invoices = registry.sequence("invoices");
             assertThatThrownBy(invoices::next).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("'invoices'").hasMessageContaining("nextInTransaction");
+            assertThatThrownBy(() -> invoices.nextValues(3)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("'invoices'").hasMessageContaining("nextValuesInTransaction");
             assertThatThrownBy(() -> invoices.nextInTransaction(null)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'invoices'");
         }
