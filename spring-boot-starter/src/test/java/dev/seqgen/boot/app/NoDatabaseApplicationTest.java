@@ -21,7 +21,7 @@ import org.springframework.context.ApplicationContext;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.NONE, properties = "spring.autoconfigure.exclude="
         + "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
-class NoDatabaseApplicationTests {
+class NoDatabaseApplicationTest {
 
     @Autowired
     private ApplicationContext context;

@@ -24,10 +24,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * Which store the starter chooses when the Spanner client is on the class path, without a Spanner server:
- * the store is built but never used ({@link SeqgenSpannerEmulatorTests} use it, and the client the starter
+ * the store is built but never used ({@link SeqgenSpannerEmulatorTest} use it, and the client the starter
  * creates). The clients here point at a port nothing listens on and create no sessions up front.
  */
-class SeqgenSpannerAutoConfigurationTests {
+class SeqgenSpannerAutoConfigurationTest {
 
     private static final String[] DATABASE = { "seqgen.spanner.project-id=p", "seqgen.spanner.instance-id=i",
             "seqgen.spanner.database-id=d", "seqgen.spanner.emulator-host=localhost:1" };

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The SQL scripts shipped for Flyway and Liquibase users create a table the JDBC store works with when it
  * creates nothing itself.
  */
-class SchemaScriptsTests {
+class SchemaScriptsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
@@ -43,7 +43,7 @@ class SchemaScriptsTests {
     }
 
     private static String script(String database) throws IOException {
-        try (InputStream in = SchemaScriptsTests.class.getResourceAsStream("/dev/seqgen/schema/" + database + ".sql")) {
+        try (InputStream in = SchemaScriptsTest.class.getResourceAsStream("/dev/seqgen/schema/" + database + ".sql")) {
             assertThat(in).as(database + ".sql").isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

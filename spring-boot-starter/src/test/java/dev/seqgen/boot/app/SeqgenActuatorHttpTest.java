@@ -26,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
         "management.endpoint.health.show-details=always",
         "seqgen.sequences.orders.strategy=batch", "seqgen.sequences.orders.block-size=10",
         "seqgen.sequences.invoices.strategy=sync" })
-class SeqgenActuatorHttpTests {
+class SeqgenActuatorHttpTest {
 
     private final HttpClient http = HttpClient.newHttpClient();
 

@@ -25,7 +25,7 @@ import org.springframework.boot.health.contributor.Status;
  * The health indicator's reads of the store rows: reused for a short while, and never queued behind another
  * check's read (which, on the JDBC store's dedicated connection, waits behind the reservations).
  */
-class SeqgenHealthIndicatorStoreReadTests {
+class SeqgenHealthIndicatorStoreReadTest {
 
     private final AtomicLong now = new AtomicLong();
 

@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * transaction are gapless despite a rollback, async-batch order ids are unique.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class SeqgenSpannerJpaTests {
+class SeqgenSpannerJpaTest {
 
     @RegisterExtension
     static final SpannerEmulator emulator = new SpannerEmulator(

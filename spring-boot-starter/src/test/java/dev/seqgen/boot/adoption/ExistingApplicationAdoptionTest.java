@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * rows come from a deferred {@code data.sql} after Hibernate created the schema, or are already there when
  * two JVMs of the application start at once.
  */
-class ExistingApplicationAdoptionTests {
+class ExistingApplicationAdoptionTest {
 
     private static final int EXISTING = 50;
     private static final int CREATED_PER_JVM = AdoptingApplication.THREADS * AdoptingApplication.CUSTOMERS_PER_THREAD;
@@ -122,7 +122,7 @@ class ExistingApplicationAdoptionTests {
     }
 
     private static String existingRows() {
-        try (var in = ExistingApplicationAdoptionTests.class.getResourceAsStream("data.sql")) {
+        try (var in = ExistingApplicationAdoptionTest.class.getResourceAsStream("data.sql")) {
             return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
                     .filter(line -> !line.startsWith("--")).collect(Collectors.joining("\n")).replace(";", "");
         } catch (IOException e) {

@@ -19,7 +19,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * customizers apply, and the slice's embedded database gets the sequence table.
  */
 @JdbcTest(properties = { "seqgen.sequences.orders.strategy=batch", "seqgen.sequences.orders.block-size=10" })
-class SeqgenJdbcSliceTests {
+class SeqgenJdbcSliceTest {
 
     @Autowired
     private SequenceRegistry registry;

@@ -20,7 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /** {@code seqgen.jdbc.kind=native-sequence} on each database: the store, start-up creation, use, and refusals. */
-class SeqgenNativeSequenceTests {
+class SeqgenNativeSequenceTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(SeqgenAutoConfiguration.class));

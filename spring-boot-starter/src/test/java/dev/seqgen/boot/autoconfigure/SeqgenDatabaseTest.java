@@ -15,7 +15,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /** The auto-configured registry on each database: start-up creation, use, and the give-back at close. */
-class SeqgenDatabaseTests {
+class SeqgenDatabaseTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(SeqgenAutoConfiguration.class));

@@ -36,7 +36,7 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
 
 /** Every value seqgen rejects fails the start-up with the full property name, the value and what is allowed. */
-class SeqgenConfigurationFailureTests {
+class SeqgenConfigurationFailureTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, SeqgenAutoConfiguration.class))

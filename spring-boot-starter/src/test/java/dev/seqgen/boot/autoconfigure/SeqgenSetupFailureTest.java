@@ -30,7 +30,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Set-up mistakes fail the start-up with an analysis that says what to change: a missing sequence table, a pool
  * too small for the dedicated connection, a bad value in an entity's {@code @SeqgenGenerator}.
  */
-class SeqgenSetupFailureTests {
+class SeqgenSetupFailureTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, SeqgenAutoConfiguration.class))
