@@ -80,9 +80,7 @@ abstract class AbstractSequence implements Sequence {
     }
 
     static void requireCount(int count) {
-        if (count < 1) {
-            throw new IllegalArgumentException("count must be >= 1, was " + count);
-        }
+        ReservedRange.requireCount(count);
     }
 
     /**

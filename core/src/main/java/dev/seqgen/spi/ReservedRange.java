@@ -20,6 +20,20 @@ public record ReservedRange(long first, long end) {
     }
 
     /**
+     * Checks the number of values a caller asks for, as the strategies and every store do.
+     *
+     * @param count the number of values
+     * @return {@code count}
+     * @throws IllegalArgumentException if it is less than 1
+     */
+    public static long requireCount(long count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1, was " + count);
+        }
+        return count;
+    }
+
+    /**
      * Returns how many of {@code count} values starting at {@code next} a store may hand out: all of them, fewer
      * when the maximum is nearer (what is left below it), none when {@code next} is above the maximum (the
      * sequence is exhausted). No sum overflows for any maximum up to

@@ -291,7 +291,7 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
-        requireCount(count);
+        ReservedRange.requireCount(count);
         Outcome outcome = onOwnThread(operationTimeout, () -> {
             try {
                 return client.readWriteTransaction().run(tx -> take(tx, sequence, count, maxValue));
@@ -333,7 +333,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
                     + " as the caller's transaction, got " + given);
         }
-        requireCount(count);
+        ReservedRange.requireCount(count);
         Outcome outcome;
         try {
             outcome = take(tx, sequence, count, maxValue);
@@ -550,11 +550,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return error instanceof SpannerException spanner && TRANSIENT_ERRORS.contains(spanner.getErrorCode());
     }
 
-    private static void requireCount(long count) {
-        if (count < 1) {
-            throw new IllegalArgumentException("count must be >= 1, was " + count);
-        }
-    }
 
     /**
      * What the reservation statements found. Returned, not thrown, from the transaction callable: the

@@ -1,6 +1,7 @@
 package dev.seqgen.boot.actuate;
 
 import dev.seqgen.Sequence;
+import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Ticker;
@@ -42,6 +43,10 @@ import org.springframework.boot.health.contributor.Status;
  */
 public class SeqgenHealthIndicator extends AbstractHealthIndicator {
 
+    /** The name of the threshold in error messages; the starter prefixes it with {@code seqgen.health.}. */
+    public static final String THRESHOLD_SETTING = "capacity-warning-threshold";
+
+
     /*
      * Design: the store's rows are read by one check at a time. With the JDBC store's dedicated connection a
      * read waits for the reservations queued on that connection; without this, every liveness probe and
@@ -80,7 +85,8 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
      * @param configuredSequences names of sequences to check even before they are used
      * @param capacityWarningThreshold share of a sequence's range above which the status is {@link #WARNING},
      *     greater than 0 and at most 1
-     * @throws IllegalArgumentException if the threshold is out of range
+     * @throws SequenceConfigurationException naming {@code capacity-warning-threshold} if the threshold is out of
+     *     range
      */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold) {
@@ -95,15 +101,16 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
      * @param capacityWarningThreshold share of a sequence's range above which the status is {@link #WARNING},
      *     greater than 0 and at most 1
      * @param ticker the clock of {@link #STORE_READ_TIME_TO_LIVE}
-     * @throws IllegalArgumentException if the threshold is out of range
+     * @throws SequenceConfigurationException naming {@code capacity-warning-threshold} if the threshold is out of
+     *     range
      */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold, Ticker ticker) {
         super("seqgen health check failed");
         this.ticker = ticker;
         if (!(capacityWarningThreshold > 0 && capacityWarningThreshold <= 1)) {
-            throw new IllegalArgumentException(
-                    "capacityWarningThreshold must be > 0 and <= 1, was " + capacityWarningThreshold);
+            throw new SequenceConfigurationException(THRESHOLD_SETTING, capacityWarningThreshold,
+                    "a number greater than 0 and at most 1");
         }
         this.registry = registry;
         this.configuredSequences = Set.copyOf(configuredSequences);

@@ -32,17 +32,17 @@ public final class SeqgenHealthContributorAutoConfiguration {
     @ConditionalOnEnabledHealthIndicator("seqgen")
     static class SeqgenHealthIndicatorConfiguration {
 
-        private static final String THRESHOLD = "seqgen.health.capacity-warning-threshold";
-
         @Bean
         @ConditionalOnMissingBean(name = { "seqgenHealthIndicator", "seqgenHealthContributor" })
         SeqgenHealthIndicator seqgenHealthIndicator(SequenceRegistry registry, SeqgenProperties properties) {
-            double threshold = properties.getHealth().getCapacityWarningThreshold();
-            if (!(threshold > 0 && threshold <= 1)) {
-                throw new SequenceConfigurationException(THRESHOLD, threshold,
-                        "a number greater than 0 and at most 1");
+            try {
+                return new SeqgenHealthIndicator(registry, properties.getSequences().keySet(),
+                        properties.getHealth().getCapacityWarningThreshold());
+            } catch (SequenceConfigurationException e) {
+                // The indicator checks the rule; the property is named here (the same value and rule, so the
+                // indicator's own exception adds nothing as a cause).
+                throw new SequenceConfigurationException("seqgen.health." + e.setting(), e.value(), e.allowed());
             }
-            return new SeqgenHealthIndicator(registry, properties.getSequences().keySet(), threshold);
         }
     }
 }
