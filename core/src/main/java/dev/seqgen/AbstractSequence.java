@@ -256,9 +256,7 @@ abstract class AbstractSequence implements Sequence {
         Block block = blockInHand();
         boolean hasBlock = block != null && block != Block.EMPTY;
         long highest = highestReserved.get();
-        long span = settings.maxValue() - settings.initialValue() + 1;
-        double used = highest < settings.initialValue() ? 0.0
-                : Math.min(1.0, (double) (highest - settings.initialValue() + 1) / span);
+        double used = settings.capacityUsedBelow(highest + 1);
         return new SequenceStats(name, settings.strategy(), issued(), reservations.sum(), reservationFailures.sum(),
                 retries.sum(), waits.sum(), discarded.sum(), hasBlock ? block.first : -1, hasBlock ? block.end : -1,
                 (hasBlock ? block.remaining() : 0) + extraRemaining(), nextBlockSize(), refillPoint(), lateRefills(),

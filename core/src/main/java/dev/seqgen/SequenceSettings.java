@@ -158,6 +158,18 @@ public final class SequenceSettings {
         return adaptiveTargetRefillInterval;
     }
 
+    /**
+     * Returns the share of the range from the initial value to the maximum value that lies below
+     * {@code nextValue}: how much of the sequence is used up when a row (or a generator) is there, from 0 to 1.
+     *
+     * @param nextValue the next value not handed out yet
+     * @return the share used, from 0 to 1
+     */
+    public double capacityUsedBelow(long nextValue) {
+        double span = (double) (maxValue - initialValue) + 1;
+        return Math.max(0.0, Math.min(1.0, (nextValue - initialValue) / span));
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {

@@ -102,4 +102,16 @@ class SequenceSettingsTest {
                 .isEqualTo(SequenceSettings.builder().blockSize(10).build())
                 .isNotEqualTo(SequenceSettings.builder().blockSize(11).build());
     }
+
+    @Test
+    void capacityUsedIsTheShareOfTheRangeBelowANextValue() {
+        SequenceSettings settings = SequenceSettings.builder().initialValue(1).maxValue(100).build();
+        assertThat(settings.capacityUsedBelow(1)).isZero();
+        assertThat(settings.capacityUsedBelow(51)).isEqualTo(0.5);
+        assertThat(settings.capacityUsedBelow(101)).isEqualTo(1.0);
+        assertThat(settings.capacityUsedBelow(-5)).as("below the initial value").isZero();
+        assertThat(settings.capacityUsedBelow(Long.MAX_VALUE)).isEqualTo(1.0);
+        assertThat(SequenceSettings.builder().initialValue(0).build().capacityUsedBelow(Long.MAX_VALUE))
+                .as("the widest range, no overflow").isEqualTo(1.0);
+    }
 }

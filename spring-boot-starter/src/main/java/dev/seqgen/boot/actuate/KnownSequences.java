@@ -2,7 +2,6 @@ package dev.seqgen.boot.actuate;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
-import dev.seqgen.SequenceSettings;
 
 import java.util.Map;
 import java.util.Set;
@@ -27,15 +26,5 @@ final class KnownSequences {
             known.put(sequence.name(), sequence);
         }
         return known;
-    }
-
-    /**
-     * The share of the range from initial to maximum value that lies below the row's {@code next_value}:
-     * what every JVM together has reserved, from 0 to 1.
-     */
-    static double storeCapacityUsed(SequenceSettings settings, long nextValue) {
-        double span = (double) (settings.maxValue() - settings.initialValue()) + 1;
-        double used = (nextValue - settings.initialValue()) / span;
-        return Math.max(0.0, Math.min(1.0, used));
     }
 }

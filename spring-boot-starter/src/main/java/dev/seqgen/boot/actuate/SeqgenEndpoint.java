@@ -80,7 +80,7 @@ public class SeqgenEndpoint {
         String strategy = settings.strategy().externalName();
         if (sequence == null) {
             double capacityUsed = storeNextValue == null ? 0.0
-                    : KnownSequences.storeCapacityUsed(settings, storeNextValue);
+                    : settings.capacityUsedBelow(storeNextValue);
             return new SequenceDescriptor(strategy, false, storeNextValue, storeError, null, 0, settings.blockSize(),
                     0, -1, capacityUsed, null, settingsDescriptor);
         }
@@ -89,7 +89,7 @@ public class SeqgenEndpoint {
                 : new BlockDescriptor(stats.blockFirst(), stats.blockEnd() - 1);
         double capacityUsed = stats.capacityUsed();
         if (storeNextValue != null) {
-            capacityUsed = Math.max(capacityUsed, KnownSequences.storeCapacityUsed(settings, storeNextValue));
+            capacityUsed = Math.max(capacityUsed, settings.capacityUsedBelow(storeNextValue));
         }
         return new SequenceDescriptor(strategy, true, storeNextValue, storeError, block, stats.remaining(),
                 stats.blockSize(), stats.refillPoint(), stats.highestReserved(), capacityUsed,

@@ -133,7 +133,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
             detail.put("nextValue", nextValue.isPresent() ? nextValue.getAsLong() : null);
             double used = sequence != null ? sequence.stats().capacityUsed() : 0.0;
             if (nextValue.isPresent()) {
-                used = Math.max(used, KnownSequences.storeCapacityUsed(settings, nextValue.getAsLong()));
+                used = Math.max(used, settings.capacityUsedBelow(nextValue.getAsLong()));
             } else if (sequence != null) {
                 missingRows.add(name);
             }
