@@ -1,5 +1,10 @@
-package dev.seqgen;
+package dev.seqgen.regression;
 
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import dev.seqgen.Ticker;
 import dev.seqgen.testing.InMemorySequenceStore;
 import org.junit.jupiter.api.Test;
 
