@@ -21,13 +21,13 @@ import org.springframework.util.Assert;
  *
  * <p>Spanner may abort any read-write transaction (a lock conflict; the emulator runs one read-write
  * transaction at a time and aborts the others) and expects the application to run it again. The Spanner JDBC
- * driver first replays the aborted transaction's statements itself, but gives up when a replayed statement sees
- * other data ({@code AbortedDueToConcurrentModificationException}), as a {@code sync} invoice number always
- * does when another invoice took the number meanwhile. Only the application can retry then, and it retries the
- * unit of work, not the statement: new entities in a new session and transaction. A {@code sync} number is
- * taken again in the new transaction, and since the aborted transaction's increment was rolled back with it,
- * the committed numbers stay gapless; ids the aborted attempt took from the other strategies become gaps, as
- * with any rollback.
+ * driver can replay an aborted transaction's statements itself ({@code retryAbortsInternally}), but the replay
+ * fails whenever a statement sees other data ({@code AbortedDueToConcurrentModificationException}), as a
+ * {@code sync} invoice number does when another invoice took a number meanwhile; the {@code spanner} profile
+ * turns that replay off. The application retries the unit of work, not its statements: new entities in a new
+ * session and transaction. A {@code sync} number is taken again in the new transaction, and since the aborted
+ * transaction's increment was rolled back with it, the committed numbers stay gapless; ids the aborted attempt
+ * took from the other strategies become gaps, as with any rollback.
  *
  * <p>Only aborts are retried, at most {@value #MAX_ATTEMPTS} attempts with a short randomised pause that
  * doubles after each; any other failure (no such order, an invoice already issued, the simulated failure) ends
