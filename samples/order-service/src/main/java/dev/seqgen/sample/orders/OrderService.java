@@ -76,7 +76,8 @@ public class OrderService {
      *
      * <p>Why the ids come before the first statement: the Cloud Spanner emulator runs one read-write transaction
      * at a time, so a transaction that has run a statement and then waits for a reservation of seqgen's (which
-     * runs in a transaction of its own) would wait for a transaction the emulator aborts as long as it is open.
+     * runs in a transaction of its own) waits for a transaction the emulator aborts again and again while the
+     * first is open: such requests stalled for more than 30 s.
      *
      * @throws OrderNotFoundException no such order (404)
      * @throws InvoiceAlreadyIssuedException the order has its invoice (409)
