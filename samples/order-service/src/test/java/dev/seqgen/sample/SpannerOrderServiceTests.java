@@ -30,7 +30,7 @@ import tools.jackson.databind.JsonNode;
  * The emulator aborts every read-write transaction that meets another one, so the concurrent tests of the suite
  * run through the service's retries, and one test here checks that they did.
  */
-@DisplayName("order service on cloud spanner")
+@DisplayName("order service on the cloud spanner emulator")
 @ActiveProfiles("spanner")
 class SpannerOrderServiceTests extends OrderServiceHttpTests {
 
