@@ -10,9 +10,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * {@code seqgen.sequences.order_event.*} says (the entity names no strategy).
  *
  * <p>Run on embedded H2: {@code ./mvnw -q -B -pl samples/order-service spring-boot:run}; on a PostgreSQL or
- * MariaDB server: add {@code -Dspring-boot.run.profiles=postgres} (or {@code mariadb}); with the sequence rows
- * in Cloud Spanner (the emulator by default, see {@link SpannerEmulatorBootstrap}):
- * {@code -Dspring-boot.run.profiles=spanner}, where invoice numbers are {@code async}, not gapless.
+ * MariaDB server: add {@code -Dspring-boot.run.profiles=postgres} (or {@code mariadb}); on Cloud Spanner
+ * (the emulator by default), through Hibernate and the Spanner JDBC driver: {@code spanner}.
  */
 @SpringBootApplication
 public class OrderServiceApplication {

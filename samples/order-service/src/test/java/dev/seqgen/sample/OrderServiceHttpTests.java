@@ -23,9 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The order service over real HTTP, on the database of the subclass. Tests share the application and its
- * data, so what they assert about invoices holds for all invoices any test issued: with a {@code sync}
- * invoice sequence the committed numbers are exactly 1..N; with another strategy (the {@code spanner}
- * profile's {@code async}) they are unique and every rolled-back number is a hole, as the service says.
+ * data, so what they assert about invoices holds for all invoices any test issued: the committed numbers
+ * are exactly 1..N.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "seqgen.table=" + SampleDatabase.SEQUENCE_TABLE, "spring.jpa.hibernate.ddl-auto=create",
@@ -40,15 +39,6 @@ abstract class OrderServiceHttpTests {
 
     @LocalServerPort
     private int port;
-
-    /** The strategy of the {@code invoices} sequence under the subclass's profile. */
-    protected String invoiceStrategy() {
-        return "sync";
-    }
-
-    private boolean gaplessInvoices() {
-        return invoiceStrategy().equals("sync");
-    }
 
     @Test
     void concurrentOrderCreationGivesEveryOrderAndLineItsOwnId() throws Exception {
@@ -77,55 +67,33 @@ abstract class OrderServiceHttpTests {
     }
 
     @Test
-    void invoiceNumbersWithFailedInvoicesInterleavedAreGaplessExactlyWhenSync() throws Exception {
+    void invoiceNumbersAreGaplessWithFailedInvoicesInterleaved() throws Exception {
         int ordersPerThread = 6;
         List<Long> rolledBack = Collections.synchronizedList(new ArrayList<>());
 
         long[] numbers = Concurrently.run(THREADS, thread -> {
             long[] taken = new long[ordersPerThread];
-            long previous = 0;
             for (int i = 0; i < ordersPerThread; i++) {
                 long orderId = createOrder("invoiced-" + thread + "-" + i, 1).path("id").asLong();
                 if (i % 2 == 0) {
                     JsonNode problem = body(post("/orders/" + orderId + "/invoice?simulateFailure=true", ""), 500);
                     assertThat(problem.path("title").asString()).isEqualTo("Invoice rolled back");
-                    assertThat(problem.path("numberGivenBack").asBoolean()).isEqualTo(gaplessInvoices());
-                    long lost = problem.path("rolledBackNumber").asLong();
-                    rolledBack.add(lost);
-                    if (!gaplessInvoices()) {
-                        assertThat(lost).as("async: in the order this thread asked").isGreaterThan(previous);
-                        previous = lost;
-                    }
+                    rolledBack.add(problem.path("rolledBackNumber").asLong());
                 }
                 taken[i] = body(post("/orders/" + orderId + "/invoice", ""), 201).path("number").asLong();
-                if (!gaplessInvoices()) {
-                    assertThat(taken[i]).as("async: in the order this thread asked").isGreaterThan(previous);
-                    previous = taken[i];
-                }
             }
             return taken;
         });
 
         Concurrently.assertUnique(numbers);
         long[] committed = allInvoiceNumbers();
-        Concurrently.assertUnique(committed);
+        Concurrently.assertContiguousFrom(1, committed);
         assertThat(committed).contains(numbers);
-        long[] rolledBackNumbers = rolledBack.stream().mapToLong(Long::longValue).toArray();
+        assertThat(committed).as("every number a failed invoice took went to a committed one")
+                .contains(rolledBack.stream().mapToLong(Long::longValue).toArray());
         JsonNode invoices = body(get("/actuator/seqgen/invoices"), 200);
-        assertThat(invoices.path("strategy").asString()).isEqualTo(invoiceStrategy());
-        if (gaplessInvoices()) {
-            Concurrently.assertContiguousFrom(1, committed);
-            assertThat(committed).as("every number a failed invoice took went to a committed one")
-                    .contains(rolledBackNumbers);
-            assertThat(invoices.path("storeNextValue").asLong()).isEqualTo(committed.length + 1);
-        } else {
-            // Not gapless, and the test shows it: each number a failed invoice took is a hole for good.
-            Concurrently.assertUnique(rolledBackNumbers);
-            assertThat(committed).as("the numbers failed invoices took are lost").doesNotContain(rolledBackNumbers);
-            assertThat(invoices.path("storeNextValue").asLong())
-                    .isGreaterThan(Math.max(committed[committed.length - 1], rolledBack.stream()
-                            .mapToLong(Long::longValue).max().orElse(0)));
-        }
+        assertThat(invoices.path("strategy").asString()).isEqualTo("sync");
+        assertThat(invoices.path("storeNextValue").asLong()).isEqualTo(committed.length + 1);
     }
 
     @Test
@@ -142,11 +110,7 @@ abstract class OrderServiceHttpTests {
         JsonNode fetched = body(get("/orders/" + orderId), 200);
         assertThat(fetched.path("invoiceNumber").asLong()).isEqualTo(number);
         assertThat(fetched.path("createdAt")).as("as stored").isEqualTo(order.path("createdAt"));
-        if (gaplessInvoices()) {
-            Concurrently.assertContiguousFrom(1, allInvoiceNumbers());
-        } else {
-            Concurrently.assertUnique(allInvoiceNumbers());
-        }
+        Concurrently.assertContiguousFrom(1, allInvoiceNumbers());
     }
 
     @Test
@@ -207,7 +171,7 @@ abstract class OrderServiceHttpTests {
         assertThat(sequences.path("orders").path("strategy").asString()).isEqualTo("async-batch");
         assertThat(sequences.path("order_lines").path("strategy").asString()).isEqualTo("batch");
         assertThat(sequences.path("order_lines").path("blockSize").asLong()).isEqualTo(100);
-        assertThat(sequences.path("invoices").path("strategy").asString()).isEqualTo(invoiceStrategy());
+        assertThat(sequences.path("invoices").path("strategy").asString()).isEqualTo("sync");
         assertThat(sequences.path("order_event").path("strategy").asString())
                 .as("set by seqgen.sequences.order_event.strategy alone").isEqualTo("async");
         assertThat(sequences.path("orders").path("counters").path("issued").asLong()).isPositive();
@@ -221,19 +185,20 @@ abstract class OrderServiceHttpTests {
     }
 
     @Test
-    void theLoadClientFindsNoDuplicateIdsAndTheInvoiceNumbersTheServicePromises() throws Exception {
+    void theLoadClientFindsNoDuplicateIdsAndNoGapsInTheInvoices() throws Exception {
+        // The duration only bounds a run gone wrong: the Spanner emulator, one read-write transaction at a time,
+        // needs most of a minute for these orders on a busy machine; the other databases a few seconds.
         LoadClient.Report report = LoadClient.run(
                 LoadClient.Options.parse("--url=http://localhost:" + port, "--orders=120", "--concurrency=6",
-                        "--duration=60s", "--fail-every=4"));
+                        "--duration=180s", "--fail-every=4"));
 
         assertThat(report.checks()).allSatisfy(check -> assertThat(check.passed()).as(check.description()).isTrue());
-        assertThat(report.checks()).anySatisfy(check -> assertThat(check.description()).isEqualTo(gaplessInvoices()
-                ? "every rolled-back number went to a committed invoice (30 rollbacks)"
-                : "every rolled-back number is a hole: the service said it was not given back (30 rollbacks)"));
+        assertThat(report.checks()).anySatisfy(check -> assertThat(check.description())
+                .isEqualTo("every rolled-back number went to a committed invoice (30 rollbacks)"));
     }
 
     /** Every committed invoice number, in order, through the paged API. */
-    private long[] allInvoiceNumbers() throws Exception {
+    protected long[] allInvoiceNumbers() throws Exception {
         List<Long> numbers = new ArrayList<>();
         for (int page = 0; ; page++) {
             JsonNode body = body(get("/invoices?size=100&page=" + page), 200);
@@ -244,7 +209,7 @@ abstract class OrderServiceHttpTests {
         }
     }
 
-    private JsonNode createOrder(String customer, int lines) throws Exception {
+    protected JsonNode createOrder(String customer, int lines) throws Exception {
         StringBuilder body = new StringBuilder("{\"customer\":\"" + customer + "\",\"lines\":[");
         for (int i = 1; i <= lines; i++) {
             body.append(i == 1 ? "" : ",").append("{\"product\":\"sku-").append(i).append("\",\"quantity\":")
@@ -273,7 +238,7 @@ abstract class OrderServiceHttpTests {
         return http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
+    protected HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
         return http.send(request(path).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }

@@ -1,67 +1,45 @@
 package dev.seqgen.sample;
 
-import com.google.cloud.NoCredentials;
-import com.google.cloud.spanner.ErrorCode;
-import com.google.cloud.spanner.Spanner;
-import com.google.cloud.spanner.SpannerException;
-import com.google.cloud.spanner.SpannerOptions;
 import dev.seqgen.testing.Servers;
 import dev.seqgen.testing.SpannerEmulatorHost;
 
+import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestInstanceFactoryContext;
 import org.junit.jupiter.api.extension.TestInstancePreConstructCallback;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
- * The Cloud Spanner emulator of {@code SPANNER_EMULATOR_HOST} for the {@code spanner} profile's suite; without
- * it each test is skipped with the reason (or fails, when {@code SEQGEN_TEST_REQUIRE_DATABASES=true}). It
- * looks before the first test instance is made, so before Spring starts the application, and drops the
- * suite's database if an earlier run left it: the application's emulator bootstrap creates it again, empty,
- * so a run starts from invoice number 1.
+ * The Cloud Spanner emulator for the {@code spanner} profile's suite: the one of {@code SPANNER_EMULATOR_HOST},
+ * else one the tests start ({@link SpannerEmulatorHost}); without either each test is skipped with the reason (or
+ * fails, when {@code SEQGEN_TEST_REQUIRE_DATABASES=true}). It looks before the first test instance is made, so
+ * before Spring starts the application, and gives the suite a database of its own, new to the emulator (which
+ * another run may be using at the same time): the Spanner JDBC driver creates it on the first connection
+ * ({@code autoConfigEmulator=true}), the application its tables, so a run starts from empty tables and invoice
+ * number 1.
  */
 final class SampleSpanner implements TestInstancePreConstructCallback {
 
     static final String PROJECT = "seqgen-sample";
     static final String INSTANCE = "seqgen-sample";
-    static final String DATABASE = "order-service-tests";
-
-    private static final String NO_EMULATOR = SpannerEmulatorHost.NO_EMULATOR;
+    static final String DATABASE = "orders-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
 
     private String host;
-
-    private boolean checked;
 
     @Override
     public synchronized void preConstructTestInstance(TestInstanceFactoryContext factoryContext,
             ExtensionContext context) {
-        String emulator = SpannerEmulatorHost.host();
-        if (emulator == null || emulator.isBlank()) {
-            Servers.missing(NO_EMULATOR);
+        if (host == null) {
+            host = SpannerEmulatorHost.host();
         }
-        if (!checked) {
-            dropDatabaseIfPresent(emulator);
-            checked = true;
-            host = emulator;
+        if (host == null || host.isBlank()) {
+            Servers.missing(SpannerEmulatorHost.NO_EMULATOR);
         }
     }
 
-    private static void dropDatabaseIfPresent(String emulator) {
-        try (Spanner spanner = SpannerOptions.newBuilder().setProjectId(PROJECT).setEmulatorHost(emulator)
-                .setCredentials(NoCredentials.getInstance()).build().getService()) {
-            spanner.getDatabaseAdminClient().dropDatabase(INSTANCE, DATABASE);
-        } catch (SpannerException e) {
-            if (e.getErrorCode() != ErrorCode.NOT_FOUND) {
-                throw e;
-            }
-        }
-    }
-
-    /** Points {@code seqgen.spanner.*} at the emulator and the suite's database. */
+    /** Points {@code spring.datasource.url} at the suite's database on the emulator. */
     void register(DynamicPropertyRegistry registry) {
-        registry.add("seqgen.spanner.emulator-host", () -> host);
-        registry.add("seqgen.spanner.project-id", () -> PROJECT);
-        registry.add("seqgen.spanner.instance-id", () -> INSTANCE);
-        registry.add("seqgen.spanner.database-id", () -> DATABASE);
+        registry.add("spring.datasource.url", () -> "jdbc:cloudspanner://" + host + "/projects/" + PROJECT
+                + "/instances/" + INSTANCE + "/databases/" + DATABASE + "?autoConfigEmulator=true;retryAbortsInternally=false");
     }
 }

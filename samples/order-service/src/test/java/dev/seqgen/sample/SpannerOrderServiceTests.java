@@ -1,30 +1,36 @@
 package dev.seqgen.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seqgen.SequenceRegistry;
-import dev.seqgen.spanner.SpannerSequenceStore;
+import dev.seqgen.jdbc.JdbcDialect;
+import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.testing.Concurrently;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import javax.sql.DataSource;
-import org.hibernate.MappingException;
-import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
 
 /**
- * The suite with the {@code spanner} profile: sequence rows in Cloud Spanner (the emulator of
- * {@code SPANNER_EMULATOR_HOST}, else skipped, failed when {@code SEQGEN_TEST_REQUIRE_DATABASES=true}), the
- * entities in embedded H2. Invoice numbers are {@code async} there, unique and ordered but not gapless, and
- * the suite checks exactly that.
+ * The suite with the {@code spanner} profile on the Cloud Spanner emulator: the entities through Hibernate's
+ * {@code SpannerDialect} and the Spanner JDBC driver, seqgen's sequence rows in the same database through its JDBC
+ * store, so invoice numbers are {@code sync} and gapless as on the other databases, aborted transactions and all.
+ * The emulator aborts every read-write transaction that meets another one, so the concurrent tests of the suite
+ * run through the service's retries, and one test here checks that they did.
  */
-@DisplayName("order service on h2 with its sequences on cloud spanner")
+@DisplayName("order service on the cloud spanner emulator")
 @ActiveProfiles("spanner")
 class SpannerOrderServiceTests extends OrderServiceHttpTests {
 
@@ -34,8 +40,8 @@ class SpannerOrderServiceTests extends OrderServiceHttpTests {
     @DynamicPropertySource
     static void spanner(DynamicPropertyRegistry registry) {
         SPANNER.register(registry);
-        // An H2 database of its own, apart from the one the H2 suite's application (same JVM) keeps.
-        registry.add("spring.datasource.url", () -> "jdbc:h2:mem:orders-spanner;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
+        // The profile's tables come from schema-spanner.sql: Hibernate's Spanner schema export is not valid DDL.
+        registry.add("spring.jpa.hibernate.ddl-auto", () -> "none");
     }
 
     @Autowired
@@ -44,52 +50,65 @@ class SpannerOrderServiceTests extends OrderServiceHttpTests {
     @Autowired
     private DataSource dataSource;
 
-    @Override
-    protected String invoiceStrategy() {
-        return "async";
-    }
-
-    @Test
-    void theSequenceRowsAreInSpannerAndTheEntitiesInH2() throws Exception {
-        JsonNode endpoint = body(get("/actuator/seqgen"), 200);
-        assertThat(endpoint.path("store").asString()).isEqualTo("spanner");
-        JsonNode health = body(get("/actuator/health"), 200).path("components");
-        assertThat(health.path("seqgen").path("details").path("store").asString()).isEqualTo("spanner");
-        assertThat(health.path("db").path("details").path("database").asString()).isEqualTo("H2");
-        assertThat(registry.store()).isInstanceOf(SpannerSequenceStore.class);
-        assertThat(((SpannerSequenceStore) registry.store()).table()).isEqualTo(SampleDatabase.SEQUENCE_TABLE);
-        try (var connection = dataSource.getConnection()) {
-            assertThat(connection.getMetaData().getURL()).startsWith("jdbc:h2:mem:orders-spanner");
-            try (var tables = connection.getMetaData().getTables(null, null, "SEQGEN%", null)) {
-                assertThat(tables.next()).as("no sequence table in H2").isFalse();
-            }
-        }
-    }
-
     /**
-     * What happens if the profile did not override the entity's sync: the application does not start, and
-     * the cause names the entity, the sequence and the store; no invoice is ever numbered as if gapless.
+     * Eight clients at once, each creating orders and issuing their invoices: Spanner aborts some of the
+     * transactions, the service runs each again, and a retried invoice takes its number again in its new
+     * transaction; the committed numbers are 1..N. Whether a round meets an abort is up to the emulator's timing,
+     * so rounds go on (at most ten) until one did.
      */
     @Test
-    void syncInvoiceNumbersOnTheSpannerStoreStopTheApplicationAtStartUpSayingWhy() {
-        // Command-line arguments, which outrank application-spanner.properties (its invoices override included).
-        SpringApplicationBuilder application = new SpringApplicationBuilder(OrderServiceApplication.class)
-                .profiles("spanner");
-        String[] arguments = { "--server.port=0", "--spring.main.banner-mode=off", "--logging.level.root=warn",
-                "--logging.level.org.springframework.boot.SpringApplication=off",
-                "--logging.level.org.springframework.orm.jpa=off",
-                "--spring.datasource.url=jdbc:h2:mem:orders-spanner-sync;DB_CLOSE_DELAY=-1",
-                "--seqgen.table=" + SampleDatabase.SEQUENCE_TABLE,
-                "--seqgen.spanner.emulator-host=" + dev.seqgen.testing.SpannerEmulatorHost.host(),
-                "--seqgen.spanner.project-id=" + SampleSpanner.PROJECT,
-                "--seqgen.spanner.instance-id=" + SampleSpanner.INSTANCE,
-                "--seqgen.spanner.database-id=" + SampleSpanner.DATABASE,
-                "--seqgen.sequences.invoices.strategy=sync" };
+    void concurrentInvoicesWhoseTransactionsSpannerAbortedAreRunAgainWithGaplessNumbers() throws Exception {
+        double abortsBefore = aborts();
+        List<Long> numbers = new ArrayList<>();
+        for (int round = 0; round < 10 && aborts() == abortsBefore; round++) {
+            long[] taken = Concurrently.run(8, thread -> {
+                long[] mine = new long[3];
+                for (int i = 0; i < mine.length; i++) {
+                    long orderId = createOrder("aborted-" + thread, 2).path("id").asLong();
+                    mine[i] = body(post("/orders/" + orderId + "/invoice", ""), 201).path("number").asLong();
+                }
+                return mine;
+            });
+            Arrays.stream(taken).forEach(numbers::add);
+        }
 
-        assertThatThrownBy(() -> application.run(arguments).close()).rootCause().isInstanceOf(MappingException.class)
-                .hasMessageContaining("entity dev.seqgen.sample.orders.Invoice, property 'number',"
-                        + " sequence 'invoices': the SYNC strategy")
-                .hasMessageContaining("needs the JDBC store in the entities' database; the registry uses the"
-                        + " spanner store");
+        assertThat(aborts()).as("transactions Spanner aborted, run again").isGreaterThan(abortsBefore);
+        long[] answered = numbers.stream().mapToLong(Long::longValue).toArray();
+        Concurrently.assertUnique(answered);
+        long[] committed = allInvoiceNumbers();
+        Concurrently.assertContiguousFrom(1, committed);
+        assertThat(committed).contains(answered);
+        assertThat(body(get("/actuator/seqgen/invoices"), 200).path("storeNextValue").asLong())
+                .isEqualTo(committed.length + 1);
+    }
+
+    private double aborts() throws Exception {
+        return body(get("/actuator/metrics/sample.transactions.aborted"), 200).path("measurements").get(0)
+                .path("value").asDouble();
+    }
+
+    @Test
+    void theEntitiesAndTheSequenceRowsAreInOneSpannerDatabase() throws Exception {
+        long orderId = body(post("/orders", "{\"customer\":\"spanner\",\"lines\":[{\"product\":\"tea\","
+                + "\"quantity\":1,\"unitPrice\":2.50}]}"), 201).path("id").asLong();
+
+        JsonNode health = body(get("/actuator/health"), 200).path("components");
+        assertThat(health.path("db").path("details").path("database").asString()).isEqualTo("Google Cloud Spanner");
+        assertThat(registry.store()).isInstanceOf(JdbcSequenceStore.class);
+        JdbcSequenceStore store = (JdbcSequenceStore) registry.store();
+        assertThat(store.dialect()).isEqualTo(JdbcDialect.SPANNER);
+        assertThat(store.table()).isEqualTo(SampleDatabase.SEQUENCE_TABLE);
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            assertThat(connection.getMetaData().getURL()).contains("/databases/" + SampleSpanner.DATABASE);
+            try (ResultSet order = statement.executeQuery("SELECT customer FROM orders WHERE id = " + orderId)) {
+                assertThat(order.next()).as("the order is a row in Spanner").isTrue();
+                assertThat(order.getString(1)).isEqualTo("spanner");
+            }
+            try (ResultSet row = statement.executeQuery("SELECT next_value FROM " + SampleDatabase.SEQUENCE_TABLE
+                    + " WHERE name = 'orders'")) {
+                assertThat(row.next()).as("the orders sequence's row is in the same database").isTrue();
+                assertThat(row.getLong(1)).isGreaterThan(orderId);
+            }
+        }
     }
 }

@@ -29,10 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  * issues its invoice; every {@code --fail-every}th order first gets a deliberately failing invoice request,
  * whose number the rollback gives back. Prints throughput and latency percentiles per operation, then the
  * checks: no order id (or line id) twice, and the invoice numbers of the whole service, read back through
- * {@code GET /invoices}, exactly 1..N. When the service answers a failed invoice with
- * {@code "numberGivenBack": false} (its invoice sequence is not {@code sync}, as under the {@code spanner}
- * profile), the invoice checks are what that strategy promises instead: numbers unique, and every
- * rolled-back number a hole.
+ * {@code GET /invoices}, exactly 1..N.
  *
  * <p>Bounded on purpose: at most {@value #MAX_ORDERS} orders, {@value #MAX_CONCURRENCY} threads and
  * {@link #MAX_DURATION}, and only against a loopback address.
@@ -178,9 +175,6 @@ public final class LoadClient {
         }
         results.failingLatencies.add(latency);
         results.rolledBackNumbers.add(problem.path("rolledBackNumber").asLong());
-        if (!problem.path("numberGivenBack").asBoolean(true)) {
-            results.numbersNotGivenBack++;
-        }
     }
 
     private void issueInvoice(long orderId, Results results) throws IOException, InterruptedException {
@@ -308,8 +302,6 @@ public final class LoadClient {
         final List<Long> rolledBackNumbers = new ArrayList<>();
         final List<String> errors = new ArrayList<>();
         int errorCount;
-        /** Failed invoices whose number the service said it did not give back: its sequence is not gapless. */
-        int numbersNotGivenBack;
 
         void error(String message) {
             errorCount++;
@@ -328,7 +320,6 @@ public final class LoadClient {
             rolledBackNumbers.addAll(other.rolledBackNumbers);
             other.errors.stream().limit(ERRORS_KEPT - errors.size()).forEach(errors::add);
             errorCount += other.errorCount;
-            numbersNotGivenBack += other.numbersNotGivenBack;
         }
     }
 
@@ -353,36 +344,19 @@ public final class LoadClient {
             checks.add(new Check("order line ids unique (" + results.lineIds.size() + " lines)",
                     unique(results.lineIds)));
             long n = serviceInvoices.size();
-            Set<Long> committed = new HashSet<>(serviceInvoices);
-            // The service says whether a rollback gives the number back (sync) or leaves a hole (any other).
-            boolean serviceGapless = results.numbersNotGivenBack == 0;
-            if (serviceGapless) {
-                boolean gapless = readError == null;
-                for (int i = 0; gapless && i < n; i++) {
-                    gapless = serviceInvoices.get(i) == i + 1;
-                }
-                checks.add(new Check(readError != null ? "invoice numbers readable: " + readError
-                        : "invoice numbers of the service are 1.." + n + " without gaps", gapless));
-            } else {
-                long holes = n == 0 ? 0 : serviceInvoices.get((int) n - 1) - serviceInvoices.get(0) + 1 - n;
-                checks.add(new Check(readError != null ? "invoice numbers readable: " + readError
-                        : "invoice numbers of the service are unique (" + n + "), with " + holes + " holes between"
-                                + " the lowest and the highest: not gapless, as the service said",
-                        readError == null && unique(serviceInvoices)));
+            boolean gapless = readError == null;
+            for (int i = 0; gapless && i < n; i++) {
+                gapless = serviceInvoices.get(i) == i + 1;
             }
+            checks.add(new Check(readError != null ? "invoice numbers readable: " + readError
+                    : "invoice numbers of the service are 1.." + n + " without gaps", gapless));
+            Set<Long> committed = new HashSet<>(serviceInvoices);
             checks.add(new Check("every invoice number answered to this client is committed ("
                     + results.invoiceNumbers.size() + ")", unique(results.invoiceNumbers)
                     && committed.containsAll(results.invoiceNumbers)));
-            if (serviceGapless) {
-                checks.add(new Check("every rolled-back number went to a committed invoice ("
-                        + results.rolledBackNumbers.size() + " rollbacks)",
-                        committed.containsAll(results.rolledBackNumbers)));
-            } else {
-                checks.add(new Check("every rolled-back number is a hole: the service said it was not given back ("
-                        + results.rolledBackNumbers.size() + " rollbacks)",
-                        results.numbersNotGivenBack == results.rolledBackNumbers.size()
-                                && results.rolledBackNumbers.stream().noneMatch(committed::contains)));
-            }
+            checks.add(new Check("every rolled-back number went to a committed invoice ("
+                    + results.rolledBackNumbers.size() + " rollbacks)",
+                    committed.containsAll(results.rolledBackNumbers)));
         }
 
         /** Whether every check passed. */

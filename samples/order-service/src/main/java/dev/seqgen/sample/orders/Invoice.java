@@ -48,9 +48,9 @@ public class Invoice {
     protected Invoice() {
     }
 
-    Invoice(Order order, Instant issuedAt) {
+    Invoice(Order order, BigDecimal total, Instant issuedAt) {
         this.order = order;
-        this.total = order.total();
+        this.total = total;
         this.issuedAt = issuedAt;
     }
 

@@ -3,10 +3,7 @@ package dev.seqgen.sample.orders;
 import java.math.BigDecimal;
 import java.time.Instant;
 
-/**
- * An invoice as the API shows it; {@code number} comes from the sequence {@code invoices}: {@code sync} unless
- * configuration says otherwise (the {@code spanner} profile: {@code async}, see {@link InvoiceNumbering}).
- */
+/** An invoice as the API shows it; {@code number} comes from the {@code sync} sequence {@code invoices}. */
 public record InvoiceView(long number, long orderId, BigDecimal total, Instant issuedAt) {
 
     static InvoiceView of(Invoice invoice) {

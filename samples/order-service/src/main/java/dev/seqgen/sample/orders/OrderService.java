@@ -1,13 +1,20 @@
 package dev.seqgen.sample.orders;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
-/** Orders and their invoices; every method is one transaction. */
+/**
+ * Orders and their invoices. The read-write transactions run through {@link Transactions}, which runs the whole
+ * unit of work again in a new transaction when Cloud Spanner aborted it; reads are read-only transactions, which
+ * take no locks and never abort on Spanner.
+ */
 @Service
 public class OrderService {
 
@@ -15,12 +22,20 @@ public class OrderService {
 
     private final InvoiceRepository invoices;
 
-    private final InvoiceNumbering numbering;
+    private final OrderEventRepository events;
 
-    OrderService(OrderRepository orders, InvoiceRepository invoices, InvoiceNumbering numbering) {
+    private final Transactions transactions;
+
+    private final TransactionTemplate readOnly;
+
+    OrderService(OrderRepository orders, InvoiceRepository invoices, OrderEventRepository events,
+            Transactions transactions, PlatformTransactionManager transactionManager) {
         this.orders = orders;
         this.invoices = invoices;
-        this.numbering = numbering;
+        this.events = events;
+        this.transactions = transactions;
+        this.readOnly = new TransactionTemplate(transactionManager);
+        this.readOnly.setReadOnly(true);
     }
 
     /**
@@ -28,13 +43,15 @@ public class OrderService {
      * (batch) and the event id (as configured) are taken when the entities are persisted, before the inserts,
      * which go out as JDBC batches.
      */
-    @Transactional
     public OrderView create(NewOrder request) {
-        Order order = new Order(request.customer().strip(), now());
-        request.lines().forEach(line -> order.addLine(line.product().strip(), line.quantity(), line.unitPrice()));
-        order.record(OrderEvent.Type.CREATED, order.getCreatedAt());
-        orders.save(order);
-        return OrderView.of(order);
+        return transactions.readWrite(() -> {
+            Order order = new Order(request.customer().strip(), now());
+            request.lines().forEach(line -> order.addLine(line.product().strip(), line.quantity(),
+                    line.unitPrice()));
+            order.record(OrderEvent.Type.CREATED, order.getCreatedAt());
+            orders.save(order);
+            return OrderView.of(order);
+        });
     }
 
     @Transactional(readOnly = true)
@@ -48,34 +65,43 @@ public class OrderService {
     }
 
     /**
-     * Issues the invoice of an order. The invoice number is taken from the {@code sync} sequence when the
-     * invoice's insert is flushed, last, inside this transaction, so with
-     * {@code simulateFailure} the number really was taken and the row really inserted before the rollback
-     * undoes both. A concurrent second invoice for the same order fails on the unique order id (409) and
-     * rolls back the same way: numbers of committed invoices never have a hole. When configuration has made
-     * the sequence anything but {@code sync} (the {@code spanner} profile does), the number commits on its
-     * own and a rollback leaves a hole; the failure says so ({@link InvoiceNumbering}).
+     * Issues the invoice of an order. A read-only transaction finds the order, checks it has no invoice and
+     * computes the total; then a read-write transaction that only writes: the invoice and its {@code INVOICED}
+     * event take their ids when they are persisted, before the transaction's first statement, and the invoice
+     * number is taken from the {@code sync} sequence when the invoice's insert is flushed, last, so the sequence
+     * row stays locked only from there to the commit. With {@code simulateFailure} the number really was taken
+     * and the row really inserted before the rollback undoes both. A concurrent second invoice for the same order
+     * fails on the unique order id (409) and rolls back the same way, and so does a transaction Spanner aborted,
+     * whose retry takes a number again: numbers of committed invoices never have a hole.
+     *
+     * <p>Why the ids come before the first statement: the Cloud Spanner emulator runs one read-write transaction
+     * at a time, so a transaction that has run a statement and then waits for a reservation of seqgen's (which
+     * runs in a transaction of its own) waits for a transaction the emulator aborts again and again while the
+     * first is open: such requests stalled for more than 30 s.
      *
      * @throws OrderNotFoundException no such order (404)
      * @throws InvoiceAlreadyIssuedException the order has its invoice (409)
      * @throws InvoiceRolledBackException when {@code simulateFailure} is set (500)
      */
-    @Transactional
     public InvoiceView issueInvoice(long orderId, boolean simulateFailure) {
-        Order order = orders.findById(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
-        if (invoices.existsByOrderId(orderId)) {
-            throw new InvoiceAlreadyIssuedException(orderId);
-        }
-        Invoice invoice = invoices.save(new Invoice(order, now()));
-        order.record(OrderEvent.Type.INVOICED, invoice.getIssuedAt());
-        // The work of the transaction is done; the number is taken last, when this flush inserts the invoice, so
-        // the invoice sequence's row stays locked only from here to the commit.
-        invoices.flush();
-        if (simulateFailure) {
-            throw new InvoiceRolledBackException(orderId, invoice.getNumber(),
-                    InvoiceNumbering.name(numbering.strategy()), numbering.gapless());
-        }
-        return InvoiceView.of(invoice);
+        BigDecimal total = readOnly.execute(status -> {
+            Order order = orders.findById(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
+            if (invoices.existsByOrderId(orderId)) {
+                throw new InvoiceAlreadyIssuedException(orderId);
+            }
+            return order.total();
+        });
+        return transactions.readWrite(() -> {
+            Order order = orders.getReferenceById(orderId);
+            Invoice invoice = invoices.save(new Invoice(order, total, now()));
+            events.save(new OrderEvent(order, OrderEvent.Type.INVOICED, invoice.getIssuedAt()));
+            // The number is taken last, when this flush inserts the invoice.
+            invoices.flush();
+            if (simulateFailure) {
+                throw new InvoiceRolledBackException(orderId, invoice.getNumber());
+            }
+            return InvoiceView.of(invoice);
+        });
     }
 
     @Transactional(readOnly = true)

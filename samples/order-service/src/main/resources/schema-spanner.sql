@@ -1,0 +1,40 @@
+-- The order service's tables in Cloud Spanner (GoogleSQL), run at start-up by the spanner profile
+-- (spring.sql.init). Hibernate maps the entities onto them (ddl-auto=none); seqgen's sequence table comes from
+-- seqgen's own script (seqgen.jdbc.initialize-schema=always).
+-- The ids come from seqgen sequences, so consecutive values from one sequence land next to each other: fine for
+-- a sample, a write hotspot for a busy table on a real instance (docs/spanner-jpa.md).
+CREATE TABLE IF NOT EXISTS orders (
+    id         INT64       NOT NULL,
+    customer   STRING(100) NOT NULL,
+    created_at TIMESTAMP   NOT NULL
+) PRIMARY KEY (id);
+
+CREATE TABLE IF NOT EXISTS order_lines (
+    id         INT64       NOT NULL,
+    order_id   INT64       NOT NULL,
+    product    STRING(100) NOT NULL,
+    quantity   INT64       NOT NULL,
+    unit_price NUMERIC     NOT NULL,
+    CONSTRAINT fk_order_lines_order FOREIGN KEY (order_id) REFERENCES orders (id)
+) PRIMARY KEY (id);
+
+CREATE TABLE IF NOT EXISTS order_events (
+    id       INT64      NOT NULL,
+    order_id INT64      NOT NULL,
+    type     STRING(20) NOT NULL,
+    `at`     TIMESTAMP  NOT NULL,
+    CONSTRAINT fk_order_events_order FOREIGN KEY (order_id) REFERENCES orders (id)
+) PRIMARY KEY (id);
+
+CREATE TABLE IF NOT EXISTS invoices (
+    id        INT64     NOT NULL,
+    number    INT64     NOT NULL,
+    order_id  INT64     NOT NULL,
+    total     NUMERIC   NOT NULL,
+    issued_at TIMESTAMP NOT NULL,
+    CONSTRAINT fk_invoices_order FOREIGN KEY (order_id) REFERENCES orders (id)
+) PRIMARY KEY (id);
+
+CREATE UNIQUE INDEX IF NOT EXISTS invoices_number ON invoices (number);
+
+CREATE UNIQUE INDEX IF NOT EXISTS invoices_order_id ON invoices (order_id);
