@@ -8,7 +8,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The load client's bounds: loopback only, a bounded number of orders, threads and time. */
-class LoadClientOptionsTests {
+class LoadClientOptionsTest {
 
     @Test
     void defaultsAreAThousandOrdersFromEightThreadsForAtMostAMinute() {

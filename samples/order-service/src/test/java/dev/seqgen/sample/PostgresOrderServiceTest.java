@@ -9,15 +9,15 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The suite on MariaDB with the {@code mariadb} profile: the server of {@code SEQGEN_TEST_MARIADB_URL}, else
- * a Testcontainers one, else skipped (failed when {@code SEQGEN_TEST_REQUIRE_DATABASES=true}).
+ * The suite on PostgreSQL with the {@code postgres} profile: the server of {@code SEQGEN_TEST_POSTGRES_URL},
+ * else a Testcontainers one, else skipped (failed when {@code SEQGEN_TEST_REQUIRE_DATABASES=true}).
  */
-@DisplayName("order service on mariadb")
-@ActiveProfiles("mariadb")
-class MariadbOrderServiceTests extends OrderServiceHttpTests {
+@DisplayName("order service on postgresql")
+@ActiveProfiles("postgres")
+class PostgresOrderServiceTest extends OrderServiceHttpTest {
 
     @RegisterExtension
-    static final SampleDatabase DATABASE = new SampleDatabase(TestDatabase.MARIADB);
+    static final SampleDatabase DATABASE = new SampleDatabase(TestDatabase.POSTGRESQL);
 
     @DynamicPropertySource
     static void datasource(DynamicPropertyRegistry registry) {

@@ -19,7 +19,7 @@ import org.springframework.context.ApplicationContext;
  * {@code async} strategy), and the slice's embedded database gets the sequence table.
  */
 @DataJpaTest
-class OrderRepositorySliceTests {
+class OrderRepositorySliceTest {
 
     @Autowired
     private OrderRepository orders;

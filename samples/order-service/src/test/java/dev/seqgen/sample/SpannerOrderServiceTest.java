@@ -32,7 +32,7 @@ import tools.jackson.databind.JsonNode;
  */
 @DisplayName("order service on the cloud spanner emulator")
 @ActiveProfiles("spanner")
-class SpannerOrderServiceTests extends OrderServiceHttpTests {
+class SpannerOrderServiceTest extends OrderServiceHttpTest {
 
     @RegisterExtension
     static final SampleSpanner SPANNER = new SampleSpanner();

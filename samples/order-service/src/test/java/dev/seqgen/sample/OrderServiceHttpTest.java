@@ -29,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "seqgen.table=" + SampleDatabase.SEQUENCE_TABLE, "spring.jpa.hibernate.ddl-auto=create",
         "spring.main.banner-mode=off", "logging.level.root=warn" })
-abstract class OrderServiceHttpTests {
+abstract class OrderServiceHttpTest {
 
     private static final int THREADS = 8;
 
