@@ -106,11 +106,12 @@ final class AsyncBatchSequence extends BlockSequence {
             // than the refill point, as the last block below the maximum value may be).
             long refillPoint = control.afterReservation(range.count(), ticker.read() - askedAt);
             long triggerAt = Math.max(0, range.count() - 1 - refillPoint);
-            refill.complete(new Block(range.first(), range.end(), triggerAt));
+            // Noted before the block is handed over, so the note precedes every value of the block.
             if (refillsFailing) {
                 refillsFailing = false;
                 LOG.log(Level.INFO, "sequence '" + name + "': background refills work again");
             }
+            refill.complete(new Block(range.first(), range.end(), triggerAt));
         } catch (Throwable e) {
             // One warning per outage: the first failed refill after a good one (or the first refill) warns;
             // later ones are left to the metrics until a refill succeeds again.
