@@ -1,5 +1,6 @@
 package dev.seqgen.modelcheck;
 
+import dev.seqgen.testing.Slow;
 import dev.seqgen.hibernate.SeqgenPooledOptimizer;
 import org.hibernate.HibernateException;
 import org.hibernate.id.IdentifierGeneratorHelper;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * failing. In every interleaving each id is handed out at most once, and none lies outside the sequence's
  * blocks (no wrap past {@code Long.MAX_VALUE}); exhaustion is an error.
  */
+@Slow
 class PooledOptimizerModelCheckTest {
 
     private static final int STEP = 4;

@@ -1,5 +1,6 @@
 package dev.seqgen.modelcheck;
 
+import dev.seqgen.testing.Slow;
 import dev.seqgen.Strategy;
 import dev.seqgen.testing.InMemorySequenceStore;
 import org.jetbrains.kotlinx.lincheck.LinChecker;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * is {@code ./mvnw -pl core test -Dtest='StrategyModelCheckTest,PooledOptimizerModelCheckTest'
  * -Dseqgen.modelcheck.iterations=20 -Dseqgen.modelcheck.invocations=1000} (docs/testing.md gives its time).
  */
+@Slow
 class StrategyModelCheckTest {
 
     static final int ITERATIONS = Integer.getInteger("seqgen.modelcheck.iterations", 3);

@@ -1,5 +1,6 @@
 package dev.seqgen.reliability;
 
+import dev.seqgen.testing.Slow;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
@@ -49,6 +50,7 @@ import static org.assertj.core.api.Assertions.fail;
  * short connect and socket timeouts, so that every wait stays bounded. Whatever is cut, no value is issued
  * twice, and once the connection is back every strategy works again in the same registry.
  */
+@Slow
 class ConnectionCutTest {
 
     /** The acquire timeout of every sequence here. */

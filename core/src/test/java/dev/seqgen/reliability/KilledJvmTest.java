@@ -1,5 +1,6 @@
 package dev.seqgen.reliability;
 
+import dev.seqgen.testing.Slow;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.jdbc.NativeSequenceStore;
@@ -45,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       values.
  * </ul>
  */
+@Slow
 class KilledJvmTest {
 
     private static final int JVMS = 4;

@@ -1,5 +1,6 @@
 package dev.seqgen.reliability;
 
+import dev.seqgen.testing.Slow;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * closed" and no SQLSTATE, which is not transient. So the reservation failed at once with
  * "the postgresql store failed" instead of being retried on a fresh connection.
  */
+@Slow
 class RestoringAutoCommitHidTheLostConnectionTest {
 
     private final List<AutoCloseable> resources = new ArrayList<>();

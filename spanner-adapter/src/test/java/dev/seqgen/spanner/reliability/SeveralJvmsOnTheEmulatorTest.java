@@ -1,5 +1,6 @@
 package dev.seqgen.spanner.reliability;
 
+import dev.seqgen.testing.Slow;
 import dev.seqgen.Strategy;
 import dev.seqgen.spanner.SpannerEmulator;
 import dev.seqgen.testing.ChildJvm;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * counted as discarded, is the killed JVM's loss: at most a block plus a value in flight per thread for BATCH,
  * two blocks (in hand and prefetched) plus those for ASYNC_BATCH, a value in flight per thread for ASYNC.
  */
+@Slow
 @DisplayName("several JVMs on spanner-emulator")
 class SeveralJvmsOnTheEmulatorTest {
 

@@ -1,5 +1,6 @@
 package dev.seqgen.boot.adoption;
 
+import dev.seqgen.testing.Slow;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.testing.ChildJvm;
 import dev.seqgen.testing.TestDatabase;
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * rows come from a deferred {@code data.sql} after Hibernate created the schema, or are already there when
  * two JVMs of the application start at once.
  */
+@Slow
 class ExistingApplicationAdoptionTest {
 
     private static final int EXISTING = 50;
