@@ -185,12 +185,7 @@ final class AsyncBatchSequence extends BlockSequence {
 
     @Override
     long extraRemaining() {
-        CompletableFuture<Block> refill = prefetch.get();
-        if (refill == null || !refill.isDone() || refill.isCompletedExceptionally()) {
-            return 0;
-        }
-        Block ready = refill.join();
-        return ready.end - ready.first;
+        return Block.sizeIfReady(prefetch.get());
     }
 
     @Override

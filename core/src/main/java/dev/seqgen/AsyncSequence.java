@@ -6,16 +6,13 @@ import dev.seqgen.spi.SequenceStore;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * {@link Strategy#ASYNC}: one store transaction per call, committed before the value is returned. Unique
  * and ordered in issue order; not gapless (a caller that rolls back or crashes after taking a value leaves
  * a gap). Throughput is bounded by one over the store round trip, across all JVMs.
  */
-final class AsyncSequence extends AbstractSequence {
-
-    private final LongAdder issued = new LongAdder();
+final class AsyncSequence extends UnbufferedSequence {
 
     private final Executor executor;
 
@@ -67,19 +64,6 @@ final class AsyncSequence extends AbstractSequence {
         } finally {
             recordWait(start);
             wait.end(failure);
-        }
-    }
-
-    @Override
-    long issued() {
-        return issued.sum();
-    }
-
-    @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            closeTracker();
         }
     }
 }

@@ -83,12 +83,7 @@ final class BatchSequence extends BlockSequence {
 
     @Override
     long extraRemaining() {
-        CompletableFuture<Block> refill = pending;
-        if (refill == null || !refill.isDone() || refill.isCompletedExceptionally()) {
-            return 0;
-        }
-        Block ready = refill.join();
-        return ready.end - ready.first;
+        return Block.sizeIfReady(pending);
     }
 
     @Override

@@ -64,6 +64,17 @@ final class Block {
         return Math.min(cursor, size);
     }
 
+    /**
+     * Returns the size of a refill's block if it has arrived, otherwise 0: the values a prefetched block adds to
+     * those in hand.
+     */
+    static long sizeIfReady(java.util.concurrent.CompletableFuture<Block> refill) {
+        if (refill == null || !refill.isDone() || refill.isCompletedExceptionally()) {
+            return 0;
+        }
+        return refill.join().size;
+    }
+
     /** Returns the number of values still in the block. */
     long remaining() {
         return size - Math.min(cursor, size);

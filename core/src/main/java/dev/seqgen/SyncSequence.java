@@ -4,7 +4,6 @@ import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * {@link Strategy#SYNC}: the increment runs inside the caller's transaction. Unique, ordered among commits,
@@ -12,9 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
  * time callers hold the row lock, that is their whole transaction. Several values in one transaction are
  * consecutive. Errors are not retried here: the caller's transaction must be retried as a whole.
  */
-final class SyncSequence extends AbstractSequence {
-
-    private final LongAdder issued = new LongAdder();
+final class SyncSequence extends UnbufferedSequence {
 
     SyncSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         super(name, settings, store, ticker);
@@ -72,18 +69,5 @@ final class SyncSequence extends AbstractSequence {
         highestReserved.accumulateAndGet(range.end() - 1, Math::max);
         issued.add(count);
         return range;
-    }
-
-    @Override
-    long issued() {
-        return issued.sum();
-    }
-
-    @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            closeTracker();
-        }
     }
 }

@@ -2,7 +2,6 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceException;
-import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import jakarta.persistence.GeneratedValue;
@@ -126,39 +125,11 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
                 generatorName(context.getPersistentClass().getMappedClass(), property),
                 context.getRootClass().getJpaEntityName());
         where += ", sequence '" + name + "'";
-        SeqgenRegistryService service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
-        if (service == null) {
-            throw new MappingException(where + ": seqgen's Hibernate service is not registered; seqgen-core"
-                    + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor, or call"
-                    + " new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)");
-        }
+        SeqgenRegistryService service = SeqgenRegistryService.of(context, where);
         this.service = service;
         try {
             // No I/O here: Hibernate may be reading the mappings without a database (see SeqgenRegistryService).
-            SequenceRegistry given = service.givenRegistry();
-            SequenceSettings configured;
-            SequenceSettings defaults;
-            String storeName;
-            if (given != null) {
-                configured = given.settingsFor(name);
-                defaults = given.defaults();
-                storeName = java.sql.Connection.class.equals(given.store().transactionType()) ? null
-                        : given.store().name();
-            } else {
-                PlainSettings plain = service.plainSettings();
-                defaults = plain.defaults;
-                configured = plain.perSequence.getOrDefault(name, defaults);
-                storeName = null;
-            }
-            SequenceSettings settings = AnnotatedSettings.resolve(annotation, configured, defaults,
-                    intId ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            if (settings.strategy() == Strategy.SYNC && storeName != null) {
-                throw new MappingException(where + ": the SYNC strategy increments the row on the session's JDBC"
-                        + " connection, so it needs the JDBC store in the entities' database; the registry uses the "
-                        + storeName + " store. Give the sequence another strategy (with Spring Boot:"
-                        + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless), or keep"
-                        + " its row in the entities' database with the JDBC store");
-            }
+            SequenceSettings settings = service.settingsFor(annotation, name, intId, where);
             sync = settings.strategy() == Strategy.SYNC;
             String[] idTable = idTableAndColumn(context);
             sequenceName = name;

@@ -2,7 +2,6 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceException;
-import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import org.hibernate.boot.model.relational.Database;
@@ -120,39 +119,11 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
                         + AnnotatedSettings.snakeCase(property)
                 : annotation.sequence().trim();
         where += ", sequence '" + name + "'";
-        SeqgenRegistryService service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
-        if (service == null) {
-            throw new MappingException(where + ": seqgen's Hibernate service is not registered; seqgen-core"
-                    + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor, or call"
-                    + " new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)");
-        }
+        SeqgenRegistryService service = SeqgenRegistryService.of(context, where);
         this.service = service;
         try {
-            // No I/O here, as for ids: the sequence starts with the session factory (see SeqgenRegistryService).
-            SequenceRegistry given = service.givenRegistry();
-            SequenceSettings configured;
-            SequenceSettings defaults;
-            String storeName;
-            if (given != null) {
-                configured = given.settingsFor(name);
-                defaults = given.defaults();
-                storeName = java.sql.Connection.class.equals(given.store().transactionType()) ? null
-                        : given.store().name();
-            } else {
-                PlainSettings plain = service.plainSettings();
-                defaults = plain.defaults;
-                configured = plain.perSequence.getOrDefault(name, defaults);
-                storeName = null;
-            }
-            SequenceSettings settings = AnnotatedSettings.resolve(new AsGeneratorSettings(annotation), configured,
-                    defaults, intNumber ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            if (settings.strategy() == Strategy.SYNC && storeName != null) {
-                throw new MappingException(where + ": the SYNC strategy increments the row on the session's JDBC"
-                        + " connection, so it needs the JDBC store in the entities' database; the registry uses the "
-                        + storeName + " store. Give the sequence another strategy (with Spring Boot:"
-                        + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless), or keep"
-                        + " its row in the entities' database with the JDBC store");
-            }
+            // No I/O here: Hibernate may be reading the mappings without a database (see SeqgenRegistryService).
+            SequenceSettings settings = service.settingsFor(new AsGeneratorSettings(annotation), name, intNumber, where);
             sync = settings.strategy() == Strategy.SYNC;
             // Not an id: no table to start above (numbers are not keys the database already holds).
             sequenceName = name;

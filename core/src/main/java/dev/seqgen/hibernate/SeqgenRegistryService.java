@@ -155,6 +155,57 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
+     * Returns seqgen's service of the registry a generator is created in.
+     *
+     * @throws MappingException naming {@code where} if the service is not registered
+     */
+    static SeqgenRegistryService of(org.hibernate.generator.GeneratorCreationContext context, String where) {
+        SeqgenRegistryService service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
+        if (service == null) {
+            throw new org.hibernate.MappingException(where + ": seqgen's Hibernate service is not registered;"
+                    + " seqgen-core registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor,"
+                    + " or call new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)");
+        }
+        return service;
+    }
+
+    /**
+     * The settings of a generator's sequence: the registry's (given, or seqgen's own from the plain settings)
+     * merged with the annotation, capped at the attribute type's range; SYNC only where the store takes the
+     * session's connection. No I/O: Hibernate may be reading the mappings without a database.
+     *
+     * @throws org.hibernate.MappingException naming {@code where} if SYNC is asked of a store that cannot serve it
+     * @throws dev.seqgen.SequenceConfigurationException if a value breaks a rule
+     */
+    SequenceSettings settingsFor(SeqgenGenerator annotation, String name, boolean intType, String where) {
+        SequenceRegistry given = givenRegistry();
+        SequenceSettings configured;
+        SequenceSettings defaults;
+        String otherStore = null;
+        if (given != null) {
+            configured = given.settingsFor(name);
+            defaults = given.defaults();
+            if (!java.sql.Connection.class.equals(given.store().transactionType())) {
+                otherStore = given.store().name();
+            }
+        } else {
+            PlainSettings plain = plainSettings();
+            defaults = plain.defaults;
+            configured = plain.perSequence.getOrDefault(name, defaults);
+        }
+        SequenceSettings settings = AnnotatedSettings.resolve(annotation, configured, defaults,
+                intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
+        if (settings.strategy() == dev.seqgen.Strategy.SYNC && otherStore != null) {
+            throw new org.hibernate.MappingException(where + ": the SYNC strategy increments the row on the session's"
+                    + " JDBC connection, so it needs the JDBC store in the entities' database; the registry uses the "
+                    + otherStore + " store. Give the sequence another strategy (with Spring Boot:"
+                    + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless), or keep"
+                    + " its row in the entities' database with the JDBC store");
+        }
+        return settings;
+    }
+
+    /**
      * The table of the sequence rows that belongs in Hibernate's schema ({@link SeqgenHibernate#SCHEMA_EXPORT}),
      * or null: none when the rows are not in a JDBC store's table, or the export is off. No I/O.
      */

@@ -1,0 +1,32 @@
+package dev.seqgen;
+
+import dev.seqgen.spi.SequenceStore;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What SYNC and ASYNC share: every value comes from a reservation of its own, so nothing is held in the JVM,
+ * nothing is given back at close, and the values issued are counted as they are reserved.
+ */
+abstract class UnbufferedSequence extends AbstractSequence {
+
+    /** Values handed out, counted by the caller that reserved them. */
+    final LongAdder issued = new LongAdder();
+
+    UnbufferedSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
+        super(name, settings, store, ticker);
+    }
+
+    @Override
+    final long issued() {
+        return issued.sum();
+    }
+
+    @Override
+    public final void close() {
+        if (!closed) {
+            closed = true;
+            closeTracker();
+        }
+    }
+}
