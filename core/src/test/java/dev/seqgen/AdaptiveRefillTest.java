@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** ASYNC_BATCH with its adaptive defaults, driven through the sequence: uniqueness, late refills, outages. */
 class AdaptiveRefillTest {
@@ -76,12 +75,22 @@ class AdaptiveRefillTest {
             long[] before = Concurrently.run(4, thread -> LongStream.range(0, 2_000).map(i -> orders.next()).toArray());
 
             store.down(true);
-            // What is in hand is served; then every caller gets the outage, after at most its acquire timeout.
-            assertThatThrownBy(() -> {
-                for (int i = 0; i < 1_000_000; i++) {
+            // What is in hand is served; then every caller gets the outage, after at most its acquire timeout
+            // (the bound checked with a wide margin: this is a shared machine, and no speed is measured here).
+            long longestCall = 0;
+            SequenceUnavailableException outage = null;
+            for (int i = 0; i < 1_000_000 && outage == null; i++) {
+                long start = System.nanoTime();
+                try {
                     orders.next();
+                } catch (SequenceUnavailableException e) {
+                    outage = e;
                 }
-            }).isInstanceOf(SequenceUnavailableException.class).hasMessageContaining("orders");
+                longestCall = Math.max(longestCall, System.nanoTime() - start);
+            }
+            assertThat(outage).isNotNull();
+            assertThat(outage).hasMessageContaining("orders");
+            assertThat(Duration.ofNanos(longestCall)).isLessThan(Duration.ofMillis(300).plusSeconds(5));
 
             store.down(false);
             long[] after = Concurrently.run(4, thread -> LongStream.range(0, 2_000).map(i -> orders.next()).toArray());
