@@ -382,6 +382,7 @@ public interface StoreContract {
     @Test
     default void advanceMovesARowForwardNeverBackwardsAndRacingCallersAgreeOnTheHighest() throws Exception {
         SequenceStore store = subject().newStore();
+        create(store, "invoices", 1, 10, MAX); // the table exists, the row does not
         assertThat(store.advance("orders", 100)).as("no row yet").isFalse();
         create(store, "orders", 1, 10, MAX);
         assertThat(store.advance("orders", 1_000)).isTrue();
