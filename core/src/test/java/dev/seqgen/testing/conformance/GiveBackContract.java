@@ -101,7 +101,7 @@ public interface GiveBackContract extends StoreContract {
      */
     @TestFactory
     default Stream<DynamicTest> closingDuringHeavyUseFailsLaterCallersClearlyAndGivesBackExactlyTheUnusedTail() {
-        return perStrategy(List.of(Strategy.values()), strategy -> {
+        return perStrategy(strategiesCountedExactly(), strategy -> {
             SequenceStore store = subject().newStore();
             SequenceRegistry registry = SequenceRegistry.builder(store).defaults(closingSettings(strategy)).build();
             Sequence orders = registry.sequence("orders");

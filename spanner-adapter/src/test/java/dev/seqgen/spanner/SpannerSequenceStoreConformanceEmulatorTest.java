@@ -1,0 +1,37 @@
+package dev.seqgen.spanner;
+
+import com.google.cloud.spanner.Dialect;
+import dev.seqgen.testing.conformance.GiveBackContract;
+import dev.seqgen.testing.conformance.RowEditedByHandContract;
+import dev.seqgen.testing.conformance.StoreUnderTest;
+import dev.seqgen.testing.conformance.SyncContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The conformance kit on the Spanner store, on the Cloud Spanner emulator, in a GoogleSQL and a PostgreSQL-dialect
+ * database ({@code RETURNING}, {@code $n} parameters and PostgreSQL DDL).
+ */
+@DisplayName("SpannerSequenceStore conformance on spanner-emulator")
+@ParameterizedClass(name = "{0}")
+@EnumSource(value = Dialect.class, names = {"GOOGLE_STANDARD_SQL", "POSTGRESQL"})
+class SpannerSequenceStoreConformanceEmulatorTest implements SyncContract, GiveBackContract, RowEditedByHandContract {
+
+    private final EmulatorStoreUnderTest subject;
+
+    SpannerSequenceStoreConformanceEmulatorTest(Dialect dialect) {
+        subject = new EmulatorStoreUnderTest(dialect);
+    }
+
+    @AfterAll
+    static void dropDatabases() {
+        EmulatorStoreUnderTest.dropDatabases();
+    }
+
+    @Override
+    public StoreUnderTest subject() {
+        return subject;
+    }
+}
