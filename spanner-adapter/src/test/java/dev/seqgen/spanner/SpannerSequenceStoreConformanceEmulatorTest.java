@@ -5,8 +5,8 @@ import dev.seqgen.testing.conformance.GiveBackContract;
 import dev.seqgen.testing.conformance.RowEditedByHandContract;
 import dev.seqgen.testing.conformance.StoreUnderTest;
 import dev.seqgen.testing.conformance.SyncContract;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,15 +19,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 @EnumSource(value = Dialect.class, names = {"GOOGLE_STANDARD_SQL", "POSTGRESQL"})
 class SpannerSequenceStoreConformanceEmulatorTest implements SyncContract, GiveBackContract, RowEditedByHandContract {
 
+    @RegisterExtension
+    static final SpannerEmulator googleSql = new SpannerEmulator();
+
+    @RegisterExtension
+    static final SpannerEmulator postgresql = new SpannerEmulator(Dialect.POSTGRESQL);
+
     private final EmulatorStoreUnderTest subject;
 
     SpannerSequenceStoreConformanceEmulatorTest(Dialect dialect) {
-        subject = new EmulatorStoreUnderTest(dialect);
-    }
-
-    @AfterAll
-    static void dropDatabases() {
-        EmulatorStoreUnderTest.dropDatabases();
+        subject = new EmulatorStoreUnderTest(dialect == Dialect.POSTGRESQL ? postgresql : googleSql);
     }
 
     @Override

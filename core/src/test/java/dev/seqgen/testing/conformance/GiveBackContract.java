@@ -37,6 +37,16 @@ public interface GiveBackContract extends StoreContract {
         return settings(strategy).blockSize(100).lowWatermark(50).build();
     }
 
+    /** Two registries (as two JVMs) over one store's rows, on stores of their own. */
+    record TwoGenerators(SequenceStore store, SequenceRegistry first, SequenceRegistry second) {
+    }
+
+    default TwoGenerators twoGenerators(Strategy strategy) {
+        SequenceStore store = subject().newStore();
+        return new TwoGenerators(store, SequenceRegistry.builder(store).defaults(closingSettings(strategy)).build(),
+                SequenceRegistry.builder(subject().sameRows(store)).defaults(closingSettings(strategy)).build());
+    }
+
     @Test
     default void giveBackIsACompareAndSetOnTheRow() {
         SequenceStore store = subject().newStore();
@@ -68,10 +78,10 @@ public interface GiveBackContract extends StoreContract {
     @TestFactory
     default Stream<DynamicTest> theTailIsGivenBackOnlyByTheGeneratorThatReservedLast() {
         return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
-            SequenceStore store = subject().newStore();
-            SequenceRegistry first = SequenceRegistry.builder(store).defaults(closingSettings(strategy)).build();
-            SequenceRegistry second = SequenceRegistry.builder(subject().sameRows(store))
-                    .defaults(closingSettings(strategy)).build();
+            TwoGenerators two = twoGenerators(strategy);
+            SequenceStore store = two.store();
+            SequenceRegistry first = two.first();
+            SequenceRegistry second = two.second();
             Sequence a = first.sequence("orders");
             Sequence b = second.sequence("orders");
             assertThat(a.next()).isEqualTo(1); // reserves [1, 101)
@@ -142,10 +152,10 @@ public interface GiveBackContract extends StoreContract {
     @TestFactory
     default Stream<DynamicTest> aGeneratorClosingWhileAnotherKeepsReservingNeverGivesBackWhatIsNotItsOwn() {
         return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
-            SequenceStore store = subject().newStore();
-            SequenceRegistry first = SequenceRegistry.builder(store).defaults(closingSettings(strategy)).build();
-            SequenceRegistry second = SequenceRegistry.builder(subject().sameRows(store))
-                    .defaults(closingSettings(strategy)).build();
+            TwoGenerators two = twoGenerators(strategy);
+            SequenceStore store = two.store();
+            SequenceRegistry first = two.first();
+            SequenceRegistry second = two.second();
             Sequence a = first.sequence("orders");
             Sequence b = second.sequence("orders");
             ExecutorService pool = Executors.newFixedThreadPool(CALLERS);
