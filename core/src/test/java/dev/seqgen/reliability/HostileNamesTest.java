@@ -5,6 +5,7 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.testing.CallCounter;
 import dev.seqgen.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,6 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -53,11 +55,12 @@ class HostileNamesTest {
     @ParameterizedTest(name = "{0} table name [{index}]")
     @MethodSource("databasesAndTableNames")
     void aHostileTableNameIsRejectedBeforeAnyConnectionIsBorrowed(TestDatabase database, String table) {
-        ObservedDataSource observed = new ObservedDataSource(database.dataSource());
+        CallCounter counter = new CallCounter();
+        DataSource observed = counter.counting(DataSource.class, database.dataSource());
         assertThatThrownBy(() -> JdbcSequenceStore.builder(observed).table(table))
                 .isInstanceOfSatisfying(SequenceConfigurationException.class,
                         e -> assertThat(e.setting()).isEqualTo("table"));
-        assertThat(observed.borrowed()).as("connections borrowed").isZero();
+        assertThat(counter.calls()).as("calls on the data source").isZero();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -37,14 +37,16 @@ public interface GiveBackContract extends StoreContract {
         return settings(strategy).blockSize(100).lowWatermark(50).build();
     }
 
-    /** Two registries (as two JVMs) over one store's rows, on stores of their own. */
-    record TwoGenerators(SequenceStore store, SequenceRegistry first, SequenceRegistry second) {
+    /** Two registries (as two JVMs) over one store's rows, on stores of their own, and their sequence "orders". */
+    record TwoGenerators(SequenceStore store, SequenceRegistry first, SequenceRegistry second, Sequence a, Sequence b) {
     }
 
     default TwoGenerators twoGenerators(Strategy strategy) {
         SequenceStore store = subject().newStore();
-        return new TwoGenerators(store, SequenceRegistry.builder(store).defaults(closingSettings(strategy)).build(),
-                SequenceRegistry.builder(subject().sameRows(store)).defaults(closingSettings(strategy)).build());
+        SequenceRegistry first = SequenceRegistry.builder(store).defaults(closingSettings(strategy)).build();
+        SequenceRegistry second = SequenceRegistry.builder(subject().sameRows(store))
+                .defaults(closingSettings(strategy)).build();
+        return new TwoGenerators(store, first, second, first.sequence("orders"), second.sequence("orders"));
     }
 
     @Test
@@ -80,18 +82,16 @@ public interface GiveBackContract extends StoreContract {
         return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
             TwoGenerators two = twoGenerators(strategy);
             SequenceStore store = two.store();
-            SequenceRegistry first = two.first();
-            SequenceRegistry second = two.second();
-            Sequence a = first.sequence("orders");
-            Sequence b = second.sequence("orders");
+            Sequence a = two.a();
+            Sequence b = two.b();
             assertThat(a.next()).isEqualTo(1); // reserves [1, 101)
             assertThat(b.next()).isEqualTo(101); // reserves [101, 201), after a
 
-            first.close();
+            two.first().close();
             assertThat(store.nextValue("orders")).as("row after the first closed: b reserved after it").hasValue(201);
             assertThat(a.stats().discarded()).as("a's tail, not given back").isEqualTo(99);
 
-            second.close();
+            two.second().close();
             assertThat(store.nextValue("orders")).as("row after the second closed: nobody reserved after it")
                     .hasValue(102);
             assertThat(b.stats().discarded()).isZero();
@@ -154,10 +154,8 @@ public interface GiveBackContract extends StoreContract {
         return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
             TwoGenerators two = twoGenerators(strategy);
             SequenceStore store = two.store();
-            SequenceRegistry first = two.first();
-            SequenceRegistry second = two.second();
-            Sequence a = first.sequence("orders");
-            Sequence b = second.sequence("orders");
+            Sequence a = two.a();
+            Sequence b = two.b();
             ExecutorService pool = Executors.newFixedThreadPool(CALLERS);
             try {
                 Callers callersOfA = new Callers();
@@ -168,13 +166,13 @@ public interface GiveBackContract extends StoreContract {
                 go.countDown();
                 Thread.sleep(500);
 
-                first.close();
+                two.first().close();
                 callersOfA.closeReturnedAt = System.nanoTime();
                 long reservedBySecond = b.stats().highestReserved(); // committed in the row before it is read below
                 assertThat(store.nextValue("orders").orElseThrow())
                         .as("next_value right after the first generator closed").isGreaterThan(reservedBySecond);
                 Thread.sleep(300);
-                second.close();
+                two.second().close();
                 callersOfB.closeReturnedAt = System.nanoTime();
 
                 long[] receivedA = callersOfA.awaitAll();
