@@ -2,6 +2,7 @@ package dev.seqgen.testing.conformance;
 
 import dev.seqgen.Strategy;
 import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.testing.CallCounter;
 
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +29,7 @@ public interface StoreUnderTest {
     Observed newObservedStore();
 
     /** A store and the calls it has made on its connection source so far. */
-    record Observed(SequenceStore store, dev.seqgen.testing.CallCounter counter) {
+    record Observed(SequenceStore store, CallCounter counter) {
     }
 
     /**
