@@ -3,35 +3,31 @@ package dev.seqgen.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceConfigurationException;
-import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Strategy;
 import dev.seqgen.spi.ReservedRange;
-import dev.seqgen.testing.Concurrently;
-import dev.seqgen.testing.StrategyHarness;
 import dev.seqgen.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The native-sequence store on H2, PostgreSQL and MariaDB; the database is the first part of each display name. */
+/**
+ * What only the native-sequence store does, on H2, PostgreSQL and MariaDB (the database is the first part of each
+ * display name); the contract every store meets is {@link NativeSequenceStoreConformanceTest}.
+ */
 class NativeSequenceStoreTest {
 
     private final List<Runnable> cleanups = new ArrayList<>();
@@ -58,34 +54,8 @@ class NativeSequenceStoreTest {
         }
     }
 
-    static Stream<Arguments> databasesAndStrategies() {
-        return TestDatabase.all().flatMap(db -> Stream.of(Strategy.ASYNC, Strategy.BATCH, Strategy.ASYNC_BATCH)
-                .map(s -> Arguments.of(db, s)));
-    }
-
     static Stream<TestDatabase> servers() {
         return Stream.of(TestDatabase.POSTGRESQL, TestDatabase.MARIADB);
-    }
-
-    @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("databasesAndStrategies")
-    void neverIssuesAValueTwiceFromThreeGeneratorsAndTwentyFourThreads(TestDatabase database, Strategy strategy)
-            throws Exception {
-        NativeSequenceStore store = store(database);
-        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(100).lowWatermark(50)
-                .build();
-        // ASYNC is one nextval per value: fewer values keep the test short.
-        int perThread = strategy == Strategy.ASYNC ? 500 : 4_167;
-
-        StrategyHarness.Outcome outcome = StrategyHarness.run(store, settings, "orders", 3, 8, perThread,
-                work -> {
-                    throw new AssertionError("no SYNC on this store");
-                }, strategy != Strategy.ASYNC);
-
-        assertThat(outcome.sortedValues()).hasSize(24 * perThread);
-        if (strategy == Strategy.ASYNC) {
-            Concurrently.assertContiguousFrom(1, outcome.sortedValues());
-        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -104,52 +74,6 @@ class NativeSequenceStoreTest {
         assertThat(store.variableReservationSizes()).isFalse();
         assertThatThrownBy(() -> store.reserve("orders", 50, SequenceSettings.LARGEST_MAX_VALUE))
                 .hasMessageContaining("exactly 100").hasMessageContaining(store.databaseSequenceName("orders"));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void eightStoresCreatingOneSequenceAtOnceAllSucceedAndShareIt(TestDatabase database) throws Exception {
-        String prefix = TestDatabase.uniqueTable() + "_";
-        NativeSequenceStore first = store(database, database.dataSource(), prefix);
-        SequenceSettings batch = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build();
-        long[] firstValues = Concurrently.run(8, thread -> {
-            NativeSequenceStore store = thread == 0 ? first
-                    : NativeSequenceStore.builder(database.dataSource()).prefix(prefix).build();
-            store.createSequence("orders", batch);
-            return new long[] {store.reserve("orders", 10, SequenceSettings.LARGEST_MAX_VALUE).first()};
-        });
-        Concurrently.assertUnique(firstValues);
-        assertThat(first.nextValue("orders")).hasValue(81);
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void blocksStopAtTheMaximumValueAndNeverWrap(TestDatabase database) {
-        NativeSequenceStore store = store(database);
-        SequenceSettings settings = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).maxValue(25)
-                .build();
-        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
-            Sequence orders = registry.sequence("orders");
-            long[] values = LongStream.range(0, 25).map(i -> orders.next()).toArray();
-            assertThat(values).containsExactly(LongStream.rangeClosed(1, 25).toArray());
-            assertThatThrownBy(orders::next).isInstanceOf(SequenceExhaustedException.class)
-                    .hasMessageContaining("sequence 'orders'");
-            assertThatThrownBy(orders::next).isInstanceOf(SequenceExhaustedException.class);
-        }
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void reachesTheLargestMaximumWithoutOverflow(TestDatabase database) {
-        NativeSequenceStore store = store(database);
-        SequenceSettings settings = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(1000)
-                .initialValue(SequenceSettings.LARGEST_MAX_VALUE - 5).build();
-        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
-            Sequence big = registry.sequence("big");
-            long[] values = LongStream.range(0, 6).map(i -> big.next()).toArray();
-            assertThat(values).containsExactly(LongStream.rangeClosed(Long.MAX_VALUE - 6, Long.MAX_VALUE - 1).toArray());
-            assertThatThrownBy(big::next).isInstanceOf(SequenceExhaustedException.class);
-        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -257,69 +181,6 @@ class NativeSequenceStoreTest {
         } else {
             connection.unwrap(org.mariadb.jdbc.Connection.class).reset();
         }
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void advanceMovesForwardOnly(TestDatabase database) {
-        NativeSequenceStore store = store(database);
-        assertThat(store.advance("orders", 100)).as("no sequence yet").isFalse();
-        store.createSequence("orders", SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build());
-        assertThat(store.advance("orders", 1_000)).isTrue();
-        assertThat(store.nextValue("orders")).hasValue(1_000);
-        assertThat(store.advance("orders", 500)).isFalse();
-        assertThat(store.advance("orders", 1_000)).isFalse();
-        assertThat(store.nextValue("orders")).hasValue(1_000);
-        assertThat(store.reserve("orders", 10, SequenceSettings.LARGEST_MAX_VALUE))
-                .isEqualTo(new ReservedRange(1_000, 1_010));
-    }
-
-    /**
-     * PostgreSQL and MariaDB: against stores on other connections, as other JVMs; H2: against the stores of this JVM,
-     * which is all the store promises there.
-     */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void advanceNeverMovesBelowABlockAnotherStoreTookMeanwhile(TestDatabase database) throws Exception {
-        String prefix = TestDatabase.uniqueTable() + "_";
-        NativeSequenceStore advancer = store(database, database.dataSource(), prefix);
-        SequenceSettings batch = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build();
-        advancer.createSequence("orders", batch);
-        List<NativeSequenceStore> reservers = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            NativeSequenceStore store = NativeSequenceStore.builder(database.dataSource()).prefix(prefix).build();
-            store.createSequence("orders", batch);
-            reservers.add(store);
-        }
-        List<ReservedRange> ranges = Collections.synchronizedList(new ArrayList<>());
-        AtomicBoolean reserving = new AtomicBoolean(true);
-        Thread advancing = new Thread(() -> {
-            long target = 1;
-            while (reserving.get()) {
-                target += 7;
-                advancer.advance("orders", target);
-            }
-        });
-        advancing.start();
-        try {
-            Concurrently.run(6, thread -> {
-                NativeSequenceStore store = reservers.get(thread % 3);
-                for (int i = 0; i < 300; i++) {
-                    ranges.add(store.reserve("orders", 10, SequenceSettings.LARGEST_MAX_VALUE));
-                }
-                return new long[0];
-            });
-        } finally {
-            reserving.set(false);
-            advancing.join();
-        }
-        List<ReservedRange> sorted = new ArrayList<>(ranges);
-        sorted.sort(Comparator.comparingLong(ReservedRange::first));
-        for (int i = 1; i < sorted.size(); i++) {
-            assertThat(sorted.get(i).first()).as("block %s after %s", sorted.get(i), sorted.get(i - 1))
-                    .isGreaterThanOrEqualTo(sorted.get(i - 1).end());
-        }
-        assertThat(sorted).hasSize(1_800);
     }
 
     @Test

@@ -45,11 +45,6 @@ final class ObservedDataSource implements DataSource {
         this.onReturn = onReturn;
     }
 
-    /** Only counts. */
-    ObservedDataSource(DataSource pool) {
-        this(pool, null);
-    }
-
     long borrowed() {
         return borrowed.get();
     }
@@ -62,9 +57,6 @@ final class ObservedDataSource implements DataSource {
     public Connection getConnection() throws SQLException {
         borrowed.incrementAndGet();
         Connection connection = pool.getConnection();
-        if (onReturn == null) {
-            return connection;
-        }
         return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("close") && method.getParameterCount() == 0) {

@@ -4,6 +4,7 @@ import com.google.cloud.NoCredentials;
 import com.google.cloud.spanner.DatabaseAdminClient;
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.DatabaseId;
+import com.google.cloud.spanner.Dialect;
 import com.google.cloud.spanner.ErrorCode;
 import com.google.cloud.spanner.InstanceConfigId;
 import com.google.cloud.spanner.InstanceId;
@@ -42,6 +43,7 @@ public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallb
 
     private static final String NO_EMULATOR = SpannerEmulatorHost.NO_EMULATOR;
 
+    private final Dialect dialect;
     private final List<String> ddl;
     private String host;
     private Spanner spanner;
@@ -54,6 +56,17 @@ public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallb
      * @param ddl statements to create the database with, possibly none
      */
     public SpannerEmulator(String... ddl) {
+        this(Dialect.GOOGLE_STANDARD_SQL, ddl);
+    }
+
+    /**
+     * Creates the extension for a database of the given dialect.
+     *
+     * @param dialect the database's dialect
+     * @param ddl statements to create the database with, possibly none
+     */
+    public SpannerEmulator(Dialect dialect, String... ddl) {
+        this.dialect = dialect;
         this.ddl = List.of(ddl);
     }
 
@@ -72,8 +85,10 @@ public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallb
                 .getService();
         databaseId = "seqgen-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
         createInstanceIfMissing();
-        await(spanner.getDatabaseAdminClient().createDatabase(INSTANCE, databaseId, ddl));
-        client = spanner.getDatabaseClient(DatabaseId.of(PROJECT, INSTANCE, databaseId));
+        DatabaseId id = DatabaseId.of(PROJECT, INSTANCE, databaseId);
+        DatabaseAdminClient admin = spanner.getDatabaseAdminClient();
+        await(admin.createDatabase(admin.newDatabaseBuilder(id).setDialect(dialect).build(), ddl));
+        client = spanner.getDatabaseClient(id);
     }
 
     @Override
@@ -117,6 +132,10 @@ public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallb
         return databaseId;
     }
 
+    public Dialect dialect() {
+        return dialect;
+    }
+
     /**
      * A store over this database's table, created on demand. Its operation timeout is long: the emulator
      * runs one read-write transaction at a time and aborts the others, so under two dozen contending threads
@@ -124,6 +143,7 @@ public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallb
      */
     public SpannerSequenceStore store(String table) {
         return SpannerSequenceStore.builder(client)
+                .dialect(dialect)
                 .table(table)
                 .databaseAdminClient(adminClient(), INSTANCE, databaseId)
                 .createTable(true)

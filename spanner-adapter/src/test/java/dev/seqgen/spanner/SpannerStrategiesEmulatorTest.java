@@ -3,12 +3,10 @@ package dev.seqgen.spanner;
 import com.google.cloud.spanner.SpannerException;
 import com.google.cloud.spanner.Statement;
 import dev.seqgen.Sequence;
-import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.testing.Concurrently;
-import dev.seqgen.testing.StrategyHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -17,14 +15,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The four strategies on the Cloud Spanner emulator. The emulator runs one read-write transaction at a time
+ * The strategies on the Cloud Spanner emulator inside a caller's transaction that also writes a row: SYNC's values are
+ * the keys written in the transaction that took them, and the other strategies never nest transactions. The contract
+ * every store meets is {@code SpannerSequenceStoreConformanceEmulatorTest}. The emulator runs one read-write transaction at a time
  * and aborts the others (the client retries them), so the counts are kept moderate: this proves behaviour,
  * never speed.
  */
@@ -45,23 +43,6 @@ class SpannerStrategiesEmulatorTest {
     /** Settings with an acquire timeout long enough for the emulator's serialised transactions. */
     private static SequenceSettings.Builder settings(Strategy strategy) {
         return SequenceSettings.builder().strategy(strategy).acquireTimeout(SpannerEmulator.PATIENCE);
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
-    @DisplayName("spanner-emulator: each strategy issues unique values to 8 threads in each of 3 registries on one row")
-    void issuesUniqueValuesToEightThreadsInEachOfThreeRegistriesOnOneRow(Strategy strategy) throws Exception {
-        int valuesPerThread = strategy == Strategy.ASYNC ? 20 : 500;
-        SequenceSettings settings = settings(strategy).blockSize(100).lowWatermark(50).build();
-        String name = "unique-" + strategy.name().toLowerCase();
-
-        StrategyHarness.Outcome outcome = StrategyHarness.run(store, settings, name, 3, 8, valuesPerThread,
-                work -> emulator.client().readWriteTransaction().run(work::apply));
-
-        assertThat(outcome.sortedValues()).hasSize(3 * 8 * valuesPerThread);
-        if (strategy == Strategy.ASYNC) {
-            Concurrently.assertContiguousFrom(1, outcome.sortedValues());
-        }
     }
 
     @Test
@@ -105,25 +86,6 @@ class SpannerStrategiesEmulatorTest {
         }
     }
 
-    @Test
-    @DisplayName("spanner-emulator: SYNC values taken in one transaction are consecutive")
-    void syncValuesTakenInOneTransactionAreConsecutive() {
-        SequenceSettings sync = settings(Strategy.SYNC).build();
-        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(sync).build()) {
-            Sequence invoices = registry.sequence("consecutive");
-
-            long[] values = emulator.client().readWriteTransaction().run(tx -> {
-                long first = invoices.nextInTransaction(tx);
-                long second = invoices.nextInTransaction(tx);
-                long[] more = invoices.nextValuesInTransaction(tx, 3);
-                return new long[] {first, second, more[0], more[1], more[2]};
-            });
-
-            assertThat(values).containsExactly(1, 2, 3, 4, 5);
-            assertThat(store.nextValue("consecutive")).hasValue(6);
-        }
-    }
-
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
     @DisplayName("spanner-emulator: values are taken inside a caller's transaction without nesting transactions")
@@ -145,26 +107,6 @@ class SpannerStrategiesEmulatorTest {
             long[] sorted = Concurrently.assertUnique(ids);
             assertThat(sorted[0]).isGreaterThanOrEqualTo(settings.initialValue());
             assertThat(ledgerBetween(settings.initialValue(), settings.initialValue() + 100)).containsExactly(sorted);
-        }
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @EnumSource(value = Strategy.class, names = {"ASYNC", "BATCH", "ASYNC_BATCH"})
-    @DisplayName("spanner-emulator: a sequence hands out every value up to its maximum, then raises exhausted")
-    void handsOutEveryValueUpToTheMaximumThenRaisesExhausted(Strategy strategy) {
-        SequenceSettings settings = settings(strategy).blockSize(40).lowWatermark(10)
-                .maxValue(100).build();
-        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
-            Sequence sequence = registry.sequence("bounded-" + strategy.name().toLowerCase());
-            long[] values = new long[100];
-            for (int i = 0; i < values.length; i++) {
-                values[i] = sequence.next();
-            }
-
-            assertThatThrownBy(sequence::next).isInstanceOf(SequenceExhaustedException.class)
-                    .hasMessageContaining("100");
-            Arrays.sort(values);
-            Concurrently.assertContiguousFrom(1, values);
         }
     }
 

@@ -160,7 +160,8 @@ class FaultsOnTheMockServerTest {
             throws Exception {
         Duration operationTimeout = Duration.ofMillis(500);
         Duration acquireTimeout = Duration.ofSeconds(1);
-        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(20).lowWatermark(10)
+        // Fixed blocks: the values served during the outage below are counted from them.
+        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(20).lowWatermark(10).adaptive(false)
                 .acquireTimeout(acquireTimeout).build();
         mockSpanner.startCounterRow(1);
         try (SequenceRegistry registry = SequenceRegistry.builder(store(operationTimeout)).defaults(settings).build()) {

@@ -65,7 +65,8 @@ public final class SpannerGeneratorMain {
                 .operationTimeout(Duration.ofSeconds(30))
                 .build();
         SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(blockSize)
-                .lowWatermark(blockSize / 2).acquireTimeout(Duration.ofSeconds(30)).build();
+                .lowWatermark(blockSize / 2).adaptiveMaxBlockSize(SeveralJvmsOnTheEmulatorTest.MAX_BLOCK_FACTOR * blockSize)
+                .acquireTimeout(Duration.ofSeconds(30)).build();
         SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build();
         Sequence sequence = registry.sequence(sequenceName);
 
