@@ -3,9 +3,6 @@ package dev.seqgen.hibernate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.testing.TestDatabase;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +40,7 @@ class ExistingRowsTest {
             assertThat(first).isNotNull();
         }
         // Rows inserted with explicit ids by another program while the application was down.
-        insertIds(dataSource, prefix + "adopted_order", 1, 500);
+        HibernateTesting.insertIds(dataSource, prefix + "adopted_order", 1, 500);
         assertThat(HibernateTesting.nextValue(dataSource, seqgenTable, "adopted_order")).isLessThanOrEqualTo(500);
 
         // Existing row below the table: moved forward at start-up.
@@ -68,7 +65,7 @@ class ExistingRowsTest {
                 Map.of(AvailableSettings.HBM2DDL_AUTO, "create"), AdoptedOrder.class)) {
             assertThat(first).isNotNull();
         }
-        insertIds(dataSource, prefix + "adopted_order", 1, 300);
+        HibernateTesting.insertIds(dataSource, prefix + "adopted_order", 1, 300);
         // Two registries (as two JVMs would have) start and insert at the same time.
         ExecutorService both = Executors.newFixedThreadPool(2);
         try {
@@ -94,7 +91,7 @@ class ExistingRowsTest {
         DataSource dataSource = db.dataSource();
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, prefix, seqgenTable,
                 Map.of(AvailableSettings.HBM2DDL_AUTO, "create"), AdoptedOrder.class)) {
-            insertIds(dataSource, prefix + "adopted_order", 1, 200);
+            HibernateTesting.insertIds(dataSource, prefix + "adopted_order", 1, 200);
             List<Long> ids = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 AdoptedOrder order = new AdoptedOrder();
@@ -108,43 +105,9 @@ class ExistingRowsTest {
 
     private static List<Long> insertFromEightThreads(DataSource dataSource, String prefix, String seqgenTable)
             throws Exception {
-        List<Long> ids = new ArrayList<>();
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, prefix, seqgenTable,
                 Map.of(AvailableSettings.HBM2DDL_AUTO, "update"), AdoptedOrder.class)) {
-            ExecutorService pool = Executors.newFixedThreadPool(8);
-            try {
-                List<Future<List<Long>>> futures = new ArrayList<>();
-                for (int t = 0; t < 8; t++) {
-                    futures.add(pool.submit(() -> {
-                        List<Long> mine = new ArrayList<>();
-                        for (int i = 0; i < 10; i++) {
-                            AdoptedOrder order = new AdoptedOrder();
-                            HibernateTesting.inTransaction(sessionFactory, session -> session.persist(order));
-                            mine.add(order.id());
-                        }
-                        return mine;
-                    }));
-                }
-                for (Future<List<Long>> future : futures) {
-                    ids.addAll(future.get());
-                }
-            } finally {
-                pool.shutdownNow();
-            }
-        }
-        return ids;
-    }
-
-    private static void insertIds(DataSource dataSource, String table, int from, int to) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table + " (id) VALUES (?)")) {
-            connection.setAutoCommit(false);
-            for (int id = from; id <= to; id++) {
-                insert.setLong(1, id);
-                insert.addBatch();
-            }
-            insert.executeBatch();
-            connection.commit();
+            return HibernateTesting.persistAdoptedOrdersFromEightThreads(sessionFactory);
         }
     }
 }

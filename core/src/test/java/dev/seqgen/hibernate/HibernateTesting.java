@@ -102,6 +102,46 @@ final class HibernateTesting {
         }
     }
 
+    /** Persists ten {@link AdoptedOrder}s from each of eight threads, each in its own transaction; returns their ids. */
+    static List<Long> persistAdoptedOrdersFromEightThreads(SessionFactory sessionFactory) throws Exception {
+        List<Long> ids = new ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<List<Long>>> futures = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                futures.add(pool.submit(() -> {
+                    List<Long> mine = new ArrayList<>();
+                    for (int i = 0; i < 10; i++) {
+                        AdoptedOrder order = new AdoptedOrder();
+                        inTransaction(sessionFactory, session -> session.persist(order));
+                        mine.add(order.id());
+                    }
+                    return mine;
+                }));
+            }
+            for (java.util.concurrent.Future<List<Long>> future : futures) {
+                ids.addAll(future.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return ids;
+    }
+
+    /** Inserts the rows {@code id = from .. to} in one batch, as an application's existing data. */
+    static void insertIds(DataSource dataSource, String table, int from, int to) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table + " (id) VALUES (?)")) {
+            connection.setAutoCommit(false);
+            for (int id = from; id <= to; id++) {
+                insert.setLong(1, id);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+            connection.commit();
+        }
+    }
+
     /** Every message of the cause chain, for errors that Hibernate wraps. */
     static String messages(Throwable thrown) {
         StringBuilder messages = new StringBuilder();

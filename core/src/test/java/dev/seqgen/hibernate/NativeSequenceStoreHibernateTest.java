@@ -7,14 +7,9 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.NativeSequenceStore;
 import dev.seqgen.testing.TestDatabase;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.hibernate.SessionFactory;
@@ -41,7 +36,7 @@ class NativeSequenceStoreHibernateTest {
             assertThat(first).hasSize(80).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).isBetween(1L, 200L));
 
             // Rows inserted with explicit ids by another program while the application was down.
-            insertIds(dataSource, prefix + "adopted_order", 10_001, 10_500);
+            HibernateTesting.insertIds(dataSource, prefix + "adopted_order", 10_001, 10_500);
 
             List<Long> second = insertFromEightThreads(dataSource, prefix, sequencePrefix, "update");
             assertThat(second).hasSize(80).doesNotHaveDuplicates()
@@ -62,40 +57,8 @@ class NativeSequenceStoreHibernateTest {
                 SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, prefix,
                         TestDatabase.uniqueTable(), Map.of(AvailableSettings.HBM2DDL_AUTO, ddl,
                                 SeqgenHibernate.REGISTRY, registry), AdoptedOrder.class)) {
-            ExecutorService pool = Executors.newFixedThreadPool(8);
-            try {
-                List<Future<List<Long>>> futures = new ArrayList<>();
-                for (int t = 0; t < 8; t++) {
-                    futures.add(pool.submit(() -> {
-                        List<Long> mine = new ArrayList<>();
-                        for (int i = 0; i < 10; i++) {
-                            AdoptedOrder order = new AdoptedOrder();
-                            HibernateTesting.inTransaction(sessionFactory, session -> session.persist(order));
-                            mine.add(order.id());
-                        }
-                        return mine;
-                    }));
-                }
-                for (Future<List<Long>> future : futures) {
-                    ids.addAll(future.get());
-                }
-            } finally {
-                pool.shutdownNow();
-            }
+            ids.addAll(HibernateTesting.persistAdoptedOrdersFromEightThreads(sessionFactory));
         }
         return ids;
-    }
-
-    private static void insertIds(DataSource dataSource, String table, int from, int to) throws Exception {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table + " (id) VALUES (?)")) {
-            connection.setAutoCommit(false);
-            for (int id = from; id <= to; id++) {
-                insert.setLong(1, id);
-                insert.addBatch();
-            }
-            insert.executeBatch();
-            connection.commit();
-        }
     }
 }

@@ -1,10 +1,10 @@
 package dev.seqgen.modelcheck;
 
+import dev.seqgen.testing.ForwardingSequenceStore;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -14,24 +14,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * gone from the row but the generator never sees it), and every 2nd give-back is applied and then reported as
  * failed.
  */
-final class FaultyStore implements SequenceStore {
+final class FaultyStore extends ForwardingSequenceStore {
 
-    private final SequenceStore store;
     private final AtomicInteger reservations = new AtomicInteger();
     private final AtomicInteger giveBacks = new AtomicInteger();
 
     FaultyStore(SequenceStore store) {
-        this.store = store;
+        super(store);
     }
 
     @Override
     public String name() {
-        return "faulty " + store.name();
-    }
-
-    @Override
-    public void createSequence(String sequence, long initialValue) {
-        store.createSequence(sequence, initialValue);
+        return "faulty " + delegate.name();
     }
 
     @Override
@@ -40,7 +34,7 @@ final class FaultyStore implements SequenceStore {
         if (call % 3 == 0) {
             throw new SequenceStoreException("injected transient failure before the reservation", null, true);
         }
-        ReservedRange range = store.reserve(sequence, count, maxValue);
+        ReservedRange range = delegate.reserve(sequence, count, maxValue);
         if (call % 4 == 0) {
             throw new SequenceStoreException("injected lost acknowledgement of " + range, null, true);
         }
@@ -48,18 +42,8 @@ final class FaultyStore implements SequenceStore {
     }
 
     @Override
-    public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
-        return store.reserveInTransaction(transaction, sequence, count, maxValue);
-    }
-
-    @Override
-    public OptionalLong nextValue(String sequence) {
-        return store.nextValue(sequence);
-    }
-
-    @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
-        boolean given = store.giveBack(sequence, expectedNextValue, restoredNextValue);
+        boolean given = delegate.giveBack(sequence, expectedNextValue, restoredNextValue);
         if (given && giveBacks.incrementAndGet() % 2 == 0) {
             throw new SequenceStoreException("injected lost acknowledgement of a give-back", null, true);
         }

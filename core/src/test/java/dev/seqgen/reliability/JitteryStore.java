@@ -1,10 +1,10 @@
 package dev.seqgen.reliability;
 
+import dev.seqgen.testing.ForwardingSequenceStore;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
-import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -16,9 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * the first attempt become a gap nobody counted. This store counts them, so that a test can still account
  * for every value.
  */
-final class JitteryStore implements SequenceStore {
+final class JitteryStore extends ForwardingSequenceStore {
 
-    private final SequenceStore store;
     private final long maxLatencyNanos;
     private final double failureRate;
     private final AtomicLong lostToUnknownOutcome = new AtomicLong();
@@ -30,7 +29,7 @@ final class JitteryStore implements SequenceStore {
      * @param failureRate the share of reservations that fail transiently, half before and half after the commit
      */
     JitteryStore(SequenceStore store, long maxLatencyNanos, double failureRate) {
-        this.store = store;
+        super(store);
         this.maxLatencyNanos = maxLatencyNanos;
         this.failureRate = failureRate;
     }
@@ -47,12 +46,7 @@ final class JitteryStore implements SequenceStore {
 
     @Override
     public String name() {
-        return "jittery-" + store.name();
-    }
-
-    @Override
-    public void createSequence(String sequence, long initialValue) {
-        store.createSequence(sequence, initialValue);
+        return "jittery-" + delegate.name();
     }
 
     @Override
@@ -66,7 +60,7 @@ final class JitteryStore implements SequenceStore {
             failures.incrementAndGet();
             throw new SequenceStoreException("injected: connection reset before the update", null, true);
         }
-        ReservedRange range = store.reserve(sequence, count, maxValue);
+        ReservedRange range = delegate.reserve(sequence, count, maxValue);
         if (dice < failureRate) {
             failures.incrementAndGet();
             lostToUnknownOutcome.addAndGet(range.count());
@@ -75,18 +69,4 @@ final class JitteryStore implements SequenceStore {
         return range;
     }
 
-    @Override
-    public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
-        return store.reserveInTransaction(transaction, sequence, count, maxValue);
-    }
-
-    @Override
-    public OptionalLong nextValue(String sequence) {
-        return store.nextValue(sequence);
-    }
-
-    @Override
-    public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
-        return store.giveBack(sequence, expectedNextValue, restoredNextValue);
-    }
 }

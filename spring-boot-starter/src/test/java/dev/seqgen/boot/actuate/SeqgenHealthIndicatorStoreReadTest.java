@@ -1,11 +1,10 @@
 package dev.seqgen.boot.actuate;
 
+import dev.seqgen.testing.ForwardingSequenceStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcSequenceStore;
-import dev.seqgen.spi.ReservedRange;
-import dev.seqgen.spi.SequenceStore;
 
 import java.util.List;
 import java.util.OptionalLong;
@@ -82,9 +81,7 @@ class SeqgenHealthIndicatorStoreReadTest {
     }
 
     /** The H2 store, counting reads of the rows; once told, each read waits until released. */
-    private static final class ObservedStore implements SequenceStore {
-
-        private final JdbcSequenceStore delegate;
+    private static final class ObservedStore extends ForwardingSequenceStore {
 
         private final AtomicInteger reads = new AtomicInteger();
 
@@ -95,31 +92,11 @@ class SeqgenHealthIndicatorStoreReadTest {
         private volatile boolean blocking;
 
         ObservedStore(JdbcSequenceStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         void blockReads() {
             blocking = true;
-        }
-
-        @Override
-        public String name() {
-            return delegate.name();
-        }
-
-        @Override
-        public void createSequence(String sequence, long initialValue) {
-            delegate.createSequence(sequence, initialValue);
-        }
-
-        @Override
-        public ReservedRange reserve(String sequence, long count, long maxValue) {
-            return delegate.reserve(sequence, count, maxValue);
-        }
-
-        @Override
-        public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
-            return delegate.reserveInTransaction(transaction, sequence, count, maxValue);
         }
 
         @Override
@@ -130,11 +107,6 @@ class SeqgenHealthIndicatorStoreReadTest {
                 release.acquireUninterruptibly();
             }
             return delegate.nextValue(sequence);
-        }
-
-        @Override
-        public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
-            return delegate.giveBack(sequence, expectedNextValue, restoredNextValue);
         }
     }
 }

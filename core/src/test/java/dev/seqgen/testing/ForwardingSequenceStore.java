@@ -1,0 +1,83 @@
+package dev.seqgen.testing;
+
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.spi.SequenceStore;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A store that forwards every operation, the SPI's default methods included, to another: tests extend it and
+ * override only what they change (latency, failures, a pause at the right moment), so a wrapped store keeps all
+ * its capabilities.
+ */
+public abstract class ForwardingSequenceStore implements SequenceStore {
+
+    /** The store every operation goes to. */
+    protected final SequenceStore delegate;
+
+    /**
+     * Wraps a store.
+     *
+     * @param delegate the store every operation goes to
+     */
+    protected ForwardingSequenceStore(SequenceStore delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public String name() {
+        return delegate.name();
+    }
+
+    @Override
+    public void createSequence(String sequence, long initialValue) {
+        delegate.createSequence(sequence, initialValue);
+    }
+
+    @Override
+    public void createSequence(String sequence, SequenceSettings settings) {
+        delegate.createSequence(sequence, settings);
+    }
+
+    @Override
+    public ReservedRange reserve(String sequence, long count, long maxValue) {
+        return delegate.reserve(sequence, count, maxValue);
+    }
+
+    @Override
+    public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
+        return delegate.reserveInTransaction(transaction, sequence, count, maxValue);
+    }
+
+    @Override
+    public OptionalLong nextValue(String sequence) {
+        return delegate.nextValue(sequence);
+    }
+
+    @Override
+    public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
+        return delegate.giveBack(sequence, expectedNextValue, restoredNextValue);
+    }
+
+    @Override
+    public boolean advance(String sequence, long nextValue) {
+        return delegate.advance(sequence, nextValue);
+    }
+
+    @Override
+    public boolean variableReservationSizes() {
+        return delegate.variableReservationSizes();
+    }
+
+    @Override
+    public Class<?> transactionType() {
+        return delegate.transactionType();
+    }
+
+    @Override
+    public Optional<SqlTable> sqlTable() {
+        return delegate.sqlTable();
+    }
+}
