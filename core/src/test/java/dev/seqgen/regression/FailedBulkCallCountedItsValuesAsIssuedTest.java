@@ -1,4 +1,4 @@
-package dev.seqgen.reliability;
+package dev.seqgen.regression;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceExhaustedException;
