@@ -1,6 +1,5 @@
 package dev.seqgen;
 
-
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;

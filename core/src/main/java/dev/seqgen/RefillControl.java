@@ -1,6 +1,5 @@
 package dev.seqgen;
 
-
 /**
  * How big the next block is and, for ASYNC_BATCH, how many values are left when its refill starts: the control
  * loop of an adaptive block sequence.
@@ -33,9 +32,8 @@ package dev.seqgen;
  * The block size follows the refill interval, as for BATCH: doubled when refills come more often than the
  * target interval, halved when they come less often than twice the target (an octave: a block doubled just
  * below the target lands below twice it, a block halved just above twice the target lands above it, so the
- * size settles instead of swinging). For ASYNC_BATCH it is also at
- * least twice the refill point, so that the lead the point asks for fits in a block with half the block to
- * spare. Every size is clamped to [block-size, max(block-size, adaptive.max-block-size)]: the configured block
+ * size settles instead of swinging). For ASYNC_BATCH it is also at least twice the lead (rate x refill time x
+ * margin), so that the lead fits in a block with half the block to spare. Every size is clamped to [block-size, max(block-size, adaptive.max-block-size)]: the configured block
  * is the floor, the configured maximum (the largest gap a stopped JVM may leave) the ceiling, whatever the
  * measurements say. All arithmetic saturates (doubles, then clamps), so no estimate can overflow.
  *
