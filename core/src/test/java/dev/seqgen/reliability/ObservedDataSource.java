@@ -1,6 +1,6 @@
 package dev.seqgen.reliability;
 
-import java.io.PrintWriter;
+import dev.seqgen.testing.ForwardingDataSource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -17,7 +16,7 @@ import javax.sql.DataSource;
  * pool itself (HikariCP) runs {@code connectionInitSql} only when it opens a connection, never on return, so
  * the reset has to happen here.
  */
-final class ObservedDataSource implements DataSource {
+final class ObservedDataSource extends ForwardingDataSource {
 
     /** What is done to a connection just before it goes back to the pool. */
     @FunctionalInterface
@@ -35,13 +34,12 @@ final class ObservedDataSource implements DataSource {
     /** MariaDB: COM_RESET_CONNECTION (session variables, temp tables, prepared statements, LAST_INSERT_ID). */
     static final OnReturn RESET_CONNECTION = connection -> connection.unwrap(org.mariadb.jdbc.Connection.class).reset();
 
-    private final DataSource pool;
     private final OnReturn onReturn;
     private final AtomicLong borrowed = new AtomicLong();
     private final AtomicLong resets = new AtomicLong();
 
     ObservedDataSource(DataSource pool, OnReturn onReturn) {
-        this.pool = pool;
+        super(pool);
         this.onReturn = onReturn;
     }
 
@@ -56,7 +54,7 @@ final class ObservedDataSource implements DataSource {
     @Override
     public Connection getConnection() throws SQLException {
         borrowed.incrementAndGet();
-        Connection connection = pool.getConnection();
+        Connection connection = delegate.getConnection();
         return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("close") && method.getParameterCount() == 0) {
@@ -81,43 +79,5 @@ final class ObservedDataSource implements DataSource {
     @Override
     public Connection getConnection(String username, String password) throws SQLException {
         throw new SQLFeatureNotSupportedException("use getConnection()");
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return pool.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        pool.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        pool.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return pool.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return pool.getParentLogger();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) throws SQLException {
-        if (type.isInstance(this)) {
-            return type.cast(this);
-        }
-        return pool.unwrap(type);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> type) throws SQLException {
-        return type.isInstance(this) || pool.isWrapperFor(type);
     }
 }
