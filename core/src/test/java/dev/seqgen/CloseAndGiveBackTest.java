@@ -7,6 +7,7 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class CloseAndGiveBackTest {
 
@@ -48,10 +49,7 @@ class CloseAndGiveBackTest {
         SequenceRegistry registry = SequenceRegistry.builder(store).defaults(asyncBatch).build();
         Sequence orders = registry.sequence("orders");
         assertThat(orders.next()).isEqualTo(1); // claims the trigger position: the second block is prefetched
-        for (int i = 0; i < 500 && orders.stats().remaining() != 199; i++) {
-            Thread.sleep(10);
-        }
-        assertThat(orders.stats().remaining()).isEqualTo(199);
+        await().atMost(Duration.ofMinutes(1)).until(() -> orders.stats().remaining() == 199);
         assertThat(store.nextValue("orders")).hasValue(201);
         registry.close();
         assertThat(store.nextValue("orders")).hasValue(2);

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A caller came to an exhausted ASYNC_BATCH block while the background refill was still retrying an outage.
@@ -37,7 +38,7 @@ class RefillThatGaveUpDuringAnOutageFailedALaterCallerTest {
         Ticker ticker = () -> outageRefillers.contains(Thread.currentThread())
                 ? refillerClock.addAndGet(TimeUnit.SECONDS.toNanos(10)) : 0;
         SequenceSettings settings = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(10)
-                .lowWatermark(0).acquireTimeout(Duration.ofSeconds(5)).build();
+                .lowWatermark(0).acquireTimeout(Duration.ofMinutes(1)).build();
         try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).executor(refills::add)
                 .ticker(ticker).build()) {
             Sequence orders = registry.sequence("orders");
@@ -49,10 +50,8 @@ class RefillThatGaveUpDuringAnOutageFailedALaterCallerTest {
             FutureTask<Long> caller = new FutureTask<>(orders::next);
             Thread callerThread = new Thread(caller);
             callerThread.start();
-            for (int i = 0; i < 500 && callerThread.getState() != Thread.State.TIMED_WAITING; i++) {
-                Thread.sleep(10);
-            }
-            assertThat(callerThread.getState()).as("the caller waits for the refill").isEqualTo(Thread.State.TIMED_WAITING);
+            // the caller waits for the refill
+            await().atMost(Duration.ofMinutes(1)).until(() -> callerThread.getState() == Thread.State.TIMED_WAITING);
 
             store.down(true);
             Thread refiller = new Thread(refills.take());
@@ -61,10 +60,10 @@ class RefillThatGaveUpDuringAnOutageFailedALaterCallerTest {
             refiller.join(); // the refill gave up on the outage
             store.down(false);
 
-            Runnable fresh = refills.poll(5, TimeUnit.SECONDS);
+            Runnable fresh = refills.poll(1, TimeUnit.MINUTES);
             assertThat(fresh).as("the waiting caller started a fresh refill").isNotNull();
             fresh.run();
-            assertThat(caller.get(5, TimeUnit.SECONDS)).isEqualTo(11);
+            assertThat(caller.get(1, TimeUnit.MINUTES)).isEqualTo(11);
         }
     }
 }

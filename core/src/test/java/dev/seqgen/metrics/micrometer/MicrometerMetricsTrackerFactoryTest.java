@@ -2,6 +2,7 @@ package dev.seqgen.metrics.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
@@ -9,6 +10,7 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Strategy;
 import dev.seqgen.spi.SequenceStoreException;
+import dev.seqgen.testing.GatedStore;
 import dev.seqgen.testing.InMemorySequenceStore;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,6 +20,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,19 +58,28 @@ class MicrometerMetricsTrackerFactoryTest {
 
     @Test
     void asyncBatchSequencesAlsoPublishTheirRefillPointAndLateRefills() throws Exception {
-        // A 20 ms store and a caller that never pauses: the first refills are late, and the refill point climbs to
-        // the whole block (its maximum is its size, so only the refill point can move).
-        InMemorySequenceStore slow = new InMemorySequenceStore().latency(java.time.Duration.ofMillis(20));
-        try (SequenceRegistry asyncBatch = SequenceRegistry.builder(slow)
-                .defaults(SequenceSettings.builder().blockSize(100).adaptiveMaxBlockSize(100).build())
+        // The second reservation (the first background refill after the first block) waits at a gate until the
+        // caller has found its block empty: one late refill, forced rather than hoped for.
+        GatedStore gated = new GatedStore(new InMemorySequenceStore(), 2);
+        try (SequenceRegistry asyncBatch = SequenceRegistry.builder(gated)
+                .defaults(SequenceSettings.builder().blockSize(100).adaptiveMaxBlockSize(100)
+                        .acquireTimeout(Duration.ofMinutes(1)).build())
                 .metrics(new MicrometerMetricsTrackerFactory(meters)).build()) {
             Sequence orders = asyncBatch.sequence("orders");
             assertThat(meters.get("seqgen.refill.point").tag("strategy", "async-batch").gauge().value())
                     .isEqualTo(25);
-            for (int i = 0; i < 1_000; i++) {
-                orders.next();
-            }
-            assertThat(meters.get("seqgen.refill.point").gauge().value()).isEqualTo(99);
+            await().atMost(Duration.ofMinutes(1)).until(() -> orders.stats().remaining() == 100);
+            CompletableFuture<Void> caller = CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < 1_000; i++) {
+                    orders.next();
+                }
+            });
+            gated.awaitGatedCall();
+            await().atMost(Duration.ofMinutes(1)).until(() -> orders.stats().lateRefills() == 1);
+            gated.open();
+            caller.get(1, TimeUnit.MINUTES);
+
+            assertThat(meters.get("seqgen.refill.point").gauge().value()).isEqualTo(orders.stats().refillPoint());
             double late = meters.get("seqgen.refills.late").functionCounter().count();
             assertThat(late).isPositive().isEqualTo(orders.stats().lateRefills());
             assertThat(meters.get("seqgen.refills.late").meter().getId().getBaseUnit()).isEqualTo("refills");

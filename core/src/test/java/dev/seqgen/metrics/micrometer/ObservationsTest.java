@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
@@ -51,7 +52,8 @@ class ObservationsTest {
         try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings)
                 .metrics(new MicrometerMetricsTrackerFactory(new SimpleMeterRegistry(), observations)).build()) {
             Sequence ids = registry.sequence("ids");
-            Thread.sleep(200); // the first block, reserved in the background at creation
+            // The first block, reserved in the background at creation, has landed.
+            await().atMost(Duration.ofMinutes(1)).until(() -> ids.stats().remaining() == 10);
             Observation request = Observation.start("http.request", observations);
             try (Observation.Scope scope = request.openScope()) {
                 for (int i = 0; i < 6; i++) { // the sixth value is the trigger offset: 10 - 1 - 5 = 4 (0-based)
@@ -59,7 +61,9 @@ class ObservationsTest {
                 }
             }
             request.stop();
-            Thread.sleep(500);
+            // Both refills (the first block's and the triggered one) have ended and been observed.
+            await().atMost(Duration.ofMinutes(1)).until(() -> stopped.stream()
+                    .filter(c -> c.getName().equals(MicrometerMetricsTrackerFactory.REFILL_OBSERVATION)).count() == 2);
         }
         TestObservationRegistryAssert.assertThat(observations)
                 .hasObservationWithNameEqualTo(MicrometerMetricsTrackerFactory.REFILL_OBSERVATION).that()

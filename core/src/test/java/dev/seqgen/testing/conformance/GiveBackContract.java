@@ -12,6 +12,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -22,6 +23,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The contract of a store that takes an unused tail back ({@link SequenceStore#giveBack}, a compare-and-set on the
@@ -80,12 +82,17 @@ public interface GiveBackContract extends StoreContract {
     @TestFactory
     default Stream<DynamicTest> theTailIsGivenBackOnlyByTheGeneratorThatReservedLast() {
         return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
-            TwoGenerators two = twoGenerators(strategy);
-            SequenceStore store = two.store();
-            Sequence a = two.a();
-            Sequence b = two.b();
+            // The second generator is created only after the first holds its block: ASYNC_BATCH reserves its first
+            // block in the background at creation, and two created together would reserve in either order.
+            SequenceStore store = subject().newStore();
+            SequenceRegistry first = SequenceRegistry.builder(store).defaults(closingSettings(strategy)).build();
+            Sequence a = first.sequence("orders");
             assertThat(a.next()).isEqualTo(1); // reserves [1, 101)
+            SequenceRegistry second = SequenceRegistry.builder(subject().sameRows(store))
+                    .defaults(closingSettings(strategy)).build();
+            Sequence b = second.sequence("orders");
             assertThat(b.next()).isEqualTo(101); // reserves [101, 201), after a
+            TwoGenerators two = new TwoGenerators(store, first, second, a, b);
 
             two.first().close();
             assertThat(store.nextValue("orders")).as("row after the first closed: b reserved after it").hasValue(201);
@@ -121,7 +128,10 @@ public interface GiveBackContract extends StoreContract {
                 CountDownLatch go = new CountDownLatch(1);
                 callers.start(pool, CALLERS, orders, this::take, go);
                 go.countDown();
-                Thread.sleep(500);
+                // Closed while the callers are taking values and refilling: after a few blocks, however long
+                // the machine takes to get there.
+                long taken = strategy == Strategy.SYNC || strategy == Strategy.ASYNC ? 5L * CALLERS : 201;
+                await().atMost(Duration.ofMinutes(2)).until(() -> orders.stats().issued() >= taken);
                 registry.close();
                 callers.closeReturnedAt = System.nanoTime();
                 long[] received = callers.awaitAll();
@@ -164,14 +174,16 @@ public interface GiveBackContract extends StoreContract {
                 callersOfA.start(pool, CALLERS / 2, a, this::take, go);
                 callersOfB.start(pool, CALLERS / 2, b, this::take, go);
                 go.countDown();
-                Thread.sleep(500);
+                await().atMost(Duration.ofMinutes(2))
+                        .until(() -> a.stats().issued() > 200 && b.stats().issued() > 200);
 
                 two.first().close();
                 callersOfA.closeReturnedAt = System.nanoTime();
                 long reservedBySecond = b.stats().highestReserved(); // committed in the row before it is read below
                 assertThat(store.nextValue("orders").orElseThrow())
                         .as("next_value right after the first generator closed").isGreaterThan(reservedBySecond);
-                Thread.sleep(300);
+                // The second generator goes on reserving after the first closed, then closes too.
+                await().atMost(Duration.ofMinutes(2)).until(() -> b.stats().highestReserved() > reservedBySecond);
                 two.second().close();
                 callersOfB.closeReturnedAt = System.nanoTime();
 

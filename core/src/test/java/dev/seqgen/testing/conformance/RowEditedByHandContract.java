@@ -12,13 +12,14 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What seqgen does when someone edits the counter row by hand ({@link StoreUnderTest#setNextValue}), or restores it
@@ -94,11 +95,7 @@ public interface RowEditedByHandContract extends StoreContract {
     }
 
     private static void awaitPrefetchedBlock(Sequence orders) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (orders.stats().remaining() < 15) {
-            assertThat(System.nanoTime() - deadline).as("prefetch arrived in time").isNegative();
-            Thread.onSpinWait();
-        }
+        await().atMost(Duration.ofMinutes(1)).until(() -> orders.stats().remaining() >= 15);
     }
 
     @TestFactory
