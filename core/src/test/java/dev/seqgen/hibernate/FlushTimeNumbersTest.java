@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -122,14 +123,19 @@ class FlushTimeNumbersTest {
         AtomicBoolean running = new AtomicBoolean(true);
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
                 Map.of(), NumberedInvoice.class)) {
+            // The writers start once the reader has taken its first snapshot, so that it reads while they write
+            // however the machine schedules the two.
+            CountDownLatch reading = new CountDownLatch(1);
             CompletableFuture<Integer> reader = CompletableFuture.supplyAsync(() -> {
                 int snapshots = 0;
-                while (running.get()) {
+                do {
                     assertPrefix(numbers(db.dataSource()));
                     snapshots++;
-                }
+                    reading.countDown();
+                } while (running.get());
                 return snapshots;
             });
+            assertThat(reading.await(1, TimeUnit.MINUTES)).as("the reader's first snapshot").isTrue();
 
             long[] committed = Concurrently.run(THREADS, thread -> {
                 List<Long> mine = new ArrayList<>();

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,14 +46,19 @@ class SyncInvoiceNumbersTest {
                 Map.of(), Invoice.class)) {
             // Every snapshot a reader takes while invoices are committed must be 1..k: a number becomes visible
             // only after every smaller one, which is what "in commit order" means to a reader.
+            // The writers start once the reader has taken its first snapshot, so that it reads while they write
+            // however the machine schedules the two.
+            CountDownLatch reading = new CountDownLatch(1);
             CompletableFuture<Integer> reader = CompletableFuture.supplyAsync(() -> {
                 int snapshots = 0;
-                while (running.get()) {
+                do {
                     assertPrefix(numbers(db.dataSource()));
                     snapshots++;
-                }
+                    reading.countDown();
+                } while (running.get());
                 return snapshots;
             });
+            assertThat(reading.await(1, TimeUnit.MINUTES)).as("the reader's first snapshot").isTrue();
 
             long[] committed = Concurrently.run(THREADS, thread -> {
                 List<Long> mine = new ArrayList<>();

@@ -40,8 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The generators reach PostgreSQL or MariaDB through a {@link TcpProxy} on loopback that the test cuts and
@@ -55,8 +55,11 @@ class ConnectionCutTest {
 
     /** The acquire timeout of every sequence here. */
     private static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(1);
-    /** What a caller may take beyond the acquire timeout: the backoff pause, a pool timeout, scheduling. */
-    private static final long SLACK_MILLIS = 1_500;
+    /**
+     * What a caller may take beyond the acquire timeout (the backoff pause, a pool timeout, scheduling): a bound
+     * against a hang, wide because this is a shared machine and no speed is measured here.
+     */
+    private static final long SLACK_MILLIS = 10_000;
     /**
      * The driver's socket timeout, which alone bounds a statement caught by a partition: the acquire timeout
      * bounds waiting for the store or for another caller, never a statement already inside the driver.
@@ -155,7 +158,7 @@ class ConnectionCutTest {
         assertThat(sequence.stats().waits()).as("callers that waited during the outage").isEqualTo(waits);
         assertThat(sequence.stats().reservations()).as("reservations during the outage").isEqualTo(reservations);
         assertThat(TimeUnit.NANOSECONDS.toMillis(slowest)).as("slowest next() during the outage, ms")
-                .isLessThan(ACQUIRE_TIMEOUT.toMillis());
+                .isLessThan(ACQUIRE_TIMEOUT.toMillis() + SLACK_MILLIS);
 
         setup.proxy.restore();
         long[] afterRecovery = takeWhenBack(() -> sequence.nextValues(2_000));
@@ -196,7 +199,7 @@ class ConnectionCutTest {
                     .hasMessageContaining("sequence 'sync'")
                     .hasMessageContaining("inside the caller's transaction (roll it back and retry)")
                     .hasMessageContaining(setup.store.table());
-            assertThat(elapsedMillis(start)).isLessThan(ACQUIRE_TIMEOUT.toMillis());
+            assertThat(elapsedMillis(start)).isLessThan(ACQUIRE_TIMEOUT.toMillis() + SLACK_MILLIS);
         }
 
         // The others: values in hand are still served; then eight callers at once, each waiting at most the
@@ -267,10 +270,12 @@ class ConnectionCutTest {
         List<String> names = List.of("sync", "async", "batch", "async-batch");
         Map<String, Queue<long[]>> taken = new HashMap<>();
         Map<String, AtomicLong> failures = new HashMap<>();
+        Map<String, AtomicLong> successes = new HashMap<>();
         for (String name : names) {
             registry.sequence(name);
             taken.put(name, new ConcurrentLinkedQueue<>());
             failures.put(name, new AtomicLong());
+            successes.put(name, new AtomicLong());
         }
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService workers = Executors.newFixedThreadPool(names.size() * 3);
@@ -288,6 +293,7 @@ class ConnectionCutTest {
                             } else {
                                 mine.addAll(sequence.nextValues(1 + ThreadLocalRandom.current().nextInt(5)));
                             }
+                            successes.get(name).incrementAndGet();
                         } catch (SequenceUnavailableException | SQLException e) {
                             failures.get(name).incrementAndGet();
                             Thread.sleep(20);
@@ -305,7 +311,11 @@ class ConnectionCutTest {
             Thread.sleep(100 + ThreadLocalRandom.current().nextInt(300));
             setup.proxy.restore();
         }
-        Thread.sleep(1_000); // everyone recovers before the end
+        // Everyone recovers before the end: every sequence serves again after the last restore.
+        Map<String, Long> atLastRestore = new HashMap<>();
+        successes.forEach((name, count) -> atLastRestore.put(name, count.get()));
+        await().atMost(Duration.ofMinutes(2)).until(() -> names.stream()
+                .allMatch(name -> successes.get(name).get() > atLastRestore.get(name)));
         stop.set(true);
         for (Future<?> future : running) {
             future.get(30, TimeUnit.SECONDS);
@@ -343,6 +353,8 @@ class ConnectionCutTest {
         async.next();
         asyncBatch.next();
         awaitRemaining(asyncBatch, 999);
+        long asyncBatchWaits = asyncBatch.stats().waits();
+        long asyncBatchReservations = asyncBatch.stats().reservations();
 
         setup.proxy.cut(TcpProxy.Cut.BLACKHOLE);
         ExecutorService callers = Executors.newFixedThreadPool(10);
@@ -352,11 +364,9 @@ class ConnectionCutTest {
             batchCalls.add(callers.submit(() -> timeUntilFailure(batch, batchValues)));
         }
         Future<Long> asyncCall = callers.submit(() -> timeUntilFailure(async, new LongList()));
-        long start = System.nanoTime();
         for (int i = 0; i < 900; i++) {
             asyncBatch.next();
         }
-        long asyncBatchMillis = elapsedMillis(start);
         List<Long> batchWaits = new ArrayList<>();
         for (Future<Long> call : batchCalls) {
             batchWaits.add(call.get(30, TimeUnit.SECONDS));
@@ -368,8 +378,10 @@ class ConnectionCutTest {
         // A statement caught by the partition ends only when the driver's socket timeout fires; closing a TLS
         // socket (PostgreSQL's default sslmode=prefer) then waits once more for the peer's close_notify.
         long bound = 2 * TimeUnit.SECONDS.toMillis(SOCKET_TIMEOUT_SECONDS) + SLACK_MILLIS;
-        assertThat(asyncBatchMillis).as("900 async-batch values from its block in hand, ms")
-                .isLessThan(ACQUIRE_TIMEOUT.toMillis());
+        assertThat(asyncBatch.stats().waits()).as("async-batch callers that waited for the partitioned store")
+                .isEqualTo(asyncBatchWaits);
+        assertThat(asyncBatch.stats().reservations()).as("900 async-batch values from its block in hand")
+                .isEqualTo(asyncBatchReservations);
         assertThat(batchWaits.get(batchWaits.size() - 2)).as("BATCH callers waiting for another's refill, ms")
                 .isLessThan(ACQUIRE_TIMEOUT.toMillis() + SLACK_MILLIS);
         assertThat(batchWaits.get(batchWaits.size() - 1)).as("the BATCH caller inside the driver, ms")
@@ -428,9 +440,9 @@ class ConnectionCutTest {
         return values.toArray();
     }
 
-    /** Retries for up to 10 s while the pool reconnects; the same sequence object must work again. */
+    /** Retries for up to a minute while the pool reconnects; the same sequence object must work again. */
     private static long[] takeWhenBack(Callable<long[]> take) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         for (;;) {
             try {
                 return take.call();
@@ -442,14 +454,9 @@ class ConnectionCutTest {
         }
     }
 
-    private static void awaitRemaining(Sequence sequence, long atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (sequence.stats().remaining() < atLeast) {
-            if (System.nanoTime() > deadline) {
-                fail("the prefetch did not arrive: " + sequence.stats());
-            }
-            Thread.sleep(5);
-        }
+    private static void awaitRemaining(Sequence sequence, long atLeast) {
+        await("the prefetch arrives").atMost(Duration.ofMinutes(1))
+                .until(() -> sequence.stats().remaining() >= atLeast);
     }
 
     private static long elapsedMillis(long startNanos) {
@@ -458,10 +465,10 @@ class ConnectionCutTest {
 
     /**
      * The caller's first connection once the proxy forwards again: the pool's 500 ms timeout can end an attempt
-     * that raced the restore (or a loaded machine's slow handshake), so a few attempts are allowed within 10 s.
+     * that raced the restore (or a loaded machine's slow handshake), so attempts are allowed for a minute.
      */
     private static Connection connectionAfterRestore(javax.sql.DataSource pool) throws java.sql.SQLException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         for (;;) {
             try {
                 return pool.getConnection();

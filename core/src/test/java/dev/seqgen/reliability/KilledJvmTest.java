@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +30,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Four generator JVMs ({@link GeneratorProcess}) of eight threads each take values of one sequence on one
@@ -54,7 +56,8 @@ class KilledJvmTest {
     private static final int BLOCK_SIZE = 50;
     /** ASYNC_BATCH adapts its block by default: it may grow to this many times the block size. */
     static final int MAX_BLOCK_FACTOR = 4;
-    private static final long RUN_MILLIS = 500;
+    /** How far the JVMs move the row forward in each phase (before the kill, after the replacement started). */
+    private static final long PROGRESS = 4 * BLOCK_SIZE;
     /** Each thread's pause between values, as an application has between orders. */
     private static final int PAUSE_MICROS = 300;
     /**
@@ -127,13 +130,13 @@ class KilledJvmTest {
             for (ChildJvm jvm : jvms) {
                 jvm.awaitLine("READY", 30_000);
             }
-            Thread.sleep(RUN_MILLIS);
+            awaitProgress(store);
             assertThat(jvms.get(0).kill()).as("exit code of kill -9").isEqualTo(137);
 
             ChildJvm replacement = startGenerator(strategy, table, valuesTable, dir, JVMS, environment);
             jvms.add(replacement);
             replacement.awaitLine("READY", 30_000);
-            Thread.sleep(RUN_MILLIS);
+            awaitProgress(store);
 
             long survivorsIssued = 0;
             long survivorsDiscarded = 0;
@@ -236,5 +239,14 @@ class KilledJvmTest {
         } catch (IOException e) {
             // a temporary directory
         }
+    }
+
+    /**
+     * Waits until the generators have moved the row {@link #PROGRESS} values forward from where it is now: they are
+     * mid-run, however slowly the machine runs them.
+     */
+    private static void awaitProgress(SequenceStore store) {
+        long from = store.nextValue("orders").orElse(1);
+        await().atMost(Duration.ofMinutes(2)).until(() -> store.nextValue("orders").orElse(1) >= from + PROGRESS);
     }
 }

@@ -3,6 +3,7 @@ package dev.seqgen.spanner.reliability;
 import dev.seqgen.testing.Slow;
 import dev.seqgen.Strategy;
 import dev.seqgen.spanner.SpannerEmulator;
+import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.testing.ChildJvm;
 import dev.seqgen.testing.Concurrently;
 import org.junit.jupiter.api.DisplayName;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +26,7 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Three generator JVMs ({@link SpannerGeneratorMain}) of four threads each take values of one sequence on one
@@ -46,7 +49,8 @@ class SeveralJvmsOnTheEmulatorTest {
     private static final int BLOCK_SIZE = 50;
     /** ASYNC_BATCH adapts its block by default: it may grow to this many times the block size. */
     static final int MAX_BLOCK_FACTOR = 4;
-    private static final long RUN_MILLIS = 1_000;
+    /** How far the JVMs move the row forward in each phase (before the kill, after the replacement started). */
+    private static final long PROGRESS = 2 * BLOCK_SIZE;
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Strategy.class, names = {"BATCH", "ASYNC_BATCH", "ASYNC"})
@@ -68,14 +72,14 @@ class SeveralJvmsOnTheEmulatorTest {
             for (ChildJvm jvm : jvms) {
                 jvm.awaitLine("READY", 60_000);
             }
-            Thread.sleep(RUN_MILLIS);
+            awaitProgress(sequence);
             ChildJvm killed = jvms.get(0);
             killed.kill();
 
             ChildJvm replacement = start(strategy, sequence, dir, JVMS, pauseMicros);
             jvms.add(replacement);
             replacement.awaitLine("READY", 60_000);
-            Thread.sleep(RUN_MILLIS);
+            awaitProgress(sequence);
 
             List<ChildJvm> survivors = jvms.subList(1, jvms.size());
             for (ChildJvm survivor : survivors) {
@@ -167,5 +171,15 @@ class SeveralJvmsOnTheEmulatorTest {
         } catch (IOException e) {
             // a temporary directory
         }
+    }
+
+    /**
+     * Waits until the generators have moved the row {@link #PROGRESS} values forward from where it is now: they are
+     * mid-run, however slowly the machine runs them.
+     */
+    private void awaitProgress(String sequence) {
+        SequenceStore store = emulator.store("seqgen_sequences");
+        long from = store.nextValue(sequence).orElse(1);
+        await().atMost(Duration.ofMinutes(3)).until(() -> store.nextValue(sequence).orElse(1) >= from + PROGRESS);
     }
 }
