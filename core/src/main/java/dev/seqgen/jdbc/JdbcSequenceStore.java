@@ -169,8 +169,25 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 return null;
             });
         } catch (SQLException e) {
+            // H2's MERGE checks for the row and then inserts it, so a creator racing another can see no row and still
+            // hit the primary key (SQLSTATE class 23). The row is there then, which is all creation needs; if the
+            // other creator has not committed it yet, trying again will find it (or insert it, if that one rolled
+            // back): transient.
+            if (isIntegrityViolation(e)) {
+                OptionalLong existing = nextValue(sequence);
+                if (existing.isPresent()) {
+                    return;
+                }
+                throw new SequenceStoreException("creating the row of sequence '" + sequence + "' in table " + table
+                        + " (" + dialect.storeName() + ") met another creator's row, not yet committed: "
+                        + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, true);
+            }
             throw failure("creating the row of sequence '" + sequence + "'", e);
         }
+    }
+
+    private static boolean isIntegrityViolation(SQLException e) {
+        return e.getSQLState() != null && e.getSQLState().startsWith("23");
     }
 
     /**

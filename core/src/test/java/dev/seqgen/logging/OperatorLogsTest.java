@@ -15,6 +15,7 @@ import java.util.logging.Level;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What an operator reads in the logs. seqgen logs through {@link System.Logger}, which without a bridge goes to
@@ -41,23 +42,29 @@ class OperatorLogsTest {
     void aBackgroundRefillOutageIsWarnedOnceAndItsEndIsNoted() throws Exception {
         InMemorySequenceStore store = new InMemorySequenceStore();
         SequenceSettings settings = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(10)
-                .lowWatermark(5).acquireTimeout(Duration.ofMillis(100)).build();
+                .lowWatermark(5).acquireTimeout(Duration.ofSeconds(2)).build();
         try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
             Sequence ids = registry.sequence("ids");
+            await().atMost(Duration.ofMinutes(1)).until(() -> ids.stats().remaining() == 10);
             ids.next();
             store.down(true);
-            for (int i = 0; i < 40; i++) {
+            // The values in hand, then failures: every background refill of the outage fails.
+            for (int i = 0; i < 12; i++) {
                 catchThrowable(ids::next);
             }
             assertThat(messages(Level.WARNING)).filteredOn(m -> m.contains("a background refill failed"))
                     .hasSize(1);
-            assertThat(messages(Level.FINE)).anySatisfy(m -> assertThat(m).contains("retrying a reservation"));
             store.down(false);
-            for (int i = 0; i < 40; i++) {
+            await().atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() -> ids.next() > 0);
+            assertThat(messages(Level.INFO)).anySatisfy(m -> assertThat(m).contains("background refills work again"));
+
+            // A retry, forced: the next reservation fails once, transiently.
+            store.failNextTransiently(1);
+            for (int i = 0; i < 30; i++) {
                 catchThrowable(ids::next);
             }
-            assertThat(ids.next()).isPositive();
-            assertThat(messages(Level.INFO)).anySatisfy(m -> assertThat(m).contains("background refills work again"));
+            await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(messages(Level.FINE))
+                    .anySatisfy(m -> assertThat(m).contains("retrying a reservation")));
         }
     }
 
