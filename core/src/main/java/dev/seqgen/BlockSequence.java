@@ -168,7 +168,11 @@ abstract class BlockSequence extends AbstractSequence {
                     return block.first + offset;
                 }
                 if (!nextBlockReady()) {
-                    blockLate();
+                    // The first block (the sequence has never held one) is not a refill that came late: counting it
+                    // would report a late refill at every start and widen the adaptive margin for nothing.
+                    if (block != Block.EMPTY) {
+                        blockLate();
+                    }
                     waited = true;
                     if (wait[0] == null) {
                         wait[0] = tracker.start(SequenceMetricsTracker.Operation.WAIT, null);

@@ -113,6 +113,11 @@ public final class SequenceRegistry implements AutoCloseable {
             } finally {
                 lifecycle.readLock().unlock();
             }
+            // A creation that was under way when close() began: close() closes what it made (it waits for the read
+            // lock), and the caller is told, as any caller after close, instead of getting a closed sequence.
+            if (closed) {
+                throw closedError(name);
+            }
         }
         if (!sequence.settings().equals(settings)) {
             throw new SequenceConfigurationException("sequences." + name, settings,
@@ -139,9 +144,13 @@ public final class SequenceRegistry implements AutoCloseable {
         Sequences.createRow(name, Objects.requireNonNull(settings, "settings"), store, ticker);
     }
 
+    private static IllegalStateException closedError(String name) {
+        return new IllegalStateException("the sequence registry is closed; cannot create sequence '" + name + "'");
+    }
+
     private Sequence create(String name, SequenceSettings settings) {
         if (closed) {
-            throw new IllegalStateException("the sequence registry is closed; cannot create sequence '" + name + "'");
+            throw closedError(name);
         }
         Sequences.createRow(name, settings, store, ticker);
         return Sequences.create(name, settings, store, ticker, executor, metrics);

@@ -1,11 +1,14 @@
 package dev.seqgen;
 
+import dev.seqgen.testing.GatedStore;
 import dev.seqgen.testing.InMemorySequenceStore;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -37,6 +40,26 @@ class AsyncBatchSequenceTest {
             }
             assertThat(orders.stats().waits()).as("calls that waited").isZero();
             assertThat(orders.stats().lateRefills()).isZero();
+        }
+    }
+
+    @Test
+    void aCallerWaitingForTheFirstBlockIsNotALateRefill() throws Exception {
+        // The first reservation (the start-up prefetch) is held until the first caller waits for it.
+        GatedStore store = new GatedStore(new InMemorySequenceStore(), 1);
+        SequenceSettings settings = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(100)
+                .acquireTimeout(Duration.ofMinutes(1)).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
+            Sequence orders = registry.sequence("orders");
+            store.awaitGatedCall();
+            FutureTask<Long> first = new FutureTask<>(orders::next);
+            Thread caller = new Thread(first);
+            caller.start();
+            await().atMost(Duration.ofMinutes(1)).until(() -> caller.getState() == Thread.State.TIMED_WAITING);
+            store.open();
+            assertThat(first.get(1, TimeUnit.MINUTES)).isEqualTo(1);
+            assertThat(orders.stats().waits()).as("the first caller waited for the first block").isEqualTo(1);
+            assertThat(orders.stats().lateRefills()).as("not a refill that came late").isZero();
         }
     }
 

@@ -68,7 +68,11 @@ final class PooledSequenceCheck {
         }
         Number databaseIncrement = databaseIncrement(jdbc, name);
         int allocationSize = optimizer.getIncrementSize();
-        if (databaseIncrement == null || databaseIncrement.longValue() == allocationSize) {
+        if (databaseIncrement == null) {
+            return;
+        }
+        if (databaseIncrement.longValue() == allocationSize) {
+            optimizer.incrementVerified();
             return;
         }
         switch (strategy) {

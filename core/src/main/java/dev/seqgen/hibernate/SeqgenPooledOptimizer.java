@@ -38,7 +38,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>It honours {@code hibernate.id.sequence.increment_size_mismatch_strategy} at start-up as
  *       {@code pooled} does, from the sequence information Hibernate read at boot: {@code exception} (the
  *       default) fails the session factory, {@code log} logs a warning, {@code fix} takes the database
- *       sequence's increment as the block size, {@code none} skips the check. Where the increment is not known
+ *       sequence's increment as the block size, {@code none} skips the check. Where the check saw the increment
+ *       equal the allocation size (or took it, under {@code fix}), the first use reads the sequence once, as
+ *       {@code pooled} does. Where the increment is not known
  *       at start-up (schema recreated, JDBC metadata access off), and under {@code log} and {@code none}, it
  *       also checks at first use: it fetches twice before handing out anything and fails every insert with a
  *       clear error when the values are not a multiple of {@code allocationSize} apart (an
@@ -80,6 +82,11 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
     /** Delegate for the SQL of insert-select statements, which only depends on the pooled reading. */
     private volatile PooledOptimizer sqlShape;
     private volatile long initialValue = -1;
+    /**
+     * Whether the start-up check saw the database sequence step by the block size: then the first use reads the
+     * sequence once, as {@code pooled} does, instead of twice to find out.
+     */
+    private volatile boolean incrementVerified;
     private volatile State noTenant = new State();
     private volatile ConcurrentHashMap<String, State> tenants = new ConcurrentHashMap<>();
 
@@ -126,7 +133,16 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         this.incrementSize = databaseIncrement;
         this.lowWatermark = databaseIncrement / 4;
         this.sqlShape = shape;
+        this.incrementVerified = true;
         reset();
+    }
+
+    /**
+     * Records that the database sequence steps by the block size, as the start-up check read it from the sequence
+     * information Hibernate extracted at boot: the first use then need not read the sequence twice to find out.
+     */
+    void incrementVerified() {
+        this.incrementVerified = true;
     }
 
     @Override
@@ -269,9 +285,10 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
                     if (next == null) {
                         boolean first = lastValue.get() == Long.MIN_VALUE;
                         next = fetch(this, callback, first);
-                        if (first) {
+                        if (first && !incrementVerified) {
                             // Fetch twice before handing anything out, so that a sequence whose increment is
-                            // not the allocation size is caught before a single value could collide.
+                            // not the allocation size is caught before a single value could collide (unless the
+                            // start-up check already saw the increment).
                             ready.add(fetch(this, callback, false));
                         }
                     }

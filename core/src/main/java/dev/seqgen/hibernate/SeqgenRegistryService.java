@@ -293,8 +293,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 // store that cannot create it fails here, and no DDL runs later inside a caller's transaction.
                 started.createSequence(first.name(), first.settings());
             } catch (dev.seqgen.SequenceUnavailableException e) {
-                String missing = missingTable(started.store());
-                throw new org.hibernate.MappingException(first.where() + ": " + (missing != null ? missing
+                String unreadable = unreadableTable(started.store(), e);
+                throw new org.hibernate.MappingException(first.where() + ": " + (unreadable != null ? unreadable
                         : e.getMessage()), e);
             } catch (dev.seqgen.SequenceException e) {
                 throw new org.hibernate.MappingException(first.where() + ": " + e.getMessage(), e);
@@ -305,10 +305,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * What to do when the JDBC store's table does not exist, or null when it does (or the store is another
-     * kind): the usual cause of a row that cannot be created on a database seqgen does not create tables on.
+     * What the JDBC store's table looks like when a row could not be created: null when the table can be read (the
+     * creation's own error says it all), otherwise what reading it said, with what creates a missing table. The
+     * reading's error is added to the creation's as suppressed, so both reach the log.
      */
-    private static String missingTable(SequenceStore store) {
+    private static String unreadableTable(SequenceStore store, RuntimeException creation) {
         SequenceStore.SqlTable table = store.sqlTable().orElse(null);
         if (table == null) {
             return null;
@@ -316,10 +317,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
         try {
             store.nextValue("seqgen-table-probe");
             return null;
-        } catch (RuntimeException tableMissing) {
+        } catch (RuntimeException unreadable) {
+            creation.addSuppressed(unreadable);
             String script = "dev/seqgen/schema/" + table.platform() + ".sql";
-            return "seqgen's sequence table " + table.name() + " does not exist in the " + store.name()
-                    + " database (" + tableMissing.getMessage() + "). Create it: with Spring Boot,"
+            return "seqgen's sequence table " + table.name() + " could not be read in the " + store.name()
+                    + " database: " + unreadable.getMessage() + " (creating the row failed with: "
+                    + creation.getMessage() + "). If the table does not exist, create it: with Spring Boot,"
                     + " seqgen.jdbc.initialize-schema=always runs the script " + script + " of seqgen-spring-boot-"
                     + "starter at start-up (or copy it into your Flyway or Liquibase migrations); or let Hibernate"
                     + " create it, since it is part of Hibernate's schema (hibernate.hbm2ddl.auto,"

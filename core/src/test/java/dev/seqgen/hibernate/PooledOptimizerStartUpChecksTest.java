@@ -9,6 +9,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,6 +43,44 @@ class PooledOptimizerStartUpChecksTest {
                         .contains("MismatchedOrder").containsIgnoringCase(SEQUENCE)
                         .contains("steps by 10 but its allocationSize is 50")
                         .contains(AvailableSettings.SEQUENCE_INCREMENT_SIZE_MISMATCH_STRATEGY + "=fix")));
+    }
+
+    /**
+     * A sequence that steps by the allocation size, as the start-up check read it: the first use reads it once,
+     * as {@code pooled} does (it used to read it twice to find the increment out, leaving the sequence a block
+     * further on than {@code pooled} would: 101 where {@code pooled} leaves 51).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void aSequenceSteppingByTheAllocationSizeIsReadOnceAtFirstUseAsPooledDoes(TestDatabase db) {
+        db.dropTable("hpo_mismatched_order");
+        db.execute("DROP SEQUENCE IF EXISTS " + SEQUENCE);
+        db.execute("CREATE SEQUENCE " + SEQUENCE + " START WITH 1 INCREMENT BY 50");
+        db.execute("CREATE TABLE hpo_mismatched_order (id BIGINT NOT NULL PRIMARY KEY)");
+        try (SessionFactory node = sessionFactory(db, null)) {
+            MismatchedOrder order = new MismatchedOrder();
+            HibernateTesting.inTransaction(node, session -> session.persist(order));
+            assertThat(order.id()).isEqualTo(1);
+            assertThat(nextDatabaseValue(db)).as("the sequence's next value, as pooled leaves it").isEqualTo(51);
+        } finally {
+            db.dropTable("hpo_mismatched_order");
+            db.execute("DROP SEQUENCE IF EXISTS " + SEQUENCE);
+        }
+    }
+
+    private static long nextDatabaseValue(TestDatabase db) {
+        String sql = switch (db) {
+            case POSTGRESQL -> "SELECT nextval('" + SEQUENCE + "')";
+            case MARIADB -> "SELECT NEXTVAL(" + SEQUENCE + ")";
+            default -> "VALUES NEXT VALUE FOR " + SEQUENCE;
+        };
+        try (Connection connection = db.dataSource().getConnection(); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            result.next();
+            return result.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
     }
 
     @ParameterizedTest(name = "{0}")

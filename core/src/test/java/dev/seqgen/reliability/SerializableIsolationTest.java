@@ -55,18 +55,10 @@ class SerializableIsolationTest {
     @ParameterizedTest(name = "postgresql SERIALIZABLE {0}")
     @EnumSource(Strategy.class)
     void serializationFailuresAreRetriedAndNoValueIsIssuedTwice(Strategy strategy) throws Exception {
-        TestDatabase database = TestDatabase.POSTGRESQL;
-        DatabaseServer server = DatabaseServer.of(database);
-        HikariDataSource pool = server.pool(REGISTRIES * THREADS_PER_REGISTRY + 4,
-                config -> config.setTransactionIsolation("TRANSACTION_SERIALIZABLE"));
-        resources.add(pool);
-        String table = TestDatabase.uniqueTable();
-        String committed = TestDatabase.uniqueTable();
-        resources.add(() -> database.dropTable(table));
-        resources.add(() -> database.dropTable(committed));
-        database.execute("CREATE TABLE " + committed + " (v BIGINT NOT NULL PRIMARY KEY)");
-        JdbcSequenceStore store = JdbcSequenceStore.builder(pool).table(table).build();
-        store.createTableIfMissing();
+        Setup setup = setUp(REGISTRIES * THREADS_PER_REGISTRY + 4);
+        HikariDataSource pool = setup.pool();
+        JdbcSequenceStore store = setup.store();
+        String committed = setup.committed();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         SequenceSettings settings = SequenceSettings.builder().strategy(strategy).blockSize(5).lowWatermark(2)
                 .acquireTimeout(Duration.ofSeconds(20)).build();
@@ -123,16 +115,11 @@ class SerializableIsolationTest {
     @EnumSource(Strategy.class)
     void aForcedSerializationFailureIsRetriedWhereItBelongs(Strategy strategy) throws Exception {
         TestDatabase database = TestDatabase.POSTGRESQL;
-        HikariDataSource pool = DatabaseServer.of(database).pool(4,
-                config -> config.setTransactionIsolation("TRANSACTION_SERIALIZABLE"));
-        resources.add(pool);
-        String table = TestDatabase.uniqueTable();
-        String committed = TestDatabase.uniqueTable();
-        resources.add(() -> database.dropTable(table));
-        resources.add(() -> database.dropTable(committed));
-        database.execute("CREATE TABLE " + committed + " (v BIGINT NOT NULL PRIMARY KEY)");
-        JdbcSequenceStore store = JdbcSequenceStore.builder(pool).table(table).build();
-        store.createTableIfMissing();
+        Setup setup = setUp(4);
+        HikariDataSource pool = setup.pool();
+        JdbcSequenceStore store = setup.store();
+        String table = store.table();
+        String committed = setup.committed();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         SequenceRegistry registry = SequenceRegistry.builder(store).defaults(SequenceSettings.builder()
                         .strategy(strategy).blockSize(5).lowWatermark(2).adaptive(false)
@@ -197,7 +184,29 @@ class SerializableIsolationTest {
         }
     }
 
-    /** The caller's side of SYNC at SERIALIZABLE: a serialization failure rolls the transaction back; try again. */
+    /** A pool at SERIALIZABLE on PostgreSQL, a store on a table of its own, and a table of committed values. */
+    private record Setup(HikariDataSource pool, JdbcSequenceStore store, String committed) {
+    }
+
+    private Setup setUp(int connections) {
+        TestDatabase database = TestDatabase.POSTGRESQL;
+        HikariDataSource pool = DatabaseServer.of(database).pool(connections,
+                config -> config.setTransactionIsolation("TRANSACTION_SERIALIZABLE"));
+        resources.add(pool);
+        String table = TestDatabase.uniqueTable();
+        String committed = TestDatabase.uniqueTable();
+        resources.add(() -> database.dropTable(table));
+        resources.add(() -> database.dropTable(committed));
+        database.execute("CREATE TABLE " + committed + " (v BIGINT NOT NULL PRIMARY KEY)");
+        JdbcSequenceStore store = JdbcSequenceStore.builder(pool).table(table).build();
+        store.createTableIfMissing();
+        return new Setup(pool, store, committed);
+    }
+
+    /**
+     * The caller's side of SYNC at SERIALIZABLE: a serialization failure, in the increment, the insert or the commit,
+     * rolls the transaction back; try again.
+     */
     private static long commitOneRetryingSerializationFailures(HikariDataSource pool, Sequence sequence,
             String committed, AtomicLong callerRetries) throws SQLException {
         for (;;) {
@@ -213,6 +222,14 @@ class SerializableIsolationTest {
                 } catch (SequenceUnavailableException e) {
                     connection.rollback();
                     if (!(e.getCause() != null && e.getMessage().contains("SQLSTATE 40001"))) {
+                        throw e;
+                    }
+                    callerRetries.incrementAndGet();
+                } catch (SQLException e) {
+                    // The insert or the commit may meet the serialization failure too (PostgreSQL's SSI cancels a
+                    // transaction at commit when it is the pivot of a dangerous structure): the same retry.
+                    connection.rollback();
+                    if (!"40001".equals(e.getSQLState())) {
                         throw e;
                     }
                     callerRetries.incrementAndGet();

@@ -105,11 +105,21 @@ final class JdbcSchema {
     }
 
     private static void requireTable(JdbcSequenceStore store, DataSource dataSource, SeqgenProperties properties) {
+        SQLException unreadable;
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             statement.executeQuery("SELECT COUNT(*) FROM " + store.table() + " WHERE 1 = 0").close();
             return;
         } catch (SQLException e) {
-            // Missing (or unreadable): say so below with what creates it.
+            unreadable = e;
+        }
+        String observed = unreadable.getMessage() + " [SQLSTATE " + unreadable.getSQLState() + "]";
+        if (!isMissingTable(unreadable)) {
+            // Something else than a missing table (no permission, a lost connection, a server that answers
+            // oddly): say what the database said, not what might have caused it.
+            throw new SeqgenSetupException("seqgen could not read its sequence table " + store.table() + " in the"
+                    + " application's database: " + observed,
+                    "Check that the database answers and that the application's user may read and update "
+                            + store.table() + "; the cause below is the database's own error.", unreadable);
         }
         String schema = properties.getJdbc().getSchema();
         String script;
@@ -121,10 +131,20 @@ final class JdbcSchema {
         String customTable = isRenamedTableWithDefaultScript(properties)
                 ? " (with the table renamed to " + store.table() + ", as seqgen.table says)" : "";
         throw new SeqgenSetupException("seqgen's sequence table " + store.table() + " does not exist in the"
-                + " application's database, and seqgen.jdbc.initialize-schema="
+                + " application's database (" + observed + "), and seqgen.jdbc.initialize-schema="
                 + properties.getJdbc().getInitializeSchema().name().toLowerCase(java.util.Locale.ROOT)
                 + " did not create it (by default seqgen creates it on embedded databases only).",
                 "Create the table with the script " + script + customTable + ", from Flyway, Liquibase or by hand;"
-                        + " or let Spring Boot run it at start-up: seqgen.jdbc.initialize-schema=always.");
+                        + " or let Spring Boot run it at start-up: seqgen.jdbc.initialize-schema=always.", unreadable);
+    }
+
+    /**
+     * Whether the database said the table does not exist: SQLSTATE 42P01 (PostgreSQL), 42S02 (MariaDB, H2 and
+     * others), 42S04 (H2 on an empty database), or Spanner's NOT_FOUND through its JDBC driver.
+     */
+    private static boolean isMissingTable(SQLException e) {
+        String state = e.getSQLState();
+        return "42P01".equals(state) || "42S02".equals(state) || "42S04".equals(state)
+                || (e.getClass().getName().startsWith("com.google.cloud.spanner") && e.getErrorCode() == 5);
     }
 }

@@ -13,7 +13,12 @@ final class SeqgenSetupException extends IllegalStateException {
     private final String action;
 
     SeqgenSetupException(String description, String action) {
-        super(description);
+        this(description, action, null);
+    }
+
+    /** With the error observed (a database's), kept as the cause so that nothing of it is lost. */
+    SeqgenSetupException(String description, String action, Throwable cause) {
+        super(description, cause);
         this.description = description;
         this.action = action;
     }

@@ -6,6 +6,12 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.boot.badannotation.BadBlockSizeTicket;
 import dev.seqgen.boot.jpa.BootTicket;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -55,13 +61,76 @@ class SeqgenSetupFailureTest {
         });
     }
 
+    /**
+     * The table exists, but reading it fails for another reason (here: the statement is refused, as by a server
+     * that answers oddly): the analysis says what the database said, keeps its error as the cause, and does not
+     * claim the table is missing.
+     */
+    @Test
+    void aTableThatCannotBeReadIsReportedWithTheDatabasesErrorAsTheCause() {
+        contextRunner.withPropertyValues("seqgen.jdbc.initialize-schema=never")
+                .withUserConfiguration(RefusingTableReads.class).run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("could not read its sequence table seqgen_sequences",
+                            "There is no result registered", "SQLSTATE HY000").doesNotContain("does not exist");
+                    assertThat(context.getStartupFailure()).rootCause().isInstanceOf(SQLException.class)
+                            .hasMessageContaining("There is no result registered");
+                });
+    }
+
+    /** An H2 database with seqgen's table, whose connections refuse the query that reads it. */
+    @Configuration(proxyBeanMethods = false)
+    static class RefusingTableReads {
+
+        @Bean
+        DataSource dataSource() {
+            org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
+            h2.setURL("jdbc:h2:mem:seqgen-refusing-" + System.identityHashCode(this) + ";DB_CLOSE_DELAY=-1");
+            new JdbcTemplate(h2).execute("CREATE TABLE seqgen_sequences (name VARCHAR(64) NOT NULL PRIMARY KEY,"
+                    + " next_value BIGINT NOT NULL)");
+            return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
+                    new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                        Object result = invoke(method, h2, args);
+                        return result instanceof Connection connection ? refusing(connection) : result;
+                    });
+        }
+
+        private static Connection refusing(Connection connection) {
+            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        Object result = invoke(method, connection, args);
+                        if (result instanceof Statement statement) {
+                            return Proxy.newProxyInstance(Statement.class.getClassLoader(),
+                                    new Class<?>[] {Statement.class}, (p, m, a) -> {
+                                        if (m.getName().equals("executeQuery")
+                                                && String.valueOf(a[0]).contains("seqgen_sequences")) {
+                                            throw new SQLException("There is no result registered", "HY000");
+                                        }
+                                        return invoke(m, statement, a);
+                                    });
+                        }
+                        return result;
+                    });
+        }
+
+        private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+            try {
+                return method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }
+    }
+
     @Test
     void aMissingTableUnderJpaWithoutDdlAutoFailsAtStartUpNamingTheScriptToRun() {
         jpaRunner.withUserConfiguration(Entities.class).withPropertyValues("seqgen.jdbc.initialize-schema=never",
                 "spring.jpa.hibernate.ddl-auto=none").run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(HibernateMessages.of(context.getStartupFailure())).contains(
-                            "seqgen's sequence table seqgen_sequences does not exist",
+                            "seqgen's sequence table seqgen_sequences could not be read",
+                            "If the table does not exist, create it",
                             "seqgen.jdbc.initialize-schema=always", "dev/seqgen/schema/h2.sql",
                             "spring.jpa.hibernate.ddl-auto");
                 });
