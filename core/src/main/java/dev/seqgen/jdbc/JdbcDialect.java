@@ -229,6 +229,43 @@ public enum JdbcDialect {
         }
     },
 
+    /**
+     * HSQLDB (HyperSQL), which has no {@code RETURNING} and no data-change delta table: the reservation is the guarded
+     * {@code UPDATE} and a read of the row in the same transaction (an own one, or the caller's for SYNC). The update
+     * holds its lock on the row (MVCC) or the table (HSQLDB's default {@code LOCKS} mode) until that transaction
+     * ends, so no other transaction moves the row between the two statements: the pair is as atomic as one
+     * statement. The native-sequence store does not serve HSQLDB: its sequences cannot be read without taking a
+     * value ({@code INFORMATION_SCHEMA.SEQUENCES} shows a session's cached view), which that store's give-back,
+     * adoption and endpoint need.
+     */
+    HSQLDB("hsqldb") {
+        @Override
+        long increment(Connection connection, String table, String name, long count, long lastStart)
+                throws SQLException {
+            try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
+                    + " SET next_value = next_value + ? WHERE name = ? AND next_value <= ?")) {
+                update.setLong(1, count);
+                update.setString(2, name);
+                update.setLong(3, lastStart);
+                if (update.executeUpdate() == 0) {
+                    return NO_ROW;
+                }
+            }
+            try (PreparedStatement select = connection.prepareStatement(selectSql(table))) {
+                select.setString(1, name);
+                try (ResultSet rs = select.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        }
+
+        @Override
+        String insertIfMissingSql(String table) {
+            return H2.insertIfMissingSql(table);
+        }
+    },
+
     /** H2, whose data-change delta table returns the updated row from the update itself. */
     H2("h2") {
         @Override
@@ -274,14 +311,7 @@ public enum JdbcDialect {
          */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
-            NativeSequenceState state = readSequence(connection, quoted);
-            if (state == null || state.nextValue() >= nextValue) {
-                return false;
-            }
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("ALTER SEQUENCE " + quoted + " RESTART WITH " + nextValue);
-            }
-            return true;
+            return restartForward(this, connection, quoted, nextValue);
         }
 
         @Override
@@ -297,6 +327,10 @@ public enum JdbcDialect {
 
     /** MariaDB's largest sequence value: a BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
     private static final long MARIADB_LARGEST_SEQUENCE_VALUE = Long.MAX_VALUE - 1;
+
+    /** The databases seqgen's JDBC stores serve, as error messages list them. */
+    static final String SUPPORTED = "PostgreSQL (and CockroachDB, YugabyteDB, Aurora DSQL), MariaDB/MySQL, H2,"
+            + " HSQLDB, Cloud Spanner (GoogleSQL and PostgreSQL dialects, through the Spanner JDBC driver)";
 
     /** What {@link #increment} returns when no row matched: missing, or the block does not fit. */
     static final long NO_ROW = Long.MIN_VALUE;
@@ -466,9 +500,30 @@ public enum JdbcDialect {
         if (product.equals("h2")) {
             return H2;
         }
+        if (product.startsWith("hsql")) {
+            return HSQLDB;
+        }
+        if (product.contains("derby")) {
+            throw new IllegalArgumentException("seqgen does not serve Apache Derby ('" + productName + "'): the"
+                    + " Apache Derby project is retired and Spring Boot 4.1 deprecates it; for an embedded database use"
+                    + " H2 or HSQLDB (com.h2database:h2 or org.hsqldb:hsqldb), as Spring Boot's release notes advise;"
+                    + " supported: " + SUPPORTED);
+        }
         throw new IllegalArgumentException("seqgen has no JDBC dialect for the database '" + productName
-                + "'; supported: PostgreSQL (and CockroachDB, YugabyteDB, Aurora DSQL), MariaDB/MySQL, H2, Cloud"
-                + " Spanner (GoogleSQL and PostgreSQL dialects, through the Spanner JDBC driver)");
+                + "'; supported: " + SUPPORTED);
+    }
+
+    /** Reads the sequence and restarts it at {@code nextValue} if it would return less: H2's and HSQLDB's advance. */
+    private static boolean restartForward(JdbcDialect dialect, Connection connection, String quoted, long nextValue)
+            throws SQLException {
+        NativeSequenceState state = dialect.readSequence(connection, quoted);
+        if (state == null || state.nextValue() >= nextValue) {
+            return false;
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("ALTER SEQUENCE " + quoted + " RESTART WITH " + nextValue);
+        }
+        return true;
     }
 
     static long queryLong(Connection connection, String sql, long count, String name, long lastStart)

@@ -87,7 +87,11 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
             this.dialect = builder.dialect != null ? builder.dialect : detectDialect(dataSource);
             if (!dialect.hasContiguousSequences()) {
                 throw new IllegalArgumentException("the native-sequence store does not support " + dialect.storeName()
-                        + ": its sequences are bit-reversed and cannot serve contiguous blocks; use the table store");
+                        + (dialect == JdbcDialect.HSQLDB
+                                ? ": its sequences cannot be read without taking a value, which give-back and adoption"
+                                        + " need; use the table store"
+                                : ": its sequences are bit-reversed and cannot serve contiguous blocks; use the table"
+                                        + " store"));
             }
         } catch (RuntimeException e) {
             close();

@@ -59,7 +59,7 @@ class NativeSequenceStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
     void oneReservationIsOneBlockOfTheIncrementAndBlocksAreContiguous(TestDatabase database) {
         NativeSequenceStore store = store(database);
         store.createSequence("orders", SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(100)
@@ -77,7 +77,7 @@ class NativeSequenceStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
     void adoptsASequenceOfTheSameIncrementAndRefusesAnother(TestDatabase database) {
         NativeSequenceStore store = store(database);
         String databaseName = store.databaseSequenceName("orders");
@@ -100,7 +100,7 @@ class NativeSequenceStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
     void syncIsRefusedWhenTheSequenceIsOpenedNamingTheDatabaseSequence(TestDatabase database) {
         NativeSequenceStore store = store(database);
         SequenceSettings sync = SequenceSettings.builder().strategy(Strategy.SYNC).build();
@@ -114,7 +114,7 @@ class NativeSequenceStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
     void asyncTakesOneNextvalPerValueAndRefusesSeveralConsecutiveValues(TestDatabase database) {
         NativeSequenceStore store = store(database);
         SequenceSettings async = SequenceSettings.builder().strategy(Strategy.ASYNC).blockSize(1000).build();
@@ -130,7 +130,7 @@ class NativeSequenceStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
     void adaptiveSizingKeepsTheBlockFixedAndNothingIsGivenBack(TestDatabase database) {
         NativeSequenceStore store = store(database);
         SequenceSettings adaptive = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(10)

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What the stores tell frameworks about themselves through the SPI, instead of frameworks testing their class. */
 class StoreCapabilitiesTest {
@@ -35,8 +36,26 @@ class StoreCapabilitiesTest {
         assertThat(JdbcDialect.POSTGRESQL.platform()).isEqualTo("postgresql");
         assertThat(JdbcDialect.MARIADB.platform()).isEqualTo("mariadb");
         assertThat(JdbcDialect.H2.platform()).isEqualTo("h2");
+        assertThat(JdbcDialect.HSQLDB.platform()).isEqualTo("hsqldb");
         assertThat(JdbcDialect.SPANNER.platform()).isEqualTo("spanner");
         assertThat(JdbcDialect.SPANNER_POSTGRESQL.platform()).isEqualTo("spanner-postgresql");
         assertThat(JdbcDialect.SPANNER_POSTGRESQL.storeName()).isEqualTo("spanner");
+    }
+
+    @Test
+    void hsqldbIsDetectedAndItsTableStoreServesEveryStrategyButTheNativeSequenceStoreIsRefused() {
+        assertThat(JdbcDialect.forProductName("HSQL Database Engine")).isEqualTo(JdbcDialect.HSQLDB);
+        JdbcSequenceStore store = JdbcSequenceStore.builder(TestDatabase.HSQLDB.dataSource()).build();
+        assertThat(store.sqlTable()).contains(new SequenceStore.SqlTable(JdbcSequenceStore.DEFAULT_TABLE, "hsqldb"));
+        assertThat(store.transactionType()).isEqualTo(Connection.class);
+        assertThatThrownBy(() -> NativeSequenceStore.builder(TestDatabase.HSQLDB.dataSource()).build())
+                .hasMessageContaining("does not support hsqldb").hasMessageContaining("use the table store");
+    }
+
+    @Test
+    void apacheDerbyIsRefusedWithTheAdviceOfSpringBoot() {
+        assertThatThrownBy(() -> JdbcDialect.forProductName("Apache Derby"))
+                .hasMessageContaining("Apache Derby").hasMessageContaining("retired")
+                .hasMessageContaining("H2 or HSQLDB").hasMessageContaining("supported: PostgreSQL");
     }
 }

@@ -37,6 +37,18 @@ public enum TestDatabase {
         }
     },
 
+    /** HSQLDB in memory, in its default transaction mode (LOCKS), as an application's tests on HSQLDB have it. */
+    HSQLDB("hsqldb") {
+        @Override
+        HikariConfig config() {
+            HikariConfig config = new HikariConfig();
+            config.setJdbcUrl("jdbc:hsqldb:mem:seqgen-test");
+            config.setUsername("SA");
+            config.setPassword("");
+            return config;
+        }
+    },
+
     POSTGRESQL("postgresql") {
         @Override
         HikariConfig config() {
@@ -64,6 +76,14 @@ public enum TestDatabase {
     /** Every database, for {@code @MethodSource}. */
     public static Stream<TestDatabase> all() {
         return Stream.of(values());
+    }
+
+    /**
+     * The databases the native-sequence store serves, for {@code @MethodSource}: all but HSQLDB, whose sequences
+     * cannot be read without taking a value (the store refuses it; {@code StoreCapabilitiesTest}).
+     */
+    public static Stream<TestDatabase> withNativeSequences() {
+        return all().filter(database -> database != HSQLDB);
     }
 
     /** The shared pool of this database (20 connections), started on first use. */

@@ -17,12 +17,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * skipped and why. Registered for every module through {@code META-INF/services} in core's test-jar.
  *
  * <p>Tests are counted per database by their display names, which say the database they ran on (a rule of the
- * suite): {@code postgresql}, {@code mariadb}, {@code h2}, and {@code emulator} for the Spanner emulator.
+ * suite): {@code postgresql}, {@code mariadb}, {@code h2}, {@code hsqldb}, and {@code emulator} for the Spanner
+ * emulator.
  */
 public final class TestServers implements TestExecutionListener {
 
     private static final Map<String, String> SERVERS = new ConcurrentHashMap<>();
-    private static final String[] DATABASES = {"postgresql", "mariadb", "h2", "spanner"};
+    private static final String[] DATABASES = {"postgresql", "mariadb", "h2", "hsqldb", "spanner"};
 
     private final Map<String, AtomicInteger> ranOn = new TreeMap<>();
     private final Map<String, AtomicInteger> skippedFor = new TreeMap<>();
@@ -76,7 +77,8 @@ public final class TestServers implements TestExecutionListener {
         }
         StringBuilder line = new StringBuilder("seqgen test servers: ").append(tests).append(" test(s) run");
         ranOn.forEach((database, count) -> line.append("; ").append(count).append(" on ")
-                .append(SERVERS.getOrDefault(database, database.equals("h2") ? "H2 in process" : database)));
+                .append(SERVERS.getOrDefault(database, database.equals("h2") ? "H2 in process"
+                        : database.equals("hsqldb") ? "HSQLDB in process" : database)));
         int skipped = skippedFor.values().stream().mapToInt(AtomicInteger::get).sum();
         line.append("; ").append(skipped).append(" skipped");
         skippedFor.forEach((reason, count) -> line.append(" [").append(count).append(": ").append(reason).append(']'));

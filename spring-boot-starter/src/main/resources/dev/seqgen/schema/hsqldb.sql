@@ -1,0 +1,8 @@
+-- seqgen sequence table for HSQLDB (HyperSQL) 2.x.
+-- Spring Boot runs it at start-up as seqgen.jdbc.initialize-schema says (embedded databases only, by
+-- default). For Flyway or Liquibase (initialize-schema=never), rename the table if seqgen.table is not the
+-- default; seqgen creates each sequence's row on first use.
+CREATE TABLE IF NOT EXISTS seqgen_sequences (
+    name       VARCHAR(64) NOT NULL PRIMARY KEY,
+    next_value BIGINT      NOT NULL
+);
