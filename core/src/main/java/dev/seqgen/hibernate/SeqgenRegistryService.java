@@ -12,6 +12,7 @@ import org.hibernate.service.spi.Stoppable;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.jdbc.AssignedValues;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.cfg.AvailableSettings;
 
@@ -278,6 +279,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         for (Registration registration : pending) {
             byName.computeIfAbsent(registration.name(), key -> new ArrayList<>()).add(registration);
         }
+        requireAssignableColumns(pending);
         for (List<Registration> group : byName.values()) {
             Registration first = group.get(0);
             try {
@@ -405,6 +407,67 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /** The highest id, read in the session's transaction: the entity's table exists, since it is inserted into. */
+    /**
+     * Fails the start-up when a column seqgen assigns refuses assigned values (an identity column declared
+     * {@code GENERATED ALWAYS AS IDENTITY}, a computed column), naming entity, table, column, database and the
+     * change, rather than letting every insert fail. One read of the information schema per column, here at
+     * start-up only; a column that cannot be read (its table not created yet) is taken as it comes.
+     */
+    private void requireAssignableColumns(List<Registration> registrations) {
+        ConnectionProvider provider = serviceRegistry.getService(ConnectionProvider.class);
+        if (provider == null) {
+            return;
+        }
+        Map<String, Registration> columns = new LinkedHashMap<>();
+        for (Registration registration : registrations) {
+            if (registration.table() != null && registration.column() != null) {
+                columns.putIfAbsent(registration.table() + "." + registration.column(), registration);
+            }
+        }
+        if (columns.isEmpty()) {
+            return;
+        }
+        Connection connection;
+        try {
+            connection = provider.getConnection();
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "seqgen: no connection to check the id columns: " + e.getMessage());
+            return;
+        }
+        try {
+            for (Registration registration : columns.values()) {
+                AssignedValues.Refusal refusal;
+                try {
+                    refusal = AssignedValues.refusal(connection, registration.table(), registration.column())
+                            .orElse(null);
+                } catch (SQLException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read column " + registration.column()
+                            + " of table " + registration.table() + ": " + e.getMessage());
+                    continue;
+                }
+                if (refusal != null) {
+                    ColumnRefusesAssignedValuesException refused = new ColumnRefusesAssignedValuesException(
+                            registration.name(), registration.where(), registration.table(), registration.column(),
+                            refusal.database(), refusal.reason(), refusal.fix());
+                    throw new org.hibernate.MappingException(refused.getMessage(), refused);
+                }
+            }
+        } finally {
+            try {
+                if (!connection.getAutoCommit()) {
+                    connection.rollback();
+                }
+            } catch (SQLException ignored) {
+                // only a read was made
+            }
+            try {
+                provider.closeConnection(connection);
+            } catch (SQLException ignored) {
+                // the pool's business
+            }
+        }
+    }
+
     private static long highestId(SharedSessionContractImplementor session, String table, String column) {
         return session.doReturningWork(connection -> {
             try (Statement statement = connection.createStatement();

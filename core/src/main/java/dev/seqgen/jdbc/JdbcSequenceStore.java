@@ -1,6 +1,9 @@
 package dev.seqgen.jdbc;
 
+import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
 import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
@@ -150,6 +153,38 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public String toString() {
         return "JdbcSequenceStore[" + dialect.name().toLowerCase(java.util.Locale.ROOT) + ", table " + table
                 + (dedicated != null ? ", dedicated connection" : ", connections from the pool") + "]";
+    }
+
+    /**
+     * Creates the row as {@link #createSequence(String, long)} does, after checking that the database can serve the
+     * strategy: on HSQLDB a SYNC sequence needs MVCC mode, since in HSQLDB's default LOCKS mode (and in MVLOCKS) the
+     * increment in the caller's transaction locks the whole sequence table until that transaction ends, which would
+     * block every other sequence of the table, and a reservation of another sequence made during that transaction
+     * would wait for it for ever.
+     */
+    @Override
+    public void createSequence(String sequence, SequenceSettings settings) {
+        if (dialect == JdbcDialect.HSQLDB && settings.strategy() == Strategy.SYNC) {
+            String mode = hsqldbTransactionControl();
+            if (!"MVCC".equalsIgnoreCase(mode)) {
+                throw new SequenceConfigurationException("sequences." + sequence + ".strategy", "sync",
+                        "a strategy that takes values in transactions of its own (async, batch, async-batch), or"
+                                + " HSQLDB in MVCC mode (hsqldb.tx=mvcc in the JDBC URL, or SET DATABASE TRANSACTION"
+                                + " CONTROL MVCC): this database is in " + mode + " mode, where a SYNC increment"
+                                + " locks the whole table " + table + " until the caller's transaction ends");
+            }
+        }
+        createSequence(sequence, settings.initialValue());
+    }
+
+    private String hsqldbTransactionControl() {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT PROPERTY_VALUE FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES"
+                        + " WHERE PROPERTY_NAME = 'hsqldb.tx'")) {
+            return rs.next() ? rs.getString(1) : "LOCKS";
+        } catch (SQLException e) {
+            throw failure("reading HSQLDB's transaction control mode for sequence creation", e);
+        }
     }
 
     @Override

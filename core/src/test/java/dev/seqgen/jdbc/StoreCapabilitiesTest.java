@@ -1,5 +1,8 @@
 package dev.seqgen.jdbc;
 
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.testing.InMemorySequenceStore;
 import dev.seqgen.testing.TestDatabase;
@@ -50,6 +53,22 @@ class StoreCapabilitiesTest {
         assertThat(store.transactionType()).isEqualTo(Connection.class);
         assertThatThrownBy(() -> NativeSequenceStore.builder(TestDatabase.HSQLDB.dataSource()).build())
                 .hasMessageContaining("does not support hsqldb").hasMessageContaining("use the table store");
+    }
+
+    @Test
+    void onHsqldbInItsDefaultLocksModeSyncIsRefusedAndTheOtherStrategiesServe() {
+        org.hsqldb.jdbc.JDBCDataSource locks = new org.hsqldb.jdbc.JDBCDataSource();
+        locks.setUrl("jdbc:hsqldb:mem:seqgen-locks-mode");
+        locks.setUser("SA");
+        JdbcSequenceStore store = JdbcSequenceStore.builder(locks).build();
+        store.createTableIfMissing();
+        assertThatThrownBy(() -> store.createSequence("invoices",
+                SequenceSettings.builder().strategy(Strategy.SYNC).build()))
+                .isInstanceOfSatisfying(SequenceConfigurationException.class,
+                        e -> assertThat(e.setting()).isEqualTo("sequences.invoices.strategy"))
+                .hasMessageContaining("LOCKS mode").hasMessageContaining("hsqldb.tx=mvcc");
+        store.createSequence("orders", SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).build());
+        assertThat(store.reserve("orders", 10, Long.MAX_VALUE - 1).first()).isEqualTo(1);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.jdbc.JdbcDialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -33,7 +34,29 @@ public class SeqgenDataSourceScriptDatabaseInitializer extends DataSourceScriptD
      */
     public SeqgenDataSourceScriptDatabaseInitializer(DataSource dataSource, DatabaseInitializationMode mode,
             String schemaLocation) {
-        super(dataSource, settings(mode, locations(dataSource, mode, schemaLocation)));
+        super(dataSource, settings(mode, locations(requireSupported(dataSource), mode, schemaLocation)));
+    }
+
+    /**
+     * Fails first, before any script is looked for, when seqgen has no dialect for the database: the message names
+     * the database product and the supported ones, not a script that does not exist. A database that cannot be
+     * reached is left to the initializer and the store, which report it.
+     */
+    private static DataSource requireSupported(DataSource dataSource) {
+        String product;
+        try (Connection connection = dataSource.getConnection()) {
+            product = connection.getMetaData().getDatabaseProductName();
+        } catch (SQLException e) {
+            return dataSource;
+        }
+        try {
+            JdbcDialect.forProductName(product);
+        } catch (IllegalArgumentException unsupported) {
+            throw new SeqgenSetupException(unsupported.getMessage(), "Keep seqgen's sequences in a database it"
+                    + " supports: point the application's DataSource at one, or give seqgen a store of its own (a"
+                    + " SequenceStore bean); or set seqgen.enabled=false to leave seqgen out.", unsupported);
+        }
+        return dataSource;
     }
 
     /**

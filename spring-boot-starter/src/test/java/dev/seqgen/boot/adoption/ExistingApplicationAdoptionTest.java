@@ -12,6 +12,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -112,15 +113,44 @@ class ExistingApplicationAdoptionTest {
                 "seqgen.jdbc.initialize-schema=always"};
     }
 
-    /** URL, user and password of the database; for H2 across JVMs a file database with its automatic server. */
+    /**
+     * URL, user and password of the database; across JVMs, for H2 a file database with its automatic server, for
+     * HSQLDB an in-memory database behind HSQLDB's own server, started in this JVM.
+     */
     private static String[] connection(TestDatabase database, boolean acrossJvms) {
         if (database == TestDatabase.H2 && acrossJvms) {
             Path file = Path.of("target", "adoption", "h2").toAbsolutePath();
             return new String[] {"jdbc:h2:file:" + file + ";AUTO_SERVER=TRUE;LOCK_TIMEOUT=60000", "sa", ""};
         }
+        if (database == TestDatabase.HSQLDB && acrossJvms) {
+            return new String[] {"jdbc:hsqldb:hsql://localhost:" + hsqldbServerPort() + "/adoption", "SA", ""};
+        }
         HikariDataSource shared = (HikariDataSource) database.dataSource();
         return new String[] {shared.getJdbcUrl(), shared.getUsername() == null ? "" : shared.getUsername(),
                 shared.getPassword() == null ? "" : shared.getPassword()};
+    }
+
+    private static int hsqldbServerPort;
+
+    /** HSQLDB's network server over an in-memory database, for the second JVM; started once, a daemon. */
+    private static synchronized int hsqldbServerPort() {
+        if (hsqldbServerPort == 0) {
+            try (ServerSocket free = new ServerSocket(0)) {
+                hsqldbServerPort = free.getLocalPort();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            org.hsqldb.server.Server server = new org.hsqldb.server.Server();
+            server.setDatabaseName(0, "adoption");
+            server.setDatabasePath(0, "mem:adoption");
+            server.setPort(hsqldbServerPort);
+            server.setDaemon(true);
+            server.setSilent(true);
+            server.setLogWriter(null);
+            server.setErrWriter(null);
+            server.start();
+        }
+        return hsqldbServerPort;
     }
 
     private static String existingRows() {

@@ -193,7 +193,7 @@ class SeqgenSetupFailureTest {
     }
 
     /** As Spring Boot does on a failed start: every registered analyzer, the first analysis wins. */
-    private static FailureAnalysis analyze(Throwable failure) {
+    static FailureAnalysis analyze(Throwable failure) {
         Environment environment = new StandardEnvironment();
         List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
                 .load(FailureAnalyzer.class, ArgumentResolver.of(Environment.class, environment),
@@ -206,8 +206,6 @@ class SeqgenSetupFailureTest {
                 .orElseThrow(() -> new AssertionError("no failure analysis", failure));
     }
 
-    /** The application's own schema set-up, as Flyway would do it: the shipped script, run by hand. */
-    @Configuration(proxyBeanMethods = false)
     /** Every message of a failure's cause chain. */
     static final class HibernateMessages {
         static String of(Throwable failure) {
