@@ -58,7 +58,7 @@ class AdaptiveRefillTest {
                     .map(i -> {
                         now.addAndGet(TimeUnit.MICROSECONDS.toNanos(1));
                         return orders.next();
-                    }).toArray());
+                    }).toArray(), Concurrently.OWN_THREAD);
             store.awaitGatedCall();
             await().atMost(Duration.ofMinutes(1)).until(() -> orders.stats().lateRefills() == 1);
             now.addAndGet(TimeUnit.MILLISECONDS.toNanos(20));

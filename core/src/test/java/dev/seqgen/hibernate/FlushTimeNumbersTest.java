@@ -134,7 +134,7 @@ class FlushTimeNumbersTest {
                     reading.countDown();
                 } while (running.get());
                 return snapshots;
-            });
+            }, Concurrently.OWN_THREAD);
             assertThat(reading.await(1, TimeUnit.MINUTES)).as("the reader's first snapshot").isTrue();
 
             long[] committed = Concurrently.run(THREADS, thread -> {

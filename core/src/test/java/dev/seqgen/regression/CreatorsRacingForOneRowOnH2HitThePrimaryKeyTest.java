@@ -1,5 +1,6 @@
 package dev.seqgen.regression;
 
+import dev.seqgen.testing.Concurrently;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
@@ -51,7 +52,7 @@ class CreatorsRacingForOneRowOnH2HitThePrimaryKeyTest {
             CompletableFuture<Sequence> creator = CompletableFuture.supplyAsync(() -> {
                 creatorThread.set(Thread.currentThread());
                 return registry.sequence("orders");
-            });
+            }, Concurrently.OWN_THREAD);
             // The creator has met the held row: it is inside H2's MERGE (which waits for the other transaction) or
             // pauses before a retry, or it has tried twice, or it has given up.
             await().atMost(Duration.ofMinutes(1)).until(() -> creator.isDone() || connections.calls() >= before + 2

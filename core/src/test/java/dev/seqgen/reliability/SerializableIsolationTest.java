@@ -150,7 +150,7 @@ class SerializableIsolationTest {
                     }
                 }
                 return mine;
-            });
+            }, Concurrently.OWN_THREAD);
             await().atMost(Duration.ofMinutes(1)).until(() -> statementsWaitingForALockOn(database, table) > 0);
             holder.commit();
             taken = caller.get(2, TimeUnit.MINUTES);

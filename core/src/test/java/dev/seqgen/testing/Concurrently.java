@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -13,6 +14,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Runs value-taking tasks on many threads at once and checks what they took. */
 public final class Concurrently {
+
+    /**
+     * Starts each task on a new daemon thread of its own. A test's background task (a caller held at a gate, a
+     * reader waiting for writers) runs here, never on {@code CompletableFuture}'s default executor: that is the
+     * JVM-wide common fork-join pool (on JDK 25 even when its parallelism is 1), where one task blocked by a test
+     * that failed starves every later test's task of the whole run. A daemon thread left blocked by a failed test
+     * holds nothing another test needs, and does not keep the JVM alive.
+     */
+    public static final Executor OWN_THREAD = task -> {
+        Thread thread = new Thread(task, "seqgen-test-task");
+        thread.setDaemon(true);
+        thread.start();
+    };
 
     private Concurrently() {
     }

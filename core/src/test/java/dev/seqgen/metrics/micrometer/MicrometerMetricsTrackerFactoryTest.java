@@ -1,5 +1,6 @@
 package dev.seqgen.metrics.micrometer;
 
+import dev.seqgen.testing.Concurrently;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -73,7 +74,7 @@ class MicrometerMetricsTrackerFactoryTest {
                 for (int i = 0; i < 1_000; i++) {
                     orders.next();
                 }
-            });
+            }, Concurrently.OWN_THREAD);
             gated.awaitGatedCall();
             await().atMost(Duration.ofMinutes(1)).until(() -> orders.stats().lateRefills() == 1);
             gated.open();

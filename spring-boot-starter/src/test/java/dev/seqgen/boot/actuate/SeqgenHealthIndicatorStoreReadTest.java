@@ -1,5 +1,6 @@
 package dev.seqgen.boot.actuate;
 
+import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.ForwardingSequenceStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,10 +65,10 @@ class SeqgenHealthIndicatorStoreReadTest {
         now.addAndGet(SeqgenHealthIndicator.STORE_READ_TIME_TO_LIVE.toNanos());
 
         store.blockReads();
-        CompletableFuture<Health> slow = CompletableFuture.supplyAsync(indicator::health);
+        CompletableFuture<Health> slow = CompletableFuture.supplyAsync(indicator::health, Concurrently.OWN_THREAD);
         assertThat(store.readStarted.await(30, TimeUnit.SECONDS)).as("the first check is reading").isTrue();
 
-        Health meanwhile = CompletableFuture.supplyAsync(indicator::health).get(30, TimeUnit.SECONDS);
+        Health meanwhile = CompletableFuture.supplyAsync(indicator::health, Concurrently.OWN_THREAD).get(30, TimeUnit.SECONDS);
         assertThat(meanwhile.getDetails()).as("the previous rows, without waiting").isEqualTo(first.getDetails());
 
         store.release.release(100);

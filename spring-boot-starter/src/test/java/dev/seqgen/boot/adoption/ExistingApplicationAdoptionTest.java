@@ -1,5 +1,6 @@
 package dev.seqgen.boot.adoption;
 
+import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.Slow;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.testing.ChildJvm;
@@ -90,7 +91,7 @@ class ExistingApplicationAdoptionTest {
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, Concurrently.OWN_THREAD);
             String line = second.awaitLine("ids ", TimeUnit.MINUTES.toMillis(3));
             assertThat(line).as("the second JVM's ids (its stderr: %s)", stderr).isNotNull();
             List<Integer> all = new ArrayList<>(first.get(3, TimeUnit.MINUTES));
