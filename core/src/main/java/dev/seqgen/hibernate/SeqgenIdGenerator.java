@@ -15,9 +15,6 @@ import org.hibernate.generator.EventType;
 import org.hibernate.generator.EventTypeSets;
 import org.hibernate.generator.GeneratorCreationContext;
 import org.hibernate.jdbc.ReturningWork;
-import org.hibernate.mapping.Column;
-import org.hibernate.mapping.Selectable;
-import org.hibernate.mapping.Table;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
@@ -117,8 +114,9 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
         Class<?> idType = context.getType().getReturnedClass();
         intId = idType == Integer.class || idType == int.class;
         if (!intId && idType != Long.class && idType != long.class) {
-            throw new MappingException(where + ": @SeqgenGenerator generates long/Long and int/Integer ids, not "
-                    + idType.getName());
+            throw new SeqgenMappingException(where, "@SeqgenGenerator generates long/Long and int/Integer ids, not "
+                    + idType.getName(), "Declare the id long, Long, int or Integer, or give it another generator",
+                    null);
         }
 
         String name = AnnotatedSettings.sequenceName(annotation,
@@ -131,13 +129,10 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
             // No I/O here: Hibernate may be reading the mappings without a database (see SeqgenRegistryService).
             SequenceSettings settings = service.settingsFor(annotation, name, intId, where);
             sync = settings.strategy() == Strategy.SYNC;
-            String[] idTable = idTableAndColumn(context);
             sequenceName = name;
-            service.register(new SeqgenRegistryService.Registration(name, settings,
-                    idTable == null ? null : idTable[0], idTable == null ? null : idTable[1], where,
-                    this::started));
+            service.register(SeqgenRegistryService.Registration.of(name, settings, context, where, this::started));
         } catch (SequenceException e) {
-            throw new MappingException(where + ": " + e.getMessage(), e);
+            throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }
     }
 
@@ -158,24 +153,6 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
     private void started(Sequence started) {
         inSessionTransaction = sync ? started::nextInTransaction : null;
         sequence = started;
-    }
-
-    /**
-     * The qualified table and quoted column of a single-column id in the root entity's table, as Hibernate
-     * names them physically, or null when the id is not a plain column (non-id attributes are never checked).
-     */
-    private static String[] idTableAndColumn(GeneratorCreationContext context) {
-        Table table = context.getRootClass().getTable();
-        if (table == null || context.getProperty().getValue().getColumnSpan() != 1) {
-            return null;
-        }
-        Selectable selectable = context.getProperty().getValue().getSelectables().get(0);
-        if (!(selectable instanceof Column column)) {
-            return null;
-        }
-        String qualified = (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
-                + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
-        return new String[] {qualified, column.getQuotedName()};
     }
 
     /**

@@ -105,13 +105,14 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
         Class<?> type = context.getProperty().getType().getReturnedClass();
         intNumber = type == Integer.class || type == int.class;
         if (!intNumber && type != Long.class && type != long.class) {
-            throw new MappingException(where + ": @SeqgenNumber generates long/Long and int/Integer attributes, not "
-                    + type.getName());
+            throw new SeqgenMappingException(where, "@SeqgenNumber generates long/Long and int/Integer attributes,"
+                    + " not " + type.getName(), "Declare the attribute long, Long, int or Integer (a formatted number"
+                    + " such as INV-000042 is made from it, in a getter or the view), or remove @SeqgenNumber", null);
         }
         if (context.getPersistentClass().getIdentifierProperty() != null
                 && property.equals(context.getPersistentClass().getIdentifierProperty().getName())) {
-            throw new MappingException(where + ": @SeqgenNumber is for attributes that are not the id; annotate"
-                    + " the id with @SeqgenGenerator");
+            throw new SeqgenMappingException(where, "@SeqgenNumber is for attributes that are not the id",
+                    "Annotate the id with @GeneratedValue and @SeqgenGenerator instead", null);
         }
 
         String name = annotation.sequence().isBlank()
@@ -125,12 +126,12 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
             // No I/O here: Hibernate may be reading the mappings without a database (see SeqgenRegistryService).
             SequenceSettings settings = service.settingsFor(new AsGeneratorSettings(annotation), name, intNumber, where);
             sync = settings.strategy() == Strategy.SYNC;
-            // Not an id: no table to start above (numbers are not keys the database already holds).
+            // Numbers already in the column (an invoice table adopting seqgen, a change of store) are adopted as
+            // ids are: the sequence starts above the highest, and the column is checked for assigned values.
             sequenceName = name;
-            service.register(new SeqgenRegistryService.Registration(name, settings, null, null, where,
-                    this::started));
+            service.register(SeqgenRegistryService.Registration.of(name, settings, context, where, this::started));
         } catch (SequenceException e) {
-            throw new MappingException(where + ": " + e.getMessage(), e);
+            throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }
     }
 

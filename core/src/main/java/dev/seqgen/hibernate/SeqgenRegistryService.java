@@ -6,6 +6,10 @@ import dev.seqgen.jdbc.JdbcSequenceStore;
 import org.hibernate.HibernateException;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.generator.GeneratorCreationContext;
+import org.hibernate.mapping.Column;
+import org.hibernate.mapping.Table;
+import org.hibernate.mapping.Value;
 import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
@@ -49,8 +53,9 @@ import javax.sql.DataSource;
  * AOT processing builds the metamodel with hibernate.boot.allow_jdbc_metadata_access=false and a connection
  * provider that has no connections). So a generator only checks its settings and registers itself here
  * (register, no I/O). start() then does the start-up I/O at once: it builds the registry if none was given,
- * reads the highest id of every registered entity table, and creates or moves each sequence row above the
- * highest id of all the tables that share it, so a broken store or database fails the start-up.
+ * reads the highest value of every registered entity column (ids and {@code @SeqgenNumber} numbers), and creates
+ * or moves each sequence row above the highest value of all the columns that share it, so a broken store or
+ * database fails the start-up.
  * SeqgenIntegrator calls start() when the session factory has been built (unless JDBC access at boot is off);
  * otherwise the first value does. The sequences themselves open at their first value (open()): the highest
  * ids are read once more on the session's connection and the row moved forward if rows arrived in between
@@ -84,13 +89,31 @@ final class SeqgenRegistryService implements Service, Stoppable {
      *
      * @param name the sequence name
      * @param settings the resolved settings
-     * @param table the qualified entity table holding the id, or null to skip the existing-rows check
-     * @param column the quoted id column
+     * @param table the qualified entity table holding the generated column (an id, a number), or null to skip the
+     *     existing-rows and column checks
+     * @param column the quoted generated column
      * @param where the entity, property and sequence, for messages
      * @param target receives the sequence
      */
     record Registration(String name, SequenceSettings settings, String table, String column, String where,
             Consumer<Sequence> target) {
+
+        /**
+         * The registration of a generated property, with the qualified table and quoted column Hibernate writes
+         * it to (the names as Hibernate names them physically), or none when the property is not one plain column.
+         */
+        static Registration of(String name, SequenceSettings settings,
+                GeneratorCreationContext context, String where, Consumer<Sequence> target) {
+            Value value = context.getProperty().getValue();
+            Table table = value.getTable();
+            if (table == null || value.getColumnSpan() != 1
+                    || !(value.getSelectables().get(0) instanceof Column column)) {
+                return new Registration(name, settings, null, null, where, target);
+            }
+            String qualified = (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
+                    + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
+            return new Registration(name, settings, qualified, column.getQuotedName(), where, target);
+        }
     }
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
@@ -160,12 +183,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
      *
      * @throws MappingException naming {@code where} if the service is not registered
      */
-    static SeqgenRegistryService of(org.hibernate.generator.GeneratorCreationContext context, String where) {
+    static SeqgenRegistryService of(GeneratorCreationContext context, String where) {
         SeqgenRegistryService service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
         if (service == null) {
-            throw new org.hibernate.MappingException(where + ": seqgen's Hibernate service is not registered;"
-                    + " seqgen-core registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor,"
-                    + " or call new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)");
+            throw new SeqgenMappingException(where, "seqgen's Hibernate service is not registered; seqgen-core"
+                    + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor",
+                    "Keep that file in the application's jar, or call"
+                    + " new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)", null);
         }
         return service;
     }
@@ -197,11 +221,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
         SequenceSettings settings = AnnotatedSettings.resolve(annotation, configured, defaults,
                 intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
         if (settings.strategy() == dev.seqgen.Strategy.SYNC && otherStore != null) {
-            throw new org.hibernate.MappingException(where + ": the SYNC strategy increments the row on the session's"
+            throw new SeqgenMappingException(where, "the SYNC strategy increments the row on the session's"
                     + " JDBC connection, so it needs the JDBC store in the entities' database; the registry uses the "
-                    + otherStore + " store. Give the sequence another strategy (with Spring Boot:"
-                    + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless), or keep"
-                    + " its row in the entities' database with the JDBC store");
+                    + otherStore + " store", "Keep the sequence's row in the entities' database with the JDBC store,"
+                    + " or give the sequence another strategy (with Spring Boot: seqgen.sequences." + name
+                    + ".strategy=async, unique and ordered but not gapless)", null);
         }
         return settings;
     }
@@ -296,10 +320,10 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 started.createSequence(first.name(), first.settings());
             } catch (dev.seqgen.SequenceUnavailableException e) {
                 String unreadable = unreadableTable(started.store(), e);
-                throw new org.hibernate.MappingException(first.where() + ": " + (unreadable != null ? unreadable
-                        : e.getMessage()), e);
+                throw new SeqgenMappingException(first.where(), unreadable != null ? unreadable : e.getMessage(), null,
+                        e);
             } catch (dev.seqgen.SequenceException e) {
-                throw new org.hibernate.MappingException(first.where() + ": " + e.getMessage(), e);
+                throw new SeqgenMappingException(first.where(), e.getMessage(), null, e);
             }
             unopened.computeIfAbsent(first.name(), key -> new ArrayList<>()).addAll(group);
         }
@@ -360,7 +384,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             }
             unopened.remove(name);
         } catch (dev.seqgen.SequenceException e) {
-            throw new org.hibernate.MappingException(first.where() + ": " + e.getMessage(), e);
+            throw new SeqgenMappingException(first.where(), e.getMessage(), null, e);
         }
     }
 
@@ -397,12 +421,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
             moved = store.advance(name, highest + 1);
         } catch (UnsupportedOperationException e) {
             LOG.log(System.Logger.Level.WARNING, "seqgen: the " + store.name() + " store cannot move the row of"
-                    + " sequence '" + name + "' forward; table " + highestTable + " holds ids up to " + highest);
+                    + " sequence '" + name + "' forward; table " + highestTable + " holds values up to " + highest);
             return;
         }
         if (moved) {
             LOG.log(System.Logger.Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
-                    + ", above the highest id already in table " + highestTable + " (" + highest + ")");
+                    + ", above the highest value already in table " + highestTable + " (" + highest + ")");
         }
     }
 
@@ -431,7 +455,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         try {
             connection = provider.getConnection();
         } catch (SQLException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "seqgen: no connection to check the id columns: " + e.getMessage());
+            LOG.log(System.Logger.Level.DEBUG, "seqgen: no connection to check the generated columns: " + e.getMessage());
             return;
         }
         try {

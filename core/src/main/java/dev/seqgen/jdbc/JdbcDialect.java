@@ -234,9 +234,7 @@ public enum JdbcDialect {
      * {@code UPDATE} and a read of the row in the same transaction (an own one, or the caller's for SYNC). The update
      * holds its lock on the row (MVCC) or the table (HSQLDB's default {@code LOCKS} mode) until that transaction
      * ends, so no other transaction moves the row between the two statements: the pair is as atomic as one
-     * statement. The native-sequence store does not serve HSQLDB: its sequences cannot be read without taking a
-     * value ({@code INFORMATION_SCHEMA.SEQUENCES} shows a session's cached view), which that store's give-back,
-     * adoption and endpoint need.
+     * statement. Its sequences serve the native-sequence store as H2's do.
      */
     HSQLDB("hsqldb") {
         @Override
@@ -263,6 +261,88 @@ public enum JdbcDialect {
         @Override
         String insertIfMissingSql(String table) {
             return H2.insertIfMissingSql(table);
+        }
+
+        @Override
+        String createSequenceSql(String quoted, long start, long increment, long maxValue) {
+            // HSQLDB's sequences have no cache: every NEXT VALUE FOR is the sequence's own.
+            return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT START WITH " + start + " INCREMENT BY "
+                    + increment + " MINVALUE " + Math.min(start, 1) + " MAXVALUE " + maxValue + " NO CYCLE";
+        }
+
+        @Override
+        String nextvalSql(String quoted) {
+            return "CALL NEXT VALUE FOR " + quoted;
+        }
+
+        /**
+         * Reads {@code INFORMATION_SCHEMA.SYSTEM_SEQUENCES}, which shows the sequence as it is now: the standard
+         * {@code INFORMATION_SCHEMA.SEQUENCES} shows a view a session computed once and keeps (its next value stays
+         * where it was when the session first read it).
+         */
+        @Override
+        NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
+            try (PreparedStatement select = connection.prepareStatement("SELECT CAST(INCREMENT AS BIGINT),"
+                    + " CAST(MAXIMUM_VALUE AS BIGINT), CAST(NEXT_VALUE AS BIGINT)"
+                    + " FROM INFORMATION_SCHEMA.SYSTEM_SEQUENCES"
+                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?")) {
+                select.setString(1, quoted.substring(1, quoted.length() - 1));
+                try (ResultSet rs = select.executeQuery()) {
+                    return rs.next() ? new NativeSequenceState(rs.getLong(1), rs.getLong(2), rs.getLong(3)) : null;
+                }
+            }
+        }
+
+        /**
+         * HSQLDB has no conditional restart either: as on H2, the read and the {@code RESTART} are atomic against
+         * the native stores of this JVM only. One more case: a sequence that has reached its maximum shows its
+         * start value as its next value again, so a sequence that shows its start value is asked for a value
+         * first (under the same lock): an exhausted one stays as it is, and a value at or above {@code nextValue}
+         * means it is there already (that block stays unused: a gap, never a duplicate).
+         */
+        @Override
+        boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
+            NativeSequenceState state = readSequence(connection, quoted);
+            if (state != null && state.nextValue() < nextValue && state.nextValue() == startValue(connection, quoted)
+                    && !takesValueBelow(connection, quoted, nextValue)) {
+                return false;
+            }
+            return restartForward(this, connection, quoted, nextValue);
+        }
+
+        private long startValue(Connection connection, String quoted) throws SQLException {
+            try (PreparedStatement select = connection.prepareStatement("SELECT CAST(START_WITH AS BIGINT)"
+                    + " FROM INFORMATION_SCHEMA.SYSTEM_SEQUENCES"
+                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?")) {
+                select.setString(1, quoted.substring(1, quoted.length() - 1));
+                try (ResultSet rs = select.executeQuery()) {
+                    return rs.next() ? rs.getLong(1) : Long.MIN_VALUE;
+                }
+            }
+        }
+
+        /** Takes one value: whether the sequence gave one below {@code nextValue} (false if it is exhausted). */
+        private boolean takesValueBelow(Connection connection, String quoted, long nextValue) throws SQLException {
+            try (Statement statement = connection.createStatement();
+                    ResultSet rs = statement.executeQuery(nextvalSql(quoted))) {
+                rs.next();
+                return rs.getLong(1) < nextValue;
+            } catch (SQLException e) {
+                if (isSequenceExhausted(e)) {
+                    return false;
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        boolean serializesNextval() {
+            return true;
+        }
+
+        @Override
+        boolean isSequenceExhausted(SQLException e) {
+            return "2200H".equals(e.getSQLState());
         }
     },
 
@@ -398,7 +478,7 @@ public enum JdbcDialect {
      * tells where a block of the next ones lies.
      */
     boolean hasContiguousSequences() {
-        return this == POSTGRESQL || this == MARIADB || this == H2;
+        return this == POSTGRESQL || this == MARIADB || this == H2 || this == HSQLDB;
     }
 
     /** A sequence name (already restricted to {@code A-Z a-z 0-9 _ . -}) as a quoted identifier. */

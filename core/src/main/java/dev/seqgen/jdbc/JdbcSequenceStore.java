@@ -248,6 +248,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (!connection.getAutoCommit()) {
                 connection.setAutoCommit(true);
             }
+            // Read before any DDL: even a CREATE TABLE IF NOT EXISTS of a table that exists is DDL, and HSQLDB runs
+            // DDL only when no other transaction is open; a second application starting beside running ones
+            // would queue their reservations behind it.
+            if (tableExists(connection)) {
+                tableReady = true;
+                return;
+            }
             try {
                 statement.execute(dialect.createTableSql(table));
             } catch (SQLException e) {

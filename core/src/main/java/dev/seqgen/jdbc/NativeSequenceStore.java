@@ -68,8 +68,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
 
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,31}");
 
-    /** Serialises H2's nextval and advance in this JVM (see {@link JdbcDialect#serializesNextval()}). */
-    private static final Object H2_SEQUENCE_LOCK = new Object();
+    /** Serialises H2's and HSQLDB's nextval and advance in this JVM (see {@link JdbcDialect#serializesNextval()}). */
+    private static final Object SEQUENCE_LOCK = new Object();
 
     private final DataSource dataSource;
     /** The connection borrowed for {@link Builder#dedicatedConnection(boolean)}, or null. */
@@ -87,11 +87,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
             this.dialect = builder.dialect != null ? builder.dialect : detectDialect(dataSource);
             if (!dialect.hasContiguousSequences()) {
                 throw new IllegalArgumentException("the native-sequence store does not support " + dialect.storeName()
-                        + (dialect == JdbcDialect.HSQLDB
-                                ? ": its sequences cannot be read without taking a value, which give-back and adoption"
-                                        + " need; use the table store"
-                                : ": its sequences are bit-reversed and cannot serve contiguous blocks; use the table"
-                                        + " store"));
+                        + ": its sequences are bit-reversed and cannot serve contiguous blocks; use the table store");
             }
         } catch (RuntimeException e) {
             close();
@@ -283,7 +279,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         long first;
         try (Connection connection = dataSource.getConnection()) {
             if (dialect.serializesNextval()) {
-                synchronized (H2_SEQUENCE_LOCK) {
+                synchronized (SEQUENCE_LOCK) {
                     first = nextval(connection, quoted);
                 }
             } else {
@@ -384,7 +380,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 return false;
             }
             if (dialect.serializesNextval()) {
-                synchronized (H2_SEQUENCE_LOCK) {
+                synchronized (SEQUENCE_LOCK) {
                     return advance(connection, quoted, nextValue);
                 }
             }

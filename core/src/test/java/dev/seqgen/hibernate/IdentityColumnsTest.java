@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * {@code GENERATED ALWAYS AS IDENTITY} refuses assigned values: the session factory fails at start-up naming entity,
  * table, column, database and the change, instead of every insert failing. Changed as the message says (or created
  * {@code BY DEFAULT}, or MariaDB's {@code AUTO_INCREMENT}, which takes assigned values), seqgen's ids are inserted
- * above the rows the identity made.
+ * above the rows the identity made, with the column's metadata read once at start-up and never per insert. A
+ * {@code @SeqgenNumber} column is checked the same way.
  */
 class IdentityColumnsTest {
 
@@ -55,8 +56,10 @@ class IdentityColumnsTest {
             }
             // The rows the identity made (from 1; from 0 on HSQLDB): seqgen's ids continue above the highest.
             long highest = Arrays.stream(HibernateTesting.ids(db.dataSource(), table)).max().orElseThrow();
-            try (SessionFactory adopted = HibernateTesting.sessionFactory(db.dataSource(), prefix, seqgenTable,
-                    existingSchema, AdoptedOrder.class)) {
+            StatementCounter columnReads = new StatementCounter("information_schema.columns");
+            try (SessionFactory adopted = HibernateTesting.sessionFactory(columnReads.wrap(db.dataSource()), prefix,
+                    seqgenTable, existingSchema, AdoptedOrder.class)) {
+                assertThat(columnReads.prepared).as("reads of the column's metadata at start-up").hasValue(1);
                 List<Long> ids = new ArrayList<>();
                 for (int i = 0; i < 3; i++) {
                     AdoptedOrder order = new AdoptedOrder();
@@ -64,8 +67,33 @@ class IdentityColumnsTest {
                     ids.add(order.id());
                 }
                 assertThat(ids).containsExactly(highest + 1, highest + 2, highest + 3);
+                assertThat(columnReads.prepared).as("none per insert").hasValue(1);
             }
             assertThat(HibernateTesting.ids(db.dataSource(), table)).hasSize(ROWS + 3);
+        } finally {
+            db.dropTable(table);
+            db.dropTable(seqgenTable);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void aNumberColumnThatRefusesAssignedValuesFailsTheStartUpNamingIt(TestDatabase db) {
+        String prefix = "in" + Long.toString(System.nanoTime() % 100000) + "_";
+        String table = prefix + "numbered_invoice";
+        String seqgenTable = TestDatabase.uniqueTable();
+        // MariaDB's AUTO_INCREMENT takes assigned values: a computed column is what refuses them there.
+        String number = db == TestDatabase.MARIADB ? "number BIGINT AS (id * 2) PERSISTENT"
+                : "number BIGINT GENERATED ALWAYS AS IDENTITY";
+        try {
+            db.execute("CREATE TABLE " + table + " (id BIGINT NOT NULL PRIMARY KEY, " + number
+                    + ", transactionTag INT NOT NULL)");
+            Throwable failure = catchThrowable(() -> HibernateTesting.sessionFactory(db.dataSource(), prefix,
+                    seqgenTable, Map.of(AvailableSettings.HBM2DDL_AUTO, "none"), NumberedInvoice.class).close());
+            assertThat(failure).as("the start-up with a number column that refuses assigned values").isNotNull();
+            assertThat(HibernateTesting.messages(failure)).contains("entity " + NumberedInvoice.class.getName(),
+                    "property 'number'", "column number of table " + table);
+            assertThat(HibernateTesting.rootCause(failure)).isInstanceOf(ColumnRefusesAssignedValuesException.class);
         } finally {
             db.dropTable(table);
             db.dropTable(seqgenTable);

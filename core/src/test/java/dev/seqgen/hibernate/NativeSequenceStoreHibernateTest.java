@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class NativeSequenceStoreHibernateTest {
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void theDatabaseSequenceStartsAboveTheTablesExistingRows(TestDatabase db) throws Exception {
         String prefix = "ns" + Long.toString(System.nanoTime() % 100000) + "_";

@@ -9,11 +9,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
- * A data source proxy that counts, for the prepared statements whose SQL contains a given text, the rows
- * added to JDBC batches, the batches executed and the statements executed one by one.
+ * A data source proxy that counts, for the prepared statements whose SQL contains a given text, the statements
+ * prepared, the rows added to JDBC batches, the batches executed and the statements executed one by one.
  */
 final class StatementCounter {
 
+    final AtomicInteger prepared = new AtomicInteger();
     final AtomicInteger rowsBatched = new AtomicInteger();
     final AtomicInteger batchesExecuted = new AtomicInteger();
     final AtomicInteger executedSingly = new AtomicInteger();
@@ -32,6 +33,7 @@ final class StatementCounter {
         return proxy(Connection.class, target, (method, args, result) -> {
             if (method.getName().equals("prepareStatement") && args[0] instanceof String sql
                     && sql.toLowerCase(Locale.ROOT).contains(sqlFragment)) {
+                prepared.incrementAndGet();
                 return statement((PreparedStatement) result);
             }
             return result;

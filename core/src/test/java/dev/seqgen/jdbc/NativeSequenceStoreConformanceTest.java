@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The conformance kit on the native-sequence store, on H2, PostgreSQL and MariaDB (named in each display name). */
 @DisplayName("NativeSequenceStore conformance")
 @ParameterizedClass(name = "{0}")
-@MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
+@MethodSource("dev.seqgen.testing.TestDatabase#all")
 class NativeSequenceStoreConformanceTest implements StoreContract {
 
     private final NativeStoreUnderTest subject;

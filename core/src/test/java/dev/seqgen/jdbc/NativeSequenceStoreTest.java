@@ -3,6 +3,7 @@ package dev.seqgen.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
@@ -25,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * What only the native-sequence store does, on H2, PostgreSQL and MariaDB (the database is the first part of each
+ * What only the native-sequence store does, on H2, HSQLDB, PostgreSQL and MariaDB (the database is the first part of each
  * display name); the contract every store meets is {@link NativeSequenceStoreConformanceTest}.
  */
 class NativeSequenceStoreTest {
@@ -59,7 +60,7 @@ class NativeSequenceStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void oneReservationIsOneBlockOfTheIncrementAndBlocksAreContiguous(TestDatabase database) {
         NativeSequenceStore store = store(database);
         store.createSequence("orders", SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(100)
@@ -77,7 +78,7 @@ class NativeSequenceStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void adoptsASequenceOfTheSameIncrementAndRefusesAnother(TestDatabase database) {
         NativeSequenceStore store = store(database);
         String databaseName = store.databaseSequenceName("orders");
@@ -100,7 +101,7 @@ class NativeSequenceStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void syncIsRefusedWhenTheSequenceIsOpenedNamingTheDatabaseSequence(TestDatabase database) {
         NativeSequenceStore store = store(database);
         SequenceSettings sync = SequenceSettings.builder().strategy(Strategy.SYNC).build();
@@ -114,7 +115,7 @@ class NativeSequenceStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void asyncTakesOneNextvalPerValueAndRefusesSeveralConsecutiveValues(TestDatabase database) {
         NativeSequenceStore store = store(database);
         SequenceSettings async = SequenceSettings.builder().strategy(Strategy.ASYNC).blockSize(1000).build();
@@ -130,7 +131,7 @@ class NativeSequenceStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void adaptiveSizingKeepsTheBlockFixedAndNothingIsGivenBack(TestDatabase database) {
         NativeSequenceStore store = store(database);
         SequenceSettings adaptive = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(10)
@@ -181,6 +182,35 @@ class NativeSequenceStoreTest {
         } else {
             connection.unwrap(org.mariadb.jdbc.Connection.class).reset();
         }
+    }
+
+    @Test
+    void onHsqldbAnExhaustedSequenceIsNeverRestartedByAnAdvance() {
+        // HSQLDB shows a sequence that reached its maximum at its start value again: an advance that read only
+        // that would restart it below values already handed out.
+        NativeSequenceStore store = store(TestDatabase.HSQLDB);
+        store.createSequence("orders", SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(20)
+                .maxValue(45).build());
+        assertThat(store.reserve("orders", 20, 45)).isEqualTo(new ReservedRange(1, 21));
+        assertThat(store.reserve("orders", 20, 45)).isEqualTo(new ReservedRange(21, 41));
+        assertThat(store.reserve("orders", 20, 45)).isEqualTo(new ReservedRange(41, 46));
+        assertThatThrownBy(() -> store.reserve("orders", 20, 45)).isInstanceOf(SequenceExhaustedException.class);
+        assertThat(store.nextValue("orders")).as("HSQLDB's own view of an exhausted sequence").hasValue(1);
+
+        assertThat(store.advance("orders", 30)).as("an exhausted sequence stays as it is").isFalse();
+        assertThatThrownBy(() -> store.reserve("orders", 20, 45)).isInstanceOf(SequenceExhaustedException.class);
+    }
+
+    @Test
+    void onHsqldbAnUnusedSequenceIsAdvancedPastTheValueItIsAskedAbout() {
+        // An unused sequence also shows its start value: the advance takes one value to tell, then restarts.
+        NativeSequenceStore store = store(TestDatabase.HSQLDB);
+        store.createSequence("orders", SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build());
+        assertThat(store.advance("orders", 500)).isTrue();
+        assertThat(store.reserve("orders", 10, SequenceSettings.LARGEST_MAX_VALUE))
+                .isEqualTo(new ReservedRange(500, 510));
+        assertThat(store.advance("orders", 505)).as("never backwards").isFalse();
+        assertThat(store.nextValue("orders")).hasValue(510);
     }
 
     @Test

@@ -83,7 +83,7 @@ final class NativeStoreUnderTest implements StoreUnderTest {
             case POSTGRESQL -> "SELECT sequence_name FROM information_schema.sequences WHERE sequence_name LIKE ?";
             case MARIADB -> "SELECT table_name FROM information_schema.tables WHERE table_type = 'SEQUENCE'"
                     + " AND table_schema = DATABASE() AND table_name LIKE ?";
-            case HSQLDB -> throw new IllegalStateException("the native-sequence store does not serve HSQLDB");
+            case HSQLDB -> "SELECT SEQUENCE_NAME FROM INFORMATION_SCHEMA.SYSTEM_SEQUENCES WHERE SEQUENCE_NAME LIKE ?";
         };
         List<String> names = new ArrayList<>();
         try (Connection connection = database.dataSource().getConnection();

@@ -46,13 +46,14 @@ class StoreCapabilitiesTest {
     }
 
     @Test
-    void hsqldbIsDetectedAndItsTableStoreServesEveryStrategyButTheNativeSequenceStoreIsRefused() {
+    void hsqldbIsDetectedAndServedByBothStores() {
         assertThat(JdbcDialect.forProductName("HSQL Database Engine")).isEqualTo(JdbcDialect.HSQLDB);
         JdbcSequenceStore store = JdbcSequenceStore.builder(TestDatabase.HSQLDB.dataSource()).build();
         assertThat(store.sqlTable()).contains(new SequenceStore.SqlTable(JdbcSequenceStore.DEFAULT_TABLE, "hsqldb"));
         assertThat(store.transactionType()).isEqualTo(Connection.class);
-        assertThatThrownBy(() -> NativeSequenceStore.builder(TestDatabase.HSQLDB.dataSource()).build())
-                .hasMessageContaining("does not support hsqldb").hasMessageContaining("use the table store");
+        try (NativeSequenceStore sequences = NativeSequenceStore.builder(TestDatabase.HSQLDB.dataSource()).build()) {
+            assertThat(sequences.name()).isEqualTo("hsqldb");
+        }
     }
 
     @Test

@@ -81,14 +81,6 @@ public enum TestDatabase {
         return Stream.of(values());
     }
 
-    /**
-     * The databases the native-sequence store serves, for {@code @MethodSource}: all but HSQLDB, whose sequences
-     * cannot be read without taking a value (the store refuses it; {@code StoreCapabilitiesTest}).
-     */
-    public static Stream<TestDatabase> withNativeSequences() {
-        return all().filter(database -> database != HSQLDB);
-    }
-
     /** The shared pool of this database (20 connections), started on first use. */
     public synchronized DataSource dataSource() {
         HikariDataSource pool = POOLS.get(this);

@@ -26,7 +26,7 @@ class SeqgenNativeSequenceTest {
             .withConfiguration(AutoConfigurations.of(SeqgenAutoConfiguration.class));
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void nativeSequenceKindCountsInADatabaseSequenceCreatedAtStartUp(TestDatabase database) {
         String prefix = TestDatabase.uniqueTable() + "_";
         try {
@@ -55,7 +55,7 @@ class SeqgenNativeSequenceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void aSyncSequenceFailsTheStartUpNamingItsDatabaseSequence(TestDatabase database) {
         String prefix = TestDatabase.uniqueTable() + "_";
         contextRunner.withBean(DataSource.class, () -> unclosable(database))
@@ -68,7 +68,7 @@ class SeqgenNativeSequenceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.seqgen.testing.TestDatabase#withNativeSequences")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void aBadPrefixFailsTheStartUpNamingTheProperty(TestDatabase database) {
         contextRunner.withBean(DataSource.class, () -> unclosable(database))
                 .withPropertyValues("seqgen.jdbc.kind=native-sequence", "seqgen.jdbc.sequence-prefix=no-dashes")

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.boot.badannotation.BadBlockSizeTicket;
+import dev.seqgen.boot.badnumber.TextNumberedInvoice;
 import dev.seqgen.boot.jpa.BootTicket;
 
 import java.lang.reflect.InvocationTargetException;
@@ -133,7 +134,27 @@ class SeqgenSetupFailureTest {
                             "If the table does not exist, create it",
                             "seqgen.jdbc.initialize-schema=always", "dev/seqgen/schema/h2.sql",
                             "spring.jpa.hibernate.ddl-auto");
+                    // Not a stack trace: the report Spring Boot prints, however deep Hibernate wrapped the error,
+                    // with the database's own error.
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("seqgen could not set up a generated value",
+                            "Where: entity " + BootTicket.class.getName(),
+                            "Problem: seqgen's sequence table seqgen_sequences could not be read",
+                            "Cause: org.h2.jdbc.JdbcSQLSyntaxErrorException");
+                    assertThat(analysis.getAction()).contains("Do what the problem above says");
                 });
+    }
+
+    @Test
+    void seqgenNumberOnATextAttributeIsReportedNamingTheEntityPropertyAndTheTypesItTakes() {
+        jpaRunner.withUserConfiguration(TextNumberEntities.class).run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("Where: entity " + TextNumberedInvoice.class.getName()
+                    + ", property 'number'", "Problem: @SeqgenNumber generates long/Long and int/Integer attributes,"
+                    + " not java.lang.String");
+            assertThat(analysis.getAction()).contains("Declare the attribute long, Long, int or Integer");
+        });
     }
 
     @Test
@@ -232,5 +253,9 @@ class SeqgenSetupFailureTest {
 
     @AutoConfigurationPackage(basePackageClasses = BadBlockSizeTicket.class)
     static class BadAnnotationEntities {
+    }
+
+    @AutoConfigurationPackage(basePackageClasses = TextNumberedInvoice.class)
+    static class TextNumberEntities {
     }
 }

@@ -1,0 +1,33 @@
+package dev.seqgen.boot.autoconfigure;
+
+import dev.seqgen.hibernate.SeqgenMappingException;
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Explains a start-up that failed while Hibernate set up seqgen's generators (a {@link SeqgenMappingException},
+ * however deep Hibernate and Spring wrapped it): the entity, property and sequence, the problem, and the database's
+ * or the store's error. Runs after seqgen's other analyzers, so a bad setting or a column that refuses assigned
+ * values keeps its own, more detailed, report.
+ */
+class SeqgenMappingFailureAnalyzer extends AbstractFailureAnalyzer<SeqgenMappingException> {
+
+    @Override
+    protected FailureAnalysis analyze(Throwable rootFailure, SeqgenMappingException cause) {
+        StringBuilder description = new StringBuilder("seqgen could not set up a generated value:\n\n")
+                .append("    Where: ").append(cause.where()).append('\n')
+                .append("    Problem: ").append(cause.problem()).append('\n');
+        Throwable reason = cause.getCause();
+        while (reason != null && reason.getCause() != null && reason.getCause() != reason) {
+            reason = reason.getCause();
+        }
+        if (reason != null && reason.getMessage() != null && !cause.problem().contains(reason.getMessage())) {
+            description.append("    Cause: ").append(reason.getClass().getName()).append(": ")
+                    .append(reason.getMessage()).append('\n');
+        }
+        String action = cause.action() != null ? cause.action() + "."
+                : "Do what the problem above says, for the entity and property it names. See seqgen's"
+                        + " docs/hibernate.md.";
+        return new FailureAnalysis(description.toString(), action, cause);
+    }
+}
