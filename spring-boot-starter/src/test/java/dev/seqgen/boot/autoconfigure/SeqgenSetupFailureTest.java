@@ -135,13 +135,14 @@ class SeqgenSetupFailureTest {
                             "seqgen.jdbc.initialize-schema=always", "dev/seqgen/schema/h2.sql",
                             "spring.jpa.hibernate.ddl-auto");
                     // Not a stack trace: the report Spring Boot prints, however deep Hibernate wrapped the error,
-                    // with the database's own error.
+                    // with what the database said (and its error kept as the cause).
                     FailureAnalysis analysis = analyze(context.getStartupFailure());
                     assertThat(analysis.getDescription()).contains("seqgen could not set up a generated value",
                             "Where: entity " + BootTicket.class.getName(),
                             "Problem: seqgen's sequence table seqgen_sequences could not be read",
-                            "Cause: org.h2.jdbc.JdbcSQLSyntaxErrorException");
+                            "not found", "SQLSTATE 42S04");
                     assertThat(analysis.getAction()).contains("Do what the problem above says");
+                    assertThat(context.getStartupFailure()).rootCause().isInstanceOf(SQLException.class);
                 });
     }
 
