@@ -282,15 +282,11 @@ public enum JdbcDialect {
          */
         @Override
         NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
-            try (PreparedStatement select = connection.prepareStatement("SELECT CAST(INCREMENT AS BIGINT),"
+            long[] row = sequenceRow(connection, quoted, "SELECT CAST(INCREMENT AS BIGINT),"
                     + " CAST(MAXIMUM_VALUE AS BIGINT), CAST(NEXT_VALUE AS BIGINT)"
                     + " FROM INFORMATION_SCHEMA.SYSTEM_SEQUENCES"
-                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?")) {
-                select.setString(1, quoted.substring(1, quoted.length() - 1));
-                try (ResultSet rs = select.executeQuery()) {
-                    return rs.next() ? new NativeSequenceState(rs.getLong(1), rs.getLong(2), rs.getLong(3)) : null;
-                }
-            }
+                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?");
+            return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
         }
 
         /**
@@ -311,14 +307,10 @@ public enum JdbcDialect {
         }
 
         private long startValue(Connection connection, String quoted) throws SQLException {
-            try (PreparedStatement select = connection.prepareStatement("SELECT CAST(START_WITH AS BIGINT)"
+            long[] row = sequenceRow(connection, quoted, "SELECT CAST(START_WITH AS BIGINT)"
                     + " FROM INFORMATION_SCHEMA.SYSTEM_SEQUENCES"
-                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?")) {
-                select.setString(1, quoted.substring(1, quoted.length() - 1));
-                try (ResultSet rs = select.executeQuery()) {
-                    return rs.next() ? rs.getLong(1) : Long.MIN_VALUE;
-                }
-            }
+                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?");
+            return row == null ? Long.MIN_VALUE : row[0];
         }
 
         /** Takes one value: whether the sequence gave one below {@code nextValue} (false if it is exhausted). */
@@ -376,13 +368,10 @@ public enum JdbcDialect {
 
         @Override
         NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
-            try (PreparedStatement select = connection.prepareStatement("SELECT INCREMENT, MAXIMUM_VALUE, BASE_VALUE"
-                    + " FROM INFORMATION_SCHEMA.SEQUENCES WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?")) {
-                select.setString(1, quoted.substring(1, quoted.length() - 1));
-                try (ResultSet rs = select.executeQuery()) {
-                    return rs.next() ? new NativeSequenceState(rs.getLong(1), rs.getLong(2), rs.getLong(3)) : null;
-                }
-            }
+            long[] row = sequenceRow(connection, quoted, "SELECT INCREMENT, MAXIMUM_VALUE, BASE_VALUE"
+                    + " FROM INFORMATION_SCHEMA.SEQUENCES"
+                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?");
+            return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
         }
 
         /**
@@ -604,6 +593,26 @@ public enum JdbcDialect {
             statement.execute("ALTER SEQUENCE " + quoted + " RESTART WITH " + nextValue);
         }
         return true;
+    }
+
+    /**
+     * Runs a query of the information schema whose one parameter is the sequence's name (unquoted); returns the
+     * first row's columns as longs, or null when the sequence does not exist.
+     */
+    private static long[] sequenceRow(Connection connection, String quoted, String sql) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setString(1, quoted.substring(1, quoted.length() - 1));
+            try (ResultSet rs = select.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                long[] row = new long[rs.getMetaData().getColumnCount()];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = rs.getLong(i + 1);
+                }
+                return row;
+            }
+        }
     }
 
     static long queryLong(Connection connection, String sql, long count, String name, long lastStart)
