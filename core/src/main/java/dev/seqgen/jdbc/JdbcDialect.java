@@ -234,7 +234,8 @@ public enum JdbcDialect {
      * {@code UPDATE} and a read of the row in the same transaction (an own one, or the caller's for SYNC). The update
      * holds its lock on the row (MVCC) or the table (HSQLDB's default {@code LOCKS} mode) until that transaction
      * ends, so no other transaction moves the row between the two statements: the pair is as atomic as one
-     * statement. Its sequences serve the native-sequence store as H2's do.
+     * statement. Its sequences serve the native-sequence store as H2's do. Transient: a deadlock's victim and a
+     * serialization failure (SQLSTATE 40001, a {@code SQLTransactionRollbackException}), a lost connection (08xxx).
      */
     HSQLDB("hsqldb") {
         @Override
