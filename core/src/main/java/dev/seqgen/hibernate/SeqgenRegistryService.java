@@ -220,6 +220,15 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
         SequenceSettings settings = AnnotatedSettings.resolve(annotation, configured, defaults,
                 intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
+        if (settings.strategy() == dev.seqgen.Strategy.SYNC
+                && given != null && given.store() instanceof dev.seqgen.jdbc.NativeSequenceStore) {
+            throw new SeqgenMappingException(where, "the SYNC strategy takes gapless values from a row of seqgen's"
+                    + " sequence table in the session's transaction, and the registry uses the native-sequence store"
+                    + " (database sequences: with Spring Boot, seqgen.jdbc.kind=native-sequence), whose values cannot"
+                    + " be rolled back", "For gapless values keep the table store (seqgen.jdbc.kind=table, the"
+                    + " default); one registry has one kind of store, so ids on database sequences and gapless"
+                    + " numbers cannot share a registry yet", null);
+        }
         if (settings.strategy() == dev.seqgen.Strategy.SYNC && otherStore != null) {
             throw new SeqgenMappingException(where, "the SYNC strategy increments the row on the session's"
                     + " JDBC connection, so it needs the JDBC store in the entities' database; the registry uses the "

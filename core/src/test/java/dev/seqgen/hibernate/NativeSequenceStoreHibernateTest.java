@@ -48,6 +48,26 @@ class NativeSequenceStoreHibernateTest {
         }
     }
 
+    /**
+     * A gapless (SYNC) number with a registry on database sequences fails the start-up naming the store kind and
+     * the property that keeps gapless numbers, not another strategy.
+     */
+    @org.junit.jupiter.api.Test
+    void aSyncNumberOverTheNativeSequenceStoreIsRefusedNamingTheStoreKind() {
+        String sequencePrefix = TestDatabase.uniqueTable() + "_";
+        NativeSequenceStore store = NativeSequenceStore.builder(TestDatabase.H2.dataSource()).prefix(sequencePrefix)
+                .build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).build()) {
+            Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> HibernateTesting.sessionFactory(
+                    TestDatabase.H2.dataSource(), "nk_", TestDatabase.uniqueTable(),
+                    Map.of(SeqgenHibernate.REGISTRY, registry), NumberedInvoice.class).close());
+            assertThat(HibernateTesting.rootCause(failure)).isInstanceOf(SeqgenMappingException.class);
+            assertThat(HibernateTesting.rootCause(failure)).hasMessageContaining("property 'number'")
+                    .hasMessageContaining("native-sequence store").hasMessageContaining("seqgen.jdbc.kind=table")
+                    .hasMessageNotContaining("strategy=async");
+        }
+    }
+
     private static List<Long> insertFromEightThreads(DataSource dataSource, String prefix, String sequencePrefix,
             String ddl) throws Exception {
         NativeSequenceStore store = NativeSequenceStore.builder(dataSource).prefix(sequencePrefix).build();
