@@ -66,13 +66,7 @@ public final class AssignedValues {
         String sql = "SELECT identity_generation, is_generated FROM information_schema.columns WHERE "
                 + (schema != null ? "upper(table_schema) = upper(?)" : "table_schema = " + currentSchema)
                 + " AND upper(table_name) = upper(?) AND upper(column_name) = upper(?)";
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
-            int parameter = 1;
-            if (schema != null) {
-                select.setString(parameter++, schema);
-            }
-            select.setString(parameter++, name);
-            select.setString(parameter, columnName);
+        try (PreparedStatement select = columnQuery(connection, sql, schema, name, columnName)) {
             try (ResultSet rs = select.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();
@@ -97,21 +91,33 @@ public final class AssignedValues {
 
     private static Optional<Refusal> mariadb(Connection connection, String product, String schema, String name,
             String columnName) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT extra FROM information_schema.columns"
+        try (PreparedStatement select = columnQuery(connection, "SELECT extra FROM information_schema.columns"
                 + " WHERE table_schema = " + (schema != null ? "?" : "DATABASE()") + " AND table_name = ?"
-                + " AND column_name = ?")) {
-            int parameter = 1;
-            if (schema != null) {
-                select.setString(parameter++, schema);
-            }
-            select.setString(parameter++, name);
-            select.setString(parameter, columnName);
+                + " AND column_name = ?", schema, name, columnName)) {
             try (ResultSet rs = select.executeQuery()) {
                 // AUTO_INCREMENT takes assigned values; VIRTUAL GENERATED and STORED GENERATED columns do not.
                 return rs.next() && rs.getString(1) != null
                         && rs.getString(1).toUpperCase(Locale.ROOT).contains("GENERATED")
                         ? Optional.of(computed(product)) : Optional.empty();
             }
+        }
+    }
+
+    /** The query of one column's row, its parameters bound: the schema (when named), the table, the column. */
+    private static PreparedStatement columnQuery(Connection connection, String sql, String schema, String name,
+            String columnName) throws SQLException {
+        PreparedStatement select = connection.prepareStatement(sql);
+        try {
+            int parameter = 1;
+            if (schema != null) {
+                select.setString(parameter++, schema);
+            }
+            select.setString(parameter++, name);
+            select.setString(parameter, columnName);
+            return select;
+        } catch (SQLException | RuntimeException e) {
+            select.close();
+            throw e;
         }
     }
 
