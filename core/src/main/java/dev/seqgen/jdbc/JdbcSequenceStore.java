@@ -38,7 +38,10 @@ import javax.sql.DataSource;
  */
 public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
-    /** Updates tried by one increment before it gives up: two suffice, as the second follows a locking read. */
+    /**
+     * Updates tried by one increment, with the row found where it was, before it gives up: two suffice, as the
+     * second follows a locking read.
+     */
     private static final int MAX_INCREMENT_ATTEMPTS = 4;
 
 
@@ -323,11 +326,16 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
      * the caller's transaction would see that transaction's snapshot (MariaDB/MySQL at REPEATABLE READ), not the
      * committed value the update compared against, and a block computed from that stale value would never fit.
      * The locking read sees the latest committed value and holds the row until the transaction ends, so the
-     * next update (sized from it) is the last one; the loop is bounded all the same.
+     * next update (sized from it) is the last one. Where the read takes no lock (HSQLDB in MVCC mode), another
+     * transaction may move the row again before the next update; the loop goes on while the row keeps moving,
+     * which ends: an update here fails only when the block does not fit below the maximum, and each move
+     * consumes at least one of the fewer than {@code count} values left. Only attempts that find the row where
+     * it was are counted, and bounded.
      */
     private ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
             throws SQLException {
         long wanted = count;
+        long lastRead = Long.MIN_VALUE;
         for (int attempt = 1; ; attempt++) {
             // lastStart is computed here, never in SQL, so no database ever evaluates an overflowing sum.
             long lastStart = ReservedRange.lastStart(wanted, maxValue);
@@ -341,6 +349,11 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             }
             if (current.getAsLong() > maxValue) {
                 throw new SequenceExhaustedException(sequence, maxValue);
+            }
+            if (current.getAsLong() != lastRead) {
+                // The row moved since the last read: another caller took values, so this is progress.
+                lastRead = current.getAsLong();
+                attempt = 1;
             }
             if (attempt == MAX_INCREMENT_ATTEMPTS) {
                 throw new SequenceStoreException("sequence '" + sequence + "' in table " + table + " ("
