@@ -105,8 +105,11 @@ class ExistingRowsTest {
 
     private static List<Long> insertFromEightThreads(DataSource dataSource, String prefix, String seqgenTable)
             throws Exception {
+        // The tests check which ids are issued, not how fast: on a busy machine a background refill (with two
+        // session factories starting beside eight threads each) was once later than the default 5 s.
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, prefix, seqgenTable,
-                Map.of(AvailableSettings.HBM2DDL_AUTO, "update"), AdoptedOrder.class)) {
+                Map.of(AvailableSettings.HBM2DDL_AUTO, "update", SeqgenHibernate.DEFAULTS_PREFIX + "acquire-timeout",
+                        "PT60S"), AdoptedOrder.class)) {
             return HibernateTesting.persistAdoptedOrdersFromEightThreads(sessionFactory);
         }
     }
