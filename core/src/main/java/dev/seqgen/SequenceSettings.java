@@ -1,16 +1,16 @@
 package dev.seqgen;
 
 import java.time.Duration;
-import java.util.Objects;
+import java.util.StringJoiner;
 
 /**
  * The validated settings of one sequence. Immutable; created with {@link #builder()}. Every rule is
  * checked when the value is set, and the rules that relate two settings when {@link Builder#build()} runs,
  * so a bad value fails at start-up with a {@link SequenceConfigurationException} that names the setting.
  *
- * <p>Setting names used in error messages: {@code strategy}, {@code block-size}, {@code low-watermark},
- * {@code acquire-timeout}, {@code initial-value}, {@code max-value}, {@code adaptive.enabled},
- * {@code adaptive.max-block-size}, {@code adaptive.target-refill-interval}.
+ * <p>Error messages name a setting by its {@link Setting#key() key}; {@link Setting} lists them. Two settings are
+ * equal when every {@link Setting} has the same value in both and both leave the same values at their defaults
+ * that depend on other settings ({@link #lowWatermarkSet()}, {@link #adaptiveSet()}).
  */
 public final class SequenceSettings {
 
@@ -175,30 +175,37 @@ public final class SequenceSettings {
         if (this == o) {
             return true;
         }
-        if (!(o instanceof SequenceSettings)) {
+        if (!(o instanceof SequenceSettings that)) {
             return false;
         }
-        SequenceSettings that = (SequenceSettings) o;
-        return strategy == that.strategy && blockSize == that.blockSize && lowWatermark == that.lowWatermark
-                && lowWatermarkExplicit == that.lowWatermarkExplicit
-                && acquireTimeout.equals(that.acquireTimeout) && initialValue == that.initialValue
-                && maxValue == that.maxValue && adaptive == that.adaptive && adaptiveExplicit == that.adaptiveExplicit
-                && adaptiveMaxBlockSize == that.adaptiveMaxBlockSize
-                && adaptiveTargetRefillInterval.equals(that.adaptiveTargetRefillInterval);
+        if (lowWatermarkExplicit != that.lowWatermarkExplicit || adaptiveExplicit != that.adaptiveExplicit) {
+            return false;
+        }
+        for (Setting setting : Setting.values()) {
+            if (!setting.valueIn(this).equals(setting.valueIn(that))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(strategy, blockSize, lowWatermark, lowWatermarkExplicit, acquireTimeout, initialValue,
-                maxValue, adaptive, adaptiveExplicit, adaptiveMaxBlockSize, adaptiveTargetRefillInterval);
+        int hash = Boolean.hashCode(lowWatermarkExplicit) * 31 + Boolean.hashCode(adaptiveExplicit);
+        for (Setting setting : Setting.values()) {
+            hash = hash * 31 + setting.valueIn(this).hashCode();
+        }
+        return hash;
     }
 
+    /** Every setting by its key: {@code SequenceSettings{strategy=ASYNC_BATCH, block-size=1000, ...}}. */
     @Override
     public String toString() {
-        return "SequenceSettings{strategy=" + strategy + ", blockSize=" + blockSize + ", lowWatermark="
-                + lowWatermark + ", acquireTimeout=" + acquireTimeout + ", initialValue=" + initialValue
-                + ", maxValue=" + maxValue + ", adaptive=" + adaptive + ", adaptiveMaxBlockSize="
-                + adaptiveMaxBlockSize + ", adaptiveTargetRefillInterval=" + adaptiveTargetRefillInterval + "}";
+        StringJoiner settings = new StringJoiner(", ", "SequenceSettings{", "}");
+        for (Setting setting : Setting.values()) {
+            settings.add(setting.key() + "=" + setting.valueIn(this));
+        }
+        return settings.toString();
     }
 
     /** Builds {@link SequenceSettings}; each setter checks its own rule and states its default. */

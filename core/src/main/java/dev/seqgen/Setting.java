@@ -5,50 +5,70 @@ import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of one sequence, each described once: its key (as every front end spells it: Spring Boot's
  * {@code seqgen.defaults.<key>} and {@code seqgen.sequences.<name>.<key>}, plain Hibernate's {@code seqgen.*}
  * settings, error messages), its type, its default, the attribute of {@code @SeqgenGenerator} and
- * {@code @SeqgenNumber} that sets it, and how it is set on a {@link SequenceSettings.Builder}, whose setter
- * checks its rule.
+ * {@code @SeqgenNumber} that sets it (if any), and how it is read from {@link SequenceSettings} and set on its
+ * {@link SequenceSettings.Builder}, whose setter checks its rule.
  *
- * <p>Front ends go through this list rather than naming settings themselves, with switches over it that the
- * compiler checks for completeness, so a setting added here cannot be forgotten by one of them.
+ * <p>A setting is declared in four places: its entry here, its value in {@link SequenceSettings} (field, accessor
+ * and builder setter), its property in the Spring Boot starter's properties type, and its row in
+ * {@code docs/settings.md}. Everything else is derived from this list (the plain Hibernate keys, the
+ * annotations' attributes, the actuator endpoint, {@link SequenceSettings}' {@code equals}, {@code hashCode} and
+ * {@code toString}) or checked against it by a test (the properties' descriptions and defaults, the
+ * documentation, the annotations' attributes).
  */
 public enum Setting {
 
     /** {@link SequenceSettings#strategy()}. */
-    STRATEGY("strategy", Strategy.class, "strategy", "one of sync, async, batch, async-batch"),
+    STRATEGY("strategy", Strategy.class, "strategy", "one of sync, async, batch, async-batch", "async-batch",
+            SequenceSettings::strategy, (builder, value) -> builder.strategy((Strategy) value)),
 
     /** {@link SequenceSettings#blockSize()}. */
-    BLOCK_SIZE("block-size", Integer.class, "blockSize", "an integer >= 1"),
+    BLOCK_SIZE("block-size", Integer.class, "blockSize", "an integer >= 1", "1000",
+            SequenceSettings::blockSize, (builder, value) -> builder.blockSize((Integer) value)),
 
     /** {@link SequenceSettings#lowWatermark()}; its default is a quarter of the block size. */
-    LOW_WATERMARK("low-watermark", Integer.class, "lowWatermark", "an integer >= 0 and < block-size"),
+    LOW_WATERMARK("low-watermark", Integer.class, "lowWatermark", "an integer >= 0 and < block-size",
+            "a quarter of the block size", SequenceSettings::lowWatermark,
+            (builder, value) -> builder.lowWatermark((Integer) value)),
 
     /** {@link SequenceSettings#acquireTimeout()}. */
-    ACQUIRE_TIMEOUT("acquire-timeout", Duration.class, "acquireTimeoutMillis", Setting.DURATION),
+    ACQUIRE_TIMEOUT("acquire-timeout", Duration.class, "acquireTimeoutMillis", Setting.DURATION, "5s",
+            SequenceSettings::acquireTimeout, (builder, value) -> builder.acquireTimeout((Duration) value)),
 
     /** {@link SequenceSettings#initialValue()}. */
-    INITIAL_VALUE("initial-value", Long.class, "initialValue", "an integer >= 0 and <= max-value"),
+    INITIAL_VALUE("initial-value", Long.class, "initialValue", "an integer >= 0 and <= max-value", "1",
+            SequenceSettings::initialValue, (builder, value) -> builder.initialValue((Long) value)),
 
     /** {@link SequenceSettings#maxValue()}. */
-    MAX_VALUE("max-value", Long.class, "maxValue", "an integer from 1 to " + SequenceSettings.LARGEST_MAX_VALUE),
+    MAX_VALUE("max-value", Long.class, "maxValue", "an integer from 1 to " + SequenceSettings.LARGEST_MAX_VALUE,
+            String.valueOf(SequenceSettings.LARGEST_MAX_VALUE), SequenceSettings::maxValue,
+            (builder, value) -> builder.maxValue((Long) value)),
 
     /** {@link SequenceSettings#adaptive()}; its default depends on the strategy (on for ASYNC_BATCH). */
-    ADAPTIVE_ENABLED("adaptive.enabled", Boolean.class, "adaptive", "true or false"),
+    ADAPTIVE_ENABLED("adaptive.enabled", Boolean.class, "adaptive", "true or false",
+            "on for async-batch, off for the other strategies", SequenceSettings::adaptive,
+            (builder, value) -> builder.adaptive((Boolean) value)),
 
     /** {@link SequenceSettings#adaptiveMaxBlockSize()}. */
     ADAPTIVE_MAX_BLOCK_SIZE("adaptive.max-block-size", Integer.class, "adaptiveMaxBlockSize",
-            "an integer >= block-size"),
+            "an integer >= block-size", "100000", SequenceSettings::adaptiveMaxBlockSize,
+            (builder, value) -> builder.adaptiveMaxBlockSize((Integer) value)),
 
     /** {@link SequenceSettings#adaptiveTargetRefillInterval()}. */
     ADAPTIVE_TARGET_REFILL_INTERVAL("adaptive.target-refill-interval", Duration.class,
-            "adaptiveTargetRefillIntervalMillis", Setting.DURATION);
+            "adaptiveTargetRefillIntervalMillis", Setting.DURATION, "1s",
+            SequenceSettings::adaptiveTargetRefillInterval,
+            (builder, value) -> builder.adaptiveTargetRefillInterval((Duration) value));
 
     private static final String DURATION =
             "a positive duration: milliseconds, a number with a unit (500ms, 5s, 1m) or ISO-8601 (PT5S)";
@@ -57,14 +77,22 @@ public enum Setting {
 
     private final String key;
     private final Class<?> type;
-    private final String annotationAttribute;
+    private final @Nullable String annotationAttribute;
     private final String allowed;
+    private final String defaultText;
+    private final Function<SequenceSettings, Object> reader;
+    private final BiFunction<SequenceSettings.Builder, Object, SequenceSettings.Builder> writer;
 
-    Setting(String key, Class<?> type, String annotationAttribute, String allowed) {
+    Setting(String key, Class<?> type, @Nullable String annotationAttribute, String allowed, String defaultText,
+            Function<SequenceSettings, Object> reader,
+            BiFunction<SequenceSettings.Builder, Object, SequenceSettings.Builder> writer) {
         this.key = key;
         this.type = type;
         this.annotationAttribute = annotationAttribute;
         this.allowed = allowed;
+        this.defaultText = defaultText;
+        this.reader = reader;
+        this.writer = writer;
     }
 
     /**
@@ -88,12 +116,33 @@ public enum Setting {
 
     /**
      * Returns the name of the attribute of {@code @SeqgenGenerator} and {@code @SeqgenNumber} that sets it
-     * (durations in milliseconds).
+     * (durations in milliseconds, attributes whose name ends in {@code Millis}), or empty if the annotations do
+     * not set it.
      *
-     * @return the annotation attribute's name
+     * @return the annotation attribute's name, if the annotations have one
      */
-    public String annotationAttribute() {
-        return annotationAttribute;
+    public Optional<String> annotationAttribute() {
+        return Optional.ofNullable(annotationAttribute);
+    }
+
+    /**
+     * Returns the default as the documentation and the Spring Boot property descriptions state it: a value
+     * ({@code 1000}, {@code 5s}, {@code async-batch}) or, where the default depends on other settings, the rule
+     * ({@code a quarter of the block size}).
+     *
+     * @return the default, as text
+     */
+    public String defaultText() {
+        return defaultText;
+    }
+
+    /**
+     * Returns what the setting accepts, as error messages say it.
+     *
+     * @return the rule, such as {@code an integer >= 1}
+     */
+    public String allowed() {
+        return allowed;
     }
 
     /**
@@ -113,17 +162,7 @@ public enum Setting {
      * @return the value, of {@link #type()}
      */
     public Object valueIn(SequenceSettings settings) {
-        return switch (this) {
-            case STRATEGY -> settings.strategy();
-            case BLOCK_SIZE -> settings.blockSize();
-            case LOW_WATERMARK -> settings.lowWatermark();
-            case ACQUIRE_TIMEOUT -> settings.acquireTimeout();
-            case INITIAL_VALUE -> settings.initialValue();
-            case MAX_VALUE -> settings.maxValue();
-            case ADAPTIVE_ENABLED -> settings.adaptive();
-            case ADAPTIVE_MAX_BLOCK_SIZE -> settings.adaptiveMaxBlockSize();
-            case ADAPTIVE_TARGET_REFILL_INTERVAL -> settings.adaptiveTargetRefillInterval();
-        };
+        return reader.apply(settings);
     }
 
     /**
@@ -138,18 +177,7 @@ public enum Setting {
      *     or breaks its rule
      */
     public SequenceSettings.Builder apply(SequenceSettings.Builder builder, Object value) {
-        Object typed = convert(value);
-        return switch (this) {
-            case STRATEGY -> builder.strategy((Strategy) typed);
-            case BLOCK_SIZE -> builder.blockSize((Integer) typed);
-            case LOW_WATERMARK -> builder.lowWatermark((Integer) typed);
-            case ACQUIRE_TIMEOUT -> builder.acquireTimeout((Duration) typed);
-            case INITIAL_VALUE -> builder.initialValue((Long) typed);
-            case MAX_VALUE -> builder.maxValue((Long) typed);
-            case ADAPTIVE_ENABLED -> builder.adaptive((Boolean) typed);
-            case ADAPTIVE_MAX_BLOCK_SIZE -> builder.adaptiveMaxBlockSize((Integer) typed);
-            case ADAPTIVE_TARGET_REFILL_INTERVAL -> builder.adaptiveTargetRefillInterval((Duration) typed);
-        };
+        return writer.apply(builder, convert(value));
     }
 
     /**

@@ -57,6 +57,37 @@ public class SettingTest {
     }
 
     @Test
+    void theDefaultAsDocumentedIsTheDefault() {
+        for (Setting setting : Setting.values()) {
+            Object value = setting.defaultValue();
+            String expected = value instanceof Duration duration ? duration.toSeconds() + "s"
+                    : value instanceof Strategy strategy ? strategy.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+                    : String.valueOf(value);
+            if (setting == Setting.LOW_WATERMARK || setting == Setting.ADAPTIVE_ENABLED) {
+                continue; // documented as the rule that derives it from other settings
+            }
+            assertThat(setting.defaultText()).as(setting.key()).isEqualTo(expected);
+        }
+        assertThat(Setting.LOW_WATERMARK.defaultText()).contains("quarter of the block size");
+        assertThat(Setting.ADAPTIVE_ENABLED.defaultText()).contains("on for async-batch");
+    }
+
+    @Test
+    void settingsPrintAndCompareByEverySetting() {
+        SequenceSettings settings = SequenceSettings.builder().blockSize(40).build();
+        assertThat(settings.toString()).startsWith("SequenceSettings{strategy=ASYNC_BATCH, block-size=40, ")
+                .contains("adaptive.target-refill-interval=PT1S");
+        for (Setting setting : Setting.values()) {
+            SequenceSettings changed = setting.apply(SequenceSettings.builder(), NON_DEFAULT.get(setting)).build();
+            assertThat(changed).as(setting.key()).isNotEqualTo(SequenceSettings.defaults());
+            assertThat(setting.apply(SequenceSettings.builder(), NON_DEFAULT.get(setting)).build())
+                    .isEqualTo(changed).hasSameHashCodeAs(changed);
+        }
+        assertThat(SequenceSettings.builder().lowWatermark(250).build()).as("set to the default, still set")
+                .isNotEqualTo(SequenceSettings.defaults());
+    }
+
+    @Test
     void durationsAreReadAsMillisecondsWithAUnitOrInIso8601() {
         for (Map.Entry<String, Duration> text : Map.of("250", Duration.ofMillis(250), "250ms", Duration.ofMillis(250),
                 "5s", Duration.ofSeconds(5), "2m", Duration.ofMinutes(2), "1h", Duration.ofHours(1),
@@ -97,17 +128,28 @@ public class SettingTest {
 
     @ParameterizedTest
     @EnumSource(Setting.class)
-    void bothAnnotationsHaveAnUnsetAttributeForEverySetting(Setting setting) throws Exception {
+    void bothAnnotationsHaveAnUnsetAttributeForEverySettingThatNamesOne(Setting setting) throws Exception {
+        if (setting.annotationAttribute().isEmpty()) {
+            return;
+        }
         for (Class<?> annotation : new Class<?>[] {SeqgenGenerator.class, SeqgenNumber.class}) {
-            Method attribute = annotation.getMethod(setting.annotationAttribute());
+            Method attribute = annotation.getMethod(setting.annotationAttribute().get());
             Object unset = attribute.getDefaultValue();
             assertThat(unset).as(annotation.getSimpleName() + "." + attribute.getName()).satisfiesAnyOf(
                     value -> assertThat(value).isIn(SeqgenGenerator.UNSET, (int) SeqgenGenerator.UNSET),
                     value -> assertThat(value.getClass().isArray() && java.lang.reflect.Array.getLength(value) == 0)
                             .isTrue());
+            Class<?> valueType = attribute.getReturnType().isArray() ? attribute.getReturnType().getComponentType()
+                    : attribute.getReturnType();
+            assertThat(attribute.getName().endsWith("Millis") ? Duration.class : box(valueType))
+                    .as("the type of " + annotation.getSimpleName() + "." + attribute.getName())
+                    .isEqualTo(setting.type());
         }
-        assertThat(Arrays.stream(SeqgenGenerator.class.getDeclaredMethods()).map(Method::getName))
-                .as("an attribute for the setting, or the sequence name").contains(setting.annotationAttribute());
+    }
+
+    private static Class<?> box(Class<?> type) {
+        return type == int.class ? Integer.class : type == long.class ? Long.class
+                : type == boolean.class ? Boolean.class : type;
     }
 
     @Test
@@ -117,7 +159,7 @@ public class SettingTest {
                     .filter(name -> !name.equals("sequence")))
                     .as(annotation.getSimpleName())
                     .containsExactlyInAnyOrder(Arrays.stream(Setting.values()).map(Setting::annotationAttribute)
-                            .toArray(String[]::new));
+                            .flatMap(java.util.Optional::stream).toArray(String[]::new));
         }
     }
 }

@@ -4,14 +4,19 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
 
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Array;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Locale;
+import java.util.StringJoiner;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The rules that turn a {@link SeqgenGenerator} and the registry's configuration into the name and settings
- * of a sequence; documented on {@link SeqgenGenerator}.
+ * The rules that turn a {@link SeqgenGenerator} or a {@link SeqgenNumber} and the registry's configuration into
+ * the name and settings of a sequence; documented on {@link SeqgenGenerator}. The two annotations' setting
+ * attributes are read by name, {@link Setting#annotationAttribute()}, so a setting added to {@link Setting} needs
+ * no code here; {@code AnnotatedSettingsTest} checks that both annotations have exactly those attributes.
  */
 final class AnnotatedSettings {
 
@@ -63,14 +68,14 @@ final class AnnotatedSettings {
      * this name (one that differs from the registry's default) wins; otherwise a set attribute; otherwise the
      * registry's value. The maximum value is capped at {@code maxForIdType}.
      *
-     * @param annotation the annotation
+     * @param annotation a {@link SeqgenGenerator} or {@link SeqgenNumber}
      * @param configured the registry's settings for the name ({@code settingsFor(name)})
      * @param defaults the registry's defaults
      * @param maxForIdType the largest value the id type holds
      * @return the settings
      * @throws SequenceConfigurationException if a value breaks a rule, named by its setting
      */
-    static SequenceSettings resolve(SeqgenGenerator annotation, SequenceSettings configured,
+    static SequenceSettings resolve(Annotation annotation, SequenceSettings configured,
             SequenceSettings defaults, long maxForIdType) {
         SequenceSettings.Builder builder = configured.toBuilder();
         Fill fill = new Fill(configured, defaults);
@@ -80,7 +85,7 @@ final class AnnotatedSettings {
                 setting.apply(builder, value);
             }
         }
-        if (annotation.blockSize() != SeqgenGenerator.UNSET && annotation.lowWatermark() == SeqgenGenerator.UNSET
+        if (attribute(annotation, Setting.BLOCK_SIZE) != null && attribute(annotation, Setting.LOW_WATERMARK) == null
                 && fill.open(SequenceSettings::blockSize) && fill.open(SequenceSettings::lowWatermark)) {
             // The low watermark the registry would use was a quarter of its own block: back to the default, a
             // quarter of the annotation's block (and for an adaptive ASYNC_BATCH, the floor of its refill point
@@ -96,42 +101,43 @@ final class AnnotatedSettings {
     }
 
     /**
-     * The annotation's value for a setting, of the setting's type, or null when the attribute is unset. The
-     * switch names every setting, so a setting added to {@link Setting} does not compile here until the
-     * annotations have its attribute.
+     * The annotation's value for a setting, or null when the annotation has no attribute for it or leaves it
+     * unset: {@link SeqgenGenerator#UNSET} for numbers, an empty array for the strategy and {@code adaptive}
+     * (arrays so that "unset" can be told from a value). Attributes whose name ends in {@code Millis} are
+     * durations in milliseconds.
      */
-    static Object attribute(SeqgenGenerator annotation, Setting setting) {
-        return switch (setting) {
-            case STRATEGY -> single("strategy", annotation.strategy().length == 0 ? null
-                    : annotation.strategy().length == 1 ? annotation.strategy()[0] : Arrays.toString(annotation.strategy()),
-                    annotation.strategy().length);
-            case BLOCK_SIZE -> unset(annotation.blockSize()) ? null : annotation.blockSize();
-            case LOW_WATERMARK -> unset(annotation.lowWatermark()) ? null : annotation.lowWatermark();
-            case ACQUIRE_TIMEOUT -> unset(annotation.acquireTimeoutMillis()) ? null
-                    : Duration.ofMillis(annotation.acquireTimeoutMillis());
-            case INITIAL_VALUE -> unset(annotation.initialValue()) ? null : annotation.initialValue();
-            case MAX_VALUE -> unset(annotation.maxValue()) ? null : annotation.maxValue();
-            case ADAPTIVE_ENABLED -> single("adaptive", annotation.adaptive().length == 0 ? null
-                    : annotation.adaptive().length == 1 ? annotation.adaptive()[0] : Arrays.toString(annotation.adaptive()),
-                    annotation.adaptive().length);
-            case ADAPTIVE_MAX_BLOCK_SIZE -> unset(annotation.adaptiveMaxBlockSize()) ? null
-                    : annotation.adaptiveMaxBlockSize();
-            case ADAPTIVE_TARGET_REFILL_INTERVAL -> unset(annotation.adaptiveTargetRefillIntervalMillis()) ? null
-                    : Duration.ofMillis(annotation.adaptiveTargetRefillIntervalMillis());
-        };
-    }
-
-    /** An array attribute holds at most one value: {@code strategy = Strategy.SYNC}. */
-    private static Object single(String attribute, Object value, int length) {
-        if (length > 1) {
-            throw new SequenceConfigurationException(attribute, value, "at most one " + (attribute.equals("strategy")
-                    ? "strategy" : "value"));
+    static @Nullable Object attribute(Annotation annotation, Setting setting) {
+        String name = setting.annotationAttribute().orElse(null);
+        if (name == null) {
+            return null;
         }
-        return value;
+        Object value;
+        try {
+            value = annotation.annotationType().getMethod(name).invoke(annotation);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("@" + annotation.annotationType().getSimpleName() + " has no attribute '"
+                    + name + "' for the setting " + setting.key(), e);
+        }
+        if (value.getClass().isArray()) {
+            int length = Array.getLength(value);
+            if (length > 1) {
+                throw new SequenceConfigurationException(name, arrayText(value), "at most one "
+                        + (setting == Setting.STRATEGY ? "strategy" : "value"));
+            }
+            return length == 0 ? null : Array.get(value, 0);
+        }
+        if (value instanceof Number number && number.longValue() == SeqgenGenerator.UNSET) {
+            return null;
+        }
+        return name.endsWith("Millis") ? Duration.ofMillis(((Number) value).longValue()) : value;
     }
 
-    private static boolean unset(long value) {
-        return value == SeqgenGenerator.UNSET;
+    private static String arrayText(Object array) {
+        StringJoiner text = new StringJoiner(", ", "[", "]");
+        for (int i = 0; i < Array.getLength(array); i++) {
+            text.add(String.valueOf(Array.get(array, i)));
+        }
+        return text.toString();
     }
 
     /** Tells which settings the registry leaves open for the annotation to fill. */

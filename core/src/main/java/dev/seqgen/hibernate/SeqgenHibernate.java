@@ -52,11 +52,10 @@ public final class SeqgenHibernate {
     public static final String SCHEMA_EXPORT = "seqgen.hibernate.schema-export";
 
     /**
-     * Prefix of the default sequence settings when seqgen builds its own registry: {@code strategy}
-     * ({@code sync}, {@code async}, {@code batch}, {@code async-batch}), {@code block-size},
-     * {@code low-watermark}, {@code acquire-timeout} (milliseconds, or an ISO-8601 duration such as
-     * {@code PT5S}), {@code initial-value}, {@code max-value}, {@code adaptive.enabled},
-     * {@code adaptive.max-block-size}; for example {@code seqgen.defaults.block-size=500}.
+     * Prefix of the default sequence settings when seqgen builds its own registry, followed by the
+     * {@link dev.seqgen.Setting#key() key} of a {@link dev.seqgen.Setting} (values as text, as
+     * {@link dev.seqgen.Setting#apply} reads them); for example {@code seqgen.defaults.block-size=500} or
+     * {@code seqgen.defaults.acquire-timeout=2s}.
      */
     public static final String DEFAULTS_PREFIX = "seqgen.defaults.";
 

@@ -124,7 +124,7 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
         this.service = service;
         try {
             // No I/O here: Hibernate may be reading the mappings without a database (see SeqgenRegistryService).
-            SequenceSettings settings = service.settingsFor(new AsGeneratorSettings(annotation), name, intNumber, where);
+            SequenceSettings settings = service.settingsFor(annotation, name, intNumber, where);
             sync = settings.strategy() == Strategy.SYNC;
             // Numbers already in the column (an invoice table adopting seqgen, a change of store) are adopted as
             // ids are: the sequence starts above the highest, and the column is checked for assigned values.
@@ -185,68 +185,5 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
     public String toString() {
         return "SeqgenNumberGenerator[" + (sequence == null ? "unconfigured"
                 : sequence.name() + ", " + sequence.strategy().name().toLowerCase(Locale.ROOT)) + "]";
-    }
-
-    /**
-     * The attributes of a {@link SeqgenNumber} seen as a {@link SeqgenGenerator}, so that both annotations
-     * resolve their settings by the same rules ({@link AnnotatedSettings#resolve}).
-     */
-    @SuppressWarnings("ClassExplicitlyAnnotation")
-    private record AsGeneratorSettings(SeqgenNumber number) implements SeqgenGenerator {
-
-        @Override
-        public Class<? extends Annotation> annotationType() {
-            return SeqgenGenerator.class;
-        }
-
-        @Override
-        public String sequence() {
-            return number.sequence();
-        }
-
-        @Override
-        public Strategy[] strategy() {
-            return number.strategy();
-        }
-
-        @Override
-        public int blockSize() {
-            return number.blockSize();
-        }
-
-        @Override
-        public int lowWatermark() {
-            return number.lowWatermark();
-        }
-
-        @Override
-        public long acquireTimeoutMillis() {
-            return number.acquireTimeoutMillis();
-        }
-
-        @Override
-        public long initialValue() {
-            return number.initialValue();
-        }
-
-        @Override
-        public long maxValue() {
-            return number.maxValue();
-        }
-
-        @Override
-        public boolean[] adaptive() {
-            return number.adaptive();
-        }
-
-        @Override
-        public int adaptiveMaxBlockSize() {
-            return number.adaptiveMaxBlockSize();
-        }
-
-        @Override
-        public long adaptiveTargetRefillIntervalMillis() {
-            return number.adaptiveTargetRefillIntervalMillis();
-        }
     }
 }

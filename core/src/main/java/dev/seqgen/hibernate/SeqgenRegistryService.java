@@ -202,7 +202,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * @throws org.hibernate.MappingException naming {@code where} if SYNC is asked of a store that cannot serve it
      * @throws dev.seqgen.SequenceConfigurationException if a value breaks a rule
      */
-    SequenceSettings settingsFor(SeqgenGenerator annotation, String name, boolean intType, String where) {
+    SequenceSettings settingsFor(java.lang.annotation.Annotation annotation, String name, boolean intType,
+            String where) {
         SequenceRegistry given = givenRegistry();
         SequenceSettings configured;
         SequenceSettings defaults;

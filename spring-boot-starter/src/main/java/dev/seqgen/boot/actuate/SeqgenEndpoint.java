@@ -4,6 +4,9 @@ import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceStats;
+import dev.seqgen.Setting;
+import dev.seqgen.Strategy;
+import java.time.Duration;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -73,10 +76,7 @@ public class SeqgenEndpoint {
         } catch (RuntimeException e) {
             storeError = e.getMessage();
         }
-        SettingsDescriptor settingsDescriptor = new SettingsDescriptor(settings.blockSize(), settings.lowWatermark(),
-                settings.acquireTimeout().toString(), settings.initialValue(), settings.maxValue(),
-                settings.adaptive(), settings.adaptiveMaxBlockSize(),
-                settings.adaptiveTargetRefillInterval().toString());
+        Map<String, Object> settingsDescriptor = settings(settings);
         String strategy = settings.strategy().externalName();
         if (sequence == null) {
             double capacityUsed = storeNextValue == null ? 0.0
@@ -127,12 +127,14 @@ public class SeqgenEndpoint {
      * @param capacityUsed the share of the range from initial to maximum value used up, from 0 to 1: the
      *     larger of what all JVMs have taken (the store row) and what this JVM has reserved
      * @param counters this JVM's counters, or null if the sequence is not in use
-     * @param settings the sequence's settings
+     * @param settings the sequence's settings by their keys ({@code block-size}, {@code adaptive.enabled}, ...; those
+     *     of {@link Setting}), valued as in a properties file: strategies as {@code async-batch}, durations in
+     *     ISO-8601
      */
     public record SequenceDescriptor(String strategy, boolean inUse, Long storeNextValue, String storeError,
             BlockDescriptor currentBlock, long remaining, long blockSize, long refillPoint, long highestReserved,
             double capacityUsed,
-            CountersDescriptor counters, SettingsDescriptor settings) implements OperationResponseBody {
+            CountersDescriptor counters, Map<String, Object> settings) implements OperationResponseBody {
     }
 
     /**
@@ -159,21 +161,14 @@ public class SeqgenEndpoint {
             long waits, long lateRefills, long discarded) {
     }
 
-    /**
-     * The settings of one sequence.
-     *
-     * @param blockSize the configured block size
-     * @param lowWatermark values left at which async-batch refills in the background: fixed when set, the lowest
-     *     refill point when adaptive
-     * @param acquireTimeout the longest a caller waits for a value, ISO-8601
-     * @param initialValue the first value of a new row
-     * @param maxValue the largest value handed out
-     * @param adaptive whether the block size (and for async-batch the refill point) adapts to what the sequence
-     *     measures
-     * @param adaptiveMaxBlockSize the largest adaptive block
-     * @param adaptiveTargetRefillInterval the refill interval an adaptive sequence steers towards, ISO-8601
-     */
-    public record SettingsDescriptor(int blockSize, int lowWatermark, String acquireTimeout, long initialValue,
-            long maxValue, boolean adaptive, int adaptiveMaxBlockSize, String adaptiveTargetRefillInterval) {
+    /** Every {@link Setting} of the sequence, in declaration order, valued as a properties file would set it. */
+    static Map<String, Object> settings(SequenceSettings settings) {
+        Map<String, Object> described = new LinkedHashMap<>();
+        for (Setting setting : Setting.values()) {
+            Object value = setting.valueIn(settings);
+            described.put(setting.key(), value instanceof Strategy strategy ? strategy.externalName()
+                    : value instanceof Duration duration ? duration.toString() : value);
+        }
+        return described;
     }
 }

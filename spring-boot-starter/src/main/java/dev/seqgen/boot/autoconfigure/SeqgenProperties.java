@@ -349,44 +349,47 @@ public class SeqgenProperties {
     /**
      * The settings of sequences, each optional, one type for {@code seqgen.defaults} and for every
      * {@code seqgen.sequences.<name>}: what a sequence does not set comes from {@code seqgen.defaults}, what
-     * that does not set from seqgen's built-in defaults ({@link dev.seqgen.Setting#defaultValue()}). Keys,
-     * types and rules are those of {@link dev.seqgen.Setting}.
+     * that does not set from seqgen's built-in defaults ({@link dev.seqgen.Setting#defaultValue()}; the
+     * "Default:" of each description). Keys, types and rules are those of {@link dev.seqgen.Setting}: one
+     * property per setting, found by its key ({@code SeqgenPropertiesTest} checks the names, types and stated
+     * defaults against it).
      */
     public static class SequenceProperties {
 
         /**
          * How values are taken from the store: sync (in the caller's transaction, gapless), async (one store
          * transaction per value), batch (one per block), async-batch (one per block, refilled in the
-         * background).
+         * background). Default: async-batch.
          */
         private Strategy strategy;
 
         /**
          * Number of values reserved per store transaction by batch and async-batch; also the most values one
-         * stopped JVM can leave unused, unless the block adapts.
+         * stopped JVM can leave unused, unless the block adapts. Default: 1000.
          */
         private Integer blockSize;
 
         /**
          * Number of values left in the block at which async-batch starts its background refill; less than the
          * block size. Set, it fixes the refill point; left unset (a quarter of the block), an adaptive
-         * async-batch sequence moves the refill point up to what the store's latency requires.
+         * async-batch sequence moves the refill point up to what the store's latency requires. Default: a quarter
+         * of the block size.
          */
         private Integer lowWatermark;
 
         /**
-         * Longest a caller waits for a value before it gets an exception.
+         * Longest a caller waits for a value before it gets an exception. Default: 5s.
          */
         private Duration acquireTimeout;
 
         /**
-         * First value of a sequence whose row does not exist yet. An existing row is never changed.
+         * First value of a sequence whose row does not exist yet. An existing row is never changed. Default: 1.
          */
         private Long initialValue;
 
         /**
          * Largest value a sequence hands out; reaching it is an error, never a wrap-around. Use 2147483647 for
-         * int ids.
+         * int ids. Default: 9223372036854775806.
          */
         private Long maxValue;
 
@@ -458,12 +461,12 @@ public class SeqgenProperties {
 
         /**
          * Largest block an adaptive sequence reserves, and so the largest gap a stopped JVM can leave. Must be
-         * at least the block size when adaptive sizing is set on.
+         * at least the block size when adaptive sizing is set on. Default: 100000.
          */
         private Integer maxBlockSize;
 
         /**
-         * Refill interval an adaptive sequence steers its block size towards.
+         * Refill interval an adaptive sequence steers its block size towards. Default: 1s.
          */
         private Duration targetRefillInterval;
 

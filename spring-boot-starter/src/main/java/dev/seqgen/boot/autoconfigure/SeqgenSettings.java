@@ -4,10 +4,11 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
-import dev.seqgen.boot.autoconfigure.SeqgenProperties.AdaptiveProperties;
 import dev.seqgen.boot.autoconfigure.SeqgenProperties.SequenceProperties;
 
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.PropertyAccessorFactory;
 
 /**
  * Turns the {@code seqgen.*} properties into {@link SequenceSettings}, and every
@@ -83,22 +84,28 @@ final class SeqgenSettings {
     }
 
     /**
-     * The properties' value for a setting, or null when it is not set. The switch names every setting, so a
-     * setting added to {@link Setting} does not compile here until {@link SequenceProperties} has its property.
+     * The properties' value for a setting, or null when it is not set. The property is found by the setting's
+     * key, as Spring Boot binds it ({@code adaptive.max-block-size} is {@code getAdaptive().getMaxBlockSize()}),
+     * so a setting added to {@link Setting} needs no code here, only its property in {@link SequenceProperties}
+     * ({@code SeqgenPropertiesTest} fails until it has one, of the setting's type).
      */
-    static Object value(SequenceProperties properties, Setting setting) {
-        AdaptiveProperties adaptive = properties.getAdaptive();
-        return switch (setting) {
-            case STRATEGY -> properties.getStrategy();
-            case BLOCK_SIZE -> properties.getBlockSize();
-            case LOW_WATERMARK -> properties.getLowWatermark();
-            case ACQUIRE_TIMEOUT -> properties.getAcquireTimeout();
-            case INITIAL_VALUE -> properties.getInitialValue();
-            case MAX_VALUE -> properties.getMaxValue();
-            case ADAPTIVE_ENABLED -> adaptive.getEnabled();
-            case ADAPTIVE_MAX_BLOCK_SIZE -> adaptive.getMaxBlockSize();
-            case ADAPTIVE_TARGET_REFILL_INTERVAL -> adaptive.getTargetRefillInterval();
-        };
+    static @Nullable Object value(SequenceProperties properties, Setting setting) {
+        return PropertyAccessorFactory.forBeanPropertyAccess(properties).getPropertyValue(propertyPath(setting));
+    }
+
+    /** The bean property path of a setting's key: {@code adaptive.max-block-size} to {@code adaptive.maxBlockSize}. */
+    static String propertyPath(Setting setting) {
+        StringBuilder path = new StringBuilder();
+        boolean upper = false;
+        for (char c : setting.key().toCharArray()) {
+            if (c == '-') {
+                upper = true;
+            } else {
+                path.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return path.toString();
     }
 
     /** The map key as it appears in a property name: {@code .orders}, or {@code [Order.Lines]}. */

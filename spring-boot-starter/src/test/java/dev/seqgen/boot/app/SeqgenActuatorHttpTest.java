@@ -57,7 +57,7 @@ class SeqgenActuatorHttpTest {
         assertThat(orders.path("remaining").asLong()).isEqualTo(7);
         assertThat(orders.path("storeNextValue").asLong()).isEqualTo(11);
         assertThat(orders.path("counters").path("issued").asLong()).isEqualTo(3);
-        assertThat(orders.path("settings").path("acquireTimeout").asString()).isEqualTo("PT5S");
+        assertThat(orders.path("settings").path("acquire-timeout").asString()).isEqualTo("PT5S");
         JsonNode invoices = body.path("sequences").path("invoices");
         assertThat(invoices.path("strategy").asString()).isEqualTo("sync");
         assertThat(invoices.path("inUse").asBoolean()).isFalse();

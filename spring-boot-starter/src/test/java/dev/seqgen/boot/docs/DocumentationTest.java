@@ -2,7 +2,6 @@ package dev.seqgen.boot.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
 import dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory;
 
@@ -13,6 +12,7 @@ import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -28,7 +28,7 @@ class DocumentationTest {
     /** The properties are documented in the Spring Boot guide, the meters in the operations guide. */
     private static final Path SPRING_BOOT_GUIDE = Path.of("../docs/spring-boot.md");
     private static final Path OPERATIONS_GUIDE = Path.of("../docs/operations.md");
-    private static final Path HIBERNATE_GUIDE = Path.of("../docs/hibernate-generator.md");
+    private static final Path SETTINGS_TABLE = Path.of("../docs/settings.md");
 
     @Test
     void everySeqgenPropertyHasADescriptionForTheIde() throws IOException {
@@ -43,7 +43,8 @@ class DocumentationTest {
         String guide = Files.readString(SPRING_BOOT_GUIDE);
         for (JsonNode property : seqgenProperties()) {
             String name = property.path("name").asString();
-            String documented = name.equals("seqgen.sequences") ? "`seqgen.sequences.<name>.*`" : "`" + name + "`";
+            String documented = name.equals("seqgen.sequences") ? "`seqgen.sequences.<name>.*`"
+                    : name.startsWith("seqgen.defaults.") ? "`seqgen.defaults.<key>`" : "`" + name + "`";
             assertThat(guide).as(name).contains("| " + documented + " |");
         }
     }
@@ -63,29 +64,43 @@ class DocumentationTest {
     }
 
     /**
-     * Every setting of core's one description is a {@code seqgen.defaults.*} property with a description, its
-     * default in the metadata (where it does not depend on other settings) is the setting's own, and the plain
-     * Hibernate guide lists its key.
+     * Every setting of core's one description is a {@code seqgen.defaults.*} property whose description ends with
+     * the setting's default, and nothing else is under {@code seqgen.defaults}.
      */
     @Test
-    void everySettingIsADefaultsPropertyWithItsDefaultAndInTheHibernateGuide() throws IOException {
+    void everySettingIsADefaultsPropertyThatStatesItsDefault() throws IOException {
         List<JsonNode> properties = seqgenProperties();
-        String hibernateGuide = Files.readString(HIBERNATE_GUIDE);
         for (Setting setting : Setting.values()) {
             String name = "seqgen.defaults." + setting.key();
             JsonNode property = properties.stream().filter(p -> p.path("name").asString().equals(name)).findFirst()
                     .orElseThrow(() -> new AssertionError(name + " is not in the configuration metadata"));
-            assertThat(property.path("description").asString()).as(name).isNotBlank();
-            JsonNode defaultValue = property.path("defaultValue");
-            if (setting == Setting.LOW_WATERMARK || setting == Setting.ADAPTIVE_ENABLED) {
-                assertThat(defaultValue.isMissingNode()).as(name + ": its default depends on other settings").isTrue();
-            } else {
-                assertThat(defaultValue.isMissingNode()).as(name + " has a default in the metadata").isFalse();
-                Object parsed = setting.valueIn(setting.apply(SequenceSettings.builder(),
-                        defaultValue.isNumber() ? defaultValue.numberValue() : defaultValue.asString()).build());
-                assertThat(parsed).as(name).isEqualTo(setting.defaultValue());
-            }
-            assertThat(hibernateGuide).as("plain Hibernate key " + setting.key()).contains("`" + setting.key() + "`");
+            assertThat(property.path("description").asString()).as(name)
+                    .endsWith("Default: " + setting.defaultText() + ".");
+        }
+        assertThat(properties.stream().map(p -> p.path("name").asString())
+                .filter(name -> name.startsWith("seqgen.defaults.")))
+                .containsExactlyInAnyOrder(Arrays.stream(Setting.values()).map(s -> "seqgen.defaults." + s.key())
+                        .toArray(String[]::new));
+    }
+
+    /**
+     * docs/settings.md has one row per setting, in the order of {@link Setting}, with its key, its default, its
+     * rule and its annotation attribute as the code has them.
+     */
+    @Test
+    void theSettingsTableHasOneRowPerSettingAsTheCodeHasIt() throws IOException {
+        List<String[]> rows = Files.readAllLines(SETTINGS_TABLE).stream().filter(line -> line.startsWith("| `"))
+                .map(line -> Arrays.stream(line.substring(1, line.length() - 1).split(" \\| "))
+                        .map(cell -> cell.strip().replace("`", "")).toArray(String[]::new))
+                .toList();
+        assertThat(rows).extracting(row -> row[0]).as("keys")
+                .containsExactly(Arrays.stream(Setting.values()).map(Setting::key).toArray(String[]::new));
+        for (String[] row : rows) {
+            Setting setting = Setting.find(row[0]).orElseThrow();
+            assertThat(row[1]).as(row[0] + ": default").isEqualTo(setting.defaultText());
+            assertThat(setting.allowed()).as(row[0] + ": allowed").startsWith(row[2]);
+            assertThat(row[3]).as(row[0] + ": annotation attribute")
+                    .isEqualTo(setting.annotationAttribute().orElse("none"));
         }
     }
 

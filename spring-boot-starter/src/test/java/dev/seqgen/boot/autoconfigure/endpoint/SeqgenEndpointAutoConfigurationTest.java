@@ -1,18 +1,20 @@
 package dev.seqgen.boot.autoconfigure.endpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.Setting;
 import dev.seqgen.boot.actuate.SeqgenEndpoint;
 import dev.seqgen.boot.actuate.SeqgenEndpoint.BlockDescriptor;
 import dev.seqgen.boot.actuate.SeqgenEndpoint.CountersDescriptor;
 import dev.seqgen.boot.actuate.SeqgenEndpoint.SeqgenDescriptor;
 import dev.seqgen.boot.actuate.SeqgenEndpoint.SequenceDescriptor;
-import dev.seqgen.boot.actuate.SeqgenEndpoint.SettingsDescriptor;
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
 import dev.seqgen.testing.InMemorySequenceStore;
 
+import java.util.Arrays;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -55,8 +57,14 @@ class SeqgenEndpointAutoConfigurationTest {
                     assertThat(batch.storeError()).isNull();
                     assertThat(batch.highestReserved()).isEqualTo(20);
                     assertThat(batch.counters()).isEqualTo(new CountersDescriptor(13, 2, 0, 0, 2, 0, 0));
-                    assertThat(batch.settings()).isEqualTo(new SettingsDescriptor(10, 2, "PT5S", 1,
-                            Long.MAX_VALUE - 1, false, 100_000, "PT1S"));
+                    assertThat(batch.settings()).as("every setting, in the order of Setting")
+                            .containsExactly(entry("strategy", "batch"), entry("block-size", 10),
+                                    entry("low-watermark", 2), entry("acquire-timeout", "PT5S"),
+                                    entry("initial-value", 1L), entry("max-value", Long.MAX_VALUE - 1),
+                                    entry("adaptive.enabled", false), entry("adaptive.max-block-size", 100_000),
+                                    entry("adaptive.target-refill-interval", "PT1S"));
+                    assertThat(batch.settings().keySet()).containsExactly(Arrays.stream(Setting.values())
+                            .map(Setting::key).toArray(String[]::new));
 
                     SequenceDescriptor notUsedYet = descriptor.sequences().get("invoices");
                     assertThat(notUsedYet.strategy()).isEqualTo("sync");
@@ -81,7 +89,7 @@ class SeqgenEndpointAutoConfigurationTest {
             assertThat(customers.blockSize()).isEqualTo(1000);
             assertThat(customers.refillPoint()).as("the low watermark until the sequence has measured a rate")
                     .isEqualTo(250);
-            assertThat(customers.settings().adaptive()).as("async-batch adapts by default").isTrue();
+            assertThat(customers.settings()).as("async-batch adapts by default").containsEntry("adaptive.enabled", true);
             assertThat(endpoint.sequence("unknown")).isNull();
         });
     }
