@@ -23,6 +23,7 @@ public final class SequenceSettings {
     private static final SequenceSettings DEFAULTS = new Builder().build();
 
     private final Strategy strategy;
+    private final CounterKind kind;
     private final int blockSize;
     private final int lowWatermark;
     private final boolean lowWatermarkExplicit;
@@ -36,6 +37,7 @@ public final class SequenceSettings {
 
     private SequenceSettings(Builder builder) {
         this.strategy = builder.strategy;
+        this.kind = builder.kind;
         this.blockSize = builder.blockSize;
         this.lowWatermarkExplicit = builder.lowWatermark != Builder.UNSET;
         this.lowWatermark = lowWatermarkExplicit ? builder.lowWatermark : builder.blockSize / 4;
@@ -78,6 +80,16 @@ public final class SequenceSettings {
     /** @return the strategy; default {@link Strategy#ASYNC_BATCH} */
     public Strategy strategy() {
         return strategy;
+    }
+
+    /**
+     * Returns where the values are counted: a row of seqgen's table, or a database sequence. The registry serves
+     * the sequence from its store of that kind.
+     *
+     * @return the counter kind; default {@link CounterKind#TABLE}
+     */
+    public CounterKind kind() {
+        return kind;
     }
 
     /** @return the number of values reserved per store transaction (BATCH, ASYNC_BATCH); default 1000 */
@@ -214,6 +226,7 @@ public final class SequenceSettings {
         private static final int UNSET = -1;
 
         private Strategy strategy = Strategy.ASYNC_BATCH;
+        private CounterKind kind = CounterKind.TABLE;
         private int blockSize = 1000;
         private int lowWatermark = UNSET;
         private Duration acquireTimeout = Duration.ofSeconds(5);
@@ -229,6 +242,7 @@ public final class SequenceSettings {
 
         private Builder(SequenceSettings settings) {
             this.strategy = settings.strategy;
+            this.kind = settings.kind;
             this.blockSize = settings.blockSize;
             this.lowWatermark = settings.lowWatermarkExplicit ? settings.lowWatermark : UNSET;
             this.acquireTimeout = settings.acquireTimeout;
@@ -249,6 +263,20 @@ public final class SequenceSettings {
         public Builder strategy(Strategy strategy) {
             requireArgument(strategy != null, "strategy", strategy, "one of SYNC, ASYNC, BATCH, ASYNC_BATCH");
             this.strategy = strategy;
+            return this;
+        }
+
+        /**
+         * Sets where the values are counted. Default {@link CounterKind#TABLE}; {@link CounterKind#NATIVE_SEQUENCE}
+         * cannot serve {@link Strategy#SYNC} (checked by {@link #build()}).
+         *
+         * @param kind the counter kind
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code kind} is null
+         */
+        public Builder kind(CounterKind kind) {
+            requireArgument(kind != null, "kind", kind, "one of table, native-sequence");
+            this.kind = kind;
             return this;
         }
 
@@ -388,11 +416,15 @@ public final class SequenceSettings {
          * Checks the rules that relate settings to each other and returns the settings.
          *
          * @return the settings
-         * @throws SequenceConfigurationException if the low watermark is not below the block size, the
+         * @throws SequenceConfigurationException if a SYNC sequence is not of the table kind, the low watermark is
+         *     not below the block size, the
          *     initial value is above the maximum value, or adaptive sizing is set on with a maximum below the
          *     block size
          */
         public SequenceSettings build() {
+            requireArgument(kind == CounterKind.TABLE || strategy != Strategy.SYNC, "kind", kind.externalName(),
+                    "table for a sync sequence: sync takes gapless values in the caller's transaction, and a"
+                    + " database sequence's increments cannot be rolled back");
             requireArgument(lowWatermark == UNSET || lowWatermark < blockSize, "low-watermark", lowWatermark,
                     "an integer >= 0 and < block-size (" + blockSize + ")");
             requireArgument(initialValue <= maxValue, "initial-value", initialValue,

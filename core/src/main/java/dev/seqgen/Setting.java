@@ -32,6 +32,10 @@ public enum Setting {
     STRATEGY("strategy", Strategy.class, "strategy", "one of sync, async, batch, async-batch", "async-batch",
             SequenceSettings::strategy, (builder, value) -> builder.strategy((Strategy) value)),
 
+    /** {@link SequenceSettings#kind()}: where the values are counted; SYNC needs {@link CounterKind#TABLE}. */
+    KIND("kind", CounterKind.class, null, "one of table, native-sequence (not for sync)", "table",
+            SequenceSettings::kind, (builder, value) -> builder.kind((CounterKind) value)),
+
     /** {@link SequenceSettings#blockSize()}. */
     BLOCK_SIZE("block-size", Integer.class, "blockSize", "an integer >= 1", "1000",
             SequenceSettings::blockSize, (builder, value) -> builder.blockSize((Integer) value)),
@@ -105,8 +109,8 @@ public enum Setting {
     }
 
     /**
-     * Returns the type of the setting's value: {@link Strategy}, {@link Integer}, {@link Long}, {@link Boolean}
-     * or {@link Duration}.
+     * Returns the type of the setting's value: an enum ({@link Strategy}, {@link CounterKind}), {@link Integer},
+     * {@link Long}, {@link Boolean} or {@link Duration}.
      *
      * @return the value type
      */
@@ -208,8 +212,8 @@ public enum Setting {
         }
         String text = value.toString().trim();
         try {
-            if (type == Strategy.class) {
-                return Strategy.valueOf(text.toUpperCase(Locale.ROOT).replace('-', '_'));
+            if (type.isEnum()) {
+                return enumConstant(type, text.toUpperCase(Locale.ROOT).replace('-', '_'));
             }
             if (type == Integer.class) {
                 return value instanceof Number n && !(value instanceof Double || value instanceof Float)
@@ -231,6 +235,11 @@ public enum Setting {
             invalid.initCause(e);
             throw invalid;
         }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object enumConstant(Class<?> type, String name) {
+        return Enum.valueOf((Class) type, name);
     }
 
     private static Duration duration(String text) {

@@ -18,16 +18,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 public class SettingTest {
 
     /** A value for each setting that differs from its default, as text in a properties file would give it. */
-    public static final Map<Setting, String> NON_DEFAULT = Map.of(
-            Setting.STRATEGY, "batch",
-            Setting.BLOCK_SIZE, "40",
-            Setting.LOW_WATERMARK, "3",
-            Setting.ACQUIRE_TIMEOUT, "750ms",
-            Setting.INITIAL_VALUE, "100",
-            Setting.MAX_VALUE, "999999",
-            Setting.ADAPTIVE_ENABLED, "false",
-            Setting.ADAPTIVE_MAX_BLOCK_SIZE, "400",
-            Setting.ADAPTIVE_TARGET_REFILL_INTERVAL, "PT0.25S");
+    public static final Map<Setting, String> NON_DEFAULT = Map.ofEntries(
+            Map.entry(Setting.STRATEGY, "batch"),
+            Map.entry(Setting.KIND, "native-sequence"),
+            Map.entry(Setting.BLOCK_SIZE, "40"),
+            Map.entry(Setting.LOW_WATERMARK, "3"),
+            Map.entry(Setting.ACQUIRE_TIMEOUT, "750ms"),
+            Map.entry(Setting.INITIAL_VALUE, "100"),
+            Map.entry(Setting.MAX_VALUE, "999999"),
+            Map.entry(Setting.ADAPTIVE_ENABLED, "false"),
+            Map.entry(Setting.ADAPTIVE_MAX_BLOCK_SIZE, "400"),
+            Map.entry(Setting.ADAPTIVE_TARGET_REFILL_INTERVAL, "PT0.25S"));
 
     @Test
     void everySettingHasANonDefaultExampleHere() {
@@ -61,7 +62,7 @@ public class SettingTest {
         for (Setting setting : Setting.values()) {
             Object value = setting.defaultValue();
             String expected = value instanceof Duration duration ? duration.toSeconds() + "s"
-                    : value instanceof Strategy strategy ? strategy.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+                    : value instanceof Enum<?> constant ? constant.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
                     : String.valueOf(value);
             if (setting == Setting.LOW_WATERMARK || setting == Setting.ADAPTIVE_ENABLED) {
                 continue; // documented as the rule that derives it from other settings
@@ -75,8 +76,11 @@ public class SettingTest {
     @Test
     void settingsPrintAndCompareByEverySetting() {
         SequenceSettings settings = SequenceSettings.builder().blockSize(40).build();
-        assertThat(settings.toString()).startsWith("SequenceSettings{strategy=ASYNC_BATCH, block-size=40, ")
-                .contains("adaptive.target-refill-interval=PT1S");
+        assertThat(settings.toString()).startsWith("SequenceSettings{strategy=ASYNC_BATCH, ")
+                .contains(", block-size=40, ").contains("adaptive.target-refill-interval=PT1S").endsWith("}");
+        for (Setting setting : Setting.values()) {
+            assertThat(settings.toString()).contains(setting.key() + "=" + setting.valueIn(settings));
+        }
         for (Setting setting : Setting.values()) {
             SequenceSettings changed = setting.apply(SequenceSettings.builder(), NON_DEFAULT.get(setting)).build();
             assertThat(changed).as(setting.key()).isNotEqualTo(SequenceSettings.defaults());
@@ -123,7 +127,8 @@ public class SettingTest {
         assertThatThrownBy(() -> Setting.MAX_VALUE.apply(SequenceSettings.builder(), null))
                 .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'max-value'");
         assertThat(Setting.find("block_size")).isEmpty();
-        assertThat(Setting.keys()).startsWith("strategy, block-size, low-watermark");
+        assertThat(Setting.keys()).startsWith("strategy, ").contains(", block-size, low-watermark, ")
+                .isEqualTo(String.join(", ", Arrays.stream(Setting.values()).map(Setting::key).toList()));
     }
 
     @ParameterizedTest

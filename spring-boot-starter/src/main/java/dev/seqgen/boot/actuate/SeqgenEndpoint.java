@@ -5,11 +5,11 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceStats;
 import dev.seqgen.Setting;
-import dev.seqgen.Strategy;
 import java.time.Duration;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -166,7 +166,8 @@ public class SeqgenEndpoint {
         Map<String, Object> described = new LinkedHashMap<>();
         for (Setting setting : Setting.values()) {
             Object value = setting.valueIn(settings);
-            described.put(setting.key(), value instanceof Strategy strategy ? strategy.externalName()
+            described.put(setting.key(), value instanceof Enum<?> constant
+                    ? constant.name().toLowerCase(Locale.ROOT).replace('_', '-')
                     : value instanceof Duration duration ? duration.toString() : value);
         }
         return described;

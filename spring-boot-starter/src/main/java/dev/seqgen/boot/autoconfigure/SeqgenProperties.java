@@ -1,5 +1,6 @@
 package dev.seqgen.boot.autoconfigure;
 
+import dev.seqgen.CounterKind;
 import dev.seqgen.Strategy;
 
 import java.time.Duration;
@@ -364,6 +365,12 @@ public class SeqgenProperties {
         private Strategy strategy;
 
         /**
+         * Where values are counted: table (a row of seqgen's table; every strategy) or native-sequence (a
+         * database sequence, no hot row; not for sync). One application may use both. Default: table.
+         */
+        private CounterKind kind;
+
+        /**
          * Number of values reserved per store transaction by batch and async-batch; also the most values one
          * stopped JVM can leave unused, unless the block adapts. Default: 1000.
          */
@@ -401,6 +408,14 @@ public class SeqgenProperties {
 
         public void setStrategy(Strategy strategy) {
             this.strategy = strategy;
+        }
+
+        public CounterKind getKind() {
+            return this.kind;
+        }
+
+        public void setKind(CounterKind kind) {
+            this.kind = kind;
         }
 
         public Integer getBlockSize() {
