@@ -4,11 +4,14 @@ import dev.seqgen.spi.Identifiers;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 import dev.seqgen.spi.SequenceStore;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -19,7 +22,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * Gives out one shared {@link Sequence} per name for one store, and closes them all. Every entity, session
+ * Gives out one shared {@link Sequence} per name, and closes them all. Each sequence is served by the registry's
+ * store of its {@link SequenceSettings#kind() kind}: the store the registry is built over, and at most one more
+ * store of each other kind ({@link Builder#store(SequenceStore)}), so that one application can count its ids in
+ * database sequences and its invoice numbers, gapless, in the sequence table. Every entity, session
  * and thread in a JVM that uses a name should get its sequence from the same registry, so that the name has
  * one block in hand and one set of counters.
  *
@@ -39,6 +45,8 @@ public final class SequenceRegistry implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SequenceRegistry.class.getName());
 
     private final SequenceStore store;
+    /** The store of each kind the registry serves; the primary {@link #store} is one of them. */
+    private final Map<CounterKind, SequenceStore> stores;
     private final SequenceSettings defaults;
     private final Map<String, SequenceSettings> perSequence;
     private final Executor executor;
@@ -57,6 +65,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
     private SequenceRegistry(Builder builder) {
         this.store = builder.store;
+        this.stores = Map.copyOf(builder.stores);
         this.defaults = builder.defaults;
         this.perSequence = Map.copyOf(builder.perSequence);
         this.ownedExecutor = builder.executor == null ? Executors.newCachedThreadPool(new RefillThreads()) : null;
@@ -64,6 +73,8 @@ public final class SequenceRegistry implements AutoCloseable {
         this.ticker = builder.ticker;
         this.metrics = builder.metrics;
         LOG.log(System.Logger.Level.INFO, () -> "seqgen registry on the " + store.name() + " store " + store
+                + (stores.size() > 1 ? " and " + stores.values().stream().filter(other -> other != store)
+                        .map(Object::toString).collect(java.util.stream.Collectors.joining(" and ")) : "")
                 + "; defaults: " + defaults + (perSequence.isEmpty() ? "" : "; configured: " + perSequence));
     }
 
@@ -141,7 +152,25 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public void createSequence(String name, SequenceSettings settings) {
         Identifiers.requireSequenceName(name);
-        Sequences.createRow(name, Objects.requireNonNull(settings, "settings"), store, ticker);
+        Sequences.createRow(name, Objects.requireNonNull(settings, "settings"), storeFor(name, settings), ticker);
+    }
+
+    /**
+     * The store of the settings' kind; a kind the registry has no store for is a configuration error of the
+     * sequence. A kind left unset means the primary store, or for SYNC the table store if there is one (SYNC
+     * needs a row that rolls back with the caller's transaction).
+     */
+    private SequenceStore storeFor(String name, SequenceSettings settings) {
+        if (!settings.kindSet()) {
+            return settings.strategy() == Strategy.SYNC ? stores.getOrDefault(CounterKind.TABLE, store) : store;
+        }
+        SequenceStore served = stores.get(settings.kind());
+        if (served == null) {
+            throw new SequenceConfigurationException("sequences." + name + ".kind", settings.kind().externalName(),
+                    "a kind this registry has a store for: " + stores.keySet().stream().map(CounterKind::externalName)
+                            .sorted().collect(java.util.stream.Collectors.joining(", ")));
+        }
+        return served;
     }
 
     private static IllegalStateException closedError(String name) {
@@ -152,8 +181,9 @@ public final class SequenceRegistry implements AutoCloseable {
         if (closed) {
             throw closedError(name);
         }
-        Sequences.createRow(name, settings, store, ticker);
-        return Sequences.create(name, settings, store, ticker, executor, metrics);
+        SequenceStore served = storeFor(name, settings);
+        Sequences.createRow(name, settings, served, ticker);
+        return Sequences.create(name, settings, served, ticker, executor, metrics);
     }
 
     /**
@@ -186,12 +216,61 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the store.
+     * Returns the store the registry was built over: the store of the default settings' kind, unless the
+     * builder was told otherwise.
      *
-     * @return the store
+     * @return the primary store
      */
     public SequenceStore store() {
         return store;
+    }
+
+    /**
+     * Returns the store that serves the sequences of a kind.
+     *
+     * @param kind the counter kind
+     * @return the store, or empty if the registry has none of that kind
+     */
+    public Optional<SequenceStore> store(CounterKind kind) {
+        return Optional.ofNullable(stores.get(Objects.requireNonNull(kind, "kind")));
+    }
+
+    /**
+     * Returns the store that serves a sequence of this name: the store of the kind of its
+     * {@linkplain #settingsFor(String) settings}, or of its own settings once it is open.
+     *
+     * @param name the sequence name
+     * @return the store
+     * @throws SequenceConfigurationException if the registry has no store of the sequence's kind
+     */
+    public SequenceStore storeOf(String name) {
+        Sequence open = sequences.get(name);
+        return storeFor(name, open != null ? open.settings() : settingsFor(name));
+    }
+
+    /**
+     * Returns the store that would serve a sequence of this name with these settings: the store of the settings'
+     * kind, or, when the kind is not set, the primary store (for SYNC, the table store if the registry has one).
+     *
+     * @param name the sequence name, for the error message
+     * @param settings the settings
+     * @return the store
+     * @throws SequenceConfigurationException if the registry has no store of the settings' kind
+     */
+    public SequenceStore storeOf(String name, SequenceSettings settings) {
+        return storeFor(name, Objects.requireNonNull(settings, "settings"));
+    }
+
+    /**
+     * Returns every store of the registry, the primary one first.
+     *
+     * @return the stores
+     */
+    public List<SequenceStore> stores() {
+        List<SequenceStore> all = new ArrayList<>();
+        all.add(store);
+        stores.values().stream().filter(other -> other != store).forEach(all::add);
+        return List.copyOf(all);
     }
 
     /**
@@ -229,8 +308,30 @@ public final class SequenceRegistry implements AutoCloseable {
         private Ticker ticker = Ticker.systemTicker();
         private SequenceMetricsTrackerFactory metrics = SequenceMetricsTrackerFactory.noop();
 
+        private final Map<CounterKind, SequenceStore> stores = new EnumMap<>(CounterKind.class);
+
         private Builder(SequenceStore store) {
             this.store = Objects.requireNonNull(store, "store");
+            stores.put(store.kind(), store);
+        }
+
+        /**
+         * Adds a store that serves the sequences of its {@link SequenceStore#kind() kind}, beside the store the
+         * registry is built over: a JDBC native-sequence store beside the table store, for example, over the same
+         * {@code DataSource}. The registry does not close the stores.
+         *
+         * @param other a store of a kind the registry has no store for yet
+         * @return this builder
+         * @throws IllegalArgumentException if the registry already has a store of that kind
+         */
+        public Builder store(SequenceStore other) {
+            Objects.requireNonNull(other, "store");
+            SequenceStore existing = stores.putIfAbsent(other.kind(), other);
+            if (existing != null && existing != other) {
+                throw new IllegalArgumentException("the registry already has a store of the kind "
+                        + other.kind().externalName() + ": " + existing);
+            }
+            return this;
         }
 
         /**

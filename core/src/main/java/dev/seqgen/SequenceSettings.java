@@ -10,7 +10,8 @@ import java.util.StringJoiner;
  *
  * <p>Error messages name a setting by its {@link Setting#key() key}; {@link Setting} lists them. Two settings are
  * equal when every {@link Setting} has the same value in both and both leave the same values at their defaults
- * that depend on other settings ({@link #lowWatermarkSet()}, {@link #adaptiveSet()}).
+ * that depend on other settings or on the registry ({@link #lowWatermarkSet()}, {@link #adaptiveSet()},
+ * {@link #kindSet()}).
  */
 public final class SequenceSettings {
 
@@ -24,6 +25,7 @@ public final class SequenceSettings {
 
     private final Strategy strategy;
     private final CounterKind kind;
+    private final boolean kindExplicit;
     private final int blockSize;
     private final int lowWatermark;
     private final boolean lowWatermarkExplicit;
@@ -37,7 +39,8 @@ public final class SequenceSettings {
 
     private SequenceSettings(Builder builder) {
         this.strategy = builder.strategy;
-        this.kind = builder.kind;
+        this.kindExplicit = builder.kind != null;
+        this.kind = kindExplicit ? builder.kind : CounterKind.TABLE;
         this.blockSize = builder.blockSize;
         this.lowWatermarkExplicit = builder.lowWatermark != Builder.UNSET;
         this.lowWatermark = lowWatermarkExplicit ? builder.lowWatermark : builder.blockSize / 4;
@@ -83,13 +86,23 @@ public final class SequenceSettings {
     }
 
     /**
-     * Returns where the values are counted: a row of seqgen's table, or a database sequence. The registry serves
-     * the sequence from its store of that kind.
+     * Returns where the values are counted, as set: a row of seqgen's table, or a database sequence. The registry
+     * serves the sequence from its store of that kind. Unless it was {@linkplain #kindSet() set}, the registry
+     * serves the sequence from the store it was built over (for SYNC, from its table store if it has one).
      *
      * @return the counter kind; default {@link CounterKind#TABLE}
      */
     public CounterKind kind() {
         return kind;
+    }
+
+    /**
+     * Returns whether the kind was set rather than left at its default.
+     *
+     * @return whether {@link Builder#kind(CounterKind)} set it
+     */
+    public boolean kindSet() {
+        return kindExplicit;
     }
 
     /** @return the number of values reserved per store transaction (BATCH, ASYNC_BATCH); default 1000 */
@@ -190,7 +203,8 @@ public final class SequenceSettings {
         if (!(o instanceof SequenceSettings that)) {
             return false;
         }
-        if (lowWatermarkExplicit != that.lowWatermarkExplicit || adaptiveExplicit != that.adaptiveExplicit) {
+        if (lowWatermarkExplicit != that.lowWatermarkExplicit || adaptiveExplicit != that.adaptiveExplicit
+                || kindExplicit != that.kindExplicit) {
             return false;
         }
         for (Setting setting : Setting.values()) {
@@ -203,7 +217,8 @@ public final class SequenceSettings {
 
     @Override
     public int hashCode() {
-        int hash = Boolean.hashCode(lowWatermarkExplicit) * 31 + Boolean.hashCode(adaptiveExplicit);
+        int hash = (Boolean.hashCode(lowWatermarkExplicit) * 31 + Boolean.hashCode(adaptiveExplicit)) * 31
+                + Boolean.hashCode(kindExplicit);
         for (Setting setting : Setting.values()) {
             hash = hash * 31 + setting.valueIn(this).hashCode();
         }
@@ -226,7 +241,8 @@ public final class SequenceSettings {
         private static final int UNSET = -1;
 
         private Strategy strategy = Strategy.ASYNC_BATCH;
-        private CounterKind kind = CounterKind.TABLE;
+        /** Null: the default, the kind of the registry's store. */
+        private CounterKind kind;
         private int blockSize = 1000;
         private int lowWatermark = UNSET;
         private Duration acquireTimeout = Duration.ofSeconds(5);
@@ -242,7 +258,7 @@ public final class SequenceSettings {
 
         private Builder(SequenceSettings settings) {
             this.strategy = settings.strategy;
-            this.kind = settings.kind;
+            this.kind = settings.kindExplicit ? settings.kind : null;
             this.blockSize = settings.blockSize;
             this.lowWatermark = settings.lowWatermarkExplicit ? settings.lowWatermark : UNSET;
             this.acquireTimeout = settings.acquireTimeout;
@@ -267,8 +283,9 @@ public final class SequenceSettings {
         }
 
         /**
-         * Sets where the values are counted. Default {@link CounterKind#TABLE}; {@link CounterKind#NATIVE_SEQUENCE}
-         * cannot serve {@link Strategy#SYNC} (checked by {@link #build()}).
+         * Sets where the values are counted. Default: the kind of the store the registry is built over (for
+         * SYNC, its table store if it has one); {@link CounterKind#NATIVE_SEQUENCE} cannot serve
+         * {@link Strategy#SYNC} (checked by {@link #build()}).
          *
          * @param kind the counter kind
          * @return this builder
@@ -422,7 +439,8 @@ public final class SequenceSettings {
          *     block size
          */
         public SequenceSettings build() {
-            requireArgument(kind == CounterKind.TABLE || strategy != Strategy.SYNC, "kind", kind.externalName(),
+            requireArgument(kind != CounterKind.NATIVE_SEQUENCE || strategy != Strategy.SYNC, "kind",
+                    CounterKind.NATIVE_SEQUENCE.externalName(),
                     "table for a sync sequence: sync takes gapless values in the caller's transaction, and a"
                     + " database sequence's increments cannot be rolled back");
             requireArgument(lowWatermark == UNSET || lowWatermark < blockSize, "low-watermark", lowWatermark,

@@ -68,7 +68,7 @@ final class Sequences {
             case BATCH -> new BatchSequence(name, settings, store, ticker, executor);
             case ASYNC_BATCH -> new AsyncBatchSequence(name, settings, store, ticker, executor);
         };
-        sequence.tracker(metrics.create(sequence, store.name()));
+        sequence.tracker(metrics.create(sequence, store));
         if (sequence instanceof AsyncBatchSequence asyncBatch) {
             asyncBatch.start();
         }

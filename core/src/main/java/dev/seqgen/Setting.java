@@ -33,7 +33,8 @@ public enum Setting {
             SequenceSettings::strategy, (builder, value) -> builder.strategy((Strategy) value)),
 
     /** {@link SequenceSettings#kind()}: where the values are counted; SYNC needs {@link CounterKind#TABLE}. */
-    KIND("kind", CounterKind.class, null, "one of table, native-sequence (not for sync)", "table",
+    KIND("kind", CounterKind.class, null, "one of table, native-sequence (not for sync)",
+            "the kind of the registry's store: table, unless the registry is built over a native-sequence store",
             SequenceSettings::kind, (builder, value) -> builder.kind((CounterKind) value)),
 
     /** {@link SequenceSettings#blockSize()}. */

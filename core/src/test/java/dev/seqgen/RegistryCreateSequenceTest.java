@@ -37,4 +37,40 @@ class RegistryCreateSequenceTest {
                     .isInstanceOf(SequenceUnavailableException.class).hasMessageContaining("sequence 'orders'");
         }
     }
+
+    @Test
+    void eachSequenceIsServedByTheStoreOfItsKind() {
+        InMemorySequenceStore databaseSequences = new InMemorySequenceStore().kind(CounterKind.NATIVE_SEQUENCE);
+        SequenceSettings onSequences = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10)
+                .kind(CounterKind.NATIVE_SEQUENCE).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).store(databaseSequences)
+                .sequence("orders", onSequences).build()) {
+            assertThat(registry.sequence("orders").next()).isEqualTo(1);
+            assertThat(registry.sequence("invoices", SequenceSettings.builder().strategy(Strategy.SYNC).build()))
+                    .as("kind unset: the primary store").isNotNull();
+            registry.createSequence("invoices", SequenceSettings.builder().strategy(Strategy.SYNC).build());
+            assertThat(databaseSequences.nextValue("orders")).as("served by the store of its kind").hasValue(11);
+            assertThat(store.nextValue("orders")).isEmpty();
+            assertThat(store.nextValue("invoices")).hasValue(1);
+            assertThat(registry.storeOf("orders")).isSameAs(databaseSequences);
+            assertThat(registry.store(CounterKind.TABLE)).containsSame(store);
+            assertThat(registry.stores()).containsExactly(store, databaseSequences);
+        }
+        assertThatThrownBy(() -> SequenceRegistry.builder(store).store(new InMemorySequenceStore()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already has a store of the kind table");
+    }
+
+    @Test
+    void aKindTheRegistryHasNoStoreForFailsNamingTheSequenceAndTheKind() {
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).build()) {
+            assertThatThrownBy(() -> registry.sequence("orders", SequenceSettings.builder()
+                    .kind(CounterKind.NATIVE_SEQUENCE).build()))
+                    .isInstanceOf(SequenceConfigurationException.class)
+                    .hasMessageContaining("'sequences.orders.kind'").hasMessageContaining("native-sequence")
+                    .hasMessageContaining("a kind this registry has a store for: table");
+        }
+        assertThatThrownBy(() -> SequenceSettings.builder().strategy(Strategy.SYNC).kind(CounterKind.NATIVE_SEQUENCE)
+                .build()).isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'kind'")
+                .hasMessageContaining("table for a sync sequence");
+    }
 }

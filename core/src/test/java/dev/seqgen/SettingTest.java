@@ -64,13 +64,14 @@ public class SettingTest {
             String expected = value instanceof Duration duration ? duration.toSeconds() + "s"
                     : value instanceof Enum<?> constant ? constant.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
                     : String.valueOf(value);
-            if (setting == Setting.LOW_WATERMARK || setting == Setting.ADAPTIVE_ENABLED) {
-                continue; // documented as the rule that derives it from other settings
+            if (setting == Setting.LOW_WATERMARK || setting == Setting.ADAPTIVE_ENABLED || setting == Setting.KIND) {
+                continue; // documented as the rule that derives it from other settings or from the registry
             }
             assertThat(setting.defaultText()).as(setting.key()).isEqualTo(expected);
         }
         assertThat(Setting.LOW_WATERMARK.defaultText()).contains("quarter of the block size");
         assertThat(Setting.ADAPTIVE_ENABLED.defaultText()).contains("on for async-batch");
+        assertThat(Setting.KIND.defaultText()).contains("registry's store: table");
     }
 
     @Test

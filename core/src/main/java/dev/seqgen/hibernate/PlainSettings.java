@@ -16,14 +16,17 @@ import java.util.TreeMap;
 final class PlainSettings {
 
     final String table;
+    /** The native-sequence store's prefix, or null for its default. */
+    final String sequencePrefix;
     final boolean createTable;
     final SequenceSettings defaults;
     /** Per sequence name, sorted so that errors and registries come out the same on every start. */
     final Map<String, SequenceSettings> perSequence;
 
-    private PlainSettings(String table, boolean createTable, SequenceSettings defaults,
+    private PlainSettings(String table, String sequencePrefix, boolean createTable, SequenceSettings defaults,
             Map<String, SequenceSettings> perSequence) {
         this.table = table;
+        this.sequencePrefix = sequencePrefix;
         this.createTable = createTable;
         this.defaults = defaults;
         this.perSequence = perSequence;
@@ -60,8 +63,10 @@ final class PlainSettings {
             sequence.getValue().forEach((key, value) -> apply(builder, prefix, key, value));
             perSequence.put(sequence.getKey(), build(builder, prefix));
         }
+        Object sequencePrefix = settings.get(SeqgenHibernate.SEQUENCE_PREFIX);
         return new PlainSettings(table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim(),
-                createTable, builtDefaults, perSequence);
+                sequencePrefix == null ? null : sequencePrefix.toString().trim(), createTable, builtDefaults,
+                perSequence);
     }
 
     private static void apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {

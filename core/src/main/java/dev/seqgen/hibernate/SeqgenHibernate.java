@@ -36,6 +36,13 @@ public final class SeqgenHibernate {
     public static final String TABLE = "seqgen.table";
 
     /**
+     * Setting: the prefix of the database sequences of the sequences whose {@code kind} is
+     * {@code native-sequence}, when seqgen builds its own registry (sequence {@code orders} is database sequence
+     * {@code seqgen_orders} by default); as Spring Boot's property of the same name.
+     */
+    public static final String SEQUENCE_PREFIX = "seqgen.jdbc.sequence-prefix";
+
+    /**
      * Setting ({@code true}/{@code false}, default true): whether seqgen creates its table when missing, when
      * it builds its own registry.
      */

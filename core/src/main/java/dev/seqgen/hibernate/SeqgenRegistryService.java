@@ -1,5 +1,6 @@
 package dev.seqgen.hibernate;
 
+import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcSequenceStore;
@@ -75,6 +76,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /** The registry and connection seqgen built, to be closed on stop; guarded by {@code this}. */
     private transient SequenceRegistry ownedRegistry;
     private transient JdbcSequenceStore ownedStore;
+    /** The native-sequence store of seqgen's own registry, when a sequence's kind asks for one; or null. */
+    private transient dev.seqgen.jdbc.NativeSequenceStore ownedNativeStore;
     /** Generators registered and not started yet; guarded by {@code this}. */
     private final transient List<Registration> pending = new ArrayList<>();
     /** Started generators (rows in place) whose sequences open at their first value, by name; guarded by this. */
@@ -207,37 +210,52 @@ final class SeqgenRegistryService implements Service, Stoppable {
         SequenceRegistry given = givenRegistry();
         SequenceSettings configured;
         SequenceSettings defaults;
-        String otherStore = null;
         if (given != null) {
             configured = given.settingsFor(name);
             defaults = given.defaults();
-            if (!java.sql.Connection.class.equals(given.store().transactionType())) {
-                otherStore = given.store().name();
-            }
         } else {
             PlainSettings plain = plainSettings();
             defaults = plain.defaults;
             configured = plain.perSequence.getOrDefault(name, defaults);
         }
-        SequenceSettings settings = AnnotatedSettings.resolve(annotation, configured, defaults,
-                intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-        if (settings.strategy() == dev.seqgen.Strategy.SYNC
-                && given != null && given.store() instanceof dev.seqgen.jdbc.NativeSequenceStore) {
-            throw new SeqgenMappingException(where, "the SYNC strategy takes gapless values from a row of seqgen's"
-                    + " sequence table in the session's transaction, and the registry uses the native-sequence store"
-                    + " (database sequences: with Spring Boot, seqgen.jdbc.kind=native-sequence), whose values cannot"
-                    + " be rolled back", "For gapless values keep the table store (seqgen.jdbc.kind=table, the"
-                    + " default); one registry has one kind of store, so ids on database sequences and gapless"
-                    + " numbers cannot share a registry yet", null);
+        SequenceSettings settings;
+        try {
+            settings = AnnotatedSettings.resolve(annotation, configured, defaults,
+                    intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
+        } catch (SequenceConfigurationException e) {
+            if (e.setting().equals("kind")) {
+                throw nativeKindCannotServeSync(where, name, e);
+            }
+            throw e;
         }
-        if (settings.strategy() == dev.seqgen.Strategy.SYNC && otherStore != null) {
-            throw new SeqgenMappingException(where, "the SYNC strategy increments the row on the session's"
-                    + " JDBC connection, so it needs the JDBC store in the entities' database; the registry uses the "
-                    + otherStore + " store", "Keep the sequence's row in the entities' database with the JDBC store,"
-                    + " or give the sequence another strategy (with Spring Boot: seqgen.sequences." + name
-                    + ".strategy=async, unique and ordered but not gapless)", null);
+        if (given != null && settings.strategy() == dev.seqgen.Strategy.SYNC) {
+            // The store that will serve the sequence, by its kind: SYNC needs one that takes the session's
+            // connection, the JDBC table store in the entities' database.
+            SequenceStore serving = given.storeOf(name, settings);
+            if (serving.kind() == CounterKind.NATIVE_SEQUENCE) {
+                throw nativeKindCannotServeSync(where, name, null);
+            }
+            if (!java.sql.Connection.class.equals(serving.transactionType())) {
+                throw new SeqgenMappingException(where, "the SYNC strategy increments the row on the session's"
+                        + " JDBC connection, so it needs the JDBC store in the entities' database; the registry"
+                        + " uses the " + serving.name() + " store", "Keep the sequence's row in the entities'"
+                        + " database with the JDBC store, or give the sequence another strategy (with Spring Boot:"
+                        + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless)", null);
+            }
         }
         return settings;
+    }
+
+    private static SeqgenMappingException nativeKindCannotServeSync(String where, String name,
+            SequenceConfigurationException cause) {
+        return new SeqgenMappingException(where, "the SYNC strategy takes gapless values from a row of seqgen's"
+                + " sequence table in the session's transaction, and the sequence would be served by the"
+                + " native-sequence store (a database sequence), whose increments cannot be rolled back",
+                "Count this sequence in the table: seqgen.sequences." + name + ".kind=table (a Spring Boot property,"
+                + " or a Hibernate setting when seqgen builds its registry). Spring Boot and plain Hibernate then"
+                + " give the registry a table store beside the native-sequence store, so ids on database sequences"
+                + " and gapless numbers share one application; a registry built by hand needs one:"
+                + " SequenceRegistry.Builder.store(a JdbcSequenceStore)", cause);
     }
 
     /**
@@ -251,7 +269,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
         SequenceRegistry given = givenRegistry();
         if (given != null) {
-            return given.store().sqlTable().map(SequenceStore.SqlTable::name).orElse(null);
+            return given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable).map(SequenceStore.SqlTable::name)
+                    .orElse(null);
         }
         return plainSettings().table;
     }
@@ -324,12 +343,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
                                         + existing.settings());
                     }
                 }
-                startAboveExistingRows(group, started.store(), null);
+                startAboveExistingRows(group, started.storeOf(first.name(), first.settings()), null);
                 // The row (and the table, where the store creates it) exists from start-up on, so that a
                 // store that cannot create it fails here, and no DDL runs later inside a caller's transaction.
                 started.createSequence(first.name(), first.settings());
             } catch (dev.seqgen.SequenceUnavailableException e) {
-                String unreadable = unreadableTable(started.store(), e);
+                String unreadable = unreadableTable(started.storeOf(first.name(), first.settings()), e);
                 throw new SeqgenMappingException(first.where(), unreadable != null ? unreadable : e.getMessage(), null,
                         e);
             } catch (dev.seqgen.SequenceException e) {
@@ -387,7 +406,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         Registration first = group.get(0);
         try {
             SequenceRegistry started = registry();
-            startAboveExistingRows(group, started.store(), session);
+            startAboveExistingRows(group, started.storeOf(first.name(), first.settings()), session);
             Sequence sequence = started.sequence(first.name(), first.settings());
             for (Registration registration : group) {
                 registration.target().accept(sequence);
@@ -557,12 +576,29 @@ final class SeqgenRegistryService implements Service, Stoppable {
         try {
             JdbcSequenceStore store = ownedStore;
             SequenceRegistry.Builder builder = SequenceRegistry.builder(store).defaults(plain.defaults);
+            // A native-sequence store beside the table store only when a sequence is of that kind: it keeps a
+            // dedicated connection of its own.
+            boolean nativeKind = java.util.stream.Stream.concat(java.util.stream.Stream.of(plain.defaults),
+                    plain.perSequence.values().stream()).anyMatch(s -> s.kind() == CounterKind.NATIVE_SEQUENCE);
+            if (nativeKind) {
+                dev.seqgen.jdbc.NativeSequenceStore.Builder nativeBuilder = dev.seqgen.jdbc.NativeSequenceStore
+                        .builder(dataSource()).dedicatedConnection(true);
+                if (plain.sequencePrefix != null) {
+                    try {
+                        nativeBuilder.prefix(plain.sequencePrefix);
+                    } catch (SequenceConfigurationException e) {
+                        throw new SequenceConfigurationException(SeqgenHibernate.SEQUENCE_PREFIX, e.value(),
+                                e.allowed());
+                    }
+                }
+                ownedNativeStore = nativeBuilder.build();
+                builder.store(ownedNativeStore);
+            }
             plain.perSequence.forEach(builder::sequence);
             ownedRegistry = builder.build();
             return ownedRegistry;
         } catch (RuntimeException e) {
-            ownedStore.close();
-            ownedStore = null;
+            closeOwnedStores();
             throw e;
         }
     }
@@ -588,11 +624,24 @@ final class SeqgenRegistryService implements Service, Stoppable {
             try {
                 ownedRegistry.close();
             } finally {
-                ownedStore.close();
+                closeOwnedStores();
                 ownedRegistry = null;
-                ownedStore = null;
                 registry = null;
             }
+        }
+    }
+
+    private void closeOwnedStores() {
+        try {
+            if (ownedNativeStore != null) {
+                ownedNativeStore.close();
+            }
+        } finally {
+            ownedNativeStore = null;
+            if (ownedStore != null) {
+                ownedStore.close();
+            }
+            ownedStore = null;
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.seqgen.jdbc;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.CounterKind;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcDialect.NativeSequenceState;
 import dev.seqgen.spi.ReservedRange;
@@ -166,6 +167,11 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                     + " database sequence " + name + " would be longer than " + MAX_NAME_LENGTH);
         }
         return name;
+    }
+
+    @Override
+    public CounterKind kind() {
+        return CounterKind.NATIVE_SEQUENCE;
     }
 
     @Override

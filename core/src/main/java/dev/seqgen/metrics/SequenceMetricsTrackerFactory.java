@@ -19,6 +19,19 @@ public interface SequenceMetricsTrackerFactory {
     SequenceMetricsTracker create(Sequence sequence, String storeName);
 
     /**
+     * Creates the tracker of a newly created sequence served by {@code store}; what the registry calls. The
+     * default calls {@link #create(Sequence, String)} with the store's name; a factory that tags the
+     * {@linkplain dev.seqgen.spi.SequenceStore#kind() counter kind} too overrides it.
+     *
+     * @param sequence the sequence, whose {@code stats()} gauges may read
+     * @param store the store that serves it
+     * @return the tracker
+     */
+    default SequenceMetricsTracker create(Sequence sequence, dev.seqgen.spi.SequenceStore store) {
+        return create(sequence, store.name());
+    }
+
+    /**
      * Returns the factory that creates no-op trackers.
      *
      * @return the no-op factory

@@ -1,5 +1,6 @@
 package dev.seqgen.spi;
 
+import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 
@@ -25,6 +26,18 @@ public interface SequenceStore {
      * @return the store name
      */
     String name();
+
+    /**
+     * Returns where this store counts values: a row per sequence ({@link CounterKind#TABLE}, the default) or a
+     * database sequence per sequence ({@link CounterKind#NATIVE_SEQUENCE}). A registry serves each sequence from
+     * its store of the sequence's {@link dev.seqgen.SequenceSettings#kind() kind}, so it may hold one store of
+     * each kind ({@link dev.seqgen.SequenceRegistry.Builder#store(SequenceStore)}).
+     *
+     * @return the counter kind
+     */
+    default CounterKind kind() {
+        return CounterKind.TABLE;
+    }
 
     /**
      * Makes sure the sequence's row exists, creating it (and the table, if the store is configured to)

@@ -63,7 +63,8 @@ class NativeSequenceStoreHibernateTest {
                     Map.of(SeqgenHibernate.REGISTRY, registry), NumberedInvoice.class).close());
             assertThat(HibernateTesting.rootCause(failure)).isInstanceOf(SeqgenMappingException.class);
             assertThat(HibernateTesting.rootCause(failure)).hasMessageContaining("property 'number'")
-                    .hasMessageContaining("native-sequence store").hasMessageContaining("seqgen.jdbc.kind=table")
+                    .hasMessageContaining("native-sequence store")
+                    .hasMessageContaining("seqgen.sequences.invoice_numbers.kind=table")
                     .hasMessageNotContaining("strategy=async");
         }
     }

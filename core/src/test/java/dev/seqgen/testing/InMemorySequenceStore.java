@@ -40,6 +40,19 @@ public final class InMemorySequenceStore implements SequenceStore {
     }
 
     /** Makes every reservation take this long, as a remote store would. */
+    private dev.seqgen.CounterKind kind = dev.seqgen.CounterKind.TABLE;
+
+    /** Makes the store say it counts in another kind (to test a registry's routing); default the table. */
+    public InMemorySequenceStore kind(dev.seqgen.CounterKind kind) {
+        this.kind = kind;
+        return this;
+    }
+
+    @Override
+    public dev.seqgen.CounterKind kind() {
+        return kind;
+    }
+
     public InMemorySequenceStore latency(Duration latency) {
         this.latencyNanos = latency.toNanos();
         return this;

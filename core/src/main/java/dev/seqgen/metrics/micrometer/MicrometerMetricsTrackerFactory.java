@@ -138,10 +138,21 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
         return strategy.externalName();
     }
 
+    /** Tags the store's counter kind, {@code table} or {@code native-sequence}, beside its name. */
+    @Override
+    public SequenceMetricsTracker create(Sequence sequence, dev.seqgen.spi.SequenceStore store) {
+        return create(sequence, store.name(), store.kind().externalName());
+    }
+
+    /** Tags the kind the sequence's settings name (a registry serves it from its store of that kind). */
     @Override
     public SequenceMetricsTracker create(Sequence sequence, String storeName) {
+        return create(sequence, storeName, sequence.settings().kind().externalName());
+    }
+
+    private SequenceMetricsTracker create(Sequence sequence, String storeName, String kind) {
         Tags tags = Tags.of("sequence", sequence.name(), "strategy", strategyTag(sequence.strategy()), "store",
-                storeName);
+                storeName, "kind", kind);
         FunctionCounter.builder(IDS_ISSUED, sequence, s -> s.stats().issued())
                 .description("Values handed out by this JVM")
                 .baseUnit(IDS)
@@ -177,7 +188,7 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
         SequenceObservations observations = observationRegistry == null ? null
                 : new SequenceObservations((io.micrometer.observation.ObservationRegistry) observationRegistry,
                         io.micrometer.common.KeyValues.of("sequence", sequence.name(), "strategy",
-                                strategyTag(sequence.strategy()), "store", storeName));
+                                strategyTag(sequence.strategy()), "store", storeName, "kind", kind));
         return new MicrometerMetricsTracker(
                 reservations(tags, "success"),
                 reservations(tags, "failure"),

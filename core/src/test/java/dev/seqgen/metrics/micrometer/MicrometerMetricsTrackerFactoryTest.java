@@ -48,7 +48,7 @@ class MicrometerMetricsTrackerFactoryTest {
         List<Meter> issued = List.copyOf(meters.find("seqgen.ids.issued").meters());
         assertThat(issued).hasSize(1);
         assertThat(issued.get(0).getId().getTags()).containsExactlyInAnyOrder(Tag.of("sequence", "orders"),
-                Tag.of("strategy", "batch"), Tag.of("store", "memory"));
+                Tag.of("strategy", "batch"), Tag.of("store", "memory"), Tag.of("kind", "table"));
         Set<String> names = meters.getMeters().stream().map(m -> m.getId().getName()).collect(Collectors.toSet());
         assertThat(names).containsExactlyInAnyOrder("seqgen.ids.issued", "seqgen.reservations",
                 "seqgen.reservation.retries", "seqgen.waits", "seqgen.block.remaining", "seqgen.block.size",

@@ -5,6 +5,7 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceStats;
 import dev.seqgen.Setting;
+import dev.seqgen.spi.SequenceStore;
 import java.time.Duration;
 
 import java.util.Collection;
@@ -70,8 +71,11 @@ public class SeqgenEndpoint {
         SequenceSettings settings = sequence != null ? sequence.settings() : registry.settingsFor(name);
         Long storeNextValue = null;
         String storeError = null;
+        String kind = null;
         try {
-            OptionalLong nextValue = registry.store().nextValue(name);
+            SequenceStore store = registry.storeOf(name);
+            kind = store.kind().externalName();
+            OptionalLong nextValue = store.nextValue(name);
             storeNextValue = nextValue.isPresent() ? nextValue.getAsLong() : null;
         } catch (RuntimeException e) {
             storeError = e.getMessage();
@@ -81,7 +85,7 @@ public class SeqgenEndpoint {
         if (sequence == null) {
             double capacityUsed = storeNextValue == null ? 0.0
                     : settings.capacityUsedBelow(storeNextValue);
-            return new SequenceDescriptor(strategy, false, storeNextValue, storeError, null, 0, settings.blockSize(),
+            return new SequenceDescriptor(strategy, kind, false, storeNextValue, storeError, null, 0, settings.blockSize(),
                     0, -1, capacityUsed, null, settingsDescriptor);
         }
         SequenceStats stats = sequence.stats();
@@ -91,7 +95,7 @@ public class SeqgenEndpoint {
         if (storeNextValue != null) {
             capacityUsed = Math.max(capacityUsed, settings.capacityUsedBelow(storeNextValue));
         }
-        return new SequenceDescriptor(strategy, true, storeNextValue, storeError, block, stats.remaining(),
+        return new SequenceDescriptor(strategy, kind, true, storeNextValue, storeError, block, stats.remaining(),
                 stats.blockSize(), stats.refillPoint(), stats.highestReserved(), capacityUsed,
                 new CountersDescriptor(stats.issued(), stats.reservations(), stats.reservationFailures(),
                         stats.retries(), stats.waits(), stats.lateRefills(), stats.discarded()),
@@ -113,6 +117,8 @@ public class SeqgenEndpoint {
      *
      * @param strategy the strategy, as configured: {@code sync}, {@code async}, {@code batch} or
      *     {@code async-batch}
+     * @param kind where its values are counted, {@code table} or {@code native-sequence} (the kind of the store that
+     *     serves it), or null if the registry has no store of the kind its settings name
      * @param inUse whether this JVM has used the sequence yet; only a sequence in use holds a block and has
      *     counters
      * @param storeNextValue the store row's {@code next_value}: the next value no JVM has taken; null if the
@@ -131,7 +137,7 @@ public class SeqgenEndpoint {
      *     of {@link Setting}), valued as in a properties file: strategies as {@code async-batch}, durations in
      *     ISO-8601
      */
-    public record SequenceDescriptor(String strategy, boolean inUse, Long storeNextValue, String storeError,
+    public record SequenceDescriptor(String strategy, String kind, boolean inUse, Long storeNextValue, String storeError,
             BlockDescriptor currentBlock, long remaining, long blockSize, long refillPoint, long highestReserved,
             double capacityUsed,
             CountersDescriptor counters, Map<String, Object> settings) implements OperationResponseBody {

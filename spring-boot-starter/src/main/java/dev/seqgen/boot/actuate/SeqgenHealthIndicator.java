@@ -130,6 +130,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
             OptionalLong nextValue = rows.nextValue(name);
             Map<String, Object> detail = new LinkedHashMap<>();
             detail.put("strategy", settings.strategy().externalName());
+            detail.put("kind", registry.storeOf(name).kind().externalName());
             detail.put("nextValue", nextValue.isPresent() ? nextValue.getAsLong() : null);
             double used = sequence != null ? sequence.stats().capacityUsed() : 0.0;
             if (nextValue.isPresent()) {
@@ -174,7 +175,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
             long readAt = ticker.read();
             Map<String, OptionalLong> nextValues = new LinkedHashMap<>();
             for (String name : names) {
-                nextValues.put(name, registry.store().nextValue(name));
+                nextValues.put(name, registry.storeOf(name).nextValue(name));
             }
             StoreRows read = new StoreRows(Map.copyOf(nextValues), readAt);
             lastRead = read;

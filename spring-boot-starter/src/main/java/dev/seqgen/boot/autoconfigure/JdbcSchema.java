@@ -37,9 +37,9 @@ final class JdbcSchema {
         return storeCreatesRenamedTable(dataSource, properties);
     }
 
-    /** Fails naming the script to run when the store's table does not exist. */
-    void requireTable(JdbcSequenceStore store) {
-        requireTable(store, dataSource, properties);
+    /** Fails naming the script to run when the table store's table does not exist. */
+    void requireTable(String table) {
+        requireTable(table, dataSource, properties);
     }
 
     /**
@@ -104,10 +104,10 @@ final class JdbcSchema {
         };
     }
 
-    private static void requireTable(JdbcSequenceStore store, DataSource dataSource, SeqgenProperties properties) {
+    private static void requireTable(String table, DataSource dataSource, SeqgenProperties properties) {
         SQLException unreadable;
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            statement.executeQuery("SELECT COUNT(*) FROM " + store.table() + " WHERE 1 = 0").close();
+            statement.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE 1 = 0").close();
             return;
         } catch (SQLException e) {
             unreadable = e;
@@ -116,10 +116,10 @@ final class JdbcSchema {
         if (!isMissingTable(unreadable)) {
             // Something else than a missing table (no permission, a lost connection, a server that answers
             // oddly): say what the database said, not what might have caused it.
-            throw new SeqgenSetupException("seqgen could not read its sequence table " + store.table() + " in the"
+            throw new SeqgenSetupException("seqgen could not read its sequence table " + table + " in the"
                     + " application's database: " + observed,
                     "Check that the database answers and that the application's user may read and update "
-                            + store.table() + "; the cause below is the database's own error.", unreadable);
+                            + table + "; the cause below is the database's own error.", unreadable);
         }
         String schema = properties.getJdbc().getSchema();
         String script;
@@ -129,8 +129,8 @@ final class JdbcSchema {
             script = schema;
         }
         String customTable = isRenamedTableWithDefaultScript(properties)
-                ? " (with the table renamed to " + store.table() + ", as seqgen.table says)" : "";
-        throw new SeqgenSetupException("seqgen's sequence table " + store.table() + " does not exist in the"
+                ? " (with the table renamed to " + table + ", as seqgen.table says)" : "";
+        throw new SeqgenSetupException("seqgen's sequence table " + table + " does not exist in the"
                 + " application's database (" + observed + "), and seqgen.jdbc.initialize-schema="
                 + properties.getJdbc().getInitializeSchema().name().toLowerCase(java.util.Locale.ROOT)
                 + " did not create it (by default seqgen creates it on embedded databases only).",

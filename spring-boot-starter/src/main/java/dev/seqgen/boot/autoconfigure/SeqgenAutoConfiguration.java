@@ -1,5 +1,6 @@
 package dev.seqgen.boot.autoconfigure;
 
+import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
@@ -62,7 +63,7 @@ public final class SeqgenAutoConfiguration {
     @Conditional(StoreAvailableCondition.class)
     @SuppressWarnings("deprecation")
     SequenceRegistry sequenceRegistry(SeqgenProperties properties, ObjectProvider<SequenceStore> store,
-            ObjectProvider<SequenceMetricsTrackerFactory> metrics,
+            ObjectProvider<JdbcStores> jdbcStores, ObjectProvider<SequenceMetricsTrackerFactory> metrics,
             ObjectProvider<SequenceRegistryCustomizer> customizers) {
         SequenceStore sequenceStore = store.getIfAvailable();
         if (sequenceStore == null) {
@@ -70,6 +71,20 @@ public final class SeqgenAutoConfiguration {
         }
         SequenceSettings defaults = SeqgenSettings.defaults(properties.getDefaults());
         SequenceRegistry.Builder builder = SequenceRegistry.builder(sequenceStore).defaults(defaults);
+        // A sequence configured with another kind than the store's is served by a JDBC store of that kind over
+        // the same DataSource: ids on database sequences and gapless numbers on the table, in one registry.
+        for (CounterKind kind : JdbcStores.configuredKinds(properties)) {
+            if (kind != sequenceStore.kind()) {
+                JdbcStores stores = jdbcStores.getIfAvailable();
+                if (stores == null) {
+                    throw new SequenceConfigurationException(kindProperty(properties, kind), kind.externalName(),
+                            "the kind of the " + sequenceStore.name() + " store, " + sequenceStore.kind()
+                                    .externalName() + " (a store of another kind is built by seqgen's JDBC"
+                                    + " support only, over the application's DataSource)");
+                }
+                builder.store(stores.additional(kind));
+            }
+        }
         properties.getSequences()
                 .forEach((name, sequence) -> SeqgenSettings.addSequence(builder, name, sequence, defaults));
         metrics.ifAvailable(builder::metrics);
@@ -86,16 +101,28 @@ public final class SeqgenAutoConfiguration {
     @Bean
     @SuppressWarnings("deprecation")
     static SmartInitializingSingleton seqgenStartUpChecks(ObjectProvider<SequenceRegistry> registry,
-            ObjectProvider<SeqgenProperties> properties, ObjectProvider<JdbcSchema> jdbcSchema) {
+            ObjectProvider<SeqgenProperties> properties, ObjectProvider<JdbcSchema> jdbcSchema,
+            ObjectProvider<JdbcStores> jdbcStores) {
         return () -> registry.ifAvailable(available -> {
-            if (available.store() instanceof JdbcSequenceStore jdbc) {
-                jdbcSchema.ifAvailable(schema -> schema.requireTable(jdbc));
-            }
+            // The table check applies to the table store seqgen built over the DataSource, not to a store of
+            // the application's or of another database.
+            available.store(CounterKind.TABLE)
+                    .filter(table -> jdbcStores.getIfAvailable() != null && jdbcStores.getObject().built(table))
+                    .flatMap(SequenceStore::sqlTable)
+                    .ifPresent(table -> jdbcSchema.ifAvailable(schema -> schema.requireTable(table.name())));
             SeqgenProperties seqgen = properties.getObject();
             if (!Boolean.FALSE.equals(seqgen.getSchema().getCreate())) {
                 createConfiguredSequences(available, seqgen.getSequences().keySet());
             }
         });
+    }
+
+    /** The first property that asks for a kind: a sequence's, else the defaults'. */
+    private static String kindProperty(SeqgenProperties properties, CounterKind kind) {
+        return properties.getSequences().entrySet().stream()
+                .filter(entry -> entry.getValue().getKind() == kind)
+                .map(entry -> "seqgen.sequences" + SeqgenSettings.key(entry.getKey()) + ".kind")
+                .findFirst().orElse("seqgen.defaults.kind");
     }
 
     /** Creates the configured sequences' rows (and with them the JDBC table) now rather than on first use. */
@@ -125,24 +152,18 @@ public final class SeqgenAutoConfiguration {
     @SuppressWarnings("deprecation")
     static class JdbcStoreConfiguration {
 
+        /** Builds the JDBC stores: the registry's own (below) and one of another kind when a sequence asks. */
+        @Bean
+        JdbcStores seqgenJdbcStores(DataSource dataSource, SeqgenProperties properties,
+                ObjectProvider<JdbcSchema> jdbcSchema) {
+            return new JdbcStores(dataSource, properties, jdbcSchema.getIfAvailable());
+        }
+
         @Bean
         @ConditionalOnMissingBean(SequenceStore.class)
         @Conditional(NativeSequenceKindCondition.class)
-        NativeSequenceStore nativeSequenceStore(DataSource dataSource, SeqgenProperties properties,
-                ObjectProvider<JdbcSchema> jdbcSchema) {
-            JdbcSchema schema = jdbcSchema.getIfAvailable();
-            boolean dedicatedConnection = properties.getJdbc().isDedicatedConnection();
-            if (dedicatedConnection && schema != null) {
-                schema.requireRoomForTheDedicatedConnection();
-            }
-            NativeSequenceStore.Builder builder = NativeSequenceStore.builder(dataSource)
-                    .dedicatedConnection(dedicatedConnection);
-            try {
-                builder.prefix(properties.getJdbc().getSequencePrefix());
-            } catch (SequenceConfigurationException e) {
-                throw new SequenceConfigurationException("seqgen.jdbc.sequence-prefix", e.value(), e.allowed());
-            }
-            return builder.build();
+        NativeSequenceStore nativeSequenceStore(JdbcStores stores) {
+            return (NativeSequenceStore) stores.build(CounterKind.NATIVE_SEQUENCE);
         }
 
         @Bean
@@ -150,31 +171,8 @@ public final class SeqgenAutoConfiguration {
         @Conditional(TableKindCondition.class)
         // Starts after the database initializers (SeqgenDependsOnDatabaseInitializationDetector), except with
         // JPA's deferred initialization, where it serves the EntityManagerFactory those initializers wait for.
-        JdbcSequenceStore sequenceStore(DataSource dataSource, SeqgenProperties properties,
-                ObjectProvider<JdbcSchema> jdbcSchema) {
-            JdbcSchema schema = jdbcSchema.getIfAvailable();
-            boolean dedicatedConnection = properties.getJdbc().isDedicatedConnection();
-            if (dedicatedConnection && schema != null) {
-                schema.requireRoomForTheDedicatedConnection();
-            }
-            Boolean create = properties.getSchema().getCreate();
-            // Without Spring Boot's JDBC module there is no database initialization: the store creates the
-            // table unless told not to.
-            boolean storeCreatesTable = Boolean.TRUE.equals(create) || (schema != null ? schema.storeCreatesRenamedTable()
-                    : create == null && properties.getJdbc().getInitializeSchema() != DatabaseInitializationMode.NEVER);
-            JdbcSequenceStore.Builder builder = JdbcSequenceStore.builder(dataSource)
-                    .createTable(storeCreatesTable)
-                    .dedicatedConnection(dedicatedConnection);
-            try {
-                builder.table(properties.getTable());
-            } catch (SequenceConfigurationException e) {
-                throw SeqgenSettings.tableSetting(e);
-            }
-            JdbcSequenceStore store = builder.build();
-            if (storeCreatesTable) {
-                store.createTableIfMissing();
-            }
-            return store;
+        JdbcSequenceStore sequenceStore(JdbcStores stores) {
+            return (JdbcSequenceStore) stores.build(CounterKind.TABLE);
         }
 
         @Configuration(proxyBeanMethods = false)
@@ -196,7 +194,7 @@ public final class SeqgenAutoConfiguration {
                     SeqgenProperties properties) {
                 DatabaseInitializationMode mode = properties.getSchema().getCreate() != null
                         || JdbcSchema.isRenamedTableWithDefaultScript(properties)
-                        || properties.getJdbc().getKind() == JdbcKind.NATIVE_SEQUENCE ? DatabaseInitializationMode.NEVER
+                        || !JdbcStores.tableNeeded(properties) ? DatabaseInitializationMode.NEVER
                                 : properties.getJdbc().getInitializeSchema();
                 return new SeqgenDataSourceScriptDatabaseInitializer(dataSource, mode,
                         properties.getJdbc().getSchema());
@@ -235,36 +233,45 @@ public final class SeqgenAutoConfiguration {
         }
     }
 
-    /** {@code seqgen.jdbc.kind} is {@code table} (or unset). */
+    /** The registry's own JDBC store counts in the table: {@code seqgen.defaults.kind} (or the deprecated
+     * {@code seqgen.jdbc.kind}) is {@code table} or unset. */
     static final class TableKindCondition extends JdbcKindCondition {
 
         TableKindCondition() {
-            super(JdbcKind.TABLE);
+            super(CounterKind.TABLE);
         }
     }
 
-    /** {@code seqgen.jdbc.kind} is {@code native-sequence}. */
+    /** The registry's own JDBC store is the native-sequence store. */
     static final class NativeSequenceKindCondition extends JdbcKindCondition {
 
         NativeSequenceKindCondition() {
-            super(JdbcKind.NATIVE_SEQUENCE);
+            super(CounterKind.NATIVE_SEQUENCE);
         }
     }
 
-    /** Matches one value of {@code seqgen.jdbc.kind}, bound as Spring binds it (any relaxed spelling). */
+    /**
+     * Matches the kind of the registry's own JDBC store: {@code seqgen.defaults.kind}, else the deprecated
+     * {@code seqgen.jdbc.kind}, bound as Spring binds them (any relaxed spelling); as {@link JdbcStores#primaryKind}.
+     */
     abstract static class JdbcKindCondition extends SpringBootCondition {
 
-        private final JdbcKind kind;
+        private final CounterKind kind;
 
-        JdbcKindCondition(JdbcKind kind) {
+        JdbcKindCondition(CounterKind kind) {
             this.kind = kind;
         }
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            JdbcKind bound = Binder.get(context.getEnvironment()).bind("seqgen.jdbc.kind", JdbcKind.class)
-                    .orElse(JdbcKind.TABLE);
-            return new ConditionOutcome(bound == kind, "seqgen.jdbc.kind is " + bound);
+            Binder binder = Binder.get(context.getEnvironment());
+            CounterKind bound = binder.bind("seqgen.defaults.kind", CounterKind.class).orElse(null);
+            if (bound != null) {
+                return new ConditionOutcome(bound == kind, "seqgen.defaults.kind is " + bound.externalName());
+            }
+            JdbcKind old = binder.bind("seqgen.jdbc.kind", JdbcKind.class).orElse(JdbcKind.TABLE);
+            CounterKind primary = old == JdbcKind.NATIVE_SEQUENCE ? CounterKind.NATIVE_SEQUENCE : CounterKind.TABLE;
+            return new ConditionOutcome(primary == kind, "seqgen.jdbc.kind is " + primary.externalName());
         }
     }
 

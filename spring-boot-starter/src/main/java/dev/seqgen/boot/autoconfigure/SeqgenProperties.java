@@ -141,9 +141,10 @@ public class SeqgenProperties {
     public static class Jdbc {
 
         /**
-         * How the JDBC store counts: 'table' (a row per sequence in seqgen.table, every strategy) or
+         * How the registry's own JDBC store counts: 'table' (a row per sequence in seqgen.table, every strategy) or
          * 'native-sequence' (a database sequence per sequence, named seqgen.jdbc.sequence-prefix + name, whose
-         * increment is the block size; batch, async-batch and async only, no sync; PostgreSQL, MariaDB, H2).
+         * increment is the block size; batch, async-batch and async only, no sync). Deprecated: use
+         * seqgen.defaults.kind, and seqgen.sequences.&lt;name&gt;.kind for one sequence.
          */
         private JdbcKind kind = JdbcKind.TABLE;
 
@@ -175,10 +176,21 @@ public class SeqgenProperties {
          */
         private String schema = SeqgenDataSourceScriptDatabaseInitializer.DEFAULT_SCHEMA_LOCATION;
 
+        /**
+         * The kind of the registry's own JDBC store.
+         *
+         * @return the kind
+         * @deprecated since the kind is a setting of each sequence: use {@code seqgen.defaults.kind} (and
+         *     {@code seqgen.sequences.<name>.kind}), which this property stands for when that is not set
+         */
+        @Deprecated
+        @DeprecatedConfigurationProperty(replacement = "seqgen.defaults.kind",
+                reason = "The counter kind is a setting of each sequence; one registry may hold both kinds.")
         public JdbcKind getKind() {
             return this.kind;
         }
 
+        @Deprecated
         public void setKind(JdbcKind kind) {
             this.kind = kind;
         }
@@ -366,7 +378,9 @@ public class SeqgenProperties {
 
         /**
          * Where values are counted: table (a row of seqgen's table; every strategy) or native-sequence (a
-         * database sequence, no hot row; not for sync). One application may use both. Default: table.
+         * database sequence, no hot row; not for sync). One application may use both: the starter then gives the
+         * registry a JDBC store of each kind. Default: the kind of the registry's store: table, unless the
+         * registry is built over a native-sequence store.
          */
         private CounterKind kind;
 

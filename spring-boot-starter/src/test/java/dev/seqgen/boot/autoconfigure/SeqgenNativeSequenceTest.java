@@ -2,12 +2,14 @@ package dev.seqgen.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.boot.actuate.SeqgenEndpoint;
 import dev.seqgen.boot.actuate.SeqgenHealthIndicator;
 import dev.seqgen.boot.actuate.SeqgenEndpoint.SequenceDescriptor;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.jdbc.NativeSequenceStore;
+import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.testing.TestDatabase;
 
 import java.util.List;
@@ -74,6 +76,57 @@ class SeqgenNativeSequenceTest {
                 .withPropertyValues("seqgen.jdbc.kind=native-sequence", "seqgen.jdbc.sequence-prefix=no-dashes")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("seqgen.jdbc.sequence-prefix"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void idsOnDatabaseSequencesAndGaplessNumbersOnTheTableShareOneRegistry(TestDatabase database) {
+        String prefix = TestDatabase.uniqueTable() + "_";
+        String table = TestDatabase.uniqueTable();
+        try {
+            contextRunner.withBean(DataSource.class, () -> unclosable(database))
+                    .withPropertyValues("seqgen.defaults.kind=native-sequence", "seqgen.jdbc.sequence-prefix=" + prefix,
+                            "seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                            "seqgen.sequences.orders.block-size=100", "seqgen.sequences.invoices.strategy=sync",
+                            "seqgen.sequences.invoices.kind=table")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed().hasSingleBean(NativeSequenceStore.class);
+                        SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                        assertThat(registry.storeOf("orders").kind()).isEqualTo(CounterKind.NATIVE_SEQUENCE);
+                        assertThat(registry.storeOf("invoices").kind()).isEqualTo(CounterKind.TABLE);
+                        assertThat(registry.storeOf("invoices").sqlTable()).map(SequenceStore.SqlTable::name)
+                                .contains(table);
+                        assertThat(registry.sequence("orders").nextValues(2)).containsExactly(1, 2);
+                        assertThat(context.getBean(NativeSequenceStore.class).nextValue("orders")).hasValue(101);
+                        assertThat(registry.storeOf("invoices").nextValue("invoices")).as("the table row")
+                                .hasValue(1);
+                        SeqgenEndpoint endpoint = new SeqgenEndpoint(registry, List.of("orders", "invoices"));
+                        assertThat(endpoint.sequence("orders").kind()).isEqualTo("native-sequence");
+                        assertThat(endpoint.sequence("invoices").kind()).isEqualTo("table");
+                        assertThat(endpoint.sequence("invoices").storeNextValue()).isEqualTo(1);
+                        assertThat(new SeqgenHealthIndicator(registry, List.of("orders", "invoices"), 0.8).health()
+                                .getStatus()).isEqualTo(Status.UP);
+                    });
+        } finally {
+            database.execute("DROP SEQUENCE IF EXISTS " + quote(database, prefix + "orders"));
+            database.dropTable(table);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void aSyncSequenceInheritingTheNativeKindFailsNamingThePropertyAndWhereItComesFrom(TestDatabase database) {
+        contextRunner.withBean(DataSource.class, () -> unclosable(database))
+                .withPropertyValues("seqgen.defaults.kind=native-sequence", "seqgen.sequences.invoices.strategy=sync")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    StringBuilder messages = new StringBuilder();
+                    for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+                        messages.append(t.getMessage()).append('\n');
+                    }
+                    assertThat(messages).contains("invalid value for 'seqgen.sequences.invoices.kind': native-sequence")
+                            .contains("inherited from seqgen.defaults.kind").contains("table for a sync sequence");
+                });
     }
 
     private static String quote(TestDatabase database, String name) {

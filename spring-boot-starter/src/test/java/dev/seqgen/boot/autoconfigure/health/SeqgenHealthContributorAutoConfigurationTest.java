@@ -40,7 +40,8 @@ class SeqgenHealthContributorAutoConfigurationTest {
             assertThat(health.getDetails()).containsEntry("store", "h2");
             assertThat(health.getDetails()).extractingByKey("sequences", InstanceOfAssertFactories.MAP)
                     .containsOnlyKeys("customers", "orders")
-                    .containsEntry("orders", Map.of("strategy", "async-batch", "nextValue", 100L, "capacityUsed", 0.0))
+                    .containsEntry("orders", Map.of("strategy", "async-batch", "kind", "table", "nextValue", 100L,
+                            "capacityUsed", 0.0))
                     .extractingByKey("customers", InstanceOfAssertFactories.MAP)
                     .containsEntry("strategy", "async-batch")
                     .containsEntry("nextValue", 1001L);

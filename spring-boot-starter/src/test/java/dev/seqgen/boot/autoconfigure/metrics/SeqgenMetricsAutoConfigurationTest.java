@@ -45,7 +45,7 @@ class SeqgenMetricsAutoConfigurationTest {
                     MeterRegistry meters = context.getBean(MeterRegistry.class);
                     FunctionCounter issued = meters.get("seqgen.ids.issued").functionCounter();
                     assertThat(issued.getId().getTags()).containsExactlyInAnyOrder(Tag.of("sequence", "orders"),
-                            Tag.of("strategy", "batch"), Tag.of("store", "h2"));
+                            Tag.of("strategy", "batch"), Tag.of("store", "h2"), Tag.of("kind", "table"));
                     assertThat(issued.getId().getBaseUnit()).isEqualTo("ids");
                     assertThat(issued.count()).isEqualTo(12);
                     Timer reservations = meters.get("seqgen.reservations").tag("sequence", "orders")

@@ -1,0 +1,155 @@
+package dev.seqgen.boot.autoconfigure;
+
+import dev.seqgen.CounterKind;
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jdbc.NativeSequenceStore;
+import dev.seqgen.spi.SequenceStore;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+
+/**
+ * Builds seqgen's JDBC stores over the application's {@link DataSource}, one per {@link CounterKind}: the store
+ * the registry is built over (the {@code SequenceStore} bean, of the primary kind) and, when a configured
+ * sequence's kind asks for the other one, a second store the registry serves those sequences from. It closes
+ * the stores it built beside the bean (the bean is closed by the context), and tells which stores it built, so
+ * the start-up checks of the JDBC table apply to its own table store and to no other.
+ */
+final class JdbcStores implements DisposableBean {
+
+    private final DataSource dataSource;
+    private final SeqgenProperties properties;
+    private final @Nullable JdbcSchema schema;
+    private final Set<SequenceStore> built = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<CounterKind, SequenceStore> additional = new EnumMap<>(CounterKind.class);
+
+    JdbcStores(DataSource dataSource, SeqgenProperties properties, @Nullable JdbcSchema schema) {
+        this.dataSource = dataSource;
+        this.properties = properties;
+        this.schema = schema;
+    }
+
+    /**
+     * The kind of the store the registry is built over: {@code seqgen.defaults.kind}, else the deprecated
+     * {@code seqgen.jdbc.kind}, else the table.
+     */
+    @SuppressWarnings("deprecation")
+    static CounterKind primaryKind(SeqgenProperties properties) {
+        CounterKind configured = properties.getDefaults().getKind();
+        if (configured != null) {
+            return configured;
+        }
+        return properties.getJdbc().getKind() == SeqgenProperties.JdbcKind.NATIVE_SEQUENCE
+                ? CounterKind.NATIVE_SEQUENCE : CounterKind.TABLE;
+    }
+
+    /** Every kind the configuration names: the primary kind and each {@code seqgen.sequences.<name>.kind} set. */
+    static Set<CounterKind> configuredKinds(SeqgenProperties properties) {
+        Set<CounterKind> kinds = EnumSet.of(primaryKind(properties));
+        properties.getSequences().values().forEach(sequence -> {
+            if (sequence.getKind() != null) {
+                kinds.add(sequence.getKind());
+            }
+        });
+        return kinds;
+    }
+
+    /** Whether a sequence of the configuration is counted in the table, so the table must exist. */
+    static boolean tableNeeded(SeqgenProperties properties) {
+        return configuredKinds(properties).contains(CounterKind.TABLE);
+    }
+
+    /** The store of a kind, built now. */
+    synchronized SequenceStore build(CounterKind kind) {
+        SequenceStore store = kind == CounterKind.TABLE ? table() : nativeSequence();
+        built.add(store);
+        return store;
+    }
+
+    /** The store of a kind beside the registry's own, built once and closed with this object. */
+    synchronized SequenceStore additional(CounterKind kind) {
+        SequenceStore store = additional.get(kind);
+        if (store == null) {
+            store = build(kind);
+            additional.put(kind, store);
+        }
+        return store;
+    }
+
+    /** Whether this object built the store (the table checks apply to it). */
+    synchronized boolean built(SequenceStore store) {
+        return built.contains(store);
+    }
+
+    @Override
+    public synchronized void destroy() {
+        List<RuntimeException> failures = new ArrayList<>();
+        for (SequenceStore store : additional.values()) {
+            try {
+                if (store instanceof AutoCloseable closeable) {
+                    closeable.close();
+                }
+            } catch (Exception e) {
+                failures.add(e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e));
+            }
+        }
+        additional.clear();
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.subList(1, failures.size()).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+
+    private boolean dedicatedConnection() {
+        boolean dedicated = properties.getJdbc().isDedicatedConnection();
+        if (dedicated && schema != null) {
+            schema.requireRoomForTheDedicatedConnection();
+        }
+        return dedicated;
+    }
+
+    @SuppressWarnings("deprecation")
+    private JdbcSequenceStore table() {
+        boolean dedicatedConnection = dedicatedConnection();
+        Boolean create = properties.getSchema().getCreate();
+        // Without Spring Boot's JDBC module there is no database initialization: the store creates the
+        // table unless told not to.
+        boolean storeCreatesTable = Boolean.TRUE.equals(create) || (schema != null ? schema.storeCreatesRenamedTable()
+                : create == null && properties.getJdbc().getInitializeSchema() != DatabaseInitializationMode.NEVER);
+        JdbcSequenceStore.Builder builder = JdbcSequenceStore.builder(dataSource)
+                .createTable(storeCreatesTable)
+                .dedicatedConnection(dedicatedConnection);
+        try {
+            builder.table(properties.getTable());
+        } catch (SequenceConfigurationException e) {
+            throw SeqgenSettings.tableSetting(e);
+        }
+        JdbcSequenceStore store = builder.build();
+        if (storeCreatesTable) {
+            store.createTableIfMissing();
+        }
+        return store;
+    }
+
+    private NativeSequenceStore nativeSequence() {
+        NativeSequenceStore.Builder builder = NativeSequenceStore.builder(dataSource)
+                .dedicatedConnection(dedicatedConnection());
+        try {
+            builder.prefix(properties.getJdbc().getSequencePrefix());
+        } catch (SequenceConfigurationException e) {
+            throw new SequenceConfigurationException("seqgen.jdbc.sequence-prefix", e.value(), e.allowed());
+        }
+        return builder.build();
+    }
+}
