@@ -69,9 +69,16 @@ final class JdbcStores implements DisposableBean {
         return configuredKinds(properties).contains(CounterKind.TABLE);
     }
 
-    /** The store of a kind, built now. */
-    synchronized SequenceStore build(CounterKind kind) {
-        SequenceStore store = kind == CounterKind.TABLE ? table() : nativeSequence();
+    /** The table store the registry is built over. */
+    synchronized JdbcSequenceStore buildTable() {
+        JdbcSequenceStore store = table();
+        built.add(store);
+        return store;
+    }
+
+    /** The native-sequence store the registry is built over. */
+    synchronized NativeSequenceStore buildNativeSequence() {
+        NativeSequenceStore store = nativeSequence();
         built.add(store);
         return store;
     }
@@ -80,7 +87,7 @@ final class JdbcStores implements DisposableBean {
     synchronized SequenceStore additional(CounterKind kind) {
         SequenceStore store = additional.get(kind);
         if (store == null) {
-            store = build(kind);
+            store = kind == CounterKind.TABLE ? buildTable() : buildNativeSequence();
             additional.put(kind, store);
         }
         return store;

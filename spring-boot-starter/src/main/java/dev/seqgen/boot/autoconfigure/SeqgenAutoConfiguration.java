@@ -163,7 +163,7 @@ public final class SeqgenAutoConfiguration {
         @ConditionalOnMissingBean(SequenceStore.class)
         @Conditional(NativeSequenceKindCondition.class)
         NativeSequenceStore nativeSequenceStore(JdbcStores stores) {
-            return (NativeSequenceStore) stores.build(CounterKind.NATIVE_SEQUENCE);
+            return stores.buildNativeSequence();
         }
 
         @Bean
@@ -172,7 +172,7 @@ public final class SeqgenAutoConfiguration {
         // Starts after the database initializers (SeqgenDependsOnDatabaseInitializationDetector), except with
         // JPA's deferred initialization, where it serves the EntityManagerFactory those initializers wait for.
         JdbcSequenceStore sequenceStore(JdbcStores stores) {
-            return (JdbcSequenceStore) stores.build(CounterKind.TABLE);
+            return stores.buildTable();
         }
 
         @Configuration(proxyBeanMethods = false)

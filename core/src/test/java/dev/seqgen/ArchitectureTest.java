@@ -1,0 +1,18 @@
+package dev.seqgen;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import dev.seqgen.testing.ArchitectureRules;
+
+/** Core's main code keeps the architecture of CONTRIBUTING.md (see {@link ArchitectureRules}). */
+@AnalyzeClasses(packages = "dev.seqgen", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    @ArchTest
+    static final ArchRule packages = ArchitectureRules.NO_PACKAGE_CYCLES_BUT_THE_NAMED;
+
+    @ArchTest
+    static final ArchRule frontEnds = ArchitectureRules.FRONT_ENDS_DO_NOT_TEST_A_STORES_CLASS;
+}
