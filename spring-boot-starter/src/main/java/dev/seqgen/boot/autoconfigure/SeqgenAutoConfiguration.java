@@ -37,6 +37,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
@@ -57,6 +58,8 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 @ConditionalOnBooleanProperty(name = "seqgen.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SeqgenProperties.class)
 public final class SeqgenAutoConfiguration {
+
+    private static final System.Logger LOG = System.getLogger(SeqgenAutoConfiguration.class.getName());
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
@@ -93,7 +96,8 @@ public final class SeqgenAutoConfiguration {
     }
 
     /**
-     * Once every singleton has started (the entity manager factory and its {@code ddl-auto} included): fails
+     * Once every singleton has started (the entity manager factory and its {@code ddl-auto} included): warns of
+     * every {@code seqgen.*} property that binds to nothing (a typo, with the nearest known name), fails
      * the start-up naming the script to run when the JDBC store's table is missing, then creates the rows of
      * the sequences configured under {@code seqgen.sequences} (unless the deprecated
      * {@code seqgen.schema.create} is false), so that the health indicator and the endpoint show them.
@@ -102,8 +106,13 @@ public final class SeqgenAutoConfiguration {
     @SuppressWarnings("deprecation")
     static SmartInitializingSingleton seqgenStartUpChecks(ObjectProvider<SequenceRegistry> registry,
             ObjectProvider<SeqgenProperties> properties, ObjectProvider<JdbcSchema> jdbcSchema,
-            ObjectProvider<JdbcStores> jdbcStores) {
+            ObjectProvider<JdbcStores> jdbcStores, Environment environment) {
         return () -> registry.ifAvailable(available -> {
+            // A mistyped seqgen.* name binds to nothing and Spring Boot ignores it: say so, with the nearest name.
+            for (String unknown : UnknownProperties.find(environment)) {
+                LOG.log(System.Logger.Level.WARNING, "seqgen: the property " + unknown + " binds to nothing and is"
+                        + " ignored");
+            }
             // The table check applies to the table store seqgen built over the DataSource, not to a store of
             // the application's or of another database.
             available.store(CounterKind.TABLE)

@@ -1,0 +1,179 @@
+package dev.seqgen.boot.autoconfigure;
+
+import dev.seqgen.Setting;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.PropertyAccessorFactory;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.env.Environment;
+
+/**
+ * Finds the {@code seqgen.*} properties of the environment that bind to nothing, such as
+ * {@code seqgen.sequence.orders.block-size} (for {@code seqgen.sequences}) or {@code seqgen.defaults.blocksize}:
+ * Spring Boot ignores them silently, so a typo would leave a sequence with settings nobody chose. Each is reported
+ * with the nearest known name.
+ */
+final class UnknownProperties {
+
+    private static final String PREFIX = "seqgen";
+
+    private UnknownProperties() {
+    }
+
+    /**
+     * The unknown names, each as "{@code name} (did you mean {@code known}?)", in the order of the property sources.
+     *
+     * @param environment the environment to read
+     * @return the messages, empty when every {@code seqgen.*} property is known
+     */
+    static List<String> find(Environment environment) {
+        Set<String> unknown = new LinkedHashSet<>();
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+            if (source instanceof IterableConfigurationPropertySource iterable) {
+                iterable.stream().filter(name -> name.getNumberOfElements() > 0
+                        && name.getElement(0, Form.UNIFORM).equals(PREFIX))
+                        .filter(name -> !known(name))
+                        .forEach(name -> unknown.add(name.toString()));
+            }
+        }
+        List<String> messages = new ArrayList<>();
+        for (String name : unknown) {
+            messages.add(name + " (did you mean " + nearest(name) + "?)");
+        }
+        return messages;
+    }
+
+    /** Whether a {@code seqgen.*} name binds to a property of {@link SeqgenProperties}. */
+    static boolean known(ConfigurationPropertyName name) {
+        int size = name.getNumberOfElements();
+        if (size < 2) {
+            return false;
+        }
+        String first = name.getElement(1, Form.DASHED);
+        if (first.equals("defaults")) {
+            return Setting.find(rest(name, 2)).isPresent();
+        }
+        if (first.equals("sequences")) {
+            return size > 3 && Setting.find(rest(name, 3)).isPresent();
+        }
+        StringBuilder path = new StringBuilder();
+        for (int i = 1; i < size; i++) {
+            path.append(i > 1 ? "." : "").append(camelCase(name.getElement(i, Form.DASHED)));
+        }
+        BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(new SeqgenProperties());
+        try {
+            return properties.isWritableProperty(path.toString()) || properties.isReadableProperty(path.toString());
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Every name {@code seqgen.*} knows, with {@code <name>} for a sequence, for the nearest match: the settings'
+     * keys, and the bean properties of {@link SeqgenProperties} and its nested types.
+     */
+    private static List<String> knownNames() {
+        List<String> names = new ArrayList<>();
+        for (Setting setting : Setting.values()) {
+            names.add("seqgen.defaults." + setting.key());
+            names.add("seqgen.sequences.<name>." + setting.key());
+        }
+        addBeanProperties(names, "seqgen", new SeqgenProperties());
+        return names;
+    }
+
+    private static void addBeanProperties(List<String> names, String prefix, Object bean) {
+        BeanWrapper wrapper = PropertyAccessorFactory.forBeanPropertyAccess(bean);
+        for (java.beans.PropertyDescriptor property : wrapper.getPropertyDescriptors()) {
+            String name = property.getName();
+            if (name.equals("class") || name.equals("defaults") || name.equals("sequences")) {
+                continue;
+            }
+            Object value = wrapper.getPropertyValue(name);
+            String dashed = prefix + "." + dashed(name);
+            if (value != null && value.getClass().getName().startsWith(SeqgenProperties.class.getName())
+                    && !value.getClass().isEnum()) {
+                addBeanProperties(names, dashed, value);
+            } else {
+                names.add(dashed);
+            }
+        }
+    }
+
+    private static String dashed(String camelCase) {
+        StringBuilder out = new StringBuilder();
+        for (char c : camelCase.toCharArray()) {
+            if (Character.isUpperCase(c)) {
+                out.append('-').append(Character.toLowerCase(c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    private static String nearest(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        // A sequence's name is free text: compare with it stood in by <name>.
+        String[] parts = lower.split("\\.");
+        String generic = parts.length > 3 ? parts[0] + "." + parts[1] + ".<name>."
+                + java.util.Arrays.stream(parts).skip(3).collect(Collectors.joining(".")) : lower;
+        return knownNames().stream()
+                .min(Comparator.comparingInt((String known) -> Math.min(distance(lower, known),
+                        distance(generic, known))))
+                .map(known -> parts.length > 3 && known.contains("<name>") ? known.replace("<name>", parts[2]) : known)
+                .orElseThrow();
+    }
+
+    private static String rest(ConfigurationPropertyName name, int from) {
+        StringBuilder rest = new StringBuilder();
+        for (int i = from; i < name.getNumberOfElements(); i++) {
+            rest.append(i > from ? "." : "").append(name.getElement(i, Form.DASHED));
+        }
+        return rest.toString();
+    }
+
+    private static String camelCase(String dashed) {
+        StringBuilder out = new StringBuilder();
+        boolean upper = false;
+        for (char c : dashed.toCharArray()) {
+            if (c == '-') {
+                upper = true;
+            } else {
+                out.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return out.toString();
+    }
+
+    /** Levenshtein distance. */
+    private static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+}
