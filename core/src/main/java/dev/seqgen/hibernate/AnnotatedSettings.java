@@ -101,6 +101,26 @@ final class AnnotatedSettings {
     }
 
     /**
+     * Describes the annotation's attributes that the registry's configuration for the name overrides (a value
+     * configured for the name that differs from the default wins over the attribute), for a log line: empty when
+     * the annotation's attributes all apply.
+     *
+     * @return for example {@code strategy=ASYNC overrides the annotation's strategy=SYNC}, or empty
+     */
+    static String overridden(Annotation annotation, SequenceSettings configured, SequenceSettings defaults) {
+        Fill fill = new Fill(configured, defaults);
+        StringJoiner overridden = new StringJoiner("; ");
+        for (Setting setting : Setting.values()) {
+            Object value = attribute(annotation, setting);
+            if (value != null && !fill.open(setting::valueIn) && !value.equals(setting.valueIn(configured))) {
+                overridden.add("the configured " + setting.key() + "=" + setting.valueIn(configured)
+                        + " overrides the annotation's " + setting.annotationAttribute().orElseThrow() + "=" + value);
+            }
+        }
+        return overridden.toString();
+    }
+
+    /**
      * The annotation's value for a setting, or null when the annotation has no attribute for it or leaves it
      * unset: {@link SeqgenGenerator#UNSET} for numbers, an empty array for the strategy and {@code adaptive}
      * (arrays so that "unset" can be told from a value). Attributes whose name ends in {@code Millis} are

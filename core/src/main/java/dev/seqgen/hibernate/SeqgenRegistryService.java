@@ -222,6 +222,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
         try {
             settings = AnnotatedSettings.resolve(annotation, configured, defaults,
                     intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
+            String overridden = AnnotatedSettings.overridden(annotation, configured, defaults);
+            if (!overridden.isEmpty()) {
+                // Operations may retune a sequence without a rebuild; the code's choice is then not what runs,
+                // which whoever reads the annotation should be able to see.
+                LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + overridden);
+            }
         } catch (SequenceConfigurationException e) {
             if (e.setting().equals("kind")) {
                 throw nativeKindCannotServeSync(where, name, e);

@@ -80,6 +80,11 @@ class AnnotatedSettingsTest {
         assertThat(settings.strategy()).isEqualTo(Strategy.BATCH);
         assertThat(settings.initialValue()).isEqualTo(9000);
         assertThat(settings.blockSize()).as("not configured for the sequence: the attribute").isEqualTo(40);
+        assertThat(AnnotatedSettings.overridden(annotation("tuned"), configured, defaults)).as("for the log")
+                .isEqualTo("the configured strategy=BATCH overrides the annotation's strategy=SYNC; the configured"
+                        + " initial-value=9000 overrides the annotation's initialValue=100");
+        assertThat(AnnotatedSettings.overridden(annotation("tuned"), defaults, defaults)).as("nothing overridden")
+                .isEmpty();
     }
 
     @Test
