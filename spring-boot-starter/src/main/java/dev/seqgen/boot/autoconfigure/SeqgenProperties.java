@@ -529,7 +529,7 @@ public class SeqgenProperties {
 
         /**
          * Share of a sequence's range (from its initial to its maximum value) above which the health
-         * indicator reports the WARNING status. Between 0 and 1.
+         * indicator reports the WARNING status. Greater than 0, at most 1.
          */
         private double capacityWarningThreshold = 0.8;
 
