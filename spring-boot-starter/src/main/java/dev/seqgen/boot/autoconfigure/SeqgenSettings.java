@@ -95,9 +95,14 @@ final class SeqgenSettings {
 
     /** The bean property path of a setting's key: {@code adaptive.max-block-size} to {@code adaptive.maxBlockSize}. */
     static String propertyPath(Setting setting) {
+        return camelCase(setting.key());
+    }
+
+    /** Dashed to camel case, dots kept: {@code initialize-schema} to {@code initializeSchema}. */
+    static String camelCase(String dashed) {
         StringBuilder path = new StringBuilder();
         boolean upper = false;
-        for (char c : setting.key().toCharArray()) {
+        for (char c : dashed.toCharArray()) {
             if (c == '-') {
                 upper = true;
             } else {

@@ -68,7 +68,7 @@ final class UnknownProperties {
         }
         StringBuilder path = new StringBuilder();
         for (int i = 1; i < size; i++) {
-            path.append(i > 1 ? "." : "").append(camelCase(name.getElement(i, Form.DASHED)));
+            path.append(i > 1 ? "." : "").append(SeqgenSettings.camelCase(name.getElement(i, Form.DASHED)));
         }
         BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(new SeqgenProperties());
         try {
@@ -141,20 +141,6 @@ final class UnknownProperties {
             rest.append(i > from ? "." : "").append(name.getElement(i, Form.DASHED));
         }
         return rest.toString();
-    }
-
-    private static String camelCase(String dashed) {
-        StringBuilder out = new StringBuilder();
-        boolean upper = false;
-        for (char c : dashed.toCharArray()) {
-            if (c == '-') {
-                upper = true;
-            } else {
-                out.append(upper ? Character.toUpperCase(c) : c);
-                upper = false;
-            }
-        }
-        return out.toString();
     }
 
     /** Levenshtein distance. */

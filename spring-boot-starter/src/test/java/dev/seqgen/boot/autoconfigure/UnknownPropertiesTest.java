@@ -2,13 +2,10 @@ package dev.seqgen.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.logging.Handler;
+import dev.seqgen.testing.LogRecords;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -39,39 +36,19 @@ class UnknownPropertiesTest {
                 "seqgen.jdbc.initialise-schema (did you mean seqgen.jdbc.initialize-schema?)");
     }
 
+    @RegisterExtension
+    final LogRecords logs = new LogRecords();
+
     @Test
     void theStartUpLogsEachUnknownPropertyAsAWarning() {
-        Logger logger = Logger.getLogger(SeqgenAutoConfiguration.class.getName());
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(handler);
-        try {
-            new ApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                            SeqgenAutoConfiguration.class))
-                    .withPropertyValues("spring.datasource.generate-unique-name=true",
-                            "seqgen.sequence.orders.block-size=50")
-                    .run(context -> assertThat(context).hasNotFailed());
-        } finally {
-            logger.removeHandler(handler);
-        }
-        assertThat(records).anySatisfy(record -> {
-            assertThat(record.getLevel()).isEqualTo(Level.WARNING);
-            assertThat(record.getMessage()).contains("seqgen.sequence.orders.block-size")
-                    .contains("did you mean seqgen.sequences.orders.block-size?").contains("ignored");
-        });
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                        SeqgenAutoConfiguration.class))
+                .withPropertyValues("spring.datasource.generate-unique-name=true",
+                        "seqgen.sequence.orders.block-size=50")
+                .run(context -> assertThat(context).hasNotFailed());
+        assertThat(logs.messages(Level.WARNING)).anySatisfy(message -> assertThat(message)
+                .contains("seqgen.sequence.orders.block-size")
+                .contains("did you mean seqgen.sequences.orders.block-size?").contains("ignored"));
     }
 }
