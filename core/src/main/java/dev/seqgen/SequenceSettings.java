@@ -26,6 +26,7 @@ public final class SequenceSettings {
     private final Strategy strategy;
     private final CounterKind kind;
     private final boolean kindExplicit;
+    private final KeyOrder keyOrder;
     private final int blockSize;
     private final int lowWatermark;
     private final boolean lowWatermarkExplicit;
@@ -41,6 +42,7 @@ public final class SequenceSettings {
         this.strategy = builder.strategy;
         this.kindExplicit = builder.kind != null;
         this.kind = kindExplicit ? builder.kind : CounterKind.TABLE;
+        this.keyOrder = builder.keyOrder;
         this.blockSize = builder.blockSize;
         this.lowWatermarkExplicit = builder.lowWatermark != Builder.UNSET;
         this.lowWatermark = lowWatermarkExplicit ? builder.lowWatermark : builder.blockSize / 4;
@@ -103,6 +105,16 @@ public final class SequenceSettings {
      */
     public boolean kindSet() {
         return kindExplicit;
+    }
+
+    /**
+     * Returns how counter values become the values handed out: as they are, or bit-reversed (hotspot-free primary
+     * keys). The counter, blocks, maximum value and adoption work on counter values either way.
+     *
+     * @return the key order; default {@link KeyOrder#SEQUENTIAL}
+     */
+    public KeyOrder keyOrder() {
+        return keyOrder;
     }
 
     /** @return the number of values reserved per store transaction (BATCH, ASYNC_BATCH); default 1000 */
@@ -243,6 +255,7 @@ public final class SequenceSettings {
         private Strategy strategy = Strategy.ASYNC_BATCH;
         /** Null: the default, the kind of the registry's store. */
         private CounterKind kind;
+        private KeyOrder keyOrder = KeyOrder.SEQUENTIAL;
         private int blockSize = 1000;
         private int lowWatermark = UNSET;
         private Duration acquireTimeout = Duration.ofSeconds(5);
@@ -259,6 +272,7 @@ public final class SequenceSettings {
         private Builder(SequenceSettings settings) {
             this.strategy = settings.strategy;
             this.kind = settings.kindExplicit ? settings.kind : null;
+            this.keyOrder = settings.keyOrder;
             this.blockSize = settings.blockSize;
             this.lowWatermark = settings.lowWatermarkExplicit ? settings.lowWatermark : UNSET;
             this.acquireTimeout = settings.acquireTimeout;
@@ -294,6 +308,20 @@ public final class SequenceSettings {
         public Builder kind(CounterKind kind) {
             requireArgument(kind != null, "kind", kind, "one of table, native-sequence");
             this.kind = kind;
+            return this;
+        }
+
+        /**
+         * Sets how counter values become the values handed out. Default {@link KeyOrder#SEQUENTIAL};
+         * {@link KeyOrder#BIT_REVERSED} needs an initial value of at least 1 (the image of 0 is 0).
+         *
+         * @param keyOrder the key order
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code keyOrder} is null
+         */
+        public Builder keyOrder(KeyOrder keyOrder) {
+            requireArgument(keyOrder != null, "key-order", keyOrder, "one of sequential, bit-reversed");
+            this.keyOrder = keyOrder;
             return this;
         }
 
@@ -443,6 +471,8 @@ public final class SequenceSettings {
                     CounterKind.NATIVE_SEQUENCE.externalName(),
                     "table for a sync sequence: sync takes gapless values in the caller's transaction, and a"
                     + " database sequence's increments cannot be rolled back");
+            requireArgument(keyOrder == KeyOrder.SEQUENTIAL || initialValue >= 1, "initial-value", initialValue,
+                    "an integer >= 1 with key-order bit-reversed (the image of 0 is 0)");
             requireArgument(lowWatermark == UNSET || lowWatermark < blockSize, "low-watermark", lowWatermark,
                     "an integer >= 0 and < block-size (" + blockSize + ")");
             requireArgument(initialValue <= maxValue, "initial-value", initialValue,

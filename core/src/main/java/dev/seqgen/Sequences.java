@@ -72,6 +72,7 @@ final class Sequences {
         if (sequence instanceof AsyncBatchSequence asyncBatch) {
             asyncBatch.start();
         }
-        return sequence;
+        return settings.keyOrder() == KeyOrder.SEQUENTIAL ? sequence : new KeyMappedSequence(sequence,
+                settings.keyOrder());
     }
 }

@@ -37,6 +37,10 @@ public enum Setting {
             "the kind of the registry's store: table, unless the registry is built over a native-sequence store",
             SequenceSettings::kind, (builder, value) -> builder.kind((CounterKind) value)),
 
+    /** {@link SequenceSettings#keyOrder()}: the counter values as they are, or bit-reversed. */
+    KEY_ORDER("key-order", KeyOrder.class, "keyOrder", "one of sequential, bit-reversed", "sequential",
+            SequenceSettings::keyOrder, (builder, value) -> builder.keyOrder((KeyOrder) value)),
+
     /** {@link SequenceSettings#blockSize()}. */
     BLOCK_SIZE("block-size", Integer.class, "blockSize", "an integer >= 1", "1000",
             SequenceSettings::blockSize, (builder, value) -> builder.blockSize((Integer) value)),

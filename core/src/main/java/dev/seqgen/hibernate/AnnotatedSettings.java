@@ -134,6 +134,8 @@ final class AnnotatedSettings {
         Object value;
         try {
             value = annotation.annotationType().getMethod(name).invoke(annotation);
+        } catch (NoSuchMethodException e) {
+            return null; // a setting this annotation does not offer (key-order on @SeqgenNumber)
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("@" + annotation.annotationType().getSimpleName() + " has no attribute '"
                     + name + "' for the setting " + setting.key(), e);

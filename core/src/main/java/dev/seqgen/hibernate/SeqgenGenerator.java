@@ -1,6 +1,7 @@
 package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.KeyOrder;
 import dev.seqgen.Strategy;
 import org.hibernate.annotations.IdGeneratorType;
 
@@ -70,6 +71,15 @@ public @interface SeqgenGenerator {
      * @return the sequence name, or empty
      */
     String sequence() default "";
+
+    /**
+     * How counter values become ids, at most one: {@code keyOrder = KeyOrder.BIT_REVERSED} for hotspot-free
+     * primary keys on databases that split their key space by ranges (Cloud Spanner). Default: unset (the
+     * registry's default, built in {@link KeyOrder#SEQUENTIAL}). Not for {@code int} ids.
+     *
+     * @return an empty array (unset) or the key order
+     */
+    KeyOrder[] keyOrder() default {};
 
     /**
      * The strategy, at most one: {@code strategy = Strategy.SYNC}. Default: unset (the registry's default,

@@ -234,6 +234,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
             }
             throw e;
         }
+        if (intType && settings.keyOrder() != dev.seqgen.KeyOrder.SEQUENTIAL) {
+            throw new SeqgenMappingException(where, "key-order " + settings.keyOrder().externalName() + " spreads"
+                    + " the values over the whole positive long range, which an int attribute cannot hold",
+                    "Declare the attribute long or Long, or keep key-order sequential for sequence '" + name + "'",
+                    null);
+        }
         if (given != null && settings.strategy() == dev.seqgen.Strategy.SYNC) {
             // The store that will serve the sequence, by its kind: SYNC needs one that takes the session's
             // connection, the JDBC table store in the entities' database.
@@ -449,6 +455,32 @@ final class SeqgenRegistryService implements Service, Stoppable {
             return;
         }
         SequenceSettings settings = group.get(0).settings();
+        if (settings.keyOrder() != dev.seqgen.KeyOrder.SEQUENTIAL) {
+            // The keys in the table are images of counters, and their maximum says nothing of the counters used:
+            // moving the row above it would waste the range (bit-reversed keys reach 2^62 at the first value).
+            // With the sequence's row there, seqgen's own counter is the truth; without it, the rows' keys came
+            // from elsewhere (or the row was lost), and which counters they used cannot be told: refused.
+            java.util.OptionalLong row;
+            dev.seqgen.spi.SequenceStoreException unreadable = null;
+            try {
+                row = store.nextValue(name);
+            } catch (dev.seqgen.spi.SequenceStoreException e) {
+                row = java.util.OptionalLong.empty(); // no table yet: no row either
+                unreadable = e;
+            }
+            if (row.isEmpty()) {
+                throw new SeqgenMappingException(group.get(0).where(), "table " + highestTable + " already holds"
+                        + " keys (up to " + highest + ") and sequence '" + name + "' has no counter row"
+                        + (unreadable != null ? " (its table could not be read: " + unreadable.getMessage() + ")"
+                                : "") + "; with"
+                        + " key-order " + settings.keyOrder().externalName() + " the keys are images of counters,"
+                        + " so seqgen cannot tell which counters the existing keys used and would risk duplicates",
+                        "If the keys came from seqgen, restore the sequence's row (its next_value as it was); keep"
+                        + " key-order sequential for a table filled by another program; or give the entity a new"
+                        + " table", unreadable);
+            }
+            return;
+        }
         store.createSequence(name, settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1))
                 .build());
         boolean moved;

@@ -4,6 +4,7 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
 import dev.seqgen.SettingTest;
+import dev.seqgen.KeyOrder;
 import dev.seqgen.Strategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,9 +30,9 @@ class AnnotatedSettingsTest {
     private static Object twoStrategies;
 
     /** Every setting away from its default (the values of SettingTest.NON_DEFAULT). */
-    @SeqgenGenerator(strategy = Strategy.BATCH, blockSize = 40, lowWatermark = 3, acquireTimeoutMillis = 750,
-            initialValue = 100, maxValue = 999_999, adaptive = false, adaptiveMaxBlockSize = 400,
-            adaptiveTargetRefillIntervalMillis = 250)
+    @SeqgenGenerator(strategy = Strategy.BATCH, keyOrder = KeyOrder.BIT_REVERSED, blockSize = 40, lowWatermark = 3,
+            acquireTimeoutMillis = 750, initialValue = 100, maxValue = 999_999, adaptive = false,
+            adaptiveMaxBlockSize = 400, adaptiveTargetRefillIntervalMillis = 250)
     private static Object everySetting;
 
     @ParameterizedTest(name = "{0} -> {1}")

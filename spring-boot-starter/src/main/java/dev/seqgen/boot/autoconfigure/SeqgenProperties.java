@@ -1,6 +1,7 @@
 package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.CounterKind;
+import dev.seqgen.KeyOrder;
 import dev.seqgen.Strategy;
 
 import java.time.Duration;
@@ -385,6 +386,13 @@ public class SeqgenProperties {
         private CounterKind kind;
 
         /**
+         * How counter values become the values handed out: sequential (1, 2, 3, ...) or bit-reversed (the
+         * counter's 63 low bits reversed: unique, positive, spread over the key space, for primary keys on Cloud
+         * Spanner; not for int ids). Default: sequential.
+         */
+        private KeyOrder keyOrder;
+
+        /**
          * Number of values reserved per store transaction by batch and async-batch; also the most values one
          * stopped JVM can leave unused, unless the block adapts. Default: 1000.
          */
@@ -430,6 +438,14 @@ public class SeqgenProperties {
 
         public void setKind(CounterKind kind) {
             this.kind = kind;
+        }
+
+        public KeyOrder getKeyOrder() {
+            return this.keyOrder;
+        }
+
+        public void setKeyOrder(KeyOrder keyOrder) {
+            this.keyOrder = keyOrder;
         }
 
         public Integer getBlockSize() {
