@@ -1,8 +1,10 @@
 -- The order service's tables in Cloud Spanner (GoogleSQL), run at start-up by the spanner profile
 -- (spring.sql.init). Hibernate maps the entities onto them (ddl-auto=none); seqgen's sequence table comes from
 -- seqgen's own script (seqgen.jdbc.initialize-schema=always).
--- The ids come from seqgen sequences, so consecutive values from one sequence land next to each other: fine for
--- a sample, a write hotspot for a busy table on a real instance (docs/spanner-jpa.md).
+-- The ids come from seqgen sequences. The orders' ids are bit-reversed (seqgen.sequences.orders.key-order in
+-- application-spanner.properties), so consecutive orders land in far-apart splits; the other tables keep
+-- sequential ids, whose consecutive values land next to each other: fine for a sample, a write hotspot for a
+-- busy table on a real instance (docs/spanner.md, "Hotspot-free primary keys").
 CREATE TABLE IF NOT EXISTS orders (
     id         INT64       NOT NULL,
     customer   STRING(100) NOT NULL,

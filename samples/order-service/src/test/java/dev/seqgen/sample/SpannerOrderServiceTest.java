@@ -2,6 +2,8 @@ package dev.seqgen.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seqgen.KeyOrder;
+
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcDialect;
 import dev.seqgen.jdbc.JdbcSequenceStore;
@@ -107,7 +109,10 @@ class SpannerOrderServiceTest extends OrderServiceHttpTest {
             try (ResultSet row = statement.executeQuery("SELECT next_value FROM " + SampleDatabase.SEQUENCE_TABLE
                     + " WHERE name = 'orders'")) {
                 assertThat(row.next()).as("the orders sequence's row is in the same database").isTrue();
-                assertThat(row.getLong(1)).isGreaterThan(orderId);
+                long counter = KeyOrder.BIT_REVERSED.key(orderId);
+                assertThat(orderId).as("a bit-reversed key (key-order in application-spanner.properties)")
+                        .isGreaterThan(counter);
+                assertThat(row.getLong(1)).as("the row counts counters").isGreaterThan(counter);
             }
         }
     }
