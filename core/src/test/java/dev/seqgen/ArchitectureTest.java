@@ -1,13 +1,12 @@
 package dev.seqgen;
 
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.seqgen.testing.ArchitectureRules;
 
 /** Core's main code keeps the architecture of CONTRIBUTING.md (see {@link ArchitectureRules}). */
-@AnalyzeClasses(packages = "dev.seqgen", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "dev.seqgen", importOptions = ArchitectureRules.MainCodeOnly.class)
 class ArchitectureTest {
 
     @ArchTest

@@ -5,6 +5,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
@@ -52,6 +54,21 @@ public final class ArchitectureRules {
             });
 
     private ArchitectureRules() {
+    }
+
+    /**
+     * Imports main code only: leaves out test classes both as a module's {@code test-classes} folder and as the
+     * {@code -tests.jar} another module depends on (a reactor {@code verify} resolves core's test-jar as that
+     * jar, where {@link ImportOption.DoNotIncludeTests} alone would let the test fixtures in).
+     */
+    public static final class MainCodeOnly implements ImportOption {
+
+        private final ImportOption tests = new ImportOption.DoNotIncludeTests();
+
+        @Override
+        public boolean includes(Location location) {
+            return tests.includes(location) && !location.contains("-tests.jar");
+        }
     }
 
     private static boolean isStoreClass(JavaClass type) {
