@@ -32,6 +32,17 @@ public enum KeyOrder {
     }
 
     /**
+     * Maps a value handed out back to its counter value: the inverse of {@link #key(long)} (bit reversal is its own
+     * inverse), for reading which counters a table's existing keys used.
+     *
+     * @param key a value from 0 to {@link Long#MAX_VALUE}
+     * @return the counter value whose key it is
+     */
+    public long counter(long key) {
+        return key(key);
+    }
+
+    /**
      * Returns the name as configuration spells it: {@code sequential}, {@code bit-reversed}.
      *
      * @return the lower-case, hyphenated name

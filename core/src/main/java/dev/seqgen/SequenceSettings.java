@@ -27,6 +27,7 @@ public final class SequenceSettings {
     private final CounterKind kind;
     private final boolean kindExplicit;
     private final KeyOrder keyOrder;
+    private final KeyRange skipRange;
     private final int blockSize;
     private final int lowWatermark;
     private final boolean lowWatermarkExplicit;
@@ -43,6 +44,7 @@ public final class SequenceSettings {
         this.kindExplicit = builder.kind != null;
         this.kind = kindExplicit ? builder.kind : CounterKind.TABLE;
         this.keyOrder = builder.keyOrder;
+        this.skipRange = builder.skipRange;
         this.blockSize = builder.blockSize;
         this.lowWatermarkExplicit = builder.lowWatermark != Builder.UNSET;
         this.lowWatermark = lowWatermarkExplicit ? builder.lowWatermark : builder.blockSize / 4;
@@ -115,6 +117,37 @@ public final class SequenceSettings {
      */
     public KeyOrder keyOrder() {
         return keyOrder;
+    }
+
+    /**
+     * Returns the values a {@link KeyOrder#BIT_REVERSED bit-reversed} sequence never hands out: a counter whose key
+     * falls in the range is passed over (one counter value left unused), so keys a table already holds there
+     * never collide with the sequence's.
+     *
+     * @return the range; default {@link KeyRange#NONE}
+     */
+    public KeyRange skipRange() {
+        return skipRange;
+    }
+
+    /**
+     * Checks the rules between settings that may be set in different places, and so hold for a sequence's final
+     * settings rather than for each source: a skip range (set in configuration) needs bit-reversed keys (often set
+     * by an annotation). The registry checks them when it creates a sequence, the Hibernate generators at
+     * start-up.
+     *
+     * @param sequence the sequence's name, for the message
+     * @return these settings
+     * @throws SequenceConfigurationException naming {@code skip-range} and the sequence if a range is set on a
+     *     sequential sequence
+     */
+    public SequenceSettings validateFor(String sequence) {
+        if (!skipRange.isEmpty() && keyOrder != KeyOrder.BIT_REVERSED) {
+            throw new SequenceConfigurationException("skip-range", skipRange, "none for sequence '" + sequence
+                    + "', whose key-order is " + keyOrder.externalName() + " (a sequential sequence starts above a"
+                    + " table's highest id instead); a range min..max needs key-order bit-reversed");
+        }
+        return this;
     }
 
     /** @return the number of values reserved per store transaction (BATCH, ASYNC_BATCH); default 1000 */
@@ -256,6 +289,7 @@ public final class SequenceSettings {
         /** Null: the default, the kind of the registry's store. */
         private CounterKind kind;
         private KeyOrder keyOrder = KeyOrder.SEQUENTIAL;
+        private KeyRange skipRange = KeyRange.NONE;
         private int blockSize = 1000;
         private int lowWatermark = UNSET;
         private Duration acquireTimeout = Duration.ofSeconds(5);
@@ -273,6 +307,7 @@ public final class SequenceSettings {
             this.strategy = settings.strategy;
             this.kind = settings.kindExplicit ? settings.kind : null;
             this.keyOrder = settings.keyOrder;
+            this.skipRange = settings.skipRange;
             this.blockSize = settings.blockSize;
             this.lowWatermark = settings.lowWatermarkExplicit ? settings.lowWatermark : UNSET;
             this.acquireTimeout = settings.acquireTimeout;
@@ -322,6 +357,21 @@ public final class SequenceSettings {
         public Builder keyOrder(KeyOrder keyOrder) {
             requireArgument(keyOrder != null, "key-order", keyOrder, "one of sequential, bit-reversed");
             this.keyOrder = keyOrder;
+            return this;
+        }
+
+        /**
+         * Sets the values a bit-reversed sequence never hands out. Default {@link KeyRange#NONE}; a range needs
+         * {@link KeyOrder#BIT_REVERSED} (checked by {@link SequenceSettings#validateFor(String)} when a sequence is
+         * created, since the key order may come from an annotation and the range from configuration).
+         *
+         * @param skipRange the range
+         * @return this builder
+         * @throws SequenceConfigurationException if {@code skipRange} is null
+         */
+        public Builder skipRange(KeyRange skipRange) {
+            requireArgument(skipRange != null, "skip-range", skipRange, Setting.SKIP_RANGE.allowed());
+            this.skipRange = skipRange;
             return this;
         }
 

@@ -62,6 +62,7 @@ final class Sequences {
      */
     static Sequence create(String name, SequenceSettings settings, SequenceStore store, Ticker ticker,
             Executor executor, SequenceMetricsTrackerFactory metrics) {
+        settings.validateFor(name);
         AbstractSequence sequence = switch (settings.strategy()) {
             case SYNC -> new SyncSequence(name, settings, store, ticker);
             case ASYNC -> new AsyncSequence(name, settings, store, ticker, executor);
@@ -73,6 +74,6 @@ final class Sequences {
             asyncBatch.start();
         }
         return settings.keyOrder() == KeyOrder.SEQUENTIAL ? sequence : new KeyMappedSequence(sequence,
-                settings.keyOrder());
+                settings.keyOrder(), settings.skipRange());
     }
 }

@@ -41,6 +41,12 @@ public enum Setting {
     KEY_ORDER("key-order", KeyOrder.class, "keyOrder", "one of sequential, bit-reversed", "sequential",
             SequenceSettings::keyOrder, (builder, value) -> builder.keyOrder((KeyOrder) value)),
 
+    /** {@link SequenceSettings#skipRange()}: values a bit-reversed sequence never hands out. */
+    SKIP_RANGE("skip-range", KeyRange.class, null,
+            "none, or min..max from 1 to " + Long.MAX_VALUE + " holding at most 2^62 values, with key-order"
+            + " bit-reversed", "none", SequenceSettings::skipRange,
+            (builder, value) -> builder.skipRange((KeyRange) value)),
+
     /** {@link SequenceSettings#blockSize()}. */
     BLOCK_SIZE("block-size", Integer.class, "blockSize", "an integer >= 1", "1000",
             SequenceSettings::blockSize, (builder, value) -> builder.blockSize((Integer) value)),
@@ -114,8 +120,8 @@ public enum Setting {
     }
 
     /**
-     * Returns the type of the setting's value: an enum ({@link Strategy}, {@link CounterKind}), {@link Integer},
-     * {@link Long}, {@link Boolean} or {@link Duration}.
+     * Returns the type of the setting's value: an enum ({@link Strategy}, {@link CounterKind}, {@link KeyOrder}),
+     * {@link KeyRange}, {@link Integer}, {@link Long}, {@link Boolean} or {@link Duration}.
      *
      * @return the value type
      */
@@ -227,6 +233,9 @@ public enum Setting {
             if (type == Long.class) {
                 return value instanceof Number n && !(value instanceof Double || value instanceof Float)
                         ? n.longValue() : Long.parseLong(text);
+            }
+            if (type == KeyRange.class) {
+                return KeyRange.valueOf(text);
             }
             if (type == Boolean.class) {
                 if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {

@@ -85,4 +85,93 @@ class KeyOrderTest {
                 .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'initial-value'")
                 .hasMessageContaining("bit-reversed");
     }
+
+    /**
+     * The goal of hotspot-free keys: a million bit-reversed ids from four generators on one row, cut into 64 equal
+     * ranges of the positive longs, put 1/64 of them (within 5 %) in every range; sequential ids would all be in the
+     * first.
+     */
+    @Test
+    void aMillionKeysFromFourGeneratorsFillSixtyFourRangesEvenly() throws Exception {
+        InMemorySequenceStore store = new InMemorySequenceStore();
+        SequenceSettings settings = SequenceSettings.builder().keyOrder(KeyOrder.BIT_REVERSED).build();
+        SequenceRegistry[] registries = new SequenceRegistry[4];
+        for (int i = 0; i < registries.length; i++) {
+            registries[i] = SequenceRegistry.builder(store).defaults(settings).build();
+        }
+        try {
+            long[] keys = Concurrently.run(4, thread -> {
+                Sequence orders = registries[thread].sequence("orders");
+                long[] mine = new long[250_000];
+                for (int i = 0; i < mine.length; i++) {
+                    mine[i] = orders.next();
+                }
+                return mine;
+            });
+            Concurrently.assertUnique(keys);
+            long[] perRange = new long[64];
+            for (long key : keys) {
+                perRange[(int) (key >>> 57)]++;
+            }
+            double expected = keys.length / 64.0;
+            for (int range = 0; range < perRange.length; range++) {
+                assertThat((double) perRange[range]).as("range %d of 64", range)
+                        .isBetween(expected * 0.95, expected * 1.05);
+            }
+        } finally {
+            for (SequenceRegistry registry : registries) {
+                registry.close();
+            }
+        }
+    }
+
+    /**
+     * A skip range is never handed out, by any path: key(1) = 2^62 and key(2) = 2^61 lie in the range
+     * 2^61..2^62, so the first values are the keys of the counters 3, 4, 5, ...; the counters 1 and 2 stay unused.
+     */
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void keysInTheSkipRangeAreNeverHandedOut(Strategy strategy) {
+        InMemorySequenceStore store = new InMemorySequenceStore();
+        KeyRange skip = KeyRange.of(1L << 61, 1L << 62);
+        SequenceSettings settings = SequenceSettings.builder().strategy(strategy).keyOrder(KeyOrder.BIT_REVERSED)
+                .skipRange(skip).blockSize(4).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).build()) {
+            Sequence orders = registry.sequence("orders");
+            long[] values;
+            if (strategy == Strategy.SYNC) {
+                InMemorySequenceStore.Transaction tx = store.begin();
+                values = LongStream.concat(LongStream.of(orders.nextInTransaction(tx)),
+                        Arrays.stream(orders.nextValuesInTransaction(tx, 6))).toArray();
+                tx.commit();
+            } else {
+                values = LongStream.concat(LongStream.of(orders.next()), Arrays.stream(orders.nextValues(6))).toArray();
+            }
+            assertThat(values).hasSize(7).doesNotHaveDuplicates();
+            assertThat(Arrays.stream(values).filter(skip::contains).toArray()).as("values in the range").isEmpty();
+            assertThat(Arrays.stream(values).map(KeyOrder.BIT_REVERSED::counter).toArray())
+                    .as("counters 1 and 2 passed over").startsWith(3);
+            assertThat(orders.toString()).contains("skipping " + skip);
+        }
+    }
+
+    @Test
+    void aSkipRangeIsForBitReversedKeysAndHoldsAtMostHalfOfThem() {
+        assertThat(KeyRange.valueOf(" 1..99999 ")).isEqualTo(KeyRange.of(1, 99_999)).hasToString("1..99999");
+        assertThat(KeyRange.valueOf("none")).isEqualTo(KeyRange.NONE).hasToString("none");
+        SequenceSettings sequential = SequenceSettings.builder().skipRange(KeyRange.of(1, 10)).build();
+        assertThatThrownBy(() -> sequential.validateFor("orders"))
+                .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'skip-range'")
+                .hasMessageContaining("sequence 'orders'").hasMessageContaining("needs key-order bit-reversed");
+        try (SequenceRegistry registry = SequenceRegistry.builder(new InMemorySequenceStore()).defaults(sequential)
+                .build()) {
+            assertThatThrownBy(() -> registry.sequence("orders")).as("refused when the sequence is created")
+                    .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'skip-range'");
+        }
+        for (String text : new String[] {"0..10", "10..1", "1..4611686018427387905", "1-10", "a..b"}) {
+            assertThatThrownBy(() -> KeyRange.valueOf(text)).as(text)
+                    .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'skip-range'");
+        }
+        assertThat(KeyRange.of(1, (1L << 62))).as("exactly 2^62 values").isNotNull();
+    }
 }

@@ -22,6 +22,7 @@ public class SettingTest {
             Map.entry(Setting.STRATEGY, "batch"),
             Map.entry(Setting.KIND, "native-sequence"),
             Map.entry(Setting.KEY_ORDER, "bit-reversed"),
+            Map.entry(Setting.SKIP_RANGE, "1..99999"),
             Map.entry(Setting.BLOCK_SIZE, "40"),
             Map.entry(Setting.LOW_WATERMARK, "3"),
             Map.entry(Setting.ACQUIRE_TIMEOUT, "750ms"),
@@ -31,6 +32,44 @@ public class SettingTest {
             Map.entry(Setting.ADAPTIVE_MAX_BLOCK_SIZE, "400"),
             Map.entry(Setting.ADAPTIVE_TARGET_REFILL_INTERVAL, "PT0.25S"));
 
+    /** The settings an example of {@link #NON_DEFAULT} needs beside it: a skip range is for bit-reversed keys. */
+    public static final Map<Setting, Map<Setting, String>> NEEDS = Map.of(
+            Setting.SKIP_RANGE, Map.of(Setting.KEY_ORDER, "bit-reversed"));
+
+    /**
+     * Returns the example of a setting with the settings it needs, those first: the text to write as properties.
+     *
+     * @param setting a setting
+     * @return setting to text, in the order to apply
+     */
+    public static Map<Setting, String> example(Setting setting) {
+        Map<Setting, String> example = new java.util.LinkedHashMap<>(NEEDS.getOrDefault(setting, Map.of()));
+        example.put(setting, NON_DEFAULT.get(setting));
+        return example;
+    }
+
+    /**
+     * Returns a builder holding what the example of {@code setting} needs, and not the setting itself.
+     *
+     * @param setting a setting
+     * @return a builder with the settings it needs
+     */
+    public static SequenceSettings.Builder needs(Setting setting) {
+        SequenceSettings.Builder builder = SequenceSettings.builder();
+        NEEDS.getOrDefault(setting, Map.of()).forEach((needed, text) -> needed.apply(builder, text));
+        return builder;
+    }
+
+    /**
+     * Returns a builder holding the example of {@code setting} with what it needs.
+     *
+     * @param setting a setting
+     * @return a builder with the setting away from its default
+     */
+    public static SequenceSettings.Builder nonDefault(Setting setting) {
+        return setting.apply(needs(setting), NON_DEFAULT.get(setting));
+    }
+
     @Test
     void everySettingHasANonDefaultExampleHere() {
         assertThat(NON_DEFAULT).containsOnlyKeys(Setting.values());
@@ -39,10 +78,10 @@ public class SettingTest {
     @ParameterizedTest
     @EnumSource(Setting.class)
     void textSetsTheSettingAndReadsBackAsItsType(Setting setting) {
-        SequenceSettings settings = setting.apply(SequenceSettings.builder(), NON_DEFAULT.get(setting)).build();
+        SequenceSettings settings = nonDefault(setting).build();
         Object value = setting.valueIn(settings);
         assertThat(value).isInstanceOf(setting.type()).isNotEqualTo(setting.defaultValue());
-        assertThat(setting.apply(SequenceSettings.builder(), value).build()).as("a value of the type sets it too")
+        assertThat(setting.apply(needs(setting), value).build()).as("a value of the type sets it too")
                 .isEqualTo(settings);
         assertThat(Setting.find(setting.key())).contains(setting);
     }
@@ -84,9 +123,9 @@ public class SettingTest {
             assertThat(settings.toString()).contains(setting.key() + "=" + setting.valueIn(settings));
         }
         for (Setting setting : Setting.values()) {
-            SequenceSettings changed = setting.apply(SequenceSettings.builder(), NON_DEFAULT.get(setting)).build();
+            SequenceSettings changed = nonDefault(setting).build();
             assertThat(changed).as(setting.key()).isNotEqualTo(SequenceSettings.defaults());
-            assertThat(setting.apply(SequenceSettings.builder(), NON_DEFAULT.get(setting)).build())
+            assertThat(nonDefault(setting).build())
                     .isEqualTo(changed).hasSameHashCodeAs(changed);
         }
         assertThat(SequenceSettings.builder().lowWatermark(250).build()).as("set to the default, still set")

@@ -234,6 +234,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
             }
             throw e;
         }
+        try {
+            settings.validateFor(name);
+        } catch (SequenceConfigurationException e) {
+            throw new SeqgenMappingException(where, e.getMessage(), "Set key-order bit-reversed for sequence '" + name
+                    + "' (keyOrder on @SeqgenGenerator, or its key-order property), or remove its skip-range", e);
+        }
         if (intType && settings.keyOrder() != dev.seqgen.KeyOrder.SEQUENTIAL) {
             throw new SeqgenMappingException(where, "key-order " + settings.keyOrder().externalName() + " spreads"
                     + " the values over the whole positive long range, which an int attribute cannot hold",
@@ -438,6 +444,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private void startAboveExistingRows(List<Registration> group, SequenceStore store,
             SharedSessionContractImplementor session) {
         String name = group.get(0).name();
+        SequenceSettings settings = group.get(0).settings();
+        if (settings.keyOrder() != dev.seqgen.KeyOrder.SEQUENTIAL) {
+            startAboveExistingKeys(group, store, session);
+            return;
+        }
         long highest = 0;
         String highestTable = null;
         for (Registration registration : group) {
@@ -454,33 +465,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (highest <= 0 || highest == Long.MAX_VALUE) {
             return;
         }
-        SequenceSettings settings = group.get(0).settings();
-        if (settings.keyOrder() != dev.seqgen.KeyOrder.SEQUENTIAL) {
-            // The keys in the table are images of counters, and their maximum says nothing of the counters used:
-            // moving the row above it would waste the range (bit-reversed keys reach 2^62 at the first value).
-            // With the sequence's row there, seqgen's own counter is the truth; without it, the rows' keys came
-            // from elsewhere (or the row was lost), and which counters they used cannot be told: refused.
-            java.util.OptionalLong row;
-            dev.seqgen.spi.SequenceStoreException unreadable = null;
-            try {
-                row = store.nextValue(name);
-            } catch (dev.seqgen.spi.SequenceStoreException e) {
-                row = java.util.OptionalLong.empty(); // no table yet: no row either
-                unreadable = e;
-            }
-            if (row.isEmpty()) {
-                throw new SeqgenMappingException(group.get(0).where(), "table " + highestTable + " already holds"
-                        + " keys (up to " + highest + ") and sequence '" + name + "' has no counter row"
-                        + (unreadable != null ? " (its table could not be read: " + unreadable.getMessage() + ")"
-                                : "") + "; with"
-                        + " key-order " + settings.keyOrder().externalName() + " the keys are images of counters,"
-                        + " so seqgen cannot tell which counters the existing keys used and would risk duplicates",
-                        "If the keys came from seqgen, restore the sequence's row (its next_value as it was); keep"
-                        + " key-order sequential for a table filled by another program; or give the entity a new"
-                        + " table", unreadable);
-            }
-            return;
-        }
         store.createSequence(name, settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1))
                 .build());
         boolean moved;
@@ -494,6 +478,106 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (moved) {
             LOG.log(System.Logger.Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
                     + ", above the highest value already in table " + highestTable + " (" + highest + ")");
+        }
+    }
+
+    /**
+     * Adoption for a sequence whose keys are images of its counters ({@code key-order bit-reversed}). The maximum
+     * key says nothing of the counters used (bit-reversed keys reach 2<sup>62</sup> at the first value), so:
+     * with the sequence's row there, seqgen's own counter is the truth and nothing is read. Without it (the table
+     * was filled by another program, by Spanner's own bit-reversed sequence, or the row was lost), every existing
+     * key outside the {@code skip-range} is mapped back to its counter and the row starts above the highest of
+     * them, so no new key can equal an existing one. That read goes over the keys once, at the first value of a
+     * sequence that has no row yet, never again; keys inside the skip range are left to the range.
+     */
+    private void startAboveExistingKeys(List<Registration> group, SequenceStore store,
+            SharedSessionContractImplementor session) {
+        String name = group.get(0).name();
+        SequenceSettings settings = group.get(0).settings();
+        java.util.OptionalLong row;
+        try {
+            row = store.nextValue(name);
+        } catch (dev.seqgen.spi.SequenceStoreException e) {
+            row = java.util.OptionalLong.empty(); // no table yet: no row either; createSequence says what is wrong
+        }
+        if (row.isPresent()) {
+            return;
+        }
+        long highest = 0;
+        String highestTable = null;
+        for (Registration registration : group) {
+            if (registration.table() == null) {
+                continue;
+            }
+            long counter = session != null
+                    ? session.doReturningWork(connection -> highestCounter(connection, registration, settings))
+                    : highestCounter(name, registration, settings);
+            if (counter > highest) {
+                highest = counter;
+                highestTable = registration.table();
+            }
+        }
+        if (highest <= 0) {
+            return;
+        }
+        if (highest >= settings.maxValue()) {
+            throw new SeqgenMappingException(group.get(0).where(), "table " + highestTable + " already holds a key"
+                    + " whose counter is " + highest + ", at the maximum value of sequence '" + name + "' ("
+                    + settings.maxValue() + "); with key-order bit-reversed every counter up to it may be taken",
+                    "Set seqgen.sequences." + name + ".skip-range to a range holding the table's existing keys, or"
+                    + " give the entity a new table", null);
+        }
+        store.createSequence(name, settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1))
+                .build());
+        LOG.log(highest >= 1L << 62 ? System.Logger.Level.WARNING : System.Logger.Level.INFO, "seqgen: sequence '"
+                + name + "' starts at counter " + (highest + 1) + ", above the counters of the keys already in"
+                + " table " + highestTable + (highest >= 1L << 62 ? "; that leaves less than half of the counters:"
+                + " if those keys came from another program, set seqgen.sequences." + name + ".skip-range to a"
+                + " range holding them instead" : ""));
+    }
+
+    /** The highest counter whose key a table holds outside the skip range: one pass over its keys. */
+    private static long highestCounter(Connection connection, Registration registration, SequenceSettings settings)
+            throws SQLException {
+        dev.seqgen.KeyRange skip = settings.skipRange();
+        String sql = "select " + registration.column() + " from " + registration.table() + " where "
+                + registration.column() + " > 0" + (skip.isEmpty() ? ""
+                        : " and (" + registration.column() + " < " + skip.min() + " or " + registration.column()
+                                + " > " + skip.max() + ")");
+        long highest = 0;
+        try (Statement statement = connection.createStatement()) {
+            statement.setFetchSize(10_000);
+            try (ResultSet rs = statement.executeQuery(sql)) {
+                while (rs.next()) {
+                    highest = Math.max(highest, settings.keyOrder().counter(rs.getLong(1)));
+                }
+            }
+        }
+        return highest;
+    }
+
+    private long highestCounter(String name, Registration registration, SequenceSettings settings) {
+        ConnectionProvider provider = serviceRegistry.getService(ConnectionProvider.class);
+        if (provider == null) {
+            return 0;
+        }
+        try {
+            Connection connection = provider.getConnection();
+            try {
+                return highestCounter(connection, registration, settings);
+            } finally {
+                try {
+                    if (!connection.getAutoCommit()) {
+                        connection.rollback();
+                    }
+                } finally {
+                    provider.closeConnection(connection);
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read the keys of table " + registration.table()
+                    + " for sequence '" + name + "' (counted as empty): " + e.getMessage());
+            return 0;
         }
     }
 

@@ -100,8 +100,7 @@ class AnnotatedSettingsTest {
         SequenceSettings fromAnnotation = resolve("everySetting", SequenceSettings.defaults(),
                 SequenceSettings.defaults());
         for (Setting setting : Setting.values()) {
-            SequenceSettings expected = setting.apply(SequenceSettings.builder(), SettingTest.NON_DEFAULT.get(setting))
-                    .build();
+            SequenceSettings expected = SettingTest.nonDefault(setting).build();
             if (setting.annotationAttribute().isEmpty()) {
                 assertThat(setting.valueIn(fromAnnotation)).as(setting.key() + ": configuration only")
                         .isEqualTo(setting.defaultValue());
@@ -115,10 +114,13 @@ class AnnotatedSettingsTest {
     @Test
     void plainHibernateSettingsTakeEveryKeyForTheDefaultsAndForOneSequence() {
         for (Setting setting : Setting.values()) {
-            String text = SettingTest.NON_DEFAULT.get(setting);
-            Object expected = setting.valueIn(setting.apply(SequenceSettings.builder(), text).build());
-            PlainSettings plain = PlainSettings.from(Map.of(SeqgenHibernate.DEFAULTS_PREFIX + setting.key(), text,
-                    SeqgenHibernate.SEQUENCES_PREFIX + "orders." + setting.key(), text));
+            Object expected = setting.valueIn(SettingTest.nonDefault(setting).build());
+            Map<String, Object> keys = new java.util.HashMap<>();
+            SettingTest.example(setting).forEach((key, text) -> {
+                keys.put(SeqgenHibernate.DEFAULTS_PREFIX + key.key(), text);
+                keys.put(SeqgenHibernate.SEQUENCES_PREFIX + "orders." + key.key(), text);
+            });
+            PlainSettings plain = PlainSettings.from(keys);
             assertThat(setting.valueIn(plain.defaults)).as(setting.key()).isEqualTo(expected);
             assertThat(setting.valueIn(plain.perSequence.get("orders"))).as(setting.key()).isEqualTo(expected);
         }

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Hotspot-free primary keys: {@code keyOrder = BIT_REVERSED} ids from eight threads are unique, positive and spread
  * over the key space; a restart goes on from the counter row rather than from the table's highest key; a table
- * whose keys came from elsewhere is refused; an int id is refused.
+ * whose keys came from elsewhere is adopted by their counters, or left to a skip range; an int id is refused.
  */
 class BitReversedKeysTest {
 
@@ -52,6 +52,16 @@ class BitReversedKeysTest {
         @GeneratedValue
         @SeqgenGenerator(keyOrder = KeyOrder.BIT_REVERSED)
         private Integer id;
+    }
+
+    @Entity
+    @Table(name = "plain_order")
+    public static class PlainOrder {
+
+        @Id
+        @GeneratedValue
+        @SeqgenGenerator(sequence = "plain_orders")
+        private Long id;
     }
 
     @ParameterizedTest(name = "{0}")
@@ -91,25 +101,121 @@ class BitReversedKeysTest {
         }
     }
 
-    @Test
-    void aTableWhoseKeysCameFromElsewhereIsRefusedAtStartUp() throws Exception {
-        DataSource dataSource = TestDatabase.H2.dataSource();
+    /**
+     * A table filled with bit-reversed keys by another program (Spanner's own bit-reversed sequence, or seqgen before
+     * its counter row was lost): with no counter row, seqgen maps every existing key back to its counter and starts
+     * above the highest, so no new key equals an old one.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void bitReversedKeysFromElsewhereAreAdoptedByTheirCounters(TestDatabase db) throws Exception {
+        DataSource dataSource = db.dataSource();
         String seqgenTable = TestDatabase.uniqueTable();
         try {
-            try (SessionFactory created = HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
-                    Map.of(AvailableSettings.HBM2DDL_AUTO, "create"), SpreadOrder.class)) {
-                assertThat(created).isNotNull();
+            createTable(dataSource, seqgenTable);
+            db.dropTable(seqgenTable); // no counter row: the keys came from elsewhere
+            long[] existing = java.util.stream.LongStream.rangeClosed(1, 300).map(KeyOrder.BIT_REVERSED::key).toArray();
+            insertKeys(dataSource, existing);
+
+            long[] added;
+            try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
+                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none"), SpreadOrder.class)) {
+                added = persist(sessionFactory);
             }
-            TestDatabase.H2.dropTable(seqgenTable); // the counter row is lost
-            HibernateTesting.insertIds(dataSource, PREFIX + "spread_order", 1, 10);
-            Throwable failure = catchThrowable(() -> HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
-                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none"), SpreadOrder.class).close());
-            assertThat(HibernateTesting.messages(failure)).contains("already holds keys (up to 10)")
-                    .contains("sequence 'spread_orders' has no counter row").contains("key-order bit-reversed");
+            assertThat(Arrays.stream(added).map(KeyOrder.BIT_REVERSED::counter).min().orElseThrow())
+                    .as("the counters of the new keys start above the existing keys' highest counter (300)")
+                    .isGreaterThan(300);
+            assertThat(HibernateTesting.ids(dataSource, PREFIX + "spread_order")).as("old and new keys, all rows")
+                    .hasSize(existing.length + added.length).doesNotHaveDuplicates();
         } finally {
-            TestDatabase.H2.dropTable(PREFIX + "spread_order");
-            TestDatabase.H2.dropTable(seqgenTable);
+            db.dropTable(PREFIX + "spread_order");
+            db.dropTable(seqgenTable);
         }
+    }
+
+    /**
+     * A table holding the keys 1..1000 from another program: with skip-range 1..1000 seqgen leaves them to the range
+     * and its counter starts at 1; without it, seqgen starts above their counters (1 is the image of 2^62), which
+     * is safe but leaves less than half of the counters, and says so.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void keysInTheSkipRangeAreLeftToItAndKeysOutsideAreAdopted(TestDatabase db) throws Exception {
+        DataSource dataSource = db.dataSource();
+        String ranged = TestDatabase.uniqueTable();
+        String unranged = TestDatabase.uniqueTable();
+        try {
+            createTable(dataSource, ranged);
+            db.dropTable(ranged);
+            HibernateTesting.insertIds(dataSource, PREFIX + "spread_order", 1, 1000);
+
+            long[] added;
+            try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, PREFIX, ranged,
+                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none",
+                            SeqgenHibernate.SEQUENCES_PREFIX + "spread_orders.skip-range", "1..1000"),
+                    SpreadOrder.class)) {
+                added = persist(sessionFactory);
+            }
+            assertThat(Arrays.stream(added).min().orElseThrow()).as("no key in the range").isGreaterThan(1000);
+            assertThat(HibernateTesting.nextValue(dataSource, ranged, "spread_orders"))
+                    .as("the counter started at 1: the existing keys are the range's").isLessThan(1000);
+            assertThat(HibernateTesting.ids(dataSource, PREFIX + "spread_order")).doesNotHaveDuplicates()
+                    .hasSize(1000 + added.length);
+
+            db.dropTable(PREFIX + "spread_order");
+            createTable(dataSource, unranged);
+            db.dropTable(unranged);
+            HibernateTesting.insertIds(dataSource, PREFIX + "spread_order", 1, 1000);
+            try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, PREFIX, unranged,
+                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none"), SpreadOrder.class)) {
+                added = persist(sessionFactory);
+            }
+            assertThat(HibernateTesting.nextValue(dataSource, unranged, "spread_orders"))
+                    .as("without the range, the counter starts above the counter of key 1 (2^62)")
+                    .isGreaterThan(1L << 62);
+            assertThat(HibernateTesting.ids(dataSource, PREFIX + "spread_order")).doesNotHaveDuplicates()
+                    .hasSize(1000 + added.length);
+        } finally {
+            db.dropTable(PREFIX + "spread_order");
+            db.dropTable(ranged);
+            db.dropTable(unranged);
+        }
+    }
+
+    /** Creates the entity's table (and a counter row in {@code seqgenTable}, which the caller then drops). */
+    private static void createTable(DataSource dataSource, String seqgenTable) {
+        try (SessionFactory created = HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
+                Map.of(AvailableSettings.HBM2DDL_AUTO, "create"), SpreadOrder.class)) {
+            assertThat(created).isNotNull();
+        }
+    }
+
+    private static void insertKeys(DataSource dataSource, long[] keys) throws java.sql.SQLException {
+        try (java.sql.Connection connection = dataSource.getConnection();
+                java.sql.PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO " + PREFIX + "spread_order (id) VALUES (?)")) {
+            connection.setAutoCommit(false);
+            for (long key : keys) {
+                insert.setLong(1, key);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+            connection.commit();
+        }
+    }
+
+    /** A skip range set in configuration for a sequence the annotation keeps sequential fails the start-up. */
+    @Test
+    void aSkipRangeOnASequentialSequenceFailsTheStartUp() {
+        String seqgenTable = TestDatabase.uniqueTable();
+        Throwable failure = catchThrowable(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(),
+                PREFIX, seqgenTable, Map.of(SeqgenHibernate.SEQUENCES_PREFIX + "plain_orders.skip-range", "1..10"),
+                PlainOrder.class).close());
+        assertThat(HibernateTesting.messages(failure)).contains("'skip-range'").contains("sequence 'plain_orders'")
+                .contains("whose key-order is sequential").contains("PlainOrder");
+        TestDatabase.H2.dropTable(seqgenTable);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.CounterKind;
 import dev.seqgen.KeyOrder;
+import dev.seqgen.KeyRange;
 import dev.seqgen.Strategy;
 
 import java.time.Duration;
@@ -393,6 +394,13 @@ public class SeqgenProperties {
         private KeyOrder keyOrder;
 
         /**
+         * Keys a bit-reversed sequence never hands out, written min..max (such as 1..99999): a counter whose key
+         * falls in the range is passed over, so keys a table already holds there never collide. At most 2^62
+         * values; only with key-order bit-reversed. Default: none.
+         */
+        private KeyRange skipRange;
+
+        /**
          * Number of values reserved per store transaction by batch and async-batch; also the most values one
          * stopped JVM can leave unused, unless the block adapts. Default: 1000.
          */
@@ -446,6 +454,14 @@ public class SeqgenProperties {
 
         public void setKeyOrder(KeyOrder keyOrder) {
             this.keyOrder = keyOrder;
+        }
+
+        public KeyRange getSkipRange() {
+            return this.skipRange;
+        }
+
+        public void setSkipRange(KeyRange skipRange) {
+            this.skipRange = skipRange;
         }
 
         public Integer getBlockSize() {

@@ -57,17 +57,22 @@ class SeqgenAutoConfigurationTest {
     @Test
     void everySettingIsAPropertyForTheDefaultsAndForOneSequence() {
         for (Setting setting : Setting.values()) {
-            String text = SettingTest.NON_DEFAULT.get(setting);
-            Object expected = setting.valueIn(setting.apply(SequenceSettings.builder(), text).build());
-            contextRunner.withPropertyValues("seqgen.defaults." + setting.key() + "=" + text,
-                    "seqgen.sequences.orders." + setting.key() + "=" + text).run(context -> {
+            Object expected = setting.valueIn(SettingTest.nonDefault(setting).build());
+            String[] forBoth = SettingTest.example(setting).entrySet().stream()
+                    .flatMap(e -> java.util.stream.Stream.of("seqgen.defaults." + e.getKey().key() + "=" + e.getValue(),
+                            "seqgen.sequences.orders." + e.getKey().key() + "=" + e.getValue()))
+                    .toArray(String[]::new);
+            String[] forOrders = SettingTest.example(setting).entrySet().stream()
+                    .map(e -> "seqgen.sequences.orders." + e.getKey().key() + "=" + e.getValue())
+                    .toArray(String[]::new);
+            contextRunner.withPropertyValues(forBoth).run(context -> {
                         assertThat(context).hasNotFailed();
                         SequenceRegistry registry = context.getBean(SequenceRegistry.class);
                         assertThat(setting.valueIn(registry.defaults())).as(setting.key()).isEqualTo(expected);
                         assertThat(setting.valueIn(registry.settingsFor("orders"))).as(setting.key())
                                 .isEqualTo(expected);
                     });
-            contextRunner.withPropertyValues("seqgen.sequences.orders." + setting.key() + "=" + text).run(context -> {
+            contextRunner.withPropertyValues(forOrders).run(context -> {
                 SequenceRegistry registry = context.getBean(SequenceRegistry.class);
                 assertThat(setting.valueIn(registry.settingsFor("orders"))).as(setting.key()).isEqualTo(expected);
                 assertThat(registry.defaults()).isEqualTo(SequenceSettings.defaults());

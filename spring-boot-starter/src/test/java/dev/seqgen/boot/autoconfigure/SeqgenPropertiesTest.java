@@ -35,13 +35,13 @@ class SeqgenPropertiesTest {
     @ParameterizedTest
     @EnumSource(Setting.class)
     void theKeyAsAUserWritesItSetsTheSetting(Setting setting) {
-        String text = SettingTest.NON_DEFAULT.get(setting);
-        SequenceProperties bound = new Binder(new MapConfigurationPropertySource(
-                Map.of("seqgen.defaults." + setting.key(), text)))
+        Map<String, String> properties = new java.util.HashMap<>();
+        SettingTest.example(setting).forEach((key, text) -> properties.put("seqgen.defaults." + key.key(), text));
+        SequenceProperties bound = new Binder(new MapConfigurationPropertySource(properties))
                 .bind("seqgen.defaults", SequenceProperties.class).get();
         SequenceSettings settings = SeqgenSettings.defaults(bound);
         assertThat(setting.valueIn(settings)).as(setting.key())
-                .isEqualTo(setting.valueIn(setting.apply(SequenceSettings.builder(), text).build()))
+                .isEqualTo(setting.valueIn(SettingTest.nonDefault(setting).build()))
                 .isNotEqualTo(setting.defaultValue());
     }
 
