@@ -45,21 +45,26 @@ abstract class OrderServiceHttpTest {
         int ordersPerThread = 25;
         List<Long> lineIds = Collections.synchronizedList(new ArrayList<>());
 
+        List<Long> orderNumbers = Collections.synchronizedList(new ArrayList<>());
         long[] orderIds = Concurrently.run(THREADS, thread -> {
             long[] ids = new long[ordersPerThread];
             for (int i = 0; i < ordersPerThread; i++) {
                 JsonNode order = createOrder("customer-" + thread + "-" + i, 2);
                 ids[i] = order.path("id").asLong();
+                orderNumbers.add(order.path("number").asLong());
                 order.path("lines").forEach(line -> lineIds.add(line.path("id").asLong()));
             }
             return ids;
         });
 
         Concurrently.assertUnique(orderIds);
+        long[] numbers = Concurrently.assertUnique(orderNumbers.stream().mapToLong(Long::longValue).toArray());
+        assertThat(numbers[0]).as("order numbers, from 1 up").isPositive();
         Concurrently.assertUnique(lineIds.stream().mapToLong(Long::longValue).toArray());
         assertThat(lineIds).hasSize(2 * orderIds.length);
         JsonNode order = body(get("/orders/" + orderIds[0]), 200);
         assertThat(order.path("id").asLong()).isEqualTo(orderIds[0]);
+        assertThat(order.path("number").asLong()).isPositive();
         assertThat(order.path("lines")).hasSize(2);
         assertThat(order.path("total").decimalValue()).isEqualByComparingTo("49.95");
         assertThat(order.path("events").get(0).path("type").asString()).isEqualTo("CREATED");

@@ -91,8 +91,14 @@ class SpannerOrderServiceTest extends OrderServiceHttpTest {
 
     @Test
     void theEntitiesAndTheSequenceRowsAreInOneSpannerDatabase() throws Exception {
-        long orderId = body(post("/orders", "{\"customer\":\"spanner\",\"lines\":[{\"product\":\"tea\","
-                + "\"quantity\":1,\"unitPrice\":2.50}]}"), 201).path("id").asLong();
+        JsonNode created = body(post("/orders", "{\"customer\":\"spanner\",\"lines\":[{\"product\":\"tea\","
+                + "\"quantity\":1,\"unitPrice\":2.50}]}"), 201);
+        long orderId = created.path("id").asLong();
+        long orderNumber = created.path("number").asLong();
+        // The number people read is sequential beside the bit-reversed key: below 2^31 while the key of any
+        // counter below 2^31 is at least 2^32.
+        assertThat(orderNumber).as("a readable order number").isPositive().isLessThan(1L << 31);
+        assertThat(orderId).as("the bit-reversed key beside it").isGreaterThanOrEqualTo(1L << 32);
 
         JsonNode health = body(get("/actuator/health"), 200).path("components");
         assertThat(health.path("db").path("details").path("database").asString()).isEqualTo("Google Cloud Spanner");
@@ -102,9 +108,11 @@ class SpannerOrderServiceTest extends OrderServiceHttpTest {
         assertThat(store.table()).isEqualTo(SampleDatabase.SEQUENCE_TABLE);
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             assertThat(connection.getMetaData().getURL()).contains("/databases/" + SampleSpanner.DATABASE);
-            try (ResultSet order = statement.executeQuery("SELECT customer FROM orders WHERE id = " + orderId)) {
+            try (ResultSet order = statement.executeQuery("SELECT customer, number FROM orders WHERE id = "
+                    + orderId)) {
                 assertThat(order.next()).as("the order is a row in Spanner").isTrue();
                 assertThat(order.getString(1)).isEqualTo("spanner");
+                assertThat(order.getLong(2)).isEqualTo(orderNumber);
             }
             try (ResultSet row = statement.executeQuery("SELECT next_value FROM " + SampleDatabase.SEQUENCE_TABLE
                     + " WHERE name = 'orders'")) {

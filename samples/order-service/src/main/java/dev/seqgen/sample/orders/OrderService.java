@@ -41,7 +41,8 @@ public class OrderService {
     /**
      * Creates an order with its lines and a {@code CREATED} event. The order id (async-batch), the line ids
      * (batch) and the event id (as configured) are taken when the entities are persisted, before the inserts,
-     * which go out as JDBC batches.
+     * which go out as JDBC batches; the order number (async-batch, {@code @SeqgenNumber}) when the order's insert
+     * is flushed, here before the view is made.
      */
     public OrderView create(NewOrder request) {
         return transactions.readWrite(() -> {
@@ -49,7 +50,7 @@ public class OrderService {
             request.lines().forEach(line -> order.addLine(line.product().strip(), line.quantity(),
                     line.unitPrice()));
             order.record(OrderEvent.Type.CREATED, order.getCreatedAt());
-            orders.save(order);
+            orders.saveAndFlush(order);
             return OrderView.of(order);
         });
     }

@@ -4,8 +4,11 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 
-/** An order as the API shows it, with the id each part got from its sequence. */
-public record OrderView(long id, String customer, Instant createdAt, BigDecimal total, List<LineView> lines,
+/**
+ * An order as the API shows it, with the id each part got from its sequence and the order number (from the
+ * sequence {@code order_numbers}) that people read.
+ */
+public record OrderView(long id, Long number, String customer, Instant createdAt, BigDecimal total, List<LineView> lines,
         Long invoiceNumber, List<EventView> events) {
 
     /** A line; {@code id} comes from the {@code batch} sequence {@code order_lines}. */
@@ -24,7 +27,7 @@ public record OrderView(long id, String customer, Instant createdAt, BigDecimal 
                 .map(event -> new EventView(event.getId(), event.getType(), event.getAt()))
                 .toList();
         Long invoiceNumber = order.getInvoice() == null ? null : order.getInvoice().getNumber();
-        return new OrderView(order.getId(), order.getCustomer(), order.getCreatedAt(), order.total(), lines,
+        return new OrderView(order.getId(), order.getNumber(), order.getCustomer(), order.getCreatedAt(), order.total(), lines,
                 invoiceNumber, events);
     }
 }
