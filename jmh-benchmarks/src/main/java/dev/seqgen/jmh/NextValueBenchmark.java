@@ -22,7 +22,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * same instant store, which costs one compare-and-set, so their figure is their hot path too. SEQGEN_ASYNC
  * reserves every value from the instant store: its figure is seqgen's overhead per store round trip, not a
  * database's speed. SEQGEN_POOLED_OPTIMIZER is seqgen's lock-free drop-in for Hibernate's pooled optimizer,
- * over the same sequence as HIBERNATE_POOLED. {@code ATOMIC_LONG} is the limit; {@code UUID} is the key a user
+ * over the same sequence as HIBERNATE_POOLED. SEQGEN_ASYNC_BATCH_BIT_REVERSED is ASYNC_BATCH handing out
+ * bit-reversed keys: its distance to SEQGEN_ASYNC_BATCH is the cost of the mapping. {@code ATOMIC_LONG} is the limit; {@code UUID} is the key a user
  * would pick instead.
  * No state is per thread: sharing one sequence is the point.
  *
@@ -40,7 +41,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class NextValueBenchmark {
 
-    @Param({"ATOMIC_LONG", "SEQGEN_BATCH", "SEQGEN_ASYNC_BATCH", "SEQGEN_ASYNC", "HIBERNATE_POOLED",
+    @Param({"ATOMIC_LONG", "SEQGEN_BATCH", "SEQGEN_ASYNC_BATCH", "SEQGEN_ASYNC_BATCH_BIT_REVERSED", "SEQGEN_ASYNC", "HIBERNATE_POOLED",
             "HIBERNATE_POOLED_LO", "HIBERNATE_POOLED_LO_THREAD_LOCAL", "SEQGEN_POOLED_OPTIMIZER", "UUID"})
     IdSourceType source;
 
