@@ -144,7 +144,7 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
      */
     @Override
     public void registerExportables(Database database) {
-        String table = service == null ? null : service.exportedTable();
+        String table = service == null ? null : service.exportedTable(database.getDialect());
         if (table != null) {
             SeqgenTable.register(database, table);
         }

@@ -143,7 +143,7 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
      */
     @Override
     public void registerExportables(Database database) {
-        String table = service == null ? null : service.exportedTable();
+        String table = service == null ? null : service.exportedTable(database.getDialect());
         if (table != null) {
             SeqgenTable.register(database, table);
         }

@@ -5,6 +5,7 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import org.hibernate.HibernateException;
+import org.hibernate.dialect.Dialect;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.GeneratorCreationContext;
@@ -82,6 +83,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private final transient List<Registration> pending = new ArrayList<>();
     /** Started generators (rows in place) whose sequences open at their first value, by name; guarded by this. */
     private final transient Map<String, List<Registration>> unopened = new LinkedHashMap<>();
+    /** Whether the Spanner dialect's export rule was logged; guarded by {@code this}. */
+    private transient boolean spannerExportNoted;
     /** Settings read without building a registry, for generators configuring; guarded by {@code this}. */
     private transient PlainSettings plain;
 
@@ -278,19 +281,35 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     /**
      * The table of the sequence rows that belongs in Hibernate's schema ({@link SeqgenHibernate#SCHEMA_EXPORT}),
-     * or null: none when the rows are not in a JDBC store's table, or the export is off. No I/O.
+     * or null: none when the rows are not in a JDBC store's table, the export is off, or Hibernate's dialect is a
+     * Cloud Spanner one. Hibernate's Spanner dialects write a table's primary key inside its column list, which
+     * Spanner rejects, so with {@code ddl-auto=create} Hibernate would drop the table seqgen's own script created
+     * and fail to make it again: on Spanner seqgen keeps its table out of Hibernate's schema, and says so once.
+     * No I/O.
+     *
+     * @param dialect the dialect Hibernate builds the schema for
      */
-    synchronized String exportedTable() {
+    synchronized String exportedTable(Dialect dialect) {
         Object export = settings.get(SeqgenHibernate.SCHEMA_EXPORT);
         if (export != null && !Boolean.parseBoolean(export.toString().trim())) {
             return null;
         }
         SequenceRegistry given = givenRegistry();
-        if (given != null) {
-            return given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable).map(SequenceStore.SqlTable::name)
-                    .orElse(null);
+        String table = given != null ? given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable)
+                .map(SequenceStore.SqlTable::name).orElse(null) : plainSettings().table;
+        if (table != null && dialect != null && dialect.getClass().getSimpleName().startsWith("Spanner")) {
+            if (!spannerExportNoted) {
+                spannerExportNoted = true;
+                LOG.log(System.Logger.Level.INFO, "seqgen: table " + table + " is left out of Hibernate's schema:"
+                        + " Hibernate's " + dialect.getClass().getSimpleName() + " writes a primary key Cloud"
+                        + " Spanner does not accept, so ddl-auto would drop the table and fail to create it again."
+                        + " seqgen creates it (seqgen.jdbc.initialize-schema=always with Spring Boot, or the"
+                        + " store's createTable), or your migrations do, from the script dev/seqgen/schema/spanner.sql"
+                        + " of seqgen-spring-boot-starter");
+            }
+            return null;
         }
-        return plainSettings().table;
+        return table;
     }
 
     /** The settings seqgen's own registry would have, read without I/O. */
@@ -397,9 +416,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
                     + " database: " + unreadable.getMessage() + " (creating the row failed with: "
                     + creation.getMessage() + "). If the table does not exist, create it: with Spring Boot,"
                     + " seqgen.jdbc.initialize-schema=always runs the script " + script + " of seqgen-spring-boot-"
-                    + "starter at start-up (or copy it into your Flyway or Liquibase migrations); or let Hibernate"
-                    + " create it, since it is part of Hibernate's schema (hibernate.hbm2ddl.auto,"
-                    + " spring.jpa.hibernate.ddl-auto)";
+                    + "starter at start-up (or copy it into your Flyway or Liquibase migrations)"
+                    + (table.platform().equals("spanner") ? " (Hibernate's Spanner dialects cannot create it, so it"
+                            + " is not part of Hibernate's schema there)"
+                            : "; or let Hibernate create it, since it is part of Hibernate's schema"
+                            + " (hibernate.hbm2ddl.auto, spring.jpa.hibernate.ddl-auto)");
         }
     }
 
