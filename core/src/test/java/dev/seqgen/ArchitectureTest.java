@@ -14,4 +14,7 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule frontEnds = ArchitectureRules.FRONT_ENDS_DO_NOT_TEST_A_STORES_CLASS;
+
+    @ArchTest
+    static final ArchRule noSqlInTheHibernateLayer = ArchitectureRules.HIBERNATE_LAYER_RUNS_NO_SQL;
 }

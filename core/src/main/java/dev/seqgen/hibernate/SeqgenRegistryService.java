@@ -23,9 +23,7 @@ import dev.seqgen.spi.SequenceStore;
 import org.hibernate.cfg.AvailableSettings;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,7 +58,7 @@ import javax.sql.DataSource;
  * database fails the start-up.
  * SeqgenIntegrator calls start() when the session factory has been built (unless JDBC access at boot is off);
  * otherwise the first value does. The sequences themselves open at their first value (open()): the highest
- * ids are read once more on the session's connection and the row moved forward if rows arrived in between
+ * ids are read once more (by the store, on its own connection) and the row moved forward if rows arrived in between
  * (Spring Boot's deferred data.sql runs after the session factory is built), and only then is the sequence
  * created, so no block below those rows is ever reserved. start() and open() are synchronized and
  * idempotent; a failed one is retried by the next caller.
@@ -380,7 +378,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                                         + existing.settings());
                     }
                 }
-                startAboveExistingRows(group, started.storeOf(first.name(), first.settings()), null);
+                startAboveExistingRows(group, started.storeOf(first.name(), first.settings()));
                 // The row (and the table, where the store creates it) exists from start-up on, so that a
                 // store that cannot create it fails here, and no DDL runs later inside a caller's transaction.
                 started.createSequence(first.name(), first.settings());
@@ -426,8 +424,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     /**
      * Opens a sequence at its first value and hands it to every generator that uses it. Before that, it
-     * reads the highest ids once more, on the session's own connection (no second pooled connection, so a
-     * small pool cannot deadlock), and moves the row forward if rows arrived after start-up: Spring Boot's
+     * reads the highest ids once more, through the store on its own connection (never in the caller's
+     * transaction), and moves the row forward if rows arrived after start-up: Spring Boot's
      * {@code data.sql} with {@code spring.jpa.defer-datasource-initialization=true} inserts its rows after
      * the session factory is built. The sequence (and an ASYNC_BATCH sequence's first background block) only
      * exists from here on, so no value below those rows is ever in hand.
@@ -445,7 +443,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         Registration first = group.get(0);
         try {
             SequenceRegistry started = registry();
-            startAboveExistingRows(group, started.storeOf(first.name(), first.settings()), session);
+            startAboveExistingRows(group, started.storeOf(first.name(), first.settings()));
             Sequence sequence = started.sequence(first.name(), first.settings());
             for (Registration registration : group) {
                 registration.target().accept(sequence);
@@ -462,27 +460,16 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * never backwards, so JVMs starting at once agree. A table that cannot be read counts as empty (it may
      * not exist yet: hbm2ddl creates it later, or its rows are elsewhere).
      */
-    private void startAboveExistingRows(List<Registration> group, SequenceStore store,
-            SharedSessionContractImplementor session) {
+    private void startAboveExistingRows(List<Registration> group, SequenceStore store) {
         String name = group.get(0).name();
         SequenceSettings settings = group.get(0).settings();
         if (settings.keyOrder() != dev.seqgen.KeyOrder.SEQUENTIAL) {
-            startAboveExistingKeys(group, store, session);
+            startAboveExistingKeys(group, store);
             return;
         }
-        long highest = 0;
-        String highestTable = null;
-        for (Registration registration : group) {
-            if (registration.table() == null) {
-                continue;
-            }
-            long max = session != null ? highestId(session, registration.table(), registration.column())
-                    : highestId(name, registration.table(), registration.column());
-            if (max > highest) {
-                highest = max;
-                highestTable = registration.table();
-            }
-        }
+        Highest existing = highest(group, store);
+        long highest = existing.counter();
+        String highestTable = existing.table();
         if (highest <= 0 || highest == Long.MAX_VALUE) {
             return;
         }
@@ -511,8 +498,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * them, so no new key can equal an existing one. That read goes over the keys once, at the first value of a
      * sequence that has no row yet, never again; keys inside the skip range are left to the range.
      */
-    private void startAboveExistingKeys(List<Registration> group, SequenceStore store,
-            SharedSessionContractImplementor session) {
+    private void startAboveExistingKeys(List<Registration> group, SequenceStore store) {
         String name = group.get(0).name();
         SequenceSettings settings = group.get(0).settings();
         java.util.OptionalLong row;
@@ -524,20 +510,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (row.isPresent()) {
             return;
         }
-        long highest = 0;
-        String highestTable = null;
-        for (Registration registration : group) {
-            if (registration.table() == null) {
-                continue;
-            }
-            long counter = session != null
-                    ? session.doReturningWork(connection -> highestCounter(connection, registration, settings))
-                    : highestCounter(name, registration, settings);
-            if (counter > highest) {
-                highest = counter;
-                highestTable = registration.table();
-            }
-        }
+        Highest existing = highest(group, store);
+        long highest = existing.counter();
+        String highestTable = existing.table();
         if (highest <= 0) {
             return;
         }
@@ -557,52 +532,42 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 + " range holding them instead" : ""));
     }
 
-    /** The highest counter whose key a table holds outside the skip range: one pass over its keys. */
-    private static long highestCounter(Connection connection, Registration registration, SequenceSettings settings)
-            throws SQLException {
-        dev.seqgen.KeyRange skip = settings.skipRange();
-        String sql = "select " + registration.column() + " from " + registration.table() + " where "
-                + registration.column() + " > 0" + (skip.isEmpty() ? ""
-                        : " and (" + registration.column() + " < " + skip.min() + " or " + registration.column()
-                                + " > " + skip.max() + ")");
+    /** The highest counter the tables of a group hold, and the table holding it (null if all are empty). */
+    private record Highest(long counter, String table) {
+    }
+
+    /**
+     * Reads, through the store, the highest counter the group's tables hold. The store reads on its own connection,
+     * never in the caller's transaction: on Cloud Spanner that read would otherwise begin the caller's read-write
+     * transaction and widen what it locks and what can abort it. A table the store cannot read counts as empty (it
+     * may not exist yet: hbm2ddl creates it later), logged with what the store said; a store whose rows are not in
+     * the application's database reads nothing.
+     */
+    private static Highest highest(List<Registration> group, SequenceStore store) {
+        String name = group.get(0).name();
         long highest = 0;
-        try (Statement statement = connection.createStatement()) {
-            statement.setFetchSize(10_000);
-            try (ResultSet rs = statement.executeQuery(sql)) {
-                while (rs.next()) {
-                    highest = Math.max(highest, settings.keyOrder().counter(rs.getLong(1)));
-                }
+        String highestTable = null;
+        for (Registration registration : group) {
+            if (registration.table() == null) {
+                continue;
             }
-        }
-        return highest;
-    }
-
-    private long highestCounter(String name, Registration registration, SequenceSettings settings) {
-        ConnectionProvider provider = serviceRegistry.getService(ConnectionProvider.class);
-        if (provider == null) {
-            return 0;
-        }
-        try {
-            Connection connection = provider.getConnection();
+            long counter;
             try {
-                return highestCounter(connection, registration, settings);
-            } finally {
-                try {
-                    if (!connection.getAutoCommit()) {
-                        connection.rollback();
-                    }
-                } finally {
-                    provider.closeConnection(connection);
-                }
+                counter = store.highestCounter(registration.table(), registration.column(), registration.settings())
+                        .orElse(0);
+            } catch (dev.seqgen.spi.SequenceStoreException e) {
+                LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read table " + registration.table()
+                        + " for sequence '" + name + "' (counted as empty): " + e.getMessage());
+                counter = 0;
             }
-        } catch (SQLException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read the keys of table " + registration.table()
-                    + " for sequence '" + name + "' (counted as empty): " + e.getMessage());
-            return 0;
+            if (counter > highest) {
+                highest = counter;
+                highestTable = registration.table();
+            }
         }
+        return new Highest(highest, highestTable);
     }
 
-    /** The highest id, read in the session's transaction: the entity's table exists, since it is inserted into. */
     /**
      * Fails the start-up when a column seqgen assigns refuses assigned values (an identity column declared
      * {@code GENERATED ALWAYS AS IDENTITY}, a computed column), naming entity, table, column, database and the
@@ -661,41 +626,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
             } catch (SQLException ignored) {
                 // the pool's business
             }
-        }
-    }
-
-    private static long highestId(SharedSessionContractImplementor session, String table, String column) {
-        return session.doReturningWork(connection -> {
-            try (Statement statement = connection.createStatement();
-                    ResultSet rs = statement.executeQuery("select max(" + column + ") from " + table)) {
-                return rs.next() ? rs.getLong(1) : 0L;
-            }
-        });
-    }
-
-    private long highestId(String name, String table, String column) {
-        ConnectionProvider provider = serviceRegistry.getService(ConnectionProvider.class);
-        if (provider == null) {
-            return 0;
-        }
-        try {
-            Connection connection = provider.getConnection();
-            try (Statement statement = connection.createStatement();
-                    ResultSet rs = statement.executeQuery("select max(" + column + ") from " + table)) {
-                return rs.next() ? rs.getLong(1) : 0;
-            } finally {
-                try {
-                    if (!connection.getAutoCommit()) {
-                        connection.rollback();
-                    }
-                } finally {
-                    provider.closeConnection(connection);
-                }
-            }
-        } catch (SQLException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read the highest id of table " + table
-                    + " for sequence '" + name + "' (counted as empty): " + e.getMessage());
-            return 0;
         }
     }
 

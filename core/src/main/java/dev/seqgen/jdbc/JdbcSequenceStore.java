@@ -366,6 +366,16 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
+    /** Reads on the store's own connection (see {@link ExistingKeys}), never in a caller's transaction. */
+    @Override
+    public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
+        try {
+            return OptionalLong.of(ExistingKeys.highestCounter(dataSource, table, column, settings));
+        } catch (SQLException e) {
+            throw failure("reading the values of column " + column + " of table " + table, e);
+        }
+    }
+
     @Override
     public OptionalLong nextValue(String sequence) {
         try (Connection connection = dataSource.getConnection()) {

@@ -346,6 +346,16 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
      * Reads the value the database sequence returns next, without consuming it. Values in the blocks JVMs hold
      * are below it.
      */
+    /** Reads on the store's own connection (see {@link ExistingKeys}), never in a caller's transaction. */
+    @Override
+    public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
+        try {
+            return OptionalLong.of(ExistingKeys.highestCounter(dataSource, table, column, settings));
+        } catch (SQLException e) {
+            throw failure("reading the values of column " + column + " of table " + table, e);
+        }
+    }
+
     @Override
     public OptionalLong nextValue(String sequence) {
         NativeSequenceState state = readState(sequence);

@@ -140,6 +140,26 @@ public interface SequenceStore {
     }
 
     /**
+     * Reads the highest counter the values of an application's column already hold, so that a sequence serving
+     * that column starts above them (adoption of existing rows). For {@link dev.seqgen.KeyOrder#SEQUENTIAL
+     * sequential} settings that is the column's highest value; for a key order that maps counters to keys, the
+     * highest counter whose key the column holds outside the {@linkplain SequenceSettings#skipRange() skip range}.
+     * Runs on the store's own connection or client, in a transaction of its own that only reads, never in a
+     * caller's.
+     *
+     * @param table the table, qualified and quoted as the database needs it
+     * @param column the column, quoted as the database needs it
+     * @param settings the sequence's settings: its key order and skip range
+     * @return the highest counter (0 for an empty table), or empty (the default) if this store cannot read the
+     *     application's tables: its rows are elsewhere
+     * @throws SequenceStoreException if the table could not be read (it may not exist yet: a schema tool creates
+     *     it later)
+     */
+    default OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
+        return OptionalLong.empty();
+    }
+
+    /**
      * Returns the type of the caller's transaction that {@link #reserveInTransaction} takes, or null if this store
      * takes none (it cannot serve SYNC). Frameworks check it before they hand their own transactions over: the
      * Hibernate generator serves SYNC only from a store that takes the session's {@code java.sql.Connection}.

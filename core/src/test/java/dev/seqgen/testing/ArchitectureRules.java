@@ -53,6 +53,16 @@ public final class ArchitectureRules {
                 }
             });
 
+    /**
+     * The Hibernate layer runs no SQL of its own: every read of the database (a table's highest id, a sequence's
+     * row) goes through a store, which reads on its own connection, never in a caller's transaction.
+     */
+    public static final ArchRule HIBERNATE_LAYER_RUNS_NO_SQL = ArchRuleDefinition.noClasses()
+            .that().resideInAPackage("dev.seqgen.hibernate..")
+            .should().dependOnClassesThat().areAssignableTo(java.sql.Statement.class)
+            .orShould().dependOnClassesThat().areAssignableTo(java.sql.ResultSet.class)
+            .because("every database read goes through a store (CONTRIBUTING.md)");
+
     private ArchitectureRules() {
     }
 
