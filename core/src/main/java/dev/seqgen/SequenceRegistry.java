@@ -130,11 +130,39 @@ public final class SequenceRegistry implements AutoCloseable {
                 throw closedError(name);
             }
         }
-        if (!sequence.settings().equals(settings)) {
-            throw new SequenceConfigurationException("sequences." + name, settings,
-                    "the settings the sequence was first created with in this registry: " + sequence.settings());
-        }
+        requireSameSettings(name, sequence.settings(), settings);
         return sequence;
+    }
+
+    /**
+     * Checks that a sequence this registry already has under {@code name} (if any) has {@code settings}: what
+     * {@link #sequence(String, SequenceSettings)} checks, for frameworks that register users of a sequence before
+     * it is created and want a disagreement to fail at start-up. No I/O.
+     *
+     * @param name the sequence name
+     * @param settings the settings a user of the sequence asks for
+     * @throws SequenceConfigurationException if the registry has the sequence with other settings
+     */
+    public void requireSettings(String name, SequenceSettings settings) {
+        Sequence existing = sequences.get(name);
+        if (existing != null) {
+            requireSameSettings(name, existing.settings(), settings);
+        }
+    }
+
+    /**
+     * The rule every user of one name meets: the settings the sequence was first created (or first asked) with.
+     *
+     * @param name the sequence name
+     * @param first the settings it was first created or asked with
+     * @param asked the settings asked now
+     * @throws SequenceConfigurationException naming {@code sequences.<name>} if they differ
+     */
+    public static void requireSameSettings(String name, SequenceSettings first, SequenceSettings asked) {
+        if (!first.equals(asked)) {
+            throw new SequenceConfigurationException("sequences." + name, asked,
+                    "the settings the sequence was first created with in this registry: " + first);
+        }
     }
 
     /**

@@ -73,4 +73,23 @@ class RegistryCreateSequenceTest {
                 .build()).isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("'kind'")
                 .hasMessageContaining("table for a sync sequence");
     }
+
+    /** One rule for every user of a name, checked before the sequence is asked for as when it is. */
+    @Test
+    void usersOfOneNameMustAgreeOnItsSettingsBeforeAndWhenTheSequenceIsAskedFor() {
+        SequenceSettings tens = SequenceSettings.builder().blockSize(10).build();
+        SequenceSettings twenties = SequenceSettings.builder().blockSize(20).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(new InMemorySequenceStore()).build()) {
+            registry.requireSettings("orders", twenties); // nothing created yet: anything goes
+            registry.sequence("orders", tens);
+            registry.requireSettings("orders", tens);
+            for (Runnable disagreeing : new Runnable[] {() -> registry.requireSettings("orders", twenties),
+                    () -> registry.sequence("orders", twenties),
+                    () -> SequenceRegistry.requireSameSettings("orders", tens, twenties)}) {
+                assertThatThrownBy(disagreeing::run).isInstanceOf(SequenceConfigurationException.class)
+                        .hasMessageContaining("'sequences.orders'").hasMessageContaining("block-size=20")
+                        .hasMessageContaining("first created with in this registry: " + tens);
+            }
+        }
+    }
 }

@@ -325,23 +325,14 @@ final class SeqgenRegistryService implements Service, Stoppable {
      *     settings, or the given registry already has it with other settings
      */
     synchronized void register(Registration registration) {
-        SequenceSettings first = null;
         for (Registration other : pending) {
             if (other.name().equals(registration.name())) {
-                first = other.settings();
+                SequenceRegistry.requireSameSettings(registration.name(), other.settings(), registration.settings());
                 break;
             }
         }
-        if (first == null && registry != null) {
-            for (Sequence existing : registry.sequences()) {
-                if (existing.name().equals(registration.name())) {
-                    first = existing.settings();
-                }
-            }
-        }
-        if (first != null && !first.equals(registration.settings())) {
-            throw new SequenceConfigurationException("sequences." + registration.name(), registration.settings(),
-                    "the settings the sequence was first created with in this registry: " + first);
+        if (registry != null) {
+            registry.requireSettings(registration.name(), registration.settings());
         }
         pending.add(registration);
     }
@@ -371,13 +362,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
         for (List<Registration> group : byName.values()) {
             Registration first = group.get(0);
             try {
-                for (Sequence existing : started.sequences()) {
-                    if (existing.name().equals(first.name()) && !existing.settings().equals(first.settings())) {
-                        throw new SequenceConfigurationException("sequences." + first.name(), first.settings(),
-                                "the settings the sequence was first created with in this registry: "
-                                        + existing.settings());
-                    }
-                }
+                // Another session factory over the same registry may have created it since register().
+                started.requireSettings(first.name(), first.settings());
                 startAboveExistingRows(group, started.storeOf(first.name(), first.settings()));
                 // The row (and the table, where the store creates it) exists from start-up on, so that a
                 // store that cannot create it fails here, and no DDL runs later inside a caller's transaction.
