@@ -28,7 +28,20 @@ final class EmbeddedServers {
     private static DB mariadb;
     private static int mariadbPort;
 
+    /**
+     * How long a server may take to start: on a busy machine (CI beside other work, a CPU hog in the flake hunt)
+     * a first start has taken more than the libraries' defaults (10 s, 30 s).
+     */
+    private static final Duration STARTUP_WAIT = Duration.ofMinutes(3);
+
     private EmbeddedServers() {
+    }
+
+    /** Gives the MariaDB server {@link #STARTUP_WAIT} to report it is ready (its library has no setting for it). */
+    private static void patient(DB db) throws ReflectiveOperationException {
+        java.lang.reflect.Field wait = DB.class.getDeclaredField("dbStartMaxWaitInMS");
+        wait.setAccessible(true);
+        wait.setInt(db, Math.toIntExact(STARTUP_WAIT.toMillis()));
     }
 
     /** The embedded PostgreSQL server, started on first use. */
@@ -39,7 +52,7 @@ final class EmbeddedServers {
                 postgres = EmbeddedPostgres.builder()
                         .setDataDirectory(data)
                         .setCleanDataDirectory(true)
-                        .setPGStartupWait(Duration.ofSeconds(60))
+                        .setPGStartupWait(STARTUP_WAIT)
                         .setServerConfig("max_connections", "300")
                         .setServerConfig("fsync", "off")
                         .start();
@@ -64,6 +77,7 @@ final class EmbeddedServers {
         if (mariadb == null) {
             checkMariadbLibraries();
             Path base = target().resolve("embedded-mariadb/" + ProcessHandle.current().pid());
+            DB started = null;
             try {
                 DBConfigurationBuilder builder = DBConfigurationBuilder.newBuilder()
                         .setPort(0)
@@ -73,11 +87,22 @@ final class EmbeddedServers {
                         .addArg("--user=root")
                         .addArg("--max-connections=300")
                         .addArg("--innodb-flush-log-at-trx-commit=2");
-                mariadb = DB.newEmbeddedDB(builder.build());
-                mariadb.start();
-                mariadb.createDB("seqgen_test");
+                started = DB.newEmbeddedDB(builder.build());
+                patient(started);
+                started.start();
+                started.createDB("seqgen_test");
+                // Kept only once it runs: a start that failed is tried again by the next test (its process
+                // stopped first), never served as a server on port 0.
                 mariadbPort = builder.getPort();
+                mariadb = started;
             } catch (Exception e) {
+                if (started != null) {
+                    try {
+                        started.stop();
+                    } catch (Exception ignored) {
+                        // it did not start
+                    }
+                }
                 throw new IllegalStateException("could not start the embedded MariaDB server in " + base + ": " + e
                         + " (or set SEQGEN_TEST_MARIADB_URL, _USER, _PASSWORD to a running server)", e);
             }
