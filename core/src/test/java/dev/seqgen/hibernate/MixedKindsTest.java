@@ -85,6 +85,59 @@ class MixedKindsTest {
         }
     }
 
+    /**
+     * A {@code @SeqgenNumber} whose kind changes between runs adopts the numbers its column holds, as ids do: counted
+     * in a database sequence, then in the table (a new row, above the column's highest number), then in the
+     * database sequence again (moved forward past the numbers the table gave).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void numbersAdoptTheirColumnWhenTheirKindChangesBetweenRuns(TestDatabase db) {
+        DataSource dataSource = db.dataSource();
+        String seqgenTable = TestDatabase.uniqueTable();
+        String sequencePrefix = TestDatabase.uniqueTable() + "_";
+        Map<String, Object> onDatabaseSequence = new HashMap<>();
+        onDatabaseSequence.put(SeqgenHibernate.SEQUENCES_PREFIX + "multi_async_batch.kind", "native-sequence");
+        onDatabaseSequence.put(SeqgenHibernate.SEQUENCE_PREFIX, sequencePrefix);
+        try {
+            Map<String, Object> create = new HashMap<>(onDatabaseSequence);
+            create.put(AvailableSettings.HBM2DDL_AUTO, "create");
+            long[] first = persistNumbered(HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable, create,
+                    MultiNumbered.class));
+            long[] second = persistNumbered(HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
+                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none"), MultiNumbered.class));
+            Map<String, Object> again = new HashMap<>(onDatabaseSequence);
+            again.put(AvailableSettings.HBM2DDL_AUTO, "none");
+            long[] third = persistNumbered(HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable, again,
+                    MultiNumbered.class));
+
+            assertThat(Arrays.stream(second).min().orElseThrow()).as("on the table, above the database sequence's")
+                    .isGreaterThan(max(first));
+            assertThat(Arrays.stream(third).min().orElseThrow()).as("on the database sequence again, above the table's")
+                    .isGreaterThan(max(second));
+            Concurrently.assertUnique(LongStream.concat(LongStream.concat(Arrays.stream(first), Arrays.stream(second)),
+                    Arrays.stream(third)).toArray());
+        } finally {
+            db.dropTable(PREFIX + "multi_numbered");
+            db.dropTable(seqgenTable);
+            db.execute("DROP SEQUENCE IF EXISTS " + sequencePrefix + "multi_async_batch");
+        }
+    }
+
+    /** Persists 15 numbered entities, one per transaction, closes the session factory, returns their numbers. */
+    private static long[] persistNumbered(SessionFactory sessionFactory) {
+        try (sessionFactory) {
+            long[] numbers = new long[15];
+            for (int i = 0; i < numbers.length; i++) {
+                MultiNumbered numbered = new MultiNumbered();
+                HibernateTesting.inTransaction(sessionFactory, session -> session.persist(numbered));
+                numbers[i] = numbered.asyncBatchNumber();
+            }
+            return numbers;
+        }
+    }
+
     /** The committed ids and numbers of 8 threads' transactions, a third of them rolled back (half after a flush). */
     private static Run persistFromEightThreads(SessionFactory sessionFactory) throws Exception {
         AtomicInteger committed = new AtomicInteger();
