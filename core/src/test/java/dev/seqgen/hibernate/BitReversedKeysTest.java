@@ -113,16 +113,8 @@ class BitReversedKeysTest {
         DataSource dataSource = db.dataSource();
         String seqgenTable = TestDatabase.uniqueTable();
         try {
-            createTable(dataSource, seqgenTable);
-            db.dropTable(seqgenTable); // no counter row: the keys came from elsewhere
             long[] existing = java.util.stream.LongStream.rangeClosed(1, 300).map(KeyOrder.BIT_REVERSED::key).toArray();
-            insertKeys(dataSource, existing);
-
-            long[] added;
-            try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
-                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none"), SpreadOrder.class)) {
-                added = persist(sessionFactory);
-            }
+            long[] added = startOverKeysFromElsewhere(db, seqgenTable, existing, Map.of());
             assertThat(Arrays.stream(added).map(KeyOrder.BIT_REVERSED::counter).min().orElseThrow())
                     .as("the counters of the new keys start above the existing keys' highest counter (300)")
                     .isGreaterThan(300);
@@ -147,17 +139,9 @@ class BitReversedKeysTest {
         String ranged = TestDatabase.uniqueTable();
         String unranged = TestDatabase.uniqueTable();
         try {
-            createTable(dataSource, ranged);
-            db.dropTable(ranged);
-            HibernateTesting.insertIds(dataSource, PREFIX + "spread_order", 1, 1000);
-
-            long[] added;
-            try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, PREFIX, ranged,
-                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none",
-                            SeqgenHibernate.SEQUENCES_PREFIX + "spread_orders.skip-range", "1..1000"),
-                    SpreadOrder.class)) {
-                added = persist(sessionFactory);
-            }
+            long[] oldIds = java.util.stream.LongStream.rangeClosed(1, 1000).toArray();
+            long[] added = startOverKeysFromElsewhere(db, ranged, oldIds,
+                    Map.of(SeqgenHibernate.SEQUENCES_PREFIX + "spread_orders.skip-range", "1..1000"));
             assertThat(Arrays.stream(added).min().orElseThrow()).as("no key in the range").isGreaterThan(1000);
             assertThat(HibernateTesting.nextValue(dataSource, ranged, "spread_orders"))
                     .as("the counter started at 1: the existing keys are the range's").isLessThan(1000);
@@ -165,13 +149,7 @@ class BitReversedKeysTest {
                     .hasSize(1000 + added.length);
 
             db.dropTable(PREFIX + "spread_order");
-            createTable(dataSource, unranged);
-            db.dropTable(unranged);
-            HibernateTesting.insertIds(dataSource, PREFIX + "spread_order", 1, 1000);
-            try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, PREFIX, unranged,
-                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none"), SpreadOrder.class)) {
-                added = persist(sessionFactory);
-            }
+            added = startOverKeysFromElsewhere(db, unranged, oldIds, Map.of());
             assertThat(HibernateTesting.nextValue(dataSource, unranged, "spread_orders"))
                     .as("without the range, the counter starts above the counter of key 1 (2^62)")
                     .isGreaterThan(1L << 62);
@@ -184,15 +162,20 @@ class BitReversedKeysTest {
         }
     }
 
-    /** Creates the entity's table (and a counter row in {@code seqgenTable}, which the caller then drops). */
-    private static void createTable(DataSource dataSource, String seqgenTable) {
+    /**
+     * A table whose keys came from elsewhere: the entity's table created (its counter row in {@code seqgenTable}
+     * dropped: seqgen has none), {@code keys} inserted, then seqgen started over it with {@code settings}.
+     *
+     * @return the keys seqgen then handed out
+     */
+    private static long[] startOverKeysFromElsewhere(TestDatabase db, String seqgenTable, long[] keys,
+            Map<String, Object> settings) throws Exception {
+        DataSource dataSource = db.dataSource();
         try (SessionFactory created = HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
                 Map.of(AvailableSettings.HBM2DDL_AUTO, "create"), SpreadOrder.class)) {
             assertThat(created).isNotNull();
         }
-    }
-
-    private static void insertKeys(DataSource dataSource, long[] keys) throws java.sql.SQLException {
+        db.dropTable(seqgenTable);
         try (java.sql.Connection connection = dataSource.getConnection();
                 java.sql.PreparedStatement insert = connection.prepareStatement(
                         "INSERT INTO " + PREFIX + "spread_order (id) VALUES (?)")) {
@@ -203,6 +186,12 @@ class BitReversedKeysTest {
             }
             insert.executeBatch();
             connection.commit();
+        }
+        Map<String, Object> started = new java.util.HashMap<>(settings);
+        started.put(AvailableSettings.HBM2DDL_AUTO, "none");
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable, started,
+                SpreadOrder.class)) {
+            return persist(sessionFactory);
         }
     }
 
