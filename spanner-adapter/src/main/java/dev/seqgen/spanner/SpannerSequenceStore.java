@@ -15,7 +15,6 @@ import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
-import io.grpc.Context;
 
 import java.time.Duration;
 import java.util.EnumSet;
@@ -23,17 +22,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 /**
  * A {@link SequenceStore} on Cloud Spanner (GoogleSQL dialect): one row per sequence in a table of
@@ -88,7 +79,7 @@ public final class SpannerSequenceStore implements SequenceStore {
      * "Nested transactions are not supported". ASYNC, BATCH and ASYNC_BATCH reserve values in a
      * transaction of the store's own, and their callers are very often inside a transaction of their
      * own (an entity being persisted). So every operation that opens its own transaction or read runs on
-     * a thread of the store (OwnThreads) while the caller waits for it: this is the workaround the
+     * a thread of the store (SpannerOwnThreads) while the caller waits for it: this is the workaround the
      * Spanner document itself gives ("requesting the sequence value by using a background thread and
      * waiting for the result"). The hop costs microseconds against a round trip of milliseconds. The
      * reservation then is an independent transaction that commits before the value is returned: if the
@@ -139,10 +130,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     private final boolean createTable;
     private final Duration operationTimeout;
 
-    /** The database's dialect as configured, or null to ask the database on first use. */
-    private final Dialect dialect;
-    /** The statements in the database's dialect; resolved on first use when the dialect is asked for. */
-    private volatile Statements statements;
+    /** The statements in the database's dialect, configured or asked for. */
+    private final SpannerDialectDetection dialect;
 
     /** Whether the table is known to exist; only consulted when creating tables on demand. */
     private volatile boolean tableExists;
@@ -155,53 +144,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         this.databaseId = builder.databaseId;
         this.createTable = builder.createTable;
         this.operationTimeout = builder.operationTimeout;
-        this.dialect = builder.dialect;
-        this.statements = dialect == null ? null : Statements.of(table, dialect);
-    }
-
-    /**
-     * The statements in the database's dialect. With no dialect configured, the database is asked once
-     * ({@code DatabaseClient.getDialect()}) at the first operation, not when the store is built, so that
-     * building it never reaches the database; a failed question is asked again by the next operation.
-     */
-    private Statements sql() {
-        Statements resolved = statements;
-        if (resolved == null) {
-            resolved = Statements.of(table, client.getDialect());
-            statements = resolved;
-        }
-        return resolved;
-    }
-
-    /**
-     * The same statements in both SQL dialects. GoogleSQL names its parameters (@name); PostgreSQL-dialect
-     * databases number them ($1), and the client binds $n as "pn": param() picks the name.
-     */
-    private record Statements(boolean postgresql, String reserve, String select, String insert, String giveBack,
-            String advance, String createTable) {
-
-        static Statements of(String table, Dialect dialect) {
-            if (dialect == Dialect.POSTGRESQL) {
-                return new Statements(true,
-                        "UPDATE " + table + " SET next_value = next_value + $1"
-                                + " WHERE name = $2 AND next_value <= $3 RETURNING next_value",
-                        "SELECT next_value FROM " + table + " WHERE name = $1",
-                        "INSERT INTO " + table + " (name, next_value) VALUES ($1, $2)",
-                        "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value = $3",
-                        "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value < $3",
-                        "CREATE TABLE IF NOT EXISTS " + table
-                                + " (name varchar(64) NOT NULL PRIMARY KEY, next_value bigint NOT NULL)");
-            }
-            return new Statements(false,
-                    "UPDATE " + table + " SET next_value = next_value + @count"
-                            + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value",
-                    "SELECT next_value FROM " + table + " WHERE name = @name",
-                    "INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)",
-                    "UPDATE " + table + " SET next_value = @restored WHERE name = @name AND next_value = @expected",
-                    "UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower",
-                    "CREATE TABLE IF NOT EXISTS " + table
-                            + " (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)");
-        }
+        this.dialect = new SpannerDialectDetection(client, builder.dialect);
     }
 
     /**
@@ -252,20 +195,17 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public void createSequence(String sequence, long initialValue) {
         if (createTable && !tableExists) {
-            onOwnThread(CREATE_TABLE_TIMEOUT, () -> {
+            SpannerOwnThreads.call(table, CREATE_TABLE_TIMEOUT, () -> {
                 ensureTable();
                 return null;
             });
         }
-        onOwnThread(operationTimeout, () -> {
+        SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
                 if (readNextValue(client.singleUse(), sequence) == null) {
                     client.readWriteTransaction().run(tx -> {
                         if (readNextValue(tx, sequence) == null) {
-                            tx.executeUpdate(Statement.newBuilder(sql().insert())
-                                    .bind(param("name", 1)).to(sequence)
-                                    .bind(param("nextValue", 2)).to(initialValue)
-                                    .build());
+                            tx.executeUpdate(sql().insert(table, sequence, initialValue));
                         }
                         return null;
                     });
@@ -292,7 +232,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
         ReservedRange.requireCount(count);
-        Outcome outcome = onOwnThread(operationTimeout, () -> {
+        Outcome outcome = SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
                 return client.readWriteTransaction().run(tx -> take(tx, sequence, count, maxValue));
             } catch (SpannerException e) {
@@ -354,7 +294,7 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public OptionalLong nextValue(String sequence) {
-        Long next = onOwnThread(operationTimeout, () -> {
+        Long next = SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
                 return readNextValue(client.singleUse(), sequence);
             } catch (SpannerException e) {
@@ -372,13 +312,9 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
-        return onOwnThread(operationTimeout, () -> {
+        return SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
-                Statement compareAndSet = Statement.newBuilder(sql().giveBack())
-                        .bind(param("restored", 1)).to(restoredNextValue)
-                        .bind(param("name", 2)).to(sequence)
-                        .bind(param("expected", 3)).to(expectedNextValue)
-                        .build();
+                Statement compareAndSet = sql().giveBack(table, sequence, expectedNextValue, restoredNextValue);
                 Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(compareAndSet));
                 return changed != null && changed == 1;
             } catch (SpannerException e) {
@@ -393,13 +329,9 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public boolean advance(String sequence, long nextValue) {
-        return onOwnThread(operationTimeout, () -> {
+        return SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
-                Statement forward = Statement.newBuilder(sql().advance())
-                        .bind(param("target", 1)).to(nextValue)
-                        .bind(param("name", 2)).to(sequence)
-                        .bind(param("lower", 3)).to(nextValue)
-                        .build();
+                Statement forward = sql().advance(table, sequence, nextValue);
                 Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(forward));
                 return changed != null && changed == 1;
             } catch (SpannerException e) {
@@ -429,26 +361,20 @@ public final class SpannerSequenceStore implements SequenceStore {
         return end == null ? Outcome.CHANGED : Outcome.taken(end - rest, end);
     }
 
-    /** The name a parameter is bound by: its GoogleSQL name, or {@code p<position>} for {@code $<position>}. */
-    private String param(String googleSqlName, int position) {
-        return sql().postgresql() ? "p" + position : googleSqlName;
+    /** The statements in the database's dialect. */
+    private SpannerStatements sql() {
+        return dialect.statements();
     }
 
     /** Runs the reservation statement; returns the row's new next_value, or null if it changed no row. */
     private Long increment(TransactionContext tx, String sequence, long count, long lastStart) {
-        Statement statement = Statement.newBuilder(sql().reserve())
-                .bind(param("count", 1)).to(count)
-                .bind(param("name", 2)).to(sequence)
-                .bind(param("lastStart", 3)).to(lastStart)
-                .build();
-        try (ResultSet rows = tx.executeQuery(statement)) {
+        try (ResultSet rows = tx.executeQuery(sql().reserve(table, sequence, count, lastStart))) {
             return rows.next() ? rows.getLong(0) : null;
         }
     }
 
     private Long readNextValue(ReadContext context, String sequence) {
-        try (ResultSet rows = context.executeQuery(Statement.newBuilder(sql().select()).bind(param("name", 1)).to(sequence)
-                .build())) {
+        try (ResultSet rows = context.executeQuery(sql().select(table, sequence))) {
             return rows.next() ? rows.getLong(0) : null;
         }
     }
@@ -463,7 +389,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             return;
         }
         try {
-            adminClient.updateDatabaseDdl(instanceId, databaseId, List.of(sql().createTable()), null)
+            adminClient.updateDatabaseDdl(instanceId, databaseId, List.of(sql().createTableSql(table)), null)
                     .get(CREATE_TABLE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new SequenceStoreException("table " + table + " was not created within " + CREATE_TABLE_TIMEOUT, e,
@@ -485,60 +411,11 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     private boolean tableFound() {
-        int dot = table.indexOf('.');
-        // The default schema is "" in GoogleSQL and "public" in PostgreSQL-dialect databases, whose catalog
-        // also folds unquoted names to lower case.
-        boolean postgresql = sql().postgresql();
-        String schema = dot < 0 ? (postgresql ? "public" : "") : table.substring(0, dot);
-        String name = table.substring(dot + 1);
-        Statement lookup = Statement.newBuilder(postgresql
-                        ? "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = $1 AND TABLE_NAME = $2"
-                        : "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
-                                + " AND TABLE_NAME = @table")
-                .bind(param("schema", 1)).to(postgresql ? schema.toLowerCase(java.util.Locale.ROOT) : schema)
-                .bind(param("table", 2)).to(postgresql ? name.toLowerCase(java.util.Locale.ROOT) : name)
-                .build();
+        Statement lookup = sql().tableLookup(table);
         try (ResultSet rows = client.singleUse().executeQuery(lookup)) {
             return rows.next() && rows.getLong(0) > 0;
         } catch (SpannerException e) {
             throw storeError("could not look up table " + table, e);
-        }
-    }
-
-    /**
-     * Runs an operation that opens a transaction or read of its own on a thread of the store's own, within
-     * a deadline, and waits for it: so it is never nested in a transaction of the calling thread, and never
-     * outlives the deadline.
-     */
-    private <T> T onOwnThread(Duration timeout, Supplier<T> operation) {
-        CompletableFuture<T> result = CompletableFuture.supplyAsync(() -> {
-            Context.CancellableContext bounded = Context.current()
-                    .withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS, OwnThreads.DEADLINES);
-            try {
-                return bounded.call(operation::get);
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            } finally {
-                bounded.cancel(null);
-            }
-        }, OwnThreads.TRANSACTIONS);
-        try {
-            return result.get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new SequenceStoreException("the spanner store failed: " + cause, cause, false);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SequenceStoreException("interrupted while waiting for a transaction on table " + table
-                    + "; it may still commit, which leaves a gap", e, false);
         }
     }
 
@@ -699,37 +576,6 @@ public final class SpannerSequenceStore implements SequenceStore {
                         + " databaseId) to create table " + table);
             }
             return new SpannerSequenceStore(this);
-        }
-    }
-
-    /**
-     * The threads every Spanner store runs its own operations on, and the timer of their deadlines: daemon
-     * threads that end after a minute idle, so there is nothing to close.
-     */
-    private static final class OwnThreads {
-
-        /** Idle threads end after this long. */
-        private static final long KEEP_ALIVE_SECONDS = 60;
-
-        static final ExecutorService TRANSACTIONS = Executors.newCachedThreadPool(daemonThreads("seqgen-spanner-"));
-        static final ScheduledExecutorService DEADLINES = deadlineTimer();
-
-        private static ScheduledExecutorService deadlineTimer() {
-            ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
-                    daemonThreads("seqgen-spanner-deadlines-"));
-            timer.setKeepAliveTime(KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
-            timer.allowCoreThreadTimeOut(true);
-            timer.setRemoveOnCancelPolicy(true);
-            return timer;
-        }
-
-        private static ThreadFactory daemonThreads(String prefix) {
-            AtomicInteger count = new AtomicInteger();
-            return task -> {
-                Thread thread = new Thread(task, prefix + count.incrementAndGet());
-                thread.setDaemon(true);
-                return thread;
-            };
         }
     }
 }

@@ -1,0 +1,41 @@
+package dev.seqgen.spanner;
+
+import com.google.cloud.spanner.DatabaseClient;
+import com.google.cloud.spanner.Dialect;
+
+/**
+ * Finds the statements of a store's database: those of the dialect the store was built with, or, when it was
+ * built to detect the dialect, those of the dialect the database reports, asked for once and then kept.
+ */
+final class SpannerDialectDetection {
+
+    private final DatabaseClient client;
+
+    /** The statements in the database's dialect; resolved on first use when the dialect is asked for. */
+    private volatile SpannerStatements statements;
+
+    /**
+     * Takes the statements of the configured dialect, or leaves them to the first operation.
+     *
+     * @param client the client of the store's database
+     * @param dialect the database's dialect as configured, or null to ask the database on first use
+     */
+    SpannerDialectDetection(DatabaseClient client, Dialect dialect) {
+        this.client = client;
+        this.statements = dialect == null ? null : SpannerStatements.of(dialect);
+    }
+
+    /**
+     * The statements in the database's dialect. With no dialect configured, the database is asked once
+     * ({@code DatabaseClient.getDialect()}) at the first operation, not when the store is built, so that
+     * building it never reaches the database; a failed question is asked again by the next operation.
+     */
+    SpannerStatements statements() {
+        SpannerStatements resolved = statements;
+        if (resolved == null) {
+            resolved = SpannerStatements.of(client.getDialect());
+            statements = resolved;
+        }
+        return resolved;
+    }
+}

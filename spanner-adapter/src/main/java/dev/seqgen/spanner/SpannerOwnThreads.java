@@ -1,0 +1,90 @@
+package dev.seqgen.spanner;
+
+import dev.seqgen.spi.SequenceStoreException;
+import io.grpc.Context;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * The threads every Spanner store runs its own operations on, and the timer of their deadlines: daemon
+ * threads that end after a minute idle, so there is nothing to close. {@link #call} runs an operation on one of
+ * them within a deadline while the caller waits.
+ */
+final class SpannerOwnThreads {
+
+    /** Idle threads end after this long. */
+    private static final long KEEP_ALIVE_SECONDS = 60;
+
+    private static final ExecutorService TRANSACTIONS = Executors.newCachedThreadPool(daemonThreads("seqgen-spanner-"));
+    private static final ScheduledExecutorService DEADLINES = deadlineTimer();
+
+    private SpannerOwnThreads() {
+    }
+
+    /**
+     * Runs an operation that opens a transaction or read of its own on a thread of the store's own, within
+     * a deadline, and waits for it: so it is never nested in a transaction of the calling thread, and never
+     * outlives the deadline.
+     *
+     * @param table the store's table, for the message when the wait is interrupted
+     */
+    static <T> T call(String table, Duration timeout, Supplier<T> operation) {
+        CompletableFuture<T> result = CompletableFuture.supplyAsync(() -> {
+            Context.CancellableContext bounded = Context.current()
+                    .withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS, DEADLINES);
+            try {
+                return bounded.call(operation::get);
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            } finally {
+                bounded.cancel(null);
+            }
+        }, TRANSACTIONS);
+        try {
+            return result.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new SequenceStoreException("the spanner store failed: " + cause, cause, false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SequenceStoreException("interrupted while waiting for a transaction on table " + table
+                    + "; it may still commit, which leaves a gap", e, false);
+        }
+    }
+
+    private static ScheduledExecutorService deadlineTimer() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+                daemonThreads("seqgen-spanner-deadlines-"));
+        timer.setKeepAliveTime(KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
+        timer.allowCoreThreadTimeOut(true);
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, prefix + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}
