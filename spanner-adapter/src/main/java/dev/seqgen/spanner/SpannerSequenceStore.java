@@ -118,6 +118,9 @@ public final class SpannerSequenceStore implements SequenceStore {
     /** The longest {@link #createSequence} waits for the schema change that creates the table. */
     private static final Duration CREATE_TABLE_TIMEOUT = Duration.ofMinutes(5);
 
+    /** The longest {@link #highestCounter} may take: a pass over a table's keys, once per sequence. */
+    private static final Duration READ_KEYS_TIMEOUT = Duration.ofMinutes(5);
+
     /** Error codes after which retrying the operation may succeed. */
     private static final Set<ErrorCode> TRANSIENT_ERRORS = EnumSet.of(ErrorCode.ABORTED, ErrorCode.UNAVAILABLE,
             ErrorCode.DEADLINE_EXCEEDED, ErrorCode.RESOURCE_EXHAUSTED);
@@ -243,6 +246,17 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /**
+     * Returns the client library's {@link TransactionContext}: SYNC increments the row in the caller's Spanner
+     * read-write transaction.
+     *
+     * @return {@code TransactionContext.class}
+     */
+    @Override
+    public Class<?> transactionType() {
+        return TransactionContext.class;
+    }
+
+    /**
      * {@inheritDoc}
      *
      * <p>Runs the reservation statements in the caller's transaction, on the caller's thread; the
@@ -255,17 +269,6 @@ public final class SpannerSequenceStore implements SequenceStore {
      *     must then be retried as a whole (a {@code TransactionRunner} does that by itself)
      * @throws SequenceStoreException also when the sequence's row does not exist (not transient)
      */
-    /**
-     * Returns the client library's {@link TransactionContext}: SYNC increments the row in the caller's Spanner
-     * read-write transaction.
-     *
-     * @return {@code TransactionContext.class}
-     */
-    @Override
-    public Class<?> transactionType() {
-        return TransactionContext.class;
-    }
-
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         if (!(transaction instanceof TransactionContext tx)) {
@@ -302,6 +305,38 @@ public final class SpannerSequenceStore implements SequenceStore {
             }
         });
         return next == null ? OptionalLong.empty() : OptionalLong.of(next);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A single-use read (strong, no locks), on a thread of the store's own, of the application's table in the
+     * store's database (entities on Cloud Spanner through the JDBC driver share it): {@code MAX} of the column
+     * for sequential keys; for mapped keys one pass over the keys outside the skip range, each mapped back to its
+     * counter, done once, when a sequence has no counter row yet. The table and column are given as the
+     * application's schema names them.
+     */
+    @Override
+    public OptionalLong highestCounter(String table, String column, dev.seqgen.SequenceSettings settings) {
+        dev.seqgen.KeyRange skip = settings.skipRange();
+        boolean sequential = settings.keyOrder() == dev.seqgen.KeyOrder.SEQUENTIAL;
+        Statement read = Statement.of(sequential ? "SELECT MAX(" + column + ") FROM " + table
+                : "SELECT " + column + " FROM " + table + " WHERE " + column + " > 0" + (skip.isEmpty() ? ""
+                        : " AND (" + column + " < " + skip.min() + " OR " + column + " > " + skip.max() + ")"));
+        return SpannerOwnThreads.call(table, READ_KEYS_TIMEOUT, () -> {
+            long highest = 0;
+            try (ResultSet rows = client.singleUse().executeQuery(read)) {
+                while (rows.next()) {
+                    if (!rows.isNull(0)) {
+                        long value = rows.getLong(0);
+                        highest = Math.max(highest, sequential ? value : settings.keyOrder().counter(value));
+                    }
+                }
+            } catch (SpannerException e) {
+                throw storeError("could not read the values of column " + column + " of table " + table, e);
+            }
+            return OptionalLong.of(highest);
+        });
     }
 
     /**

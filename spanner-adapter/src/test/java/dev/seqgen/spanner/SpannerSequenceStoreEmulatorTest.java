@@ -22,7 +22,8 @@ class SpannerSequenceStoreEmulatorTest {
 
     @RegisterExtension
     static final SpannerEmulator emulator =
-            new SpannerEmulator("CREATE TABLE ledger (id INT64 NOT NULL) PRIMARY KEY (id)");
+            new SpannerEmulator("CREATE TABLE ledger (id INT64 NOT NULL) PRIMARY KEY (id)",
+                    "CREATE TABLE adopted_keys (id INT64 NOT NULL) PRIMARY KEY (id)");
 
     private SpannerSequenceStore store;
 
@@ -78,5 +79,28 @@ class SpannerSequenceStoreEmulatorTest {
 
         assertThat(id).isEqualTo(1);
         assertThat(store.nextValue("nested")).hasValue(2);
+    }
+
+    @Test
+    @DisplayName("spanner-emulator: reads the counters a table's keys hold, sequential or bit-reversed, outside the skip range")
+    void readsTheCountersATablesKeysHold() {
+        SequenceSettings sequential = SequenceSettings.defaults();
+        assertThat(store.highestCounter("adopted_keys", "id", sequential)).as("an empty table").hasValue(0);
+        long[] keys = {7, 42, dev.seqgen.KeyOrder.BIT_REVERSED.key(300), dev.seqgen.KeyOrder.BIT_REVERSED.key(5)};
+        emulator.client().readWriteTransaction().run(tx -> {
+            for (long key : keys) {
+                tx.executeUpdate(Statement.newBuilder("INSERT INTO adopted_keys (id) VALUES (@id)").bind("id").to(key)
+                        .build());
+            }
+            return null;
+        });
+        assertThat(store.highestCounter("adopted_keys", "id", sequential))
+                .hasValue(java.util.Arrays.stream(keys).max().orElseThrow());
+        SequenceSettings reversed = SequenceSettings.builder().keyOrder(dev.seqgen.KeyOrder.BIT_REVERSED)
+                .skipRange(dev.seqgen.KeyRange.of(1, 100)).build();
+        assertThat(store.highestCounter("adopted_keys", "id", reversed))
+                .as("keys 7 and 42 left to the skip range; the others mapped back to counters 300 and 5").hasValue(300);
+        assertThatThrownBy(() -> store.highestCounter("no_such_table", "id", sequential))
+                .isInstanceOf(SequenceStoreException.class).hasMessageContaining("no_such_table");
     }
 }
