@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SequenceStore} on Cloud Spanner (GoogleSQL dialect): one row per sequence in a table of
@@ -133,16 +134,16 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     private final DatabaseClient client;
     private final String table;
-    private final DatabaseAdminClient adminClient;
-    private final String instanceId;
-    private final String databaseId;
+    private final @Nullable DatabaseAdminClient adminClient;
+    private final @Nullable String instanceId;
+    private final @Nullable String databaseId;
     private final boolean createTable;
     private final Duration operationTimeout;
 
     /** The database's dialect as configured, or null to ask the database on first use. */
-    private final Dialect dialect;
+    private final @Nullable Dialect dialect;
     /** The statements in the database's dialect; resolved on first use when the dialect is asked for. */
-    private volatile Statements statements;
+    private volatile @Nullable Statements statements;
 
     /** Whether the table is known to exist; only consulted when creating tables on demand. */
     private volatile boolean tableExists;
@@ -435,7 +436,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /** Runs the reservation statement; returns the row's new next_value, or null if it changed no row. */
-    private Long increment(TransactionContext tx, String sequence, long count, long lastStart) {
+    private @Nullable Long increment(TransactionContext tx, String sequence, long count, long lastStart) {
         Statement statement = Statement.newBuilder(sql().reserve())
                 .bind(param("count", 1)).to(count)
                 .bind(param("name", 2)).to(sequence)
@@ -446,7 +447,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    private Long readNextValue(ReadContext context, String sequence) {
+    private @Nullable Long readNextValue(ReadContext context, String sequence) {
         try (ResultSet rows = context.executeQuery(Statement.newBuilder(sql().select()).bind(param("name", 1)).to(sequence)
                 .build())) {
             return rows.next() ? rows.getLong(0) : null;
@@ -510,7 +511,7 @@ public final class SpannerSequenceStore implements SequenceStore {
      * a deadline, and waits for it: so it is never nested in a transaction of the calling thread, and never
      * outlives the deadline.
      */
-    private <T> T onOwnThread(Duration timeout, Supplier<T> operation) {
+    private <T extends @Nullable Object> T onOwnThread(Duration timeout, Supplier<T> operation) {
         CompletableFuture<T> result = CompletableFuture.supplyAsync(() -> {
             Context.CancellableContext bounded = Context.current()
                     .withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS, OwnThreads.DEADLINES);
@@ -585,12 +586,12 @@ public final class SpannerSequenceStore implements SequenceStore {
 
         private final DatabaseClient client;
         private String table = DEFAULT_TABLE;
-        private DatabaseAdminClient adminClient;
-        private String instanceId;
-        private String databaseId;
+        private @Nullable DatabaseAdminClient adminClient;
+        private @Nullable String instanceId;
+        private @Nullable String databaseId;
         private boolean createTable;
         private Duration operationTimeout = DEFAULT_OPERATION_TIMEOUT;
-        private Dialect dialect = Dialect.GOOGLE_STANDARD_SQL;
+        private @Nullable Dialect dialect = Dialect.GOOGLE_STANDARD_SQL;
 
         private Builder(DatabaseClient client) {
             this.client = Objects.requireNonNull(client, "databaseClient");
