@@ -8,6 +8,7 @@ import dev.seqgen.spi.SequenceStoreException;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every strategy shares: the reservation with retry and backoff, the counters, the give-back at close.
@@ -104,7 +105,7 @@ abstract class AbstractSequence implements Sequence {
      * {@link SequenceMetricsTracker#captureContext()} on the caller's thread), or of the current thread's
      * observation when null.
      */
-    final ReservedRange reserve(long count, long deadline, Object parentContext) {
+    final ReservedRange reserve(long count, long deadline, @Nullable Object parentContext) {
         SequenceMetricsTracker.Span span = tracker.start(SequenceMetricsTracker.Operation.RESERVATION, parentContext);
         try {
             ReservedRange range = reserveWithRetries(count, deadline);
@@ -227,7 +228,7 @@ abstract class AbstractSequence implements Sequence {
     abstract long issued();
 
     /** The block in hand as {first, end, remaining}, or null for strategies that hold none. */
-    Block blockInHand() {
+    @Nullable Block blockInHand() {
         return null;
     }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link Strategy#ASYNC_BATCH}: BATCH plus a background refill, so callers wait only when the refill is
@@ -42,7 +43,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class AsyncBatchSequence extends BlockSequence {
 
     private final Executor executor;
-    private final AtomicReference<CompletableFuture<Block>> prefetch = new AtomicReference<>();
+    private final AtomicReference<@Nullable CompletableFuture<Block>> prefetch = new AtomicReference<>();
     /** Whether the last background refill failed; refills of one sequence never overlap (see prefetch). */
     private volatile boolean refillsFailing;
 
@@ -96,7 +97,7 @@ final class AsyncBatchSequence extends BlockSequence {
         }
     }
 
-    private void runRefill(CompletableFuture<Block> refill, Object caller, long askedAt) {
+    private void runRefill(CompletableFuture<Block> refill, @Nullable Object caller, long askedAt) {
         SequenceMetricsTracker.Span span = tracker.start(SequenceMetricsTracker.Operation.REFILL, caller);
         Throwable failure = null;
         try {

@@ -5,6 +5,7 @@ import dev.seqgen.spi.SequenceStore;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link Strategy#BATCH}: one store transaction per block; the caller that finds the block empty reserves
@@ -28,7 +29,7 @@ final class BatchSequence extends BlockSequence {
 
     private final Executor executor;
     /** The reservation in flight or finished and not yet installed; written only under refillLock and at close. */
-    private volatile CompletableFuture<Block> pending;
+    private volatile @Nullable CompletableFuture<Block> pending;
 
     BatchSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker, Executor executor) {
         super(name, settings, store, ticker);

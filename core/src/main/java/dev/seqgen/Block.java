@@ -2,6 +2,7 @@ package dev.seqgen;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A reserved block {@code [first, end)} and the cursor that hands its values out.
@@ -68,7 +69,7 @@ final class Block {
      * Returns the size of a refill's block if it has arrived, otherwise 0: the values a prefetched block adds to
      * those in hand.
      */
-    static long sizeIfReady(java.util.concurrent.CompletableFuture<Block> refill) {
+    static long sizeIfReady(java.util.concurrent.@Nullable CompletableFuture<Block> refill) {
         if (refill == null || !refill.isDone() || refill.isCompletedExceptionally()) {
             return 0;
         }

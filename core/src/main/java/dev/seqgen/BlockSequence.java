@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The block hand-off shared by BATCH and ASYNC_BATCH.
@@ -137,7 +138,7 @@ abstract class BlockSequence extends AbstractSequence {
         }
     }
 
-    private long nextSlow(SequenceMetricsTracker.Span[] wait) {
+    private long nextSlow(SequenceMetricsTracker.@Nullable Span[] wait) {
         long start = ticker.read();
         long deadline = start + timeoutNanos;
         // A wait is counted when the caller blocks: on another caller's refill (a contended lock) or on the

@@ -3,6 +3,7 @@ package dev.seqgen;
 import dev.seqgen.metrics.SequenceMetricsTracker;
 
 import java.lang.System.Logger.Level;
+import org.jspecify.annotations.Nullable;
 
 /** A tracker that logs and swallows what the wrapped one throws, so metrics never break a caller. */
 final class GuardedMetricsTracker implements SequenceMetricsTracker {
@@ -15,7 +16,7 @@ final class GuardedMetricsTracker implements SequenceMetricsTracker {
         this.delegate = delegate;
     }
 
-    static SequenceMetricsTracker guard(SequenceMetricsTracker tracker) {
+    static SequenceMetricsTracker guard(@Nullable SequenceMetricsTracker tracker) {
         return tracker == null || tracker == SequenceMetricsTracker.noop() ? SequenceMetricsTracker.noop()
                 : new GuardedMetricsTracker(tracker);
     }
@@ -57,7 +58,7 @@ final class GuardedMetricsTracker implements SequenceMetricsTracker {
     }
 
     @Override
-    public Object captureContext() {
+    public @Nullable Object captureContext() {
         try {
             return delegate.captureContext();
         } catch (RuntimeException e) {
@@ -67,7 +68,7 @@ final class GuardedMetricsTracker implements SequenceMetricsTracker {
     }
 
     @Override
-    public Span start(Operation operation, Object parentContext) {
+    public Span start(Operation operation, @Nullable Object parentContext) {
         Span span;
         try {
             span = delegate.start(operation, parentContext);

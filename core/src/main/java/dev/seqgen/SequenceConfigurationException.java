@@ -1,5 +1,7 @@
 package dev.seqgen;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a setting has a value that is not allowed. The message names the setting, the value and
  * what is allowed, and the parts are available separately so that frameworks can translate the setting
@@ -11,7 +13,7 @@ public class SequenceConfigurationException extends SequenceException {
     private static final long serialVersionUID = 1L;
 
     private final String setting;
-    private final transient Object value;
+    private final transient @Nullable Object value;
     private final String allowed;
 
     /**
@@ -21,7 +23,7 @@ public class SequenceConfigurationException extends SequenceException {
      * @param value the rejected value
      * @param allowed what would have been accepted, such as {@code "an integer >= 1"}
      */
-    public SequenceConfigurationException(String setting, Object value, String allowed) {
+    public SequenceConfigurationException(String setting, @Nullable Object value, String allowed) {
         super("invalid value for '" + setting + "': " + value + " (allowed: " + allowed + ")");
         this.setting = setting;
         this.value = value;
@@ -42,7 +44,7 @@ public class SequenceConfigurationException extends SequenceException {
      *
      * @return the value
      */
-    public Object value() {
+    public @Nullable Object value() {
         return value;
     }
 

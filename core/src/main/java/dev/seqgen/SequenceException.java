@@ -1,5 +1,7 @@
 package dev.seqgen;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The root of every exception seqgen throws, so that callers can catch one type: a sequence that cannot hand
  * out a value ({@link SequenceUnavailableException}, {@link SequenceExhaustedException}), a setting that is not
@@ -11,7 +13,7 @@ public class SequenceException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String sequenceName;
+    private final @Nullable String sequenceName;
 
     /**
      * Creates an exception for the given sequence.
@@ -20,7 +22,7 @@ public class SequenceException extends RuntimeException {
      * @param message what went wrong, without the sequence name (it is prefixed)
      * @param cause the underlying error, or {@code null}
      */
-    public SequenceException(String sequenceName, String message, Throwable cause) {
+    public SequenceException(String sequenceName, String message, @Nullable Throwable cause) {
         super("sequence '" + sequenceName + "': " + message, cause);
         this.sequenceName = sequenceName;
     }
@@ -41,7 +43,7 @@ public class SequenceException extends RuntimeException {
      * @param message what went wrong
      * @param cause the underlying error, or {@code null}
      */
-    protected SequenceException(String message, Throwable cause) {
+    protected SequenceException(String message, @Nullable Throwable cause) {
         super(message, cause);
         this.sequenceName = null;
     }
@@ -52,7 +54,7 @@ public class SequenceException extends RuntimeException {
      * @return the sequence name, or {@code null} when the exception is not about one sequence (a rejected
      *     setting, a store error)
      */
-    public String sequenceName() {
+    public @Nullable String sequenceName() {
         return sequenceName;
     }
 }

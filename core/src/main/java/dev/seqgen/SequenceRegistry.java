@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Gives out one shared {@link Sequence} per name, and closes them all. Each sequence is served by the registry's
@@ -50,7 +51,7 @@ public final class SequenceRegistry implements AutoCloseable {
     private final SequenceSettings defaults;
     private final Map<String, SequenceSettings> perSequence;
     private final Executor executor;
-    private final ExecutorService ownedExecutor;
+    private final @Nullable ExecutorService ownedExecutor;
     private final Ticker ticker;
     private final SequenceMetricsTrackerFactory metrics;
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
@@ -332,7 +333,7 @@ public final class SequenceRegistry implements AutoCloseable {
         private final SequenceStore store;
         private SequenceSettings defaults = SequenceSettings.defaults();
         private final Map<String, SequenceSettings> perSequence = new LinkedHashMap<>();
-        private Executor executor;
+        private @Nullable Executor executor;
         private Ticker ticker = Ticker.systemTicker();
         private SequenceMetricsTrackerFactory metrics = SequenceMetricsTrackerFactory.noop();
 

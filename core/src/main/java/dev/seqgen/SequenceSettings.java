@@ -2,6 +2,7 @@ package dev.seqgen;
 
 import java.time.Duration;
 import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The validated settings of one sequence. Immutable; created with {@link #builder()}. Every rule is
@@ -241,7 +242,7 @@ public final class SequenceSettings {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         if (this == o) {
             return true;
         }
@@ -287,7 +288,7 @@ public final class SequenceSettings {
 
         private Strategy strategy = Strategy.ASYNC_BATCH;
         /** Null: the default, the kind of the registry's store. */
-        private CounterKind kind;
+        private @Nullable CounterKind kind;
         private KeyOrder keyOrder = KeyOrder.SEQUENTIAL;
         private KeyRange skipRange = KeyRange.NONE;
         private int blockSize = 1000;
@@ -296,7 +297,7 @@ public final class SequenceSettings {
         private long initialValue = 1;
         private long maxValue = LARGEST_MAX_VALUE;
         /** Null: the default, on for ASYNC_BATCH only. */
-        private Boolean adaptive;
+        private @Nullable Boolean adaptive;
         private int adaptiveMaxBlockSize = 100_000;
         private Duration adaptiveTargetRefillInterval = Duration.ofSeconds(1);
 
@@ -533,7 +534,7 @@ public final class SequenceSettings {
             return new SequenceSettings(this);
         }
 
-        private static void requireArgument(boolean condition, String setting, Object value, String allowed) {
+        private static void requireArgument(boolean condition, String setting, @Nullable Object value, String allowed) {
             if (!condition) {
                 throw new SequenceConfigurationException(setting, value, allowed);
             }

@@ -1,5 +1,7 @@
 package dev.seqgen;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a sequence cannot hand out a value: the store failed with a non-transient error, transient
  * errors went on for longer than the acquire timeout, the caller waited longer than the acquire timeout
@@ -17,7 +19,7 @@ public class SequenceUnavailableException extends SequenceException {
      * @param message what went wrong
      * @param cause the last store error, or {@code null}
      */
-    public SequenceUnavailableException(String sequenceName, String message, Throwable cause) {
+    public SequenceUnavailableException(String sequenceName, String message, @Nullable Throwable cause) {
         super(sequenceName, message, cause);
     }
 }

@@ -275,7 +275,7 @@ public enum Setting {
         };
     }
 
-    private SequenceConfigurationException invalid(Object value) {
+    private SequenceConfigurationException invalid(@Nullable Object value) {
         return new SequenceConfigurationException(key, value, allowed);
     }
 }

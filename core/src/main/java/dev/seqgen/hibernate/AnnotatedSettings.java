@@ -27,7 +27,7 @@ final class AnnotatedSettings {
      * Returns the sequence name: the annotation's, else the generator name of {@code @GeneratedValue}, else
      * the entity name in snake_case.
      */
-    static String sequenceName(SeqgenGenerator annotation, String generatedValueName, String jpaEntityName) {
+    static String sequenceName(SeqgenGenerator annotation, @Nullable String generatedValueName, String jpaEntityName) {
         if (!annotation.sequence().isBlank()) {
             return annotation.sequence().trim();
         }

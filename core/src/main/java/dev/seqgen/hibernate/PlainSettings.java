@@ -7,6 +7,7 @@ import dev.seqgen.jdbc.JdbcSequenceStore;
 
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code seqgen.*} Hibernate settings seqgen reads when it builds its own registry (see
@@ -17,13 +18,13 @@ final class PlainSettings {
 
     final String table;
     /** The native-sequence store's prefix, or null for its default. */
-    final String sequencePrefix;
+    final @Nullable String sequencePrefix;
     final boolean createTable;
     final SequenceSettings defaults;
     /** Per sequence name, sorted so that errors and registries come out the same on every start. */
     final Map<String, SequenceSettings> perSequence;
 
-    private PlainSettings(String table, String sequencePrefix, boolean createTable, SequenceSettings defaults,
+    private PlainSettings(String table, @Nullable String sequencePrefix, boolean createTable, SequenceSettings defaults,
             Map<String, SequenceSettings> perSequence) {
         this.table = table;
         this.sequencePrefix = sequencePrefix;
@@ -93,7 +94,7 @@ final class PlainSettings {
         return named;
     }
 
-    private static boolean bool(String setting, Object value, boolean absent) {
+    private static boolean bool(String setting, @Nullable Object value, boolean absent) {
         if (value == null) {
             return absent;
         }

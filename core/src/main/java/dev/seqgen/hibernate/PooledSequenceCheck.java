@@ -15,6 +15,7 @@ import org.hibernate.tool.schema.Action;
 import org.hibernate.tool.schema.extract.spi.SequenceInformation;
 
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The start-up checks Hibernate makes for its own pooled optimizers and skips for a custom one, made for every
@@ -93,7 +94,7 @@ final class PooledSequenceCheck {
     }
 
     /** The increment Hibernate read for the sequence at boot, or null when it was not read or not found. */
-    private static Number databaseIncrement(JdbcEnvironment jdbc, QualifiedName name) {
+    private static @Nullable Number databaseIncrement(JdbcEnvironment jdbc, QualifiedName name) {
         String sequence = name.getObjectName().getText();
         for (SequenceInformation information : jdbc.getExtractedDatabaseMetaData().getSequenceInformationList()) {
             QualifiedName found = information.getSequenceName();
@@ -106,8 +107,8 @@ final class PooledSequenceCheck {
         return null;
     }
 
-    private static boolean sameOrDefault(Identifier mapped,
-            Identifier found, Identifier current) {
+    private static boolean sameOrDefault(@Nullable Identifier mapped,
+            @Nullable Identifier found, @Nullable Identifier current) {
         Identifier expected = mapped != null ? mapped : current;
         return found == null || expected == null || found.getText().equalsIgnoreCase(expected.getText());
     }

@@ -21,6 +21,7 @@ import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.util.EnumSet;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Hibernate 7 identifier generator behind {@link SeqgenGenerator}: one class for all four strategies,
@@ -59,10 +60,10 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
     private static final long serialVersionUID = 1L;
 
     /** Set by the registry service when it starts (session-factory start-up or first value); then final. */
-    private transient volatile Sequence sequence;
+    private transient volatile @Nullable Sequence sequence;
     /** Takes a SYNC value on the session's connection; null for the other strategies; set before sequence. */
-    private transient ReturningWork<Long> inSessionTransaction;
-    private transient SeqgenRegistryService service;
+    private transient @Nullable ReturningWork<Long> inSessionTransaction;
+    private transient @Nullable SeqgenRegistryService service;
     /** The sequence this generator registered for; opened at the first value. */
     private String sequenceName;
     private boolean sync;
@@ -160,7 +161,7 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
      * because Hibernate's view of the member differs between 7.1 and 7.4, and the entity's own class (or a
      * mapped superclass) declares it.
      */
-    private static String generatorName(Class<?> entityClass, String property) {
+    private static @Nullable String generatorName(Class<?> entityClass, String property) {
         String getterSuffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
         for (Class<?> type = entityClass; type != null && type != Object.class; type = type.getSuperclass()) {
             for (Field field : type.getDeclaredFields()) {
@@ -188,7 +189,7 @@ public class SeqgenIdGenerator implements BeforeExecutionGenerator, AnnotationBa
      * @throws dev.seqgen.SequenceExhaustedException if the maximum value has been handed out
      */
     @Override
-    public Object generate(SharedSessionContractImplementor session, Object owner, Object currentValue,
+    public Object generate(SharedSessionContractImplementor session, Object owner, @Nullable Object currentValue,
             EventType eventType) {
         Sequence started = sequence;
         if (started == null) {

@@ -7,6 +7,7 @@ import org.hibernate.boot.spi.BootstrapContext;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.integrator.spi.Integrator;
 import org.hibernate.service.UnknownServiceException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Starts seqgen's sequences when a session factory has been built, and gives back their unused values when
@@ -54,7 +55,7 @@ public final class SeqgenIntegrator implements Integrator {
             }
         }
 
-        private static SeqgenRegistryService service(SessionFactory factory) {
+        private static @Nullable SeqgenRegistryService service(SessionFactory factory) {
             try {
                 return ((SessionFactoryImplementor) factory).getServiceRegistry()
                         .getService(SeqgenRegistryService.class);

@@ -1,6 +1,7 @@
 package dev.seqgen.hibernate;
 
 import org.hibernate.MappingException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * seqgen's Hibernate generators could not be set up for a generated attribute (an id of
@@ -16,7 +17,7 @@ public class SeqgenMappingException extends MappingException {
 
     private final String where;
     private final String problem;
-    private final String action;
+    private final @Nullable String action;
 
     /**
      * Creates the exception; its message is {@code where: problem}.
@@ -26,7 +27,7 @@ public class SeqgenMappingException extends MappingException {
      * @param action the change that fixes it, or null when the problem says it
      * @param cause the error that revealed the problem, or null
      */
-    public SeqgenMappingException(String where, String problem, String action, Throwable cause) {
+    public SeqgenMappingException(String where, String problem, @Nullable String action, @Nullable Throwable cause) {
         super(where + ": " + problem + (action == null ? "" : ". " + action), cause);
         this.where = where;
         this.problem = problem;
@@ -56,7 +57,7 @@ public class SeqgenMappingException extends MappingException {
      *
      * @return the action, or null
      */
-    public String action() {
+    public @Nullable String action() {
         return action;
     }
 }

@@ -19,6 +19,7 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Member;
 import java.util.EnumSet;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Hibernate 7 value generator behind {@link SeqgenNumber}: a seqgen number on an attribute that is not the
@@ -51,13 +52,13 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
     private static final long serialVersionUID = 1L;
 
     /** Set when the sequence starts: with the session factory, or at the first number (see SeqgenRegistryService). */
-    private transient volatile Sequence sequence;
-    private transient SeqgenRegistryService service;
+    private transient volatile @Nullable Sequence sequence;
+    private transient @Nullable SeqgenRegistryService service;
     /** The sequence this generator registered for; opened at the first value. */
     private String sequenceName;
     private boolean sync;
     /** Takes a SYNC value on the session's connection; null for the other strategies. */
-    private transient volatile ReturningWork<Long> inSessionTransaction;
+    private transient volatile @Nullable ReturningWork<Long> inSessionTransaction;
     private boolean intNumber;
 
     /**
@@ -163,7 +164,7 @@ public class SeqgenNumberGenerator implements BeforeExecutionGenerator, Annotati
      * @throws dev.seqgen.SequenceExhaustedException if the maximum value has been handed out
      */
     @Override
-    public Object generate(SharedSessionContractImplementor session, Object owner, Object currentValue,
+    public Object generate(SharedSessionContractImplementor session, Object owner, @Nullable Object currentValue,
             EventType eventType) {
         Sequence started = sequence;
         if (started == null) {

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An opt-in drop-in for Hibernate's default {@code pooled} optimizer, for existing
@@ -206,7 +207,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
     }
 
     @Override
-    public IntegralDataTypeHolder getLastSourceValue() {
+    public @Nullable IntegralDataTypeHolder getLastSourceValue() {
         return noTenant.lastSourceValue;
     }
 
@@ -269,7 +270,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         final ReentrantLock refillLock = new ReentrantLock();
         /** The last database value fetched, or Long.MIN_VALUE before the first. */
         final AtomicLong lastValue = new AtomicLong(Long.MIN_VALUE);
-        volatile IntegralDataTypeHolder lastSourceValue;
+        volatile @Nullable IntegralDataTypeHolder lastSourceValue;
 
         /** The slow path: the current block is exhausted. */
         long refillAndClaim(AccessCallback callback) {

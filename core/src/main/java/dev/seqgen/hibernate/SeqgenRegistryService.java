@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Hibernate service that gives every seqgen id generator of a service registry its
@@ -71,12 +72,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private final transient Map<String, Object> settings;
     private final transient ServiceRegistryImplementor serviceRegistry;
     /** The registry, resolved on first use; guarded by {@code this}. */
-    private transient SequenceRegistry registry;
+    private transient @Nullable SequenceRegistry registry;
     /** The registry and connection seqgen built, to be closed on stop; guarded by {@code this}. */
-    private transient SequenceRegistry ownedRegistry;
-    private transient JdbcSequenceStore ownedStore;
+    private transient @Nullable SequenceRegistry ownedRegistry;
+    private transient @Nullable JdbcSequenceStore ownedStore;
     /** The native-sequence store of seqgen's own registry, when a sequence's kind asks for one; or null. */
-    private transient dev.seqgen.jdbc.NativeSequenceStore ownedNativeStore;
+    private transient dev.seqgen.jdbc.@Nullable NativeSequenceStore ownedNativeStore;
     /** Generators registered and not started yet; guarded by {@code this}. */
     private final transient List<Registration> pending = new ArrayList<>();
     /** Started generators (rows in place) whose sequences open at their first value, by name; guarded by this. */
@@ -84,7 +85,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /** Whether the Spanner dialect's export rule was logged; guarded by {@code this}. */
     private transient boolean spannerExportNoted;
     /** Settings read without building a registry, for generators configuring; guarded by {@code this}. */
-    private transient PlainSettings plain;
+    private transient @Nullable PlainSettings plain;
 
     private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
 
@@ -99,8 +100,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * @param where the entity, property and sequence, for messages
      * @param target receives the sequence
      */
-    record Registration(String name, SequenceSettings settings, String table, String column, String where,
-            Consumer<Sequence> target) {
+    record Registration(String name, SequenceSettings settings, @Nullable String table, @Nullable String column,
+            String where, Consumer<Sequence> target) {
 
         /**
          * The registration of a generated property, with the qualified table and quoted column Hibernate writes
@@ -155,7 +156,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * @throws SequenceConfigurationException if the setting holds something else, or it is required and
      *     missing (checked only when JDBC access at boot is on)
      */
-    SequenceRegistry givenRegistry() {
+    @Nullable SequenceRegistry givenRegistry() {
         Object given = settings.get(SeqgenHibernate.REGISTRY);
         if (given instanceof SequenceRegistry sequenceRegistry) {
             return sequenceRegistry;
@@ -266,7 +267,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     private static SeqgenMappingException nativeKindCannotServeSync(String where, String name,
-            SequenceConfigurationException cause) {
+            @Nullable SequenceConfigurationException cause) {
         return new SeqgenMappingException(where, "the SYNC strategy takes gapless values from a row of seqgen's"
                 + " sequence table in the session's transaction, and the sequence would be served by the"
                 + " native-sequence store (a database sequence), whose increments cannot be rolled back",
@@ -287,7 +288,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
      *
      * @param dialect the dialect Hibernate builds the schema for
      */
-    synchronized String exportedTable(Dialect dialect) {
+    synchronized @Nullable String exportedTable(@Nullable Dialect dialect) {
         Object export = settings.get(SeqgenHibernate.SCHEMA_EXPORT);
         if (export != null && !Boolean.parseBoolean(export.toString().trim())) {
             return null;
@@ -385,7 +386,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * creation's own error says it all), otherwise what reading it said, with what creates a missing table. The
      * reading's error is added to the creation's as suppressed, so both reach the log.
      */
-    private static String unreadableTable(SequenceStore store, RuntimeException creation) {
+    private static @Nullable String unreadableTable(SequenceStore store, RuntimeException creation) {
         SequenceStore.SqlTable table = store.sqlTable().orElse(null);
         if (table == null) {
             return null;
@@ -519,7 +520,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /** The highest counter the tables of a group hold, and the table holding it (null if all are empty). */
-    private record Highest(long counter, String table) {
+    private record Highest(long counter, @Nullable String table) {
     }
 
     /**
@@ -532,7 +533,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private static Highest highest(List<Registration> group, SequenceStore store) {
         String name = group.get(0).name();
         long highest = 0;
-        String highestTable = null;
+        @Nullable String highestTable = null;
         for (Registration registration : group) {
             if (registration.table() == null) {
                 continue;

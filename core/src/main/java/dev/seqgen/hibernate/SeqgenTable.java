@@ -19,6 +19,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * seqgen's table as part of Hibernate's schema: registered by the generators while Hibernate reads the
@@ -64,7 +65,7 @@ final class SeqgenTable {
         table.setPrimaryKey(primaryKey);
     }
 
-    private static Column column(Database database, Table table, String name, int typeCode, Long length,
+    private static Column column(Database database, Table table, String name, int typeCode, @Nullable Long length,
             BasicTypeReference<?> type) {
         Column column = new Column(name);
         column.setValue(ColumnValue.of(column, table,
@@ -108,7 +109,8 @@ final class SeqgenTable {
         }
 
         @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        public @Nullable Object invoke(Object proxy, Method method, @Nullable Object @Nullable [] args)
+                throws Throwable {
             switch (method.getName()) {
                 case "getType":
                     return type;

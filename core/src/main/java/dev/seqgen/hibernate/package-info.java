@@ -4,4 +4,7 @@
  * your choice. {@link dev.seqgen.hibernate.SeqgenHibernate} lists the Hibernate settings that say where the
  * {@link dev.seqgen.SequenceRegistry} comes from. Needs {@code hibernate-core} 7 on the classpath.
  */
+@NullMarked
 package dev.seqgen.hibernate;
+
+import org.jspecify.annotations.NullMarked;

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether a column takes the values an application assigns to it, as seqgen's ids and numbers are assigned: read
@@ -61,7 +62,7 @@ public final class AssignedValues {
     }
 
     private static Optional<Refusal> standard(Connection connection, JdbcDialect dialect, String product,
-            String table, String column, String schema, String name, String columnName) throws SQLException {
+            String table, String column, @Nullable String schema, String name, String columnName) throws SQLException {
         String currentSchema = dialect == JdbcDialect.HSQLDB ? "CURRENT_SCHEMA" : "current_schema()";
         String sql = "SELECT identity_generation, is_generated FROM information_schema.columns WHERE "
                 + (schema != null ? "upper(table_schema) = upper(?)" : "table_schema = " + currentSchema)
@@ -89,8 +90,8 @@ public final class AssignedValues {
         }
     }
 
-    private static Optional<Refusal> mariadb(Connection connection, String product, String schema, String name,
-            String columnName) throws SQLException {
+    private static Optional<Refusal> mariadb(Connection connection, String product, @Nullable String schema,
+            String name, String columnName) throws SQLException {
         try (PreparedStatement select = columnQuery(connection, "SELECT extra FROM information_schema.columns"
                 + " WHERE table_schema = " + (schema != null ? "?" : "DATABASE()") + " AND table_name = ?"
                 + " AND column_name = ?", schema, name, columnName)) {
@@ -104,8 +105,8 @@ public final class AssignedValues {
     }
 
     /** The query of one column's row, its parameters bound: the schema (when named), the table, the column. */
-    private static PreparedStatement columnQuery(Connection connection, String sql, String schema, String name,
-            String columnName) throws SQLException {
+    private static PreparedStatement columnQuery(Connection connection, String sql, @Nullable String schema,
+            String name, String columnName) throws SQLException {
         PreparedStatement select = connection.prepareStatement(sql);
         try {
             int parameter = 1;

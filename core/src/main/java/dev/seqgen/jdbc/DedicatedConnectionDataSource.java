@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link DataSource} for seqgen's own transactions that borrows one connection from the application's pool
@@ -57,7 +58,7 @@ final class DedicatedConnectionDataSource implements DataSource, AutoCloseable {
     private final DataSource pool;
     private final ReentrantLock lock = new ReentrantLock(true);
     /** The dedicated connection, or null after it was found broken; guarded by {@code lock}. */
-    private Connection connection;
+    private @Nullable Connection connection;
     /** When the connection was last given back, in {@link System#nanoTime()}; guarded by {@code lock}. */
     private long returnedAt;
     /** Whether {@link #close()} ran; guarded by {@code lock}. */
@@ -176,7 +177,8 @@ final class DedicatedConnectionDataSource implements DataSource, AutoCloseable {
         }
 
         @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        public @Nullable Object invoke(Object proxy, Method method, @Nullable Object @Nullable [] args)
+                throws Throwable {
             switch (method.getName()) {
                 case "close":
                     if (!returned) {
@@ -212,12 +214,12 @@ final class DedicatedConnectionDataSource implements DataSource, AutoCloseable {
     }
 
     @Override
-    public PrintWriter getLogWriter() throws SQLException {
+    public @Nullable PrintWriter getLogWriter() throws SQLException {
         return pool.getLogWriter();
     }
 
     @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
+    public void setLogWriter(@Nullable PrintWriter out) throws SQLException {
         pool.setLogWriter(out);
     }
 

@@ -8,6 +8,7 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.sql.Statement;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The SQL of each supported database, all of it in this one place. Every reservation is one atomic
@@ -42,7 +43,7 @@ public enum JdbcDialect {
         }
 
         @Override
-        NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
+        @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
             try (Statement select = connection.createStatement();
                     ResultSet rs = select.executeQuery("SELECT p.seqincrement, p.seqmax, s.last_value, s.is_called"
                             + " FROM " + quoted + " s CROSS JOIN pg_sequence p WHERE p.seqrelid = '" + quoted
@@ -140,7 +141,7 @@ public enum JdbcDialect {
         }
 
         @Override
-        NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
+        @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
             // A MariaDB sequence is a table of one row; with CACHE 1 its next_not_cached_value is the next value.
             try (Statement select = connection.createStatement();
                     ResultSet rs = select.executeQuery("SELECT increment, maximum_value, next_not_cached_value FROM "
@@ -282,7 +283,7 @@ public enum JdbcDialect {
          * where it was when the session first read it).
          */
         @Override
-        NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
+        @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
             long[] row = sequenceRow(connection, quoted, "SELECT CAST(INCREMENT AS BIGINT),"
                     + " CAST(MAXIMUM_VALUE AS BIGINT), CAST(NEXT_VALUE AS BIGINT)"
                     + " FROM INFORMATION_SCHEMA.SYSTEM_SEQUENCES"
@@ -368,7 +369,7 @@ public enum JdbcDialect {
         }
 
         @Override
-        NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
+        @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
             long[] row = sequenceRow(connection, quoted, "SELECT INCREMENT, MAXIMUM_VALUE, BASE_VALUE"
                     + " FROM INFORMATION_SCHEMA.SEQUENCES"
                     + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?");
@@ -487,7 +488,7 @@ public enum JdbcDialect {
     }
 
     /** Reads a sequence without consuming a value, or returns null if it does not exist. */
-    NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
+    @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
         throw noSequences();
     }
 
@@ -555,7 +556,7 @@ public enum JdbcDialect {
      * @return the dialect
      * @throws IllegalArgumentException if the database is not supported
      */
-    public static JdbcDialect forProductName(String productName) {
+    public static JdbcDialect forProductName(@Nullable String productName) {
         String product = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
         // Before PostgreSQL: the Spanner driver names PostgreSQL-dialect databases "Google Cloud Spanner PostgreSQL".
         if (product.contains("spanner")) {
@@ -600,7 +601,7 @@ public enum JdbcDialect {
      * Runs a query of the information schema whose one parameter is the sequence's name (unquoted); returns the
      * first row's columns as longs, or null when the sequence does not exist.
      */
-    private static long[] sequenceRow(Connection connection, String quoted, String sql) throws SQLException {
+    private static long @Nullable [] sequenceRow(Connection connection, String quoted, String sql) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             select.setString(1, quoted.substring(1, quoted.length() - 1));
             try (ResultSet rs = select.executeQuery()) {

@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SequenceStore} over a JDBC {@link DataSource} (a HikariCP pool, typically): one table of
@@ -50,7 +51,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     private final DataSource dataSource;
     /** The connection borrowed for {@link Builder#dedicatedConnection(boolean)}, or null. */
-    private final DedicatedConnectionDataSource dedicated;
+    private final @Nullable DedicatedConnectionDataSource dedicated;
     private final String table;
     private final boolean createTable;
     private final JdbcDialect dialect;
@@ -332,7 +333,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
      * consumes at least one of the fewer than {@code count} values left. Only attempts that find the row where
      * it was are counted, and bounded.
      */
-    private ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
+    private @Nullable ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
             throws SQLException {
         long wanted = count;
         long lastRead = Long.MIN_VALUE;
@@ -436,7 +437,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    private <T> T inOwnTransaction(SqlWork<T> work) throws SQLException {
+    private <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             boolean autoCommit = connection.getAutoCommit();
             if (autoCommit) {
@@ -481,7 +482,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     @FunctionalInterface
-    private interface SqlWork<T> {
+    private interface SqlWork<T extends @Nullable Object> {
         T run(Connection connection) throws SQLException;
     }
 
@@ -491,7 +492,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         private final DataSource dataSource;
         private String table = DEFAULT_TABLE;
         private boolean createTable = true;
-        private JdbcDialect dialect;
+        private @Nullable JdbcDialect dialect;
         private boolean dedicatedConnection;
 
         private Builder(DataSource dataSource) {

@@ -21,6 +21,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SequenceStore} over the database's own sequences (PostgreSQL, MariaDB, H2) instead of a counter row:
@@ -74,7 +75,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
 
     private final DataSource dataSource;
     /** The connection borrowed for {@link Builder#dedicatedConnection(boolean)}, or null. */
-    private final DedicatedConnectionDataSource dedicated;
+    private final @Nullable DedicatedConnectionDataSource dedicated;
     private final String prefix;
     private final JdbcDialect dialect;
     /** The increment of every sequence this store created or adopted, by seqgen sequence name. */
@@ -362,7 +363,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         return state == null ? OptionalLong.empty() : OptionalLong.of(state.nextValue());
     }
 
-    private NativeSequenceState readState(String sequence) {
+    private @Nullable NativeSequenceState readState(String sequence) {
         String databaseName = databaseSequenceName(sequence);
         try (Connection connection = dataSource.getConnection()) {
             return dialect.readSequence(connection, dialect.quote(databaseName));
@@ -458,7 +459,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
 
         private final DataSource dataSource;
         private String prefix = DEFAULT_PREFIX;
-        private JdbcDialect dialect;
+        private @Nullable JdbcDialect dialect;
         private boolean dedicatedConnection;
 
         private Builder(DataSource dataSource) {

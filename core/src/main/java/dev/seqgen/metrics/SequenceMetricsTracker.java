@@ -1,5 +1,7 @@
 package dev.seqgen.metrics;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Receives the events of one sequence that are not visible in its {@link dev.seqgen.SequenceStats}
  * snapshot: how long reservations and waits took. Counts and gauges (values issued, remaining, block size,
@@ -56,7 +58,7 @@ public interface SequenceMetricsTracker {
      *
      * @return the context, or null
      */
-    default Object captureContext() {
+    default @Nullable Object captureContext() {
         return null;
     }
 
@@ -69,7 +71,7 @@ public interface SequenceMetricsTracker {
      *     thread's own
      * @return the span to end
      */
-    default Span start(Operation operation, Object parentContext) {
+    default Span start(Operation operation, @Nullable Object parentContext) {
         return Span.NONE;
     }
 
@@ -95,7 +97,7 @@ public interface SequenceMetricsTracker {
          *
          * @param failure what made it fail, or null when it succeeded
          */
-        void end(Throwable failure);
+        void end(@Nullable Throwable failure);
     }
 
     /**

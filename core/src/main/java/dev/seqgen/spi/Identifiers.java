@@ -3,6 +3,7 @@ package dev.seqgen.spi;
 import dev.seqgen.SequenceConfigurationException;
 
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The name rules, for the registry and for stores. Sequence names are always bound as parameters (the name
@@ -26,7 +27,7 @@ public final class Identifiers {
      * @throws SequenceConfigurationException if it is not 1 to 64 of {@code A-Z a-z 0-9 _ . -}, starting with
      *     a letter, digit or underscore
      */
-    public static String requireSequenceName(String name) {
+    public static String requireSequenceName(@Nullable String name) {
         if (name == null || !SEQUENCE_NAME.matcher(name).matches()) {
             throw new SequenceConfigurationException("sequence name", name == null ? null : "'" + name + "'",
                     "1 to 64 characters of A-Z a-z 0-9 _ . -, starting with a letter, digit or underscore");
@@ -43,7 +44,7 @@ public final class Identifiers {
      * @throws SequenceConfigurationException if it is not an unquoted identifier (letters, digits,
      *     underscores, not starting with a digit, at most 63 characters), optionally {@code schema.table}
      */
-    public static String requireTableName(String setting, String name) {
+    public static String requireTableName(String setting, @Nullable String name) {
         if (name == null || !TABLE_NAME.matcher(name).matches()) {
             throw new SequenceConfigurationException(setting, name == null ? null : "'" + name + "'",
                     "an unquoted identifier of A-Z a-z 0-9 _ (not starting with a digit, at most 63 characters),"

@@ -6,6 +6,7 @@ import dev.seqgen.SequenceSettings;
 
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where sequences live: one counter row {@code (name, next_value)} per sequence, where {@code next_value}
@@ -166,7 +167,7 @@ public interface SequenceStore {
      *
      * @return the transaction type, or null (the default)
      */
-    default Class<?> transactionType() {
+    default @Nullable Class<?> transactionType() {
         return null;
     }
 

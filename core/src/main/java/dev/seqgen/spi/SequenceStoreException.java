@@ -2,6 +2,8 @@ package dev.seqgen.spi;
 
 import dev.seqgen.SequenceException;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A store operation failed. Stores mark errors that may succeed when retried (serialization failures,
  * deadlocks, lost connections, aborted transactions) as transient; seqgen retries those with backoff
@@ -22,7 +24,7 @@ public class SequenceStoreException extends SequenceException {
      * @param cause the driver's error
      * @param transientError whether retrying the operation may succeed
      */
-    public SequenceStoreException(String message, Throwable cause, boolean transientError) {
+    public SequenceStoreException(String message, @Nullable Throwable cause, boolean transientError) {
         super(message, cause);
         this.transientError = transientError;
     }

@@ -2,6 +2,7 @@ package dev.seqgen.spanner;
 
 import com.google.cloud.spanner.DatabaseClient;
 import com.google.cloud.spanner.Dialect;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds the statements of a store's database: those of the dialect the store was built with, or, when it was
@@ -12,7 +13,7 @@ final class SpannerDialectDetection {
     private final DatabaseClient client;
 
     /** The statements in the database's dialect; resolved on first use when the dialect is asked for. */
-    private volatile SpannerStatements statements;
+    private volatile @Nullable SpannerStatements statements;
 
     /**
      * Takes the statements of the configured dialect, or leaves them to the first operation.
@@ -20,7 +21,7 @@ final class SpannerDialectDetection {
      * @param client the client of the store's database
      * @param dialect the database's dialect as configured, or null to ask the database on first use
      */
-    SpannerDialectDetection(DatabaseClient client, Dialect dialect) {
+    SpannerDialectDetection(DatabaseClient client, @Nullable Dialect dialect) {
         this.client = client;
         this.statements = dialect == null ? null : SpannerStatements.of(dialect);
     }

@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The threads every Spanner store runs its own operations on, and the timer of their deadlines: daemon
@@ -38,7 +39,7 @@ final class SpannerOwnThreads {
      *
      * @param table the store's table, for the message when the wait is interrupted
      */
-    static <T> T call(String table, Duration timeout, Supplier<T> operation) {
+    static <T extends @Nullable Object> T call(String table, Duration timeout, Supplier<T> operation) {
         CompletableFuture<T> result = CompletableFuture.supplyAsync(() -> {
             Context.CancellableContext bounded = Context.current()
                     .withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS, DEADLINES);

@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SequenceStore} on Cloud Spanner (GoogleSQL dialect): one row per sequence in a table of
@@ -127,9 +128,9 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     private final DatabaseClient client;
     private final String table;
-    private final DatabaseAdminClient adminClient;
-    private final String instanceId;
-    private final String databaseId;
+    private final @Nullable DatabaseAdminClient adminClient;
+    private final @Nullable String instanceId;
+    private final @Nullable String databaseId;
     private final boolean createTable;
     private final Duration operationTimeout;
 
@@ -408,7 +409,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    private Long readNextValue(ReadContext context, String sequence) {
+    private @Nullable Long readNextValue(ReadContext context, String sequence) {
         try (ResultSet rows = context.executeQuery(sql().select(table, sequence))) {
             return rows.next() ? rows.getLong(0) : null;
         }
@@ -497,12 +498,12 @@ public final class SpannerSequenceStore implements SequenceStore {
 
         private final DatabaseClient client;
         private String table = DEFAULT_TABLE;
-        private DatabaseAdminClient adminClient;
-        private String instanceId;
-        private String databaseId;
+        private @Nullable DatabaseAdminClient adminClient;
+        private @Nullable String instanceId;
+        private @Nullable String databaseId;
         private boolean createTable;
         private Duration operationTimeout = DEFAULT_OPERATION_TIMEOUT;
-        private Dialect dialect = Dialect.GOOGLE_STANDARD_SQL;
+        private @Nullable Dialect dialect = Dialect.GOOGLE_STANDARD_SQL;
 
         private Builder(DatabaseClient client) {
             this.client = Objects.requireNonNull(client, "databaseClient");

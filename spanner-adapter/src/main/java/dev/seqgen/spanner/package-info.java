@@ -3,4 +3,7 @@
  * a table in a Spanner database and serves the four strategies of {@link dev.seqgen.Strategy}, SYNC inside
  * the caller's {@link com.google.cloud.spanner.TransactionContext}.
  */
+@NullMarked
 package dev.seqgen.spanner;
+
+import org.jspecify.annotations.NullMarked;

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /** Records one sequence's events on meters registered in advance by {@link MicrometerMetricsTrackerFactory}. */
 final class MicrometerMetricsTracker implements SequenceMetricsTracker {
@@ -22,10 +23,10 @@ final class MicrometerMetricsTracker implements SequenceMetricsTracker {
     /** The tags every meter of this sequence carries: sequence, strategy, store. */
     private final Tags tags;
     /** Null without observations. */
-    private final SequenceObservations observations;
+    private final @Nullable SequenceObservations observations;
 
     MicrometerMetricsTracker(Timer reservationSuccesses, Timer reservationFailures, Counter retries, Timer waits,
-            Counter discarded, SequenceObservations observations, MeterRegistry registry, Tags tags) {
+            Counter discarded, @Nullable SequenceObservations observations, MeterRegistry registry, Tags tags) {
         this.observations = observations;
         this.registry = registry;
         this.tags = tags;
@@ -57,12 +58,12 @@ final class MicrometerMetricsTracker implements SequenceMetricsTracker {
     }
 
     @Override
-    public Object captureContext() {
+    public @Nullable Object captureContext() {
         return observations == null ? null : observations.current();
     }
 
     @Override
-    public Span start(Operation operation, Object parentContext) {
+    public Span start(Operation operation, @Nullable Object parentContext) {
         return observations == null ? Span.NONE : observations.start(operation, parentContext);
     }
 

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Publishes every sequence's metrics to a Micrometer {@link MeterRegistry}. Pass it to
@@ -100,7 +101,7 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
 
     private final MeterRegistry registry;
     /** An {@code io.micrometer.observation.ObservationRegistry}, or null; typed Object so the class loads without it. */
-    private final Object observationRegistry;
+    private final @Nullable Object observationRegistry;
 
     /**
      * Creates a factory that registers meters in the given registry.

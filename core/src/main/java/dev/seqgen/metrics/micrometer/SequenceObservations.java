@@ -7,6 +7,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One sequence's Micrometer {@link Observation}s: {@value MicrometerMetricsTrackerFactory#RESERVATION_OBSERVATION},
@@ -25,11 +26,11 @@ final class SequenceObservations {
         this.keyValues = keyValues;
     }
 
-    Object current() {
+    @Nullable Object current() {
         return registry.getCurrentObservation();
     }
 
-    Span start(Operation operation, Object parentContext) {
+    Span start(Operation operation, @Nullable Object parentContext) {
         Observation observation = Observation.createNotStarted(name(operation), registry)
                 .contextualName("seqgen " + operation.name().toLowerCase(Locale.ROOT))
                 .lowCardinalityKeyValues(keyValues);

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /** What the health indicator and the endpoint share: which sequences to report, and how. */
 final class KnownSequences {
@@ -17,8 +18,8 @@ final class KnownSequences {
     /**
      * The sequences to report, by name: those in use, and those configured by name but not used yet (null).
      */
-    static Map<String, Sequence> known(SequenceRegistry registry, Set<String> configured) {
-        Map<String, Sequence> known = new TreeMap<>();
+    static Map<String, @Nullable Sequence> known(SequenceRegistry registry, Set<String> configured) {
+        Map<String, @Nullable Sequence> known = new TreeMap<>();
         for (String name : new TreeSet<>(configured)) {
             known.put(name, null);
         }

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -62,12 +63,12 @@ public class SeqgenEndpoint {
      * @return the sequence, or null (HTTP 404) if it is neither in use nor configured
      */
     @ReadOperation
-    public SequenceDescriptor sequence(@Selector String name) {
-        Map<String, Sequence> known = KnownSequences.known(registry, configuredSequences);
+    public @Nullable SequenceDescriptor sequence(@Selector String name) {
+        Map<String, @Nullable Sequence> known = KnownSequences.known(registry, configuredSequences);
         return known.containsKey(name) ? describe(name, known.get(name)) : null;
     }
 
-    private SequenceDescriptor describe(String name, Sequence sequence) {
+    private SequenceDescriptor describe(String name, @Nullable Sequence sequence) {
         SequenceSettings settings = sequence != null ? sequence.settings() : registry.settingsFor(name);
         Long storeNextValue = null;
         String storeError = null;
@@ -137,10 +138,10 @@ public class SeqgenEndpoint {
      *     of {@link Setting}), valued as in a properties file: strategies as {@code async-batch}, durations in
      *     ISO-8601
      */
-    public record SequenceDescriptor(String strategy, String kind, boolean inUse, Long storeNextValue, String storeError,
-            BlockDescriptor currentBlock, long remaining, long blockSize, long refillPoint, long highestReserved,
-            double capacityUsed,
-            CountersDescriptor counters, Map<String, Object> settings) implements OperationResponseBody {
+    public record SequenceDescriptor(String strategy, @Nullable String kind, boolean inUse,
+            @Nullable Long storeNextValue, @Nullable String storeError, @Nullable BlockDescriptor currentBlock,
+            long remaining, long blockSize, long refillPoint, long highestReserved, double capacityUsed,
+            @Nullable CountersDescriptor counters, Map<String, Object> settings) implements OperationResponseBody {
     }
 
     /**

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -66,7 +67,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
 
     private final ReentrantLock readLock = new ReentrantLock();
 
-    private volatile StoreRows lastRead;
+    private volatile @Nullable StoreRows lastRead;
 
     /** A sequence has used more than the warning threshold of its range. */
     public static final Status WARNING = new Status("WARNING",
@@ -120,7 +121,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         SequenceStore store = registry.store();
-        Map<String, Sequence> known = KnownSequences.known(registry, configuredSequences);
+        Map<String, @Nullable Sequence> known = KnownSequences.known(registry, configuredSequences);
         StoreRows rows = storeRows(known.keySet());
         Map<String, Object> sequences = new LinkedHashMap<>();
         List<String> missingRows = new ArrayList<>();
@@ -128,7 +129,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
         known.forEach((name, sequence) -> {
             SequenceSettings settings = sequence != null ? sequence.settings() : registry.settingsFor(name);
             OptionalLong nextValue = rows.nextValue(name);
-            Map<String, Object> detail = new LinkedHashMap<>();
+            Map<String, @Nullable Object> detail = new LinkedHashMap<>();
             detail.put("strategy", settings.strategy().externalName());
             detail.put("kind", registry.storeOf(name).kind().externalName());
             detail.put("nextValue", nextValue.isPresent() ? nextValue.getAsLong() : null);

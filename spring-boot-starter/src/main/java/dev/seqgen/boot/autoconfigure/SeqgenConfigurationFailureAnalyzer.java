@@ -4,6 +4,7 @@ import dev.seqgen.SequenceConfigurationException;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -66,7 +67,7 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
     }
 
     /** The id whose {@code @SeqgenGenerator} holds the rejected value, found in the exceptions that wrap it. */
-    private static Matcher annotatedId(Throwable rootFailure, SequenceConfigurationException cause) {
+    private static @Nullable Matcher annotatedId(Throwable rootFailure, SequenceConfigurationException cause) {
         for (Throwable t = rootFailure; t != null && t != cause; t = t.getCause()) {
             Matcher matcher = t.getMessage() != null ? ANNOTATED_ID.matcher(t.getMessage()) : null;
             if (matcher != null && matcher.find()) {
@@ -118,12 +119,12 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
     }
 
     /** The {@code seqgen.defaults.*} property a {@code seqgen.sequences.<name>.*} setting falls back to. */
-    private static String inheritedFrom(String setting) {
+    private static @Nullable String inheritedFrom(String setting) {
         Matcher matcher = SEQUENCE_SETTING.matcher(setting);
         return matcher.matches() ? "seqgen.defaults." + matcher.group(1) : null;
     }
 
-    private Origin origin(String setting) {
+    private @Nullable Origin origin(String setting) {
         if (!ConfigurationPropertyName.isValid(setting)) {
             return null;
         }

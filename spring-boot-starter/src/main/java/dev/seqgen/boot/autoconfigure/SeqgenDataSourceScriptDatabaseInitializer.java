@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.jdbc.DatabaseDriver;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.jdbc.init.PlatformPlaceholderDatabaseDriverResolver;
@@ -114,7 +115,7 @@ public class SeqgenDataSourceScriptDatabaseInitializer extends DataSourceScriptD
      * {@code spanner} or {@code spanner-postgresql} for Cloud Spanner through its JDBC driver, which Spring Boot's
      * database drivers do not know; null for any other database.
      */
-    private static String spannerPlatform(DataSource dataSource) {
+    private static @Nullable String spannerPlatform(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {
             String product = connection.getMetaData().getDatabaseProductName();
             if (product == null || !product.startsWith("Google Cloud Spanner")) {

@@ -8,6 +8,7 @@ import dev.seqgen.Strategy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
@@ -251,17 +252,17 @@ public class SeqgenProperties {
          * Google Cloud project of the Spanner instance. Default: the project of the Spanner bean, or of the
          * environment (GOOGLE_CLOUD_PROJECT, the gcloud configuration).
          */
-        private String projectId;
+        private @Nullable String projectId;
 
         /**
          * Spanner instance that holds the database. Required without a DatabaseClient bean.
          */
-        private String instanceId;
+        private @Nullable String instanceId;
 
         /**
          * Spanner database that holds the sequence table. Required without a DatabaseClient bean.
          */
-        private String databaseId;
+        private @Nullable String databaseId;
 
         /**
          * SQL dialect of the store's database: auto (the store asks the database once, at its first operation),
@@ -274,7 +275,7 @@ public class SeqgenProperties {
          * seqgen creates, without credentials. Default: the SPANNER_EMULATOR_HOST environment variable, if
          * set.
          */
-        private String emulatorHost;
+        private @Nullable String emulatorHost;
 
         /**
          * Longest one operation of the store's own may take (a reservation, a read, a give-back), Spanner's
@@ -282,35 +283,35 @@ public class SeqgenProperties {
          */
         private Duration operationTimeout = Duration.ofSeconds(5);
 
-        public String getProjectId() {
+        public @Nullable String getProjectId() {
             return this.projectId;
         }
 
-        public void setProjectId(String projectId) {
+        public void setProjectId(@Nullable String projectId) {
             this.projectId = projectId;
         }
 
-        public String getInstanceId() {
+        public @Nullable String getInstanceId() {
             return this.instanceId;
         }
 
-        public void setInstanceId(String instanceId) {
+        public void setInstanceId(@Nullable String instanceId) {
             this.instanceId = instanceId;
         }
 
-        public String getDatabaseId() {
+        public @Nullable String getDatabaseId() {
             return this.databaseId;
         }
 
-        public void setDatabaseId(String databaseId) {
+        public void setDatabaseId(@Nullable String databaseId) {
             this.databaseId = databaseId;
         }
 
-        public String getEmulatorHost() {
+        public @Nullable String getEmulatorHost() {
             return this.emulatorHost;
         }
 
-        public void setEmulatorHost(String emulatorHost) {
+        public void setEmulatorHost(@Nullable String emulatorHost) {
             this.emulatorHost = emulatorHost;
         }
 
@@ -339,7 +340,7 @@ public class SeqgenProperties {
          * sequences configured under seqgen.sequences, at start-up. Unset by default: the table is then created
          * as seqgen.jdbc.initialize-schema says.
          */
-        private Boolean create;
+        private @Nullable Boolean create;
 
         /**
          * Whether seqgen creates the table itself, or null when not set.
@@ -351,12 +352,12 @@ public class SeqgenProperties {
                         + "Batch or Spring Session: seqgen.jdbc.initialize-schema=always stands for true, never "
                         + "for false.", since = "0.1.0")
         @Deprecated(since = "0.1.0")
-        public Boolean getCreate() {
+        public @Nullable Boolean getCreate() {
             return this.create;
         }
 
         @Deprecated(since = "0.1.0")
-        public void setCreate(Boolean create) {
+        public void setCreate(@Nullable Boolean create) {
             this.create = create;
         }
     }
@@ -376,7 +377,7 @@ public class SeqgenProperties {
          * transaction per value), batch (one per block), async-batch (one per block, refilled in the
          * background). Default: async-batch.
          */
-        private Strategy strategy;
+        private @Nullable Strategy strategy;
 
         /**
          * Where values are counted: table (a row of seqgen's table; every strategy) or native-sequence (a
@@ -384,27 +385,27 @@ public class SeqgenProperties {
          * registry a JDBC store of each kind. Default: the kind of the registry's store: table, unless the
          * registry is built over a native-sequence store.
          */
-        private CounterKind kind;
+        private @Nullable CounterKind kind;
 
         /**
          * How counter values become the values handed out: sequential (1, 2, 3, ...) or bit-reversed (the
          * counter's 63 low bits reversed: unique, positive, spread over the key space, for primary keys on Cloud
          * Spanner; not for int ids). Default: sequential.
          */
-        private KeyOrder keyOrder;
+        private @Nullable KeyOrder keyOrder;
 
         /**
          * Keys a bit-reversed sequence never hands out, written min..max (such as 1..99999): a counter whose key
          * falls in the range is passed over, so keys a table already holds there never collide. At most 2^62
          * values; only with key-order bit-reversed. Default: none.
          */
-        private KeyRange skipRange;
+        private @Nullable KeyRange skipRange;
 
         /**
          * Number of values reserved per store transaction by batch and async-batch; also the most values one
          * stopped JVM can leave unused, unless the block adapts. Default: 1000.
          */
-        private Integer blockSize;
+        private @Nullable Integer blockSize;
 
         /**
          * Number of values left in the block at which async-batch starts its background refill; less than the
@@ -412,95 +413,95 @@ public class SeqgenProperties {
          * async-batch sequence moves the refill point up to what the store's latency requires. Default: a quarter
          * of the block size.
          */
-        private Integer lowWatermark;
+        private @Nullable Integer lowWatermark;
 
         /**
          * Longest a caller waits for a value before it gets an exception. Default: 5s.
          */
-        private Duration acquireTimeout;
+        private @Nullable Duration acquireTimeout;
 
         /**
          * First value of a sequence whose row does not exist yet. An existing row is never changed. Default: 1.
          */
-        private Long initialValue;
+        private @Nullable Long initialValue;
 
         /**
          * Largest value a sequence hands out; reaching it is an error, never a wrap-around. Use 2147483647 for
          * int ids. Default: 9223372036854775806.
          */
-        private Long maxValue;
+        private @Nullable Long maxValue;
 
         private final AdaptiveProperties adaptive = new AdaptiveProperties();
 
-        public Strategy getStrategy() {
+        public @Nullable Strategy getStrategy() {
             return this.strategy;
         }
 
-        public void setStrategy(Strategy strategy) {
+        public void setStrategy(@Nullable Strategy strategy) {
             this.strategy = strategy;
         }
 
-        public CounterKind getKind() {
+        public @Nullable CounterKind getKind() {
             return this.kind;
         }
 
-        public void setKind(CounterKind kind) {
+        public void setKind(@Nullable CounterKind kind) {
             this.kind = kind;
         }
 
-        public KeyOrder getKeyOrder() {
+        public @Nullable KeyOrder getKeyOrder() {
             return this.keyOrder;
         }
 
-        public void setKeyOrder(KeyOrder keyOrder) {
+        public void setKeyOrder(@Nullable KeyOrder keyOrder) {
             this.keyOrder = keyOrder;
         }
 
-        public KeyRange getSkipRange() {
+        public @Nullable KeyRange getSkipRange() {
             return this.skipRange;
         }
 
-        public void setSkipRange(KeyRange skipRange) {
+        public void setSkipRange(@Nullable KeyRange skipRange) {
             this.skipRange = skipRange;
         }
 
-        public Integer getBlockSize() {
+        public @Nullable Integer getBlockSize() {
             return this.blockSize;
         }
 
-        public void setBlockSize(Integer blockSize) {
+        public void setBlockSize(@Nullable Integer blockSize) {
             this.blockSize = blockSize;
         }
 
-        public Integer getLowWatermark() {
+        public @Nullable Integer getLowWatermark() {
             return this.lowWatermark;
         }
 
-        public void setLowWatermark(Integer lowWatermark) {
+        public void setLowWatermark(@Nullable Integer lowWatermark) {
             this.lowWatermark = lowWatermark;
         }
 
-        public Duration getAcquireTimeout() {
+        public @Nullable Duration getAcquireTimeout() {
             return this.acquireTimeout;
         }
 
-        public void setAcquireTimeout(Duration acquireTimeout) {
+        public void setAcquireTimeout(@Nullable Duration acquireTimeout) {
             this.acquireTimeout = acquireTimeout;
         }
 
-        public Long getInitialValue() {
+        public @Nullable Long getInitialValue() {
             return this.initialValue;
         }
 
-        public void setInitialValue(Long initialValue) {
+        public void setInitialValue(@Nullable Long initialValue) {
             this.initialValue = initialValue;
         }
 
-        public Long getMaxValue() {
+        public @Nullable Long getMaxValue() {
             return this.maxValue;
         }
 
-        public void setMaxValue(Long maxValue) {
+        public void setMaxValue(@Nullable Long maxValue) {
             this.maxValue = maxValue;
         }
 
@@ -518,40 +519,40 @@ public class SeqgenProperties {
          * twice it), and for async-batch the refill point to the store's latency and the rate values are
          * taken, so callers do not wait. Default: on for async-batch, off for the other strategies.
          */
-        private Boolean enabled;
+        private @Nullable Boolean enabled;
 
         /**
          * Largest block an adaptive sequence reserves, and so the largest gap a stopped JVM can leave. Must be
          * at least the block size when adaptive sizing is set on. Default: 100000.
          */
-        private Integer maxBlockSize;
+        private @Nullable Integer maxBlockSize;
 
         /**
          * Refill interval an adaptive sequence steers its block size towards. Default: 1s.
          */
-        private Duration targetRefillInterval;
+        private @Nullable Duration targetRefillInterval;
 
-        public Boolean getEnabled() {
+        public @Nullable Boolean getEnabled() {
             return this.enabled;
         }
 
-        public void setEnabled(Boolean enabled) {
+        public void setEnabled(@Nullable Boolean enabled) {
             this.enabled = enabled;
         }
 
-        public Integer getMaxBlockSize() {
+        public @Nullable Integer getMaxBlockSize() {
             return this.maxBlockSize;
         }
 
-        public void setMaxBlockSize(Integer maxBlockSize) {
+        public void setMaxBlockSize(@Nullable Integer maxBlockSize) {
             this.maxBlockSize = maxBlockSize;
         }
 
-        public Duration getTargetRefillInterval() {
+        public @Nullable Duration getTargetRefillInterval() {
             return this.targetRefillInterval;
         }
 
-        public void setTargetRefillInterval(Duration targetRefillInterval) {
+        public void setTargetRefillInterval(@Nullable Duration targetRefillInterval) {
             this.targetRefillInterval = targetRefillInterval;
         }
     }

@@ -118,7 +118,7 @@ final class SeqgenSettings {
         return PLAIN_KEY.matcher(name).matches() ? "." + name : "[" + name + "]";
     }
 
-    static SequenceConfigurationException invalid(String property, Object value, String allowed,
+    static SequenceConfigurationException invalid(String property, @Nullable Object value, String allowed,
             SequenceConfigurationException cause) {
         SequenceConfigurationException e = new SequenceConfigurationException(property, value, allowed);
         e.initCause(cause);

@@ -1,5 +1,7 @@
 package dev.seqgen.boot.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A start-up that cannot work as set up (a missing sequence table, a pool too small for the dedicated
  * connection), with the failure analysis that says what to change.
@@ -17,7 +19,7 @@ final class SeqgenSetupException extends IllegalStateException {
     }
 
     /** With the error observed (a database's), kept as the cause so that nothing of it is lost. */
-    SeqgenSetupException(String description, String action, Throwable cause) {
+    SeqgenSetupException(String description, String action, @Nullable Throwable cause) {
         super(description, cause);
         this.description = description;
         this.action = action;

@@ -10,6 +10,7 @@ import dev.seqgen.spanner.SpannerSequenceStore;
 import dev.seqgen.spi.SequenceStore;
 
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AllNestedConditions;
@@ -103,7 +104,7 @@ public final class SeqgenSpannerAutoConfiguration {
         return builder.build();
     }
 
-    private static String required(String value, String property, String what) {
+    private static String required(@Nullable String value, String property, String what) {
         if (!StringUtils.hasText(value)) {
             throw new SequenceConfigurationException(PREFIX + property, value == null ? "" : value,
                     what + ", required with the Cloud Spanner store when there is no DatabaseClient bean");
