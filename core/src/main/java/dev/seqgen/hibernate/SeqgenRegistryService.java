@@ -7,7 +7,6 @@ import dev.seqgen.jdbc.JdbcSequenceStore;
 import org.hibernate.HibernateException;
 import org.hibernate.dialect.Dialect;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
-import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.GeneratorCreationContext;
 import org.hibernate.mapping.Column;
 import org.hibernate.mapping.Table;
@@ -418,10 +417,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * exists from here on, so no value below those rows is ever in hand.
      *
      * @param name the sequence name
-     * @param session the session asking for the first value
      * @throws org.hibernate.MappingException naming the entity and sequence if the sequence could not be opened
      */
-    synchronized void open(String name, SharedSessionContractImplementor session) {
+    synchronized void open(String name) {
         start();
         List<Registration> group = unopened.get(name);
         if (group == null) {

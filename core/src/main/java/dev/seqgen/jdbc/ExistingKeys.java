@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import javax.sql.DataSource;
 
 /**
  * Reads which counters an application's column already holds, for both JDBC stores'
@@ -29,9 +28,9 @@ final class ExistingKeys {
      * @return the highest counter, 0 for an empty column
      * @throws SQLException if the table cannot be read (it may not exist yet: the schema tool creates it later)
      */
-    static long highestCounter(DataSource dataSource, String table, String column, SequenceSettings settings)
+    static long highestCounter(JdbcConnections connections, String table, String column, SequenceSettings settings)
             throws SQLException {
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = connections.get()) {
             try {
                 return settings.keyOrder() == KeyOrder.SEQUENTIAL ? max(connection, table, column)
                         : highestMappedCounter(connection, table, column, settings);

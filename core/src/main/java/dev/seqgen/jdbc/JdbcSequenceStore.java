@@ -49,34 +49,18 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
 
-    private final DataSource dataSource;
-    /** The connection borrowed for {@link Builder#dedicatedConnection(boolean)}, or null. */
-    private final @Nullable DedicatedConnectionDataSource dedicated;
+    private final JdbcConnections connections;
     private final String table;
     private final boolean createTable;
     private final JdbcDialect dialect;
     private volatile boolean tableReady;
 
     private JdbcSequenceStore(Builder builder) {
-        this.dedicated = builder.dedicatedConnection ? borrowDedicated(builder.dataSource) : null;
-        this.dataSource = dedicated != null ? dedicated : builder.dataSource;
+        this.connections = new JdbcConnections(builder.dataSource, builder.dedicatedConnection, builder.dialect,
+                "JDBC store");
+        this.dialect = connections.dialect();
         this.table = builder.table;
         this.createTable = builder.createTable;
-        try {
-            this.dialect = builder.dialect != null ? builder.dialect : detectDialect(dataSource);
-        } catch (RuntimeException e) {
-            close();
-            throw e;
-        }
-    }
-
-    private static DedicatedConnectionDataSource borrowDedicated(DataSource pool) {
-        try {
-            return new DedicatedConnectionDataSource(pool);
-        } catch (SQLException e) {
-            throw new SequenceStoreException("the seqgen JDBC store could not borrow its dedicated connection: "
-                    + e.getMessage(), e, false);
-        }
     }
 
     /**
@@ -85,9 +69,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
      */
     @Override
     public void close() {
-        if (dedicated != null) {
-            dedicated.close();
-        }
+        connections.close();
     }
 
     /**
@@ -98,15 +80,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
      */
     public static Builder builder(DataSource dataSource) {
         return new Builder(dataSource);
-    }
-
-    private static JdbcDialect detectDialect(DataSource dataSource) {
-        try (Connection connection = dataSource.getConnection()) {
-            return JdbcDialect.forProductName(connection.getMetaData().getDatabaseProductName());
-        } catch (SQLException e) {
-            throw new SequenceStoreException("could not detect the database of the seqgen JDBC store: " + e.getMessage(),
-                    e, false);
-        }
     }
 
     /**
@@ -156,7 +129,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public String toString() {
         return "JdbcSequenceStore[" + dialect.name().toLowerCase(java.util.Locale.ROOT) + ", table " + table
-                + (dedicated != null ? ", dedicated connection" : ", connections from the pool") + "]";
+                + ", " + connections + "]";
     }
 
     /**
@@ -182,7 +155,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     private String hsqldbTransactionControl() {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+        try (Connection connection = connections.get(); Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery("SELECT PROPERTY_VALUE FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES"
                         + " WHERE PROPERTY_NAME = 'hsqldb.tx'")) {
             return rs.next() ? rs.getString(1) : "LOCKS";
@@ -199,7 +172,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (createTable && !tableReady) {
                 createTable();
             }
-            inOwnTransaction(connection -> {
+            connections.inOwnTransaction(connection -> {
                 try (PreparedStatement insert = connection.prepareStatement(dialect.insertIfMissingSql(table))) {
                     insert.setString(1, sequence);
                     insert.setLong(2, initialValue);
@@ -248,7 +221,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         if (tableReady) {
             return;
         }
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = connections.get(); Statement statement = connection.createStatement()) {
             if (!connection.getAutoCommit()) {
                 connection.setAutoCommit(true);
             }
@@ -284,7 +257,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
         try {
-            return inOwnTransaction(connection -> {
+            return connections.inOwnTransaction(connection -> {
                 ReservedRange range = increment(connection, sequence, count, maxValue);
                 if (range == null) {
                     throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table
@@ -371,7 +344,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         try {
-            return OptionalLong.of(ExistingKeys.highestCounter(dataSource, table, column, settings));
+            return OptionalLong.of(ExistingKeys.highestCounter(connections, table, column, settings));
         } catch (SQLException e) {
             throw failure("reading the values of column " + column + " of table " + table, e);
         }
@@ -379,7 +352,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public OptionalLong nextValue(String sequence) {
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = connections.get()) {
             return read(connection, sequence);
         } catch (SQLException e) {
             throw failure("reading sequence '" + sequence + "'", e);
@@ -407,7 +380,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         try {
-            return inOwnTransaction(connection -> {
+            return connections.inOwnTransaction(connection -> {
                 try (PreparedStatement update = connection.prepareStatement(dialect.giveBackSql(table))) {
                     update.setLong(1, restoredNextValue);
                     update.setString(2, sequence);
@@ -423,7 +396,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public boolean advance(String sequence, long nextValue) {
         try {
-            return inOwnTransaction(connection -> {
+            return connections.inOwnTransaction(connection -> {
                 try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
                         + " SET next_value = ? WHERE name = ? AND next_value < ?")) {
                     update.setLong(1, nextValue);
@@ -437,53 +410,9 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    private <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {
-        try (Connection connection = dataSource.getConnection()) {
-            boolean autoCommit = connection.getAutoCommit();
-            if (autoCommit) {
-                connection.setAutoCommit(false);
-            }
-            try {
-                T result = work.run(connection);
-                connection.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    connection.rollback();
-                } catch (SQLException rollbackFailure) {
-                    e.addSuppressed(rollbackFailure);
-                }
-                throw e;
-            } finally {
-                if (autoCommit) {
-                    restoreAutoCommit(connection);
-                }
-            }
-        }
-    }
-
-    /**
-     * Turns auto-commit back on without ever hiding the outcome: after a commit the values are taken, and
-     * after a failure its error (a lost connection is transient) must reach the retry. A connection that
-     * cannot even do this is broken (HikariCP then answers "Connection is closed", with no SQLSTATE), and the
-     * pool discards it.
-     */
-    private static void restoreAutoCommit(Connection connection) {
-        try {
-            connection.setAutoCommit(true);
-        } catch (SQLException ignored) {
-            // broken: see above
-        }
-    }
-
     private SequenceStoreException failure(String what, SQLException e) {
         return new SequenceStoreException(what + " in table " + table + " (" + dialect.storeName() + ") failed: "
                 + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
-    }
-
-    @FunctionalInterface
-    private interface SqlWork<T extends @Nullable Object> {
-        T run(Connection connection) throws SQLException;
     }
 
     /** Builds a {@link JdbcSequenceStore}. */

@@ -73,45 +73,21 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     /** Serialises H2's and HSQLDB's nextval and advance in this JVM (see {@link JdbcDialect#serializesNextval()}). */
     private static final Object SEQUENCE_LOCK = new Object();
 
-    private final DataSource dataSource;
-    /** The connection borrowed for {@link Builder#dedicatedConnection(boolean)}, or null. */
-    private final @Nullable DedicatedConnectionDataSource dedicated;
+    private final JdbcConnections connections;
     private final String prefix;
     private final JdbcDialect dialect;
     /** The increment of every sequence this store created or adopted, by seqgen sequence name. */
     private final Map<String, Long> increments = new ConcurrentHashMap<>();
 
     private NativeSequenceStore(Builder builder) {
-        this.dedicated = builder.dedicatedConnection ? borrowDedicated(builder.dataSource) : null;
-        this.dataSource = dedicated != null ? dedicated : builder.dataSource;
+        this.connections = new JdbcConnections(builder.dataSource, builder.dedicatedConnection, builder.dialect,
+                "native-sequence store");
+        this.dialect = connections.dialect();
         this.prefix = builder.prefix;
-        try {
-            this.dialect = builder.dialect != null ? builder.dialect : detectDialect(dataSource);
-            if (!dialect.hasContiguousSequences()) {
-                throw new IllegalArgumentException("the native-sequence store does not support " + dialect.storeName()
-                        + ": its sequences are bit-reversed and cannot serve contiguous blocks; use the table store");
-            }
-        } catch (RuntimeException e) {
+        if (!dialect.hasContiguousSequences()) {
             close();
-            throw e;
-        }
-    }
-
-    private static DedicatedConnectionDataSource borrowDedicated(DataSource pool) {
-        try {
-            return new DedicatedConnectionDataSource(pool);
-        } catch (SQLException e) {
-            throw new SequenceStoreException("the seqgen native-sequence store could not borrow its dedicated"
-                    + " connection: " + e.getMessage(), e, false);
-        }
-    }
-
-    private static JdbcDialect detectDialect(DataSource dataSource) {
-        try (Connection connection = dataSource.getConnection()) {
-            return JdbcDialect.forProductName(connection.getMetaData().getDatabaseProductName());
-        } catch (SQLException e) {
-            throw new SequenceStoreException("could not detect the database of the seqgen native-sequence store: "
-                    + e.getMessage(), e, false);
+            throw new IllegalArgumentException("the native-sequence store does not support " + dialect.storeName()
+                    + ": its sequences are bit-reversed and cannot serve contiguous blocks; use the table store");
         }
     }
 
@@ -130,9 +106,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
      */
     @Override
     public void close() {
-        if (dedicated != null) {
-            dedicated.close();
-        }
+        connections.close();
     }
 
     /**
@@ -184,7 +158,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public String toString() {
         return "NativeSequenceStore[" + dialect.name().toLowerCase(Locale.ROOT) + ", sequences " + prefix + "*"
-                + (dedicated != null ? ", dedicated connection" : ", connections from the pool") + "]";
+                + ", " + connections + "]";
     }
 
     /**
@@ -216,7 +190,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         long increment = settings.strategy() == Strategy.ASYNC ? 1 : settings.blockSize();
         String quoted = dialect.quote(databaseName);
         NativeSequenceState state;
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = connections.get()) {
             state = dialect.readSequence(connection, quoted);
             if (state == null) {
                 try {
@@ -284,7 +258,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
         String quoted = dialect.quote(databaseSequenceName(sequence));
         long first;
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = connections.get()) {
             if (dialect.serializesNextval()) {
                 synchronized (SEQUENCE_LOCK) {
                     first = nextval(connection, quoted);
@@ -351,7 +325,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         try {
-            return OptionalLong.of(ExistingKeys.highestCounter(dataSource, table, column, settings));
+            return OptionalLong.of(ExistingKeys.highestCounter(connections, table, column, settings));
         } catch (SQLException e) {
             throw failure("reading the values of column " + column + " of table " + table, e);
         }
@@ -365,7 +339,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
 
     private @Nullable NativeSequenceState readState(String sequence) {
         String databaseName = databaseSequenceName(sequence);
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = connections.get()) {
             return dialect.readSequence(connection, dialect.quote(databaseName));
         } catch (SQLException e) {
             throw failure("reading database sequence " + databaseName + " of sequence '" + sequence + "'", e);
@@ -392,51 +366,20 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     public boolean advance(String sequence, long nextValue) {
         String databaseName = databaseSequenceName(sequence);
         String quoted = dialect.quote(databaseName);
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = connections.get()) {
             if (dialect.readSequence(connection, quoted) == null) {
                 return false;
             }
+            JdbcConnections.SqlWork<Boolean> move = moving -> dialect.advanceSequence(moving, quoted, nextValue);
             if (dialect.serializesNextval()) {
                 synchronized (SEQUENCE_LOCK) {
-                    return advance(connection, quoted, nextValue);
+                    return JdbcConnections.inTransaction(connection, dialect.advanceNeedsTransaction(), move);
                 }
             }
-            return advance(connection, quoted, nextValue);
+            return JdbcConnections.inTransaction(connection, dialect.advanceNeedsTransaction(), move);
         } catch (SQLException e) {
             throw failure("moving database sequence " + databaseName + " of sequence '" + sequence + "' forward to "
                     + nextValue, e);
-        }
-    }
-
-    private boolean advance(Connection connection, String quoted, long nextValue) throws SQLException {
-        boolean autoCommit = connection.getAutoCommit();
-        boolean transaction = dialect.advanceNeedsTransaction();
-        if (transaction && autoCommit) {
-            connection.setAutoCommit(false);
-        }
-        try {
-            boolean moved = dialect.advanceSequence(connection, quoted, nextValue);
-            if (!connection.getAutoCommit()) {
-                connection.commit();
-            }
-            return moved;
-        } catch (SQLException | RuntimeException e) {
-            if (!connection.getAutoCommit()) {
-                try {
-                    connection.rollback();
-                } catch (SQLException rollbackFailure) {
-                    e.addSuppressed(rollbackFailure);
-                }
-            }
-            throw e;
-        } finally {
-            if (transaction && autoCommit) {
-                try {
-                    connection.setAutoCommit(true);
-                } catch (SQLException ignored) {
-                    // a broken connection: the pool discards it
-                }
-            }
         }
     }
 

@@ -1,0 +1,206 @@
+package dev.seqgen.hibernate;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceException;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import org.hibernate.boot.model.relational.Database;
+import org.hibernate.boot.model.relational.ExportableProducer;
+import org.hibernate.MappingException;
+import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.generator.AnnotationBasedGenerator;
+import org.hibernate.generator.BeforeExecutionGenerator;
+import org.hibernate.generator.EventType;
+import org.hibernate.generator.EventTypeSets;
+import org.hibernate.generator.GeneratorCreationContext;
+import org.hibernate.jdbc.ReturningWork;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Member;
+import java.util.EnumSet;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What seqgen's two Hibernate 7 generators share, {@link SeqgenIdGenerator} for ids and
+ * {@link SeqgenNumberGenerator} for other attributes: a before-execution generator of inserts that Hibernate
+ * initializes with the annotation, which checks that the attribute is {@code long}/{@code Long} or
+ * {@code int}/{@code Integer}, resolves the settings and registers the sequence with seqgen's service without
+ * I/O, adds seqgen's table to Hibernate's schema, and then takes each value in the session's transaction for SYNC
+ * or from the JVM-wide sequence otherwise; a subclass says what its attribute is, checks what else it needs and
+ * names the sequence.
+ *
+ * @param <A> the annotation the generator is declared by
+ */
+abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeExecutionGenerator,
+        AnnotationBasedGenerator<A>, ExportableProducer {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The generator's class name, for {@link #toString()}. */
+    private final String generator;
+    /** What the generated attribute is, for messages: {@code "id property"}, {@code "property"}. */
+    private final String attribute;
+    /** Set by the registry service when it starts (session-factory start-up or first value); then final. */
+    private transient volatile @Nullable Sequence sequence;
+    /** Takes a SYNC value on the session's connection; null for the other strategies; set before sequence. */
+    private transient volatile @Nullable ReturningWork<Long> inSessionTransaction;
+    private transient @Nullable SeqgenRegistryService service;
+    /** The sequence this generator registered for; opened at the first value. */
+    private @Nullable String sequenceName;
+    private boolean sync;
+    /** Whether the attribute is {@code int}/{@code Integer} rather than {@code long}/{@code Long}. */
+    private boolean intValue;
+
+    /**
+     * Creates an unconfigured generator; Hibernate then calls {@link #initialize}.
+     *
+     * @param generator the generator's class name, for {@link #toString()}
+     * @param attribute what the generated attribute is, for messages
+     */
+    AbstractSeqgenGenerator(String generator, String attribute) {
+        this.generator = generator;
+        this.attribute = attribute;
+    }
+
+    /**
+     * Resolves the sequence of the attribute Hibernate is creating this generator for (Hibernate 7.3 and later).
+     *
+     * @param annotation the annotation on the attribute (on an id, or its class or package)
+     * @param context the attribute, its entity and the service registry
+     * @throws MappingException if the attribute type is not {@code long}/{@code Long}/{@code int}/{@code Integer},
+     *     a setting breaks a rule, or the sequence could not be created; the message names the entity and
+     *     property
+     */
+    @Override
+    public void initialize(A annotation, GeneratorCreationContext context) {
+        configure(annotation, context);
+    }
+
+    /**
+     * Resolves the sequence; the form Hibernate 7.1 and 7.2 call.
+     *
+     * @param annotation the annotation on the attribute (on an id, or its class or package)
+     * @param member the attribute
+     * @param context the attribute, its entity and the service registry
+     * @throws MappingException as {@code initialize(annotation, context)}
+     * @deprecated only for Hibernate before 7.3
+     */
+    @Override
+    @Deprecated
+    @SuppressWarnings("removal")
+    public void initialize(A annotation, Member member, GeneratorCreationContext context) {
+        configure(annotation, context);
+    }
+
+    /**
+     * The type of the generated attribute, as Hibernate maps it.
+     *
+     * @param context the attribute, its entity and the service registry
+     * @return the attribute's type
+     */
+    abstract Class<?> generatedType(GeneratorCreationContext context);
+
+    /**
+     * The error for an attribute that is not {@code long}/{@code Long}/{@code int}/{@code Integer}.
+     *
+     * @param where the entity and property, for the message
+     * @param type the attribute's type
+     * @return the error, naming what to do
+     */
+    abstract SeqgenMappingException unsupportedType(String where, Class<?> type);
+
+    /**
+     * Checks what else the attribute needs, and returns the name of its sequence.
+     *
+     * @param annotation the annotation on the attribute
+     * @param context the attribute, its entity and the service registry
+     * @param property the attribute's name
+     * @param where the entity and property, for messages
+     * @return the sequence name
+     * @throws SeqgenMappingException if the attribute cannot have this generator
+     */
+    abstract String sequenceName(A annotation, GeneratorCreationContext context, String property, String where);
+
+    private void configure(A annotation, GeneratorCreationContext context) {
+        String entity = context.getPersistentClass().getEntityName();
+        String property = context.getProperty().getName();
+        String where = "entity " + entity + ", " + attribute + " '" + property + "'";
+
+        Class<?> type = generatedType(context);
+        intValue = type == Integer.class || type == int.class;
+        if (!intValue && type != Long.class && type != long.class) {
+            throw unsupportedType(where, type);
+        }
+
+        String name = sequenceName(annotation, context, property, where);
+        where += ", sequence '" + name + "'";
+        SeqgenRegistryService service = SeqgenRegistryService.of(context, where);
+        this.service = service;
+        try {
+            // No I/O here: Hibernate may be reading the mappings without a database (see SeqgenRegistryService).
+            SequenceSettings settings = service.settingsFor(annotation, name, intValue, where);
+            sync = settings.strategy() == Strategy.SYNC;
+            // Values already in the column (an entity table or an invoice table adopting seqgen, a change of
+            // store) are adopted: the sequence starts above the highest, and the column is checked for assigned
+            // values.
+            sequenceName = name;
+            service.register(SeqgenRegistryService.Registration.of(name, settings, context, where, this::started));
+        } catch (SequenceException e) {
+            throw new SeqgenMappingException(where, e.getMessage(), null, e);
+        }
+    }
+
+    /**
+     * Adds seqgen's table to Hibernate's schema (see {@link SeqgenHibernate#SCHEMA_EXPORT}); Hibernate calls
+     * this right after {@code initialize}. No I/O.
+     *
+     * @param database the relational model Hibernate is building
+     */
+    @Override
+    public void registerExportables(Database database) {
+        String table = service == null ? null : service.exportedTable(database.getDialect());
+        if (table != null) {
+            SeqgenTable.register(database, table);
+        }
+    }
+
+    private void started(Sequence started) {
+        inSessionTransaction = sync ? started::nextInTransaction : null;
+        sequence = started;
+    }
+
+    /**
+     * Returns the next value of the sequence: taken in the session's transaction for SYNC, from the shared
+     * sequence otherwise. Hibernate calls it for an id at {@code persist()}, for another attribute immediately
+     * before the entity's INSERT.
+     *
+     * @return a {@code Long}, or an {@code Integer} for {@code int} attributes
+     * @throws dev.seqgen.SequenceUnavailableException if no value could be had within the acquire timeout
+     * @throws dev.seqgen.SequenceExhaustedException if the maximum value has been handed out
+     */
+    @Override
+    public Object generate(SharedSessionContractImplementor session, Object owner, @Nullable Object currentValue,
+            EventType eventType) {
+        Sequence started = sequence;
+        if (started == null) {
+            service.open(sequenceName);
+            started = sequence;
+        }
+        ReturningWork<Long> sessionWork = inSessionTransaction;
+        long value = sessionWork != null ? session.doReturningWork(sessionWork) : started.next();
+        return intValue ? (Object) Math.toIntExact(value) : (Object) value;
+    }
+
+    /** @return {@link EventTypeSets#INSERT_ONLY}: the value is generated once, on insert */
+    @Override
+    public EnumSet<EventType> getEventTypes() {
+        return EventTypeSets.INSERT_ONLY;
+    }
+
+    @Override
+    public String toString() {
+        return generator + "[" + (sequence == null ? "unconfigured"
+                : sequence.name() + ", " + sequence.strategy().name().toLowerCase(Locale.ROOT)) + "]";
+    }
+}
