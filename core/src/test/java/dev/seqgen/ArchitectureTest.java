@@ -16,5 +16,8 @@ class ArchitectureTest {
     static final ArchRule frontEnds = ArchitectureRules.FRONT_ENDS_DO_NOT_TEST_A_STORES_CLASS;
 
     @ArchTest
+    static final ArchRule publicTypes = ArchitectureRules.PUBLIC_TYPES_ONLY_WHERE_NEEDED;
+
+    @ArchTest
     static final ArchRule noSqlInTheHibernateLayer = ArchitectureRules.HIBERNATE_LAYER_RUNS_NO_SQL;
 }

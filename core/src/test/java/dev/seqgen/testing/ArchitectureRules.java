@@ -63,6 +63,55 @@ public final class ArchitectureRules {
             .orShould().dependOnClassesThat().areAssignableTo(java.sql.ResultSet.class)
             .because("every database read goes through a store (CONTRIBUTING.md)");
 
+    /**
+     * The public types of seqgen's library modules: what users (the API, the annotations, the starter's
+     * auto-configurations and properties) and store authors (the SPI) need. A type is public only when it is on
+     * this list, so making one public is a decision this list records. Two are public for seqgen's own modules
+     * only: {@code AssignedValues} (the starter's failure analysis reads the same column check) and
+     * {@code JdbcDialect}, which users may also pass to the JDBC stores' builders.
+     */
+    public static final java.util.Set<String> PUBLIC_TYPES = java.util.Set.of(
+            "dev.seqgen.CounterKind", "dev.seqgen.KeyOrder", "dev.seqgen.KeyRange", "dev.seqgen.Sequence",
+            "dev.seqgen.SequenceConfigurationException", "dev.seqgen.SequenceException",
+            "dev.seqgen.SequenceExhaustedException", "dev.seqgen.SequenceRegistry", "dev.seqgen.SequenceSettings",
+            "dev.seqgen.SequenceStats", "dev.seqgen.SequenceUnavailableException", "dev.seqgen.Setting",
+            "dev.seqgen.Strategy", "dev.seqgen.Ticker",
+            "dev.seqgen.boot.actuate.SeqgenEndpoint", "dev.seqgen.boot.actuate.SeqgenHealthIndicator",
+            "dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration",
+            "dev.seqgen.boot.autoconfigure.SeqgenDataSourceScriptDatabaseInitializer",
+            "dev.seqgen.boot.autoconfigure.SeqgenProperties",
+            "dev.seqgen.boot.autoconfigure.SeqgenSpannerAutoConfiguration",
+            "dev.seqgen.boot.autoconfigure.SequenceRegistryCustomizer",
+            "dev.seqgen.boot.autoconfigure.endpoint.SeqgenEndpointAutoConfiguration",
+            "dev.seqgen.boot.autoconfigure.health.SeqgenHealthContributorAutoConfiguration",
+            "dev.seqgen.boot.autoconfigure.metrics.SeqgenMetricsAutoConfiguration",
+            "dev.seqgen.hibernate.ColumnRefusesAssignedValuesException", "dev.seqgen.hibernate.SeqgenGenerator",
+            "dev.seqgen.hibernate.SeqgenHibernate", "dev.seqgen.hibernate.SeqgenIdGenerator",
+            "dev.seqgen.hibernate.SeqgenIntegrator", "dev.seqgen.hibernate.SeqgenMappingException",
+            "dev.seqgen.hibernate.SeqgenNumber", "dev.seqgen.hibernate.SeqgenNumberGenerator",
+            "dev.seqgen.hibernate.SeqgenPooledOptimizer", "dev.seqgen.hibernate.SeqgenServiceContributor",
+            "dev.seqgen.jdbc.AssignedValues", "dev.seqgen.jdbc.JdbcDialect", "dev.seqgen.jdbc.JdbcSequenceStore",
+            "dev.seqgen.jdbc.NativeSequenceStore",
+            "dev.seqgen.metrics.SequenceMetricsTracker", "dev.seqgen.metrics.SequenceMetricsTrackerFactory",
+            "dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory",
+            "dev.seqgen.spanner.SpannerSequenceStore",
+            "dev.seqgen.spi.Identifiers", "dev.seqgen.spi.ReservedRange", "dev.seqgen.spi.SequenceStore",
+            "dev.seqgen.spi.SequenceStoreException");
+
+    /** Public top-level types only where {@link #PUBLIC_TYPES} lists them. */
+    public static final ArchRule PUBLIC_TYPES_ONLY_WHERE_NEEDED = ArchRuleDefinition.classes()
+            .that().resideInAPackage("dev.seqgen..").and().arePublic().and().areTopLevelClasses()
+            .should(new ArchCondition<JavaClass>("be listed in ArchitectureRules.PUBLIC_TYPES") {
+                @Override
+                public void check(JavaClass javaClass, ConditionEvents events) {
+                    if (!PUBLIC_TYPES.contains(javaClass.getName())) {
+                        events.add(SimpleConditionEvent.violated(javaClass, javaClass.getName() + " is public but"
+                                + " not one of the types users or store authors need: make it package-private, or"
+                                + " add it to ArchitectureRules.PUBLIC_TYPES"));
+                    }
+                }
+            });
+
     private ArchitectureRules() {
     }
 

@@ -14,4 +14,7 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule frontEnds = ArchitectureRules.FRONT_ENDS_DO_NOT_TEST_A_STORES_CLASS;
+
+    @ArchTest
+    static final ArchRule publicTypes = ArchitectureRules.PUBLIC_TYPES_ONLY_WHERE_NEEDED;
 }

@@ -156,6 +156,69 @@ class DocumentationTest {
         assertThat(unknown).as("seqgen names in the docs that no property, setting or meter has").isEmpty();
     }
 
+    /**
+     * Types of other libraries (the JDK, Hibernate, Spring, Micrometer, the Spanner client) the docs name; a name
+     * in backticks that is neither one of these nor a type of this repository is a stale seqgen name.
+     */
+    private static final java.util.Set<String> OTHER_LIBRARIES_TYPES = java.util.Set.of(
+            "AbortedDueToConcurrentModificationException", "AbortedException", "AnnotationBasedGenerator",
+            "AvailableSettings", "DataJpaTest", "DataSource", "DataSourceAutoConfiguration", "DatabaseClient",
+            "DependsOnDatabaseInitialization", "DriverManager", "EntityManagerFactory", "Future", "GeneratedValue",
+            "GenerationType", "HibernatePropertiesCustomizer", "Id", "IllegalArgumentException",
+            "IllegalStateException", "InsertCoordinatorStandard", "Integer", "Integrator", "Internal",
+            "JdbcAbortedException", "JdbcSqlException", "JdbcTest", "Long", "MappedSuperclass", "MeterRegistry",
+            "MockSpannerServiceImpl", "NullPointerException", "Observation", "ObservationRegistry", "Primary",
+            "ReentrantLock", "SequenceGenerator", "ServiceContributor", "SpannerPostgreSQLDialect",
+            "SpringBootTest", "StatelessSession", "String", "System", "Thread", "TransactionContext",
+            "TransactionManager", "TransactionTemplate", "Transactional",
+            // an entity name in an example of how names become sequence names
+            "HTTPRequestLog");
+
+    /**
+     * Every type name the README, CONTRIBUTING and docs/ write in backticks ({@code `JdbcSequenceStore`},
+     * {@code `KeyOrder.BIT_REVERSED.counter(key)`}, {@code `@SeqgenNumber`}) is a type of this repository's sources
+     * or a named type of another library: a renamed or removed class leaves no stale name in the docs.
+     */
+    @Test
+    void everyTypeTheDocsNameExists() throws IOException {
+        java.util.Set<String> types = new java.util.HashSet<>();
+        java.util.regex.Pattern declaration = java.util.regex.Pattern
+                .compile("(?:class|interface|enum|record|@interface)\\s+([A-Z]\\w*)");
+        try (var files = Files.walk(Path.of(".."))) {
+            for (Path source : files.filter(file -> file.toString().endsWith(".java")
+                    && !file.toString().contains("/target/")).toList()) {
+                types.add(source.getFileName().toString().replace(".java", ""));
+                java.util.regex.Matcher declared = declaration.matcher(Files.readString(source));
+                while (declared.find()) {
+                    types.add(declared.group(1));
+                }
+            }
+        }
+        assertThat(types).as("the sources were found").contains("JdbcSequenceStore", "SeqgenAutoConfiguration");
+        java.util.regex.Pattern named = java.util.regex.Pattern
+                .compile("`@?([A-Z][A-Za-z0-9]+)(?:[.#][^`\\n]*)?`");
+        List<Path> pages = new ArrayList<>(List.of(Path.of("../README.md"), Path.of("../CONTRIBUTING.md")));
+        try (var docs = Files.list(Path.of("../docs"))) {
+            docs.filter(page -> page.toString().endsWith(".md") && !page.endsWith("changelog.md"))
+                    .forEach(pages::add);
+        }
+        List<String> unknown = new ArrayList<>();
+        java.util.Set<String> checked = new java.util.HashSet<>();
+        for (Path page : pages) {
+            java.util.regex.Matcher matcher = named.matcher(Files.readString(page));
+            while (matcher.find()) {
+                String type = matcher.group(1);
+                boolean constant = type.chars().noneMatch(Character::isLowerCase); // SYNC, ASYNC_BATCH, URL
+                if (!constant && !types.contains(type) && !OTHER_LIBRARIES_TYPES.contains(type)) {
+                    unknown.add(page.getFileName() + ": " + matcher.group());
+                }
+                checked.add(type);
+            }
+        }
+        assertThat(checked).as("names the check read").contains("JdbcSequenceStore", "SeqgenNumber", "KeyOrder");
+        assertThat(unknown).as("type names in the docs that no source declares").isEmpty();
+    }
+
     private static List<JsonNode> seqgenProperties() throws IOException {
         try (InputStream in = DocumentationTest.class
                 .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
