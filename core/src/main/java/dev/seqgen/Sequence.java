@@ -93,6 +93,23 @@ public interface Sequence extends AutoCloseable {
     long[] nextValuesInTransaction(Object transaction, int count);
 
     /**
+     * Gives back values that the last {@link #nextValuesInTransaction} call of this same transaction took and
+     * the caller did not use, so that a {@link Strategy#SYNC} sequence stays gapless when fewer values were
+     * needed than taken. Only the tail of the last values taken can be given back, and only while the
+     * transaction is open; the transaction's commit then publishes the row without them.
+     *
+     * @param transaction the caller's transaction, the one that took the values
+     * @param firstUnused the first value not used
+     * @param end one past the last value taken
+     * @return whether the values were given back; false (the default, and for strategies other than SYNC or
+     *     stores that cannot) leaves them unused, a gap
+     * @throws SequenceUnavailableException if the store failed
+     */
+    default boolean giveBackInTransaction(Object transaction, long firstUnused, long end) {
+        return false;
+    }
+
+    /**
      * Returns a snapshot of this sequence's counters and current block, for metrics and health checks.
      *
      * @return a consistent-enough snapshot; counters are read without stopping other callers

@@ -40,6 +40,26 @@ final class SyncSequence extends UnbufferedSequence {
         return consecutive(increment(transaction, count).first(), count);
     }
 
+    @Override
+    public boolean giveBackInTransaction(Object transaction, long firstUnused, long end) {
+        checkOpen();
+        if (firstUnused >= end) {
+            return true;
+        }
+        boolean given;
+        try {
+            given = store.giveBackInTransaction(transaction, name, end, firstUnused);
+        } catch (SequenceStoreException e) {
+            throw new SequenceUnavailableException(name, "the " + store.name() + " store failed inside the caller's"
+                    + " transaction while giving back [" + firstUnused + ", " + end + ") (roll it back and retry): "
+                    + e.getMessage(), e);
+        }
+        if (given) {
+            issued.add(firstUnused - end);
+        }
+        return given;
+    }
+
     private ReservedRange increment(Object transaction, int count) {
         checkOpen();
         if (transaction == null) {

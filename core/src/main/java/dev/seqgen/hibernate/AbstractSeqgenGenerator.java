@@ -188,8 +188,34 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             started = sequence;
         }
         ReturningWork<Long> sessionWork = inSessionTransaction;
-        long value = sessionWork != null ? session.doReturningWork(sessionWork) : started.next();
+        long value;
+        if (sessionWork == null) {
+            value = started.next();
+        } else if (reservesAtFlush()) {
+            value = service.flushReservations().next(session, started);
+        } else {
+            value = session.doReturningWork(sessionWork);
+        }
         return intValue ? (Object) Math.toIntExact(value) : (Object) value;
+    }
+
+    /**
+     * Whether SYNC values are taken for a whole flush at once ({@link FlushReservations}); only where the
+     * generator runs at flush, that is not for ids, which Hibernate generates one by one at {@code persist()}.
+     *
+     * @return false unless the subclass generates at flush
+     */
+    boolean reservesAtFlush() {
+        return false;
+    }
+
+    /**
+     * The sequence whose values this generator takes for a whole flush, for counting a flush's inserts.
+     *
+     * @return the sequence name, or null if this generator is not SYNC or does not generate at flush
+     */
+    @Nullable String reservedAtFlush() {
+        return sync && reservesAtFlush() ? sequenceName : null;
     }
 
     /** @return {@link EventTypeSets#INSERT_ONLY}: the value is generated once, on insert */

@@ -17,11 +17,12 @@ import org.hibernate.generator.GeneratorCreationContext;
  * persist(). The id, by contrast, is generated at persist().
  *
  * SYNC increments the sequence row on the session's own connection, in its transaction
- * (Session.doReturningWork, which does not execute a pending JDBC batch, so batching continues). From that
- * increment to the end of the transaction the row is locked; taking it at flush shortens that window from
- * "persist() to commit" to "flush to commit". Several inserts of one flush get consecutive numbers, in the
- * order Hibernate executes them, because the transaction holds the lock from its first increment. A rollback
- * (before or after the flush) undoes the increment with the entity, so committed numbers are gapless.
+ * (Session.doReturningWork, which does not execute a pending JDBC batch, so batching continues): once per
+ * flush and sequence, by the number of the flush's inserts that draw from it (FlushReservations explains
+ * where that number is known). From that increment to the end of the transaction the row is locked; taking
+ * it at flush shortens that window from "persist() to commit" to "flush to commit". The inserts of one flush
+ * get consecutive numbers, in the order Hibernate executes them. A rollback (before or after the flush)
+ * undoes the increment with the entities, so committed numbers are gapless.
  *
  * ASYNC, BATCH and ASYNC_BATCH take Sequence.next() from the JVM-wide sequence and never touch the session's
  * connection, exactly as SeqgenIdGenerator does for ids.
@@ -37,6 +38,11 @@ public class SeqgenNumberGenerator extends AbstractSeqgenGenerator<SeqgenNumber>
      */
     public SeqgenNumberGenerator() {
         super("SeqgenNumberGenerator", "property");
+    }
+
+    @Override
+    boolean reservesAtFlush() {
+        return true;
     }
 
     @Override

@@ -85,6 +85,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private transient boolean spannerExportNoted;
     /** Settings read without building a registry, for generators configuring; guarded by {@code this}. */
     private transient @Nullable PlainSettings plain;
+    /** The SYNC number values reserved per flush, per session in a transaction. */
+    private final transient FlushReservations flushReservations = new FlushReservations();
 
     private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
 
@@ -308,6 +310,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
             return null;
         }
         return table;
+    }
+
+    /** @return the per-flush reservations of SYNC numbers; not synchronized, it is safe for concurrent sessions */
+    FlushReservations flushReservations() {
+        return flushReservations;
     }
 
     /** The settings seqgen's own registry would have, read without I/O. */

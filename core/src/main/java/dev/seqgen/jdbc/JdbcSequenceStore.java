@@ -272,15 +272,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
-        if (!(transaction instanceof Connection connection)) {
-            throw new IllegalArgumentException("the JDBC store takes a java.sql.Connection as the caller's transaction,"
-                    + " got " + (transaction == null ? "null" : transaction.getClass().getName()));
-        }
+        Connection connection = callerConnection(transaction, sequence);
         try {
-            if (connection.getAutoCommit()) {
-                throw new IllegalArgumentException("sequence '" + sequence + "': the caller's connection is in"
-                        + " auto-commit mode, so the SYNC increment could not be rolled back; begin a transaction");
-            }
             ReservedRange range = increment(connection, sequence, count, maxValue);
             if (range == null) {
                 throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table, null,
@@ -290,6 +283,26 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         } catch (SQLException e) {
             throw failure("incrementing sequence '" + sequence + "' in the caller's transaction", e);
         }
+    }
+
+    /** The caller's transaction as a connection that is in a transaction, or an IllegalArgumentException. */
+    private Connection callerConnection(@Nullable Object transaction, String sequence) {
+        if (!(transaction instanceof Connection connection)) {
+            throw new IllegalArgumentException("the JDBC store takes a java.sql.Connection as the caller's transaction,"
+                    + " got " + (transaction == null ? "null" : transaction.getClass().getName()));
+        }
+        boolean autoCommit;
+        try {
+            autoCommit = connection.getAutoCommit();
+        } catch (SQLException e) {
+            throw failure("reading the auto-commit mode of the caller's connection for sequence '" + sequence + "'",
+                    e);
+        }
+        if (autoCommit) {
+            throw new IllegalArgumentException("sequence '" + sequence + "': the caller's connection is in"
+                    + " auto-commit mode, so the SYNC increment could not be rolled back; begin a transaction");
+        }
+        return connection;
     }
 
     /**
@@ -390,6 +403,20 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             });
         } catch (SQLException e) {
             throw failure("giving back values of sequence '" + sequence + "'", e);
+        }
+    }
+
+    @Override
+    public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
+            long restoredNextValue) {
+        Connection connection = callerConnection(transaction, sequence);
+        try (PreparedStatement update = connection.prepareStatement(dialect.giveBackSql(table))) {
+            update.setLong(1, restoredNextValue);
+            update.setString(2, sequence);
+            update.setLong(3, expectedNextValue);
+            return update.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw failure("giving back values of sequence '" + sequence + "' in the caller's transaction", e);
         }
     }
 

@@ -127,6 +127,24 @@ public interface SequenceStore {
     boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue);
 
     /**
+     * As {@link #giveBack}, but within the caller's transaction, the one that reserved the tail with
+     * {@link #reserveInTransaction}: while that transaction holds the row, nobody else can have reserved after
+     * it, so the compare-and-set fails only if the caller itself reserved again. The default gives nothing back.
+     *
+     * @param transaction the caller's transaction, of the type {@link #reserveInTransaction} takes
+     * @param sequence the sequence name
+     * @param expectedNextValue the value the row must hold: the end of the caller's last reservation
+     * @param restoredNextValue the first unused value of the caller's tail
+     * @return whether the row was changed; false if this store cannot give back in the caller's transaction
+     * @throws IllegalArgumentException if the transaction is not of the type this store needs
+     * @throws SequenceStoreException if the store failed
+     */
+    default boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
+            long restoredNextValue) {
+        return false;
+    }
+
+    /**
      * Moves the row forward: sets {@code next_value} to {@code nextValue} only if it is lower, never
      * backwards, atomically, so that several callers racing agree on the highest value asked for.
      *

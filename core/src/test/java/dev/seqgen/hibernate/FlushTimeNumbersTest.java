@@ -38,6 +38,7 @@ class FlushTimeNumbersTest {
 
     private static final String PREFIX = "hfn_";
     private static final String INVOICES = PREFIX + "numbered_invoice";
+    private static final String CREDIT_NOTES = PREFIX + "numbered_credit_note";
     private static final int THREADS = 16;
     private static final int TRANSACTIONS_PER_THREAD = 12;
 
@@ -65,7 +66,7 @@ class FlushTimeNumbersTest {
                 assertThat(invoices).extracting(NumberedInvoice::number).as("after flush(), in persist order")
                         .containsExactly(1L, 2L, 3L);
             });
-            assertThat(numbers(db.dataSource())).containsExactly(1, 2, 3);
+            assertThat(numbers(db.dataSource(), INVOICES)).containsExactly(1, 2, 3);
         } finally {
             db.dropTable(seqgenTable);
         }
@@ -100,7 +101,7 @@ class FlushTimeNumbersTest {
                 assertThat(second.number()).as("not yet flushed").isNull();
             });
             assertThat(committed).extracting(NumberedInvoice::number).containsExactly(1L, 2L);
-            assertThat(numbers(db.dataSource())).containsExactly(1, 2);
+            assertThat(numbers(db.dataSource(), INVOICES)).containsExactly(1, 2);
             assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers")).isEqualTo(3);
         } finally {
             db.dropTable(seqgenTable);
@@ -108,10 +109,11 @@ class FlushTimeNumbersTest {
     }
 
     /**
-     * 16 threads; a third of the transactions roll back, half of those before their flush (no number was ever
-     * taken) and half after it; some run a query in the middle that flushes early. Committed numbers are exactly
-     * 1..n, consecutive within a transaction, and a reader only ever sees a prefix 1..k: they commit in number
-     * order.
+     * 16 threads; transactions of 1 to 20 entities, invoices and credit notes mixed, so that each flush draws
+     * from two SYNC sequences; a third of the transactions roll back, half of those before their flush (no number
+     * was ever taken) and half after it; some run a query in the middle that flushes early. Committed numbers are
+     * exactly 1..n per sequence, consecutive within a transaction in insertion order, and a reader only ever sees
+     * a prefix 1..k of the invoice numbers: they commit in number order.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
@@ -119,17 +121,19 @@ class FlushTimeNumbersTest {
     void committedFlushTimeNumbersAreGaplessAndCommitInNumberOrder(TestDatabase db) throws Exception {
         String seqgenTable = TestDatabase.uniqueTable();
         AtomicInteger committedInvoices = new AtomicInteger();
+        AtomicInteger committedCreditNotes = new AtomicInteger();
         AtomicInteger earlyFlushes = new AtomicInteger();
         AtomicBoolean running = new AtomicBoolean(true);
+        List<Long> creditNoteNumbers = java.util.Collections.synchronizedList(new ArrayList<>());
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
-                Map.of(), NumberedInvoice.class)) {
+                Map.of(), NumberedInvoice.class, NumberedCreditNote.class)) {
             // The writers start once the reader has taken its first snapshot, so that it reads while they write
             // however the machine schedules the two.
             CountDownLatch reading = new CountDownLatch(1);
             CompletableFuture<Integer> reader = CompletableFuture.supplyAsync(() -> {
                 int snapshots = 0;
                 do {
-                    assertPrefix(numbers(db.dataSource()));
+                    assertPrefix(numbers(db.dataSource(), INVOICES));
                     snapshots++;
                     reading.countDown();
                 } while (running.get());
@@ -141,37 +145,48 @@ class FlushTimeNumbersTest {
                 List<Long> mine = new ArrayList<>();
                 for (int t = 0; t < TRANSACTIONS_PER_THREAD; t++) {
                     int tag = thread * 1000 + t;
-                    int invoices = 1 + t % 3;
+                    int entities = 1 + (thread * 7 + t * 5) % 20;
                     boolean rollBack = (thread + t) % 3 == 0;
                     boolean queryInTheMiddle = (thread + t) % 4 == 1;
                     try (Session session = sessionFactory.openSession()) {
                         Transaction transaction = session.beginTransaction();
-                        List<NumberedInvoice> persisted = new ArrayList<>();
-                        for (int i = 0; i < invoices; i++) {
-                            NumberedInvoice invoice = new NumberedInvoice(tag);
-                            session.persist(invoice);
-                            persisted.add(invoice);
+                        List<NumberedInvoice> invoices = new ArrayList<>();
+                        List<NumberedCreditNote> creditNotes = new ArrayList<>();
+                        for (int i = 0; i < entities; i++) {
+                            if (i % 3 == 2) {
+                                NumberedCreditNote creditNote = new NumberedCreditNote(tag);
+                                session.persist(creditNote);
+                                creditNotes.add(creditNote);
+                            } else {
+                                NumberedInvoice invoice = new NumberedInvoice(tag);
+                                session.persist(invoice);
+                                invoices.add(invoice);
+                            }
                             if (queryInTheMiddle && i == 0) {
                                 session.createQuery("select count(i) from NumberedInvoice i where i.transactionTag"
                                         + " = :tag", Long.class).setParameter("tag", tag).getSingleResult();
-                                assertThat(invoice.number()).as("flushed early by the query").isNotNull();
+                                assertThat(invoices.get(0).number()).as("flushed early by the query").isNotNull();
                                 earlyFlushes.incrementAndGet();
                             }
                         }
                         if (rollBack) {
                             if (t % 2 == 0) {
                                 session.flush();
-                                assertConsecutive(persisted);
+                                assertConsecutive(invoices, NumberedInvoice::number);
+                                assertConsecutive(creditNotes, NumberedCreditNote::number);
                             } else if (!queryInTheMiddle) {
-                                assertThat(persisted).as("never flushed: no number taken")
+                                assertThat(invoices).as("never flushed: no number taken")
                                         .allSatisfy(invoice -> assertThat(invoice.number()).isNull());
                             }
                             transaction.rollback();
                         } else {
                             transaction.commit();
-                            assertConsecutive(persisted);
-                            persisted.forEach(invoice -> mine.add(invoice.number()));
-                            committedInvoices.addAndGet(invoices);
+                            assertConsecutive(invoices, NumberedInvoice::number);
+                            assertConsecutive(creditNotes, NumberedCreditNote::number);
+                            invoices.forEach(invoice -> mine.add(invoice.number()));
+                            creditNotes.forEach(creditNote -> creditNoteNumbers.add(creditNote.number()));
+                            committedInvoices.addAndGet(invoices.size());
+                            committedCreditNotes.addAndGet(creditNotes.size());
                         }
                     }
                 }
@@ -184,30 +199,39 @@ class FlushTimeNumbersTest {
             long[] sorted = Concurrently.assertUnique(committed);
             assertThat(sorted).hasSize(committedInvoices.get());
             Concurrently.assertContiguousFrom(1, sorted);
-            assertThat(numbers(db.dataSource())).containsExactly(sorted);
+            assertThat(numbers(db.dataSource(), INVOICES)).containsExactly(sorted);
+            long[] creditNotesSorted = Concurrently.assertUnique(
+                    creditNoteNumbers.stream().mapToLong(Long::longValue).toArray());
+            assertThat(creditNotesSorted).hasSize(committedCreditNotes.get());
+            Concurrently.assertContiguousFrom(1, creditNotesSorted);
+            assertThat(numbers(db.dataSource(), CREDIT_NOTES)).containsExactly(creditNotesSorted);
         } finally {
             running.set(false);
             assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers"))
                     .as("rolled back increments were undone").isEqualTo(committedInvoices.get() + 1L);
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "credit_note_numbers"))
+                    .as("rolled back increments were undone").isEqualTo(committedCreditNotes.get() + 1L);
             db.dropTable(seqgenTable);
         }
     }
 
     /**
-     * The id is known at persist() and the number is set just before each insert, so the inserts still go out
-     * as JDBC batches: the SYNC increment between two rows runs on the same connection without executing the
-     * pending batch.
+     * The id is known at persist(), and the numbers a flush needs are reserved by one increment at its first
+     * insert, so the inserts still go out as JDBC batches, and the increment is the only other statement the
+     * flush sends on the session's connection: 1 round trip for the numbers of 200 inserts.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void insertsStillGoOutAsJdbcBatches(TestDatabase db) {
+    void aFlushOf200NumberedInsertsSendsOneIncrementAndKeepsItsJdbcBatches(TestDatabase db) {
         int entities = 200;
         int batchSize = 50;
         String seqgenTable = TestDatabase.uniqueTable();
         StatementCounter inserts = new StatementCounter("insert into " + INVOICES);
+        StatementLog log = new StatementLog();
         List<NumberedInvoice> persisted = new ArrayList<>();
-        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(inserts.wrap(db.dataSource()), PREFIX,
-                seqgenTable, Map.of(AvailableSettings.STATEMENT_BATCH_SIZE, batchSize), NumberedInvoice.class)) {
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(inserts.wrap(log.wrap(db.dataSource())),
+                PREFIX, seqgenTable, Map.of(AvailableSettings.STATEMENT_BATCH_SIZE, batchSize),
+                NumberedInvoice.class)) {
             HibernateTesting.inTransaction(sessionFactory, session -> {
                 for (int i = 0; i < entities; i++) {
                     NumberedInvoice invoice = new NumberedInvoice(0);
@@ -215,7 +239,9 @@ class FlushTimeNumbersTest {
                     persisted.add(invoice);
                 }
             });
-            assertThat(numbers(db.dataSource())).hasSize(entities);
+            assertThat(numbers(db.dataSource(), INVOICES)).hasSize(entities);
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers"))
+                    .isEqualTo(entities + 1L);
         } finally {
             db.dropTable(seqgenTable);
         }
@@ -224,6 +250,78 @@ class FlushTimeNumbersTest {
         assertThat(inserts.rowsBatched).as("insert rows added to JDBC batches").hasValue(entities);
         assertThat(inserts.batchesExecuted).as("JDBC batches executed").hasValue(entities / batchSize);
         assertThat(inserts.executedSingly).as("inserts executed one by one").hasValue(0);
+        assertIncrementsOnTheSessionConnection(log, seqgenTable, INVOICES, 1);
+    }
+
+    /** Two SYNC sequences in one flush: one increment each, whatever the number of inserts. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void twoSequencesInOneFlushTakeOneIncrementEach(TestDatabase db) {
+        String seqgenTable = TestDatabase.uniqueTable();
+        StatementLog log = new StatementLog();
+        List<NumberedInvoice> invoices = new ArrayList<>();
+        List<NumberedCreditNote> creditNotes = new ArrayList<>();
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(log.wrap(db.dataSource()), PREFIX,
+                seqgenTable, Map.of(AvailableSettings.STATEMENT_BATCH_SIZE, 50), NumberedInvoice.class,
+                NumberedCreditNote.class)) {
+            HibernateTesting.inTransaction(sessionFactory, session -> {
+                for (int i = 0; i < 30; i++) {
+                    NumberedInvoice invoice = new NumberedInvoice(0);
+                    session.persist(invoice);
+                    invoices.add(invoice);
+                    NumberedCreditNote creditNote = new NumberedCreditNote(0);
+                    session.persist(creditNote);
+                    creditNotes.add(creditNote);
+                }
+            });
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers")).isEqualTo(31);
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "credit_note_numbers"))
+                    .isEqualTo(31);
+        } finally {
+            db.dropTable(seqgenTable);
+        }
+        List<Long> oneToThirty = java.util.stream.LongStream.rangeClosed(1, 30).boxed().toList();
+        assertThat(invoices).extracting(NumberedInvoice::number).containsExactlyElementsOf(oneToThirty);
+        assertThat(creditNotes).extracting(NumberedCreditNote::number).containsExactlyElementsOf(oneToThirty);
+        assertIncrementsOnTheSessionConnection(log, seqgenTable, INVOICES, 2);
+    }
+
+    /**
+     * An insert that a PreInsertEventListener vetoes was counted for the flush's reservation but takes no
+     * number: the unused value is given back in the transaction before it commits, so the committed numbers and
+     * the row stay gapless, in this transaction and the next.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void valuesCountedForAVetoedInsertAreGivenBackBeforeTheCommit(TestDatabase db) {
+        String seqgenTable = TestDatabase.uniqueTable();
+        int vetoed = -1;
+        List<NumberedInvoice> kept = new ArrayList<>();
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
+                Map.of(), NumberedInvoice.class)) {
+            sessionFactory.unwrap(org.hibernate.engine.spi.SessionFactoryImplementor.class).getServiceRegistry()
+                    .requireService(org.hibernate.event.service.spi.EventListenerRegistry.class)
+                    .appendListeners(org.hibernate.event.spi.EventType.PRE_INSERT,
+                            event -> event.getEntity() instanceof NumberedInvoice invoice
+                                    && invoice.transactionTag() == vetoed);
+            for (int t = 0; t < 2; t++) {
+                HibernateTesting.inTransaction(sessionFactory, session -> {
+                    for (int i = 0; i < 6; i++) {
+                        NumberedInvoice invoice = new NumberedInvoice(i % 3 == 1 ? vetoed : 0);
+                        session.persist(invoice);
+                        if (i % 3 != 1) {
+                            kept.add(invoice);
+                        }
+                    }
+                });
+            }
+            assertThat(kept).extracting(NumberedInvoice::number).as("numbers of the inserts that ran")
+                    .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 8).boxed().toList());
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers"))
+                    .as("the values counted for the vetoed inserts were given back").isEqualTo(9);
+        } finally {
+            db.dropTable(seqgenTable);
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -272,12 +370,31 @@ class FlushTimeNumbersTest {
         assertThat(values).as(what + " positive").allSatisfy(value -> assertThat(value).isPositive());
     }
 
-    private static void assertConsecutive(List<NumberedInvoice> persisted) {
-        long first = persisted.get(0).number();
+    private static <E> void assertConsecutive(List<E> persisted, java.util.function.Function<E, Long> number) {
+        if (persisted.isEmpty()) {
+            return;
+        }
+        long first = number.apply(persisted.get(0));
         for (int i = 0; i < persisted.size(); i++) {
-            assertThat(persisted.get(i).number()).as("numbers of one transaction, in insert order")
+            assertThat(number.apply(persisted.get(i))).as("numbers of one transaction, in insert order")
                     .isEqualTo(first + i);
         }
+    }
+
+    /**
+     * Asserts that the one connection that inserted into {@code table} prepared, besides its inserts, only
+     * statements on seqgen's table, {@code increments} of them updates: the increments of the flush.
+     */
+    private static void assertIncrementsOnTheSessionConnection(StatementLog log, String seqgenTable, String table,
+            int increments) {
+        List<List<String>> sessions = log.connectionsThatPrepared("insert into " + table);
+        assertThat(sessions).as("connections that inserted").hasSize(1);
+        String seqgen = seqgenTable.toLowerCase(java.util.Locale.ROOT);
+        List<String> others = sessions.get(0).stream().filter(sql -> !sql.startsWith("insert into ")).toList();
+        assertThat(others).as("statements other than the inserts, on the session's connection")
+                .allSatisfy(sql -> assertThat(sql).contains(seqgen));
+        assertThat(others.stream().filter(sql -> sql.contains("update " + seqgen))).as("increments of seqgen's row")
+                .hasSize(increments);
     }
 
     private static void assertPrefix(long[] numbers) {
@@ -289,9 +406,9 @@ class FlushTimeNumbersTest {
         }
     }
 
-    private static long[] numbers(DataSource dataSource) {
+    private static long[] numbers(DataSource dataSource, String table) {
         try (Connection connection = dataSource.getConnection(); Statement select = connection.createStatement();
-                ResultSet rs = select.executeQuery("SELECT number FROM " + INVOICES + " ORDER BY number")) {
+                ResultSet rs = select.executeQuery("SELECT number FROM " + table + " ORDER BY number")) {
             List<Long> numbers = new ArrayList<>();
             while (rs.next()) {
                 numbers.add(rs.getLong(1));

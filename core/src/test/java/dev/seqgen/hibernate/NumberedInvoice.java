@@ -38,6 +38,10 @@ public class NumberedInvoice {
         return id;
     }
 
+    int transactionTag() {
+        return transactionTag;
+    }
+
     /** The number, or null before the flush that inserted the invoice. */
     Long number() {
         return number;

@@ -57,6 +57,12 @@ public abstract class ForwardingSequenceStore implements SequenceStore {
     }
 
     @Override
+    public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
+            long restoredNextValue) {
+        return delegate.giveBackInTransaction(transaction, sequence, expectedNextValue, restoredNextValue);
+    }
+
+    @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         return delegate.giveBack(sequence, expectedNextValue, restoredNextValue);
     }

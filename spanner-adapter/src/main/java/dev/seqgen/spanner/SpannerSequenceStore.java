@@ -360,6 +360,33 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /**
+     * {@inheritDoc}
+     *
+     * <p>The same guarded UPDATE as {@link #giveBack}, in the caller's {@link TransactionContext}.
+     *
+     * @throws SpannerException ABORTED as is, as {@link #reserveInTransaction}
+     */
+    @Override
+    public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
+            long restoredNextValue) {
+        if (!(transaction instanceof TransactionContext tx)) {
+            String given = transaction == null ? "null" : transaction.getClass().getName();
+            throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
+                    + " as the caller's transaction, got " + given);
+        }
+        try {
+            long changed = tx.executeUpdate(sql().giveBack(table, sequence, expectedNextValue, restoredNextValue));
+            return changed == 1;
+        } catch (SpannerException e) {
+            if (e.getErrorCode() == ErrorCode.ABORTED) {
+                throw e;
+            }
+            throw storeError("could not give back values of sequence '" + sequence + "' in the caller's transaction",
+                    e);
+        }
+    }
+
+    /**
      * Moves the row forward to {@code nextValue} if it lies below, in one guarded UPDATE (a read-write
      * transaction of its own, retried by the client on ABORTED), so that several JVMs starting at once agree.
      */

@@ -67,6 +67,39 @@ public interface SyncContract extends StoreContract {
     }
 
     /**
+     * A tail taken in the caller's transaction and not used goes back in the same transaction, while it holds
+     * the row, so that the commit publishes the row without it (SYNC numbers counted for inserts that did not
+     * run); the compare-and-set fails once the row is no longer where the caller left it.
+     */
+    @Test
+    default void aTailTakenInTheCallersTransactionIsGivenBackInIt() {
+        SequenceStore store = subject().newStore();
+        create(store, "orders", 1, 10, MAX);
+        List<Boolean> given = subject().inTransaction(transaction -> {
+            assertThat(store.reserveInTransaction(transaction, "orders", 5, MAX)).isEqualTo(new ReservedRange(1, 6));
+            return List.of(store.giveBackInTransaction(transaction, "orders", 6, 3),
+                    store.giveBackInTransaction(transaction, "orders", 6, 4));
+        });
+        assertThat(given).as("the tail [3, 6), then a compare-and-set on a row that moved").containsExactly(true,
+                false);
+        assertThat(store.nextValue("orders")).hasValue(3);
+
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings(Strategy.SYNC).build())
+                .build()) {
+            Sequence orders = registry.sequence("orders");
+            long[] kept = subject().inTransaction(transaction -> {
+                long[] values = orders.nextValuesInTransaction(transaction, 4);
+                assertThat(values).containsExactly(3, 4, 5, 6);
+                assertThat(orders.giveBackInTransaction(transaction, 5, 7)).isTrue();
+                return new long[] {values[0], values[1], orders.nextInTransaction(transaction)};
+            });
+            assertThat(kept).as("the value after the given-back tail is the tail's first").containsExactly(3, 4, 5);
+            assertThat(orders.stats().issued()).as("given-back values are not counted as issued").isEqualTo(3);
+        }
+        assertThat(store.nextValue("orders")).hasValue(6);
+    }
+
+    /**
      * Three registries (as three JVMs) of eight threads each; a third of the transactions roll back. The committed
      * values are unique and gapless, and, where each attempt of a transaction runs once, in commit order.
      */

@@ -23,72 +23,75 @@ import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
  */
 enum Mode {
 
-    /** seqgen SYNC: the value is taken inside the application transaction, so the row stays locked for it. */
-    SYNC("sync", "1 / (app + store)") {
+    /**
+     * seqgen SYNC: the values are taken inside the application transaction, one increment each
+     * ({@code --entities-per-tx} of them, {@code K}), so the row stays locked for the whole transaction.
+     */
+    SYNC("sync", "K / (app + store)") {
         @Override
         Workload open(Session session) {
             SequenceRegistry registry = session.registry(Strategy.SYNC);
             Sequence sequence = registry.sequence("strategy_table_sync");
-            return workload(registry, () -> session.inTransaction(sequence::nextInTransaction));
+            int values = session.entitiesPerTransaction();
+            return workload(registry, () -> session.inTransaction(transaction -> each(sequence, transaction, values)));
         }
 
         @Override
         double bound(Session session, int threads) {
-            return perSecond(session.appNanos() + session.storeForBounds());
+            return session.entitiesPerTransaction() * perSecond(session.appNanos() + session.storeForBounds());
         }
     },
 
     /**
-     * seqgen SYNC taken last, the shape of a flush-time number ({@code @SeqgenNumber} with Hibernate's flush at
-     * commit) or of {@code nextInTransaction} called just before the commit: the application transaction's work
-     * first, then the increment, then the commit. The row is locked only from the increment to the end of the
-     * commit, so the callers queue for {@code store} each, not for {@code app + store}. When the run ends, the
-     * committed values are checked to be exactly the row's first value (1 on a fresh row) to n: the run fails
-     * if one is missing or repeated.
+     * seqgen SYNC taken last, the shape of flush-time numbers ({@code @SeqgenNumber} with Hibernate's flush at
+     * commit): the application transaction's work first, then <em>one</em> increment by the {@code K} values
+     * the flush's inserts need ({@code --entities-per-tx}), then the commit. The row is locked only from the
+     * increment to the end of the commit, so the callers queue for {@code store} each, not for
+     * {@code app + store}, and a transaction of K values holds the row no longer than one of 1. When the run
+     * ends, the committed values are checked to be exactly the row's first value (1 on a fresh row) to n: the
+     * run fails if one is missing or repeated.
      */
-    SYNC_AT_FLUSH("sync-at-flush", "min(1 / store, threads / (app + store))") {
+    SYNC_AT_FLUSH("sync-at-flush", "min(K / store, threads K / (app + store))") {
         @Override
         Workload open(Session session) {
-            SequenceRegistry registry = session.registry(Strategy.SYNC);
-            String name = "strategy_table_sync_at_flush";
-            Sequence sequence = registry.sequence(name);
-            long first = registry.store().nextValue(name).orElseThrow(
-                    () -> new IllegalStateException("sequence " + name + " has no row"));
-            Queue<Long> committed = new ConcurrentLinkedQueue<>();
-            return new Workload() {
-                @Override
-                public long runOnce() throws Exception {
-                    long value = session.inTransactionValueLast(sequence::nextInTransaction);
-                    committed.add(value);
-                    return value;
-                }
-
-                @Override
-                public void close() {
-                    try {
-                        assertGapless(name, first, committed);
-                    } finally {
-                        registry.close();
-                    }
-                }
-            };
+            return gaplessAtFlush(session, "strategy_table_sync_at_flush",
+                    (sequence, transaction, values) -> sequence.nextValuesInTransaction(transaction, values)[0]);
         }
 
         /**
-         * Like ASYNC's: the row-lock limit 1 / store holds only on an injected latency, which every commit on
+         * Like ASYNC's: the row-lock limit K / store holds only on an injected latency, which every commit on
          * the row waits with the lock held; the measured round trip is no floor for the lock time, so without an
          * injected latency the bound is the callers' own.
          */
         @Override
         double bound(Session session, int threads) {
-            long store = session.storeForBounds();
-            double callers = threads * perSecond(session.appNanos() + store);
-            return session.boundsOnInjectedLatency() ? Math.min(perSecond(store), callers) : callers;
+            return atFlushBound(session, threads);
         }
 
         @Override
         String boundFormula(Session session) {
-            return session.boundsOnInjectedLatency() ? super.boundFormula(session) : "threads / (app + store)";
+            return session.boundsOnInjectedLatency() ? super.boundFormula(session) : "threads K / (app + store)";
+        }
+    },
+
+    /**
+     * As {@link #SYNC_AT_FLUSH}, but one increment per value, each while the transaction holds the row: how a
+     * flush's numbers were taken before they were reserved together, for comparison. Checked gapless alike.
+     */
+    SYNC_AT_FLUSH_EACH("sync-at-flush-each", "min(K / store, threads K / (app + store))") {
+        @Override
+        Workload open(Session session) {
+            return gaplessAtFlush(session, "strategy_table_sync_at_flush_each", Mode::each);
+        }
+
+        @Override
+        double bound(Session session, int threads) {
+            return atFlushBound(session, threads);
+        }
+
+        @Override
+        String boundFormula(Session session) {
+            return session.boundsOnInjectedLatency() ? super.boundFormula(session) : "threads K / (app + store)";
         }
     },
 
@@ -371,12 +374,76 @@ enum Mode {
         });
     }
 
+    /** How a SYNC mode takes the {@code values} values of one transaction; returns the first. */
+    @FunctionalInterface
+    private interface TakeValues {
+        long take(Sequence sequence, Object transaction, int values);
+    }
+
+    /** Takes {@code values} values one increment each; they are consecutive while the transaction holds the row. */
+    private static long each(Sequence sequence, Object transaction, int values) {
+        long first = sequence.nextInTransaction(transaction);
+        for (int i = 1; i < values; i++) {
+            long value = sequence.nextInTransaction(transaction);
+            if (value != first + i) {
+                throw new IllegalStateException("sequence " + sequence.name() + " handed out " + value + " as value "
+                        + (i + 1) + " of a transaction that began at " + first + ": not consecutive");
+            }
+        }
+        return first;
+    }
+
+    /**
+     * A SYNC mode that does the application work first and takes the transaction's values last, immediately
+     * before the commit; the run fails at its end if the committed values are not exactly first..n.
+     */
+    private static Workload gaplessAtFlush(Session session, String name, TakeValues take) {
+        SequenceRegistry registry = session.registry(Strategy.SYNC);
+        Sequence sequence = registry.sequence(name);
+        int values = session.entitiesPerTransaction();
+        long first = registry.store().nextValue(name).orElseThrow(
+                () -> new IllegalStateException("sequence " + name + " has no row"));
+        Queue<Long> committed = new ConcurrentLinkedQueue<>();
+        return new Workload() {
+            @Override
+            public long runOnce() throws Exception {
+                long firstOfTransaction = session.inTransactionValueLast(
+                        transaction -> take.take(sequence, transaction, values));
+                for (int i = 0; i < values; i++) {
+                    committed.add(firstOfTransaction + i);
+                }
+                return firstOfTransaction;
+            }
+
+            @Override
+            public void close() {
+                try {
+                    assertGapless(name, first, committed);
+                } finally {
+                    registry.close();
+                }
+            }
+        };
+    }
+
+    private static double atFlushBound(Session session, int threads) {
+        long store = session.storeForBounds();
+        int values = session.entitiesPerTransaction();
+        double callers = threads * values * perSecond(session.appNanos() + store);
+        return session.boundsOnInjectedLatency() ? Math.min(values * perSecond(store), callers) : callers;
+    }
+
+    /** Whether the mode takes {@code --entities-per-tx} values per transaction; the others take one. */
+    boolean takesSeveralValues() {
+        return this == SYNC || this == SYNC_AT_FLUSH || this == SYNC_AT_FLUSH_EACH;
+    }
+
     /** The committed values of a gapless mode must be exactly first..first + n - 1, each once. */
     private static void assertGapless(String sequence, long first, Queue<Long> committed) {
         long[] values = committed.stream().mapToLong(Long::longValue).sorted().toArray();
         for (int i = 0; i < values.length; i++) {
             if (values[i] != first + i) {
-                throw new IllegalStateException("sync-at-flush is not gapless: of " + values.length
+                throw new IllegalStateException(sequence + " is not gapless: of " + values.length
                         + " values committed on sequence " + sequence + " from " + first + ", position " + i
                         + " holds " + values[i] + " instead of " + (first + i));
             }
@@ -398,7 +465,7 @@ enum Mode {
             }
         }
         throw new IllegalArgumentException("--modes: unknown mode '" + option
-                + "' (expected sync, sync-at-flush, async, batch, async-batch, hibernate-pooled, seqgen-pooled, native-sequence,"
+                + "' (expected sync, sync-at-flush, sync-at-flush-each, async, batch, async-batch, hibernate-pooled, seqgen-pooled, native-sequence,"
                 + " native-async, native-batch, native-async-batch)");
     }
 }

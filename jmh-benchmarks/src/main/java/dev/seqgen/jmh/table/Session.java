@@ -143,6 +143,11 @@ final class Session implements AutoCloseable {
         return boundsOnInjectedLatency() ? storeLatencyNanos : sequenceCallNanos;
     }
 
+    /** Values each application transaction of the SYNC modes takes ({@code --entities-per-tx}). */
+    int entitiesPerTransaction() {
+        return options.entitiesPerTransaction();
+    }
+
     int blockSize() {
         return options.blockSize();
     }

@@ -97,7 +97,7 @@ public final class StrategyTable {
         Run run;
         long retries;
         try (Mode.Workload workload = mode.open(session)) {
-            run = new Run(workload, threads);
+            run = new Run(workload, threads, mode.takesSeveralValues() ? options.entitiesPerTransaction() : 1);
             List<Thread> callers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 Thread caller = new Thread(run::call, "strategy-table-caller-" + t);
@@ -140,8 +140,12 @@ public final class StrategyTable {
         final AtomicReference<String> firstError = new AtomicReference<>();
         final List<long[]> latencies = new ArrayList<>();
 
-        Run(Mode.Workload workload, int threads) {
+        /** Values one {@code runOnce} takes. */
+        final int valuesPerRun;
+
+        Run(Mode.Workload workload, int threads, int valuesPerRun) {
             this.workload = workload;
+            this.valuesPerRun = valuesPerRun;
             this.ready = new CountDownLatch(threads);
             this.done = new CountDownLatch(threads);
         }
@@ -167,7 +171,7 @@ public final class StrategyTable {
                     if (measured) {
                         own.add(end - start);
                         if (end - measureEnd <= 0) {
-                            measuredValues.increment();
+                            measuredValues.add(valuesPerRun);
                         }
                     }
                 }

@@ -25,6 +25,7 @@ record TableOptions(
         int lowWatermark,
         String isolation,
         int registries,
+        int entitiesPerTransaction,
         Path out) {
 
     static final String USAGE = """
@@ -36,7 +37,7 @@ record TableOptions(
                                            projects/seqgen-bench/instances/seqgen-bench/databases/strategy-table
               --user=<name>                default sa (h2) or seqgen
               --password=<password>        default empty (h2) or seqgen
-              --modes=<list>               of sync, sync-at-flush, async, batch, async-batch, hibernate-pooled,
+              --modes=<list>               of sync, sync-at-flush, sync-at-flush-each, async, batch, async-batch, hibernate-pooled,
                                            seqgen-pooled, native-sequence, native-async, native-batch,
                                            native-async-batch (default: all the store has; the spanner
                                            emulator has no sequences for the last six)
@@ -52,6 +53,9 @@ record TableOptions(
                                            connection (default: the database's)
               --registries=<n>             seqgen registries per mode, as n JVMs; callers spread over them
                                            (default 1)
+              --entities-per-tx=<n>        values each application transaction takes, K of the bounds
+                                           (default 1); more than 1 only for sync, sync-at-flush and
+                                           sync-at-flush-each, whose values/s then count every value
               --out=<path prefix>          writes <prefix>.json, <prefix>.csv, <prefix>.png
                                            (default target/strategy-table/<store>)
 
@@ -60,7 +64,7 @@ record TableOptions(
             and it runs one read-write transaction at a time: its figures show the emulator, not Spanner.
             """;
 
-    private static final String TABLE_MODES = "sync,sync-at-flush,async,batch,async-batch";
+    private static final String TABLE_MODES = "sync,sync-at-flush,sync-at-flush-each,async,batch,async-batch";
     private static final String ALL_MODES = TABLE_MODES + ",hibernate-pooled,seqgen-pooled,native-sequence,native-async,"
             + "native-batch,native-async-batch";
 
@@ -101,9 +105,10 @@ record TableOptions(
                 lowWatermark,
                 isolation(given.get("isolation")),
                 positiveInt(given, "registries", 1),
+                positiveInt(given, "entities-per-tx", 1),
                 Path.of(given.getOrDefault("out", "target/strategy-table/" + database.option)));
         for (String name : List.of("store", "url", "user", "password", "modes", "threads", "duration", "warmup",
-                "app-latency", "store-latency", "block-size", "low-watermark", "isolation", "registries", "out")) {
+                "app-latency", "store-latency", "block-size", "low-watermark", "isolation", "registries", "entities-per-tx", "out")) {
             given.remove(name);
         }
         if (!given.isEmpty()) {
@@ -112,6 +117,15 @@ record TableOptions(
         if (!database.hasNativeSequences() && options.modes().stream().anyMatch(Mode::usesNativeSequence)) {
             throw new IllegalArgumentException("--modes: " + database.option + " has no sequences for"
                     + " hibernate-pooled, seqgen-pooled, native-sequence or the native-* modes");
+        }
+        if (options.entitiesPerTransaction() > 1) {
+            List<String> single = options.modes().stream().filter(mode -> !mode.takesSeveralValues())
+                    .map(mode -> mode.option).toList();
+            if (!single.isEmpty()) {
+                throw new IllegalArgumentException("--entities-per-tx=" + options.entitiesPerTransaction()
+                        + ": only sync, sync-at-flush and sync-at-flush-each take several values per transaction,"
+                        + " not " + String.join(", ", single) + " (give --modes)");
+            }
         }
         if (!database.canInjectLatency() && !options.storeLatency().isZero()) {
             throw new IllegalArgumentException("--store-latency: cannot be injected on " + database.option);

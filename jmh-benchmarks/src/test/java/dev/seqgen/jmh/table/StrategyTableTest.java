@@ -35,6 +35,35 @@ class StrategyTableTest {
         assertThat(Files.readAllLines(dir.resolve("h2.csv"))).hasSize(1 + Mode.values().length * 2);
     }
 
+    /**
+     * With {@code --entities-per-tx}, each transaction of the SYNC modes takes that many values (one increment by
+     * K for sync-at-flush, K increments for the others), the table counts every value, and each gapless mode's
+     * committed values are checked to be exactly 1..n when its run closes (an error otherwise).
+     */
+    @Test
+    void takesSeveralValuesPerTransactionAndCountsEachOne(@TempDir Path dir) throws Exception {
+        TableOptions options = TableOptions.parse("--store=h2",
+                "--url=jdbc:h2:mem:strategy_table_entities;LOCK_TIMEOUT=10000", "--modes=sync,sync-at-flush,"
+                        + "sync-at-flush-each", "--entities-per-tx=10", "--threads=4", "--duration=300ms",
+                "--warmup=0ms", "--app-latency=1ms", "--out=" + dir.resolve("h2"));
+
+        TableReport report = StrategyTable.run(options, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8));
+
+        assertThat(report.results()).hasSize(3).allSatisfy(result -> {
+            assertThat(result.errors()).as("%s errors: %s", result.mode(), result.firstError()).isZero();
+            assertThat(result.values()).as("%s values, ten per transaction", result.mode()).isPositive()
+                    .satisfies(values -> assertThat(values % 10).isZero());
+        });
+    }
+
+    @Test
+    void refusesSeveralValuesPerTransactionForModesThatTakeOne() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> TableOptions.parse("--store=h2", "--modes=sync-at-flush,async", "--entities-per-tx=10"))
+                .withMessageContaining("--entities-per-tx=10").withMessageContaining("not async");
+    }
+
     @Test
     void rejectsAnUnknownOptionByName() {
         assertThatIllegalArgumentException()

@@ -163,7 +163,8 @@ class JpaOnSpannerEmulatorTest {
         }
     }
 
-    private static boolean aborted(Throwable failure) {
+    /** Whether the failure is Spanner aborting the transaction, which the application retries as a whole. */
+    static boolean aborted(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof SQLException sql && sql.getErrorCode() == 10) {
                 return true;
