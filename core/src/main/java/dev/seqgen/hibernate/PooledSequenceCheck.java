@@ -1,6 +1,5 @@
 package dev.seqgen.hibernate;
 
-import org.hibernate.HibernateException;
 import org.hibernate.boot.model.naming.Identifier;
 import org.hibernate.boot.model.relational.QualifiedName;
 import org.hibernate.cfg.AvailableSettings;
@@ -52,10 +51,11 @@ final class PooledSequenceCheck {
         JdbcEnvironment jdbc = factory.getServiceRegistry().requireService(JdbcEnvironment.class);
         QualifiedName name = structure.getPhysicalName();
         if (structure.isPhysicalSequence() && !jdbc.getDialect().getSequenceSupport().supportsPooledSequences()) {
-            throw new HibernateException("entity " + entity + ": SeqgenPooledOptimizer cannot serve sequence "
-                    + name + " on " + jdbc.getDialect().getClass().getSimpleName() + ", whose sequences do not"
-                    + " hand out pooled blocks (Hibernate moves its own pooled optimizer to a table there); map the"
-                    + " id with @SeqgenGenerator instead, or remove " + AvailableSettings.PREFERRED_POOLED_OPTIMIZER);
+            throw new SeqgenMappingException("entity " + entity + ", sequence " + name, "SeqgenPooledOptimizer"
+                    + " cannot serve it on " + jdbc.getDialect().getClass().getSimpleName() + ", whose sequences do"
+                    + " not hand out pooled blocks (Hibernate moves its own pooled optimizer to a table there)",
+                    "Map the id with @SeqgenGenerator instead, or remove " + AvailableSettings.PREFERRED_POOLED_OPTIMIZER,
+                    null);
         }
         if (!structure.isPhysicalSequence()) {
             return; // a table Hibernate updates by the increment itself: no database sequence to disagree with
@@ -86,10 +86,10 @@ final class PooledSequenceCheck {
             case LOG -> LOG.log(System.Logger.Level.WARNING, "sequence {0} steps by {1}, not by allocationSize {2}"
                     + " of entity {3}; values that are not {2} apart will fail its inserts"
                     + " (increment_size_mismatch_strategy=log)", name, databaseIncrement, allocationSize, entity);
-            default -> throw new HibernateException("entity " + entity + ": the database sequence " + name
-                    + " steps by " + databaseIncrement + " but its allocationSize is " + allocationSize + "; make"
-                    + " them equal, or set " + AvailableSettings.SEQUENCE_INCREMENT_SIZE_MISMATCH_STRATEGY
-                    + "=fix to take the sequence's increment");
+            default -> throw new SeqgenMappingException("entity " + entity + ", sequence " + name, "the database"
+                    + " sequence steps by " + databaseIncrement + " but the id's allocationSize is " + allocationSize,
+                    "Make them equal, or set " + AvailableSettings.SEQUENCE_INCREMENT_SIZE_MISMATCH_STRATEGY
+                    + "=fix to take the sequence's increment", null);
         }
     }
 

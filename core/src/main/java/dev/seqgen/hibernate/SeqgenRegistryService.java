@@ -4,7 +4,6 @@ import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcSequenceStore;
-import org.hibernate.HibernateException;
 import org.hibernate.dialect.Dialect;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.generator.GeneratorCreationContext;
@@ -132,7 +131,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
      *
      * @return the registry
      * @throws SequenceConfigurationException if a setting is wrong, or the registry is required and missing
-     * @throws HibernateException if seqgen must build a registry and the connection provider has no
+     * @throws SeqgenMappingException if seqgen must build a registry and the connection provider has no
      *     DataSource, or no connection could be had
      */
     synchronized SequenceRegistry registry() {
@@ -371,9 +370,16 @@ final class SeqgenRegistryService implements Service, Stoppable {
             try {
                 // Another session factory over the same registry may have created it since register().
                 started.requireSettings(first.name(), first.settings());
-                startAboveExistingRows(group, started.storeOf(first.name(), first.settings()));
                 // The row (and the table, where the store creates it) exists from start-up on, so that a
                 // store that cannot create it fails here, and no DDL runs later inside a caller's transaction.
+                // Existing ids are adopted once, when the sequence opens at its first value (see open): rows
+                // may still arrive between here and then, and the row is moved forward, never back. Bit-reversed
+                // keys are the exception: they are adopted only by a row's creation (startAboveExistingKeys),
+                // which is here.
+                SequenceStore store = started.storeOf(first.name(), first.settings());
+                if (first.settings().keyOrder() != dev.seqgen.KeyOrder.SEQUENTIAL) {
+                    startAboveExistingKeys(group, store);
+                }
                 started.createSequence(first.name(), first.settings());
             } catch (dev.seqgen.SequenceUnavailableException e) {
                 String unreadable = unreadableTable(started.storeOf(first.name(), first.settings()), e);
@@ -416,12 +422,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens a sequence at its first value and hands it to every generator that uses it. Before that, it
-     * reads the highest ids once more, through the store on its own connection (never in the caller's
-     * transaction), and moves the row forward if rows arrived after start-up: Spring Boot's
-     * {@code data.sql} with {@code spring.jpa.defer-datasource-initialization=true} inserts its rows after
-     * the session factory is built. The sequence (and an ASYNC_BATCH sequence's first background block) only
-     * exists from here on, so no value below those rows is ever in hand.
+     * Opens a sequence at its first value and hands it to every generator that uses it. Before that, and only
+     * here, it adopts the rows its tables already hold: it reads the highest ids (or numbers) through the store
+     * on its own connection (never in the caller's transaction), and moves the row forward above them. Here
+     * rather than at start-up, because rows may arrive in between: Spring Boot's {@code data.sql} with
+     * {@code spring.jpa.defer-datasource-initialization=true} inserts its rows after the session factory is
+     * built, and {@code hbm2ddl} creates the tables after the generators. The sequence (and an ASYNC_BATCH
+     * sequence's first background block) only exists from here on, so no value below those rows is ever in hand.
      *
      * @param name the sequence name
      * @throws org.hibernate.MappingException naming the entity and sequence if the sequence could not be opened
@@ -487,8 +494,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * with the sequence's row there, seqgen's own counter is the truth and nothing is read. Without it (the table
      * was filled by another program, by Spanner's own bit-reversed sequence, or the row was lost), every existing
      * key outside the {@code skip-range} is mapped back to its counter and the row starts above the highest of
-     * them, so no new key can equal an existing one. That read goes over the keys once, at the first value of a
-     * sequence that has no row yet, never again; keys inside the skip range are left to the range.
+     * them, so no new key can equal an existing one. That read goes over the keys once, when the session factory
+     * starts and the sequence has no row yet, never again; keys inside the skip range are left to the range.
      */
     private void startAboveExistingKeys(List<Registration> group, SequenceStore store) {
         String name = group.get(0).name();
@@ -671,12 +678,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private DataSource dataSource() {
         ConnectionProvider provider = serviceRegistry.getService(ConnectionProvider.class);
         if (provider == null || !provider.isUnwrappableAs(DataSource.class)) {
-            throw new HibernateException("seqgen reserves values in transactions of its own and needs a DataSource"
-                    + " for them, but the connection provider "
+            throw new SeqgenMappingException("seqgen's Hibernate integration", "seqgen reserves values in"
+                    + " transactions of its own and needs a DataSource for them, but the connection provider "
                     + (provider == null ? "(none: multi-tenant?)" : provider.getClass().getName())
-                    + " does not expose one: give Hibernate a DataSource (jakarta.persistence.nonJtaDataSource or"
+                    + " does not expose one", "Give Hibernate a DataSource (jakarta.persistence.nonJtaDataSource or"
                     + " hibernate.connection.datasource), or set " + SeqgenHibernate.REGISTRY
-                    + " to a SequenceRegistry built over one");
+                    + " to a SequenceRegistry built over one", null);
         }
         return provider.unwrap(DataSource.class);
     }

@@ -100,7 +100,49 @@ final class JdbcConnections implements AutoCloseable {
      */
     <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {
         try (Connection connection = get()) {
+            if (dialect == JdbcDialect.SPANNER || dialect == JdbcDialect.SPANNER_POSTGRESQL) {
+                return withoutAutoBatchDml(connection, work);
+            }
             return inTransaction(connection, true, work);
+        }
+    }
+
+    /**
+     * Runs the work with the Spanner JDBC driver's {@code auto_batch_dml} off, and puts it back as it was. With it
+     * on (Google's samples turn it on in the URL, which the store's connections share with the application), the
+     * driver buffers each DML statement and answers it with an assumed update count of 1, checked when the batch
+     * goes out: the store's {@code INSERT OR IGNORE} of a row that exists (0 rows) then failed that check, and
+     * the compare-and-set of a give-back would believe an assumed 1. The setting belongs to the connection, which
+     * may be the application's pooled one, so it is restored; the two client-side statements make no round trip.
+     */
+    private <T extends @Nullable Object> T withoutAutoBatchDml(Connection connection, SqlWork<T> work)
+            throws SQLException {
+        String variable = dialect == JdbcDialect.SPANNER_POSTGRESQL ? "SPANNER.AUTO_BATCH_DML" : "AUTO_BATCH_DML";
+        boolean autoBatchDml;
+        try (java.sql.Statement show = connection.createStatement();
+                java.sql.ResultSet rs = show.executeQuery(
+                        (dialect == JdbcDialect.SPANNER_POSTGRESQL ? "SHOW " : "SHOW VARIABLE ") + variable)) {
+            autoBatchDml = rs.next() && rs.getBoolean(1);
+        } catch (SQLException unknownVariable) {
+            // A driver older than the setting has no auto-batching to turn off.
+            autoBatchDml = false;
+        }
+        if (!autoBatchDml) {
+            return inTransaction(connection, true, work);
+        }
+        try (java.sql.Statement set = connection.createStatement()) {
+            set.execute("SET " + variable + " = false");
+        }
+        try {
+            return inTransaction(connection, true, work);
+        } finally {
+            // Never hides the work's outcome (its values are taken once it committed); a connection that cannot
+            // run a client-side statement is broken, and its pool discards it.
+            try (java.sql.Statement set = connection.createStatement()) {
+                set.execute("SET " + variable + " = true");
+            } catch (SQLException ignored) {
+                // broken: see above
+            }
         }
     }
 

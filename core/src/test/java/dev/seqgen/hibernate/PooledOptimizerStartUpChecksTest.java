@@ -41,7 +41,7 @@ class PooledOptimizerStartUpChecksTest {
         withSequenceSteppingBy10(db, () -> assertThatThrownBy(() -> sessionFactory(db, null).close())
                 .satisfies(e -> assertThat(HibernateTesting.messages(e))
                         .contains("MismatchedOrder").containsIgnoringCase(SEQUENCE)
-                        .contains("steps by 10 but its allocationSize is 50")
+                        .contains("steps by 10 but the id's allocationSize is 50")
                         .contains(AvailableSettings.SEQUENCE_INCREMENT_SIZE_MISMATCH_STRATEGY + "=fix")));
     }
 

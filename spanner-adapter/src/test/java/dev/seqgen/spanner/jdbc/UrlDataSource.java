@@ -8,11 +8,12 @@ import java.sql.SQLException;
 import java.util.logging.Logger;
 
 /** A data source that opens a new connection to a JDBC URL each time, for tests. */
-final class UrlDataSource implements DataSource {
+public final class UrlDataSource implements DataSource {
 
     private final String url;
 
-    UrlDataSource(String url) {
+    /** @param url the JDBC URL each connection is opened on */
+    public UrlDataSource(String url) {
         this.url = url;
     }
 

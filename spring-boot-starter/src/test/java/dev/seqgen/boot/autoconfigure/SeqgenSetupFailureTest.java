@@ -214,6 +214,46 @@ class SeqgenSetupFailureTest {
         });
     }
 
+    /**
+     * A check seqgen makes when the session factory starts (not while Hibernate reads the mappings): the database
+     * sequence behind seqgen's pooled optimizer steps by 10 where the id says 50. Reported like the mapping errors,
+     * with the entity and sequence, the two increments and the setting that accepts the database's.
+     */
+    @Test
+    void aPooledSequenceThatStepsByAnotherIncrementIsReportedNamingTheEntitySequenceAndSetting() {
+        jpaRunner.withUserConfiguration(PooledEntities.class, SequenceSteppingBy10.class).withPropertyValues(
+                "spring.jpa.hibernate.ddl-auto=none",
+                "spring.jpa.properties.hibernate.id.optimizer.pooled.preferred="
+                        + dev.seqgen.hibernate.SeqgenPooledOptimizer.class.getName()).run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("seqgen could not set up a generated value",
+                            "Where: entity " + dev.seqgen.boot.pooled.PooledTicket.class.getName(),
+                            "pooled_ticket_seq", "steps by 10 but the id's allocationSize is 50");
+                    assertThat(analysis.getAction()).contains("hibernate.id.sequence.increment_size_mismatch_strategy"
+                            + "=fix");
+                });
+    }
+
+    /** An H2 database whose sequence for {@code PooledTicket} steps by 10. */
+    @Configuration(proxyBeanMethods = false)
+    static class SequenceSteppingBy10 {
+
+        @Bean
+        DataSource dataSource() {
+            org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
+            h2.setURL("jdbc:h2:mem:seqgen-pooled-" + System.identityHashCode(this) + ";DB_CLOSE_DELAY=-1");
+            JdbcTemplate jdbc = new JdbcTemplate(h2);
+            jdbc.execute("CREATE SEQUENCE pooled_ticket_seq START WITH 1 INCREMENT BY 10");
+            jdbc.execute("CREATE TABLE pooled_ticket (id BIGINT NOT NULL PRIMARY KEY)");
+            return h2;
+        }
+    }
+
+    @AutoConfigurationPackage(basePackageClasses = dev.seqgen.boot.pooled.PooledTicket.class)
+    static class PooledEntities {
+    }
+
     /** As Spring Boot does on a failed start: every registered analyzer, the first analysis wins. */
     static FailureAnalysis analyze(Throwable failure) {
         Environment environment = new StandardEnvironment();
