@@ -1,5 +1,7 @@
 package dev.seqgen.modelcheck;
 
+import java.time.Duration;
+
 import dev.seqgen.testing.Slow;
 import dev.seqgen.Strategy;
 import dev.seqgen.testing.InMemorySequenceStore;
@@ -54,9 +56,18 @@ class StrategyModelCheckTest {
         SEQGEN.setLevel(previousLevel);
     }
 
+    /**
+     * The checker's options. Its wall-clock limit per interleaving (10 s by default) is raised to 2 minutes: the
+     * checker reports an interleaving that runs longer as "the execution has hung", and on a loaded machine one
+     * did (CI beside a CPU hog, a thread merely runnable, not blocked). A real hang is a live lock, which the
+     * checker finds by counting repeated steps, not by the clock; the clock only stops a run that would never end.
+     */
     static ModelCheckingOptions options() {
-        return new ModelCheckingOptions().iterations(ITERATIONS).invocationsPerIteration(INVOCATIONS)
-                .threads(3).actorsPerThread(3).actorsBefore(1).actorsAfter(1).minimizeFailedScenario(false);
+        ModelCheckingOptions options = new ModelCheckingOptions().iterations(ITERATIONS)
+                .invocationsPerIteration(INVOCATIONS).threads(3).actorsPerThread(3).actorsBefore(1).actorsAfter(1)
+                .minimizeFailedScenario(false);
+        // Kotlin-internal in Lincheck 2.39 (hence the name), the only way to set the limit.
+        return options.invocationTimeout$lincheck(Duration.ofMinutes(2).toMillis());
     }
 
     @Test
