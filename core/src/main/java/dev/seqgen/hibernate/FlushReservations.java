@@ -25,10 +25,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * Hibernate calls a number's generator from the entity's insert action, immediately before the INSERT is
  * bound and added to the JDBC batch; nothing tells a generator how many inserts of the flush are still to
- * come. Three places could know it: the action queue (its insertions are not public API, and it changed
- * between Hibernate 7.1 and 7.2), a flush event listener (it runs before the insert actions are final:
- * cascades at flush add more), and the persistence context at the first insert of the flush, which is what
- * is done here. When a sequence's block for this session is used up, the entities still to be inserted are
+ * come. Three places could know it: the action queue (its list of insertions is not public API), a flush
+ * event listener (it runs before the insert actions are final: cascades at flush add more), and the
+ * persistence context at the first insert of the flush, which is what is done here. When a sequence's block for this session is used up, the entities still to be inserted are
  * counted: managed entries that do not exist in the database yet, each weighted by the SYNC numbers its
  * entity type draws from this sequence. At the first insert of a flush that is exactly the flush's inserts
  * (the cascades have run; the entity being inserted is not marked as existing until its INSERT ran), so
@@ -42,6 +41,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * that vetoed one), the rest stays in the block for the next flush of the transaction, and what is left
  * when the transaction commits is given back in it, before the commit (Sequence.giveBackInTransaction),
  * so committed numbers stay gapless. If more ran than were counted, the next insert simply reserves again.
+ *
+ * The end of the transaction is seen by a TransactionObserver on the session's transaction coordinator
+ * (the same API from Hibernate 7.1 to 7.4; the action queue's completion callbacks changed in 7.2). Its
+ * beforeCompletion runs after Hibernate's last flush and before the commit, its afterCompletion after a
+ * commit or a rollback, which drops the blocks.
  *
  * State is per session and per sequence, and a session is used by one thread at a time, so the blocks need
  * no locking; only the map from session to its blocks is shared, and it holds sessions weakly (a session
