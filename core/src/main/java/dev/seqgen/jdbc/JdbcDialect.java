@@ -66,14 +66,28 @@ public enum JdbcDialect {
 
         /**
          * {@code setval} is neither transactional nor conditional, so a read-then-set alone could move the sequence
-         * back below a block another session took in between. {@code ALTER SEQUENCE} takes a lock that conflicts
-         * with the one {@code nextval} and {@code setval} take (PostgreSQL 10 and later) and holds it until the
-         * transaction ends: under it, nobody can take a value between the read and the set.
+         * back below a block another session took in between. The read and the set therefore run under the
+         * sequence's ACCESS EXCLUSIVE lock, held to the end of the transaction: it conflicts with the lock
+         * {@code nextval} and {@code setval} take, with readers and with another advance, so nobody takes or reads a
+         * value between the read and the set. {@code LOCK TABLE} refuses sequences; the lock is taken by
+         * {@code ALTER SEQUENCE ... OWNER TO} its current owner, which changes nothing (same privilege as any
+         * {@code ALTER SEQUENCE}: the owner's). An {@code ALTER SEQUENCE} of an option (such as {@code NO CYCLE})
+         * would take a weaker lock and also rewrite the sequence into a new file in the transaction: a reader
+         * holding only its share lock then failed with "could not read blocks ... read only 0 of 8192 bytes", and
+         * four racing advances ended below the highest asked for.
          */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             try (Statement statement = connection.createStatement()) {
-                statement.execute("ALTER SEQUENCE " + quoted + " NO CYCLE");
+                String owner;
+                try (ResultSet rs = statement.executeQuery("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = '"
+                        + quoted + "'::regclass")) {
+                    if (!rs.next()) {
+                        return false;
+                    }
+                    owner = rs.getString(1);
+                }
+                statement.execute("ALTER SEQUENCE " + quoted + " OWNER TO \"" + owner.replace("\"", "\"\"") + '"');
                 NativeSequenceState state = readSequence(connection, quoted);
                 if (state == null || state.nextValue() >= nextValue) {
                     return false;

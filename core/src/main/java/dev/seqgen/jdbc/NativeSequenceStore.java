@@ -55,8 +55,9 @@ import org.jspecify.annotations.Nullable;
  * block is cut short there, and a reservation beyond it (the database's "reached maximum value" included) is a
  * {@link SequenceExhaustedException}, never a wrap-around.
  *
- * <p>{@link #advance}: PostgreSQL holds the lock of {@code ALTER SEQUENCE} while it reads and sets, so a
- * concurrent {@code nextval} of any session waits; MariaDB's {@code SETVAL} never moves a sequence backwards by
+ * <p>{@link #advance}: PostgreSQL holds the sequence's ACCESS EXCLUSIVE lock (taken by {@code ALTER SEQUENCE ...
+ * OWNER TO} its current owner, which changes nothing) while it reads and sets, so a concurrent {@code nextval} of
+ * any session waits; MariaDB's {@code SETVAL} never moves a sequence backwards by
  * itself; H2 has neither, so its read-then-restart is atomic only against the native stores of the same JVM.
  * Cloud Spanner is not supported: its bit-reversed sequences cannot serve contiguous blocks.
  */
