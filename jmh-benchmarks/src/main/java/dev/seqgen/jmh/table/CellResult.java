@@ -19,9 +19,12 @@ package dev.seqgen.jmh.table;
  * @param retries reservations seqgen retried after a transient store error (serialization failure, deadlock),
  *     warm-up included
  * @param allValues the transactions completed, warm-up included: the denominator of the retries
+ * @param rolledBack transactions rolled back on purpose within the measured time ({@code --rollback-every});
+ *     neither in {@code values} nor in {@code errors}
  */
 record CellResult(Mode mode, int threads, long values, double seconds, double p50, double p90, double p99, double max,
-        long errors, String firstError, double bound, String boundFormula, long retries, long allValues) {
+        long errors, String firstError, double bound, String boundFormula, long retries, long allValues,
+        long rolledBack) {
 
     double valuesPerSecond() {
         return values / seconds;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.hibernate.id.enhanced.OptimizerDescriptor;
 import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
@@ -401,14 +402,29 @@ enum Mode {
         SequenceRegistry registry = session.registry(Strategy.SYNC);
         Sequence sequence = registry.sequence(name);
         int values = session.entitiesPerTransaction();
+        int rollbackEvery = session.rollbackEvery();
+        AtomicLong transactions = new AtomicLong();
         long first = registry.store().nextValue(name).orElseThrow(
                 () -> new IllegalStateException("sequence " + name + " has no row"));
         Queue<Long> committed = new ConcurrentLinkedQueue<>();
         return new Workload() {
             @Override
             public long runOnce() throws Exception {
-                long firstOfTransaction = session.inTransactionValueLast(
-                        transaction -> take.take(sequence, transaction, values));
+                boolean rollBack = rollbackEvery > 0 && transactions.incrementAndGet() % rollbackEvery == 0;
+                long firstOfTransaction;
+                try {
+                    firstOfTransaction = session.inTransactionValueLast(transaction -> {
+                        long taken = take.take(sequence, transaction, values);
+                        if (rollBack) {
+                            // Thrown inside the transaction, so that the backend rolls it back as it would
+                            // any failure of the application's flush.
+                            throw new RolledBackOnPurpose();
+                        }
+                        return taken;
+                    });
+                } catch (RuntimeException e) {
+                    throw RolledBackOnPurpose.isCause(e) ? new RolledBackOnPurpose() : e;
+                }
                 for (int i = 0; i < values; i++) {
                     committed.add(firstOfTransaction + i);
                 }
@@ -431,6 +447,32 @@ enum Mode {
         int values = session.entitiesPerTransaction();
         double callers = threads * values * perSecond(session.appNanos() + store);
         return session.boundsOnInjectedLatency() ? Math.min(values * perSecond(store), callers) : callers;
+    }
+
+    /** Whether the run checks at its end that the committed values are exactly first..n ({@code --rollback-every}). */
+    boolean checksGapless() {
+        return this == SYNC_AT_FLUSH || this == SYNC_AT_FLUSH_EACH;
+    }
+
+    /**
+     * A transaction of a gapless mode rolled back on purpose ({@code --rollback-every}) after taking its values:
+     * the run counts it apart from the failures, and none of its values as committed.
+     */
+    static final class RolledBackOnPurpose extends RuntimeException {
+
+        RolledBackOnPurpose() {
+            super("rolled back on purpose", null, false, false);
+        }
+
+        /** Whether it is the exception or one of its causes (a backend may wrap what the work threw). */
+        static boolean isCause(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof RolledBackOnPurpose) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /** Whether the mode takes {@code --entities-per-tx} values per transaction; the others take one. */

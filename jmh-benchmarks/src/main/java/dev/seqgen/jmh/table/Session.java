@@ -148,6 +148,11 @@ final class Session implements AutoCloseable {
         return options.entitiesPerTransaction();
     }
 
+    /** Every n-th transaction of a gapless mode rolls back after taking its values; 0 for none. */
+    int rollbackEvery() {
+        return options.rollbackEvery();
+    }
+
     int blockSize() {
         return options.blockSize();
     }

@@ -118,7 +118,8 @@ public final class StrategyTable {
         return new CellResult(mode, threads, run.measuredValues.sum(), options.duration().toNanos() / 1e9,
                 percentile(all, 50), percentile(all, 90), percentile(all, 99),
                 all.length == 0 ? Double.NaN : all[all.length - 1] / 1e6, run.errors.sum(), run.firstError.get(),
-                mode.bound(session, threads), mode.boundFormula(session), retries, run.finished.sum());
+                mode.bound(session, threads), mode.boundFormula(session), retries, run.finished.sum(),
+                run.rolledBack.sum());
     }
 
     /**
@@ -137,6 +138,8 @@ public final class StrategyTable {
         final LongAdder finished = new LongAdder();
         final LongAdder measuredValues = new LongAdder();
         final LongAdder errors = new LongAdder();
+        /** Transactions rolled back on purpose ({@code --rollback-every}) within the measured time. */
+        final LongAdder rolledBack = new LongAdder();
         final AtomicReference<String> firstError = new AtomicReference<>();
         final List<long[]> latencies = new ArrayList<>();
 
@@ -159,6 +162,11 @@ public final class StrategyTable {
                     boolean measured = start - measureStart >= 0;
                     try {
                         workload.runOnce();
+                    } catch (Mode.RolledBackOnPurpose e) {
+                        if (measured) {
+                            rolledBack.increment();
+                        }
+                        continue;
                     } catch (Exception e) {
                         if (measured) {
                             errors.increment();

@@ -26,6 +26,7 @@ record TableOptions(
         String isolation,
         int registries,
         int entitiesPerTransaction,
+        int rollbackEvery,
         Path out) {
 
     static final String USAGE = """
@@ -56,6 +57,10 @@ record TableOptions(
               --entities-per-tx=<n>        values each application transaction takes, K of the bounds
                                            (default 1); more than 1 only for sync, sync-at-flush and
                                            sync-at-flush-each, whose values/s then count every value
+              --rollback-every=<n>         every n-th transaction of sync-at-flush and
+                                           sync-at-flush-each takes its values and rolls back (default
+                                           0: none); the values/s count committed values only, and the
+                                           committed values are still checked to be exactly 1..n
               --out=<path prefix>          writes <prefix>.json, <prefix>.csv, <prefix>.png
                                            (default target/strategy-table/<store>)
 
@@ -106,9 +111,10 @@ record TableOptions(
                 isolation(given.get("isolation")),
                 positiveInt(given, "registries", 1),
                 positiveInt(given, "entities-per-tx", 1),
+                nonNegativeInt(given, "rollback-every", 0),
                 Path.of(given.getOrDefault("out", "target/strategy-table/" + database.option)));
         for (String name : List.of("store", "url", "user", "password", "modes", "threads", "duration", "warmup",
-                "app-latency", "store-latency", "block-size", "low-watermark", "isolation", "registries", "entities-per-tx", "out")) {
+                "app-latency", "store-latency", "block-size", "low-watermark", "isolation", "registries", "entities-per-tx", "rollback-every", "out")) {
             given.remove(name);
         }
         if (!given.isEmpty()) {
@@ -125,6 +131,15 @@ record TableOptions(
                 throw new IllegalArgumentException("--entities-per-tx=" + options.entitiesPerTransaction()
                         + ": only sync, sync-at-flush and sync-at-flush-each take several values per transaction,"
                         + " not " + String.join(", ", single) + " (give --modes)");
+            }
+        }
+        if (options.rollbackEvery() > 0) {
+            List<String> notGapless = options.modes().stream().filter(mode -> !mode.checksGapless())
+                    .map(mode -> mode.option).toList();
+            if (!notGapless.isEmpty()) {
+                throw new IllegalArgumentException("--rollback-every=" + options.rollbackEvery()
+                        + ": only sync-at-flush and sync-at-flush-each roll transactions back, not "
+                        + String.join(", ", notGapless) + " (give --modes)");
             }
         }
         if (!database.canInjectLatency() && !options.storeLatency().isZero()) {
@@ -185,6 +200,14 @@ record TableOptions(
         int value = given.containsKey(name) ? integer(given, name) : defaultValue;
         if (value < 1) {
             throw new IllegalArgumentException("--" + name + "=" + value + ": expected an integer >= 1");
+        }
+        return value;
+    }
+
+    private static int nonNegativeInt(Map<String, String> given, String name, int defaultValue) {
+        int value = given.containsKey(name) ? integer(given, name) : defaultValue;
+        if (value < 0) {
+            throw new IllegalArgumentException("--" + name + "=" + value + ": expected an integer >= 0");
         }
         return value;
     }

@@ -42,14 +42,18 @@ final class TableReport {
     String settings() {
         return String.format(Locale.ROOT, "store %s (%s); app transaction %d ms; injected store latency %d ms;"
                         + " measured store round trip %.2f ms%s; block %d, low watermark %d; %d s per run after %d s"
-                        + " warm-up; isolation %s; %d registr%s per mode; bounds from the %s", store, options.url(), options.appLatency().toMillis(),
+                        + " warm-up; isolation %s; %d registr%s per mode; %d value%s per transaction%s; bounds from the %s",
+                store, options.url(), options.appLatency().toMillis(),
                 options.storeLatency().toMillis(), storeRoundTripMillis,
                 sequenceCallMillis > 0 ? String.format(Locale.ROOT, ", native sequence call %.2f ms", sequenceCallMillis)
                         : "",
                 options.blockSize(), options.effectiveLowWatermark(), options.duration().toSeconds(),
                 options.warmup().toSeconds(),
                 options.isolation() == null ? "the database's default" : options.isolation(), options.registries(),
-                options.registries() == 1 ? "y" : "ies", boundsOnInjectedLatency
+                options.registries() == 1 ? "y" : "ies", options.entitiesPerTransaction(),
+                options.entitiesPerTransaction() == 1 ? "" : "s",
+                options.rollbackEvery() == 0 ? "" : ", every " + options.rollbackEvery() + "th rolled back",
+                boundsOnInjectedLatency
                         ? "injected latency (store = call = " + options.storeLatency().toMillis() + " ms, a floor)"
                         : "measured round trips (estimates: no latency injected)");
     }
@@ -57,13 +61,13 @@ final class TableReport {
     void print(PrintStream out) {
         out.println(settings());
         out.println();
-        out.println("| mode | threads | values/s | p50 ms | p90 ms | p99 ms | max ms | errors | retries/10k"
-                + " | bound values/s | bound | share of bound |");
-        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+        out.println("| mode | threads | values/s | p50 ms | p90 ms | p99 ms | max ms | errors | rolled back"
+                + " | retries/10k | bound values/s | bound | share of bound |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
         for (CellResult r : results) {
-            out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %.1f | %.1f | %s | %.0f %% |%n",
+            out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %d | %.1f | %.1f | %s | %.0f %% |%n",
                     r.mode().option, r.threads(), r.valuesPerSecond(), r.p50(), r.p90(), r.p99(), r.max(), r.errors(),
-                    r.retriesPer10k(), r.bound(), r.boundFormula(), 100 * r.share());
+                    r.rolledBack(), r.retriesPer10k(), r.bound(), r.boundFormula(), 100 * r.share());
         }
         results.stream().filter(r -> r.firstError() != null).forEach(r -> out.printf("%s, %d threads: first error: %s%n",
                 r.mode().option, r.threads(), r.firstError()));
@@ -94,14 +98,14 @@ final class TableReport {
     String csv() {
         StringBuilder csv = new StringBuilder("store,mode,threads,values,seconds,values_per_second,p50_ms,p90_ms,p99_ms,"
                 + "max_ms,errors,bound_values_per_second,bound,share,app_latency_ms,store_latency_ms,"
-                + "store_round_trip_ms,sequence_call_ms,block_size,low_watermark,retries,retries_per_10k\n");
+                + "store_round_trip_ms,sequence_call_ms,block_size,low_watermark,retries,retries_per_10k,rolled_back\n");
         for (CellResult r : results) {
             csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%.3f,\"%s\",%.4f,%d,%d,"
-                            + "%.3f,%.3f,%d,%d,%d,%.1f%n", store, r.mode().option, r.threads(), r.values(), r.seconds(),
+                            + "%.3f,%.3f,%d,%d,%d,%.1f,%d%n", store, r.mode().option, r.threads(), r.values(), r.seconds(),
                     r.valuesPerSecond(), r.p50(), r.p90(), r.p99(), r.max(), r.errors(), r.bound(),
                     r.boundFormula(), r.share(), options.appLatency().toMillis(),
                     options.storeLatency().toMillis(), storeRoundTripMillis, sequenceCallMillis, options.blockSize(),
-                    options.effectiveLowWatermark(), r.retries(), r.retriesPer10k()));
+                    options.effectiveLowWatermark(), r.retries(), r.retriesPer10k(), r.rolledBack()));
         }
         return csv.toString();
     }
@@ -123,10 +127,11 @@ final class TableReport {
             json.append(String.format(Locale.ROOT, "    {\"mode\": %s, \"threads\": %d, \"values\": %d, \"seconds\": %.3f,"
                             + " \"valuesPerSecond\": %.3f, \"p50Ms\": %s, \"p90Ms\": %s, \"p99Ms\": %s, \"maxMs\": %s,"
                             + " \"errors\": %d, \"firstError\": %s, \"boundValuesPerSecond\": %.3f, \"bound\": %s,"
-                            + " \"share\": %.4f, \"retries\": %d, \"retriesPer10k\": %.1f}", quote(r.mode().option), r.threads(), r.values(), r.seconds(),
+                            + " \"share\": %.4f, \"retries\": %d, \"retriesPer10k\": %.1f, \"rolledBack\": %d}",
+                    quote(r.mode().option), r.threads(), r.values(), r.seconds(),
                     r.valuesPerSecond(), number(r.p50()), number(r.p90()), number(r.p99()), number(r.max()),
                     r.errors(), r.firstError() == null ? "null" : quote(r.firstError()), r.bound(),
-                    quote(r.boundFormula()), r.share(), r.retries(), r.retriesPer10k()));
+                    quote(r.boundFormula()), r.share(), r.retries(), r.retriesPer10k(), r.rolledBack()));
         }
         return json.append("\n  ]\n}\n").toString();
     }

@@ -57,6 +57,66 @@ class StrategyTableTest {
         });
     }
 
+    /**
+     * {@code --rollback-every=1}: every transaction takes its ten values and rolls back. Nothing is counted as a
+     * value or an error, the rollbacks are counted apart, and the counter row is where it began: the rolled-back
+     * increments were undone with their transactions.
+     */
+    @Test
+    void transactionsRolledBackOnPurposeLeaveTheRowWhereItWas(@TempDir Path dir) throws Exception {
+        String url = "jdbc:h2:mem:strategy_table_rollback;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000";
+        TableOptions options = TableOptions.parse("--store=h2", "--url=" + url, "--modes=sync-at-flush,sync-at-flush-each",
+                "--entities-per-tx=10", "--rollback-every=1", "--threads=4", "--duration=1s", "--warmup=0ms",
+                "--app-latency=1ms", "--out=" + dir.resolve("h2"));
+
+        TableReport report = StrategyTable.run(options, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8));
+
+        assertThat(report.results()).hasSize(2).allSatisfy(result -> {
+            assertThat(result.errors()).as("%s errors: %s", result.mode(), result.firstError()).isZero();
+            assertThat(result.values()).as("%s committed values", result.mode()).isZero();
+            assertThat(result.rolledBack()).as("%s rolled back", result.mode()).isPositive();
+        });
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url, "sa", "");
+                java.sql.ResultSet rows = connection.createStatement().executeQuery(
+                        "SELECT name, next_value FROM seqgen_sequences WHERE name LIKE 'strategy_table_sync_at_flush%'")) {
+            int seen = 0;
+            while (rows.next()) {
+                seen++;
+                assertThat(rows.getLong(2)).as(rows.getString(1)).isEqualTo(1);
+            }
+            assertThat(seen).isEqualTo(2);
+        }
+    }
+
+    /**
+     * {@code --rollback-every=3} mixes commits and rollbacks: whatever the mix, the run ends without error, which
+     * means each mode's committed values were exactly 1..n (its check throws otherwise), and every count of
+     * values is a whole number of transactions.
+     */
+    @Test
+    void aThirdRolledBackLeavesTheCommittedValuesGapless(@TempDir Path dir) throws Exception {
+        TableOptions options = TableOptions.parse("--store=h2",
+                "--url=jdbc:h2:mem:strategy_table_third;LOCK_TIMEOUT=10000", "--modes=sync-at-flush,sync-at-flush-each",
+                "--entities-per-tx=10", "--rollback-every=3", "--threads=4", "--duration=300ms", "--warmup=0ms",
+                "--app-latency=1ms", "--out=" + dir.resolve("h2"));
+
+        TableReport report = StrategyTable.run(options, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8));
+
+        assertThat(report.results()).hasSize(2).allSatisfy(result -> {
+            assertThat(result.errors()).as("%s errors: %s", result.mode(), result.firstError()).isZero();
+            assertThat(result.values() % 10).as("%s values in whole transactions", result.mode()).isZero();
+        });
+    }
+
+    @Test
+    void refusesRollbacksForModesThatAreNotCheckedGapless() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> TableOptions.parse("--store=h2", "--modes=sync-at-flush,async", "--rollback-every=3"))
+                .withMessageContaining("--rollback-every=3").withMessageContaining("not async");
+    }
+
     @Test
     void refusesSeveralValuesPerTransactionForModesThatTakeOne() {
         assertThatIllegalArgumentException()
