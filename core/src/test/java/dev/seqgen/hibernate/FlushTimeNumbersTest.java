@@ -324,6 +324,53 @@ class FlushTimeNumbersTest {
         }
     }
 
+    /**
+     * An insert that fails after the flush reserved its numbers (the third of five, refused by a pre-insert
+     * listener as a constraint violation would refuse it) takes the reservation down with the transaction's
+     * rollback: the row is back at 1, no number was committed, and the next transaction numbers from 1.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void anInsertThatFailsAfterTheReservationRollsItsNumbersBackWithTheTransaction(TestDatabase db) {
+        String seqgenTable = TestDatabase.uniqueTable();
+        int refused = 7;
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
+                Map.of(), NumberedInvoice.class)) {
+            sessionFactory.unwrap(org.hibernate.engine.spi.SessionFactoryImplementor.class).getServiceRegistry()
+                    .requireService(org.hibernate.event.service.spi.EventListenerRegistry.class)
+                    .appendListeners(org.hibernate.event.spi.EventType.PRE_INSERT, event -> {
+                        if (event.getEntity() instanceof NumberedInvoice invoice
+                                && invoice.transactionTag() == refused) {
+                            throw new IllegalStateException("insert refused");
+                        }
+                        return false;
+                    });
+            List<NumberedInvoice> failed = new ArrayList<>();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> HibernateTesting.inTransaction(sessionFactory,
+                    session -> {
+                        for (int i = 0; i < 5; i++) {
+                            NumberedInvoice invoice = new NumberedInvoice(i == 2 ? refused : 0);
+                            session.persist(invoice);
+                            failed.add(invoice);
+                        }
+                        session.flush();
+                    })).hasStackTraceContaining("insert refused");
+            assertThat(failed.get(0).number()).as("the flush had reserved and handed out numbers").isEqualTo(1L);
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers"))
+                    .as("the reservation rolled back with the transaction").isEqualTo(1);
+            assertThat(numbers(db.dataSource(), INVOICES)).as("nothing committed").isEmpty();
+
+            HibernateTesting.inTransaction(sessionFactory, session -> {
+                for (int i = 0; i < 3; i++) {
+                    session.persist(new NumberedInvoice(0));
+                }
+            });
+            assertThat(numbers(db.dataSource(), INVOICES)).containsExactly(1, 2, 3);
+        } finally {
+            db.dropTable(seqgenTable);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void everyStrategyNumbersANonIdAttributeOfEveryType(TestDatabase db) {
