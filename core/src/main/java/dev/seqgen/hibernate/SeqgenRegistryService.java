@@ -456,8 +456,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /**
      * Puts the row of the group's sequence above the highest id of all its tables: a new row starts at
      * max(initial value, highest + 1); an existing row below is moved forward by the store's guarded update,
-     * never backwards, so JVMs starting at once agree. A table that cannot be read counts as empty (it may
-     * not exist yet: hbm2ddl creates it later, or its rows are elsewhere).
+     * never backwards, so JVMs starting at once agree. A table that cannot be read fails the first value, with
+     * the store's error as its cause (see {@link #highest}); a store whose rows are elsewhere reads nothing.
      */
     private void startAboveExistingRows(List<Registration> group, SequenceStore store) {
         String name = group.get(0).name();
@@ -466,7 +466,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             startAboveExistingKeys(group, store);
             return;
         }
-        Highest existing = highest(group, store);
+        Highest existing = highest(group, store, true);
         long highest = existing.counter();
         String highestTable = existing.table();
         if (highest <= 0 || highest == Long.MAX_VALUE) {
@@ -509,7 +509,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (row.isPresent()) {
             return;
         }
-        Highest existing = highest(group, store);
+        Highest existing = highest(group, store, false);
         long highest = existing.counter();
         String highestTable = existing.table();
         if (highest <= 0) {
@@ -538,16 +538,23 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /**
      * Reads, through the store, the highest counter the group's tables hold. The store reads on its own connection,
      * never in the caller's transaction: on Cloud Spanner that read would otherwise begin the caller's read-write
-     * transaction and widen what it locks and what can abort it. A table the store cannot read counts as empty (it
-     * may not exist yet: hbm2ddl creates it later), logged with what the store said; a store whose rows are not in
-     * the application's database reads nothing.
+     * transaction and widen what it locks and what can abort it. A store whose rows are not in the application's
+     * database reads nothing.
+     *
+     * <p>A table the store cannot read: at the first value ({@code atFirstValue}) the schema is in place (hbm2ddl,
+     * Flyway and {@code data.sql} have run), so the error is the caller's, with its cause: taking it as an empty
+     * table would start the sequence at its initial value over rows that may hold it. At start-up (a bit-reversed
+     * sequence's row is made there) the table may not exist yet, since hbm2ddl creates it later; it then counts as
+     * empty, with a warning that names the table and what the store said.
      */
-    private static Highest highest(List<Registration> group, SequenceStore store) {
+    private static Highest highest(List<Registration> group, SequenceStore store, boolean atFirstValue) {
         String name = group.get(0).name();
         long highest = 0;
         @Nullable String highestTable = null;
+        // One read per column: Hibernate may configure a generator of the same attribute more than once.
+        java.util.Set<String> read = new java.util.HashSet<>();
         for (Registration registration : group) {
-            if (registration.table() == null) {
+            if (registration.table() == null || !read.add(registration.table() + "." + registration.column())) {
                 continue;
             }
             long counter;
@@ -555,8 +562,15 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 counter = store.highestCounter(registration.table(), registration.column(), registration.settings())
                         .orElse(0);
             } catch (dev.seqgen.spi.SequenceStoreException e) {
-                LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read table " + registration.table()
-                        + " for sequence '" + name + "' (counted as empty): " + e.getMessage());
+                if (atFirstValue) {
+                    throw new SeqgenMappingException(registration.where(), "could not read table "
+                            + registration.table() + " to start sequence '" + name + "' above the values it already"
+                            + " holds: " + e.getMessage(), "Let the application's database user read the table"
+                            + " (SELECT), or create the table before the first value is taken", e);
+                }
+                LOG.log(System.Logger.Level.WARNING, "seqgen: could not read table " + registration.table()
+                        + " for sequence '" + name + "' at start-up (counted as empty: it may not exist yet): "
+                        + e.getMessage());
                 counter = 0;
             }
             if (counter > highest) {

@@ -41,6 +41,30 @@ class MicrometerMetricsTrackerFactoryTest {
         registry.close();
     }
 
+    /**
+     * One registry, two kinds of counter: each sequence's meters carry the kind and the name of the store that
+     * serves it, {@code native-sequence} for ids on a database sequence beside {@code table} for gapless numbers.
+     */
+    @Test
+    void tagsEachSequenceWithTheCounterKindAndStoreThatServeIt() {
+        String prefix = dev.seqgen.testing.TestDatabase.uniqueTable() + "_";
+        dev.seqgen.jdbc.NativeSequenceStore nativeStore = dev.seqgen.jdbc.NativeSequenceStore
+                .builder(dev.seqgen.testing.TestDatabase.H2.dataSource()).prefix(prefix).build();
+        SequenceSettings batch = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build();
+        try (SequenceRegistry mixed = SequenceRegistry.builder(store).store(nativeStore).defaults(batch)
+                .metrics(new MicrometerMetricsTrackerFactory(meters)).build()) {
+            mixed.sequence("orders", batch.toBuilder().kind(dev.seqgen.CounterKind.NATIVE_SEQUENCE).build()).next();
+            mixed.sequence("invoices", batch.toBuilder().strategy(Strategy.SYNC).build());
+
+            assertThat(meters.get("seqgen.ids.issued").tag("sequence", "orders").functionCounter().getId().getTags())
+                    .contains(Tag.of("kind", "native-sequence"), Tag.of("store", nativeStore.name()));
+            assertThat(meters.get("seqgen.ids.issued").tag("sequence", "invoices").functionCounter().getId()
+                    .getTags()).contains(Tag.of("kind", "table"), Tag.of("store", "memory"));
+        } finally {
+            dev.seqgen.testing.TestDatabase.H2.execute("DROP SEQUENCE IF EXISTS \"" + prefix + "orders\"");
+        }
+    }
+
     @Test
     void registersEveryMeterWhenTheSequenceIsCreatedTaggedBySequenceStrategyAndStore() {
         registry.sequence("orders");

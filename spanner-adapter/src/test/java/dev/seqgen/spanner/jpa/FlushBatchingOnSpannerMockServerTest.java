@@ -146,6 +146,55 @@ class FlushBatchingOnSpannerMockServerTest {
         }
     }
 
+    /**
+     * The first id of a sequence reads the highest id its table holds (adoption). That read runs on a connection
+     * of seqgen's store, never in the session's transaction: the session's read-write transaction begins with
+     * the insert, and the {@code max} query is a single-use or read-only read of its own. Otherwise that read
+     * would begin the caller's transaction and widen what it locks and what can abort it.
+     */
+    @Test
+    void theFirstIdsAdoptionReadIsNotTheStatementThatBeginsTheSessionsTransaction() {
+        Configuration configuration = new Configuration().addAnnotatedClass(MockTicket.class);
+        configuration.getProperties().put(AvailableSettings.DATASOURCE, new UrlDataSource(url));
+        configuration.getProperties().put(AvailableSettings.DIALECT, "org.hibernate.dialect.SpannerDialect");
+        configuration.getProperties().put(AvailableSettings.HBM2DDL_AUTO, "none");
+        configuration.getProperties().put(SeqgenHibernate.TABLE, "seqgen_sequences");
+        try (SessionFactory sessionFactory = configuration.buildSessionFactory()) {
+            mock.clearRequests();
+            MockTicket ticket = new MockTicket("ada");
+            sessionFactory.inTransaction(session -> session.persist(ticket));
+            assertThat(ticket.getId()).isPositive();
+
+            List<AbstractMessage> requests = mock.getRequests();
+            List<ExecuteSqlRequest> adoption = requests.stream().filter(ExecuteSqlRequest.class::isInstance)
+                    .map(ExecuteSqlRequest.class::cast)
+                    .filter(sql -> sql.getSql().toLowerCase(Locale.ROOT).startsWith("select max("))
+                    .toList();
+            assertThat(adoption).as("the adoption read of the first id").hasSize(1);
+            com.google.spanner.v1.TransactionSelector read = adoption.get(0).getTransaction();
+            assertThat(read.hasBegin() && read.getBegin().hasReadWrite()).as("the read begins no read-write"
+                    + " transaction: %s", read).isFalse();
+            assertThat(read.hasId()).as("the read joins no transaction begun before it: %s", read).isFalse();
+
+            List<AbstractMessage> inserts = requests.stream().filter(request -> sqlOf(request)
+                    .startsWith("insert into mockticket")).toList();
+            assertThat(inserts).as("the session's insert").hasSize(1);
+            com.google.spanner.v1.TransactionSelector session = inserts.get(0) instanceof ExecuteSqlRequest sql
+                    ? sql.getTransaction() : ((ExecuteBatchDmlRequest) inserts.get(0)).getTransaction();
+            assertThat(session.hasBegin() && session.getBegin().hasReadWrite())
+                    .as("the insert is what begins the session's read-write transaction (inline begin): %s", session)
+                    .isTrue();
+        }
+    }
+
+    /** The SQL of a request, lower case (the first statement's of a batch), or "" for other requests. */
+    private static String sqlOf(AbstractMessage request) {
+        String sql = request instanceof ExecuteSqlRequest single ? single.getSql()
+                : request instanceof ExecuteBatchDmlRequest batch && batch.getStatementsCount() > 0
+                        ? batch.getStatements(0).getSql() : "";
+        return sql.toLowerCase(Locale.ROOT);
+    }
+
     private record Requests(int batches, int batchedStatements, int increments, boolean incrementFirst) {
     }
 
