@@ -121,6 +121,31 @@ final class AnnotatedSettings {
     }
 
     /**
+     * Describes the annotation's attributes that apply although the sequence has configuration of its own that
+     * gives another value: the configured value equals the default, and a default never overrides an attribute.
+     * The case a user cannot see otherwise ({@code seqgen.sequences.x.strategy} set to the default strategy
+     * leaves an annotation's other strategy in force), for a log line: empty when nothing is configured for the
+     * sequence or no attribute differs from it.
+     *
+     * @return for example {@code the annotation's strategy=SYNC applies, not the configured strategy=ASYNC_BATCH,
+     *     which is the default (...)}, or empty
+     */
+    static String keptOverConfiguredDefaults(Annotation annotation, SequenceSettings configured,
+            SequenceSettings defaults) {
+        Fill fill = new Fill(configured, defaults);
+        StringJoiner kept = new StringJoiner("; ");
+        for (Setting setting : Setting.values()) {
+            Object value = attribute(annotation, setting);
+            if (value != null && fill.open(setting::valueIn) && !value.equals(setting.valueIn(configured))) {
+                kept.add("the annotation's " + setting.annotationAttribute().orElseThrow() + "=" + value
+                        + " applies, not the configured " + setting.key() + "=" + setting.valueIn(configured));
+            }
+        }
+        return kept.length() == 0 ? "" : kept + " (the configured values are the defaults; a value configured for a"
+                + " sequence overrides an annotation only where it differs from the default)";
+    }
+
+    /**
      * The annotation's value for a setting, or null when the annotation has no attribute for it or leaves it
      * unset: {@link SeqgenGenerator#UNSET} for numbers, an empty array for the strategy and {@code adaptive}
      * (arrays so that "unset" can be told from a value). Attributes whose name ends in {@code Millis} are

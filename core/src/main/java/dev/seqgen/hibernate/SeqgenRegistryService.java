@@ -80,6 +80,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private final transient List<Registration> pending = new ArrayList<>();
     /** Started generators (rows in place) whose sequences open at their first value, by name; guarded by this. */
     private final transient Map<String, List<Registration>> unopened = new LinkedHashMap<>();
+    /**
+     * The generators whose overridden or kept attributes were logged: Hibernate may configure a generator more
+     * than once, and the line is for a reader, once per start.
+     */
+    private final transient java.util.Set<String> toldOnce = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Whether the Spanner dialect's export rule was logged; guarded by {@code this}. */
     private transient boolean spannerExportNoted;
     /** Settings read without building a registry, for generators configuring; guarded by {@code this}. */
@@ -225,10 +230,15 @@ final class SeqgenRegistryService implements Service, Stoppable {
             settings = AnnotatedSettings.resolve(annotation, configured, defaults,
                     intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
             String overridden = AnnotatedSettings.overridden(annotation, configured, defaults);
-            if (!overridden.isEmpty()) {
-                // Operations may retune a sequence without a rebuild; the code's choice is then not what runs,
-                // which whoever reads the annotation should be able to see.
-                LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + overridden);
+            // Operations may retune a sequence without a rebuild; the code's choice is then not what runs,
+            // which whoever reads the annotation should be able to see. And a value configured for the sequence
+            // that equals the default leaves the annotation's in force, which nothing else would show. The
+            // registry and the plain settings hand out the defaults themselves for a name with no configuration.
+            String kept = configured == defaults ? ""
+                    : AnnotatedSettings.keptOverConfiguredDefaults(annotation, configured, defaults);
+            String told = overridden.isEmpty() ? kept : kept.isEmpty() ? overridden : overridden + "; " + kept;
+            if (!told.isEmpty() && toldOnce.add(name + " (" + where + ")")) {
+                LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + told);
             }
         } catch (SequenceConfigurationException e) {
             if (e.setting().equals("kind")) {

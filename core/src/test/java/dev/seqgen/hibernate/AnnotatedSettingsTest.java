@@ -88,6 +88,24 @@ class AnnotatedSettingsTest {
                 .isEmpty();
     }
 
+    /**
+     * Configuration for the sequence that gives the default strategy (as {@code seqgen.sequences.x.strategy}
+     * equal to the default does) leaves the annotation's strategy in force: resolved so, and said so for the log.
+     */
+    @Test
+    void aConfiguredValueEqualToTheDefaultLeavesTheAttributeInForceAndSaysSo() throws Exception {
+        SequenceSettings defaults = SequenceSettings.defaults();
+        SequenceSettings configured = defaults.toBuilder().initialValue(9000).build();
+        assertThat(resolve("tuned", configured, defaults).strategy()).isEqualTo(Strategy.SYNC);
+        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("tuned"), configured, defaults))
+                .contains("the annotation's strategy=SYNC applies, not the configured strategy="
+                        + defaults.strategy())
+                .contains("overrides an annotation only where it differs from the default")
+                .doesNotContain("initialValue");
+        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("bare"), configured, defaults))
+                .as("no attribute set").isEmpty();
+    }
+
     @Test
     void intIdsAreCappedAtTheIntRange() throws Exception {
         SequenceSettings settings = AnnotatedSettings.resolve(annotation("bare"), SequenceSettings.defaults(),
