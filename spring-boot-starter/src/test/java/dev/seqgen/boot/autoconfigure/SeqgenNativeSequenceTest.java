@@ -129,6 +129,26 @@ class SeqgenNativeSequenceTest {
                 });
     }
 
+    /**
+     * A store of the application's own that is not seqgen's JDBC support (the Spanner store is one; here the
+     * in-memory store stands for it) serves the table kind only: a sequence configured on a database sequence
+     * fails the start-up naming its property and why.
+     */
+    @org.junit.jupiter.api.Test
+    void aNativeKindBesideAStoreOtherThanTheJdbcOnesFailsNamingTheProperty() {
+        contextRunner.withBean(SequenceStore.class, dev.seqgen.testing.InMemorySequenceStore::new)
+                .withPropertyValues("seqgen.sequences.orders.kind=native-sequence")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    StringBuilder messages = new StringBuilder();
+                    for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+                        messages.append(t.getMessage()).append('\n');
+                    }
+                    assertThat(messages).contains("seqgen.sequences.orders.kind").contains("native-sequence")
+                            .contains("seqgen's JDBC support only");
+                });
+    }
+
     private static String quote(TestDatabase database, String name) {
         return database == TestDatabase.MARIADB ? "`" + name + "`" : '"' + name + '"';
     }
