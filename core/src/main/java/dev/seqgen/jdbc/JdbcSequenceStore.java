@@ -393,14 +393,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         try {
-            return connections.inOwnTransaction(connection -> {
-                try (PreparedStatement update = connection.prepareStatement(dialect.giveBackSql(table))) {
-                    update.setLong(1, restoredNextValue);
-                    update.setString(2, sequence);
-                    update.setLong(3, expectedNextValue);
-                    return update.executeUpdate() == 1;
-                }
-            });
+            return connections.inOwnTransaction(
+                    connection -> compareAndGiveBack(connection, sequence, expectedNextValue, restoredNextValue));
         } catch (SQLException e) {
             throw failure("giving back values of sequence '" + sequence + "'", e);
         }
@@ -410,13 +404,21 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
         Connection connection = callerConnection(transaction, sequence);
+        try {
+            return compareAndGiveBack(connection, sequence, expectedNextValue, restoredNextValue);
+        } catch (SQLException e) {
+            throw failure("giving back values of sequence '" + sequence + "' in the caller's transaction", e);
+        }
+    }
+
+    /** The guarded update of a give-back: the row moves back only if nobody reserved since. */
+    private boolean compareAndGiveBack(Connection connection, String sequence, long expectedNextValue,
+            long restoredNextValue) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(dialect.giveBackSql(table))) {
             update.setLong(1, restoredNextValue);
             update.setString(2, sequence);
             update.setLong(3, expectedNextValue);
             return update.executeUpdate() == 1;
-        } catch (SQLException e) {
-            throw failure("giving back values of sequence '" + sequence + "' in the caller's transaction", e);
         }
     }
 

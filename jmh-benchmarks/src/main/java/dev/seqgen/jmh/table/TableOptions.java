@@ -125,22 +125,12 @@ record TableOptions(
                     + " hibernate-pooled, seqgen-pooled, native-sequence or the native-* modes");
         }
         if (options.entitiesPerTransaction() > 1) {
-            List<String> single = options.modes().stream().filter(mode -> !mode.takesSeveralValues())
-                    .map(mode -> mode.option).toList();
-            if (!single.isEmpty()) {
-                throw new IllegalArgumentException("--entities-per-tx=" + options.entitiesPerTransaction()
-                        + ": only sync, sync-at-flush and sync-at-flush-each take several values per transaction,"
-                        + " not " + String.join(", ", single) + " (give --modes)");
-            }
+            requireModes(options, Mode::takesSeveralValues, "--entities-per-tx=" + options.entitiesPerTransaction()
+                    + ": only sync, sync-at-flush and sync-at-flush-each take several values per transaction");
         }
         if (options.rollbackEvery() > 0) {
-            List<String> notGapless = options.modes().stream().filter(mode -> !mode.checksGapless())
-                    .map(mode -> mode.option).toList();
-            if (!notGapless.isEmpty()) {
-                throw new IllegalArgumentException("--rollback-every=" + options.rollbackEvery()
-                        + ": only sync-at-flush and sync-at-flush-each roll transactions back, not "
-                        + String.join(", ", notGapless) + " (give --modes)");
-            }
+            requireModes(options, Mode::checksGapless, "--rollback-every=" + options.rollbackEvery()
+                    + ": only sync-at-flush and sync-at-flush-each roll transactions back");
         }
         if (!database.canInjectLatency() && !options.storeLatency().isZero()) {
             throw new IllegalArgumentException("--store-latency: cannot be injected on " + database.option);
@@ -202,6 +192,15 @@ record TableOptions(
             throw new IllegalArgumentException("--" + name + "=" + value + ": expected an integer >= 1");
         }
         return value;
+    }
+
+    /** Refuses an option that only some modes support when the run names another mode. */
+    private static void requireModes(TableOptions options, java.util.function.Predicate<Mode> supports,
+            String refusal) {
+        List<String> others = options.modes().stream().filter(supports.negate()).map(mode -> mode.option).toList();
+        if (!others.isEmpty()) {
+            throw new IllegalArgumentException(refusal + ", not " + String.join(", ", others) + " (give --modes)");
+        }
     }
 
     private static int nonNegativeInt(Map<String, String> given, String name, int defaultValue) {
