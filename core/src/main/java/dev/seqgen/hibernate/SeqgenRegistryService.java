@@ -51,16 +51,20 @@ import org.jspecify.annotations.Nullable;
  * Generators are created while Hibernate builds its metadata, also where no database is reachable (Spring's
  * AOT processing builds the metamodel with hibernate.boot.allow_jdbc_metadata_access=false and a connection
  * provider that has no connections). So a generator only checks its settings and registers itself here
- * (register, no I/O). start() then does the start-up I/O at once: it builds the registry if none was given,
- * reads the highest value of every registered entity column (ids and {@code @SeqgenNumber} numbers), and creates
- * or moves each sequence row above the highest value of all the columns that share it, so a broken store or
- * database fails the start-up.
+ * (register, no I/O). start() then does the start-up I/O at once, one step after the other: settings resolved
+ * (at register), stores built with the registry if none was given (resolve), columns that refuse assigned values
+ * refused, and each sequence's row created, so a broken store or database fails the start-up. A bit-reversed
+ * sequence's row is created above the counters of its tables' existing keys there, since its keys say nothing of
+ * a row's position later.
  * SeqgenIntegrator calls start() when the session factory has been built (unless JDBC access at boot is off);
- * otherwise the first value does. The sequences themselves open at their first value (open()): the highest
- * ids are read once more (by the store, on its own connection) and the row moved forward if rows arrived in between
- * (Spring Boot's deferred data.sql runs after the session factory is built), and only then is the sequence
- * created, so no block below those rows is ever reserved. start() and open() are synchronized and
- * idempotent; a failed one is retried by the next caller.
+ * otherwise the first value does. The sequences themselves open at their first value (open()): the highest value
+ * of every column the sequence serves (ids and {@code @SeqgenNumber} numbers) is read once, by the store on its
+ * own connection, never in the caller's transaction, and the row moved forward above it (rows may arrive after
+ * start-up: Spring Boot's deferred data.sql runs after the session factory is built); only then is the sequence
+ * created, so no block below those rows is ever reserved. Every read of rows is a store's; the column check
+ * reads the database's metadata through {@code dev.seqgen.jdbc.AssignedValues} on Hibernate's connection, as no
+ * SQL is written in this package. start() and open() are synchronized and idempotent; a failed one is retried by
+ * the next caller.
  * </pre>
  */
 final class SeqgenRegistryService implements Service, Stoppable {
