@@ -468,9 +468,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Puts the row of the group's sequence above the highest id of all its tables: a new row starts at
-     * max(initial value, highest + 1); an existing row below is moved forward by the store's guarded update,
-     * never backwards, so JVMs starting at once agree. A table that cannot be read fails the first value, with
+     * Puts the row of the group's sequence (created by {@link #start()}) above the highest id of all its tables:
+     * a row below is moved forward by the store's guarded update, never backwards, so JVMs starting at once
+     * agree. A table that cannot be read fails the first value, with
      * the store's error as its cause (see {@link #highest}); a store whose rows are elsewhere reads nothing.
      */
     private void startAboveExistingRows(List<Registration> group, SequenceStore store) {
@@ -486,8 +486,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (highest <= 0 || highest == Long.MAX_VALUE) {
             return;
         }
-        store.createSequence(name, settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1))
-                .build());
+        // The row exists: start() created it, before any first value. Rows are created there only.
         boolean moved;
         try {
             moved = store.advance(name, highest + 1);
