@@ -89,7 +89,7 @@ public enum TestDatabase {
             config.setPoolName("seqgen-test-" + displayName);
             config.setMaximumPoolSize(20);
             config.setConnectionTimeout(30_000);
-            pool = new HikariDataSource(config);
+            pool = watched(new HikariDataSource(config));
             POOLS.put(this, pool);
         }
         return pool;
@@ -101,7 +101,15 @@ public enum TestDatabase {
         HikariConfig config = config();
         config.setMaximumPoolSize(size);
         config.setConnectionTimeout(30_000);
-        return new HikariDataSource(config);
+        return watched(new HikariDataSource(config));
+    }
+
+    /** On HSQLDB, a pool whose lost wake-ups {@link HsqldbLostWakeUps} delivers. */
+    private HikariDataSource watched(HikariDataSource pool) {
+        if (this == HSQLDB) {
+            HsqldbLostWakeUps.watch(pool, pool.getJdbcUrl());
+        }
+        return pool;
     }
 
     /** A table name no other test uses. */
