@@ -20,10 +20,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>HSQLDB in MVCC mode (seen on 2.5.2, 2.6.1, 2.7.3 and 2.7.4) loses a wake-up when transactions that update one
  * row end some by commit and some by rollback: a session queued behind the row's holder stays listed in the
  * holder's {@code WAITING_FOR_THIS} after the holder's transaction ended, and waits until that session ends another
- * transaction. Plain JDBC shows it, no seqgen involved (sixteen threads, each {@code UPDATE t SET v = v + 1 WHERE
- * id = 1}, then commit or rollback at random: a hang within a few thousand transactions; 40 rounds of all commits,
- * or of all rollbacks, did not hang). In an application the holder's pooled connection is soon used again and the
- * waiter goes on after a delay; in a test whose other threads are done, nobody uses it again and the test hangs
+ * transaction. Plain JDBC shows it, no seqgen involved ({@link HsqldbLostWakeUpReproduction}: sixteen threads,
+ * each {@code UPDATE t SET v = v + 1 WHERE id = 1}, then commit or rollback at random: a hang within a few thousand
+ * transactions; 40 rounds of all commits, or of all rollbacks, did not hang). In an application the holder's
+ * pooled connection is soon used again and the waiter goes on after a delay; in a test whose other threads are
+ * done, nobody uses it again and the test hangs
  * (RollbackStormTest on HSQLDB did, about once in ten runs under load). The README tells users.
  *
  * <p>How: a daemon thread reads {@code INFORMATION_SCHEMA.SYSTEM_SESSIONS} every 200 ms on a connection of its
