@@ -32,8 +32,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * whose transaction ends normally wakes its waiters at once, and no longer lists them), is a lost wake-up: the
  * thread borrows the idle connections of the watched pools, finds the one of that session ({@code SESSION_ID()})
  * and ends on it a transaction that reads an empty table, which releases the waiters. Each release is printed, so
- * a test's output says when one happened. Closed pools are dropped. Nothing else is touched: the tests' own
- * assertions (numbers contiguous, in commit order) are what they were.
+ * a test's output says when one happened. A failed read (HSQLDB's system tables fail now and then while sessions
+ * open and close) is printed and skipped, never the end of the watch. Closed pools are dropped. Nothing else is
+ * touched: the tests' own assertions (numbers contiguous, in commit order) are what they were.
  */
 public final class HsqldbLostWakeUps {
 
@@ -60,29 +61,80 @@ public final class HsqldbLostWakeUps {
 
     private static void run() {
         Map<Long, Integer> seen = new HashMap<>();
-        try (Connection watcher = DriverManager.getConnection(url, "SA", "")) {
-            try (Statement statement = watcher.createStatement()) {
-                // A read of INFORMATION_SCHEMA does not begin a transaction in HSQLDB; a read of a table does.
-                statement.execute("CREATE SCHEMA IF NOT EXISTS TEST_WATCHDOG");
-                statement.execute("CREATE TABLE IF NOT EXISTS " + WAKE_UP_TABLE + " (x INT)");
-            }
+        long failedReads = 0;
+        Connection watcher = null;
+        try {
             while (true) {
                 Thread.sleep(200);
-                Map<Long, Integer> now = new HashMap<>();
-                for (long session : orphanedHolders(watcher)) {
-                    int times = seen.getOrDefault(session, 0) + 1;
-                    now.put(session, times);
-                    if (times >= 3) {
-                        release(session);
-                        now.remove(session);
+                // One failed read must not end the watch: HSQLDB's SYSTEM_SESSIONS fails now and then with
+                // "General error" (a Java exception inside HSQLDB) while other sessions open and close; here 15 of
+                // 145,268 reads failed beside eight threads opening a connection per transaction, and the watchdog
+                // once stopped on it early in a hunt run, leaving the rest of that JVM's tests unwatched. The read
+                // is lost, the counts of the earlier reads are kept, and a connection that failed with a connection
+                // exception (SQLState class 08; HSQLDB's isClosed() and isValid() still say true when its session
+                // was closed) is replaced at the next read.
+                try {
+                    if (watcher == null) {
+                        watcher = open();
+                    }
+                    seen = watch(watcher, seen);
+                } catch (SQLException e) {
+                    if (watcher != null && isConnectionException(e)) {
+                        closeQuietly(watcher);
+                        watcher = null;
+                    }
+                    failedReads++;
+                    if (failedReads <= 3) {
+                        System.out.println("hsqldb-lost-wake-ups: a read failed, going on (" + failedReads
+                                + " in this JVM): " + e + (e.getCause() == null ? "" : ", caused by " + e.getCause()));
                     }
                 }
-                seen = now;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            closeQuietly(watcher);
+        }
+    }
+
+    private static Connection open() throws SQLException {
+        Connection watcher = DriverManager.getConnection(url, "SA", "");
+        try (Statement statement = watcher.createStatement()) {
+            // A read of INFORMATION_SCHEMA does not begin a transaction in HSQLDB; a read of a table does.
+            statement.execute("CREATE SCHEMA IF NOT EXISTS TEST_WATCHDOG");
+            statement.execute("CREATE TABLE IF NOT EXISTS " + WAKE_UP_TABLE + " (x INT)");
         } catch (SQLException e) {
-            System.out.println("hsqldb-lost-wake-ups: stopped: " + e);
+            closeQuietly(watcher);
+            throw e;
+        }
+        return watcher;
+    }
+
+    /** One read: returns how many reads in a row each orphaned holder was seen in, releasing those seen thrice. */
+    private static Map<Long, Integer> watch(Connection watcher, Map<Long, Integer> seen) throws SQLException {
+        Map<Long, Integer> now = new HashMap<>();
+        for (long session : orphanedHolders(watcher)) {
+            int times = seen.getOrDefault(session, 0) + 1;
+            now.put(session, times);
+            if (times >= 3) {
+                release(session);
+                now.remove(session);
+            }
+        }
+        return now;
+    }
+
+    private static boolean isConnectionException(SQLException e) {
+        return e.getSQLState() != null && e.getSQLState().startsWith("08");
+    }
+
+    private static void closeQuietly(Connection connection) {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // the in-memory database drops the session anyway
+            }
         }
     }
 
