@@ -68,8 +68,8 @@ public final class HsqldbLostWakeUps {
                 Thread.sleep(200);
                 // One failed read must not end the watch: HSQLDB's SYSTEM_SESSIONS fails now and then with
                 // "General error" (a Java exception inside HSQLDB) while other sessions open and close; here 15 of
-                // 145,268 reads failed beside eight threads opening a connection per transaction, and the watchdog
-                // once stopped on it early in a hunt run, leaving the rest of that JVM's tests unwatched. The read
+                // 145,268 reads failed beside eight threads opening a connection per transaction, and in two of ten
+                // hunt runs the watchdog stopped on it early, leaving the rest of that JVM's tests unwatched. The read
                 // is lost, the counts of the earlier reads are kept, and a connection that failed with a connection
                 // exception (SQLState class 08; HSQLDB's isClosed() and isValid() still say true when its session
                 // was closed) is replaced at the next read.
