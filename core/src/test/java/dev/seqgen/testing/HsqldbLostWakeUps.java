@@ -133,7 +133,7 @@ public final class HsqldbLostWakeUps {
             try {
                 connection.close();
             } catch (SQLException ignored) {
-                // the in-memory database drops the session anyway
+                // the in-memory database drops the session, the pool replaces a pooled connection
             }
         }
     }
@@ -179,13 +179,7 @@ public final class HsqldbLostWakeUps {
             } catch (SQLException e) {
                 System.out.println("hsqldb-lost-wake-ups: could not release session " + session + ": " + e);
             } finally {
-                for (Connection connection : borrowed) {
-                    try {
-                        connection.close();
-                    } catch (SQLException ignored) {
-                        // the pool replaces it
-                    }
-                }
+                borrowed.forEach(HsqldbLostWakeUps::closeQuietly);
             }
         }
     }
