@@ -34,6 +34,14 @@ import org.jspecify.annotations.Nullable;
  * increasing per JVM in the order blocks were reserved, but threads racing on one block may return
  * them out of order, and other JVMs hold other blocks: BATCH and ASYNC_BATCH are not ordered globally.
  *
+ * Keys (key-order bit-reversed): next() maps the claimed counter value itself instead of leaving it to a
+ * wrapper. At one thread, the atomic add (a locked instruction) does not start before the older instructions
+ * are done, so whatever depends on the previous add's result, or on a load issued after it, lies on the path
+ * between two adds: a wrapper's load of its delegate added about as much as the reversal. Here the only work
+ * after the add is the reversal of its result (and, with a skip range, the test of the key); which of the three
+ * paths to take is read from final fields of this sequence, independent of the add. BIT_REVERSED is the one key
+ * order besides SEQUENTIAL, named as a constant so that the compiler reduces key() to the reversal.
+ *
  * Close takes the lock, installs the EMPTY block (so every later claim fails and reaches checkOpen in the
  * slow path), and drains the old block with getAndSet: values below the drained cursor were handed out,
  * the rest are given back to the store with a compare-and-set when nobody reserved after us.
@@ -58,13 +66,31 @@ abstract class BlockSequence extends AbstractSequence {
     /** Sizes blocks and places ASYNC_BATCH's refill point (see its design comment). */
     final RefillControl control;
 
+    /** Maps counter values to the values handed out; {@code null} for sequential values (see the design comment). */
+    private final @Nullable KeyMapping mapping;
+    /** Whether the mapping has a skip range: read on the hot path without following {@link #mapping}. */
+    private final boolean skipping;
+
     BlockSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         super(name, settings, store, ticker);
         this.control = new RefillControl(settings, store.variableReservationSizes());
+        this.mapping = KeyMapping.of(settings);
+        this.skipping = mapping != null && !mapping.skip.isEmpty();
+        assert mapping == null || mapping.keyOrder == KeyOrder.BIT_REVERSED : "next() maps with BIT_REVERSED only";
     }
 
     @Override
     public final long next() {
+        // The path is chosen from final fields, before the atomic add: only the mapping of the value itself waits
+        // for the add's result (see the design comment).
+        if (mapping == null) {
+            return nextCounter();
+        }
+        return skipping ? nextKey(mapping.skip) : KeyOrder.BIT_REVERSED.key(nextCounter());
+    }
+
+    /** The hot path: the next counter value, from the block in hand when it has one. */
+    private long nextCounter() {
         Block block = current;
         long offset = block.claim(1);
         if (offset < block.size) {
@@ -76,9 +102,23 @@ abstract class BlockSequence extends AbstractSequence {
         return nextSlow();
     }
 
+    /** Returns the key of the next counter value whose key is not in {@code skip}. */
+    private long nextKey(KeyRange skip) {
+        long key;
+        do {
+            key = KeyOrder.BIT_REVERSED.key(nextCounter());
+        } while (skip.contains(key));
+        return key;
+    }
+
     @Override
     public final long[] nextValues(int count) {
         requireCount(count);
+        return mapping == null ? counters(count) : mapping.keys(count, this::counters);
+    }
+
+    /** Returns {@code count} counter values: from the block in hand, and from the next ones when it runs out. */
+    private long[] counters(int count) {
         long[] values = new long[count];
         int filled = 0;
         while (filled < count) {
@@ -235,6 +275,11 @@ abstract class BlockSequence extends AbstractSequence {
         } finally {
             refillLock.unlock();
         }
+    }
+
+    @Override
+    public String toString() {
+        return mapping == null ? super.toString() : super.toString() + " (" + mapping + ")";
     }
 
     /** Gives back or discards what is left in hand at close: {@code [firstUnused, block.end)} and more. */

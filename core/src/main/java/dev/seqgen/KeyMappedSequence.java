@@ -1,28 +1,19 @@
 package dev.seqgen;
 
 /**
- * A sequence whose values are its counter's values mapped by a {@link KeyOrder} other than sequential: every value
- * handed out is {@code keyOrder.key(counter)}. The mapping is a bijection, so the strategy's guarantees on counter
- * values (unique across JVMs, gapless for SYNC, bounded gaps) carry over to the keys; only their order changes.
- * {@link #stats()} stays in counter values (blocks, highest reserved), as the store row and the metrics do.
- * A thin wrapper on the caller's path: one bit reversal per value, no allocation for single values.
- *
- * <p>With a {@link SequenceSettings#skipRange() skip range}, a counter whose key falls in the range is passed over
- * and the next one taken: that counter value stays unused (a gap in the counter, never a duplicate key). The
- * range holds at most half of the keys, and bit reversal spreads any range's images evenly over the counters, so
- * the expected number of counters taken per key stays at most two, and is close to one for the ranges kept for
- * existing keys.
+ * A SYNC or ASYNC sequence whose values are its counter's values mapped by a {@link KeyMapping}. {@link #stats()}
+ * stays in counter values (blocks, highest reserved), as the store row and the metrics do. A thin wrapper: every
+ * value of these strategies is a store round trip, beside which one more call and one bit reversal are nothing.
+ * BATCH and ASYNC_BATCH map inside their own hot path instead (see {@link BlockSequence}).
  */
 final class KeyMappedSequence implements Sequence {
 
     private final Sequence counter;
-    private final KeyOrder keyOrder;
-    private final KeyRange skip;
+    private final KeyMapping mapping;
 
-    KeyMappedSequence(Sequence counter, KeyOrder keyOrder, KeyRange skip) {
+    KeyMappedSequence(Sequence counter, KeyMapping mapping) {
         this.counter = counter;
-        this.keyOrder = keyOrder;
-        this.skip = skip;
+        this.mapping = mapping;
     }
 
     @Override
@@ -44,36 +35,28 @@ final class KeyMappedSequence implements Sequence {
     public long next() {
         long key;
         do {
-            key = keyOrder.key(counter.next());
-        } while (skip.contains(key));
+            key = mapping.keyOrder.key(counter.next());
+        } while (mapping.skip.contains(key));
         return key;
     }
 
     @Override
     public long[] nextValues(int count) {
-        long[] keys = keys(counter.nextValues(count));
-        while (keys.length < count) {
-            keys = append(keys, keys(counter.nextValues(count - keys.length)));
-        }
-        return keys;
+        return mapping.keys(count, counter::nextValues);
     }
 
     @Override
     public long nextInTransaction(Object transaction) {
         long key;
         do {
-            key = keyOrder.key(counter.nextInTransaction(transaction));
-        } while (skip.contains(key));
+            key = mapping.keyOrder.key(counter.nextInTransaction(transaction));
+        } while (mapping.skip.contains(key));
         return key;
     }
 
     @Override
     public long[] nextValuesInTransaction(Object transaction, int count) {
-        long[] keys = keys(counter.nextValuesInTransaction(transaction, count));
-        while (keys.length < count) {
-            keys = append(keys, keys(counter.nextValuesInTransaction(transaction, count - keys.length)));
-        }
-        return keys;
+        return mapping.keys(count, n -> counter.nextValuesInTransaction(transaction, n));
     }
 
     @Override
@@ -88,24 +71,6 @@ final class KeyMappedSequence implements Sequence {
 
     @Override
     public String toString() {
-        return counter + " (" + keyOrder.externalName() + (skip.isEmpty() ? "" : ", skipping " + skip) + ")";
-    }
-
-    /** Maps the counters to keys in place, leaving out the keys in the skip range (then in a shorter array). */
-    private long[] keys(long[] counters) {
-        int kept = 0;
-        for (long counter : counters) {
-            long key = keyOrder.key(counter);
-            if (!skip.contains(key)) {
-                counters[kept++] = key;
-            }
-        }
-        return kept == counters.length ? counters : java.util.Arrays.copyOf(counters, kept);
-    }
-
-    private static long[] append(long[] head, long[] tail) {
-        long[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
-        System.arraycopy(tail, 0, all, head.length, tail.length);
-        return all;
+        return counter + " (" + mapping + ")";
     }
 }

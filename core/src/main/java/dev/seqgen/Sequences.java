@@ -73,7 +73,10 @@ final class Sequences {
         if (sequence instanceof AsyncBatchSequence asyncBatch) {
             asyncBatch.start();
         }
-        return settings.keyOrder() == KeyOrder.SEQUENTIAL ? sequence : new KeyMappedSequence(sequence,
-                settings.keyOrder(), settings.skipRange());
+        // Block strategies map their own values on their hot path (BlockSequence); a wrapper there would cost a
+        // dependent load per value (see its design comment).
+        KeyMapping mapping = KeyMapping.of(settings);
+        return mapping == null || sequence instanceof BlockSequence ? sequence
+                : new KeyMappedSequence(sequence, mapping);
     }
 }
