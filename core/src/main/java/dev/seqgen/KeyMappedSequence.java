@@ -59,6 +59,14 @@ final class KeyMappedSequence implements Sequence {
         return mapping.keys(count, n -> counter.nextValuesInTransaction(transaction, n));
     }
 
+    /**
+     * Gives back counter values, not keys: the row counts counters ({@link KeyOrder#counter(long)} maps a key back).
+     */
+    @Override
+    public boolean giveBackInTransaction(Object transaction, long firstUnused, long end) {
+        return counter.giveBackInTransaction(transaction, firstUnused, end);
+    }
+
     @Override
     public SequenceStats stats() {
         return counter.stats();

@@ -99,8 +99,9 @@ public interface Sequence extends AutoCloseable {
      * transaction is open; the transaction's commit then publishes the row without them.
      *
      * @param transaction the caller's transaction, the one that took the values
-     * @param firstUnused the first value not used
-     * @param end one past the last value taken
+     * @param firstUnused the first value not used; a counter value: for a {@link KeyOrder key order} other than
+     *     sequential, {@link KeyOrder#counter(long)} of the first key not used
+     * @param end one past the last value taken (the counter value of the last key taken, plus one)
      * @return whether the values were given back; false (the default, and for strategies other than SYNC or
      *     stores that cannot) leaves them unused, a gap
      * @throws SequenceUnavailableException if the store failed

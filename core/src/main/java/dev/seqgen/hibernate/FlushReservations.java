@@ -1,5 +1,6 @@
 package dev.seqgen.hibernate;
 
+import dev.seqgen.KeyOrder;
 import dev.seqgen.Sequence;
 import org.hibernate.engine.spi.EntityEntry;
 import org.hibernate.engine.spi.SessionImplementor;
@@ -200,19 +201,37 @@ final class FlushReservations {
             return values[next++];
         }
 
+        /** Whether the counters of the unused tail increase, as those of one increment do. */
+        private boolean increasingCounters(KeyOrder keyOrder) {
+            for (int i = next + 1; i < values.length; i++) {
+                if (keyOrder.counter(values[i]) <= keyOrder.counter(values[i - 1])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         /** Gives back the unused tail; values that are not one consecutive tail cannot be, and are logged. */
         void giveBack(SharedSessionContractImplementor session) {
-            long firstUnused = values[next];
-            long end = values[values.length - 1] + 1;
-            boolean consecutive = end - firstUnused == values.length - next;
+            // The row counts counters: the tail is given back as the counters of its values (for key-order
+            // bit-reversed, the keys mapped back). Counters a skip range passed over between them were handed to
+            // nobody, so with a skip range the tail may span more counters than it holds values.
+            KeyOrder keyOrder = sequence.settings().keyOrder();
+            long firstUnused = keyOrder.counter(values[next]);
+            long end = keyOrder.counter(values[values.length - 1]) + 1;
+            boolean consecutive = sequence.settings().skipRange().isEmpty()
+                    ? end - firstUnused == values.length - next
+                    : increasingCounters(keyOrder);
             @Nullable Boolean given = consecutive
                     ? session.doReturningWork(connection -> sequence.giveBackInTransaction(connection, firstUnused, end))
                     : Boolean.FALSE;
+            int unused = values.length - next;
             next = values.length;
             if (!Boolean.TRUE.equals(given)) {
-                LOG.log(System.Logger.Level.WARNING, () -> "sequence '" + sequence.name() + "': "
-                        + (end - firstUnused) + " value(s) taken for inserts of this transaction that did not run ["
-                        + firstUnused + ", " + end + ") could not be given back, and are a gap");
+                LOG.log(System.Logger.Level.WARNING, () -> "sequence '" + sequence.name() + "': " + unused
+                        + " value(s) taken for inserts of this transaction that did not run ("
+                        + (keyOrder == KeyOrder.SEQUENTIAL ? "" : "counters ") + "[" + firstUnused + ", " + end
+                        + ")) could not be given back, and are a gap");
             }
         }
     }

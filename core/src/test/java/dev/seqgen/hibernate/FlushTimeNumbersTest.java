@@ -1,5 +1,7 @@
 package dev.seqgen.hibernate;
 
+import dev.seqgen.KeyOrder;
+import dev.seqgen.KeyRange;
 import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.TestDatabase;
 import org.hibernate.Session;
@@ -294,11 +296,48 @@ class FlushTimeNumbersTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void valuesCountedForAVetoedInsertAreGivenBackBeforeTheCommit(TestDatabase db) {
+        VetoedInserts run = vetoTwoOfSixInsertsInTwoTransactions(db, Map.of());
+        assertThat(run.numbers()).as("numbers of the inserts that ran")
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 8).boxed().toList());
+        assertThat(run.rowNextValue()).as("the values counted for the vetoed inserts were given back").isEqualTo(9);
+    }
+
+    /**
+     * The same with bit-reversed numbers and a skip range: the row counts counters, so what is given back is the
+     * counters of the unused keys, with the counters the skip range passed over between them. Keys of the
+     * counters 1, 2, 6, 10 and 14 lie in 2^61..2^62. The first transaction reserves six keys, of the counters
+     * 3, 4, 5, 7, 8, 9; four inserts run (3, 4, 5, 7) and 8..9 go back. The second reserves 8, 9, 11, 12, 13, 15,
+     * uses four, and gives back 13..15, the skipped 14 with them: the row ends at 13, and the numbers' counters
+     * leave no gap but the skipped ones.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void bitReversedNumbersCountedForAVetoedInsertAreGivenBackAsCounters(TestDatabase db) {
+        KeyRange skip = KeyRange.of(1L << 61, 1L << 62);
+        VetoedInserts run = vetoTwoOfSixInsertsInTwoTransactions(db, Map.of(
+                SeqgenHibernate.SEQUENCES_PREFIX + "invoice_numbers.key-order", "bit-reversed",
+                SeqgenHibernate.SEQUENCES_PREFIX + "invoice_numbers.skip-range", skip.toString()));
+        assertThat(run.numbers()).as("no number in the skip range").noneMatch(skip::contains);
+        assertThat(run.numbers()).extracting(KeyOrder.BIT_REVERSED::counter).as("the numbers' counters")
+                .containsExactly(3L, 4L, 5L, 7L, 8L, 9L, 11L, 12L);
+        assertThat(run.rowNextValue()).as("the counters counted for the vetoed inserts were given back")
+                .isEqualTo(13);
+    }
+
+    /** The numbers of the inserts that ran, in insert order, and the row's next value after both transactions. */
+    private record VetoedInserts(List<Long> numbers, long rowNextValue) {
+    }
+
+    /**
+     * Runs two transactions of six numbered invoices each, of which a PreInsertEventListener vetoes the second and
+     * the fifth.
+     */
+    private static VetoedInserts vetoTwoOfSixInsertsInTwoTransactions(TestDatabase db, Map<String, Object> settings) {
         String seqgenTable = TestDatabase.uniqueTable();
         int vetoed = -1;
         List<NumberedInvoice> kept = new ArrayList<>();
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
-                Map.of(), NumberedInvoice.class)) {
+                settings, NumberedInvoice.class)) {
             sessionFactory.unwrap(org.hibernate.engine.spi.SessionFactoryImplementor.class).getServiceRegistry()
                     .requireService(org.hibernate.event.service.spi.EventListenerRegistry.class)
                     .appendListeners(org.hibernate.event.spi.EventType.PRE_INSERT,
@@ -315,10 +354,8 @@ class FlushTimeNumbersTest {
                     }
                 });
             }
-            assertThat(kept).extracting(NumberedInvoice::number).as("numbers of the inserts that ran")
-                    .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 8).boxed().toList());
-            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers"))
-                    .as("the values counted for the vetoed inserts were given back").isEqualTo(9);
+            return new VetoedInserts(kept.stream().map(NumberedInvoice::number).toList(),
+                    HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers"));
         } finally {
             db.dropTable(seqgenTable);
         }
