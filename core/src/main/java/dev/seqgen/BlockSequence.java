@@ -102,7 +102,10 @@ abstract class BlockSequence extends AbstractSequence {
         return nextSlow();
     }
 
-    /** Returns the key of the next counter value whose key is not in {@code skip}. */
+    /**
+     * Returns the key of the next counter value whose key is not in {@code skip}: {@link KeyMapping#key}'s loop,
+     * written out so that the hot path takes no supplier.
+     */
     private long nextKey(KeyRange skip) {
         long key;
         do {

@@ -33,11 +33,7 @@ final class KeyMappedSequence implements Sequence {
 
     @Override
     public long next() {
-        long key;
-        do {
-            key = mapping.keyOrder.key(counter.next());
-        } while (mapping.skip.contains(key));
-        return key;
+        return mapping.key(counter::next);
     }
 
     @Override
@@ -47,11 +43,7 @@ final class KeyMappedSequence implements Sequence {
 
     @Override
     public long nextInTransaction(Object transaction) {
-        long key;
-        do {
-            key = mapping.keyOrder.key(counter.nextInTransaction(transaction));
-        } while (mapping.skip.contains(key));
-        return key;
+        return mapping.key(() -> counter.nextInTransaction(transaction));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.seqgen;
 
 import java.util.Arrays;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,6 +31,20 @@ final class KeyMapping {
     static @Nullable KeyMapping of(SequenceSettings settings) {
         return settings.keyOrder() == KeyOrder.SEQUENTIAL ? null
                 : new KeyMapping(settings.keyOrder(), settings.skipRange());
+    }
+
+    /**
+     * Returns the key of the next counter from {@code counters} whose key lies outside the skip range. (BlockSequence
+     * writes this loop out on its hot path, without a supplier.)
+     *
+     * @param counters hands out counter values
+     */
+    long key(LongSupplier counters) {
+        long key;
+        do {
+            key = keyOrder.key(counters.getAsLong());
+        } while (skip.contains(key));
+        return key;
     }
 
     /**

@@ -219,13 +219,13 @@ final class FlushReservations {
             KeyOrder keyOrder = sequence.settings().keyOrder();
             long firstUnused = keyOrder.counter(values[next]);
             long end = keyOrder.counter(values[values.length - 1]) + 1;
+            int unused = values.length - next;
             boolean consecutive = sequence.settings().skipRange().isEmpty()
-                    ? end - firstUnused == values.length - next
+                    ? end - firstUnused == unused
                     : increasingCounters(keyOrder);
             @Nullable Boolean given = consecutive
                     ? session.doReturningWork(connection -> sequence.giveBackInTransaction(connection, firstUnused, end))
                     : Boolean.FALSE;
-            int unused = values.length - next;
             next = values.length;
             if (!Boolean.TRUE.equals(given)) {
                 LOG.log(System.Logger.Level.WARNING, () -> "sequence '" + sequence.name() + "': " + unused
