@@ -36,6 +36,18 @@ public enum IdSourceType {
         }
     },
 
+    /**
+     * {@link #ATOMIC_LONG} with each value mapped as {@code key-order bit-reversed} maps it: the limit for bit-reversed
+     * keys, and, beside {@link #ATOMIC_LONG}, what the reversal alone costs on the JVM that runs the benchmark.
+     */
+    ATOMIC_LONG_BIT_REVERSED {
+        @Override
+        public IdSource create(Config config) {
+            AtomicLong counter = new AtomicLong(1);
+            return () -> KeyOrder.BIT_REVERSED.key(counter.getAndIncrement());
+        }
+    },
+
     /** seqgen ASYNC: one store reservation per value. */
     SEQGEN_ASYNC {
         @Override

@@ -23,8 +23,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * reserves every value from the instant store: its figure is seqgen's overhead per store round trip, not a
  * database's speed. SEQGEN_POOLED_OPTIMIZER is seqgen's lock-free drop-in for Hibernate's pooled optimizer,
  * over the same sequence as HIBERNATE_POOLED. SEQGEN_ASYNC_BATCH_BIT_REVERSED is ASYNC_BATCH handing out
- * bit-reversed keys: its distance to SEQGEN_ASYNC_BATCH is the cost of the mapping. {@code ATOMIC_LONG} is the limit; {@code UUID} is the key a user
- * would pick instead.
+ * bit-reversed keys: its distance to SEQGEN_ASYNC_BATCH is the cost of the mapping, and ATOMIC_LONG_BIT_REVERSED's
+ * distance to ATOMIC_LONG is what the reversal alone costs on the JVM that runs it (a few instructions where the JIT
+ * compiles {@code Long.reverse} to an intrinsic, a chain of shifts and masks where it does not). {@code ATOMIC_LONG}
+ * is the limit; {@code UUID} is the key a user would pick instead.
  * No state is per thread: sharing one sequence is the point.
  *
  * <p>Targets (issue 6): BATCH and ASYNC_BATCH at least 0.67x ATOMIC_LONG at 1 and 2 threads, at least 2x
@@ -41,7 +43,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class NextValueBenchmark {
 
-    @Param({"ATOMIC_LONG", "SEQGEN_BATCH", "SEQGEN_ASYNC_BATCH", "SEQGEN_ASYNC_BATCH_BIT_REVERSED", "SEQGEN_ASYNC", "HIBERNATE_POOLED",
+    @Param({"ATOMIC_LONG", "ATOMIC_LONG_BIT_REVERSED", "SEQGEN_BATCH", "SEQGEN_ASYNC_BATCH", "SEQGEN_ASYNC_BATCH_BIT_REVERSED", "SEQGEN_ASYNC", "HIBERNATE_POOLED",
             "HIBERNATE_POOLED_LO", "HIBERNATE_POOLED_LO_THREAD_LOCAL", "SEQGEN_POOLED_OPTIMIZER", "UUID"})
     IdSourceType source;
 

@@ -31,6 +31,24 @@ class BenchmarkSetupTest {
 
     @ParameterizedTest
     @EnumSource(value = IdSourceType.class,
+            names = {"ATOMIC_LONG", "ATOMIC_LONG_BIT_REVERSED", "SEQGEN_ASYNC_BATCH", "SEQGEN_ASYNC_BATCH_BIT_REVERSED"})
+    void keyOrderBenchmarkRuns(IdSourceType source) {
+        KeyOrderBenchmark benchmark = new KeyOrderBenchmark();
+        benchmark.source = source;
+        benchmark.blockSize = 1_000_000;
+        benchmark.setUp();
+        try {
+            long returned = benchmark.returned();
+            benchmark.stored();
+            assertThat(benchmark.id).isNotEqualTo(returned).isPositive();
+            assertThat(returned).isPositive();
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = IdSourceType.class,
             names = {"NONE", "SEQGEN_ASYNC_BATCH", "HIBERNATE_POOLED", "SEQGEN_POOLED_OPTIMIZER", "SEQGEN_BATCH",
                 "SEQGEN_ASYNC"})
     void refillStallBenchmarkRuns(IdSourceType source) {
