@@ -114,9 +114,14 @@ final class AsyncBatchSequence extends BlockSequence {
             }
             refill.complete(new Block(range.first(), range.end(), triggerAt));
         } catch (Throwable e) {
-            // One warning per outage: the first failed refill after a good one (or the first refill) warns;
-            // later ones are left to the metrics until a refill succeeds again.
-            if (!refillsFailing) {
+            // A refill that finds the sequence closed (it was queued or under way when close() began, which waits
+            // for it) reserved nothing and is no outage: noted at DEBUG, not warned of at every shut-down.
+            // Otherwise one warning per outage: the first failed refill after a good one (or the first refill)
+            // warns; later ones are left to the metrics until a refill succeeds again.
+            if (closed) {
+                LOG.log(Level.DEBUG, "sequence '" + name + "': a background refill failed after the sequence was"
+                        + " closed: " + e.getMessage());
+            } else if (!refillsFailing) {
                 refillsFailing = true;
                 LOG.log(Level.WARNING, "sequence '" + name + "': a background refill failed; callers are served"
                         + " from what is left, then wait up to the acquire timeout: " + e.getMessage());
