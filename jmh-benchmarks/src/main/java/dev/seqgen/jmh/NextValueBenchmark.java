@@ -43,8 +43,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class NextValueBenchmark {
 
-    @Param({"ATOMIC_LONG", "ATOMIC_LONG_BIT_REVERSED", "SEQGEN_BATCH", "SEQGEN_ASYNC_BATCH", "SEQGEN_ASYNC_BATCH_BIT_REVERSED", "SEQGEN_ASYNC", "HIBERNATE_POOLED",
-            "HIBERNATE_POOLED_LO", "HIBERNATE_POOLED_LO_THREAD_LOCAL", "SEQGEN_POOLED_OPTIMIZER", "UUID"})
+    @Param({"ATOMIC_LONG", "ATOMIC_LONG_BIT_REVERSED", "SEQGEN_BATCH", "SEQGEN_ASYNC_BATCH",
+            "SEQGEN_ASYNC_BATCH_BIT_REVERSED", "SEQGEN_ASYNC", "HIBERNATE_POOLED", "HIBERNATE_POOLED_LO",
+            "HIBERNATE_POOLED_LO_THREAD_LOCAL", "SEQGEN_POOLED_OPTIMIZER", "UUID"})
     IdSourceType source;
 
     /** seqgen's block size: large, so that the block-in-hand path is what is measured. */
