@@ -30,6 +30,12 @@ import org.jspecify.annotations.Nullable;
  * or from the JVM-wide sequence otherwise; a subclass says what its attribute is, checks what else it needs and
  * names the sequence.
  *
+ * <p>Each concrete generator declares {@code implements AnnotationBasedGenerator<ItsAnnotation>} itself again,
+ * although it inherits the interface from here: some Hibernate releases (7.4.1 among them) find the annotation type
+ * a generator takes only among the interfaces its own class declares ({@code Class.getGenericInterfaces()}), not
+ * among its superclasses', and otherwise fail every mapping with "Could not find implementing interface".
+ * {@code GeneratorContractTest} keeps every generator in this package declaring it.
+ *
  * @param <A> the annotation the generator is declared by
  */
 abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeExecutionGenerator,

@@ -1,6 +1,7 @@
 package dev.seqgen.hibernate;
 
 import jakarta.persistence.GeneratedValue;
+import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.GeneratorCreationContext;
 
 import java.lang.reflect.Field;
@@ -38,7 +39,8 @@ import org.jspecify.annotations.Nullable;
  * (hibernate.jdbc.batch_size) keeps working.
  * </pre>
  */
-public class SeqgenIdGenerator extends AbstractSeqgenGenerator<SeqgenGenerator> {
+public class SeqgenIdGenerator extends AbstractSeqgenGenerator<SeqgenGenerator>
+        implements AnnotationBasedGenerator<SeqgenGenerator> {
 
     private static final long serialVersionUID = 1L;
 

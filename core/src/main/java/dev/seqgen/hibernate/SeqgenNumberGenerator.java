@@ -1,5 +1,6 @@
 package dev.seqgen.hibernate;
 
+import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.GeneratorCreationContext;
 
 /**
@@ -28,7 +29,8 @@ import org.hibernate.generator.GeneratorCreationContext;
  * connection, exactly as SeqgenIdGenerator does for ids.
  * </pre>
  */
-public class SeqgenNumberGenerator extends AbstractSeqgenGenerator<SeqgenNumber> {
+public class SeqgenNumberGenerator extends AbstractSeqgenGenerator<SeqgenNumber>
+        implements AnnotationBasedGenerator<SeqgenNumber> {
 
     private static final long serialVersionUID = 1L;
 

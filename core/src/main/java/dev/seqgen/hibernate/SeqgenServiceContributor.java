@@ -20,8 +20,16 @@ public final class SeqgenServiceContributor implements ServiceContributor {
     public SeqgenServiceContributor() {
     }
 
+    /**
+     * Registers seqgen's service, after checking that seqgen's generators run on the Hibernate ORM found.
+     *
+     * @param serviceRegistryBuilder the registry Hibernate is building
+     * @throws SeqgenMappingException if the Hibernate ORM on the class path is older than seqgen supports; the
+     *     message names the version found and what to do
+     */
     @Override
     public void contribute(StandardServiceRegistryBuilder serviceRegistryBuilder) {
+        HibernateVersionCheck.requireSupported();
         serviceRegistryBuilder.addInitiator(Initiator.INSTANCE);
     }
 
