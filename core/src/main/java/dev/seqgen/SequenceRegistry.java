@@ -7,9 +7,11 @@ import dev.seqgen.spi.SequenceStore;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,6 +57,15 @@ public final class SequenceRegistry implements AutoCloseable {
     private final Ticker ticker;
     private final SequenceMetricsTrackerFactory metrics;
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
+    /**
+     * The names whose row this registry has made sure of (created, or found), by {@link #createSequence} or a
+     * sequence's creation: a row is created once per registry, by whichever user comes first, never again.
+     * Guarded by itself; entered inside the bin lock of {@link #sequences} (creation) and alone (createSequence),
+     * never the other way round.
+     */
+    private final Set<String> rows = new HashSet<>();
+    /** The settings users declared for a name before creating it ({@link #declare}); the first declaration wins. */
+    private final ConcurrentHashMap<String, SequenceSettings> declared = new ConcurrentHashMap<>();
     /**
      * Creations hold the read lock from their closed check until the new sequence is in the map; close takes the
      * write lock after setting closed, so it waits for creations already under way and then sees (and closes)
@@ -181,7 +192,56 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public void createSequence(String name, SequenceSettings settings) {
         Identifiers.requireSequenceName(name);
-        Sequences.createRow(name, Objects.requireNonNull(settings, "settings"), storeFor(name, settings), ticker);
+        createRowOnce(name, Objects.requireNonNull(settings, "settings"), storeFor(name, settings));
+    }
+
+    /**
+     * Makes sure the row of a sequence exists, with the settings that govern it: those a user
+     * {@linkplain #declare declared} for the name (a mapped entity's annotation merged with the configuration),
+     * otherwise the configured ones ({@link #settingsFor}). For frameworks that create configured sequences at
+     * start-up without knowing who else uses them. As {@link #createSequence(String, SequenceSettings)}, a row
+     * already made sure of by this registry is not created again.
+     *
+     * @param name the sequence name
+     * @throws SequenceConfigurationException if the name is not valid, or the store cannot serve the settings
+     * @throws SequenceUnavailableException if the row could not be created
+     */
+    public void createSequence(String name) {
+        createSequence(name, declared.getOrDefault(name, settingsFor(name)));
+    }
+
+    /**
+     * Declares the settings a user of a sequence will open it with, before its row exists and without I/O: a
+     * framework that reads its users' settings early (seqgen's Hibernate generators, while Hibernate reads the
+     * mappings) declares them, so that whoever creates the row first, {@link #createSequence(String)} included,
+     * creates it with them. The first declaration of a name fixes its settings; a later one must agree.
+     *
+     * @param name the sequence name
+     * @param settings the settings the user will open the sequence with
+     * @throws SequenceConfigurationException if the name was declared, or the sequence created, with other
+     *     settings
+     */
+    public void declare(String name, SequenceSettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        SequenceSettings first = declared.putIfAbsent(name, settings);
+        if (first != null) {
+            requireSameSettings(name, first, settings);
+        }
+        requireSettings(name, settings);
+    }
+
+    /**
+     * Creates the row unless this registry made sure of it before. Held under the lock for the creation's I/O:
+     * start-up and first values only, and a second user of the name must wait for the row anyway.
+     */
+    private void createRowOnce(String name, SequenceSettings settings, SequenceStore served) {
+        synchronized (rows) {
+            if (rows.contains(name)) {
+                return;
+            }
+            Sequences.createRow(name, settings, served, ticker);
+            rows.add(name);
+        }
     }
 
     /**
@@ -211,7 +271,7 @@ public final class SequenceRegistry implements AutoCloseable {
             throw closedError(name);
         }
         SequenceStore served = storeFor(name, settings);
-        Sequences.createRow(name, settings, served, ticker);
+        createRowOnce(name, settings, served);
         return Sequences.create(name, settings, served, ticker, executor, metrics);
     }
 

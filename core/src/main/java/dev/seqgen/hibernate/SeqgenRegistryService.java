@@ -351,8 +351,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 break;
             }
         }
-        if (registry != null) {
-            registry.requireSettings(registration.name(), registration.settings());
+        // The settings that govern the row, declared to the registry before anyone creates it: a framework that
+        // creates configured sequences at start-up (the Spring Boot starter) then creates this one with them.
+        SequenceRegistry known = registry != null ? registry : givenRegistry();
+        if (known != null) {
+            known.declare(registration.name(), registration.settings());
         }
         pending.add(registration);
     }
@@ -391,10 +394,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 // keys are the exception: they are adopted only by a row's creation (startAboveExistingKeys),
                 // which is here.
                 SequenceStore store = started.storeOf(first.name(), first.settings());
-                if (first.settings().keyOrder() != dev.seqgen.KeyOrder.SEQUENTIAL) {
-                    startAboveExistingKeys(group, store);
-                }
-                started.createSequence(first.name(), first.settings());
+                SequenceSettings creation = first.settings().keyOrder() == dev.seqgen.KeyOrder.SEQUENTIAL
+                        ? first.settings() : startAboveExistingKeys(group, store);
+                started.createSequence(first.name(), creation);
             } catch (dev.seqgen.SequenceUnavailableException e) {
                 String unreadable = unreadableTable(started.storeOf(first.name(), first.settings()), e);
                 throw new SeqgenMappingException(first.where(), unreadable != null ? unreadable : e.getMessage(), null,
@@ -477,8 +479,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         String name = group.get(0).name();
         SequenceSettings settings = group.get(0).settings();
         if (settings.keyOrder() != dev.seqgen.KeyOrder.SEQUENTIAL) {
-            startAboveExistingKeys(group, store);
-            return;
+            return; // adopted when start() created the row, once
         }
         Highest existing = highest(group, store, true);
         long highest = existing.counter();
@@ -509,8 +510,10 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * key outside the {@code skip-range} is mapped back to its counter and the row starts above the highest of
      * them, so no new key can equal an existing one. That read goes over the keys once, when the session factory
      * starts and the sequence has no row yet, never again; keys inside the skip range are left to the range.
+     *
+     * @return the settings to create the row with: the sequence's, its initial value raised above those counters
      */
-    private void startAboveExistingKeys(List<Registration> group, SequenceStore store) {
+    private SequenceSettings startAboveExistingKeys(List<Registration> group, SequenceStore store) {
         String name = group.get(0).name();
         SequenceSettings settings = group.get(0).settings();
         java.util.OptionalLong row;
@@ -520,13 +523,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
             row = java.util.OptionalLong.empty(); // no table yet: no row either; createSequence says what is wrong
         }
         if (row.isPresent()) {
-            return;
+            return settings;
         }
         Highest existing = highest(group, store, false);
         long highest = existing.counter();
         String highestTable = existing.table();
         if (highest <= 0) {
-            return;
+            return settings;
         }
         if (highest >= settings.maxValue()) {
             throw new SeqgenMappingException(group.get(0).where(), "table " + highestTable + " already holds a key"
@@ -535,13 +538,14 @@ final class SeqgenRegistryService implements Service, Stoppable {
                     "Set seqgen.sequences." + name + ".skip-range to a range holding the table's existing keys, or"
                     + " give the entity a new table", null);
         }
-        store.createSequence(name, settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1))
-                .build());
+        SequenceSettings above = settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1))
+                .build();
         LOG.log(highest >= 1L << 62 ? System.Logger.Level.WARNING : System.Logger.Level.INFO, "seqgen: sequence '"
                 + name + "' starts at counter " + (highest + 1) + ", above the counters of the keys already in"
                 + " table " + highestTable + (highest >= 1L << 62 ? "; that leaves less than half of the counters:"
                 + " if those keys came from another program, set seqgen.sequences." + name + ".skip-range to a"
                 + " range holding them instead" : ""));
+        return above;
     }
 
     /** The highest counter the tables of a group hold, and the table holding it (null if all are empty). */
@@ -595,10 +599,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Fails the start-up when a column seqgen assigns refuses assigned values (an identity column declared
-     * {@code GENERATED ALWAYS AS IDENTITY}, a computed column), naming entity, table, column, database and the
-     * change, rather than letting every insert fail. One read of the information schema per column, here at
-     * start-up only; a column that cannot be read (its table not created yet) is taken as it comes.
+     * Fails the start-up when columns seqgen assigns refuse assigned values (identity columns declared
+     * {@code GENERATED ALWAYS AS IDENTITY}, computed columns), naming every one of them at once, each with its
+     * entity, table, column, database and the change, rather than letting every insert fail or a restart per
+     * column find the next. One read of the information schema per column, here at start-up only; a column that
+     * cannot be read (its table not created yet) is taken as it comes.
      */
     private void requireAssignableColumns(List<Registration> registrations) {
         ConnectionProvider provider = serviceRegistry.getService(ConnectionProvider.class);
@@ -621,22 +626,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
             LOG.log(System.Logger.Level.DEBUG, "seqgen: no connection to check the generated columns: " + e.getMessage());
             return;
         }
+        List<ColumnRefusesAssignedValuesException.RefusingColumn> refusing = new ArrayList<>();
         try {
             for (Registration registration : columns.values()) {
-                AssignedValues.Refusal refusal;
                 try {
-                    refusal = AssignedValues.refusal(connection, registration.table(), registration.column())
-                            .orElse(null);
+                    AssignedValues.refusal(connection, registration.table(), registration.column())
+                            .ifPresent(refusal -> refusing.add(new ColumnRefusesAssignedValuesException.RefusingColumn(
+                                    registration.name(), registration.where(), registration.table(),
+                                    registration.column(), refusal.database(), refusal.reason(), refusal.fix())));
                 } catch (SQLException e) {
                     LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read column " + registration.column()
                             + " of table " + registration.table() + ": " + e.getMessage());
-                    continue;
-                }
-                if (refusal != null) {
-                    ColumnRefusesAssignedValuesException refused = new ColumnRefusesAssignedValuesException(
-                            registration.name(), registration.where(), registration.table(), registration.column(),
-                            refusal.database(), refusal.reason(), refusal.fix());
-                    throw new org.hibernate.MappingException(refused.getMessage(), refused);
                 }
             }
         } finally {
@@ -652,6 +652,10 @@ final class SeqgenRegistryService implements Service, Stoppable {
             } catch (SQLException ignored) {
                 // the pool's business
             }
+        }
+        if (!refusing.isEmpty()) {
+            ColumnRefusesAssignedValuesException refused = new ColumnRefusesAssignedValuesException(refusing);
+            throw new org.hibernate.MappingException(refused.getMessage(), refused);
         }
     }
 

@@ -134,10 +134,15 @@ public final class SeqgenAutoConfiguration {
                 .findFirst().orElse("seqgen.defaults.kind");
     }
 
-    /** Creates the configured sequences' rows (and with them the JDBC table) now rather than on first use. */
+    /**
+     * Creates the configured sequences' rows (and with them the JDBC table) now rather than on first use, each with
+     * the settings that govern it: a sequence a mapped entity uses was declared by seqgen's Hibernate generator
+     * with its annotation's settings merged in (an {@code initialValue} of the annotation's, say, where the property
+     * tunes only another setting), and a row the generator already created is not created again.
+     */
     private static void createConfiguredSequences(SequenceRegistry registry, Iterable<String> names) {
         for (String name : names) {
-            registry.createSequence(name, registry.settingsFor(name));
+            registry.createSequence(name);
         }
     }
 

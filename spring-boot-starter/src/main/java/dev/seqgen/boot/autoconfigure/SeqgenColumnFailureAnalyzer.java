@@ -5,15 +5,18 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains a {@link ColumnRefusesAssignedValuesException}: a column whose values seqgen assigns refuses them (an
- * identity column declared {@code GENERATED ALWAYS AS IDENTITY}, a computed column), and the DDL that changes it.
+ * Explains a {@link ColumnRefusesAssignedValuesException}: the columns whose values seqgen assigns refuse them
+ * (identity columns declared {@code GENERATED ALWAYS AS IDENTITY}, computed columns), all of them at once, and the
+ * DDL that changes each.
  */
 class SeqgenColumnFailureAnalyzer extends AbstractFailureAnalyzer<ColumnRefusesAssignedValuesException> {
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, ColumnRefusesAssignedValuesException cause) {
-        return new FailureAnalysis(cause.getMessage(), "Change the column so that it takes the values seqgen assigns,"
-                + " in a migration of the application's schema (Flyway, Liquibase) or by hand: " + cause.fix()
+        // The description lists every column (Where, Problem, Action each); the action gathers the DDL in one place.
+        return new FailureAnalysis(cause.getMessage(), "Change " + (cause.columns().size() == 1 ? "the column"
+                : "the " + cause.columns().size() + " columns") + " so that they take the values seqgen assigns, in"
+                + " a migration of the application's schema (Flyway, Liquibase) or by hand: " + cause.fix()
                 + ". See \"Existing rows\" in seqgen's docs/hibernate.md.", cause);
     }
 }
