@@ -60,14 +60,13 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * Design
  *
- * Per tenant, one volatile reference to the current block, whose offset counter is advanced with
- * getAndIncrement: a claim below the block's size is the caller's value (start + offset), handed out once. The one caller whose claim lands
- * on the block's trigger offset (a quarter of the block left) fetches the next block on its own session
- * and queues it in ready, unless a block is queued already; the others keep claiming meanwhile. A caller
- * that finds the block exhausted takes refillLock, re-reads current (another caller may have installed a
- * block), then installs a ready block or, if the fetch ahead has not arrived, fetches one itself. Only
- * refillLock holders write current, so no block is lost, and a block that arrives late simply waits in
- * ready for the next exhaustion.
+ * Per tenant, one volatile reference to the current block, whose offset counter is advanced with getAndIncrement: a
+ * claim below the block's size is the caller's value (start + offset), handed out once. The one caller whose claim
+ * lands on the block's trigger offset (a quarter of the block left) fetches the next block on its own session and
+ * queues it in ready, unless a block is queued already; the others keep claiming meanwhile. A caller that finds the
+ * block exhausted takes refillLock, re-reads current (another caller may have installed a block), then installs a
+ * ready block or, if the fetch ahead has not arrived, fetches one itself. Only refillLock holders write current, so
+ * no block is lost, and a block that arrives late simply waits in ready for the next exhaustion.
  * </pre>
  */
 public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAwareOptimizer {
@@ -118,9 +117,8 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
     }
 
     /**
-     * Takes the database sequence's increment as the block size: what
-     * {@code increment_size_mismatch_strategy=fix} asks, applied by seqgen's integrator when the session
-     * factory is built, before the first value.
+     * Takes the database sequence's increment as the block size: what {@code increment_size_mismatch_strategy=fix}
+     * asks, applied by seqgen's integrator when the session factory is built, before the first value.
      */
     void adoptDatabaseIncrement(int databaseIncrement) {
         if (databaseIncrement < 1) {
@@ -202,8 +200,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
             }
             return (short) value;
         }
-        return returnClass == BigInteger.class ? (Serializable) BigInteger.valueOf(value)
-                : (Serializable) BigDecimal.valueOf(value);
+        return returnClass == BigInteger.class ? BigInteger.valueOf(value) : BigDecimal.valueOf(value);
     }
 
     @Override

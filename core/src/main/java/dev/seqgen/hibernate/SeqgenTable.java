@@ -1,5 +1,8 @@
 package dev.seqgen.hibernate;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.hibernate.dialect.Dialect;
+
 import org.hibernate.FetchMode;
 import org.hibernate.boot.model.naming.Identifier;
 import org.hibernate.boot.model.relational.Database;
@@ -36,7 +39,41 @@ final class SeqgenTable {
     /** The longest sequence name the table holds, as in {@code JdbcDialect.createTableSql}. */
     static final long NAME_LENGTH = 64;
 
+    private static final System.Logger LOG = System.getLogger(SeqgenTable.class.getName());
+
     private SeqgenTable() {
+    }
+
+    /**
+     * The table of the sequence rows that belongs in Hibernate's schema ({@link SeqgenHibernate#SCHEMA_EXPORT}),
+     * or null: none when the rows are not in a JDBC store's table, the export is off, or Hibernate's dialect is a
+     * Cloud Spanner one. Hibernate's Spanner dialects write a table's primary key inside its column list, which
+     * Spanner rejects, so with {@code ddl-auto=create} Hibernate would drop the table seqgen's own script created
+     * and fail to make it again: on Spanner seqgen keeps its table out of Hibernate's schema, and says so once.
+     * No I/O.
+     *
+     * @param table the JDBC store's table of the sequence rows, or null when the rows are elsewhere
+     * @param export the value of {@link SeqgenHibernate#SCHEMA_EXPORT}, or null
+     * @param dialect the dialect Hibernate builds the schema for
+     * @param noted whether the Spanner rule was logged; set when it is
+     */
+    static @Nullable String exported(@Nullable String table, @Nullable Object export, @Nullable Dialect dialect,
+            AtomicBoolean noted) {
+        if (table == null || export != null && !Boolean.parseBoolean(export.toString().trim())) {
+            return null;
+        }
+        if (dialect != null && dialect.getClass().getSimpleName().startsWith("Spanner")) {
+            if (noted.compareAndSet(false, true)) {
+                LOG.log(System.Logger.Level.INFO, "seqgen: table " + table + " is left out of Hibernate's schema:"
+                        + " Hibernate's " + dialect.getClass().getSimpleName() + " writes a primary key Cloud"
+                        + " Spanner does not accept, so ddl-auto would drop the table and fail to create it again."
+                        + " seqgen creates it (seqgen.jdbc.initialize-schema=always with Spring Boot, or the"
+                        + " store's createTable), or your migrations do, from the script dev/seqgen/schema/spanner.sql"
+                        + " of seqgen-spring-boot-starter");
+            }
+            return null;
+        }
+        return table;
     }
 
     /**

@@ -1,0 +1,157 @@
+package dev.seqgen.hibernate;
+
+import dev.seqgen.KeyOrder;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.hibernate.SeqgenRegistryService.Registration;
+import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStoreException;
+
+import java.lang.System.Logger.Level;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Adoption of the values an application's tables already hold: a sequence's row is put above them, once. A
+ * sequential sequence adopts at its first value ({@link #aboveExistingRows}, its row moved forward), since rows
+ * may arrive after start-up; a bit-reversed one where its row is created ({@link #aboveExistingKeys}), since its
+ * keys say nothing of a row's position later. Every read of rows is the store's, on its own connection.
+ */
+final class Adoption {
+
+    private static final System.Logger LOG = System.getLogger(Adoption.class.getName());
+
+    private Adoption() {
+    }
+
+    /**
+     * Puts the row of the group's sequence (created by {@link SeqgenRegistryService#start()}) above the highest id
+     * of all its tables: a row below is moved forward by the store's guarded update, never backwards, so JVMs
+     * starting at once agree. A table that cannot be read fails the first value, with the store's error as its
+     * cause (see {@link #highest}); a store whose rows are elsewhere reads nothing.
+     */
+    static void aboveExistingRows(List<Registration> group, SequenceStore store) {
+        String name = group.get(0).name();
+        SequenceSettings settings = group.get(0).settings();
+        if (settings.keyOrder() != KeyOrder.SEQUENTIAL) {
+            return; // adopted when start() created the row, once
+        }
+        Highest existing = highest(group, store, true);
+        long highest = existing.counter();
+        String highestTable = existing.table();
+        if (highest <= 0 || highest == Long.MAX_VALUE) {
+            return;
+        }
+        // The row exists: start() created it, before any first value. Rows are created there only.
+        boolean moved;
+        try {
+            moved = store.advance(name, highest + 1);
+        } catch (UnsupportedOperationException e) {
+            LOG.log(Level.WARNING, "seqgen: the " + store.name() + " store cannot move the row of"
+                    + " sequence '" + name + "' forward; table " + highestTable + " holds values up to " + highest);
+            return;
+        }
+        if (moved) {
+            LOG.log(Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
+                    + ", above the highest value already in table " + highestTable + " (" + highest + ")");
+        }
+    }
+
+    /**
+     * Adoption for a sequence whose keys are images of its counters ({@code key-order bit-reversed}). The maximum
+     * key says nothing of the counters used (bit-reversed keys reach 2<sup>62</sup> at the first value), so:
+     * with the sequence's row there, seqgen's own counter is the truth and nothing is read. Without it (the table
+     * was filled by another program, by Spanner's own bit-reversed sequence, or the row was lost), every existing
+     * key outside the {@code skip-range} is mapped back to its counter and the row starts above the highest of
+     * them, so no new key can equal an existing one. That read goes over the keys once, when the session factory
+     * starts and the sequence has no row yet, never again; keys inside the skip range are left to the range.
+     *
+     * @return the settings to create the row with: the sequence's, its initial value raised above those counters
+     */
+    static SequenceSettings aboveExistingKeys(List<Registration> group, SequenceStore store) {
+        String name = group.get(0).name();
+        SequenceSettings settings = group.get(0).settings();
+        OptionalLong row;
+        try {
+            row = store.nextValue(name);
+        } catch (SequenceStoreException e) {
+            row = OptionalLong.empty(); // no table yet: no row either; createSequence says what is wrong
+        }
+        if (row.isPresent()) {
+            return settings;
+        }
+        Highest existing = highest(group, store, false);
+        long highest = existing.counter();
+        String highestTable = existing.table();
+        if (highest <= 0) {
+            return settings;
+        }
+        if (highest >= settings.maxValue()) {
+            throw new SeqgenMappingException(group.get(0).where(), "table " + highestTable + " already holds a key"
+                    + " whose counter is " + highest + ", at the maximum value of sequence '" + name + "' ("
+                    + settings.maxValue() + "); with key-order bit-reversed every counter up to it may be taken",
+                    "Set seqgen.sequences." + name + ".skip-range to a range holding the table's existing keys, or"
+                    + " give the entity a new table", null);
+        }
+        SequenceSettings above = settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1))
+                .build();
+        LOG.log(highest >= 1L << 62 ? Level.WARNING : Level.INFO, "seqgen: sequence '"
+                + name + "' starts at counter " + (highest + 1) + ", above the counters of the keys already in"
+                + " table " + highestTable + (highest >= 1L << 62 ? "; that leaves less than half of the counters:"
+                + " if those keys came from another program, set seqgen.sequences." + name + ".skip-range to a"
+                + " range holding them instead" : ""));
+        return above;
+    }
+
+    /** The highest counter the tables of a group hold, and the table holding it (null if all are empty). */
+    private record Highest(long counter, @Nullable String table) {
+    }
+
+    /**
+     * Reads, through the store, the highest counter the group's tables hold. The store reads on its own connection,
+     * never in the caller's transaction: on Cloud Spanner that read would otherwise begin the caller's read-write
+     * transaction and widen what it locks and what can abort it. A store whose rows are not in the application's
+     * database reads nothing.
+     *
+     * <p>A table the store cannot read: at the first value ({@code atFirstValue}) the schema is in place (hbm2ddl,
+     * Flyway and {@code data.sql} have run), so the error is the caller's, with its cause: taking it as an empty
+     * table would start the sequence at its initial value over rows that may hold it. At start-up (a bit-reversed
+     * sequence's row is made there) the table may not exist yet, since hbm2ddl creates it later; it then counts as
+     * empty, with a warning that names the table and what the store said.
+     */
+    private static Highest highest(List<Registration> group, SequenceStore store, boolean atFirstValue) {
+        String name = group.get(0).name();
+        long highest = 0;
+        @Nullable String highestTable = null;
+        // One read per column: Hibernate may configure a generator of the same attribute more than once.
+        Set<String> read = new HashSet<>();
+        for (Registration registration : group) {
+            if (registration.table() == null || !read.add(registration.table() + "." + registration.column())) {
+                continue;
+            }
+            long counter;
+            try {
+                counter = store.highestCounter(registration.table(), registration.column(), registration.settings())
+                        .orElse(0);
+            } catch (SequenceStoreException e) {
+                if (atFirstValue) {
+                    throw new SeqgenMappingException(registration.where(), "could not read table "
+                            + registration.table() + " to start sequence '" + name + "' above the values it already"
+                            + " holds: " + e.getMessage(), "Let the application's database user read the table"
+                            + " (SELECT), or create the table before the first value is taken", e);
+                }
+                LOG.log(Level.WARNING, "seqgen: could not read table " + registration.table()
+                        + " for sequence '" + name + "' at start-up (counted as empty: it may not exist yet): "
+                        + e.getMessage());
+                counter = 0;
+            }
+            if (counter > highest) {
+                highest = counter;
+                highestTable = registration.table();
+            }
+        }
+        return new Highest(highest, highestTable);
+    }
+}

@@ -1,0 +1,204 @@
+package dev.seqgen.hibernate;
+
+import dev.seqgen.CounterKind;
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jdbc.NativeSequenceStore;
+import org.hibernate.cfg.AvailableSettings;
+import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
+import org.hibernate.service.spi.ServiceRegistryImplementor;
+
+import java.util.Map;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where the registry of one Hibernate service registry's generators comes from: the one given through
+ * {@link SeqgenHibernate#REGISTRY} (the Spring Boot starter gives its own), or one seqgen builds, from the plain
+ * Hibernate settings ({@link PlainSettings}), over the session factory's {@code DataSource}, with the stores it
+ * needs, and closes when the service stops. Nothing here does I/O until the registry is first asked for: Hibernate
+ * may be reading the mappings with no database (Spring's AOT processing).
+ */
+final class RegistrySource {
+
+    private final Map<String, Object> settings;
+    private final ServiceRegistryImplementor serviceRegistry;
+    /** The registry, resolved on first use; guarded by {@code this}. */
+    private @Nullable SequenceRegistry registry;
+    /** The registry and stores seqgen built, to be closed on {@link #close()}; guarded by {@code this}. */
+    private @Nullable SequenceRegistry ownedRegistry;
+    private @Nullable JdbcSequenceStore ownedStore;
+    /** The native-sequence store of seqgen's own registry, when a sequence's kind asks for one; or null. */
+    private @Nullable NativeSequenceStore ownedNativeStore;
+    /** Settings read without building a registry, for generators configuring; guarded by {@code this}. */
+    private @Nullable PlainSettings plain;
+
+    RegistrySource(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
+        this.settings = settings;
+        this.serviceRegistry = serviceRegistry;
+    }
+
+    /** @return the Hibernate setting of that name, or null */
+    @Nullable Object setting(String name) {
+        return settings.get(name);
+    }
+
+    /** @return Hibernate's connection provider, or null (a multi-tenant set-up) */
+    @Nullable ConnectionProvider connectionProvider() {
+        return serviceRegistry.getService(ConnectionProvider.class);
+    }
+
+    /**
+     * Returns the registry for this service registry, building it on first use when none was given.
+     *
+     * @return the registry
+     * @throws SequenceConfigurationException if a setting is wrong, or the registry is required and missing
+     * @throws SeqgenMappingException if seqgen must build a registry and the connection provider has no
+     *     DataSource, or no connection could be had
+     */
+    synchronized SequenceRegistry registry() {
+        if (registry == null) {
+            registry = resolve();
+        }
+        return registry;
+    }
+
+    /**
+     * Whether Hibernate may access the database while booting ({@code hibernate.boot.allow_jdbc_metadata_access},
+     * default true). When false (offline metadata builds, Spring AOT), start() waits for the first value.
+     */
+    boolean jdbcAtBoot() {
+        Object allow = settings.get(AvailableSettings.ALLOW_METADATA_ON_BOOT);
+        return allow == null || Boolean.parseBoolean(allow.toString().trim());
+    }
+
+    /**
+     * The registry given through {@link SeqgenHibernate#REGISTRY}, or null when seqgen builds its own. No I/O.
+     *
+     * @throws SequenceConfigurationException if the setting holds something else, or it is required and
+     *     missing (checked only when JDBC access at boot is on)
+     */
+    @Nullable SequenceRegistry givenRegistry() {
+        Object given = settings.get(SeqgenHibernate.REGISTRY);
+        if (given instanceof SequenceRegistry sequenceRegistry) {
+            return sequenceRegistry;
+        }
+        if (given != null) {
+            throw new SequenceConfigurationException(SeqgenHibernate.REGISTRY, given.getClass().getName(),
+                    "a dev.seqgen.SequenceRegistry object (a string cannot name one)");
+        }
+        if (jdbcAtBoot()) {
+            requireNoRegistryRequired();
+        }
+        return null;
+    }
+
+    private void requireNoRegistryRequired() {
+        Object required = settings.get(SeqgenHibernate.REGISTRY_REQUIRED);
+        if (required != null && Boolean.parseBoolean(required.toString().trim())) {
+            throw new SequenceConfigurationException(SeqgenHibernate.REGISTRY, null, "a dev.seqgen.SequenceRegistry"
+                    + " object, which is required because " + SeqgenHibernate.REGISTRY_REQUIRED + " is true: the"
+                    + " framework that sets it (the seqgen Spring Boot starter) did not provide its registry to"
+                    + " this session factory. With Spring Boot, give the application a store: a DataSource"
+                    + " (spring-boot-starter-jdbc or -data-jpa and spring.datasource.url), a Spanner client, or a"
+                    + " dev.seqgen.spi.SequenceStore bean");
+        }
+    }
+
+    /** The settings seqgen's own registry would have, read without I/O. */
+    synchronized PlainSettings plainSettings() {
+        if (plain == null) {
+            plain = PlainSettings.from(settings);
+        }
+        return plain;
+    }
+
+    private SequenceRegistry resolve() {
+        SequenceRegistry given = givenRegistry();
+        if (given != null) {
+            return given;
+        }
+        requireNoRegistryRequired();
+        PlainSettings plain = plainSettings();
+        // A dedicated connection: inserting threads hold their session's pooled connection while the generator
+        // runs, so reservations must never wait for the same pool (see JdbcSequenceStore).
+        JdbcSequenceStore.Builder storeBuilder = JdbcSequenceStore.builder(dataSource()).dedicatedConnection(true)
+                .createTable(plain.createTable);
+        try {
+            storeBuilder.table(plain.table);
+        } catch (SequenceConfigurationException e) {
+            throw new SequenceConfigurationException(SeqgenHibernate.TABLE, e.value(), e.allowed());
+        }
+        ownedStore = storeBuilder.build();
+        try {
+            JdbcSequenceStore store = ownedStore;
+            SequenceRegistry.Builder builder = SequenceRegistry.builder(store).defaults(plain.defaults);
+            // A native-sequence store beside the table store only when a sequence is of that kind: it keeps a
+            // dedicated connection of its own.
+            boolean nativeKind = Stream.concat(Stream.of(plain.defaults),
+                    plain.perSequence.values().stream()).anyMatch(s -> s.kind() == CounterKind.NATIVE_SEQUENCE);
+            if (nativeKind) {
+                NativeSequenceStore.Builder nativeBuilder = NativeSequenceStore.builder(dataSource())
+                        .dedicatedConnection(true);
+                if (plain.sequencePrefix != null) {
+                    try {
+                        nativeBuilder.prefix(plain.sequencePrefix);
+                    } catch (SequenceConfigurationException e) {
+                        throw new SequenceConfigurationException(SeqgenHibernate.SEQUENCE_PREFIX, e.value(),
+                                e.allowed());
+                    }
+                }
+                ownedNativeStore = nativeBuilder.build();
+                builder.store(ownedNativeStore);
+            }
+            plain.perSequence.forEach(builder::sequence);
+            ownedRegistry = builder.build();
+            return ownedRegistry;
+        } catch (RuntimeException e) {
+            closeOwnedStores();
+            throw e;
+        }
+    }
+
+    private DataSource dataSource() {
+        ConnectionProvider provider = connectionProvider();
+        if (provider == null || !provider.isUnwrappableAs(DataSource.class)) {
+            throw new SeqgenMappingException("seqgen's Hibernate integration", "seqgen reserves values in"
+                    + " transactions of its own and needs a DataSource for them, but the connection provider "
+                    + (provider == null ? "(none: multi-tenant?)" : provider.getClass().getName())
+                    + " does not expose one", "Give Hibernate a DataSource (jakarta.persistence.nonJtaDataSource or"
+                    + " hibernate.connection.datasource), or set " + SeqgenHibernate.REGISTRY
+                    + " to a SequenceRegistry built over one", null);
+        }
+        return provider.unwrap(DataSource.class);
+    }
+
+    /** Closes the registry seqgen built (giving back unused values), then its stores. */
+    synchronized void close() {
+        if (ownedRegistry != null) {
+            try {
+                ownedRegistry.close();
+            } finally {
+                closeOwnedStores();
+                ownedRegistry = null;
+                registry = null;
+            }
+        }
+    }
+
+    private void closeOwnedStores() {
+        try {
+            if (ownedNativeStore != null) {
+                ownedNativeStore.close();
+            }
+        } finally {
+            ownedNativeStore = null;
+            if (ownedStore != null) {
+                ownedStore.close();
+            }
+            ownedStore = null;
+        }
+    }
+}
