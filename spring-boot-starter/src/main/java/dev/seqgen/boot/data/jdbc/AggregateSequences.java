@@ -52,6 +52,7 @@ final class AggregateSequences {
     /** Every property resolved so far, per sequence name: the tables adoption reads. */
     private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
     private final Map<String, Sequence> open = new ConcurrentHashMap<>();
+    private final Map<Class<?>, List<RelationalPersistentProperty>> children = new ConcurrentHashMap<>();
 
     AggregateSequences(SequenceRegistry registry, RelationalMappingContext mappingContext, Dialect dialect) {
         this.registry = registry;
@@ -66,8 +67,9 @@ final class AggregateSequences {
      * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
      */
     void checkAll() {
-        for (RelationalPersistentEntity<?> entity : mappingContext.getPersistentEntities()) {
+        for (RelationalPersistentEntity<?> entity : List.copyOf(mappingContext.getPersistentEntities())) {
             properties(entity.getType());
+            childrenWithValues(entity.getType());
         }
     }
 
@@ -88,6 +90,50 @@ final class AggregateSequences {
         }
         byType.putIfAbsent(type, resolved);
         return byType.get(type);
+    }
+
+    /**
+     * The properties of an entity type that hold entities of the aggregate (one, a collection or a map of them) whose
+     * types have seqgen properties, themselves or further down; embedded objects are not among them.
+     *
+     * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
+     */
+    List<RelationalPersistentProperty> childrenWithValues(Class<?> type) {
+        List<RelationalPersistentProperty> known = children.get(type);
+        if (known != null) {
+            return known;
+        }
+        List<RelationalPersistentProperty> found = new ArrayList<>();
+        mappingContext.getRequiredPersistentEntity(type).doWithProperties(
+                (PropertyHandler<RelationalPersistentProperty>) property -> {
+                    if (property.isEntity() && !property.isEmbedded()
+                            && reachesValues(property.getActualType(), new java.util.HashSet<>(List.of(type)))) {
+                        found.add(property);
+                    }
+                });
+        children.putIfAbsent(type, List.copyOf(found));
+        return children.get(type);
+    }
+
+    /** Whether the entity type or an entity it holds has seqgen properties; {@code visiting} ends a cycle. */
+    private boolean reachesValues(Class<?> type, java.util.Set<Class<?>> visiting) {
+        if (!visiting.add(type)) {
+            return false;
+        }
+        RelationalPersistentEntity<?> entity = mappingContext.getPersistentEntity(type);
+        if (entity == null) {
+            return false;
+        }
+        if (!properties(type).isEmpty()) {
+            return true;
+        }
+        boolean[] reaches = { false };
+        entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+            if (!reaches[0] && property.isEntity() && !property.isEmbedded()) {
+                reaches[0] = reachesValues(property.getActualType(), visiting);
+            }
+        });
+        return reaches[0];
     }
 
     private List<ValueProperty> resolve(RelationalPersistentEntity<?> entity) {

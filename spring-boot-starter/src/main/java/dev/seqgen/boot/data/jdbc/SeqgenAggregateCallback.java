@@ -2,16 +2,24 @@ package dev.seqgen.boot.data.jdbc;
 
 import dev.seqgen.Sequence;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.mapping.PersistentPropertyAccessor;
 import org.springframework.data.relational.core.mapping.RelationalMappingContext;
 import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
+import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
 import org.springframework.data.relational.core.mapping.event.BeforeConvertCallback;
 
 /**
- * Fills the {@link dev.seqgen.SeqgenValue} properties of a new aggregate root before Spring Data JDBC converts it
- * into its inserts: the id when it has none, and every other annotated property.
+ * Fills the {@link dev.seqgen.SeqgenValue} properties of an aggregate before Spring Data JDBC converts it into its
+ * inserts: those of a new root (its id when it has none, every other annotated property), and those that hold no
+ * value in the entities the aggregate holds below its root, which every save inserts again.
  *
  * <pre>
  * Design: why BeforeConvertCallback, not BeforeSaveCallback
@@ -24,7 +32,9 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertCallb
  * callback), so it is asked here before the id is set, with the same rule (PersistentEntity.isNew).
  *
  * Values come from the shared Sequence (no round trip with a block in hand) or, for SYNC, from the caller's
- * transaction (TransactionValues). The callback runs once per aggregate, also within saveAll.
+ * transaction (TransactionValues). The callback runs once per aggregate, also within saveAll. Entities below the
+ * root are reached through the properties that hold them (AggregateSequences.childrenWithValues, resolved once per
+ * type); an immutable one filled through its wither is put back in a new list, set or map of the same order.
  * </pre>
  */
 final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
@@ -47,22 +57,86 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
 
     @Override
     public Object onBeforeConvert(Object aggregate) {
-        List<ValueProperty> properties = sequences.properties(aggregate.getClass());
-        if (properties.isEmpty()) {
+        Class<?> type = aggregate.getClass();
+        List<ValueProperty> properties = sequences.properties(type);
+        List<RelationalPersistentProperty> children = sequences.childrenWithValues(type);
+        if (properties.isEmpty() && children.isEmpty()) {
             return aggregate;
         }
-        RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(aggregate.getClass());
-        if (!entity.hasIdProperty() || !entity.isNew(aggregate)) {
+        RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
+        boolean isNew = entity.hasIdProperty() && entity.isNew(aggregate);
+        if (!isNew && children.isEmpty()) {
             return aggregate;
         }
         PersistentPropertyAccessor<Object> accessor = entity.getPropertyAccessor(aggregate);
-        for (ValueProperty property : properties) {
-            if (property.id() && hasValue(accessor.getProperty(property.property()))) {
-                continue; // an id the application assigned (an aggregate new by its version or Persistable)
+        if (isNew) {
+            for (ValueProperty property : properties) {
+                if (property.id() && hasValue(accessor.getProperty(property.property()))) {
+                    continue; // an id the application assigned (an aggregate new by its version or Persistable)
+                }
+                accessor.setProperty(property.property(), property.box(next(property)));
             }
-            accessor.setProperty(property.property(), property.box(next(property)));
         }
+        fillChildren(accessor, children);
         return accessor.getBean();
+    }
+
+    /**
+     * Fills the entities an aggregate holds below its root. Spring Data JDBC deletes and inserts them again at every
+     * save of the root, new or not, so each annotated property that holds no value (null or 0) gets one, and one
+     * that holds a value keeps it.
+     */
+    private Object fillEntity(Object bean) {
+        Class<?> type = bean.getClass();
+        RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
+        PersistentPropertyAccessor<Object> accessor = entity.getPropertyAccessor(bean);
+        for (ValueProperty property : sequences.properties(type)) {
+            if (!hasValue(accessor.getProperty(property.property()))) {
+                accessor.setProperty(property.property(), property.box(next(property)));
+            }
+        }
+        fillChildren(accessor, sequences.childrenWithValues(type));
+        return accessor.getBean();
+    }
+
+    /** Fills the entities the properties hold: one, a collection or a map's values; a new container if one changed. */
+    private void fillChildren(PersistentPropertyAccessor<Object> accessor, List<RelationalPersistentProperty> children) {
+        for (RelationalPersistentProperty child : children) {
+            Object held = accessor.getProperty(child);
+            Object filled = held == null ? null
+                    : child.isMap() ? fillMap((Map<?, ?>) held)
+                    : child.isCollectionLike() ? fillCollection((Collection<?>) held)
+                    : fillEntity(held);
+            if (filled != held) {
+                accessor.setProperty(child, filled);
+            }
+        }
+    }
+
+    /** The collection itself when its entities were filled in place; else a new one of the same kind. */
+    private Collection<?> fillCollection(Collection<?> entities) {
+        List<Object> filled = new ArrayList<>(entities.size());
+        boolean replaced = false;
+        for (Object entity : entities) {
+            Object after = entity == null ? null : fillEntity(entity);
+            replaced |= after != entity;
+            filled.add(after);
+        }
+        if (!replaced) {
+            return entities;
+        }
+        return entities instanceof Set ? new LinkedHashSet<>(filled) : filled;
+    }
+
+    private Map<?, ?> fillMap(Map<?, ?> entities) {
+        Map<Object, Object> filled = new LinkedHashMap<>();
+        boolean replaced = false;
+        for (Map.Entry<?, ?> entry : entities.entrySet()) {
+            Object after = entry.getValue() == null ? null : fillEntity(entry.getValue());
+            replaced |= after != entry.getValue();
+            filled.put(entry.getKey(), after);
+        }
+        return replaced ? filled : entities;
     }
 
     private long next(ValueProperty property) {

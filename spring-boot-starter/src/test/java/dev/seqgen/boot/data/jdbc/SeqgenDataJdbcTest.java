@@ -12,6 +12,9 @@ import dev.seqgen.boot.data.jdbc.badname.BadlyNamedNote;
 import dev.seqgen.boot.data.jdbc.badtype.TextIdNote;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcInvoice;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcInvoiceRepository;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrder;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrderLine;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrderRepository;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcTicket;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcTicketRepository;
 import dev.seqgen.testing.TestDatabase;
@@ -114,6 +117,28 @@ class SeqgenDataJdbcTest {
             List<SeqgenJdbcTicket> saved = tickets.saveAll(List.of(new SeqgenJdbcTicket(0, "a"), new SeqgenJdbcTicket(0, "b")));
             assertThat(saved).extracting(SeqgenJdbcTicket::id).containsExactly(1, 2);
             assertThat(tickets.findById(2)).map(SeqgenJdbcTicket::note).contains("b");
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void entitiesBelowTheRootGetTheirIdsAtEverySaveAndKeepThem(TestDatabase database) {
+        run(database, context -> {
+            SeqgenJdbcOrderRepository orders = context.getBean(SeqgenJdbcOrderRepository.class);
+            SeqgenJdbcOrder order = new SeqgenJdbcOrder();
+            order.getLines().add(new SeqgenJdbcOrderLine(null, "a"));
+            order.getLines().add(new SeqgenJdbcOrderLine(null, "b"));
+            SeqgenJdbcOrder saved = orders.save(order);
+            assertThat(saved.getId()).isEqualTo(1);
+            assertThat(saved.getLines()).extracting(SeqgenJdbcOrderLine::id).containsExactly(1L, 2L);
+
+            saved.getLines().add(new SeqgenJdbcOrderLine(null, "c"));
+            SeqgenJdbcOrder updated = orders.save(saved);
+            assertThat(updated.getId()).isEqualTo(1);
+            assertThat(orders.findById(1L).orElseThrow().getLines())
+                    .containsExactly(new SeqgenJdbcOrderLine(1L, "a"), new SeqgenJdbcOrderLine(2L, "b"),
+                            new SeqgenJdbcOrderLine(3L, "c"));
+            assertThat(orders.count()).isEqualTo(1);
         });
     }
 
@@ -264,6 +289,8 @@ class SeqgenDataJdbcTest {
             database.dropTable(table);
             database.dropTable("seqgen_jdbc_invoice");
             database.dropTable("seqgen_jdbc_ticket");
+            database.dropTable("seqgen_jdbc_order_line");
+            database.dropTable("seqgen_jdbc_order");
         }
     }
 
@@ -273,6 +300,11 @@ class SeqgenDataJdbcTest {
         database.execute("CREATE TABLE seqgen_jdbc_invoice (id BIGINT NOT NULL PRIMARY KEY, number BIGINT NOT NULL"
                 + " UNIQUE, customer VARCHAR(100))");
         database.execute("CREATE TABLE seqgen_jdbc_ticket (id INT NOT NULL PRIMARY KEY, note VARCHAR(100))");
+        database.dropTable("seqgen_jdbc_order_line");
+        database.dropTable("seqgen_jdbc_order");
+        database.execute("CREATE TABLE seqgen_jdbc_order (id BIGINT NOT NULL PRIMARY KEY)");
+        database.execute("CREATE TABLE seqgen_jdbc_order_line (id BIGINT NOT NULL PRIMARY KEY,"
+                + " seqgen_jdbc_order BIGINT NOT NULL, seqgen_jdbc_order_key INT NOT NULL, product VARCHAR(100))");
     }
 
     private static <T> T inTransaction(AssertableApplicationContext context, boolean rollback,
