@@ -17,6 +17,7 @@ import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrderLine;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrderRepository;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcTicket;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcTicketRepository;
+import dev.seqgen.boot.data.jdbc.twosources.DoublyNumberedNote;
 import dev.seqgen.testing.TestDatabase;
 
 import java.util.ArrayList;
@@ -251,6 +252,23 @@ class SeqgenDataJdbcTest {
     }
 
     @Test
+    void anIdWithSpringDatasSequenceTooFailsTheStartUp() {
+        contextRunner.withUserConfiguration(TwoSources.class).withPropertyValues(datasource(TestDatabase.H2))
+                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
+                        assertThat(seqgenError(context)).hasMessageContainingAll(
+                                DoublyNumberedNote.class.getName(), "id property 'id'", "sequence 'doubly_numbered_note'",
+                                "@Sequence", "Keep one of @SeqgenValue and @Sequence"));
+    }
+
+    @Test
+    void seqgenDisabledLeavesSpringDataJdbcAlone() {
+        contextRunner.withUserConfiguration(Aggregates.class).withPropertyValues(datasource(TestDatabase.H2))
+                .withPropertyValues("seqgen.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(SeqgenAggregateCallback.class)
+                        .doesNotHaveBean(SequenceRegistry.class).hasSingleBean(JdbcAggregateTemplate.class));
+    }
+
+    @Test
     void withoutSpringDataJdbcTheCallbackIsNotThere() {
         contextRunner.withUserConfiguration(Aggregates.class).withPropertyValues(datasource(TestDatabase.H2))
                 .withClassLoader(new FilteredClassLoader("org.springframework.data.relational"))
@@ -363,5 +381,10 @@ class SeqgenDataJdbcTest {
     @Configuration(proxyBeanMethods = false)
     @AutoConfigurationPackage(basePackageClasses = BadlyNamedNote.class)
     static class BadName {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @AutoConfigurationPackage(basePackageClasses = DoublyNumberedNote.class)
+    static class TwoSources {
     }
 }
