@@ -4,6 +4,7 @@ import dev.seqgen.Sequence;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -53,6 +54,42 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
     /** Resolves and checks every persistent entity known now; the start-up check. */
     void checkAll() {
         sequences.checkAll();
+    }
+
+    /**
+     * How many SYNC values of each sequence the roots of these aggregates will draw when saved: one per SYNC property
+     * of a new root (an id only when it holds none), by the rule {@link #onBeforeConvert} applies. No I/O.
+     */
+    Map<String, Integer> syncDraws(Iterable<?> aggregates) {
+        Map<String, Integer> draws = new HashMap<>();
+        for (Object aggregate : aggregates) {
+            if (aggregate == null) {
+                continue;
+            }
+            List<ValueProperty> properties = sequences.properties(aggregate.getClass());
+            if (properties.stream().noneMatch(ValueProperty::sync)) {
+                continue;
+            }
+            RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(aggregate.getClass());
+            if (!entity.hasIdProperty() || !entity.isNew(aggregate)) {
+                continue;
+            }
+            PersistentPropertyAccessor<Object> accessor = entity.getPropertyAccessor(aggregate);
+            for (ValueProperty property : properties) {
+                if (property.sync() && !(property.id() && hasValue(accessor.getProperty(property.property())))) {
+                    draws.merge(property.sequence(), 1, Integer::sum);
+                }
+            }
+        }
+        return draws;
+    }
+
+    /**
+     * Runs a call that is expected to draw these SYNC values, so that the first increment of each sequence takes them
+     * all (see {@link SaveAllCounting}).
+     */
+    <T> T withExpectedDraws(Map<String, Integer> draws, TransactionValues.Call<T> call) throws Throwable {
+        return transactionValues.withExpectedDraws(draws, call);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -20,11 +21,13 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * <pre>
  * Design: how many values one increment takes
  *
- * Spring Data JDBC calls the callback once per aggregate, also within saveAll, and nothing tells it how many
- * aggregates the call still holds. So the values of a sequence are taken per transaction in growing increments:
- * the first takes one value, each later one as many as the transaction has taken of the sequence so far (1, 1, 2,
- * 4, ...; at most MAX_INCREMENT). saveAll of n new aggregates then makes about log2(n) + 1 increments instead of n,
- * and a transaction that saves one aggregate makes exactly one, as before. Values taken but not used are given
+ * Spring Data JDBC calls the callback once per aggregate, also within saveAll. A saveAll or insertAll of the
+ * JdbcAggregateTemplate (repositories save through it) is counted before it runs (SaveAllCounting), and while it runs
+ * an increment of a counted sequence takes at least the values the call is still expected to draw: one increment per
+ * sequence per call. Otherwise (a loop of save calls in one transaction, entities below the root) the values are
+ * taken in growing increments: the first takes one value, each later one as many as the transaction has taken of the
+ * sequence so far (1, 1, 2, 4, ...; at most MAX_INCREMENT), about log2(n) + 1 increments for n values, and a
+ * transaction that saves one aggregate makes exactly one. Values taken but not used are given
  * back in the same transaction before it commits (Sequence.giveBackInTransaction, a compare-and-set that holds
  * because the transaction still holds the row), so committed values stay gapless; a rollback undoes the increments
  * and the give-back alike.
@@ -43,9 +46,43 @@ final class TransactionValues {
     static final int MAX_INCREMENT = 1024;
 
     private final DataSource dataSource;
+    /** Per sequence, the values the current saveAll of this thread is still expected to draw (SaveAllCounting). */
+    private final ThreadLocal<Map<String, int[]>> expectedDraws = new ThreadLocal<>();
 
     TransactionValues(DataSource dataSource) {
         this.dataSource = dataSource;
+    }
+
+    /** A call that may throw anything, as a method invocation may. */
+    @FunctionalInterface
+    interface Call<T> {
+        T run() throws Throwable;
+    }
+
+    /**
+     * Runs a call with the values it is expected to draw per sequence: while it runs, an increment of such a sequence
+     * takes at least the values still expected.
+     */
+    <T> T withExpectedDraws(Map<String, Integer> draws, Call<T> call) throws Throwable {
+        Map<String, int[]> outer = expectedDraws.get();
+        Map<String, int[]> expected = new HashMap<>();
+        draws.forEach((sequence, count) -> expected.put(sequence, new int[] {count}));
+        expectedDraws.set(expected);
+        try {
+            return call.run();
+        } finally {
+            if (outer == null) {
+                expectedDraws.remove();
+            } else {
+                expectedDraws.set(outer);
+            }
+        }
+    }
+
+    /** The values the current call is still expected to draw from the sequence, as a mutable counter, or null. */
+    private int @Nullable [] expected(String sequence) {
+        Map<String, int[]> expected = expectedDraws.get();
+        return expected == null ? null : expected.get(sequence);
     }
 
     /**
@@ -86,9 +123,10 @@ final class TransactionValues {
 
         long next(Sequence sequence) {
             Block block = bySequence.get(sequence.name());
+            int[] expected = expected(sequence.name());
             if (block == null || block.isEmpty()) {
                 int taken = block == null ? 0 : block.taken;
-                int count = Math.max(1, Math.min(taken, MAX_INCREMENT));
+                int count = Math.max(Math.max(1, Math.min(taken, MAX_INCREMENT)), expected == null ? 0 : expected[0]);
                 long[] values;
                 try {
                     values = onConnection(connection -> sequence.nextValuesInTransaction(connection, count));
@@ -101,6 +139,9 @@ final class TransactionValues {
                 }
                 block = new Block(sequence, values, taken + values.length);
                 bySequence.put(sequence.name(), block);
+            }
+            if (expected != null && expected[0] > 0) {
+                expected[0]--;
             }
             return block.take();
         }

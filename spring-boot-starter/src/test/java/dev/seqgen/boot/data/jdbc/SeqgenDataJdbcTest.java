@@ -88,7 +88,7 @@ class SeqgenDataJdbcTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void saveAllTakesNumbersInAFewIncrementsAndGivesTheUnusedTailBack(TestDatabase database) {
+    void saveAllTakesItsNumbersInOneIncrement(TestDatabase database) {
         run(database, context -> {
             SequenceRegistry registry = context.getBean(SequenceRegistry.class);
             List<SeqgenJdbcInvoice> saved = inTransaction(context, false, () -> context.getBean(SeqgenJdbcInvoiceRepository.class)
@@ -96,17 +96,30 @@ class SeqgenDataJdbcTest {
             assertThat(saved).extracting(SeqgenJdbcInvoice::getNumber)
                     .containsExactlyElementsOf(LongStream.rangeClosed(1, 1000).boxed().toList());
             assertThat(saved).extracting(SeqgenJdbcInvoice::getId).doesNotHaveDuplicates().doesNotContainNull();
-            long increments = opened(registry, INVOICE_NUMBERS).stats().reservations();
-            assertThat(increments).as("1, 1, 2, 4, ... 512: 11 increments for 1,000 numbers, not 1,000")
-                    .isEqualTo(11);
+            assertThat(opened(registry, INVOICE_NUMBERS).stats().reservations())
+                    .as("one increment for the 1,000 numbers of the call").isEqualTo(1);
             assertThat(opened(registry, "seqgen_jdbc_invoice").stats().reservations())
                     .as("ids from blocks: a few reservations, not one per aggregate").isLessThan(10);
-            assertThat(nextValue(context, INVOICE_NUMBERS)).as("the 24 values taken and not used were given back")
-                    .isEqualTo(1001);
+            assertThat(nextValue(context, INVOICE_NUMBERS)).isEqualTo(1001);
 
             SeqgenJdbcInvoice one = inTransaction(context, false,
                     () -> context.getBean(SeqgenJdbcInvoiceRepository.class).save(new SeqgenJdbcInvoice("next")));
             assertThat(one.getNumber()).isEqualTo(1001);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void savesOneByOneInATransactionTakeGrowingIncrementsAndGiveTheUnusedTailBack(TestDatabase database) {
+        run(database, context -> {
+            SeqgenJdbcInvoiceRepository invoices = context.getBean(SeqgenJdbcInvoiceRepository.class);
+            List<Long> numbers = inTransaction(context, false, () -> IntStream.range(0, 10)
+                    .mapToObj(i -> invoices.save(new SeqgenJdbcInvoice("c" + i)).getNumber()).toList());
+            assertThat(numbers).containsExactlyElementsOf(LongStream.rangeClosed(1, 10).boxed().toList());
+            assertThat(opened(context.getBean(SequenceRegistry.class), INVOICE_NUMBERS).stats().reservations())
+                    .as("increments of 1, 1, 2, 4 and 8 values for 10 numbers").isEqualTo(5);
+            assertThat(nextValue(context, INVOICE_NUMBERS)).as("the 6 values taken and not used were given back")
+                    .isEqualTo(11);
         });
     }
 
