@@ -163,7 +163,7 @@ class DocumentationTest {
     private static final java.util.Set<String> OTHER_LIBRARIES_TYPES = java.util.Set.of(
             "AbortedDueToConcurrentModificationException", "AbortedException", "AnnotationBasedGenerator",
             "AvailableSettings", "BeforeConvertCallback", "BeforeSaveCallback", "DataJdbcTest", "DataJpaTest", "DataSource", "DataSourceAutoConfiguration", "DatabaseClient",
-            "DataSourceUtils", "IdValueSource", "JdbcAggregateTemplate", "Persistable", "PersistentEntity", "Table",
+            "DataSourceUtils", "Embedded", "IdValueSource", "JdbcAggregateTemplate", "Persistable", "PersistentEntity", "Table",
             "DependsOnDatabaseInitialization", "DriverManager", "EntityManagerFactory", "ExecuteBatchDml", "Future",
             "GeneratedValue",
             "GenerationType", "HibernatePropertiesCustomizer", "Id", "IllegalArgumentException",

@@ -10,9 +10,10 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
 
 /**
- * Tells seqgen how many SYNC values a {@code saveAll} or {@code insertAll} call will draw, so that one increment per
- * sequence takes them all: wraps the {@link JdbcAggregateTemplate} beans (which repositories save through) in a
- * class-based proxy whose interceptor counts the call's new aggregates before the call proceeds.
+ * Tells seqgen what a call of the {@link JdbcAggregateTemplate} beans (which repositories save through) will do:
+ * how many SYNC values a {@code saveAll} or {@code insertAll} will draw, so that one increment per sequence takes them
+ * all, and that the aggregates of {@code insert} and {@code insertAll} are new even when they hold an id. It wraps the
+ * beans in a class-based proxy whose interceptor counts the call's new aggregates before the call proceeds.
  *
  * <pre>
  * Design: why a proxy of the template
@@ -57,14 +58,22 @@ final class SaveAllCounting implements BeanPostProcessor {
         @Override
         public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
             String method = invocation.getMethod().getName();
+            boolean insert = method.equals("insert") || method.equals("insertAll");
+            boolean batch = method.equals("saveAll") || method.equals("insertAll");
             Object[] arguments = invocation.getArguments();
             SeqgenAggregateCallback counting = callback.getIfAvailable();
-            if (counting == null || !(method.equals("saveAll") || method.equals("insertAll")) || arguments.length != 1
-                    || !(arguments[0] instanceof Iterable<?> aggregates)) {
+            if (counting == null || !(insert || batch) || arguments.length != 1) {
                 return invocation.proceed();
             }
-            Map<String, Integer> draws = counting.syncDraws(aggregates);
-            return draws.isEmpty() ? invocation.proceed() : counting.withExpectedDraws(draws, invocation::proceed);
+            TransactionValues.Call<@Nullable Object> call = invocation::proceed;
+            if (batch && arguments[0] instanceof Iterable<?> aggregates) {
+                Map<String, Integer> draws = counting.syncDraws(aggregates, insert);
+                if (!draws.isEmpty()) {
+                    TransactionValues.Call<@Nullable Object> counted = call;
+                    call = () -> counting.withExpectedDraws(draws, counted);
+                }
+            }
+            return insert ? counting.inserting(call) : call.run();
         }
     }
 }

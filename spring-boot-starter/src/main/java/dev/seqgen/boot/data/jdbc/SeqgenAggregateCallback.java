@@ -30,7 +30,8 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertCallb
  * BeforeSaveCallback is therefore too late: the insert still expects a database-generated key. Spring Data's own
  * IdGeneratingEntityCallback for @Sequence can be a BeforeSaveCallback only because IdValueSource treats any id with
  * @Sequence as provided. Whether the aggregate is new is decided even earlier (save and saveAll ask before any
- * callback), so it is asked here before the id is set, with the same rule (PersistentEntity.isNew).
+ * callback), so it is asked here before the id is set, with the same rule (PersistentEntity.isNew); insert and
+ * insertAll insert whatever they get, which the template's proxy (SaveAllCounting) says for the duration of the call.
  *
  * Values come from the shared Sequence (no round trip with a block in hand) or, for SYNC, from the caller's
  * transaction (TransactionValues). The callback runs once per aggregate, also within saveAll. Entities below the
@@ -43,6 +44,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
     private final RelationalMappingContext mappingContext;
     private final AggregateSequences sequences;
     private final TransactionValues transactionValues;
+    /** Set while an {@code insert} or {@code insertAll} of the template runs on this thread (SaveAllCounting). */
+    private final ThreadLocal<Boolean> inserting = new ThreadLocal<>();
 
     SeqgenAggregateCallback(RelationalMappingContext mappingContext, AggregateSequences sequences,
             TransactionValues transactionValues) {
@@ -60,7 +63,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
      * How many SYNC values of each sequence the roots of these aggregates will draw when saved: one per SYNC property
      * of a new root (an id only when it holds none), by the rule {@link #onBeforeConvert} applies. No I/O.
      */
-    Map<String, Integer> syncDraws(Iterable<?> aggregates) {
+    Map<String, Integer> syncDraws(Iterable<?> aggregates, boolean inserted) {
         Map<String, Integer> draws = new HashMap<>();
         for (Object aggregate : aggregates) {
             if (aggregate == null) {
@@ -71,7 +74,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
                 continue;
             }
             RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(aggregate.getClass());
-            if (!entity.hasIdProperty() || !entity.isNew(aggregate)) {
+            if (!inserted && !isNew(entity, aggregate)) {
                 continue;
             }
             PersistentPropertyAccessor<Object> accessor = entity.getPropertyAccessor(aggregate);
@@ -92,6 +95,29 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
         return transactionValues.withExpectedDraws(draws, call);
     }
 
+    /**
+     * Runs an {@code insert} or {@code insertAll} of the template: its aggregates are new, also those that hold an
+     * id the application assigned, so their other seqgen properties get values.
+     */
+    <T> T inserting(TransactionValues.Call<T> call) throws Throwable {
+        Boolean outer = inserting.get();
+        inserting.set(Boolean.TRUE);
+        try {
+            return call.run();
+        } finally {
+            if (outer == null) {
+                inserting.remove();
+            } else {
+                inserting.set(outer);
+            }
+        }
+    }
+
+    /** Whether the root will be inserted: by Spring Data's rule, or because the template was told to insert it. */
+    private boolean isNew(RelationalPersistentEntity<?> entity, Object aggregate) {
+        return Boolean.TRUE.equals(inserting.get()) || (entity.hasIdProperty() && entity.isNew(aggregate));
+    }
+
     @Override
     public Object onBeforeConvert(Object aggregate) {
         Class<?> type = aggregate.getClass();
@@ -101,7 +127,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
             return aggregate;
         }
         RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
-        boolean isNew = entity.hasIdProperty() && entity.isNew(aggregate);
+        boolean isNew = isNew(entity, aggregate);
         if (!isNew && children.isEmpty()) {
             return aggregate;
         }

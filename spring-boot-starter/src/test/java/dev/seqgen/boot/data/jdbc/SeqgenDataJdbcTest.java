@@ -125,6 +125,25 @@ class SeqgenDataJdbcTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void anInsertOfAggregatesWithAssignedIdsKeepsThemAndNumbersTheAggregates(TestDatabase database) {
+        run(database, context -> {
+            JdbcAggregateTemplate template = context.getBean(JdbcAggregateTemplate.class);
+            SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+            SeqgenJdbcInvoice one = inTransaction(context, false,
+                    () -> template.insert(SeqgenJdbcInvoice.withAssignedId(77, "assigned")));
+            assertThat(one.getId()).isEqualTo(77);
+            assertThat(one.getNumber()).isEqualTo(1);
+            List<SeqgenJdbcInvoice> more = inTransaction(context, false, () -> template.insertAll(List.of(
+                    SeqgenJdbcInvoice.withAssignedId(78, "a"), SeqgenJdbcInvoice.withAssignedId(79, "b"))));
+            assertThat(more).extracting(SeqgenJdbcInvoice::getId).containsExactly(78L, 79L);
+            assertThat(more).extracting(SeqgenJdbcInvoice::getNumber).containsExactly(2L, 3L);
+            assertThat(opened(registry, INVOICE_NUMBERS).stats().reservations())
+                    .as("one increment per call").isEqualTo(2);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void anImmutableAggregateWithAnIntIdGetsItThroughItsWither(TestDatabase database) {
         run(database, context -> {
             SeqgenJdbcTicketRepository tickets = context.getBean(SeqgenJdbcTicketRepository.class);

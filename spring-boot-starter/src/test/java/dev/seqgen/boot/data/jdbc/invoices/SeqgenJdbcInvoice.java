@@ -26,6 +26,19 @@ public class SeqgenJdbcInvoice {
         this.customer = customer;
     }
 
+    /**
+     * An invoice whose id the application assigned.
+     *
+     * @param id the id
+     * @param customer the customer
+     * @return the invoice
+     */
+    public static SeqgenJdbcInvoice withAssignedId(long id, String customer) {
+        SeqgenJdbcInvoice invoice = new SeqgenJdbcInvoice(customer);
+        invoice.id = id;
+        return invoice;
+    }
+
     public Long getId() {
         return id;
     }
