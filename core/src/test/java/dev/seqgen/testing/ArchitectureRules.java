@@ -71,7 +71,7 @@ public final class ArchitectureRules {
      * {@code JdbcDialect}, which users may also pass to the JDBC stores' builders.
      */
     public static final java.util.Set<String> PUBLIC_TYPES = java.util.Set.of(
-            "dev.seqgen.CounterKind", "dev.seqgen.KeyOrder", "dev.seqgen.KeyRange", "dev.seqgen.Sequence",
+            "dev.seqgen.CounterKind", "dev.seqgen.KeyOrder", "dev.seqgen.KeyRange", "dev.seqgen.SeqgenValue", "dev.seqgen.Sequence",
             "dev.seqgen.SequenceConfigurationException", "dev.seqgen.SequenceException",
             "dev.seqgen.SequenceExhaustedException", "dev.seqgen.SequenceRegistry", "dev.seqgen.SequenceSettings",
             "dev.seqgen.SequenceStats", "dev.seqgen.SequenceUnavailableException", "dev.seqgen.Setting",
@@ -85,6 +85,7 @@ public final class ArchitectureRules {
             "dev.seqgen.boot.autoconfigure.endpoint.SeqgenEndpointAutoConfiguration",
             "dev.seqgen.boot.autoconfigure.health.SeqgenHealthContributorAutoConfiguration",
             "dev.seqgen.boot.autoconfigure.metrics.SeqgenMetricsAutoConfiguration",
+            "dev.seqgen.boot.data.jdbc.SeqgenDataJdbcAutoConfiguration",
             "dev.seqgen.hibernate.ColumnRefusesAssignedValuesException", "dev.seqgen.hibernate.SeqgenGenerator",
             "dev.seqgen.hibernate.SeqgenHibernate", "dev.seqgen.hibernate.SeqgenIdGenerator",
             "dev.seqgen.hibernate.SeqgenIntegrator", "dev.seqgen.hibernate.SeqgenMappingException",

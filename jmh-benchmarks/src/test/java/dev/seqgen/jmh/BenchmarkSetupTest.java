@@ -3,6 +3,7 @@ package dev.seqgen.jmh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.jmh.bulk.IdKind;
+import dev.seqgen.jmh.datajdbc.SaveAllFixture.IdSource;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -105,6 +106,34 @@ class BenchmarkSetupTest {
             Object second = benchmark.insert();
             assertThat(first).isNotNull().isNotEqualTo(second);
             assertThat(benchmark.fixture.rows()).isEqualTo(2L * BulkInsertBenchmark.ENTITIES_PER_TRANSACTION);
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} on H2")
+    @EnumSource(IdSource.class)
+    void dataJdbcSaveAllBenchmarkRunsOnH2AndCountsSequenceRoundTrips(IdSource idSource) {
+        DataJdbcSaveAllBenchmark benchmark = new DataJdbcSaveAllBenchmark();
+        benchmark.database = "h2";
+        benchmark.idSource = idSource;
+        benchmark.storeLatencyMillis = 0;
+        benchmark.setUp();
+        try {
+            benchmark.startCounting();
+            long first = benchmark.saveAll();
+            long second = benchmark.saveAll();
+            assertThat(second).isGreaterThan(first);
+            assertThat(benchmark.fixture.rowsAndDistinctIds())
+                    .containsExactly(2L * DataJdbcSaveAllBenchmark.AGGREGATES_PER_CALL,
+                            2L * DataJdbcSaveAllBenchmark.AGGREGATES_PER_CALL);
+            long roundTrips = benchmark.fixture.roundTrips();
+            if (idSource == IdSource.SPRING_DATA_SEQUENCE) {
+                assertThat(roundTrips).as("one nextval per aggregate, the set-up's call included")
+                        .isEqualTo(3L * DataJdbcSaveAllBenchmark.AGGREGATES_PER_CALL);
+            } else {
+                assertThat(roundTrips).as("a few block reservations").isPositive().isLessThan(10);
+            }
         } finally {
             benchmark.tearDown();
         }

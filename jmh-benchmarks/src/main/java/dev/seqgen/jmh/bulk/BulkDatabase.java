@@ -10,7 +10,7 @@ public enum BulkDatabase {
     /** H2 in memory, in the benchmark's JVM: a database of its own per trial. */
     H2("h2", null, "sa", "") {
         @Override
-        String url(String suffix) {
+        public String url(String suffix) {
             return "jdbc:h2:mem:bulk_" + suffix;
         }
     },
@@ -31,15 +31,23 @@ public enum BulkDatabase {
         this.defaultPassword = defaultPassword;
     }
 
-    String url(String suffix) {
+    /**
+     * Returns the JDBC URL.
+     *
+     * @param suffix what makes an in-process database the trial's own
+     * @return the URL
+     */
+    public String url(String suffix) {
         return env("URL", defaultUrl);
     }
 
-    String user() {
+    /** @return the user */
+    public String user() {
         return env("USER", defaultUser);
     }
 
-    String password() {
+    /** @return the password */
+    public String password() {
         return env("PASSWORD", defaultPassword);
     }
 

@@ -162,7 +162,8 @@ class DocumentationTest {
      */
     private static final java.util.Set<String> OTHER_LIBRARIES_TYPES = java.util.Set.of(
             "AbortedDueToConcurrentModificationException", "AbortedException", "AnnotationBasedGenerator",
-            "AvailableSettings", "DataJpaTest", "DataSource", "DataSourceAutoConfiguration", "DatabaseClient",
+            "AvailableSettings", "BeforeConvertCallback", "BeforeSaveCallback", "DataJdbcTest", "DataJpaTest", "DataSource", "DataSourceAutoConfiguration", "DatabaseClient",
+            "DataSourceUtils", "Embedded", "IdValueSource", "JdbcAggregateTemplate", "Persistable", "PersistentEntity", "Table",
             "DependsOnDatabaseInitialization", "DriverManager", "EntityManagerFactory", "ExecuteBatchDml", "Future",
             "GeneratedValue",
             "GenerationType", "HibernatePropertiesCustomizer", "Id", "IllegalArgumentException",

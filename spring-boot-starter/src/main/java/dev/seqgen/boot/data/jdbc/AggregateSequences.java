@@ -1,0 +1,287 @@
+package dev.seqgen.boot.data.jdbc;
+
+import dev.seqgen.SeqgenValue;
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceException;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
+import dev.seqgen.spi.Identifiers;
+import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStoreException;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.data.mapping.PropertyHandler;
+import org.springframework.data.relational.core.dialect.Dialect;
+import org.springframework.data.relational.core.mapping.RelationalMappingContext;
+import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
+import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
+import org.springframework.data.relational.core.sql.IdentifierProcessing;
+
+/**
+ * The {@link SeqgenValue} properties of Spring Data JDBC's persistent entities and their sequences: read from the
+ * mapping context once per entity type (at start-up for every entity known then, {@link #checkAll()}), checked
+ * there, and each sequence opened at its first value above the values its tables already hold.
+ *
+ * <pre>
+ * Design: when a sequence opens
+ *
+ * As in the Hibernate layer, the row is created and the tables are read at the first value, not at start-up: Boot's
+ * schema.sql and data.sql, Flyway or Liquibase may not have run when the mapping context is built, and rows may
+ * arrive until the first insert. Opening is: create the row at the initial value (a no-op when it exists), read the
+ * highest counter of every table and column that uses the sequence through the store on its own connection, move
+ * the row forward above it (a guarded update that never moves it back, so JVMs starting at once agree), and only
+ * then open the sequence, so that no block below those rows is ever in hand. Openings of one sequence are
+ * serialised by the lock of this object; a sequence once open is read without it.
+ * </pre>
+ */
+final class AggregateSequences {
+
+    private static final System.Logger LOG = System.getLogger(AggregateSequences.class.getName());
+
+    private final SequenceRegistry registry;
+    private final RelationalMappingContext mappingContext;
+    private final IdentifierProcessing identifiers;
+    private final Map<Class<?>, List<ValueProperty>> byType = new ConcurrentHashMap<>();
+    /** Every property resolved so far, per sequence name: the tables adoption reads. */
+    private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
+    private final Map<String, Sequence> open = new ConcurrentHashMap<>();
+    private final Map<Class<?>, List<RelationalPersistentProperty>> children = new ConcurrentHashMap<>();
+
+    AggregateSequences(SequenceRegistry registry, RelationalMappingContext mappingContext, Dialect dialect) {
+        this.registry = registry;
+        this.mappingContext = mappingContext;
+        this.identifiers = dialect.getIdentifierProcessing();
+    }
+
+    /**
+     * Resolves and checks the properties of every persistent entity the mapping context knows now (those of the
+     * repositories and of the initial entity set Spring Boot scans for).
+     *
+     * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
+     */
+    void checkAll() {
+        for (RelationalPersistentEntity<?> entity : List.copyOf(mappingContext.getPersistentEntities())) {
+            properties(entity.getType());
+            childrenWithValues(entity.getType());
+        }
+    }
+
+    /**
+     * The seqgen properties of an entity type, resolved and checked on first use.
+     *
+     * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
+     */
+    List<ValueProperty> properties(Class<?> type) {
+        List<ValueProperty> known = byType.get(type);
+        if (known != null) {
+            return known;
+        }
+        List<ValueProperty> resolved = resolve(mappingContext.getRequiredPersistentEntity(type));
+        for (ValueProperty property : resolved) {
+            bySequence.computeIfAbsent(property.sequence(), key -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                    .add(property);
+        }
+        byType.putIfAbsent(type, resolved);
+        return byType.get(type);
+    }
+
+    /**
+     * The properties of an entity type that hold entities of the aggregate (one, a collection or a map of them) whose
+     * types have seqgen properties, themselves or further down; embedded objects are not among them.
+     *
+     * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
+     */
+    List<RelationalPersistentProperty> childrenWithValues(Class<?> type) {
+        List<RelationalPersistentProperty> known = children.get(type);
+        if (known != null) {
+            return known;
+        }
+        List<RelationalPersistentProperty> found = new ArrayList<>();
+        mappingContext.getRequiredPersistentEntity(type).doWithProperties(
+                (PropertyHandler<RelationalPersistentProperty>) property -> {
+                    if (property.isEntity() && !property.isEmbedded()
+                            && reachesValues(property.getActualType(), new java.util.HashSet<>(List.of(type)))) {
+                        found.add(property);
+                    }
+                });
+        children.putIfAbsent(type, List.copyOf(found));
+        return children.get(type);
+    }
+
+    /** Whether the entity type or an entity it holds has seqgen properties; {@code visiting} ends a cycle. */
+    private boolean reachesValues(Class<?> type, java.util.Set<Class<?>> visiting) {
+        if (!visiting.add(type)) {
+            return false;
+        }
+        RelationalPersistentEntity<?> entity = mappingContext.getPersistentEntity(type);
+        if (entity == null) {
+            return false;
+        }
+        if (!properties(type).isEmpty()) {
+            return true;
+        }
+        boolean[] reaches = { false };
+        entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+            if (!reaches[0] && property.isEntity() && !property.isEmbedded()) {
+                reaches[0] = reachesValues(property.getActualType(), visiting);
+            }
+        });
+        return reaches[0];
+    }
+
+    private List<ValueProperty> resolve(RelationalPersistentEntity<?> entity) {
+        List<ValueProperty> properties = new ArrayList<>();
+        entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+            SeqgenValue annotation = property.findAnnotation(SeqgenValue.class);
+            if (annotation != null) {
+                properties.add(resolve(entity, property, annotation));
+            }
+        });
+        return List.copyOf(properties);
+    }
+
+    private ValueProperty resolve(RelationalPersistentEntity<?> entity, RelationalPersistentProperty property,
+            SeqgenValue annotation) {
+        boolean id = property.isIdProperty();
+        String table = entity.getTableName().getReference().toLowerCase(Locale.ROOT);
+        String column = property.getColumnName().getReference().toLowerCase(Locale.ROOT);
+        String sequence = !annotation.sequence().isBlank() ? annotation.sequence().trim()
+                : id ? table : table + "_" + column;
+        String where = "aggregate " + entity.getType().getName() + ", " + (id ? "id property" : "property") + " '"
+                + property.getName() + "', sequence '" + sequence + "'";
+
+        Class<?> type = property.getType();
+        boolean intValue = type == Integer.class || type == int.class;
+        if (!intValue && type != Long.class && type != long.class) {
+            throw new SeqgenAggregateException(where, "its type " + type.getName() + " cannot hold a seqgen value",
+                    "Declare it Long, long, Integer or int");
+        }
+        if (id && property.hasSequence()) {
+            throw new SeqgenAggregateException(where, "it is also annotated with Spring Data's @Sequence, which"
+                    + " would take another value from the database sequence " + property.getSequence(),
+                    "Keep one of @SeqgenValue and @Sequence");
+        }
+        if (annotation.strategy().length > 1) {
+            throw new SeqgenAggregateException(where, "@SeqgenValue names " + annotation.strategy().length
+                    + " strategies", "Name at most one strategy");
+        }
+        try {
+            Identifiers.requireSequenceName(sequence);
+            SequenceSettings settings = settings(sequence, annotation, intValue);
+            registry.requireSettings(sequence, settings);
+            for (ValueProperty other : bySequence.getOrDefault(sequence, List.of())) {
+                SequenceRegistry.requireSameSettings(sequence, other.settings(), settings);
+            }
+            if (settings.strategy() == Strategy.SYNC) {
+                requireConnectionTransactions(sequence, settings, where);
+            }
+            return new ValueProperty(property, sequence, settings, id, intValue,
+                    entity.getQualifiedTableName().toSql(identifiers), property.getColumnName().toSql(identifiers),
+                    where);
+        } catch (SequenceException e) {
+            throw new SeqgenAggregateException(where, e.getMessage(), "Change the annotation or the seqgen.sequences."
+                    + sequence + ".* properties", e);
+        }
+    }
+
+    /**
+     * The registry's settings for the name, with the annotation's strategy unless the configuration sets one for this
+     * name (one that differs from the registry's default), and the {@code int} range for an {@code int} property.
+     */
+    private SequenceSettings settings(String sequence, SeqgenValue annotation, boolean intValue) {
+        SequenceSettings configured = registry.settingsFor(sequence);
+        SequenceSettings.Builder settings = configured.toBuilder();
+        if (annotation.strategy().length == 1 && configured.strategy() == registry.defaults().strategy()) {
+            settings.strategy(annotation.strategy()[0]);
+        }
+        if (intValue && configured.maxValue() > SequenceSettings.INT_MAX_VALUE) {
+            settings.maxValue(SequenceSettings.INT_MAX_VALUE);
+        }
+        return settings.build();
+    }
+
+    /** SYNC values are taken on the transaction's JDBC connection: the store must take one. */
+    private void requireConnectionTransactions(String sequence, SequenceSettings settings, String where) {
+        SequenceStore store = registry.storeOf(sequence, settings);
+        Class<?> transactionType = store.transactionType();
+        if (transactionType == null || !transactionType.isAssignableFrom(Connection.class)) {
+            throw new SeqgenAggregateException(where, "the SYNC strategy takes the value on the JDBC connection of"
+                    + " the caller's transaction, and the " + store.name() + " store serving the sequence takes "
+                    + (transactionType == null ? "no caller's transaction" : transactionType.getName()),
+                    "Serve the sequence from seqgen's JDBC table store over the application's DataSource, or use"
+                            + " another strategy");
+        }
+    }
+
+    /**
+     * The open sequence of a property, opened at the first call: row created, moved above the values its tables
+     * hold, then opened.
+     */
+    Sequence sequence(ValueProperty property) {
+        Sequence sequence = open.get(property.sequence());
+        return sequence != null ? sequence : open(property);
+    }
+
+    private synchronized Sequence open(ValueProperty property) {
+        Sequence sequence = open.get(property.sequence());
+        if (sequence != null) {
+            return sequence;
+        }
+        String name = property.sequence();
+        SequenceSettings settings = property.settings();
+        try {
+            registry.createSequence(name, settings);
+            startAboveExistingRows(name, settings);
+            sequence = registry.sequence(name, settings);
+        } catch (SequenceException e) {
+            throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
+        }
+        open.put(name, sequence);
+        return sequence;
+    }
+
+    private void startAboveExistingRows(String name, SequenceSettings settings) {
+        SequenceStore store = registry.storeOf(name, settings);
+        long highest = 0;
+        String highestTable = null;
+        Map<String, ValueProperty> columns = new LinkedHashMap<>();
+        for (ValueProperty user : bySequence.getOrDefault(name, List.of())) {
+            columns.putIfAbsent(user.table() + "." + user.column(), user);
+        }
+        for (ValueProperty user : columns.values()) {
+            long counter;
+            try {
+                counter = store.highestCounter(user.table(), user.column(), settings).orElse(0);
+            } catch (SequenceStoreException e) {
+                throw new SeqgenAggregateException(user.where(), "could not read table " + user.table() + " to start"
+                        + " the sequence above the values it already holds: " + e.getMessage(), "Let the"
+                        + " application's database user read the table, or create it before the first save", e);
+            }
+            if (counter > highest) {
+                highest = counter;
+                highestTable = user.table();
+            }
+        }
+        if (highest <= 0 || highest == Long.MAX_VALUE) {
+            return;
+        }
+        try {
+            if (store.advance(name, highest + 1)) {
+                long moved = highest;
+                String table = highestTable;
+                LOG.log(System.Logger.Level.INFO, () -> "seqgen: moved sequence '" + name + "' forward to "
+                        + (moved + 1) + ", above the highest value already in table " + table + " (" + moved + ")");
+            }
+        } catch (UnsupportedOperationException e) {
+            LOG.log(System.Logger.Level.WARNING, "seqgen: the " + store.name() + " store cannot move the row of"
+                    + " sequence '" + name + "' forward; table " + highestTable + " holds values up to " + highest);
+        }
+    }
+}

@@ -1,0 +1,229 @@
+package dev.seqgen.boot.data.jdbc;
+
+import dev.seqgen.KeyOrder;
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceExhaustedException;
+
+import java.sql.Connection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * SYNC values taken in the caller's Spring transaction, on its JDBC connection: a rollback undoes them with the
+ * inserts, so committed values are gapless.
+ *
+ * <pre>
+ * Design: how many values one increment takes
+ *
+ * Spring Data JDBC calls the callback once per aggregate, also within saveAll. A saveAll or insertAll of the
+ * JdbcAggregateTemplate (repositories save through it) is counted before it runs (SaveAllCounting), and while it runs
+ * an increment of a counted sequence takes at least the values the call is still expected to draw: one increment per
+ * sequence per call. Otherwise (a loop of save calls in one transaction, entities below the root) the values are
+ * taken in growing increments: the first takes one value, each later one as many as the transaction has taken of the
+ * sequence so far (1, 1, 2, 4, ...; at most MAX_INCREMENT), about log2(n) + 1 increments for n values, and a
+ * transaction that saves one aggregate makes exactly one. Values taken but not used are given
+ * back in the same transaction before it commits (Sequence.giveBackInTransaction, a compare-and-set that holds
+ * because the transaction still holds the row), so committed values stay gapless; a rollback undoes the increments
+ * and the give-back alike.
+ *
+ * The transaction's blocks are a resource bound to the transaction under this object, with a synchronization that
+ * gives the tails back in beforeCommit (the connection is still bound then), unbinds on suspension of the
+ * transaction (REQUIRES_NEW) and binds again on resumption, and drops everything at completion. A transaction is
+ * used by one thread at a time, so the blocks need no lock.
+ * </pre>
+ */
+final class TransactionValues {
+
+    private static final System.Logger LOG = System.getLogger(TransactionValues.class.getName());
+
+    /** The largest increment taken at once for one transaction and sequence. */
+    static final int MAX_INCREMENT = 1024;
+
+    private final DataSource dataSource;
+    /** Per sequence, the values the current saveAll of this thread is still expected to draw (SaveAllCounting). */
+    private final ThreadLocal<Map<String, int[]>> expectedDraws = new ThreadLocal<>();
+
+    TransactionValues(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** A call that may throw anything, as a method invocation may. */
+    @FunctionalInterface
+    interface Call<T> {
+        T run() throws Throwable;
+    }
+
+    /**
+     * Runs a call with the values it is expected to draw per sequence: while it runs, an increment of such a sequence
+     * takes at least the values still expected.
+     */
+    <T> T withExpectedDraws(Map<String, Integer> draws, Call<T> call) throws Throwable {
+        Map<String, int[]> outer = expectedDraws.get();
+        Map<String, int[]> expected = new HashMap<>();
+        draws.forEach((sequence, count) -> expected.put(sequence, new int[] {count}));
+        expectedDraws.set(expected);
+        try {
+            return call.run();
+        } finally {
+            if (outer == null) {
+                expectedDraws.remove();
+            } else {
+                expectedDraws.set(outer);
+            }
+        }
+    }
+
+    /** The values the current call is still expected to draw from the sequence, as a mutable counter, or null. */
+    private int @Nullable [] expected(String sequence) {
+        Map<String, int[]> expected = expectedDraws.get();
+        return expected == null ? null : expected.get(sequence);
+    }
+
+    /**
+     * The next value of a SYNC sequence in the current transaction.
+     *
+     * @throws SeqgenAggregateException if no transaction is active
+     */
+    long next(Sequence sequence, ValueProperty property) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()
+                || !TransactionSynchronizationManager.isSynchronizationActive()) {
+            throw new SeqgenAggregateException(property.where(), "the SYNC strategy takes the value in the caller's"
+                    + " transaction, so that a rollback undoes it, and this save runs outside a transaction", "Save"
+                    + " within a transaction (@Transactional, a TransactionTemplate, or a repository method, which"
+                    + " opens its own)");
+        }
+        Blocks blocks = (Blocks) TransactionSynchronizationManager.getResource(this);
+        if (blocks == null) {
+            blocks = new Blocks();
+            TransactionSynchronizationManager.bindResource(this, blocks);
+            TransactionSynchronizationManager.registerSynchronization(new BlocksSynchronization(blocks));
+        }
+        return blocks.next(sequence);
+    }
+
+    private <T> T onConnection(Function<Connection, T> work) {
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try {
+            return work.apply(connection);
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+    }
+
+    /** The values of one transaction, per sequence name. */
+    private final class Blocks {
+
+        private final Map<String, Block> bySequence = new HashMap<>();
+
+        long next(Sequence sequence) {
+            Block block = bySequence.get(sequence.name());
+            int[] expected = expected(sequence.name());
+            if (block == null || block.isEmpty()) {
+                int taken = block == null ? 0 : block.taken;
+                int count = Math.max(Math.max(1, Math.min(taken, MAX_INCREMENT)), expected == null ? 0 : expected[0]);
+                long[] values;
+                try {
+                    values = onConnection(connection -> sequence.nextValuesInTransaction(connection, count));
+                } catch (SequenceExhaustedException e) {
+                    if (count == 1) {
+                        throw e;
+                    }
+                    // Fewer than the increment are left below the maximum: take them one at a time.
+                    values = onConnection(connection -> sequence.nextValuesInTransaction(connection, 1));
+                }
+                block = new Block(sequence, values, taken + values.length);
+                bySequence.put(sequence.name(), block);
+            }
+            if (expected != null && expected[0] > 0) {
+                expected[0]--;
+            }
+            return block.take();
+        }
+
+        void giveBack() {
+            for (Block block : bySequence.values()) {
+                if (!block.isEmpty()) {
+                    block.giveBack();
+                }
+            }
+            bySequence.clear();
+        }
+    }
+
+    /** Values of one sequence taken in the transaction, handed out in order. */
+    private final class Block {
+
+        private final Sequence sequence;
+        private final long[] values;
+        /** How many values of the sequence the transaction has taken, this block included. */
+        private final int taken;
+        private int next;
+
+        Block(Sequence sequence, long[] values, int taken) {
+            this.sequence = sequence;
+            this.values = values;
+            this.taken = taken;
+        }
+
+        boolean isEmpty() {
+            return next == values.length;
+        }
+
+        long take() {
+            return values[next++];
+        }
+
+        /** Gives back the unused tail; one that is not one run of counters cannot be, and is logged. */
+        void giveBack() {
+            KeyOrder keyOrder = sequence.settings().keyOrder();
+            long firstUnused = keyOrder.counter(values[next]);
+            long end = keyOrder.counter(values[values.length - 1]) + 1;
+            int unused = values.length - next;
+            boolean consecutive = end - firstUnused == unused;
+            boolean given = consecutive
+                    && onConnection(connection -> sequence.giveBackInTransaction(connection, firstUnused, end));
+            next = values.length;
+            if (!given) {
+                LOG.log(System.Logger.Level.WARNING, () -> "seqgen: sequence '" + sequence.name() + "': " + unused
+                        + " value(s) taken in this transaction and not used could not be given back, and are a gap");
+            }
+        }
+    }
+
+    /** Gives the tails back before the commit and keeps the blocks bound to their transaction only. */
+    private final class BlocksSynchronization implements TransactionSynchronization {
+
+        private final Blocks blocks;
+
+        BlocksSynchronization(Blocks blocks) {
+            this.blocks = blocks;
+        }
+
+        @Override
+        public void suspend() {
+            TransactionSynchronizationManager.unbindResource(TransactionValues.this);
+        }
+
+        @Override
+        public void resume() {
+            TransactionSynchronizationManager.bindResource(TransactionValues.this, blocks);
+        }
+
+        @Override
+        public void beforeCommit(boolean readOnly) {
+            blocks.giveBack();
+        }
+
+        @Override
+        public void afterCompletion(int status) {
+            blocks.bySequence.clear();
+            TransactionSynchronizationManager.unbindResourceIfPossible(TransactionValues.this);
+        }
+    }
+}

@@ -1,0 +1,422 @@
+package dev.seqgen.boot.data.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.Strategy;
+import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
+import dev.seqgen.boot.data.jdbc.badname.BadlyNamedNote;
+import dev.seqgen.boot.data.jdbc.badtype.TextIdNote;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcInvoice;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcInvoiceRepository;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrder;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrderLine;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrderRepository;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcTicket;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcTicketRepository;
+import dev.seqgen.boot.data.jdbc.twosources.DoublyNumberedNote;
+import dev.seqgen.testing.TestDatabase;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.jdbc.autoconfigure.DataJdbcRepositoriesAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** Ids and gapless numbers of Spring Data JDBC aggregates, on each database. */
+class SeqgenDataJdbcTest {
+
+    private static final String INVOICE_NUMBERS = "seqgen_jdbc_invoice_number";
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                    DataSourceTransactionManagerAutoConfiguration.class, JdbcTemplateAutoConfiguration.class,
+                    TransactionAutoConfiguration.class, DataJdbcRepositoriesAutoConfiguration.class,
+                    SeqgenAutoConfiguration.class, SeqgenDataJdbcAutoConfiguration.class));
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void aNewAggregateGetsItsIdAndNumberAndAnUpdateKeepsThem(TestDatabase database) {
+        run(database, context -> {
+            SeqgenJdbcInvoiceRepository invoices = context.getBean(SeqgenJdbcInvoiceRepository.class);
+            SeqgenJdbcInvoice saved = invoices.save(new SeqgenJdbcInvoice("ada"));
+            assertThat(saved.getId()).isEqualTo(1);
+            assertThat(saved.getNumber()).isEqualTo(1);
+            SeqgenJdbcInvoice second = invoices.save(new SeqgenJdbcInvoice("grace"));
+            assertThat(second.getId()).isEqualTo(2);
+            assertThat(second.getNumber()).isEqualTo(2);
+
+            saved.setCustomer("ada lovelace");
+            SeqgenJdbcInvoice updated = invoices.save(saved);
+            assertThat(updated.getId()).isEqualTo(1);
+            assertThat(updated.getNumber()).isEqualTo(1);
+            SeqgenJdbcInvoice read = invoices.findById(1L).orElseThrow();
+            assertThat(read.getCustomer()).isEqualTo("ada lovelace");
+            assertThat(read.getNumber()).isEqualTo(1);
+            assertThat(invoices.count()).isEqualTo(2);
+            assertThat(opened(context.getBean(SequenceRegistry.class), "seqgen_jdbc_invoice").strategy())
+                    .as("the id's sequence, named by the table, with the default strategy")
+                    .isEqualTo(Strategy.ASYNC_BATCH);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void saveAllTakesItsNumbersInOneIncrement(TestDatabase database) {
+        run(database, context -> {
+            SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+            List<SeqgenJdbcInvoice> saved = inTransaction(context, false, () -> context.getBean(SeqgenJdbcInvoiceRepository.class)
+                    .saveAll(IntStream.range(0, 1000).mapToObj(i -> new SeqgenJdbcInvoice("c" + i)).toList()));
+            assertThat(saved).extracting(SeqgenJdbcInvoice::getNumber)
+                    .containsExactlyElementsOf(LongStream.rangeClosed(1, 1000).boxed().toList());
+            assertThat(saved).extracting(SeqgenJdbcInvoice::getId).doesNotHaveDuplicates().doesNotContainNull();
+            assertThat(opened(registry, INVOICE_NUMBERS).stats().reservations())
+                    .as("one increment for the 1,000 numbers of the call").isEqualTo(1);
+            assertThat(opened(registry, "seqgen_jdbc_invoice").stats().reservations())
+                    .as("ids from blocks: a few reservations, not one per aggregate").isLessThan(10);
+            assertThat(nextValue(context, INVOICE_NUMBERS)).isEqualTo(1001);
+
+            SeqgenJdbcInvoice one = inTransaction(context, false,
+                    () -> context.getBean(SeqgenJdbcInvoiceRepository.class).save(new SeqgenJdbcInvoice("next")));
+            assertThat(one.getNumber()).isEqualTo(1001);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void savesOneByOneInATransactionTakeGrowingIncrementsAndGiveTheUnusedTailBack(TestDatabase database) {
+        run(database, context -> {
+            SeqgenJdbcInvoiceRepository invoices = context.getBean(SeqgenJdbcInvoiceRepository.class);
+            List<Long> numbers = inTransaction(context, false, () -> IntStream.range(0, 10)
+                    .mapToObj(i -> invoices.save(new SeqgenJdbcInvoice("c" + i)).getNumber()).toList());
+            assertThat(numbers).containsExactlyElementsOf(LongStream.rangeClosed(1, 10).boxed().toList());
+            assertThat(opened(context.getBean(SequenceRegistry.class), INVOICE_NUMBERS).stats().reservations())
+                    .as("increments of 1, 1, 2, 4 and 8 values for 10 numbers").isEqualTo(5);
+            assertThat(nextValue(context, INVOICE_NUMBERS)).as("the 6 values taken and not used were given back")
+                    .isEqualTo(11);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void anInsertOfAggregatesWithAssignedIdsKeepsThemAndNumbersTheAggregates(TestDatabase database) {
+        run(database, context -> {
+            JdbcAggregateTemplate template = context.getBean(JdbcAggregateTemplate.class);
+            SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+            SeqgenJdbcInvoice one = inTransaction(context, false,
+                    () -> template.insert(SeqgenJdbcInvoice.withAssignedId(77, "assigned")));
+            assertThat(one.getId()).isEqualTo(77);
+            assertThat(one.getNumber()).isEqualTo(1);
+            List<SeqgenJdbcInvoice> more = inTransaction(context, false, () -> template.insertAll(List.of(
+                    SeqgenJdbcInvoice.withAssignedId(78, "a"), SeqgenJdbcInvoice.withAssignedId(79, "b"))));
+            assertThat(more).extracting(SeqgenJdbcInvoice::getId).containsExactly(78L, 79L);
+            assertThat(more).extracting(SeqgenJdbcInvoice::getNumber).containsExactly(2L, 3L);
+            assertThat(opened(registry, INVOICE_NUMBERS).stats().reservations())
+                    .as("one increment per call").isEqualTo(2);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void anImmutableAggregateWithAnIntIdGetsItThroughItsWither(TestDatabase database) {
+        run(database, context -> {
+            SeqgenJdbcTicketRepository tickets = context.getBean(SeqgenJdbcTicketRepository.class);
+            List<SeqgenJdbcTicket> saved = tickets.saveAll(List.of(new SeqgenJdbcTicket(0, "a"), new SeqgenJdbcTicket(0, "b")));
+            assertThat(saved).extracting(SeqgenJdbcTicket::id).containsExactly(1, 2);
+            assertThat(tickets.findById(2)).map(SeqgenJdbcTicket::note).contains("b");
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void entitiesBelowTheRootGetTheirIdsAtEverySaveAndKeepThem(TestDatabase database) {
+        run(database, context -> {
+            SeqgenJdbcOrderRepository orders = context.getBean(SeqgenJdbcOrderRepository.class);
+            SeqgenJdbcOrder order = new SeqgenJdbcOrder();
+            order.getLines().add(new SeqgenJdbcOrderLine(null, "a"));
+            order.getLines().add(new SeqgenJdbcOrderLine(null, "b"));
+            SeqgenJdbcOrder saved = orders.save(order);
+            assertThat(saved.getId()).isEqualTo(1);
+            assertThat(saved.getLines()).extracting(SeqgenJdbcOrderLine::id).containsExactly(1L, 2L);
+
+            saved.getLines().add(new SeqgenJdbcOrderLine(null, "c"));
+            SeqgenJdbcOrder updated = orders.save(saved);
+            assertThat(updated.getId()).isEqualTo(1);
+            assertThat(orders.findById(1L).orElseThrow().getLines())
+                    .containsExactly(new SeqgenJdbcOrderLine(1L, "a"), new SeqgenJdbcOrderLine(2L, "b"),
+                            new SeqgenJdbcOrderLine(3L, "c"));
+            assertThat(orders.count()).isEqualTo(1);
+        });
+    }
+
+    /**
+     * 16 threads save invoices in transactions of one to three, and every third transaction rolls back after its
+     * inserts: the committed numbers are exactly 1..n, in the order of their commits.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void rolledBackSavesLeaveNoGapAcrossSixteenThreads(TestDatabase database) throws Exception {
+        run(database, context -> {
+            SeqgenJdbcInvoiceRepository invoices = context.getBean(SeqgenJdbcInvoiceRepository.class);
+            int threads = 16;
+            int transactionsPerThread = 6;
+            CountDownLatch start = new CountDownLatch(1);
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            List<Future<Integer>> committed = new ArrayList<>();
+            try {
+                for (int t = 0; t < threads; t++) {
+                    int thread = t;
+                    committed.add(pool.submit(() -> {
+                        start.await();
+                        int saved = 0;
+                        for (int i = 0; i < transactionsPerThread; i++) {
+                            int size = 1 + (thread + i) % 3;
+                            boolean rollback = (thread * transactionsPerThread + i) % 3 == 0;
+                            inTransaction(context, rollback, () -> invoices.saveAll(IntStream.range(0, size)
+                                    .mapToObj(n -> new SeqgenJdbcInvoice("t" + thread)).toList()));
+                            saved += rollback ? 0 : size;
+                        }
+                        return saved;
+                    }));
+                }
+                start.countDown();
+                int total = 0;
+                for (Future<Integer> future : committed) {
+                    total += future.get(120, TimeUnit.SECONDS);
+                }
+                JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+                List<Long> numbers = new ArrayList<>(
+                        jdbc.queryForList("SELECT number FROM seqgen_jdbc_invoice", Long.class));
+                Collections.sort(numbers);
+                assertThat(total).as("a third of the transactions rolled back").isLessThan(threads * 2
+                        * transactionsPerThread);
+                assertThat(numbers).containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
+                assertThat(jdbc.queryForList("SELECT id FROM seqgen_jdbc_invoice", Long.class))
+                        .hasSize(total).doesNotHaveDuplicates();
+                assertThat(nextValue(context, INVOICE_NUMBERS)).isEqualTo(total + 1);
+            } finally {
+                pool.shutdownNow();
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void aTableThatHoldsRowsGetsIdsAndNumbersAboveThem(TestDatabase database) {
+        createTables(database);
+        for (int i = 1; i <= 50; i++) {
+            database.execute("INSERT INTO seqgen_jdbc_invoice (id, number, customer) VALUES (" + (i * 10) + ", " + i
+                    + ", 'old')");
+        }
+        run(database, false, context -> {
+            SeqgenJdbcInvoice saved = context.getBean(SeqgenJdbcInvoiceRepository.class).save(new SeqgenJdbcInvoice("new"));
+            assertThat(saved.getId()).isEqualTo(501);
+            assertThat(saved.getNumber()).isEqualTo(51);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void aSyncNumberOutsideATransactionIsRefused(TestDatabase database) {
+        run(database, context -> {
+            JdbcAggregateTemplate template = context.getBean(JdbcAggregateTemplate.class);
+            assertThatThrownBy(() -> template.save(new SeqgenJdbcInvoice("no transaction")))
+                    .hasMessageContainingAll(SeqgenJdbcInvoice.class.getName(), "property 'number'",
+                            "sequence '" + INVOICE_NUMBERS + "'", "outside a transaction");
+            assertThat(context.getBean(JdbcTemplate.class)
+                    .queryForObject("SELECT COUNT(*) FROM seqgen_jdbc_invoice", Long.class)).isZero();
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void theConfigurationOverridesTheAnnotationsStrategy(TestDatabase database) {
+        run(database, "seqgen.sequences." + INVOICE_NUMBERS + ".strategy=async", context -> {
+            JdbcAggregateTemplate template = context.getBean(JdbcAggregateTemplate.class);
+            assertThat(template.save(new SeqgenJdbcInvoice("no transaction needed")).getNumber()).isEqualTo(1);
+            assertThat(opened(context.getBean(SequenceRegistry.class), INVOICE_NUMBERS).strategy())
+                    .isEqualTo(Strategy.ASYNC);
+        });
+    }
+
+    @Test
+    void aPropertyOfATypeThatCannotHoldTheValueFailsTheStartUp() {
+        contextRunner.withUserConfiguration(BadType.class).withPropertyValues(datasource(TestDatabase.H2))
+                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
+                        assertThat(seqgenError(context)).hasMessageContainingAll(
+                                TextIdNote.class.getName(), "property 'reference'",
+                                "sequence 'seqgen_jdbc_text_note_reference'", "java.lang.String",
+                                "Long, long, Integer or int"));
+    }
+
+    @Test
+    void aSequenceNameThatIsNotAllowedFailsTheStartUp() {
+        contextRunner.withUserConfiguration(BadName.class).withPropertyValues(datasource(TestDatabase.H2))
+                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
+                        assertThat(seqgenError(context)).hasMessageContainingAll(
+                                BadlyNamedNote.class.getName(), "id property 'id'", "sequence 'notes; drop table'"));
+    }
+
+    @Test
+    void anIdWithSpringDatasSequenceTooFailsTheStartUp() {
+        contextRunner.withUserConfiguration(TwoSources.class).withPropertyValues(datasource(TestDatabase.H2))
+                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
+                        assertThat(seqgenError(context)).hasMessageContainingAll(
+                                DoublyNumberedNote.class.getName(), "id property 'id'", "sequence 'doubly_numbered_note'",
+                                "@Sequence", "Keep one of @SeqgenValue and @Sequence"));
+    }
+
+    @Test
+    void seqgenDisabledLeavesSpringDataJdbcAlone() {
+        contextRunner.withUserConfiguration(Aggregates.class).withPropertyValues(datasource(TestDatabase.H2))
+                .withPropertyValues("seqgen.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(SeqgenAggregateCallback.class)
+                        .doesNotHaveBean(SequenceRegistry.class).hasSingleBean(JdbcAggregateTemplate.class));
+    }
+
+    @Test
+    void withoutSpringDataJdbcTheCallbackIsNotThere() {
+        contextRunner.withUserConfiguration(Aggregates.class).withPropertyValues(datasource(TestDatabase.H2))
+                .withClassLoader(new FilteredClassLoader("org.springframework.data.relational"))
+                .run(context -> assertThat(context).hasNotFailed()
+                        .doesNotHaveBean(SeqgenAggregateCallback.class).hasSingleBean(SequenceRegistry.class));
+    }
+
+    private void run(TestDatabase database, ContextTest test) {
+        run(database, true, null, test);
+    }
+
+    private void run(TestDatabase database, String property, ContextTest test) {
+        run(database, true, property, test);
+    }
+
+    private void run(TestDatabase database, boolean createTables, ContextTest test) {
+        run(database, createTables, null, test);
+    }
+
+    /** Runs the test in an application over fresh tables and a sequence table of its own; drops them after. */
+    private void run(TestDatabase database, boolean createTables, String property, ContextTest test) {
+        if (createTables) {
+            createTables(database);
+        }
+        String table = TestDatabase.uniqueTable();
+        try {
+            contextRunner.withUserConfiguration(Aggregates.class).withPropertyValues(datasource(database))
+                    .withPropertyValues("seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                            "spring.datasource.hikari.maximum-pool-size=24")
+                    .withPropertyValues(property == null ? new String[0] : new String[] { property })
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        test.run(context);
+                    });
+        } finally {
+            database.dropTable(table);
+            database.dropTable("seqgen_jdbc_invoice");
+            database.dropTable("seqgen_jdbc_ticket");
+            database.dropTable("seqgen_jdbc_order_line");
+            database.dropTable("seqgen_jdbc_order");
+        }
+    }
+
+    private static void createTables(TestDatabase database) {
+        database.dropTable("seqgen_jdbc_invoice");
+        database.dropTable("seqgen_jdbc_ticket");
+        database.execute("CREATE TABLE seqgen_jdbc_invoice (id BIGINT NOT NULL PRIMARY KEY, number BIGINT NOT NULL"
+                + " UNIQUE, customer VARCHAR(100))");
+        database.execute("CREATE TABLE seqgen_jdbc_ticket (id INT NOT NULL PRIMARY KEY, note VARCHAR(100))");
+        database.dropTable("seqgen_jdbc_order_line");
+        database.dropTable("seqgen_jdbc_order");
+        database.execute("CREATE TABLE seqgen_jdbc_order (id BIGINT NOT NULL PRIMARY KEY)");
+        database.execute("CREATE TABLE seqgen_jdbc_order_line (id BIGINT NOT NULL PRIMARY KEY,"
+                + " seqgen_jdbc_order BIGINT NOT NULL, seqgen_jdbc_order_key INT NOT NULL, product VARCHAR(100))");
+    }
+
+    private static <T> T inTransaction(AssertableApplicationContext context, boolean rollback,
+            java.util.function.Supplier<T> work) {
+        return new TransactionTemplate(context.getBean(PlatformTransactionManager.class)).execute(status -> {
+            T result = work.get();
+            if (rollback) {
+                status.setRollbackOnly();
+            }
+            return result;
+        });
+    }
+
+    /** The start-up failure seqgen raised, wherever Spring wrapped it. */
+    private static Throwable seqgenError(AssertableApplicationContext context) {
+        Throwable failure = context.getStartupFailure();
+        while (failure != null && !(failure instanceof SeqgenAggregateException)) {
+            failure = failure.getCause();
+        }
+        assertThat(failure).as("a SeqgenAggregateException in " + context.getStartupFailure()).isNotNull();
+        return failure;
+    }
+
+    /** The sequence the callback opened (asking the registry with its settings for the name would differ). */
+    private static Sequence opened(SequenceRegistry registry, String name) {
+        return registry.sequences().stream().filter(sequence -> sequence.name().equals(name)).findFirst()
+                .orElseThrow();
+    }
+
+    private static long nextValue(AssertableApplicationContext context, String sequence) {
+        return context.getBean(SequenceRegistry.class).store().nextValue(sequence).orElseThrow();
+    }
+
+    private static String[] datasource(TestDatabase database) {
+        HikariDataSource shared = (HikariDataSource) database.dataSource();
+        return new String[] { "spring.datasource.url=" + shared.getJdbcUrl(),
+                "spring.datasource.username=" + shared.getUsername(),
+                "spring.datasource.password=" + (shared.getPassword() == null ? "" : shared.getPassword()) };
+    }
+
+    @FunctionalInterface
+    private interface ContextTest {
+        void run(AssertableApplicationContext context) throws Exception;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @AutoConfigurationPackage(basePackageClasses = SeqgenJdbcInvoice.class)
+    static class Aggregates {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @AutoConfigurationPackage(basePackageClasses = TextIdNote.class)
+    static class BadType {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @AutoConfigurationPackage(basePackageClasses = BadlyNamedNote.class)
+    static class BadName {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @AutoConfigurationPackage(basePackageClasses = DoublyNumberedNote.class)
+    static class TwoSources {
+    }
+}
