@@ -111,6 +111,37 @@ class FlushTimeNumbersTest {
     }
 
     /**
+     * A query on a table the pending inserts do not write: Hibernate's AUTO flush begins, finds nothing the query
+     * needs and executes nothing, and so reserves no number either; the flush at commit does.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void anAutoFlushThatExecutesNothingReservesNothing(TestDatabase db) {
+        String seqgenTable = TestDatabase.uniqueTable();
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
+                Map.of(), NumberedInvoice.class, AsyncBatchTicket.class)) {
+            List<NumberedInvoice> invoices = new ArrayList<>();
+            HibernateTesting.inTransaction(sessionFactory, session -> {
+                for (int i = 0; i < 3; i++) {
+                    NumberedInvoice invoice = new NumberedInvoice(0);
+                    session.persist(invoice);
+                    invoices.add(invoice);
+                }
+                session.createQuery("select count(t) from AsyncBatchTicket t", Long.class).getSingleResult();
+                assertThat(invoices).as("after a query on another table: not flushed, no number")
+                        .allSatisfy(invoice -> assertThat(invoice.number()).isNull());
+                assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers"))
+                        .as("the row, read by another connection, after the query").isEqualTo(1);
+            });
+            assertThat(invoices).extracting(NumberedInvoice::number).as("taken by the flush at commit")
+                    .containsExactly(1L, 2L, 3L);
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers")).isEqualTo(4);
+        } finally {
+            db.dropTable(seqgenTable);
+        }
+    }
+
+    /**
      * 16 threads; transactions of 1 to 20 entities, invoices and credit notes mixed, so that each flush draws
      * from two SYNC sequences; a third of the transactions roll back, half of those before their flush (no number
      * was ever taken) and half after it; some run a query in the middle that flushes early. Committed numbers are
