@@ -151,6 +151,9 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             // store) are adopted: the sequence starts above the highest, and the column is checked for assigned
             // values.
             sequenceName = name;
+            if (reservedAtFlush() != null) {
+                service.flushReservations().numbersRegistered();
+            }
             service.register(SeqgenRegistryService.Registration.of(name, settings, context, where, this::started));
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
@@ -188,11 +191,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     @Override
     public Object generate(SharedSessionContractImplementor session, Object owner, @Nullable Object currentValue,
             EventType eventType) {
-        Sequence started = sequence;
-        if (started == null) {
-            service.open(sequenceName);
-            started = sequence;
-        }
+        Sequence started = started();
         ReturningWork<Long> sessionWork = inSessionTransaction;
         long value;
         if (sessionWork == null) {
@@ -203,6 +202,20 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             value = session.doReturningWork(sessionWork);
         }
         return intValue ? (Object) Math.toIntExact(value) : (Object) value;
+    }
+
+    /**
+     * The started sequence, opened first if this is its first use (a start-up without JDBC metadata access).
+     *
+     * @return the sequence this generator takes its values from
+     */
+    Sequence started() {
+        Sequence started = sequence;
+        if (started == null) {
+            service.open(sequenceName);
+            started = sequence;
+        }
+        return started;
     }
 
     /**

@@ -12,36 +12,51 @@ import org.hibernate.resource.transaction.spi.TransactionObserver;
 import org.jspecify.annotations.Nullable;
 
 import java.lang.ref.WeakReference;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The values of SYNC {@link SeqgenNumber} sequences, taken for a whole flush in one increment per sequence.
+ * The values of SYNC {@link SeqgenNumber} sequences, taken for a whole flush in one increment per sequence,
+ * before the flush sends its first statement.
  *
  * <pre>
- * Design: where the size of the flush is known, and why the values are reserved there
+ * Design: when the size of the flush is known, and why the values are reserved then
  *
  * Hibernate calls a number's generator from the entity's insert action, immediately before the INSERT is
  * bound and added to the JDBC batch; nothing tells a generator how many inserts of the flush are still to
- * come. Three places could know it: the action queue (its list of insertions is not public API), a flush
- * event listener (it runs before the insert actions are final: cascades at flush add more), and the
- * persistence context at the first insert of the flush, which is what is done here. When a sequence's block for this session is used up, the entities still to be inserted are
- * counted: managed entries that do not exist in the database yet, each weighted by the SYNC numbers its
- * entity type draws from this sequence. At the first insert of a flush that is exactly the flush's inserts
- * (the cascades have run; the entity being inserted is not marked as existing until its INSERT ran), so
- * one statement, +N in the session's transaction, reserves them all, and the values are handed out in the
- * order Hibernate executes the inserts. Between the batched inserts there is no other statement: JDBC
- * batching and Spanner's auto_batch_dml keep one batch.
+ * come, and by the time the first numbered insert runs, the inserts of other entity types before it may
+ * already wait in a batch. An increment there sits between them and the rest: JDBC batches survive it (the
+ * increment runs beside the pending batch), but Spanner's auto_batch_dml does not (the increment is a query,
+ * so the driver must first send the DML it buffered, and the flush's one ExecuteBatchDml becomes two).
+ *
+ * So the values are reserved at the first action the flush executes (FlushReservationListener explains that
+ * hook and the others it was chosen over): the cascades have run, the flush has decided to execute, and none
+ * of its statements has been sent. There the persistence context holds exactly the flush's inserts: managed
+ * entries that do not exist in the database yet (the entity whose pre-insert event fires is not marked as
+ * existing until its INSERT ran), each weighted by the SYNC numbers its entity type draws from each
+ * sequence. One pass counts them for every sequence; each sequence then takes its count, less what its block
+ * still holds, with one +N in the session's transaction. The sequences are taken in the order of their first
+ * pending entity in the persistence context, which is the order of the persist() calls: the order in which
+ * the inserts would have reached them. Transactions that persist in a consistent order lock the rows in a
+ * consistent order, also when an early flush already holds one of them (a fixed order such as the names'
+ * would take a second row before the one such a transaction holds, and deadlock with it). The generators
+ * then hand the values out in the order Hibernate executes the inserts, with no statement of seqgen's between
+ * them.
  *
  * The transaction holds the row from that increment to its end, so the values of one transaction are
- * consecutive across several flushes (an early flush before a query reserves its own N). A rollback undoes
- * the increment with the inserts: no gap. If fewer inserts ran than were counted (a PreInsertEventListener
- * that vetoed one), the rest stays in the block for the next flush of the transaction, and what is left
- * when the transaction commits is given back in it, before the commit (Sequence.giveBackInTransaction),
- * so committed numbers stay gapless. If more ran than were counted, the next insert simply reserves again.
+ * consecutive across several flushes (an early flush before a query reserves its own N, at its own first
+ * action). A rollback undoes the increment with the inserts: no gap. If fewer inserts ran than were counted
+ * (a PreInsertEventListener that vetoed one), the rest stays in the block for the next flush of the
+ * transaction, and what is left when the transaction commits is given back in it, before the commit
+ * (Sequence.giveBackInTransaction), so committed numbers stay gapless. If more ran than were counted (an
+ * entity persisted during the flush), or an insert runs outside a flush (Hibernate executes the queued
+ * inserts at persist() of an entity with an IDENTITY id), the generator finds its block empty and reserves
+ * then, counting the same way.
  *
  * The end of the transaction is seen by a TransactionObserver on the session's transaction coordinator
  * (the same API from Hibernate 7.1 to 7.4; the action queue's completion callbacks changed in 7.2). Its
@@ -50,8 +65,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * State is per session and per sequence, and a session is used by one thread at a time, so the blocks need
  * no locking; only the map from session to its blocks is shared, and it holds sessions weakly (a session
- * closed with its transaction never ended must not be kept). A session without a transaction, or a
- * stateless one (no persistence context to count), takes one value per insert, as before.
+ * closed with its transaction never ended must not be kept). Which session's flush has begun is held per
+ * thread, weakly too: a flush runs on one thread from its event to its last action. A session without a
+ * transaction, or a stateless one (no persistence context to count, no flush), takes one value per insert.
  * </pre>
  */
 final class FlushReservations {
@@ -61,56 +77,153 @@ final class FlushReservations {
     /** The blocks of each session in a transaction; the value holds its session weakly. */
     private final Map<SharedSessionContractImplementor, SessionBlocks> sessions =
             Collections.synchronizedMap(new WeakHashMap<>());
-    /** How many SYNC numbers of each sequence an entity type draws per insert; filled as types are met. */
-    private final Map<EntityPersister, Map<String, Integer>> drawsPerInsert = new ConcurrentHashMap<>();
+    /** What an entity type's inserts draw from SYNC number sequences, per sequence; filled as types are met. */
+    private final Map<EntityPersister, Map<String, Draw>> drawsPerInsert = new ConcurrentHashMap<>();
+    /** The session whose flush began on this thread and has not executed its first action yet. */
+    private final ThreadLocal<WeakReference<SessionImplementor>> flushBegun = new ThreadLocal<>();
+    /** Whether a SYNC number generator registered: until one does, flushes are not watched. */
+    private volatile boolean numbersAtFlush;
+
+    /** Called by each SYNC number generator when it is configured: from then on, flushes are watched. */
+    void numbersRegistered() {
+        numbersAtFlush = true;
+    }
 
     /**
-     * Returns the next value of a SYNC number sequence for an insert of this session, reserving the values the
-     * session's pending inserts need when its block is used up.
+     * A flush of the session begins (a flush or an auto-flush event, before Hibernate's own listener): its
+     * first action will reserve the values it needs.
+     *
+     * @param session the flushing session
+     */
+    void flushBegins(SessionImplementor session) {
+        if (numbersAtFlush) {
+            flushBegun.set(new WeakReference<>(session));
+        }
+    }
+
+    /**
+     * An action is about to execute its statement. The first one a flush executes reserves, for each SYNC
+     * number sequence, the values of the flush's inserts, before any statement of the flush is sent; every
+     * other action, and an action outside a flush's executions (an insert Hibernate runs at persist()),
+     * returns at once.
+     */
+    void actionExecutes() {
+        WeakReference<SessionImplementor> begun = flushBegun.get();
+        if (begun == null) {
+            return;
+        }
+        SessionImplementor session = begun.get();
+        if (session == null) {
+            flushBegun.remove();
+        } else if (session.getPersistenceContextInternal().isFlushing()) {
+            flushBegun.remove();
+            reserveForFlush(session);
+        }
+        // Otherwise the flush has not reached its executions yet (an insert at persist() during its cascades).
+    }
+
+    private void reserveForFlush(SessionImplementor session) {
+        if (!session.isTransactionInProgress()) {
+            return;
+        }
+        Map<String, Pending> pending = pendingInserts(session);
+        if (!pending.isEmpty()) {
+            SessionBlocks blocks = blocksOf(session);
+            pending.values().forEach(draw -> blocks.reserve(draw.generator().started(), draw.values()));
+        }
+    }
+
+    /**
+     * Returns the next value of a SYNC number sequence for an insert of this session, from the values reserved
+     * for its flush, or reserving the values the session's pending inserts need if there are none left.
      *
      * @param session the session executing the insert
      * @param sequence the started SYNC sequence
      * @return the next value, in insert order
      */
     long next(SharedSessionContractImplementor session, Sequence sequence) {
-        if (!(session instanceof SessionImplementor) || !session.isTransactionInProgress()) {
+        if (!(session instanceof SessionImplementor stateful) || !session.isTransactionInProgress()) {
             return session.doReturningWork(sequence::nextInTransaction);
         }
+        return blocksOf(stateful).next(sequence);
+    }
+
+    private SessionBlocks blocksOf(SessionImplementor session) {
         SessionBlocks blocks = sessions.get(session);
         if (blocks == null) {
             blocks = new SessionBlocks(this, session);
             session.getTransactionCoordinator().addObserver(blocks);
             sessions.put(session, blocks);
         }
-        return blocks.next(sequence);
+        return blocks;
     }
 
-    /** How many values of the sequence the session's entities that are not inserted yet need; at least 1. */
-    private int pendingInserts(SharedSessionContractImplementor session, String sequence) {
-        long pending = 0;
+    /**
+     * The values the session's entities that are not inserted yet need, per SYNC number sequence, in the order
+     * of each sequence's first such entity in the persistence context; a sequence none of them draws from is
+     * absent.
+     */
+    private Map<String, Pending> pendingInserts(SharedSessionContractImplementor session) {
+        Map<String, Pending> pending = new LinkedHashMap<>();
         for (Map.Entry<Object, EntityEntry> managed : session.getPersistenceContextInternal()
                 .reentrantSafeEntityEntries()) {
             EntityEntry entry = managed.getValue();
             if (!entry.isExistsInDatabase() && entry.getStatus() == Status.MANAGED) {
-                pending += drawsPerInsert.computeIfAbsent(entry.getPersister(), FlushReservations::draws)
-                        .getOrDefault(sequence, 0);
+                for (Map.Entry<String, Draw> draw : drawsPerInsert
+                        .computeIfAbsent(entry.getPersister(), FlushReservations::draws).entrySet()) {
+                    pending.computeIfAbsent(draw.getKey(), name -> new Pending(draw.getValue().generator()))
+                            .add(draw.getValue().values());
+                }
             }
         }
-        return (int) Math.max(1, Math.min(pending, Integer.MAX_VALUE));
+        return pending;
     }
 
-    /** The SYNC number sequences an entity type's inserts draw from, and how many values each. */
-    private static Map<String, Integer> draws(EntityPersister persister) {
-        Map<String, Integer> draws = new HashMap<>();
+    /** The SYNC number sequences an entity type's inserts draw from, how many values each, in attribute order. */
+    private static Map<String, Draw> draws(EntityPersister persister) {
+        Map<String, Draw> draws = new LinkedHashMap<>();
         for (Generator generator : persister.getEntityMetamodel().getGenerators()) {
             if (generator instanceof AbstractSeqgenGenerator<?> seqgen) {
                 String sequence = seqgen.reservedAtFlush();
                 if (sequence != null) {
-                    draws.merge(sequence, 1, Integer::sum);
+                    draws.merge(sequence, new Draw(seqgen, 1),
+                            (drawn, more) -> new Draw(drawn.generator(), drawn.values() + more.values()));
                 }
             }
         }
-        return Map.copyOf(draws);
+        return Collections.unmodifiableMap(draws);
+    }
+
+    /**
+     * What one insert of an entity type draws from one sequence.
+     *
+     * @param generator one of the generators that draw from the sequence, to reach it
+     * @param values how many values
+     */
+    private record Draw(AbstractSeqgenGenerator<?> generator, int values) {
+    }
+
+    /** The values a session's pending inserts need from one sequence, summed over its entities. */
+    private static final class Pending {
+
+        private final AbstractSeqgenGenerator<?> generator;
+        private long values;
+
+        Pending(AbstractSeqgenGenerator<?> generator) {
+            this.generator = generator;
+        }
+
+        void add(int more) {
+            values += more;
+        }
+
+        AbstractSeqgenGenerator<?> generator() {
+            return generator;
+        }
+
+        int values() {
+            return (int) Math.min(values, Integer.MAX_VALUE);
+        }
     }
 
     /** One session's blocks for the current transaction; observes its end. */
@@ -129,14 +242,26 @@ final class FlushReservations {
         long next(Sequence sequence) {
             Block block = blocks.get(sequence.name());
             if (block == null || block.isEmpty()) {
-                SharedSessionContractImplementor current = session();
-                int count = owner.pendingInserts(current, sequence.name());
-                long[] values = current.doReturningWork(
-                        connection -> sequence.nextValuesInTransaction(connection, count));
-                block = new Block(sequence, values);
-                blocks.put(sequence.name(), block);
+                Pending pending = owner.pendingInserts(session()).get(sequence.name());
+                block = reserve(sequence, pending == null ? 1 : pending.values());
             }
             return block.take();
+        }
+
+        /**
+         * Makes the sequence's block hold at least {@code count} values, taking what it lacks with one increment
+         * in the session's transaction: after the values it still holds, because the transaction holds the row.
+         */
+        Block reserve(Sequence sequence, int count) {
+            Block block = blocks.get(sequence.name());
+            int held = block == null ? 0 : block.remaining();
+            if (count > held) {
+                long[] values = session().doReturningWork(
+                        connection -> sequence.nextValuesInTransaction(connection, count - held));
+                block = block == null ? new Block(sequence, values) : block.followedBy(values);
+                blocks.put(sequence.name(), block);
+            }
+            return block;
         }
 
         private SharedSessionContractImplementor session() {
@@ -195,6 +320,17 @@ final class FlushReservations {
 
         boolean isEmpty() {
             return next == values.length;
+        }
+
+        int remaining() {
+            return values.length - next;
+        }
+
+        /** A block of this one's values not handed out yet, then the given ones. */
+        Block followedBy(long[] more) {
+            long[] joined = Arrays.copyOfRange(values, next, values.length + more.length);
+            System.arraycopy(more, 0, joined, remaining(), more.length);
+            return new Block(sequence, joined);
         }
 
         long take() {

@@ -5,13 +5,15 @@ import org.hibernate.SessionFactoryObserver;
 import org.hibernate.boot.Metadata;
 import org.hibernate.boot.spi.BootstrapContext;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
+import org.hibernate.event.service.spi.EventListenerRegistry;
 import org.hibernate.integrator.spi.Integrator;
 import org.hibernate.service.UnknownServiceException;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Starts seqgen's sequences when a session factory has been built, and gives back their unused values when
- * it closes. Hibernate finds it with {@link java.util.ServiceLoader}
+ * it closes; watches its flushes, so that each reserves the SYNC numbers it needs before its first statement.
+ * Hibernate finds it with {@link java.util.ServiceLoader}
  * ({@code META-INF/services/org.hibernate.integrator.spi.Integrator} in seqgen-core); applications do nothing.
  *
  * <p>Generators do no database I/O while Hibernate reads the mappings; they register with seqgen's service,
@@ -19,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * row above the rows already in the entity tables) once the session factory exists, so that a broken
  * database or store still fails at start-up. With {@code hibernate.boot.allow_jdbc_metadata_access=false}
  * (offline metadata builds, Spring's AOT processing) it does nothing at start-up, and the first id does it.
- * Session factories without seqgen ids pay nothing.
+ * Session factories without seqgen ids pay nothing but the flush and pre-insert listeners, which return at once
+ * until a SYNC {@link SeqgenNumber} exists.
  */
 public final class SeqgenIntegrator implements Integrator {
 
@@ -31,6 +34,14 @@ public final class SeqgenIntegrator implements Integrator {
     public void integrate(Metadata metadata, BootstrapContext bootstrapContext,
             SessionFactoryImplementor sessionFactory) {
         sessionFactory.addObserver(new Observer());
+        SeqgenRegistryService service = Observer.service(sessionFactory);
+        if (service != null) {
+            // Watches flushes so that each reserves its SYNC numbers before its first statement; idle until a SYNC
+            // number generator registers.
+            FlushReservationListener.register(
+                    sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class),
+                    service.flushReservations());
+        }
     }
 
     private static final class Observer implements SessionFactoryObserver {

@@ -33,12 +33,14 @@ import java.lang.annotation.Target;
  * replaced. The number is generated once, on insert; it is not changed by updates (map the column
  * {@code updatable = false} so that nobody changes it by mistake).
  *
- * <p><b>SYNC</b> increments the sequence row on the session's JDBC connection, in the session's transaction, at
- * that insert. The row stays locked from the first such insert of the transaction to its commit or rollback,
- * which with the usual flush at commit is only the flush and the commit: a gapless sequence then serves about
- * 1 / (flush-to-commit time) transactions per second instead of 1 / (whole transaction). Numbers taken in one
- * flush are consecutive, in the order Hibernate executes the inserts; a rollback undoes them, so committed
- * numbers are gapless and become visible in number order. See {@code docs/business-numbers.md}.
+ * <p><b>SYNC</b> increments the sequence row on the session's JDBC connection, in the session's transaction, in
+ * that flush: once per flush and sequence, for all its numbered inserts, before the flush sends its first
+ * statement (so JDBC batches, and Spanner's batched DML, stay whole). The row stays locked from the first such
+ * flush of the transaction to its commit or rollback, which with the usual flush at commit is only the flush
+ * and the commit: a gapless sequence then serves about 1 / (flush-to-commit time) transactions per second
+ * instead of 1 / (whole transaction). Numbers taken in one flush are consecutive, in the order Hibernate
+ * executes the inserts; a rollback undoes them, so committed numbers are gapless and become visible in number
+ * order. See {@code docs/business-numbers.md}.
  *
  * <p><b>ASYNC, BATCH, ASYNC_BATCH</b> take {@link dev.seqgen.Sequence#next()} at the insert: unique and, per
  * JVM, increasing, never gapless.

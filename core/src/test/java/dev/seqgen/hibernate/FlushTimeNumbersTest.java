@@ -111,6 +111,37 @@ class FlushTimeNumbersTest {
     }
 
     /**
+     * A query on a table the pending inserts do not write: Hibernate's AUTO flush begins, finds nothing the query
+     * needs and executes nothing, and so reserves no number either; the flush at commit does.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void anAutoFlushThatExecutesNothingReservesNothing(TestDatabase db) {
+        String seqgenTable = TestDatabase.uniqueTable();
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
+                Map.of(), NumberedInvoice.class, AsyncBatchTicket.class)) {
+            List<NumberedInvoice> invoices = new ArrayList<>();
+            HibernateTesting.inTransaction(sessionFactory, session -> {
+                for (int i = 0; i < 3; i++) {
+                    NumberedInvoice invoice = new NumberedInvoice(0);
+                    session.persist(invoice);
+                    invoices.add(invoice);
+                }
+                session.createQuery("select count(t) from AsyncBatchTicket t", Long.class).getSingleResult();
+                assertThat(invoices).as("after a query on another table: not flushed, no number")
+                        .allSatisfy(invoice -> assertThat(invoice.number()).isNull());
+                assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers"))
+                        .as("the row, read by another connection, after the query").isEqualTo(1);
+            });
+            assertThat(invoices).extracting(NumberedInvoice::number).as("taken by the flush at commit")
+                    .containsExactly(1L, 2L, 3L);
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers")).isEqualTo(4);
+        } finally {
+            db.dropTable(seqgenTable);
+        }
+    }
+
+    /**
      * 16 threads; transactions of 1 to 20 entities, invoices and credit notes mixed, so that each flush draws
      * from two SYNC sequences; a third of the transactions roll back, half of those before their flush (no number
      * was ever taken) and half after it; some run a query in the middle that flushes early. Committed numbers are
@@ -253,6 +284,85 @@ class FlushTimeNumbersTest {
         assertThat(inserts.batchesExecuted).as("JDBC batches executed").hasValue(entities / batchSize);
         assertThat(inserts.executedSingly).as("inserts executed one by one").hasValue(0);
         assertIncrementsOnTheSessionConnection(log, seqgenTable, INVOICES, 1);
+    }
+
+    /**
+     * Other entities persisted first, then invoices and credit notes, then other entities again, with
+     * {@code hibernate.order_inserts}: the flush's numbers are reserved, one increment per sequence, before its
+     * first insert is batched (before, the increment came after the other entities' rows were batched, which
+     * made Spanner's auto_batch_dml send two batches), and every JDBC batch of inserts stays whole.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void aMixedFlushReservesItsNumbersBeforeItsFirstInsertAndKeepsEveryBatchWhole(TestDatabase db) {
+        int batchSize = 50;
+        int othersBefore = 60;
+        int invoiceCount = 70;
+        int creditNoteCount = 30;
+        int othersAfter = 60;
+        String seqgenTable = TestDatabase.uniqueTable();
+        StatementCounter otherInserts = new StatementCounter("insert into " + PREFIX + "async_batch_ticket");
+        StatementCounter invoiceInserts = new StatementCounter("insert into " + INVOICES);
+        StatementCounter creditNoteInserts = new StatementCounter("insert into " + CREDIT_NOTES);
+        StatementLog log = new StatementLog();
+        List<NumberedInvoice> invoices = new ArrayList<>();
+        List<NumberedCreditNote> creditNotes = new ArrayList<>();
+        DataSource observed = otherInserts.wrap(invoiceInserts.wrap(creditNoteInserts.wrap(log.wrap(db.dataSource()))));
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(observed, PREFIX, seqgenTable,
+                Map.of(AvailableSettings.STATEMENT_BATCH_SIZE, batchSize, AvailableSettings.ORDER_INSERTS, true),
+                AsyncBatchTicket.class, NumberedInvoice.class, NumberedCreditNote.class)) {
+            HibernateTesting.inTransaction(sessionFactory, session -> {
+                for (int i = 0; i < othersBefore; i++) {
+                    session.persist(new AsyncBatchTicket(0));
+                }
+                for (int i = 0; i < invoiceCount; i++) {
+                    NumberedInvoice invoice = new NumberedInvoice(0);
+                    session.persist(invoice);
+                    invoices.add(invoice);
+                    if (i < creditNoteCount) {
+                        NumberedCreditNote creditNote = new NumberedCreditNote(0);
+                        session.persist(creditNote);
+                        creditNotes.add(creditNote);
+                    }
+                }
+                for (int i = 0; i < othersAfter; i++) {
+                    session.persist(new AsyncBatchTicket(0));
+                }
+            });
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "invoice_numbers"))
+                    .isEqualTo(invoiceCount + 1L);
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "credit_note_numbers"))
+                    .isEqualTo(creditNoteCount + 1L);
+        } finally {
+            db.dropTable(seqgenTable);
+        }
+        assertThat(invoices).extracting(NumberedInvoice::number).as("invoice numbers, in persist order")
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, invoiceCount).boxed().toList());
+        assertThat(creditNotes).extracting(NumberedCreditNote::number).as("credit note numbers, in persist order")
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, creditNoteCount).boxed()
+                        .toList());
+        assertWholeBatches("other entities", otherInserts, othersBefore + othersAfter, batchSize);
+        assertWholeBatches("invoices", invoiceInserts, invoiceCount, batchSize);
+        assertWholeBatches("credit notes", creditNoteInserts, creditNoteCount, batchSize);
+
+        List<List<String>> sessions = log.connectionsThatPrepared("insert into " + INVOICES);
+        assertThat(sessions).as("connections that inserted").hasSize(1);
+        List<String> statements = sessions.get(0);
+        int firstInsert = java.util.stream.IntStream.range(0, statements.size())
+                .filter(i -> statements.get(i).startsWith("insert into ")).findFirst().orElseThrow();
+        String seqgen = "update " + seqgenTable.toLowerCase(java.util.Locale.ROOT);
+        assertThat(statements.subList(0, firstInsert).stream().filter(sql -> sql.contains(seqgen)))
+                .as("increments before the flush's first insert, one per sequence: %s", statements).hasSize(2);
+        assertThat(statements.subList(firstInsert, statements.size()).stream().filter(sql -> sql.contains(seqgen)))
+                .as("statements on seqgen's row after the first insert: %s", statements).isEmpty();
+    }
+
+    /** Asserts that the rows went out in as few JDBC batches as the batch size allows, none executed singly. */
+    private static void assertWholeBatches(String what, StatementCounter inserts, int rows, int batchSize) {
+        assertThat(inserts.rowsBatched).as("%s: insert rows added to JDBC batches", what).hasValue(rows);
+        assertThat(inserts.batchesExecuted).as("%s: JDBC batches executed", what)
+                .hasValue((rows + batchSize - 1) / batchSize);
+        assertThat(inserts.executedSingly).as("%s: inserts executed one by one", what).hasValue(0);
     }
 
     /** Two SYNC sequences in one flush: one increment each, whatever the number of inserts. */

@@ -42,11 +42,11 @@ class FlushBatchingOnSpannerMockServerTest {
 
     /**
      * Answers every statement: queries with no rows, DML with one row changed, and the increment of seqgen's row
-     * ({@code UPDATE ... THEN RETURN next_value}) from a counter, so that Hibernate and seqgen can start and run
-     * without a schema.
+     * ({@code UPDATE ... THEN RETURN next_value}) from a counter per sequence, so that Hibernate and seqgen can
+     * start and run without a schema.
      */
     static final class AnsweringMock extends MockSpannerServiceImpl {
-        private long nextValue = 1;
+        private final java.util.Map<String, Long> nextValues = new java.util.HashMap<>();
 
         @Override
         public synchronized void executeStreamingSql(ExecuteSqlRequest request,
@@ -74,11 +74,12 @@ class FlushBatchingOnSpannerMockServerTest {
             String sql = request.getSql();
             String upper = sql.toUpperCase(Locale.ROOT);
             if (upper.contains("THEN RETURN NEXT_VALUE")) {
-                // The JDBC driver names parameters p1, p2, ...: the count is the first.
+                // The JDBC driver names parameters p1, p2, ...: the count is the first, the sequence the second.
                 var params = request.getParams().getFieldsMap();
                 long count = Long.parseLong((params.containsKey("count") ? params.get("count") : params.get("p1"))
                         .getStringValue());
-                nextValue += count;
+                String name = (params.containsKey("name") ? params.get("name") : params.get("p2")).getStringValue();
+                long nextValue = nextValues.merge(name, 1 + count, (next, added) -> next + added - 1);
                 putPartialStatementResult(StatementResult.query(Statement.of(sql),
                         CounterRowMockSpanner.nextValueRows(nextValue)));
             } else if (upper.startsWith("SELECT") || upper.startsWith("WITH")) {
@@ -147,6 +148,125 @@ class FlushBatchingOnSpannerMockServerTest {
     }
 
     /**
+     * The shape of Google's own sample (and of many applications): entities of other types persisted first, then
+     * the numbered ones, then others again. The flush reserves the numbers of both sequences before its first
+     * statement, so the driver sends the flush's DML in as many {@code ExecuteBatchDml} requests as without seqgen
+     * (before, the increment at the first numbered insert forced out the rows buffered before it: two).
+     */
+    @Test
+    void otherEntitiesBeforeAndAfterTheNumberedOnesSendTheBatchesTheySendWithoutSeqgen() {
+        try (SessionFactory sessionFactory = sessionFactory()) {
+            Requests plain = flush(sessionFactory, session -> {
+                persistVenues(session, 1, 60);
+                for (long i = 1; i <= 100; i++) {
+                    session.persist(new MockPlainInvoice(i, i));
+                }
+                persistVenues(session, 61, 60);
+            });
+            List<MockNumberedInvoice> invoices = new ArrayList<>();
+            List<MockNumberedReceipt> receipts = new ArrayList<>();
+            Requests seqgen = flush(sessionFactory, session -> {
+                persistVenues(session, 1001, 60);
+                persistNumbered(session, 1, 70, 30, invoices, receipts);
+                persistVenues(session, 1061, 60);
+            });
+            assertThat(plain.batches).as("ExecuteBatchDml requests without seqgen").isEqualTo(1);
+            assertThat(seqgen.batches).as("ExecuteBatchDml requests with SYNC numbers").isEqualTo(plain.batches);
+            assertThat(seqgen.batchedStatements).as("inserts in them").isEqualTo(220);
+            assertThat(seqgen.trace).as("the increments, one per sequence, then the flush's one batch")
+                    .containsExactly(INVOICE_INCREMENT, RECEIPT_INCREMENT, BATCH);
+            assertConsecutive(invoices.stream().map(MockNumberedInvoice::getNumber).toList());
+            assertConsecutive(receipts.stream().map(MockNumberedReceipt::getNumber).toList());
+        }
+    }
+
+    /**
+     * A query in the middle flushes early (AUTO flush), and the driver sends the DML it buffered before the
+     * query, with or without seqgen: each of the two flushes reserves its own numbers, one increment per sequence
+     * before its first statement, and the transaction sends as many batches as without seqgen.
+     */
+    @Test
+    void eachFlushOfATransactionReservesItsOwnNumbersBeforeItsFirstStatement() {
+        try (SessionFactory sessionFactory = sessionFactory()) {
+            Requests plain = flush(sessionFactory, session -> {
+                persistVenues(session, 1, 20);
+                for (long i = 1; i <= 40; i++) {
+                    session.persist(new MockPlainInvoice(i, i));
+                }
+                assertThat(venuesWithNegativeIds(session)).isEmpty();
+                for (long i = 41; i <= 80; i++) {
+                    session.persist(new MockPlainInvoice(i, i));
+                }
+                persistVenues(session, 21, 20);
+            });
+            List<MockNumberedInvoice> invoices = new ArrayList<>();
+            List<MockNumberedReceipt> receipts = new ArrayList<>();
+            Requests seqgen = flush(sessionFactory, session -> {
+                persistVenues(session, 1001, 20);
+                persistNumbered(session, 1, 30, 10, invoices, receipts);
+                assertThat(venuesWithNegativeIds(session)).isEmpty();
+                assertThat(invoices).as("numbered by the query's early flush")
+                        .allSatisfy(invoice -> assertThat(invoice.getNumber()).isNotNull());
+                persistNumbered(session, 31, 30, 10, invoices, receipts);
+                persistVenues(session, 1021, 20);
+            });
+            assertThat(plain.batches).as("ExecuteBatchDml requests without seqgen: one per flush").isEqualTo(2);
+            assertThat(seqgen.batches).as("ExecuteBatchDml requests with SYNC numbers").isEqualTo(plain.batches);
+            assertThat(seqgen.trace).as("per flush, the increments, one per sequence, then its one batch")
+                    .containsExactly(INVOICE_INCREMENT, RECEIPT_INCREMENT, BATCH,
+                            INVOICE_INCREMENT, RECEIPT_INCREMENT, BATCH);
+            assertConsecutive(invoices.stream().map(MockNumberedInvoice::getNumber).toList());
+            assertConsecutive(receipts.stream().map(MockNumberedReceipt::getNumber).toList());
+        }
+    }
+
+    private SessionFactory sessionFactory() {
+        Configuration configuration = new Configuration().addAnnotatedClass(MockNumberedInvoice.class)
+                .addAnnotatedClass(MockNumberedReceipt.class).addAnnotatedClass(MockPlainInvoice.class)
+                .addAnnotatedClass(MockVenue.class);
+        configuration.getProperties().put(AvailableSettings.DATASOURCE, new UrlDataSource(url));
+        configuration.getProperties().put(AvailableSettings.DIALECT, "org.hibernate.dialect.SpannerDialect");
+        configuration.getProperties().put(AvailableSettings.HBM2DDL_AUTO, "none");
+        configuration.getProperties().put(AvailableSettings.STATEMENT_BATCH_SIZE, 50);
+        configuration.getProperties().put(SeqgenHibernate.TABLE, "seqgen_sequences");
+        return configuration.buildSessionFactory();
+    }
+
+    private static void persistVenues(org.hibernate.Session session, long firstId, int count) {
+        for (long id = firstId; id < firstId + count; id++) {
+            session.persist(new MockVenue(id, "venue " + id));
+        }
+    }
+
+    /** Persists invoices, and a receipt after each of the first ones, from the given id on. */
+    private static void persistNumbered(org.hibernate.Session session, long firstId, int invoiceCount,
+            int receiptCount, List<MockNumberedInvoice> invoices, List<MockNumberedReceipt> receipts) {
+        for (int i = 0; i < invoiceCount; i++) {
+            MockNumberedInvoice invoice = new MockNumberedInvoice(firstId + i);
+            session.persist(invoice);
+            invoices.add(invoice);
+            if (i < receiptCount) {
+                MockNumberedReceipt receipt = new MockNumberedReceipt(firstId + i);
+                session.persist(receipt);
+                receipts.add(receipt);
+            }
+        }
+    }
+
+    /** A query on a table the pending inserts write: Hibernate flushes before it (AUTO). */
+    private static List<MockVenue> venuesWithNegativeIds(org.hibernate.Session session) {
+        return session.createQuery("from MockVenue v where v.id < 0", MockVenue.class).getResultList();
+    }
+
+    /** The numbers a transaction took from one sequence are consecutive, in insert order. */
+    private static void assertConsecutive(List<Long> numbers) {
+        assertThat(numbers).as("numbers, in insert order").isNotEmpty().doesNotContainNull();
+        long first = numbers.get(0);
+        assertThat(numbers).as("consecutive, in insert order").containsExactlyElementsOf(
+                java.util.stream.LongStream.range(first, first + numbers.size()).boxed().toList());
+    }
+
+    /**
      * The first id of a sequence reads the highest id its table holds (adoption). That read runs on a connection
      * of seqgen's store, never in the session's transaction: the session's read-write transaction begins with
      * the insert, and the {@code max} query is a single-use or read-only read of its own. Otherwise that read
@@ -195,7 +315,17 @@ class FlushBatchingOnSpannerMockServerTest {
         return sql.toLowerCase(Locale.ROOT);
     }
 
-    private record Requests(int batches, int batchedStatements, int increments, boolean incrementFirst) {
+    private static final String BATCH = "ExecuteBatchDml";
+    private static final String INVOICE_INCREMENT = "+mock_invoice_numbers";
+    private static final String RECEIPT_INCREMENT = "+mock_receipt_numbers";
+
+    /**
+     * What a transaction sent.
+     *
+     * @param trace the batches ({@link #BATCH}) and the increments ({@code +} and the sequence), in order
+     */
+    private record Requests(int batches, int batchedStatements, int increments, boolean incrementFirst,
+            List<String> trace) {
     }
 
     private Requests flush(SessionFactory sessionFactory, java.util.function.Consumer<org.hibernate.Session> work) {
@@ -206,16 +336,21 @@ class FlushBatchingOnSpannerMockServerTest {
         int batchedStatements = 0;
         int increments = 0;
         boolean incrementFirst = true;
+        List<String> trace = new ArrayList<>();
         for (AbstractMessage request : requests) {
             if (request instanceof ExecuteBatchDmlRequest batch) {
                 batches++;
                 batchedStatements += batch.getStatementsCount();
+                trace.add(BATCH);
             } else if (request instanceof ExecuteSqlRequest sql
                     && sql.getSql().toUpperCase(Locale.ROOT).contains("THEN RETURN NEXT_VALUE")) {
                 increments++;
                 incrementFirst &= batches == 0;
+                // The JDBC driver names parameters p1, p2, ...: the sequence's name is the second.
+                var params = sql.getParams().getFieldsMap();
+                trace.add("+" + (params.containsKey("name") ? params.get("name") : params.get("p2")).getStringValue());
             }
         }
-        return new Requests(batches, batchedStatements, increments, incrementFirst);
+        return new Requests(batches, batchedStatements, increments, incrementFirst, List.copyOf(trace));
     }
 }
