@@ -1,18 +1,14 @@
 package dev.seqgen.hibernate;
 
-import dev.seqgen.KeyOrder;
 import dev.seqgen.Sequence;
 import org.hibernate.engine.spi.EntityEntry;
 import org.hibernate.engine.spi.SessionImplementor;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.engine.spi.Status;
-import org.hibernate.generator.Generator;
 import org.hibernate.persister.entity.EntityPersister;
 import org.hibernate.resource.transaction.spi.TransactionObserver;
-import org.jspecify.annotations.Nullable;
 
 import java.lang.ref.WeakReference;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -72,13 +68,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class FlushReservations {
 
-    private static final System.Logger LOG = System.getLogger(FlushReservations.class.getName());
-
     /** The blocks of each session in a transaction; the value holds its session weakly. */
     private final Map<SharedSessionContractImplementor, SessionBlocks> sessions =
             Collections.synchronizedMap(new WeakHashMap<>());
     /** What an entity type's inserts draw from SYNC number sequences, per sequence; filled as types are met. */
-    private final Map<EntityPersister, Map<String, Draw>> drawsPerInsert = new ConcurrentHashMap<>();
+    private final Map<EntityPersister, Map<String, PendingInserts.Draw>> drawsPerInsert = new ConcurrentHashMap<>();
     /** The session whose flush began on this thread and has not executed its first action yet. */
     private final ThreadLocal<WeakReference<SessionImplementor>> flushBegun = new ThreadLocal<>();
     /** Whether a SYNC number generator registered: until one does, flushes are not watched. */
@@ -126,7 +120,7 @@ final class FlushReservations {
         if (!session.isTransactionInProgress()) {
             return;
         }
-        Map<String, Pending> pending = pendingInserts(session);
+        Map<String, PendingInserts> pending = pendingInserts(session);
         if (!pending.isEmpty()) {
             SessionBlocks blocks = blocksOf(session);
             pending.values().forEach(draw -> blocks.reserve(draw.generator().started(), draw.values()));
@@ -163,67 +157,20 @@ final class FlushReservations {
      * of each sequence's first such entity in the persistence context; a sequence none of them draws from is
      * absent.
      */
-    private Map<String, Pending> pendingInserts(SharedSessionContractImplementor session) {
-        Map<String, Pending> pending = new LinkedHashMap<>();
+    private Map<String, PendingInserts> pendingInserts(SharedSessionContractImplementor session) {
+        Map<String, PendingInserts> pending = new LinkedHashMap<>();
         for (Map.Entry<Object, EntityEntry> managed : session.getPersistenceContextInternal()
                 .reentrantSafeEntityEntries()) {
             EntityEntry entry = managed.getValue();
             if (!entry.isExistsInDatabase() && entry.getStatus() == Status.MANAGED) {
-                for (Map.Entry<String, Draw> draw : drawsPerInsert
-                        .computeIfAbsent(entry.getPersister(), FlushReservations::draws).entrySet()) {
-                    pending.computeIfAbsent(draw.getKey(), name -> new Pending(draw.getValue().generator()))
+                for (Map.Entry<String, PendingInserts.Draw> draw : drawsPerInsert
+                        .computeIfAbsent(entry.getPersister(), PendingInserts::draws).entrySet()) {
+                    pending.computeIfAbsent(draw.getKey(), name -> new PendingInserts(draw.getValue().generator()))
                             .add(draw.getValue().values());
                 }
             }
         }
         return pending;
-    }
-
-    /** The SYNC number sequences an entity type's inserts draw from, how many values each, in attribute order. */
-    private static Map<String, Draw> draws(EntityPersister persister) {
-        Map<String, Draw> draws = new LinkedHashMap<>();
-        for (Generator generator : persister.getEntityMetamodel().getGenerators()) {
-            if (generator instanceof AbstractSeqgenGenerator<?> seqgen) {
-                String sequence = seqgen.reservedAtFlush();
-                if (sequence != null) {
-                    draws.merge(sequence, new Draw(seqgen, 1),
-                            (drawn, more) -> new Draw(drawn.generator(), drawn.values() + more.values()));
-                }
-            }
-        }
-        return Collections.unmodifiableMap(draws);
-    }
-
-    /**
-     * What one insert of an entity type draws from one sequence.
-     *
-     * @param generator one of the generators that draw from the sequence, to reach it
-     * @param values how many values
-     */
-    private record Draw(AbstractSeqgenGenerator<?> generator, int values) {
-    }
-
-    /** The values a session's pending inserts need from one sequence, summed over its entities. */
-    private static final class Pending {
-
-        private final AbstractSeqgenGenerator<?> generator;
-        private long values;
-
-        Pending(AbstractSeqgenGenerator<?> generator) {
-            this.generator = generator;
-        }
-
-        void add(int more) {
-            values += more;
-        }
-
-        AbstractSeqgenGenerator<?> generator() {
-            return generator;
-        }
-
-        int values() {
-            return (int) Math.min(values, Integer.MAX_VALUE);
-        }
     }
 
     /** One session's blocks for the current transaction; observes its end. */
@@ -232,7 +179,7 @@ final class FlushReservations {
         private final FlushReservations owner;
         private final WeakReference<SharedSessionContractImplementor> session;
         /** Per sequence name: the values taken in this transaction and not handed out yet. */
-        private final Map<String, Block> blocks = new HashMap<>();
+        private final Map<String, FlushBlock> blocks = new HashMap<>();
 
         SessionBlocks(FlushReservations owner, SharedSessionContractImplementor session) {
             this.owner = owner;
@@ -240,9 +187,9 @@ final class FlushReservations {
         }
 
         long next(Sequence sequence) {
-            Block block = blocks.get(sequence.name());
+            FlushBlock block = blocks.get(sequence.name());
             if (block == null || block.isEmpty()) {
-                Pending pending = owner.pendingInserts(session()).get(sequence.name());
+                PendingInserts pending = owner.pendingInserts(session()).get(sequence.name());
                 block = reserve(sequence, pending == null ? 1 : pending.values());
             }
             return block.take();
@@ -252,13 +199,13 @@ final class FlushReservations {
          * Makes the sequence's block hold at least {@code count} values, taking what it lacks with one increment
          * in the session's transaction: after the values it still holds, because the transaction holds the row.
          */
-        Block reserve(Sequence sequence, int count) {
-            Block block = blocks.get(sequence.name());
+        FlushBlock reserve(Sequence sequence, int count) {
+            FlushBlock block = blocks.get(sequence.name());
             int held = block == null ? 0 : block.remaining();
             if (count > held) {
                 long[] values = session().doReturningWork(
                         connection -> sequence.nextValuesInTransaction(connection, count - held));
-                block = block == null ? new Block(sequence, values) : block.followedBy(values);
+                block = block == null ? new FlushBlock(sequence, values) : block.followedBy(values);
                 blocks.put(sequence.name(), block);
             }
             return block;
@@ -287,7 +234,7 @@ final class FlushReservations {
             if (current == null) {
                 return;
             }
-            for (Block block : blocks.values()) {
+            for (FlushBlock block : blocks.values()) {
                 if (!block.isEmpty()) {
                     block.giveBack(current);
                 }
@@ -302,72 +249,6 @@ final class FlushReservations {
             if (current != null) {
                 owner.sessions.remove(current);
                 current.getTransactionCoordinator().removeObserver(this);
-            }
-        }
-    }
-
-    /** Values of one sequence taken in the transaction, handed out in order. */
-    private static final class Block {
-
-        private final Sequence sequence;
-        private final long[] values;
-        private int next;
-
-        Block(Sequence sequence, long[] values) {
-            this.sequence = sequence;
-            this.values = values;
-        }
-
-        boolean isEmpty() {
-            return next == values.length;
-        }
-
-        int remaining() {
-            return values.length - next;
-        }
-
-        /** A block of this one's values not handed out yet, then the given ones. */
-        Block followedBy(long[] more) {
-            long[] joined = Arrays.copyOfRange(values, next, values.length + more.length);
-            System.arraycopy(more, 0, joined, remaining(), more.length);
-            return new Block(sequence, joined);
-        }
-
-        long take() {
-            return values[next++];
-        }
-
-        /** Whether the counters of the unused tail increase, as those of one increment do. */
-        private boolean increasingCounters(KeyOrder keyOrder) {
-            for (int i = next + 1; i < values.length; i++) {
-                if (keyOrder.counter(values[i]) <= keyOrder.counter(values[i - 1])) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** Gives back the unused tail; values that are not one consecutive tail cannot be, and are logged. */
-        void giveBack(SharedSessionContractImplementor session) {
-            // The row counts counters: the tail is given back as the counters of its values (for key-order
-            // bit-reversed, the keys mapped back). Counters a skip range passed over between them were handed to
-            // nobody, so with a skip range the tail may span more counters than it holds values.
-            KeyOrder keyOrder = sequence.settings().keyOrder();
-            long firstUnused = keyOrder.counter(values[next]);
-            long end = keyOrder.counter(values[values.length - 1]) + 1;
-            int unused = values.length - next;
-            boolean consecutive = sequence.settings().skipRange().isEmpty()
-                    ? end - firstUnused == unused
-                    : increasingCounters(keyOrder);
-            @Nullable Boolean given = consecutive
-                    ? session.doReturningWork(connection -> sequence.giveBackInTransaction(connection, firstUnused, end))
-                    : Boolean.FALSE;
-            next = values.length;
-            if (!Boolean.TRUE.equals(given)) {
-                LOG.log(System.Logger.Level.WARNING, () -> "sequence '" + sequence.name() + "': " + unused
-                        + " value(s) taken for inserts of this transaction that did not run ("
-                        + (keyOrder == KeyOrder.SEQUENTIAL ? "" : "counters ") + "[" + firstUnused + ", " + end
-                        + ")) could not be given back, and are a gap");
             }
         }
     }
