@@ -278,6 +278,34 @@ class DocumentationTest {
         assertThat(builder.build().strategy()).isEqualTo(dev.seqgen.Strategy.BATCH);
     }
 
+    /**
+     * Every plain Hibernate setting of {@code SeqgenHibernate} is in the settings table of docs/hibernate.md and in
+     * the table of docs/hibernate-generator.md that says where the registry comes from (a prefix as
+     * {@code seqgen.defaults.*} or {@code seqgen.defaults.<key>}).
+     */
+    @Test
+    void bothHibernateGuidesListEveryPlainHibernateSetting() throws IOException, IllegalAccessException {
+        List<String> settings = new ArrayList<>();
+        for (Field field : dev.seqgen.hibernate.SeqgenHibernate.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+                settings.add((String) field.get(null));
+            }
+        }
+        assertThat(settings).as("the settings read").contains("seqgen.hibernate.registry", "seqgen.defaults.");
+        for (String page : List.of("../docs/hibernate.md", "../docs/hibernate-generator.md")) {
+            List<String> documented = new ArrayList<>();
+            for (String row : Files.readAllLines(Path.of(page))) {
+                if (row.startsWith("| `seqgen.")) {
+                    String firstCell = row.substring(1, row.indexOf(" |", 1));
+                    java.util.regex.Pattern.compile("`(seqgen\\.[^`]+)`").matcher(firstCell).results()
+                            .map(name -> name.group(1).replaceAll("(\\*|<[a-z]+>(\\.<[a-z]+>)?)$", ""))
+                            .forEach(documented::add);
+                }
+            }
+            assertThat(documented).as(page).containsAll(settings);
+        }
+    }
+
     /** The README and every page of docs/ but the changelog, which is history. */
     private static List<Path> pages() throws IOException {
         List<Path> pages = new ArrayList<>(List.of(Path.of("../README.md")));
