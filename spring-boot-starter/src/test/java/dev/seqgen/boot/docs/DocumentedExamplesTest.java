@@ -102,6 +102,41 @@ class DocumentedExamplesTest {
         }
     }
 
+    /**
+     * Every complete program the README and docs/ print (a Java block with a {@code main} method or a
+     * {@code @SpringBootApplication}) is inside an example this test runs, and the test runs every marked example:
+     * a new complete example cannot be left unrun.
+     */
+    @Test
+    void everyCompleteProgramOfTheDocsIsAnExampleThisTestRuns() throws IOException {
+        List<String> marked = new ArrayList<>();
+        List<String> unmarked = new ArrayList<>();
+        List<Path> pages = new ArrayList<>(List.of(Path.of("../README.md")));
+        try (var docs = Files.list(Path.of("../docs"))) {
+            docs.filter(page -> page.toString().endsWith(".md") && !page.endsWith("changelog.md")).sorted()
+                    .forEach(pages::add);
+        }
+        for (Path page : pages) {
+            String text = Files.readString(page);
+            Matcher example = EXAMPLE.matcher(text);
+            while (example.find()) {
+                marked.add(page.getFileName() + ": " + example.group(1).strip());
+            }
+            String outside = EXAMPLE.matcher(text).replaceAll("");
+            Matcher block = BLOCK.matcher(outside);
+            while (block.find()) {
+                if (block.group(2).equals("java") && (block.group(3).contains("static void main(")
+                        || block.group(3).contains("@SpringBootApplication"))) {
+                    unmarked.add(page.getFileName() + ": " + block.group(3).lines().findFirst().orElse(""));
+                }
+            }
+        }
+        assertThat(unmarked).as("complete programs outside an <!-- example: ... --> marker").isEmpty();
+        assertThat(marked).as("the examples this test runs").containsExactlyInAnyOrder(
+                "README.md: the core library", "hibernate-generator.md: plain Hibernate",
+                "spring-boot.md: the minimal application");
+    }
+
     /** The files of the example named {@code name} on {@code page}, by their path in a project. */
     private static Map<String, String> example(Path page, String name) throws IOException {
         Matcher example = EXAMPLE.matcher(Files.readString(page));
