@@ -3,7 +3,7 @@
 #   PostgreSQL  localhost:5432   db seqgen_test, user seqgen / seqgen
 #   MariaDB     127.0.0.1:3306   db seqgen_test, user seqgen / seqgen
 #   Spanner emulator (gRPC) localhost:9010
-# and hand back the SEQGEN_TEST_* / SPANNER_* environment variables.
+# and hand back the SEQGENTEST_* / SPANNER_* environment variables.
 #
 # Usage (as root, or as a user with sudo):
 #   source .ci/provision.sh          # bash: provision, then export the variables into this shell
@@ -292,15 +292,15 @@ main() {
 ( exec </dev/null >&2; main )
 
 cat <<EOF
-export SEQGEN_TEST_POSTGRES_URL='jdbc:postgresql://localhost:$PG_PORT/$DB'
-export SEQGEN_TEST_POSTGRES_USER='$DB_USER'
-export SEQGEN_TEST_POSTGRES_PASSWORD='$DB_PASSWORD'
-export SEQGEN_TEST_MARIADB_URL='jdbc:mariadb://127.0.0.1:$MARIADB_PORT/$DB'
-export SEQGEN_TEST_MARIADB_USER='$DB_USER'
-export SEQGEN_TEST_MARIADB_PASSWORD='$DB_PASSWORD'
+export SEQGENTEST_POSTGRES_URL='jdbc:postgresql://localhost:$PG_PORT/$DB'
+export SEQGENTEST_POSTGRES_USER='$DB_USER'
+export SEQGENTEST_POSTGRES_PASSWORD='$DB_PASSWORD'
+export SEQGENTEST_MARIADB_URL='jdbc:mariadb://127.0.0.1:$MARIADB_PORT/$DB'
+export SEQGENTEST_MARIADB_USER='$DB_USER'
+export SEQGENTEST_MARIADB_PASSWORD='$DB_PASSWORD'
 export SPANNER_EMULATOR_HOST='localhost:$SPANNER_PORT'
 export GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS='false'
 export GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW='false'
-export SEQGEN_TEST_REQUIRE_DATABASES='true'
+export SEQGENTEST_REQUIRE_DATABASES='true'
 EOF
 say "done in $((SECONDS - T0))s" >&2

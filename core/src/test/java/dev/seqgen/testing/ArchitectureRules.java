@@ -37,7 +37,10 @@ public final class ArchitectureRules {
     /**
      * The Hibernate generator and the starter never test whether a store is of some class: they ask it through
      * the SPI ({@code kind()}, {@code transactionType()}, {@code sqlTable()}), so a store of the application's or
-     * of another module is served alike.
+     * of another module is served alike. A test is {@code instanceof}, or a store class's {@code Class} object
+     * used in a code unit that tests classes ({@code X.class.isInstance(store)}, {@code cast},
+     * {@code isAssignableFrom}, {@code store.getClass() == X.class}); naming a store class for a framework (Spring's
+     * database initialization detector) or reading its constants is not a test.
      */
     public static final ArchRule FRONT_ENDS_DO_NOT_TEST_A_STORES_CLASS = ArchRuleDefinition.classes()
             .that().resideInAnyPackage("dev.seqgen.hibernate..", "dev.seqgen.boot..")
@@ -49,6 +52,17 @@ public final class ArchitectureRules {
                                 .filter(check -> isStoreClass(check.getRawType()))
                                 .forEach(check -> events.add(SimpleConditionEvent.violated(check,
                                         javaClass.getName() + "." + unit.getName() + " tests whether a store is a " + check.getRawType().getSimpleName() + " (line " + check.getLineNumber() + "): ask the store through the SPI instead")));
+                        boolean testsClasses = unit.getMethodCallsFromSelf().stream()
+                                .anyMatch(call -> CLASS_TESTS.contains(call.getName()));
+                        if (testsClasses) {
+                            unit.getReferencedClassObjects().stream()
+                                    .filter(reference -> isStoreClass(reference.getRawType()))
+                                    .forEach(reference -> events.add(SimpleConditionEvent.violated(reference,
+                                            javaClass.getName() + "." + unit.getName() + " tests a store's class"
+                                            + " against " + reference.getRawType().getSimpleName() + ".class (line "
+                                            + reference.getLineNumber() + "): ask the store through the SPI"
+                                            + " instead")));
+                        }
                     }
                 }
             });
@@ -130,6 +144,10 @@ public final class ArchitectureRules {
             return tests.includes(location) && !location.contains("-tests.jar");
         }
     }
+
+    /** Methods that test an object's class: {@code Class}'s, and {@code getClass()} for a comparison. */
+    private static final java.util.Set<String> CLASS_TESTS = java.util.Set.of("isInstance", "cast",
+            "isAssignableFrom", "getClass");
 
     private static boolean isStoreClass(JavaClass type) {
         return type.isAssignableTo(SequenceStore.class) && !type.isEquivalentTo(SequenceStore.class);

@@ -58,7 +58,7 @@ final class EmbeddedServers {
                         .start();
             } catch (IOException | RuntimeException e) {
                 throw new IllegalStateException("could not start the embedded PostgreSQL server in " + data + ": " + e
-                        + " (or set SEQGEN_TEST_POSTGRES_URL, _USER, _PASSWORD to a running server)", e);
+                        + " (or set SEQGENTEST_POSTGRES_URL, _USER, _PASSWORD to a running server)", e);
             }
             // An unprivileged owner of its own database, as on a real server: tests that revoke privileges
             // or open read-only sessions need a user whom they bind (a superuser ignores both).
@@ -104,7 +104,7 @@ final class EmbeddedServers {
                     }
                 }
                 throw new IllegalStateException("could not start the embedded MariaDB server in " + base + ": " + e
-                        + " (or set SEQGEN_TEST_MARIADB_URL, _USER, _PASSWORD to a running server)", e);
+                        + " (or set SEQGENTEST_MARIADB_URL, _USER, _PASSWORD to a running server)", e);
             }
             TestServers.used("mariadb", "embedded MariaDB 11.4 (port " + mariadbPort + ")");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -160,7 +160,7 @@ final class EmbeddedServers {
         }
         if (!missing.isEmpty()) {
             throw new IllegalStateException("the embedded MariaDB server needs system libraries that are missing: "
-                    + String.join(", ", missing) + "; install them (apt-get install ...) or set SEQGEN_TEST_MARIADB_URL"
+                    + String.join(", ", missing) + "; install them (apt-get install ...) or set SEQGENTEST_MARIADB_URL"
                     + " to a running server");
         }
     }

@@ -23,7 +23,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class InMemorySequenceStore implements SequenceStore {
 
-    private final ConcurrentHashMap<String, Row> rows = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Row> rows;
     private final AtomicLong reservations = new AtomicLong();
     private final AtomicInteger transientFailuresLeft = new AtomicInteger();
     private volatile long latencyNanos;
@@ -39,8 +39,24 @@ public final class InMemorySequenceStore implements SequenceStore {
         }
     }
 
-    /** Makes every reservation take this long, as a remote store would. */
     private dev.seqgen.CounterKind kind = dev.seqgen.CounterKind.TABLE;
+
+    /** A store over rows of its own. */
+    public InMemorySequenceStore() {
+        this(new ConcurrentHashMap<>());
+    }
+
+    private InMemorySequenceStore(ConcurrentHashMap<String, Row> rows) {
+        this.rows = rows;
+    }
+
+    /**
+     * Another store over the same rows, as another JVM's store over one table: no latency or failures of this
+     * one's, its own count of reservations.
+     */
+    public InMemorySequenceStore sameRows() {
+        return new InMemorySequenceStore(rows).kind(kind);
+    }
 
     /** Makes the store say it counts in another kind (to test a registry's routing); default the table. */
     public InMemorySequenceStore kind(dev.seqgen.CounterKind kind) {
@@ -53,6 +69,7 @@ public final class InMemorySequenceStore implements SequenceStore {
         return kind;
     }
 
+    /** Makes every reservation take this long, as a remote store would. */
     public InMemorySequenceStore latency(Duration latency) {
         this.latencyNanos = latency.toNanos();
         return this;
@@ -149,6 +166,32 @@ public final class InMemorySequenceStore implements SequenceStore {
         }
         checkUp();
         Row row = row(sequence);
+        lock(tx, row);
+        return take(row, sequence, count, maxValue);
+    }
+
+    /**
+     * Gives a tail back in the caller's transaction, which holds the row (or takes it) until it ends: a
+     * compare-and-set on the row, undone by a rollback like the reservation.
+     */
+    @Override
+    public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
+            long restoredNextValue) {
+        if (!(transaction instanceof Transaction tx)) {
+            throw new IllegalArgumentException("the in-memory store takes an InMemorySequenceStore.Transaction");
+        }
+        checkUp();
+        Row row = row(sequence);
+        lock(tx, row);
+        if (row.nextValue != expectedNextValue) {
+            return false;
+        }
+        row.nextValue = restoredNextValue;
+        return true;
+    }
+
+    /** Takes the row lock for the transaction, which holds it until it commits or rolls back. */
+    private static void lock(Transaction tx, Row row) {
         if (!row.lock.isHeldByCurrentThread()) {
             try {
                 if (!row.lock.tryLock(30, TimeUnit.SECONDS)) {
@@ -161,7 +204,6 @@ public final class InMemorySequenceStore implements SequenceStore {
             tx.locked.push(row);
             tx.undo.push(new long[] {row.nextValue});
         }
-        return take(row, sequence, count, maxValue);
     }
 
     private Row row(String sequence) {
@@ -202,6 +244,26 @@ public final class InMemorySequenceStore implements SequenceStore {
                 return false;
             }
             row.nextValue = restoredNextValue;
+            return true;
+        } finally {
+            row.lock.unlock();
+        }
+    }
+
+    /** Moves a row forward to {@code nextValue}, never backwards; false when there is no row or it is there. */
+    @Override
+    public boolean advance(String sequence, long nextValue) {
+        checkUp();
+        Row row = rows.get(sequence);
+        if (row == null) {
+            return false;
+        }
+        row.lock.lock();
+        try {
+            if (row.nextValue >= nextValue) {
+                return false;
+            }
+            row.nextValue = nextValue;
             return true;
         } finally {
             row.lock.unlock();

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * themselves from the Google Cloud CLI's emulator binary ({@code emulator_main}, Debian package
  * {@code google-cloud-cli-spanner-emulator}) on a free port, once per test JVM, stopped when the JVM exits;
  * otherwise none, and the emulator tests are skipped with how to get it (failed under
- * {@code SEQGEN_TEST_REQUIRE_DATABASES=true}). Needs nothing but the JDK, so every module's tests can use it.
+ * {@code SEQGENTEST_REQUIRE_DATABASES=true}). Needs nothing but the JDK, so every module's tests can use it.
  */
 public final class SpannerEmulatorHost {
 

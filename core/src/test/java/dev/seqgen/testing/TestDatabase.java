@@ -18,11 +18,11 @@ import javax.sql.DataSource;
 
 /**
  * The databases every store test runs on. How a test finds a server, in order: the environment
- * ({@code SEQGEN_TEST_POSTGRES_URL}/{@code _USER}/{@code _PASSWORD}, likewise {@code SEQGEN_TEST_MARIADB_*}),
+ * ({@code SEQGENTEST_POSTGRES_URL}/{@code _USER}/{@code _PASSWORD}, likewise {@code SEQGENTEST_MARIADB_*}),
  * then Testcontainers when a Docker engine answers, then a server the tests start themselves
  * ({@link EmbeddedServers}: PostgreSQL 17 and MariaDB 11.4 from Maven Central); with
- * {@code SEQGEN_TEST_NO_EMBEDDED=true} instead of that, {@link Servers#missing}: the test is skipped with the reason,
- * or fails when {@code SEQGEN_TEST_REQUIRE_DATABASES=true} (as in CI).
+ * {@code SEQGENTEST_NO_EMBEDDED=true} instead of that, {@link Servers#missing}: the test is skipped with the reason,
+ * or fails when {@code SEQGENTEST_REQUIRE_DATABASES=true} (as in CI).
  */
 public enum TestDatabase {
 
@@ -143,21 +143,21 @@ public enum TestDatabase {
     private static HikariConfig fromEnvironmentOrContainer(String key) {
         HikariConfig config = new HikariConfig();
         String database = key.equals("POSTGRES") ? "postgresql" : "mariadb";
-        String url = System.getenv("SEQGEN_TEST_" + key + "_URL");
+        String url = System.getenv("SEQGENTEST_" + key + "_URL");
         if (url != null && !url.isBlank()) {
             config.setJdbcUrl(url);
-            config.setUsername(System.getenv("SEQGEN_TEST_" + key + "_USER"));
-            config.setPassword(System.getenv("SEQGEN_TEST_" + key + "_PASSWORD"));
-            TestServers.used(database, "the server of SEQGEN_TEST_" + key + "_URL (" + url + ")");
+            config.setUsername(System.getenv("SEQGENTEST_" + key + "_USER"));
+            config.setPassword(System.getenv("SEQGENTEST_" + key + "_PASSWORD"));
+            TestServers.used(database, "the server of SEQGENTEST_" + key + "_URL (" + url + ")");
             return config;
         }
         if (dockerAvailable()) {
             TestServers.used(database, "a Testcontainers " + database + " container");
             return Containers.start(key, config);
         }
-        if (Boolean.parseBoolean(System.getenv("SEQGEN_TEST_NO_EMBEDDED"))) {
-            Servers.missing("no " + database + " server: set SEQGEN_TEST_" + key + "_URL (and _USER, _PASSWORD), run a"
-                    + " Docker engine for Testcontainers, or unset SEQGEN_TEST_NO_EMBEDDED for an embedded server");
+        if (Boolean.parseBoolean(System.getenv("SEQGENTEST_NO_EMBEDDED"))) {
+            Servers.missing("no " + database + " server: set SEQGENTEST_" + key + "_URL (and _USER, _PASSWORD), run a"
+                    + " Docker engine for Testcontainers, or unset SEQGENTEST_NO_EMBEDDED for an embedded server");
         }
         // EmbeddedServers is a class of its own, loaded only here, like Containers.
         return key.equals("POSTGRES") ? EmbeddedServers.postgres(config) : EmbeddedServers.mariadb(config);

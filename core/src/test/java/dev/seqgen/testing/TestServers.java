@@ -30,7 +30,7 @@ public final class TestServers implements TestExecutionListener {
     private final AtomicInteger tests = new AtomicInteger();
     private TestPlan plan;
 
-    /** Records which server stands for a database in this JVM, e.g. "PostgreSQL 15.14 (SEQGEN_TEST_POSTGRES_URL)". */
+    /** Records which server stands for a database in this JVM, e.g. "PostgreSQL 15.14 (SEQGENTEST_POSTGRES_URL)". */
     static void used(String database, String server) {
         SERVERS.putIfAbsent(database, server);
     }

@@ -41,7 +41,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * ({@code @OperationsPerInvocation}).
  *
  * <p>Databases ({@code database}): {@code h2} in memory; {@code postgres}, {@code mariadb} at
- * {@code SEQGEN_TEST_POSTGRES_URL}/{@code _USER}/{@code _PASSWORD} (likewise {@code SEQGEN_TEST_MARIADB_*}),
+ * {@code SEQGENTEST_POSTGRES_URL}/{@code _USER}/{@code _PASSWORD} (likewise {@code SEQGENTEST_MARIADB_*}),
  * by default {@code jdbc:postgresql://localhost:5432/seqgen_test} and
  * {@code jdbc:mariadb://127.0.0.1:3306/seqgen_test}, user and password {@code seqgen}.
  *

@@ -28,8 +28,9 @@ import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link SequenceStore} on Cloud Spanner (GoogleSQL dialect): one row per sequence in a table of
- * {@code (name STRING(64), next_value INT64)} keyed by name, reached through a {@link DatabaseClient}.
+ * A {@link SequenceStore} on Cloud Spanner, GoogleSQL or PostgreSQL dialect ({@link Builder#dialect}): one row per
+ * sequence in a table of {@code (name STRING(64), next_value INT64)} keyed by name (PostgreSQL dialect:
+ * {@code varchar(64)}, {@code bigint}), reached through a {@link DatabaseClient}.
  *
  * <pre>{@code
  * SequenceStore store = SpannerSequenceStore.builder(spanner.getDatabaseClient(databaseId))

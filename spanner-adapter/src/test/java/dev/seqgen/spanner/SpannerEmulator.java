@@ -30,7 +30,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * A fresh database on the Cloud Spanner emulator ({@link SpannerEmulatorHost}: {@code SPANNER_EMULATOR_HOST}, or one the
  * tests start), for one test class:
  * register it as a static {@code @RegisterExtension} field. Without that variable every test of the class is
- * skipped with the reason, or fails when {@code SEQGEN_TEST_REQUIRE_DATABASES=true} (as in CI), so CI can
+ * skipped with the reason, or fails when {@code SEQGENTEST_REQUIRE_DATABASES=true} (as in CI), so CI can
  * never pass by skipping. Other modules' tests use it through this module's test-jar.
  */
 public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {

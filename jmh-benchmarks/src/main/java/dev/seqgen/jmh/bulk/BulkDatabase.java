@@ -2,7 +2,7 @@ package dev.seqgen.jmh.bulk;
 
 /**
  * The databases the bulk-insert benchmark runs on. Connection settings come from the environment
- * ({@code SEQGEN_TEST_POSTGRES_URL}/{@code _USER}/{@code _PASSWORD}, likewise {@code SEQGEN_TEST_MARIADB_*}),
+ * ({@code SEQGENTEST_POSTGRES_URL}/{@code _USER}/{@code _PASSWORD}, likewise {@code SEQGENTEST_MARIADB_*}),
  * as in seqgen's own tests, with the defaults below.
  */
 public enum BulkDatabase {
@@ -52,7 +52,7 @@ public enum BulkDatabase {
     }
 
     private String env(String key, String defaultValue) {
-        String value = System.getenv("SEQGEN_TEST_" + name() + "_" + key);
+        String value = System.getenv("SEQGENTEST_" + name() + "_" + key);
         return value == null || value.isBlank() ? defaultValue : value;
     }
 

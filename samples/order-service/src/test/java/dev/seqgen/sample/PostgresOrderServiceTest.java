@@ -9,8 +9,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The suite on PostgreSQL with the {@code postgres} profile: the server of {@code SEQGEN_TEST_POSTGRES_URL},
- * else a Testcontainers one, else skipped (failed when {@code SEQGEN_TEST_REQUIRE_DATABASES=true}).
+ * The suite on PostgreSQL with the {@code postgres} profile: the server of {@code SEQGENTEST_POSTGRES_URL},
+ * else a Testcontainers one, else skipped (failed when {@code SEQGENTEST_REQUIRE_DATABASES=true}).
  */
 @DisplayName("order service on postgresql")
 @ActiveProfiles("postgres")

@@ -11,7 +11,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 /**
  * A database server for the suite, found as every seqgen test finds one ({@link TestDatabase}): the
  * environment, else Testcontainers, else each test is skipped with the reason (or fails, when
- * {@code SEQGEN_TEST_REQUIRE_DATABASES=true}). It looks before the first test instance is made, so before
+ * {@code SEQGENTEST_REQUIRE_DATABASES=true}). It looks before the first test instance is made, so before
  * Spring starts the application, and drops the sample's sequence table then; Hibernate recreates the
  * entities' tables ({@code ddl-auto=create}), so a run starts from empty tables and invoice number 1.
  */

@@ -12,7 +12,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 /**
  * The Cloud Spanner emulator for the {@code spanner} profile's suite: the one of {@code SPANNER_EMULATOR_HOST},
  * else one the tests start ({@link SpannerEmulatorHost}); without either each test is skipped with the reason (or
- * fails, when {@code SEQGEN_TEST_REQUIRE_DATABASES=true}). It looks before the first test instance is made, so
+ * fails, when {@code SEQGENTEST_REQUIRE_DATABASES=true}). It looks before the first test instance is made, so
  * before Spring starts the application, and gives the suite a database of its own, new to the emulator (which
  * another run may be using at the same time): the Spanner JDBC driver creates it on the first connection
  * ({@code autoConfigEmulator=true}), the application its tables, so a run starts from empty tables and invoice

@@ -1,5 +1,6 @@
 package dev.seqgen.boot.actuate;
 
+import dev.seqgen.KeyRange;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
@@ -136,7 +137,7 @@ public class SeqgenEndpoint {
      * @param counters this JVM's counters, or null if the sequence is not in use
      * @param settings the sequence's settings by their keys ({@code block-size}, {@code adaptive.enabled}, ...; those
      *     of {@link Setting}), valued as in a properties file: strategies as {@code async-batch}, durations in
-     *     ISO-8601
+     *     ISO-8601, a skip range as {@code min..max} or {@code none}
      */
     public record SequenceDescriptor(String strategy, @Nullable String kind, boolean inUse,
             @Nullable Long storeNextValue, @Nullable String storeError, @Nullable BlockDescriptor currentBlock,
@@ -175,7 +176,7 @@ public class SeqgenEndpoint {
             Object value = setting.valueIn(settings);
             described.put(setting.key(), value instanceof Enum<?> constant
                     ? constant.name().toLowerCase(Locale.ROOT).replace('_', '-')
-                    : value instanceof Duration duration ? duration.toString() : value);
+                    : value instanceof Duration || value instanceof KeyRange ? value.toString() : value);
         }
         return described;
     }

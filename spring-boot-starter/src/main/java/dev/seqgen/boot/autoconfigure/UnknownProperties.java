@@ -2,6 +2,7 @@ package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.Setting;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Finds the {@code seqgen.*} properties of the environment that bind to nothing, such as
@@ -40,9 +42,10 @@ final class UnknownProperties {
         Set<String> unknown = new LinkedHashSet<>();
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
             if (source instanceof IterableConfigurationPropertySource iterable) {
+                boolean variables = source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
                 iterable.stream().filter(name -> name.getNumberOfElements() > 0
                         && name.getElement(0, Form.UNIFORM).equals(PREFIX))
-                        .filter(name -> !known(name))
+                        .filter(name -> !known(name) && !(variables && knownVariable(name)))
                         .forEach(name -> unknown.add(name.toString()));
             }
         }
@@ -76,6 +79,44 @@ final class UnknownProperties {
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    /**
+     * Whether a name read from an environment variable binds: Spring reads {@code SEQGEN_DEFAULTS_BLOCKSIZE} and
+     * the older form {@code SEQGEN_DEFAULTS_BLOCK_SIZE} as {@code seqgen.defaults.block-size}, so a variable's
+     * name is compared with the known names without their dashes and dots. A sequence's name may hold
+     * underscores ({@code SEQGEN_SEQUENCES_INVOICE_NUMBERS_STRATEGY}): any split of it is accepted.
+     */
+    static boolean knownVariable(ConfigurationPropertyName name) {
+        int size = name.getNumberOfElements();
+        if (size < 2) {
+            return false;
+        }
+        String first = name.getElement(1, Form.UNIFORM);
+        if (first.equals("sequences")) {
+            for (int from = 3; from < size; from++) {
+                String key = squashed(name, from);
+                if (Arrays.stream(Setting.values()).anyMatch(setting -> squashed(setting.key()).equals(key))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        String written = squashed(name, 1);
+        return knownNames().stream().filter(known -> !known.startsWith("seqgen.sequences."))
+                .anyMatch(known -> squashed(known.substring(PREFIX.length() + 1)).equals(written));
+    }
+
+    private static String squashed(ConfigurationPropertyName name, int from) {
+        StringBuilder squashed = new StringBuilder();
+        for (int i = from; i < name.getNumberOfElements(); i++) {
+            squashed.append(name.getElement(i, Form.UNIFORM));
+        }
+        return squashed(squashed.toString());
+    }
+
+    private static String squashed(String name) {
+        return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
     }
 
     /**

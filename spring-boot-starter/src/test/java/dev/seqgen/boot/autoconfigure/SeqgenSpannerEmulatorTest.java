@@ -28,7 +28,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * The auto-configured Spanner store issuing values on the Cloud Spanner emulator ({@code SPANNER_EMULATOR_HOST});
- * skipped without it, failed when {@code SEQGEN_TEST_REQUIRE_DATABASES=true}.
+ * skipped without it, failed when {@code SEQGENTEST_REQUIRE_DATABASES=true}.
  */
 class SeqgenSpannerEmulatorTest {
 

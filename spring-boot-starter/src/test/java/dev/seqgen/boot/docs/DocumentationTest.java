@@ -222,6 +222,101 @@ class DocumentationTest {
         assertThat(unknown).as("type names in the docs that no source declares").isEmpty();
     }
 
+    /**
+     * Every list of settings' keys the README and docs/ write (four or more keys in backticks, one after the other:
+     * the README's settings, the plain Hibernate keys of docs/hibernate-generator.md) names every setting, in the
+     * order of {@link Setting}: a new setting cannot be left out of a list. A list that ends in an ellipsis gives
+     * examples, each of which must be a key.
+     */
+    @Test
+    void everyListOfSettingsInTheDocsHasEverySetting() throws IOException {
+        java.util.regex.Pattern list = java.util.regex.Pattern
+                .compile("`[a-z.\\-]+`(?:(?:,\\s+(?:and\\s+)?|\\s+and\\s+)`[a-z.\\-]+`)+");
+        List<String> keys = Arrays.stream(Setting.values()).map(Setting::key).toList();
+        List<String> lists = new ArrayList<>();
+        for (Path page : pages()) {
+            java.util.regex.Matcher matcher = list.matcher(Files.readString(page));
+            while (matcher.find()) {
+                List<String> named = java.util.regex.Pattern.compile("`([^`]+)`").matcher(matcher.group()).results()
+                        .map(result -> result.group(1)).toList();
+                String text = Files.readString(page);
+                boolean examples = text.startsWith(", …", matcher.end()) || text.startsWith(", ...", matcher.end());
+                if (named.stream().filter(keys::contains).count() >= 4) {
+                    lists.add(page.getFileName() + ": " + named);
+                    if (examples) { // a few keys, then an ellipsis: each is a key
+                        assertThat(keys).as(page.getFileName() + ": " + matcher.group()).containsAll(named);
+                    } else {
+                        assertThat(named).as(page.getFileName() + ": " + matcher.group()).isEqualTo(keys);
+                    }
+                }
+            }
+        }
+        assertThat(lists).as("the lists found").anyMatch(found -> found.startsWith("README.md"))
+                .anyMatch(found -> found.startsWith("hibernate-generator.md"));
+    }
+
+    /**
+     * The endpoint's example in docs/operations.md has every field of a sequence's description, in their order,
+     * and every setting under {@code settings}, valued as a properties file sets it.
+     */
+    @Test
+    void theEndpointExampleHasEveryFieldAndEverySetting() throws IOException {
+        String guide = Files.readString(OPERATIONS_GUIDE);
+        int start = guide.indexOf("```json\n{\n  \"store\"");
+        assertThat(start).as("the endpoint's example").isNotNegative();
+        String json = guide.substring(start + "```json\n".length(), guide.indexOf("```", start + 7));
+        JsonNode sequence = JsonMapper.builder().build().readTree(json).path("sequences").path("orders");
+        assertThat(sequence.propertyNames()).as("the fields of a sequence").containsExactly(
+                Arrays.stream(dev.seqgen.boot.actuate.SeqgenEndpoint.SequenceDescriptor.class.getRecordComponents())
+                        .map(java.lang.reflect.RecordComponent::getName).toArray(String[]::new));
+        JsonNode settings = sequence.path("settings");
+        assertThat(settings.propertyNames()).as("the settings")
+                .containsExactly(Arrays.stream(Setting.values()).map(Setting::key).toArray(String[]::new));
+        dev.seqgen.SequenceSettings.Builder builder = dev.seqgen.SequenceSettings.builder();
+        for (Setting setting : Setting.values()) {
+            setting.apply(builder, settings.path(setting.key()).asString());
+        }
+        assertThat(builder.build().strategy()).isEqualTo(dev.seqgen.Strategy.BATCH);
+    }
+
+    /**
+     * Every plain Hibernate setting of {@code SeqgenHibernate} is in the settings table of docs/hibernate.md and in
+     * the table of docs/hibernate-generator.md that says where the registry comes from (a prefix as
+     * {@code seqgen.defaults.*} or {@code seqgen.defaults.<key>}).
+     */
+    @Test
+    void bothHibernateGuidesListEveryPlainHibernateSetting() throws IOException, IllegalAccessException {
+        List<String> settings = new ArrayList<>();
+        for (Field field : dev.seqgen.hibernate.SeqgenHibernate.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+                settings.add((String) field.get(null));
+            }
+        }
+        assertThat(settings).as("the settings read").contains("seqgen.hibernate.registry", "seqgen.defaults.");
+        for (String page : List.of("../docs/hibernate.md", "../docs/hibernate-generator.md")) {
+            List<String> documented = new ArrayList<>();
+            for (String row : Files.readAllLines(Path.of(page))) {
+                if (row.startsWith("| `seqgen.")) {
+                    String firstCell = row.substring(1, row.indexOf(" |", 1));
+                    java.util.regex.Pattern.compile("`(seqgen\\.[^`]+)`").matcher(firstCell).results()
+                            .map(name -> name.group(1).replaceAll("(\\*|<[a-z]+>(\\.<[a-z]+>)?)$", ""))
+                            .forEach(documented::add);
+                }
+            }
+            assertThat(documented).as(page).containsAll(settings);
+        }
+    }
+
+    /** The README and every page of docs/ but the changelog, which is history. */
+    private static List<Path> pages() throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(Path.of("../README.md")));
+        try (var docs = Files.list(Path.of("../docs"))) {
+            docs.filter(page -> page.toString().endsWith(".md") && !page.endsWith("changelog.md")).sorted()
+                    .forEach(pages::add);
+        }
+        return pages;
+    }
+
     private static List<JsonNode> seqgenProperties() throws IOException {
         try (InputStream in = DocumentationTest.class
                 .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {

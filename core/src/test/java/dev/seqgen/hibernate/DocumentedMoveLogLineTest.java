@@ -1,0 +1,68 @@
+package dev.seqgen.hibernate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seqgen.testing.LogRecords;
+import dev.seqgen.testing.TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.hibernate.SessionFactory;
+import org.hibernate.cfg.AvailableSettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The line docs/hibernate.md shows for a row moved above an entity table's highest id is the line logged: the
+ * example is read from the page, its sequence and table names stand for any, its numbers are this test's.
+ */
+class DocumentedMoveLogLineTest {
+
+    @RegisterExtension
+    final LogRecords logs = new LogRecords();
+
+    @Test
+    void theMoveIsLoggedAsTheGuideShowsIt() throws Exception {
+        Matcher example = Pattern.compile("`(seqgen: moved sequence [^`]+)`")
+                .matcher(Files.readString(guide()).replaceAll("\\s*\\n\\s*", " "));
+        assertThat(example.find()).as("docs/hibernate.md shows the line").isTrue();
+        String line = example.group(1);
+        assertThat(line).as("the example's numbers, which this test's table gives").contains("1001").contains("(1000)");
+        Pattern logged = Pattern.compile(Pattern.quote(line).replace("'orders'", "\\E'[^']+'\\Q")
+                .replace("table orders", "table \\E\\S+\\Q"));
+
+        String prefix = "ml" + Long.toString(System.nanoTime() % 100000) + "_";
+        String seqgenTable = TestDatabase.uniqueTable();
+        DataSource dataSource = TestDatabase.H2.dataSource();
+        try (SessionFactory first = HibernateTesting.sessionFactory(dataSource, prefix, seqgenTable,
+                Map.of(AvailableSettings.HBM2DDL_AUTO, "create"), AdoptedOrder.class)) {
+            assertThat(first).isNotNull(); // the row is created at 1, the table empty
+        }
+        HibernateTesting.insertIds(dataSource, prefix + "adopted_order", 1, 1000);
+        try (SessionFactory second = HibernateTesting.sessionFactory(dataSource, prefix, seqgenTable,
+                Map.of(AvailableSettings.HBM2DDL_AUTO, "update"), AdoptedOrder.class)) {
+            AdoptedOrder order = new AdoptedOrder();
+            HibernateTesting.inTransaction(second, session -> session.persist(order));
+            assertThat(order.id()).isEqualTo(1001);
+        } finally {
+            TestDatabase.H2.dropTable(seqgenTable);
+        }
+        assertThat(logs.messages(Level.INFO)).as("the INFO lines, against the guide's " + line)
+                .anySatisfy(message -> assertThat(message).matches(logged));
+    }
+
+    /** docs/hibernate.md, found from core's directory or a compatibility module's below the repository. */
+    private static Path guide() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path guide = dir.resolve("docs/hibernate.md");
+            if (Files.isRegularFile(guide)) {
+                return guide;
+            }
+        }
+        throw new AssertionError("docs/hibernate.md not found above " + Path.of("").toAbsolutePath());
+    }
+}
