@@ -265,12 +265,8 @@ public final class SequenceRegistry implements AutoCloseable {
         SequenceUnavailableException failure = null;
         for (Sequence sequence : opened) {
             try {
-                if (sequence instanceof AbstractSequence held) {
-                    held.awaitFirstBlock(deadline);
-                }
-            } catch (SequenceUnavailableException e) {
-                SequenceUnavailableException late = new SequenceUnavailableException(sequence.name(), "its first"
-                        + " block was not in hand within the warm-up's " + timeout + ": " + e.getMessage(), e);
+                awaitFirstBlock(sequence, deadline, timeout);
+            } catch (SequenceUnavailableException late) {
                 if (failure == null) {
                     failure = late;
                 } else {
@@ -280,6 +276,39 @@ public final class SequenceRegistry implements AutoCloseable {
         }
         if (failure != null) {
             throw failure;
+        }
+    }
+
+    /**
+     * {@link #warmUp(Collection, Duration)} for one sequence with the given settings, as
+     * {@link #sequence(String, SequenceSettings)} opens it: for frameworks that know a sequence's settings from its
+     * users (an entity's annotation) rather than from this registry's configuration.
+     *
+     * @param name the sequence name
+     * @param settings the settings it must have
+     * @param timeout the longest the call waits for the first block
+     * @return the sequence, open whether or not its first block came in time
+     * @throws SequenceConfigurationException if the name is not valid, or the sequence is open with other settings
+     * @throws SequenceUnavailableException if the first block is not in hand within {@code timeout} (the sequence
+     *     stays open and its reservation goes on in the background)
+     * @throws IllegalStateException if the registry is closed
+     */
+    public Sequence warmUp(String name, SequenceSettings settings, Duration timeout) {
+        long deadline = ticker.read() + timeout.toNanos();
+        Sequence sequence = open(name, settings, true);
+        requireSameSettings(name, sequence.settings(), settings);
+        awaitFirstBlock(sequence, deadline, timeout);
+        return sequence;
+    }
+
+    private static void awaitFirstBlock(Sequence sequence, long deadline, Duration timeout) {
+        if (sequence instanceof AbstractSequence held) {
+            try {
+                held.awaitFirstBlock(deadline);
+            } catch (SequenceUnavailableException e) {
+                throw new SequenceUnavailableException(sequence.name(), "its first block was not in hand within the"
+                        + " warm-up's " + timeout + ": " + e.getMessage(), e);
+            }
         }
     }
 

@@ -16,12 +16,14 @@ import org.hibernate.service.spi.Stoppable;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.jdbc.AssignedValues;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.cfg.AvailableSettings;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -448,22 +450,74 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * @throws org.hibernate.MappingException naming the entity and sequence if the sequence could not be opened
      */
     synchronized void open(String name) {
+        open(name, null);
+    }
+
+    /**
+     * Opens every sequence of the registered generators that is not open yet, as its first value would (its rows
+     * adopted first), each taking its first block through
+     * {@link SequenceRegistry#warmUp(String, SequenceSettings, Duration)}: what an application does before it reports itself ready.
+     *
+     * @param timeout the longest each sequence's first block is waited for
+     * @return the names of the sequences opened
+     * @throws SequenceUnavailableException naming a sequence whose first block did not come in time (it
+     *     is open, its reservation goes on in the background); the others are opened all the same
+     * @throws org.hibernate.MappingException naming the entity and sequence if a sequence could not be opened
+     */
+    synchronized List<String> warmUp(Duration timeout) {
+        start();
+        List<String> names = new ArrayList<>(unopened.keySet());
+        SequenceUnavailableException late = null;
+        for (String name : names) {
+            try {
+                open(name, timeout);
+            } catch (SequenceUnavailableException e) {
+                if (late == null) {
+                    late = e;
+                } else {
+                    late.addSuppressed(e);
+                }
+            }
+        }
+        if (late != null) {
+            throw late;
+        }
+        return names;
+    }
+
+    /** {@link #open(String)}, taking the first block within {@code warmUp} when it is not null. */
+    private void open(String name, @Nullable Duration warmUp) {
         start();
         List<Registration> group = unopened.get(name);
         if (group == null) {
             return; // opened by another generator of the same sequence
         }
         Registration first = group.get(0);
+        SequenceUnavailableException late = null;
         try {
             SequenceRegistry started = registry();
             startAboveExistingRows(group, started.storeOf(first.name(), first.settings()));
-            Sequence sequence = started.sequence(first.name(), first.settings());
+            Sequence sequence;
+            if (warmUp == null) {
+                sequence = started.sequence(first.name(), first.settings());
+            } else {
+                try {
+                    sequence = started.warmUp(first.name(), first.settings(), warmUp);
+                } catch (SequenceUnavailableException e) {
+                    // Open all the same unless opening itself failed (then sequence() fails again, and says why).
+                    late = e;
+                    sequence = started.sequence(first.name(), first.settings());
+                }
+            }
             for (Registration registration : group) {
                 registration.target().accept(sequence);
             }
             unopened.remove(name);
         } catch (dev.seqgen.SequenceException e) {
             throw new SeqgenMappingException(first.where(), e.getMessage(), null, e);
+        }
+        if (late != null) {
+            throw late;
         }
     }
 
