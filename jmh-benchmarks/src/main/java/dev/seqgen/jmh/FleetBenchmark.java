@@ -160,6 +160,9 @@ public final class FleetBenchmark {
 
         long next();
 
+        /** Calls that waited for the row (seqgen counts them); -1 where the source does not say. */
+        long waits();
+
         @Override
         void close();
     }
@@ -221,7 +224,8 @@ public final class FleetBenchmark {
 
     /** What one scenario measured. */
     record Result(Source source, int instances, int rate, long serviceMillis, double windowSeconds,
-            long transactions, long busyNanos, long valuesReserved, Histogram calls, long errors, long startErrors,
+            long transactions, long busyNanos, long valuesReserved, Histogram calls, long waits, long errors,
+            long startErrors,
             long served, long asked, long slowestFirstNanos, int notReady) {
 
         double utilization() {
@@ -332,6 +336,7 @@ public final class FleetBenchmark {
         long busy0 = row.busyNanos.sum();
         long values0 = row.values.sum();
         long errors0 = errors.sum();
+        long waits0 = waits(instances);
         long windowStart = System.nanoTime();
         window.set(1, windowStart + measure.toNanos());
         window.set(0, windowStart);
@@ -340,6 +345,7 @@ public final class FleetBenchmark {
         long busy = row.busyNanos.sum() - busy0;
         long values = row.values.sum() - values0;
         long windowErrors = errors.sum() - errors0;
+        long windowWaits = waits0 < 0 ? -1 : waits(instances) - waits0;
         for (Thread driver : driverThreads) {
             driver.join(TimeUnit.MINUTES.toMillis(1));
         }
@@ -357,7 +363,7 @@ public final class FleetBenchmark {
         }
         background.shutdownNow();
         return new Result(source, count, rate, serviceMillis, measure.toNanos() / 1e9, transactions, busy, values,
-                calls, windowErrors, startErrors.sum() + errors0, servedTotal, askedTotal, slowest, notReady);
+                calls, windowWaits, windowErrors, startErrors.sum() + errors0, servedTotal, askedTotal, slowest, notReady);
     }
 
     /**
@@ -418,6 +424,18 @@ public final class FleetBenchmark {
         }
     }
 
+    private static long waits(List<Instance> instances) {
+        long sum = 0;
+        for (Instance instance : instances) {
+            long waits = instance.waits();
+            if (waits < 0) {
+                return -1;
+            }
+            sum += waits;
+        }
+        return sum;
+    }
+
     private static Instance instance(Source source, SimulatedRow row, ExecutorService background) {
         return switch (source) {
             case SEQGEN, SEQGEN_NO_WARM_UP -> new Instance() {
@@ -442,6 +460,12 @@ public final class FleetBenchmark {
                 }
 
                 @Override
+                public long waits() {
+                    Sequence opened = orders;
+                    return opened == null ? 0 : opened.stats().waits();
+                }
+
+                @Override
                 public void close() {
                     registry.close();
                 }
@@ -458,6 +482,11 @@ public final class FleetBenchmark {
                 @Override
                 public long next() {
                     return optimizer.next();
+                }
+
+                @Override
+                public long waits() {
+                    return -1;
                 }
 
                 @Override
@@ -478,31 +507,35 @@ public final class FleetBenchmark {
 
     static String line(Result r) {
         return String.format(Locale.ROOT, "%s x %d: %.1f tx/s (%.0f %%), %,.0f values/tx, %d calls, %.4f %% over 1 ms,"
-                + " p99.9 %s, max %s, errors %d (before: %d), served %.1f %%, slowest first value %.2f s%s",
+                + " p99.9 %s, max %s, waits %s, errors %d (before: %d), served %.1f %%, slowest first value %.2f s%s",
                 r.source(), r.instances(), r.transactions() / r.windowSeconds(), 100 * r.utilization(),
                 r.transactions() == 0 ? 0.0 : (double) r.valuesReserved() / r.transactions(), r.calls().count,
                 r.calls().count == 0 ? 0.0 : 100.0 * r.calls().over1ms / r.calls().count,
-                duration(r.calls().percentile(99.9)), duration(r.calls().max), r.errors(), r.startErrors(),
+                duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(), r.startErrors(),
                 r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
                 r.notReady() > 0 ? " (" + r.notReady() + " not ready)" : "");
     }
 
     static String table(List<Result> results) {
         StringBuilder table = new StringBuilder("| source | instances | row tx/s | row utilization | values/tx | next()"
-                + " calls | over 1 ms | p99.9 | max | caller errors (before) | served of asked | slowest first value"
-                + " (bound) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " calls | over 1 ms | p99.9 | max | waited for a refill | caller errors (before) | served of asked"
+                + " | slowest first value (bound) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Result r : results) {
             table.append(String.format(Locale.ROOT, "| `%s` | %,d | %.1f | %.1f %% | %,.0f | %,d | %.4f %% | %s | %s |"
-                    + " %d (%d) | %.1f %% | %.2f s (%.2f s)%s |%n", r.source(), r.instances(),
+                    + " %s | %d (%d) | %.1f %% | %.2f s (%.2f s)%s |%n", r.source(), r.instances(),
                     r.transactions() / r.windowSeconds(), 100 * r.utilization(),
                     r.transactions() == 0 ? 0.0 : (double) r.valuesReserved() / r.transactions(), r.calls().count,
                     r.calls().count == 0 ? 0.0 : 100.0 * r.calls().over1ms / r.calls().count,
-                    duration(r.calls().percentile(99.9)), duration(r.calls().max), r.errors(), r.startErrors(),
-                    r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
+                    duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(),
+                    r.startErrors(), r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
                     r.instances() * r.serviceMillis() * 1.2 / 1000, r.notReady() > 0 ? ", " + r.notReady()
                             + " not ready" : ""));
         }
         return table.toString();
+    }
+
+    private static String waits(Result r) {
+        return r.waits() < 0 ? "—" : String.format(Locale.ROOT, "%,d", r.waits());
     }
 
     private static String duration(long nanos) {
