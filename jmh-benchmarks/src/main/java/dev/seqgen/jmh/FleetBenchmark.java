@@ -225,8 +225,13 @@ public final class FleetBenchmark {
     /** What one scenario measured. */
     record Result(Source source, int instances, int rate, long serviceMillis, double windowSeconds,
             long transactions, long busyNanos, long valuesReserved, Histogram calls, long waits, long errors,
-            long startErrors,
-            long served, long asked, long slowestFirstNanos, int notReady) {
+            long startErrors, long served, long asked, long slowestFirstNanos, int notReady, long startTransactions,
+            long startBusyNanos) {
+
+        /** The mean time the row was held per transaction before the window: the start-up's service time. */
+        double startHoldMillis() {
+            return startTransactions == 0 ? 0 : startBusyNanos / 1e6 / startTransactions;
+        }
 
         double utilization() {
             return busyNanos / (windowSeconds * 1e9);
@@ -363,7 +368,8 @@ public final class FleetBenchmark {
         }
         background.shutdownNow();
         return new Result(source, count, rate, serviceMillis, measure.toNanos() / 1e9, transactions, busy, values,
-                calls, windowWaits, windowErrors, startErrors.sum() + errors0, servedTotal, askedTotal, slowest, notReady);
+                calls, windowWaits, windowErrors, startErrors.sum() + errors0, servedTotal, askedTotal, slowest, notReady,
+                transactions0, busy0);
     }
 
     /**
@@ -516,7 +522,9 @@ public final class FleetBenchmark {
                 r.calls().count == 0 ? 0.0 : 100.0 * r.calls().over1ms / r.calls().count,
                 duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(), r.startErrors(),
                 r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
-                r.notReady() > 0 ? " (" + r.notReady() + " not ready)" : "");
+                r.notReady() > 0 ? " (" + r.notReady() + " not ready)" : "") + String.format(Locale.ROOT,
+                "; start-up: %d transactions holding the row %.2f ms each", r.startTransactions(),
+                r.startHoldMillis());
     }
 
     static String table(List<Result> results) {
