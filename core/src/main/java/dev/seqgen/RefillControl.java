@@ -50,9 +50,10 @@ package dev.seqgen;
  *     a queued reservation:  spaced interval = min(target x 1024, max(spaced interval, last refill interval) x 2)
  *     any other one:         spaced interval = max(target, spaced interval x (1 - 1/128))
  *
- * which is AIMD on the transactions this instance puts on the row: halved at once when the row queues, given
- * back a little at a time while it does not (1/128 per refill, so half the spacing is given back after about
- * 90 refills: minutes for an instance that refills every second, hours for one that refills every 100 s).
+ * which has the shape of TCP's congestion control on the transactions this instance puts on the row: halved at
+ * once when the row queues, given back a little at a time while it does not (a share of 1/128 per refill, so half
+ * the spacing is given back after about 90 refills: minutes for an instance that refills every second, hours for
+ * one that refills every 100 s).
  * While the spaced interval is above the target, a block asked for sooner than it is sized at once to last
  * it (rate x spaced interval) rather than doubled, so a fleet that meets a queue answers with its next
  * refills, not seven doublings later. The spacing is multiplicative, so it neither needs nor learns N: each
@@ -177,7 +178,8 @@ final class RefillControl {
             lastInterval = interval;
             if (startingUp) {
                 startingUp = false;
-                spacedInterval = Math.max(spacedInterval, Math.min(interval, (double) targetIntervalNanos * MAX_SPACING));
+                spacedInterval = Math.max(spacedInterval,
+                        Math.min(interval, (double) targetIntervalNanos * MAX_SPACING));
             }
             if (sizing) {
                 long size = blockSize;

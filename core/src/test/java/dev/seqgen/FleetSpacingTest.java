@@ -94,7 +94,8 @@ class FleetSpacingTest {
             Sequence orders = registry.sequence("orders");
             assertThat(orders.stats().remaining()).isEqualTo(100_000);
             take(orders, 300);
-            assertThat(orders.stats().reservations()).as("the first block and three after it, each of the largest size").isEqualTo(4);
+            assertThat(orders.stats().reservations()).as("the first block and three after it, each of the largest")
+                    .isEqualTo(4);
             assertThat(orders.stats().waits()).isZero();
         }
     }

@@ -456,7 +456,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /**
      * Opens every sequence of the registered generators that is not open yet, as its first value would (its rows
      * adopted first), each taking its first block through
-     * {@link SequenceRegistry#warmUp(String, SequenceSettings, Duration)}: what an application does before it reports itself ready.
+     * {@link SequenceRegistry#warmUp(String, SequenceSettings, Duration)}: what an application does before it
+     * reports itself ready.
      *
      * @param timeout the longest each sequence's first block is waited for
      * @return the names of the sequences opened

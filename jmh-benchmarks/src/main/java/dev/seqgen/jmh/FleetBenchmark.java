@@ -368,8 +368,8 @@ public final class FleetBenchmark {
         }
         background.shutdownNow();
         return new Result(source, count, rate, serviceMillis, measure.toNanos() / 1e9, transactions, busy, values,
-                calls, windowWaits, windowErrors, startErrors.sum() + errors0, servedTotal, askedTotal, slowest, notReady,
-                transactions0, busy0);
+                calls, windowWaits, windowErrors, startErrors.sum() + errors0, servedTotal, askedTotal, slowest,
+                notReady, transactions0, busy0);
     }
 
     /**
@@ -530,7 +530,8 @@ public final class FleetBenchmark {
     static String table(List<Result> results) {
         StringBuilder table = new StringBuilder("| source | instances | row tx/s | row utilization | values/tx | next()"
                 + " calls | over 1 ms | p99.9 | max | waited for a refill | caller errors (before) | served of asked"
-                + " | slowest first value (bound) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | slowest first value (bound) |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Result r : results) {
             table.append(String.format(Locale.ROOT, "| `%s` | %,d | %.1f | %.1f %% | %,.0f | %,d | %.4f %% | %s | %s |"
                     + " %s | %d (%d) | %.1f %% | %.2f s (%.2f s)%s |%n", r.source(), r.instances(),

@@ -332,7 +332,7 @@ public final class SeqgenAutoConfiguration {
             };
         }
 
-        /** The sequences of the entity mappings, opened for the warm-up through Hibernate (see {@link SeqgenWarmUp}). */
+        /** The sequences of the entity mappings, opened for the warm-up through Hibernate ({@link SeqgenWarmUp}). */
         @Bean
         SeqgenWarmUp.MappedSequences seqgenMappedSequences(ObjectProvider<EntityManagerFactory> factories) {
             return timeout -> factories.orderedStream()
