@@ -225,7 +225,10 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /**
      * {@link #warmUp(Collection, Duration)} for every sequence configured in the builder and every sequence open
-     * so far, within the longest acquire timeout among them.
+     * so far, within the longest acquire timeout among them. Sequences that Hibernate entities use are opened
+     * through Hibernate first ({@code SeqgenHibernate.warmUp}), which puts their rows above the ids their tables
+     * hold before their first block is reserved; this call opens a configured sequence that is not open yet as
+     * {@link #sequence(String)} would, without that step.
      *
      * @throws SequenceUnavailableException naming a sequence whose first block is not in hand within that time
      * @throws IllegalStateException if the registry is closed
