@@ -224,6 +224,16 @@ abstract class AbstractSequence implements Sequence {
         }
     }
 
+    /**
+     * Waits until the sequence holds its first block, for {@link SequenceRegistry#warmUp}; strategies that hold
+     * no block have nothing to wait for.
+     *
+     * @param deadline the ticker reading by which the block must be in hand
+     * @throws SequenceUnavailableException if it is not in hand by then
+     */
+    void awaitFirstBlock(long deadline) {
+    }
+
     /** Values issued by this instance so far. */
     abstract long issued();
 

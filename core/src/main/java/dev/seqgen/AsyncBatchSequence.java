@@ -33,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  * publishes it as current; the CAS comes first, so a trigger on the new block always finds prefetch free.
  * A caller waits for the refill with a timed get, bounded by its acquire timeout. The refill point (how many
  * values are left when the refill starts) and the block size come from {@link RefillControl}, whose control
- * loop measures how long refills take and how fast values go. A refill that failed
+ * loop measures how long refills take and how fast values go, and spaces refills out when they queue at a row
+ * shared with other instances. A refill that failed
  * on transient errors is replaced by a fresh one while the waiting caller's deadline leaves time (the
  * failed one may have started long before, during an outage that has ended); any other failure is
  * reported to the caller that waited for it, and the next caller starts a new refill, which is how the

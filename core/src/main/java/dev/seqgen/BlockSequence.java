@@ -235,6 +235,32 @@ abstract class BlockSequence extends AbstractSequence {
     }
 
     /**
+     * Installs the first block without taking a value from it, as the slow path would for the first caller: the
+     * lock, then the block from {@link #obtainNextBlock} (ASYNC_BATCH's first background refill, BATCH's first
+     * reservation). A caller that comes meanwhile waits on the lock as on any refill, within its acquire timeout.
+     */
+    @Override
+    final void awaitFirstBlock(long deadline) {
+        try {
+            if (!refillLock.tryLock(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS)) {
+                throw new SequenceUnavailableException(name, "a caller's refill held the sequence past the warm-up's"
+                        + " deadline", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SequenceUnavailableException(name, "interrupted while waiting for the first block", e);
+        }
+        try {
+            checkOpen();
+            if (current == Block.EMPTY) {
+                current = obtainNextBlock(Block.EMPTY, deadline);
+            }
+        } finally {
+            refillLock.unlock();
+        }
+    }
+
+    /**
      * Called holding refillLock by the caller that finds the block in hand empty and the next block not there:
      * for ASYNC_BATCH, a refill that came late.
      */

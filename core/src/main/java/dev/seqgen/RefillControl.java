@@ -37,6 +37,44 @@ package dev.seqgen;
  * is the floor, the configured maximum (the largest gap a stopped JVM may leave) the ceiling, whatever the
  * measurements say. All arithmetic saturates (doubles, then clamps), so no estimate can overflow.
  *
+ * Fleet spacing (ASYNC_BATCH, adaptive): many instances share one row, and a row serves one reservation at a
+ * time (its lock and commit; about 100 a second for a Spanner row). An instance that aims at one refill per
+ * target interval puts that load on the row whatever the others do, so N instances ask for N refills per
+ * interval; past what the row serves, reservations queue and callers run dry. No instance knows N, and
+ * instances do not talk to each other; what each one sees is how long its own reservations take. The least it
+ * has seen is the row's service time as seen from here (no queue in it); a reservation that took at least half
+ * that much longer again, and at least 1 ms longer, waited behind other reservations: the row is queueing. So
+ * the loop steers to a refill interval of its own, the spaced interval, that the octave rule above uses in
+ * place of the target interval:
+ *
+ *     a queued reservation:  spaced interval = min(target x 1024, max(spaced interval, last refill interval) x 2)
+ *     any other one:         spaced interval = max(target, spaced interval x (1 - 1/128))
+ *
+ * which has the shape of TCP's congestion control on the transactions this instance puts on the row: halved at
+ * once when the row queues, given back a little at a time while it does not (a share of 1/128 per refill, so half
+ * the spacing is given back after about 90 refills: minutes for an instance that refills every second, hours for
+ * one that refills every 100 s).
+ * While the spaced interval is above the target, a block asked for sooner than it is sized at once to last
+ * it (rate x spaced interval) rather than doubled, so a fleet that meets a queue answers with its next
+ * refills, not seven doublings later. The spacing is multiplicative, so it neither needs nor learns N: each
+ * instance that sees the queue halves its own load, and the fleet's load on the row halves with the share of
+ * instances that saw it. What it trades: the blocks of a fleet are larger (up to adaptive.max-block-size, the
+ * gap a stop may leave, which stays the ceiling), and a row that becomes slower for good (moved further away)
+ * reads as a queue until the spacing has doubled enough times to reach the maximum block. One instance alone
+ * never queues behind another, so its spaced interval stays the target and the loop is the one above, to the
+ * value; a latency spike doubles its spacing once and is given back over the next refills.
+ *
+ * Start-up at once ({@link #startUp()}, a sequence warmed up before its application takes traffic): the first
+ * block is reserved before anything is measured, and in a fleet that starts at once the first instances the row
+ * serves learn nothing of the queue of first reservations behind them, which their second refill then waits
+ * behind. So a warmed-up sequence takes adaptive.max-block-size as its first block, which lasts through any
+ * start-up queue the row clears while those values last, and starts spaced out: its spaced interval is the time
+ * its first block lasted (measured at the second refill), given back as any spacing is, 1/128 per refill. A fleet
+ * that started at once thus keeps large blocks, and the row's load low, without first having to shrink its
+ * blocks until the row queues (a fleet whose refills the row has paced shows no queue until it is saturated).
+ * What it costs one instance alone: its blocks stay large for about a hundred refills before the octave rule
+ * brings them down to what its rate needs; the largest block is still the most a crash can lose.
+ *
  * Thread safety: every method is synchronized. They run once per block (at a refill's start and end, and when
  * a caller finds a refill late), never per value, so the monitor costs nothing on the hot path; the two values
  * the hot path and the metrics read, the current size and refill point, are volatile.
@@ -48,6 +86,14 @@ final class RefillControl {
     private static final double LATENCY_WEIGHT = 0.25;
     private static final int MIN_MARGIN = 2;
     private static final int MAX_MARGIN = 16;
+    /** A reservation queued if it took this share of the least latency seen longer than that least latency. */
+    private static final double QUEUED_SHARE = 0.5;
+    /** ... and at least this much longer, so that a fast store's jitter is not read as a queue. */
+    private static final long QUEUED_FLOOR_NANOS = 1_000_000;
+    /** The share of the spacing given back by a reservation that did not queue. */
+    private static final double SPACING_RELEASE = 1.0 / 128;
+    /** The largest spaced interval, in target intervals. */
+    private static final int MAX_SPACING = 1024;
 
     private final int baseBlockSize;
     private final int maxBlockSize;
@@ -58,6 +104,8 @@ final class RefillControl {
     private final boolean sizing;
     /** Whether the refill point follows the measurements (ASYNC_BATCH, adaptive, no low watermark set). */
     private final boolean placing;
+    /** Whether the refill interval is spaced out when reservations queue (ASYNC_BATCH, adaptive). */
+    private final boolean spacing;
 
     @GuardedBy("this")
     private boolean started;
@@ -77,6 +125,21 @@ final class RefillControl {
     /** Whether a caller found the block empty since the last block arrived. */
     @GuardedBy("this")
     private boolean lateSinceLastBlock;
+    /** The least latency sample so far; 0 before the first. */
+    @GuardedBy("this")
+    private double leastLatency;
+    /** The refill interval the octave rule steers to: the target, or more while the row queues. */
+    @GuardedBy("this")
+    private double spacedInterval;
+    /** Whether the sequence was warmed up and its second refill has not started yet (see "Start-up at once"). */
+    @GuardedBy("this")
+    private boolean startingUp;
+    /** The time between the last two refill starts. */
+    @GuardedBy("this")
+    private long lastInterval;
+
+    /** Reservations that queued at the row; written only under the monitor. */
+    private volatile long queuedReservations;
 
     /** Refills a caller had to wait for; written only under the monitor. */
     private volatile long lateRefills;
@@ -95,6 +158,8 @@ final class RefillControl {
         this.placing = settings.strategy() == Strategy.ASYNC_BATCH && settings.adaptive() && !settings.lowWatermarkSet();
         this.targetIntervalNanos = settings.adaptiveTargetRefillInterval().toNanos();
         this.latencyCapNanos = settings.acquireTimeout().toNanos();
+        this.spacing = sizing && settings.strategy() == Strategy.ASYNC_BATCH;
+        this.spacedInterval = targetIntervalNanos;
         this.blockSize = baseBlockSize;
         this.refillPoint = lowWatermark;
     }
@@ -110,11 +175,19 @@ final class RefillControl {
             long interval = Math.max(1, now - lastStartAt);
             double sample = Math.max(0, issued - issuedAtLastStart) / (double) interval;
             rate = sample >= rate ? sample : rate + (sample - rate) * RATE_FALL;
+            lastInterval = interval;
+            if (startingUp) {
+                startingUp = false;
+                spacedInterval = Math.max(spacedInterval,
+                        Math.min(interval, (double) targetIntervalNanos * MAX_SPACING));
+            }
             if (sizing) {
                 long size = blockSize;
-                if (interval < targetIntervalNanos) {
-                    size = size * 2;
-                } else if (interval > 2 * targetIntervalNanos) {
+                if (interval < spacedInterval) {
+                    size = spacedInterval > targetIntervalNanos
+                            ? Math.max(size * 2, (long) Math.min(Math.ceil(rate * spacedInterval), maxBlockSize))
+                            : size * 2;
+                } else if (interval > 2 * spacedInterval) {
                     size = size / 2;
                 }
                 if (placing) {
@@ -148,12 +221,44 @@ final class RefillControl {
             margin--;
         }
         double sample = clamp(refillNanos, 0, latencyCapNanos);
+        if (spacing) {
+            space(sample);
+        }
         latencyAverage = latencyAverage == 0 ? sample : latencyAverage + (sample - latencyAverage) * LATENCY_WEIGHT;
         latencyPeak = Math.max(sample, latencyPeak / 2);
         long scaled = size * lowWatermark / baseBlockSize;
         long point = placing ? clamp(lead(), scaled, size - 1) : scaled;
         refillPoint = Math.max(0, Math.min(point, size - 1));
         return refillPoint;
+    }
+
+    /**
+     * Called by a sequence warmed up at start-up, before its first reservation: the first block is the largest
+     * (see "Start-up at once" in the design comment). No effect where blocks do not adapt.
+     */
+    synchronized void startUp() {
+        if (spacing && !started) {
+            startingUp = true;
+            blockSize = maxBlockSize;
+            refillPoint = (long) maxBlockSize * lowWatermark / baseBlockSize;
+        }
+    }
+
+    /** Moves the spaced interval on one latency sample (see "Fleet spacing" in the design comment). */
+    @GuardedBy("this")
+    private void space(double sample) {
+        boolean queued = leastLatency > 0
+                && sample - leastLatency >= Math.max(leastLatency * QUEUED_SHARE, QUEUED_FLOOR_NANOS);
+        if (queued) {
+            queuedReservations++;
+            spacedInterval = Math.min((double) targetIntervalNanos * MAX_SPACING,
+                    Math.max(spacedInterval, lastInterval) * 2);
+        } else {
+            spacedInterval = Math.max(targetIntervalNanos, spacedInterval * (1 - SPACING_RELEASE));
+        }
+        if (leastLatency == 0 || sample < leastLatency) {
+            leastLatency = Math.max(sample, 1);
+        }
     }
 
     /** Values taken, at the estimated rate, while a refill that takes the estimated time is under way, with the margin. */
@@ -176,6 +281,16 @@ final class RefillControl {
     /** Refills that callers had to wait for. */
     long lateRefills() {
         return lateRefills;
+    }
+
+    /** Reservations that queued at the row behind others (see "Fleet spacing"). */
+    long queuedReservations() {
+        return queuedReservations;
+    }
+
+    /** The refill interval the block size steers to now, in nanoseconds: the target, or more while the row queues. */
+    synchronized long spacedInterval() {
+        return (long) spacedInterval;
     }
 
     private static long clamp(long value, long min, long max) {

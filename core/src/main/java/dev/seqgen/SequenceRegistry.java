@@ -4,16 +4,18 @@ import dev.seqgen.spi.Identifiers;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 import dev.seqgen.spi.SequenceStore;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -126,13 +128,18 @@ public final class SequenceRegistry implements AutoCloseable {
      * @throws IllegalStateException if the registry is closed
      */
     public Sequence sequence(String name, SequenceSettings settings) {
+        return open(name, settings, false);
+    }
+
+    /** {@link #sequence(String, SequenceSettings)}, opened by a warm-up when {@code startUp}. */
+    private Sequence open(String name, SequenceSettings settings, boolean startUp) {
         Objects.requireNonNull(settings, "settings");
         Sequence sequence = sequences.get(name);
         if (sequence == null) {
             Identifiers.requireSequenceName(name);
             lifecycle.readLock().lock();
             try {
-                sequence = sequences.computeIfAbsent(name, key -> create(key, settings));
+                sequence = sequences.computeIfAbsent(name, key -> create(key, settings, startUp));
             } finally {
                 lifecycle.readLock().unlock();
             }
@@ -266,13 +273,111 @@ public final class SequenceRegistry implements AutoCloseable {
         return new IllegalStateException("the sequence registry is closed; cannot create sequence '" + name + "'");
     }
 
-    private Sequence create(String name, SequenceSettings settings) {
+    private Sequence create(String name, SequenceSettings settings, boolean startUp) {
         if (closed) {
             throw closedError(name);
         }
         SequenceStore served = storeFor(name, settings);
         createRowOnce(name, settings, served);
-        return Sequences.create(name, settings, served, ticker, executor, metrics);
+        return Sequences.create(name, settings, served, ticker, executor, metrics, startUp);
+    }
+
+    /**
+     * {@link #warmUp(Collection, Duration)} for every sequence configured in the builder and every sequence open
+     * so far, within the longest acquire timeout among them. Sequences that Hibernate entities use are opened
+     * through Hibernate first ({@code SeqgenHibernate.warmUp}), which puts their rows above the ids their tables
+     * hold before their first block is reserved; this call opens a configured sequence that is not open yet as
+     * {@link #sequence(String)} would, without that step.
+     *
+     * @throws SequenceUnavailableException naming a sequence whose first block is not in hand within that time
+     * @throws IllegalStateException if the registry is closed
+     */
+    public void warmUp() {
+        Set<String> names = new LinkedHashSet<>(perSequence.keySet());
+        names.addAll(sequences.keySet());
+        Duration longest = names.stream().map(name -> settingsOf(name).acquireTimeout())
+                .max(Duration::compareTo).orElse(defaults.acquireTimeout());
+        warmUp(names, longest);
+    }
+
+    /**
+     * Opens the named sequences and waits until each holds its first block, so that the first callers find values
+     * in hand: what an application does before it reports itself ready to take traffic. The first reservations of
+     * all the sequences are under way together; the wait is bounded by {@code timeout} in all, never longer, and a
+     * reservation that has not answered by then goes on in the background (a caller then waits for it within its
+     * acquire timeout, as for any refill). A sequence this call opens with adaptive ASYNC_BATCH settings takes
+     * {@link SequenceSettings#adaptiveMaxBlockSize()} values as its first block, so that a fleet of instances
+     * starting at once on one row does not meet the queue of their first reservations again at their second one;
+     * the block size comes down from the second refill on where the rate does not need it. SYNC and ASYNC
+     * sequences hold no block: they are opened (their rows created) and nothing more.
+     *
+     * @param names the sequence names, opened with {@link #settingsFor(String) their settings} if not open yet
+     * @param timeout the longest the call waits, for all of them together
+     * @throws SequenceConfigurationException if a name is not valid
+     * @throws SequenceUnavailableException naming the first sequence whose first block is not in hand in time (the
+     *     others' failures suppressed in it)
+     * @throws IllegalStateException if the registry is closed
+     */
+    public void warmUp(Collection<String> names, Duration timeout) {
+        long deadline = ticker.read() + timeout.toNanos();
+        List<Sequence> opened = new ArrayList<>();
+        for (String name : names) {
+            opened.add(open(name, settingsOf(name), true));
+        }
+        SequenceUnavailableException failure = null;
+        for (Sequence sequence : opened) {
+            try {
+                awaitFirstBlock(sequence, deadline, timeout);
+            } catch (SequenceUnavailableException late) {
+                if (failure == null) {
+                    failure = late;
+                } else {
+                    failure.addSuppressed(late);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * {@link #warmUp(Collection, Duration)} for one sequence with the given settings, as
+     * {@link #sequence(String, SequenceSettings)} opens it: for frameworks that know a sequence's settings from its
+     * users (an entity's annotation) rather than from this registry's configuration.
+     *
+     * @param name the sequence name
+     * @param settings the settings it must have
+     * @param timeout the longest the call waits for the first block
+     * @return the sequence, open whether or not its first block came in time
+     * @throws SequenceConfigurationException if the name is not valid, or the sequence is open with other settings
+     * @throws SequenceUnavailableException if the first block is not in hand within {@code timeout} (the sequence
+     *     stays open and its reservation goes on in the background)
+     * @throws IllegalStateException if the registry is closed
+     */
+    public Sequence warmUp(String name, SequenceSettings settings, Duration timeout) {
+        long deadline = ticker.read() + timeout.toNanos();
+        Sequence sequence = open(name, settings, true);
+        requireSameSettings(name, sequence.settings(), settings);
+        awaitFirstBlock(sequence, deadline, timeout);
+        return sequence;
+    }
+
+    private static void awaitFirstBlock(Sequence sequence, long deadline, Duration timeout) {
+        if (sequence instanceof AbstractSequence held) {
+            try {
+                held.awaitFirstBlock(deadline);
+            } catch (SequenceUnavailableException e) {
+                throw new SequenceUnavailableException(sequence.name(), "its first block was not in hand within the"
+                        + " warm-up's " + timeout + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** The settings of an open sequence, or those it would be opened with. */
+    private SequenceSettings settingsOf(String name) {
+        Sequence open = sequences.get(name);
+        return open != null ? open.settings() : settingsFor(name);
     }
 
     /**

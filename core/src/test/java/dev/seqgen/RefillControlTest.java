@@ -190,4 +190,103 @@ class RefillControlTest {
         assertThat(control.refillPoint()).as("the refill point still moves: 1000 values per ms x 5 ms x 2, clamped")
                 .isEqualTo(999);
     }
+
+    /** A row at 10 ms per reservation, 1000 values per second per instance: the fleet benchmark's setting. */
+    private static SequenceSettings fleetMember() {
+        return SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).acquireTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    @Test
+    void oneInstanceAloneNeverSeesAQueueAndSteersToTheTargetIntervalAsBefore() {
+        Simulation alone = new Simulation(fleetMember());
+        alone.steady(1, 10, 50);
+        assertThat(alone.control.queuedReservations()).isZero();
+        assertThat(alone.control.spacedInterval()).isEqualTo(Duration.ofSeconds(1).toNanos());
+        assertThat(alone.size).as("750 values last 0.75 s: doubled once, then 1.5 s is inside the octave")
+                .isEqualTo(2000);
+
+        // A fast store's jitter (0.2 ms to 0.9 ms) is more than half its least latency again, but under 1 ms.
+        RefillControl jitter = new RefillControl(fleetMember(), true);
+        long now = 0;
+        for (int i = 1; i <= 50; i++) {
+            now += 750 * MS;
+            long size = jitter.beforeReservation(now, i * 750L);
+            jitter.afterReservation(size, i % 2 == 0 ? 200_000 : 900_000);
+        }
+        assertThat(jitter.queuedReservations()).isZero();
+        assertThat(jitter.spacedInterval()).isEqualTo(Duration.ofSeconds(1).toNanos());
+    }
+
+    @Test
+    void aReservationThatQueuedBehindOthersHalvesTheRefillsAtOnceAndTheBlockIsSizedToLastTheSpacedInterval() {
+        Simulation sim = new Simulation(fleetMember());
+        sim.steady(1, 10, 30);
+        long interval = (sim.size - sim.point) / 1;
+        assertThat(sim.size).isEqualTo(2000);
+
+        // One reservation took 40 ms, 30 ms of them behind other instances' reservations at the row.
+        sim.steady(1, 40, 1);
+        assertThat(sim.control.queuedReservations()).isEqualTo(1);
+        assertThat(sim.control.spacedInterval()).as("twice the refill interval it had")
+                .isEqualTo(2 * interval * MS);
+        sim.steady(1, 10, 1);
+        assertThat(sim.size).as("doubled, and at least what lasts the spaced interval at 1 value per ms (3000)")
+                .isEqualTo(4000);
+
+        // The row keeps queueing: each queued reservation halves this instance's refills again, up to the
+        // largest block, the ceiling whatever the spacing.
+        sim.steady(1, 40, 8);
+        assertThat(sim.size).isEqualTo(100_000);
+        long spaced = sim.control.spacedInterval();
+        assertThat(spaced).isGreaterThan(100 * 1000 * MS);
+
+        // The queue is gone: the spacing is given back 1/128 per refill, so the block stays at its largest while
+        // it lasts less than twice the spaced interval, and comes back down only after many refills.
+        sim.steady(1, 10, 10);
+        assertThat(sim.size).isEqualTo(100_000);
+        assertThat(sim.control.spacedInterval()).isLessThan(spaced).isGreaterThan(spaced * 9 / 10);
+        sim.steady(1, 10, 2_000);
+        assertThat(sim.control.spacedInterval()).as("given back in full").isEqualTo(Duration.ofSeconds(1).toNanos());
+        assertThat(sim.size - sim.point).as("back to what the rate needs: a refill every 1 to 2 s at 1 value per ms")
+                .isBetween(1000L, 2000L);
+    }
+
+    @Test
+    void aLatencySpikeAloneDoublesTheSpacingOnceAndItIsGivenBackWithinAFewHundredRefills() {
+        Simulation sim = new Simulation(fleetMember());
+        sim.steady(1, 10, 30);
+        sim.steady(1, 500, 1);
+        long spaced = sim.control.spacedInterval();
+        assertThat(spaced).isGreaterThan(Duration.ofSeconds(1).toNanos());
+        sim.steady(1, 10, 90);
+        assertThat(sim.control.spacedInterval()).as("half given back after about 90 refills")
+                .isBetween(spaced / 3, spaced * 2 / 3);
+        sim.steady(1, 10, 400);
+        assertThat(sim.control.spacedInterval()).isEqualTo(Duration.ofSeconds(1).toNanos());
+    }
+
+    @Test
+    void aSequenceWarmedUpForAStartAtOnceTakesTheLargestBlockFirstAndKeepsLargeBlocksForAboutAHundredRefills() {
+        Simulation sim = new Simulation(fleetMember());
+        sim.control.startUp();
+        // The first block took 10 s: it waited behind a thousand other instances' first reservations.
+        sim.block(1, 0, 10_000);
+        assertThat(sim.size).isEqualTo(100_000);
+        assertThat(sim.point).as("a quarter of the largest block").isEqualTo(25_000);
+        // 75 s of values at 1 per ms later, the second block: still the largest, spaced by the 75 s the first one
+        // lasted, which is given back a little at every refill without a queue.
+        sim.block(1, 75_000, 10);
+        assertThat(sim.size).isEqualTo(100_000);
+        assertThat(sim.control.spacedInterval()).isBetween(74_000 * MS, 75_000 * MS);
+        sim.steady(1, 10, 60);
+        assertThat(sim.size).as("more than an hour later, still the largest").isEqualTo(100_000);
+        sim.steady(1, 10, 1_000);
+        assertThat(sim.control.spacedInterval()).isEqualTo(Duration.ofSeconds(1).toNanos());
+        assertThat(sim.size - sim.point).as("brought down to what the rate needs: a refill every 1 to 2 s")
+                .isBetween(1000L, 2000L);
+
+        RefillControl fixed = new RefillControl(fleetMember().toBuilder().adaptive(false).build(), true);
+        fixed.startUp();
+        assertThat(fixed.beforeReservation(0, 0)).as("blocks that do not adapt keep their size").isEqualTo(1000);
+    }
 }

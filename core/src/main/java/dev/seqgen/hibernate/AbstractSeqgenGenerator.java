@@ -154,7 +154,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             if (reservedAtFlush() != null) {
                 service.flushReservations().numbersRegistered();
             }
-            service.register(SeqgenRegistryService.Registration.of(name, settings, context, where, this::started));
+            service.register(Registration.of(name, settings, context, where, this::started));
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }

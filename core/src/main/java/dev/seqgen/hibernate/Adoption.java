@@ -2,7 +2,6 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.KeyOrder;
 import dev.seqgen.SequenceSettings;
-import dev.seqgen.hibernate.SeqgenRegistryService.Registration;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 

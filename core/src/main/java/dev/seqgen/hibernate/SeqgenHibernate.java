@@ -1,5 +1,10 @@
 package dev.seqgen.hibernate;
 
+import java.time.Duration;
+import java.util.List;
+import org.hibernate.SessionFactory;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
+
 /**
  * The Hibernate settings seqgen reads, for {@code hibernate.properties}, {@code persistence.xml},
  * {@code Configuration.getProperties()}, JPA property maps or Spring's {@code HibernatePropertiesCustomizer}.
@@ -75,5 +80,24 @@ public final class SeqgenHibernate {
     public static final String SEQUENCES_PREFIX = "seqgen.sequences.";
 
     private SeqgenHibernate() {
+    }
+
+    /**
+     * Opens the sequences of the session factory's seqgen generators that no value has opened yet, each as its
+     * first value would (moved above the ids its tables hold), and waits until each holds its first block: what an
+     * application does before it reports itself ready to take traffic (see
+     * {@link dev.seqgen.SequenceRegistry#warmUp(java.util.Collection, Duration)}).
+     *
+     * @param sessionFactory the session factory
+     * @param timeout the longest each sequence's first block is waited for
+     * @return the names of the sequences opened; empty if the session factory has no seqgen generator
+     * @throws dev.seqgen.SequenceUnavailableException naming a sequence whose first block did not come in time (it
+     *     is open, and its reservation goes on in the background)
+     * @throws org.hibernate.MappingException naming the entity and sequence if a sequence could not be opened
+     */
+    public static List<String> warmUp(SessionFactory sessionFactory, Duration timeout) {
+        SeqgenRegistryService service = sessionFactory.unwrap(SessionFactoryImplementor.class).getServiceRegistry()
+                .getService(SeqgenRegistryService.class);
+        return service == null ? List.of() : service.warmUp(timeout);
     }
 }

@@ -10,20 +10,17 @@ import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.dialect.Dialect;
 import org.hibernate.generator.GeneratorCreationContext;
-import org.hibernate.mapping.Column;
-import org.hibernate.mapping.Table;
-import org.hibernate.mapping.Value;
 import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
 
 import java.lang.annotation.Annotation;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -78,38 +75,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private final transient AtomicBoolean spannerExportNoted = new AtomicBoolean();
     /** The SYNC number values reserved per flush, per session in a transaction. */
     private final transient FlushReservations flushReservations = new FlushReservations();
-
-    /**
-     * A generator waiting for its sequence.
-     *
-     * @param name the sequence name
-     * @param settings the resolved settings
-     * @param table the qualified entity table holding the generated column (an id, a number), or null to skip the
-     *     existing-rows and column checks
-     * @param column the quoted generated column
-     * @param where the entity, property and sequence, for messages
-     * @param target receives the sequence
-     */
-    record Registration(String name, SequenceSettings settings, @Nullable String table, @Nullable String column,
-            String where, Consumer<Sequence> target) {
-
-        /**
-         * The registration of a generated property, with the qualified table and quoted column Hibernate writes
-         * it to (the names as Hibernate names them physically), or none when the property is not one plain column.
-         */
-        static Registration of(String name, SequenceSettings settings,
-                GeneratorCreationContext context, String where, Consumer<Sequence> target) {
-            Value value = context.getProperty().getValue();
-            Table table = value.getTable();
-            if (table == null || value.getColumnSpan() != 1
-                    || !(value.getSelectables().get(0) instanceof Column column)) {
-                return new Registration(name, settings, null, null, where, target);
-            }
-            String qualified = (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
-                    + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
-            return new Registration(name, settings, qualified, column.getQuotedName(), where, target);
-        }
-    }
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
@@ -249,22 +214,75 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * @throws SeqgenMappingException naming the entity and sequence if the sequence could not be opened
      */
     synchronized void open(String name) {
+        open(name, null);
+    }
+
+    /**
+     * Opens every sequence of the registered generators that is not open yet, as its first value would (its rows
+     * adopted first), each taking its first block through
+     * {@link SequenceRegistry#warmUp(String, SequenceSettings, Duration)}: what an application does before it
+     * reports itself ready.
+     *
+     * @param timeout the longest each sequence's first block is waited for
+     * @return the names of the sequences opened
+     * @throws SequenceUnavailableException naming a sequence whose first block did not come in time (it
+     *     is open, its reservation goes on in the background); the others are opened all the same
+     * @throws SeqgenMappingException naming the entity and sequence if a sequence could not be opened
+     */
+    synchronized List<String> warmUp(Duration timeout) {
+        start();
+        List<String> names = new ArrayList<>(unopened.keySet());
+        SequenceUnavailableException late = null;
+        for (String name : names) {
+            try {
+                open(name, timeout);
+            } catch (SequenceUnavailableException e) {
+                if (late == null) {
+                    late = e;
+                } else {
+                    late.addSuppressed(e);
+                }
+            }
+        }
+        if (late != null) {
+            throw late;
+        }
+        return names;
+    }
+
+    /** {@link #open(String)}, taking the first block within {@code warmUp} when it is not null. */
+    private void open(String name, @Nullable Duration warmUp) {
         start();
         List<Registration> group = unopened.get(name);
         if (group == null) {
             return; // opened by another generator of the same sequence
         }
         Registration first = group.get(0);
+        SequenceUnavailableException late = null;
         try {
             SequenceRegistry started = source.registry();
             Adoption.aboveExistingRows(group, started.storeOf(first.name(), first.settings()));
-            Sequence sequence = started.sequence(first.name(), first.settings());
+            Sequence sequence;
+            if (warmUp == null) {
+                sequence = started.sequence(first.name(), first.settings());
+            } else {
+                try {
+                    sequence = started.warmUp(first.name(), first.settings(), warmUp);
+                } catch (SequenceUnavailableException e) {
+                    // Open all the same unless opening itself failed (then sequence() fails again, and says why).
+                    late = e;
+                    sequence = started.sequence(first.name(), first.settings());
+                }
+            }
             for (Registration registration : group) {
                 registration.target().accept(sequence);
             }
             unopened.remove(name);
         } catch (SequenceException e) {
             throw new SeqgenMappingException(first.where(), e.getMessage(), null, e);
+        }
+        if (late != null) {
+            throw late;
         }
     }
 

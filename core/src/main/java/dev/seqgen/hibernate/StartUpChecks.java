@@ -1,6 +1,5 @@
 package dev.seqgen.hibernate;
 
-import dev.seqgen.hibernate.SeqgenRegistryService.Registration;
 import dev.seqgen.jdbc.AssignedValues;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.MappingException;

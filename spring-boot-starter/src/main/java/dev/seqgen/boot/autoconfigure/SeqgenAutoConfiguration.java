@@ -13,7 +13,9 @@ import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 import dev.seqgen.spi.SequenceStore;
 
 import java.util.Locale;
+import jakarta.persistence.EntityManagerFactory;
 import javax.sql.DataSource;
+import org.hibernate.SessionFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
@@ -124,6 +126,17 @@ public final class SeqgenAutoConfiguration {
                 createConfiguredSequences(available, seqgen.getSequences().keySet());
             }
         });
+    }
+
+    /**
+     * Takes the first blocks of the configured and mapped sequences before the application reports itself ready
+     * (see {@link SeqgenWarmUp}).
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    static SeqgenWarmUp seqgenWarmUp(ObjectProvider<SequenceRegistry> registry,
+            ObjectProvider<SeqgenWarmUp.MappedSequences> mapped) {
+        return new SeqgenWarmUp(registry, mapped);
     }
 
     /** The first property that asks for a kind: a sequence's, else the defaults'. */
@@ -322,6 +335,13 @@ public final class SeqgenAutoConfiguration {
                 registry.ifAvailable(available -> hibernateProperties.put(SeqgenHibernate.REGISTRY, available));
                 hibernateProperties.put(SeqgenHibernate.REGISTRY_REQUIRED, "true");
             };
+        }
+
+        /** The sequences of the entity mappings, opened for the warm-up through Hibernate ({@link SeqgenWarmUp}). */
+        @Bean
+        SeqgenWarmUp.MappedSequences seqgenMappedSequences(ObjectProvider<EntityManagerFactory> factories) {
+            return timeout -> factories.orderedStream()
+                    .forEach(factory -> SeqgenHibernate.warmUp(factory.unwrap(SessionFactory.class), timeout));
         }
     }
 }

@@ -1,0 +1,70 @@
+package dev.seqgen;
+
+import dev.seqgen.testing.GatedStore;
+import dev.seqgen.testing.InMemorySequenceStore;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@link SequenceRegistry#warmUp}: the first blocks in hand before the first caller, within a bounded wait. */
+class WarmUpTest {
+
+    @Test
+    void warmUpOpensTheConfiguredSequencesAndEachBlockStrategyHoldsItsFirstBlock() {
+        InMemorySequenceStore store = new InMemorySequenceStore();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store)
+                .sequence("orders", SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).build())
+                .sequence("invoices", SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build())
+                .sequence("tickets", SequenceSettings.builder().strategy(Strategy.ASYNC).build())
+                .build()) {
+            registry.warmUp();
+
+            assertThat(registry.sequences()).extracting(Sequence::name)
+                    .containsExactlyInAnyOrder("orders", "invoices", "tickets");
+            SequenceStats orders = registry.sequence("orders").stats();
+            assertThat(orders.remaining()).as("an adaptive async-batch sequence's first block is its largest")
+                    .isEqualTo(100_000);
+            assertThat(orders.reservations()).isEqualTo(1);
+            assertThat(registry.sequence("invoices").stats().remaining()).isEqualTo(10);
+            assertThat(registry.sequence("tickets").stats().reservations()).as("ASYNC holds no block").isZero();
+
+            assertThat(registry.sequence("orders").next()).isEqualTo(1);
+            assertThat(registry.sequence("invoices").next()).isEqualTo(1);
+            assertThat(registry.sequence("orders").stats().waits()).as("the first caller found its value in hand")
+                    .isZero();
+        }
+    }
+
+    @Test
+    void aSequenceOpenBeforeTheWarmUpKeepsTheFirstBlockItAskedFor() {
+        InMemorySequenceStore store = new InMemorySequenceStore();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).build()) {
+            Sequence orders = registry.sequence("orders");
+            registry.warmUp();
+            assertThat(orders.stats().remaining()).isEqualTo(1000);
+        }
+    }
+
+    @Test
+    void theWaitIsBoundedAndTheFirstReservationGoesOnInTheBackground() throws Exception {
+        // The first reservation waits at the gate until the test opens it: a row with a long start-up queue.
+        GatedStore store = new GatedStore(new InMemorySequenceStore(), 1);
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).build()) {
+            assertThatThrownBy(() -> registry.warmUp(List.of("orders"), Duration.ofMillis(50)))
+                    .isInstanceOf(SequenceUnavailableException.class)
+                    .hasMessageContaining("'orders'")
+                    .hasMessageContaining("first block was not in hand within the warm-up's PT0.05S");
+            store.awaitGatedCall();
+            store.open();
+            registry.warmUp(List.of("orders"), Duration.ofMinutes(1));
+            Sequence orders = registry.sequence("orders");
+            assertThat(orders.stats().reservations()).as("the reservation that was under way, no second one")
+                    .isEqualTo(1);
+            assertThat(orders.next()).isEqualTo(1);
+        }
+    }
+}

@@ -1,0 +1,562 @@
+package dev.seqgen.jmh;
+
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.spi.SequenceStore;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
+
+/**
+ * A fleet on one counter row: N application instances (N independent {@link SequenceRegistry} objects, or N
+ * Hibernate pooled optimizers) share one simulated row whose transactions run one at a time, each holding the
+ * row for a service time (a fair lock held for 10 ms by default: a row lock plus commit, about the 100
+ * transactions a second the Spanner document gives a row). Every instance takes {@code rate} values a second
+ * once it is ready (its first block in hand: seqgen's {@link SequenceRegistry#warmUp}, Hibernate's first value),
+ * all instances start at once, and the measurement runs from the moment every instance is ready. Reported per
+ * scenario: the row's transactions a second and its utilization (time held over time measured), values reserved
+ * per transaction, the share of {@code next()} calls over 1 ms, p99.9 and max of {@code next()}, caller errors
+ * (during the measurement, and before it), the share of the values asked that the instances got, and the slowest
+ * instance's first value against N x service time + 20 %.
+ *
+ * <pre>{@code
+ * java -cp jmh-benchmarks/target/benchmarks.jar dev.seqgen.jmh.FleetBenchmark \
+ *     --scenarios=SEQGEN:1,SEQGEN:1000,SEQGEN:2000,HIBERNATE_POOLED:1,HIBERNATE_POOLED:64 \
+ *     --rate=1000 --service=10 --measure=180 --out=jmh-benchmarks/results/fleet
+ * }</pre>
+ *
+ * Callers are driven by a pool of threads (at most 64), each serving a slice of the instances every 5 ms with the
+ * values due since the last round, timing every call: a call that waits for the row delays the other instances
+ * of its slice, which then catch up, so the rate asked is met over time while the latency of each call is its
+ * own. CosId's {@code SegmentChainId} is not in the run: {@code me.ahoo.cosid:cosid-core} is not in the registry
+ * this build can reach.
+ */
+public final class FleetBenchmark {
+
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final int MAX_DRIVERS = 64;
+    private static final long ROUND_NANOS = 5 * MS;
+
+    private FleetBenchmark() {
+    }
+
+    /** The competitors: one application instance of each. */
+    enum Source {
+        /** A seqgen registry with default settings (adaptive ASYNC_BATCH), warmed up before it takes traffic. */
+        SEQGEN,
+        /** The same, opened by its first caller as before warm-up existed. */
+        SEQGEN_NO_WARM_UP,
+        /** Hibernate's pooled optimizer, allocation size 50, over a database sequence on the row. */
+        HIBERNATE_POOLED
+    }
+
+    /**
+     * One counter row: a transaction takes the row's fair lock (a row lock queues its waiters in order) and holds
+     * it for the service time.
+     */
+    static final class SimulatedRow implements SequenceStore {
+
+        private final ReentrantLock lock = new ReentrantLock(true);
+        private final long serviceNanos;
+        /** Guarded by {@link #lock}. */
+        private long next = 1;
+        final LongAdder transactions = new LongAdder();
+        final LongAdder values = new LongAdder();
+        final LongAdder busyNanos = new LongAdder();
+
+        SimulatedRow(long serviceNanos) {
+            this.serviceNanos = serviceNanos;
+        }
+
+        /** One transaction: returns the row's value and moves it forward by {@code count}. */
+        long transaction(long count) {
+            lock.lock();
+            try {
+                long start = System.nanoTime();
+                Pause.nanos(serviceNanos);
+                long first = next;
+                next += count;
+                transactions.increment();
+                values.add(count);
+                busyNanos.add(System.nanoTime() - start);
+                return first;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public String name() {
+            return "simulated row";
+        }
+
+        @Override
+        public void createSequence(String sequence, long initialValue) {
+        }
+
+        @Override
+        public ReservedRange reserve(String sequence, long count, long maxValue) {
+            long first = transaction(count);
+            return new ReservedRange(first, first + count);
+        }
+
+        @Override
+        public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
+            throw new UnsupportedOperationException("the simulated row has no caller transactions");
+        }
+
+        @Override
+        public OptionalLong nextValue(String sequence) {
+            lock.lock();
+            try {
+                return OptionalLong.of(next);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Gives back without the service time: close runs after the measurement. */
+        @Override
+        public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
+            lock.lock();
+            try {
+                if (next != expectedNextValue) {
+                    return false;
+                }
+                next = restoredNextValue;
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** One application instance: started once (its first value or block), then asked for values. */
+    interface Instance extends AutoCloseable {
+
+        /** Gets the instance ready to take traffic; blocks until it is. */
+        void start();
+
+        long next();
+
+        /** Calls that waited for the row (seqgen counts them); -1 where the source does not say. */
+        long waits();
+
+        @Override
+        void close();
+    }
+
+    /** A latency histogram of one driver thread: log-linear buckets, 8 per power of two (12.5 % wide). */
+    static final class Histogram {
+
+        final long[] buckets = new long[512];
+        long count;
+        long over1ms;
+        long max;
+
+        void record(long nanos) {
+            buckets[index(nanos)]++;
+            count++;
+            if (nanos > MS) {
+                over1ms++;
+            }
+            max = Math.max(max, nanos);
+        }
+
+        void add(Histogram other) {
+            for (int i = 0; i < buckets.length; i++) {
+                buckets[i] += other.buckets[i];
+            }
+            count += other.count;
+            over1ms += other.over1ms;
+            max = Math.max(max, other.max);
+        }
+
+        static int index(long nanos) {
+            long value = Math.max(0, nanos);
+            if (value < 8) {
+                return (int) value;
+            }
+            int exponent = 63 - Long.numberOfLeadingZeros(value);
+            int sub = (int) ((value >> (exponent - 3)) & 7);
+            return (exponent - 2) * 8 + sub;
+        }
+
+        /** The upper bound of the bucket that holds the given percentile. */
+        long percentile(double percent) {
+            long rank = (long) Math.ceil(count * percent / 100);
+            long seen = 0;
+            for (int i = 0; i < buckets.length; i++) {
+                seen += buckets[i];
+                if (seen >= rank && buckets[i] > 0) {
+                    if (i < 8) {
+                        return i;
+                    }
+                    int exponent = i / 8 + 2;
+                    long low = (8L + i % 8) << (exponent - 3);
+                    return Math.min(max, low + (1L << (exponent - 3)) - 1);
+                }
+            }
+            return max;
+        }
+    }
+
+    /** What one scenario measured. */
+    record Result(Source source, int instances, int rate, long serviceMillis, double windowSeconds,
+            long transactions, long busyNanos, long valuesReserved, Histogram calls, long waits, long errors,
+            long startErrors, long served, long asked, long slowestFirstNanos, int notReady, long startTransactions,
+            long startBusyNanos) {
+
+        /** The mean time the row was held per transaction before the window: the start-up's service time. */
+        double startHoldMillis() {
+            return startTransactions == 0 ? 0 : startBusyNanos / 1e6 / startTransactions;
+        }
+
+        double utilization() {
+            return busyNanos / (windowSeconds * 1e9);
+        }
+    }
+
+    /**
+     * Runs the scenarios.
+     *
+     * @param args {@code --scenarios=SOURCE:N,...}, {@code --rate=values per second per instance},
+     *     {@code --service=ms per transaction}, {@code --measure=seconds}, {@code --start-limit=seconds} (the
+     *     longest the fleet may take to get ready), {@code --out=prefix} (writes prefix.md)
+     * @throws Exception if a scenario cannot run or the report cannot be written
+     */
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new LinkedHashMap<>(Map.of("scenarios",
+                "SEQGEN:1,SEQGEN:1000,SEQGEN:2000,HIBERNATE_POOLED:1,HIBERNATE_POOLED:64", "rate", "1000", "service",
+                "10", "measure", "180", "start-limit", "120", "out", ""));
+        for (String arg : args) {
+            int equals = arg.indexOf('=');
+            if (!arg.startsWith("--") || equals < 0 || !options.containsKey(arg.substring(2, equals))) {
+                throw new IllegalArgumentException("unknown option " + arg + "; options: " + options.keySet()
+                        + " as --name=value");
+            }
+            options.put(arg.substring(2, equals), arg.substring(equals + 1));
+        }
+        // Thousands of registries each say hello at INFO; warnings still show.
+        Logger.getLogger("dev.seqgen").setLevel(Level.WARNING);
+        int rate = Integer.parseInt(options.get("rate"));
+        long service = Long.parseLong(options.get("service"));
+        Duration measure = Duration.ofSeconds(Long.parseLong(options.get("measure")));
+        Duration startLimit = Duration.ofSeconds(Long.parseLong(options.get("start-limit")));
+        List<Result> results = new ArrayList<>();
+        for (String scenario : options.get("scenarios").split(",")) {
+            String[] parts = scenario.trim().split(":");
+            Result result = run(Source.valueOf(parts[0]), Integer.parseInt(parts[1]), rate, service, measure,
+                    startLimit);
+            results.add(result);
+            System.out.println(line(result));
+        }
+        String table = table(results);
+        System.out.println(System.lineSeparator() + table);
+        if (!options.get("out").isEmpty()) {
+            Path out = Path.of(options.get("out") + ".md");
+            if (out.getParent() != null) {
+                Files.createDirectories(out.getParent());
+            }
+            Files.writeString(out, table);
+            System.out.println("wrote " + out);
+        }
+    }
+
+    static Result run(Source source, int count, int rate, long serviceMillis, Duration measure, Duration startLimit)
+            throws InterruptedException, IOException {
+        SimulatedRow row = new SimulatedRow(serviceMillis * MS);
+        ExecutorService background = Executors.newCachedThreadPool(threads("fleet-refill"));
+        ExecutorService starters = Executors.newCachedThreadPool(threads("fleet-start"));
+        List<Instance> instances = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            instances.add(instance(source, row, background));
+        }
+        AtomicLongArray readyAt = new AtomicLongArray(count);
+        AtomicInteger ready = new AtomicInteger();
+        LongAdder startErrors = new LongAdder();
+        LongAdder errors = new LongAdder();
+        long begin = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            int index = i;
+            starters.execute(() -> {
+                for (;;) {
+                    try {
+                        instances.get(index).start();
+                        break;
+                    } catch (RuntimeException e) {
+                        startErrors.increment();
+                    }
+                }
+                readyAt.set(index, System.nanoTime());
+                ready.incrementAndGet();
+            });
+        }
+        // The callers: every instance takes its values from the moment it is ready.
+        int drivers = Math.min(count, MAX_DRIVERS);
+        AtomicLongArray window = new AtomicLongArray(new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
+        Histogram[] histograms = new Histogram[drivers];
+        long[] served = new long[drivers];
+        long[] asked = new long[drivers];
+        Thread[] driverThreads = new Thread[drivers];
+        for (int d = 0; d < drivers; d++) {
+            int slice = d;
+            histograms[d] = new Histogram();
+            driverThreads[d] = new Thread(() -> drive(instances, readyAt, slice, drivers, rate, window,
+                    histograms[slice], served, asked, errors), "fleet-caller-" + d);
+            driverThreads[d].setDaemon(true);
+            driverThreads[d].start();
+        }
+        long startDeadline = begin + startLimit.toNanos();
+        while (ready.get() < count && System.nanoTime() < startDeadline) {
+            Thread.sleep(10);
+        }
+        int notReady = count - ready.get();
+        long slowest = 0;
+        for (int i = 0; i < count; i++) {
+            slowest = Math.max(slowest, readyAt.get(i) == 0 ? System.nanoTime() - begin : readyAt.get(i) - begin);
+        }
+        long transactions0 = row.transactions.sum();
+        long busy0 = row.busyNanos.sum();
+        long values0 = row.values.sum();
+        long errors0 = errors.sum();
+        long waits0 = waits(instances);
+        long windowStart = System.nanoTime();
+        window.set(1, windowStart + measure.toNanos());
+        window.set(0, windowStart);
+        Thread.sleep(measure.toMillis());
+        long transactions = row.transactions.sum() - transactions0;
+        long busy = row.busyNanos.sum() - busy0;
+        long values = row.values.sum() - values0;
+        long windowErrors = errors.sum() - errors0;
+        long windowWaits = waits0 < 0 ? -1 : waits(instances) - waits0;
+        for (Thread driver : driverThreads) {
+            driver.join(TimeUnit.MINUTES.toMillis(1));
+        }
+        Histogram calls = new Histogram();
+        long servedTotal = 0;
+        long askedTotal = 0;
+        for (int d = 0; d < drivers; d++) {
+            calls.add(histograms[d]);
+            servedTotal += served[d];
+            askedTotal += asked[d];
+        }
+        starters.shutdownNow();
+        for (Instance instance : instances) {
+            instance.close();
+        }
+        background.shutdownNow();
+        return new Result(source, count, rate, serviceMillis, measure.toNanos() / 1e9, transactions, busy, values,
+                calls, windowWaits, windowErrors, startErrors.sum() + errors0, servedTotal, askedTotal, slowest,
+                notReady, transactions0, busy0);
+    }
+
+    /**
+     * The loop of one caller thread over its slice of the instances: every round, each ready instance is asked for
+     * the values due since it became ready, each call timed; calls that start inside the window are recorded.
+     */
+    private static void drive(List<Instance> instances, AtomicLongArray readyAt, int slice, int drivers, int rate,
+            AtomicLongArray window, Histogram histogram, long[] served, long[] asked, LongAdder errors) {
+        int mine = (instances.size() - slice + drivers - 1) / drivers;
+        long[] taken = new long[mine];
+        for (;;) {
+            long round = System.nanoTime();
+            long windowEnd = window.get(1);
+            if (round >= windowEnd) {
+                return;
+            }
+            long windowStart = window.get(0);
+            for (int k = 0; k < mine; k++) {
+                int index = slice + k * drivers;
+                long from = readyAt.get(index);
+                if (from == 0) {
+                    continue;
+                }
+                long due = (long) ((round - from) / 1e9 * rate) - taken[k];
+                for (long i = 0; i < due; i++) {
+                    long start = System.nanoTime();
+                    if (start >= windowEnd) {
+                        break; // a caller far behind (Hibernate's on a saturated row) stops with the window
+                    }
+                    boolean ok = true;
+                    try {
+                        instances.get(index).next();
+                    } catch (RuntimeException e) {
+                        ok = false;
+                        errors.increment();
+                    }
+                    long end = System.nanoTime();
+                    taken[k]++;
+                    if (start >= windowStart && start < windowEnd) {
+                        histogram.record(end - start);
+                        if (ok) {
+                            served[slice]++;
+                        }
+                    }
+                }
+            }
+            LockSupport.parkNanos(ROUND_NANOS);
+            // The values asked of this slice within the window, whether or not the calls came.
+            if (windowStart != Long.MAX_VALUE) {
+                long askedNow = 0;
+                long until = Math.min(System.nanoTime(), windowEnd);
+                for (int k = 0; k < mine; k++) {
+                    long readySince = readyAt.get(slice + k * drivers);
+                    long from = Math.max(readySince, windowStart);
+                    if (readySince != 0 && until > from) {
+                        askedNow += (long) ((until - from) / 1e9 * rate);
+                    }
+                }
+                asked[slice] = askedNow;
+            }
+        }
+    }
+
+    private static long waits(List<Instance> instances) {
+        long sum = 0;
+        for (Instance instance : instances) {
+            long waits = instance.waits();
+            if (waits < 0) {
+                return -1;
+            }
+            sum += waits;
+        }
+        return sum;
+    }
+
+    private static Instance instance(Source source, SimulatedRow row, ExecutorService background) {
+        return switch (source) {
+            case SEQGEN, SEQGEN_NO_WARM_UP -> new Instance() {
+                private final SequenceRegistry registry = SequenceRegistry.builder(row).executor(background).build();
+                private volatile Sequence orders;
+
+                @Override
+                public void start() {
+                    if (source == Source.SEQGEN) {
+                        registry.warmUp(List.of("orders"), Duration.ofMinutes(2));
+                        orders = registry.sequence("orders");
+                    } else {
+                        Sequence opened = registry.sequence("orders");
+                        opened.next();
+                        orders = opened;
+                    }
+                }
+
+                @Override
+                public long next() {
+                    return orders.next();
+                }
+
+                @Override
+                public long waits() {
+                    Sequence opened = orders;
+                    return opened == null ? 0 : opened.stats().waits();
+                }
+
+                @Override
+                public void close() {
+                    registry.close();
+                }
+            };
+            case HIBERNATE_POOLED -> new Instance() {
+                private final HibernateOptimizerSource optimizer = new HibernateOptimizerSource(
+                        StandardOptimizerDescriptor.POOLED, 50, () -> row.transaction(50));
+
+                @Override
+                public void start() {
+                    optimizer.next();
+                }
+
+                @Override
+                public long next() {
+                    return optimizer.next();
+                }
+
+                @Override
+                public long waits() {
+                    return -1;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        };
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger number = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(null, task, prefix + "-" + number.incrementAndGet(), 256 * 1024);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    static String line(Result r) {
+        return String.format(Locale.ROOT, "%s x %d: %.1f tx/s (%.0f %%), %,.0f values/tx, %d calls, %.4f %% over 1 ms,"
+                + " p99.9 %s, max %s, waits %s, errors %d (before: %d), served %.1f %%, slowest first value %.2f s%s",
+                r.source(), r.instances(), r.transactions() / r.windowSeconds(), 100 * r.utilization(),
+                r.transactions() == 0 ? 0.0 : (double) r.valuesReserved() / r.transactions(), r.calls().count,
+                r.calls().count == 0 ? 0.0 : 100.0 * r.calls().over1ms / r.calls().count,
+                duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(), r.startErrors(),
+                r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
+                r.notReady() > 0 ? " (" + r.notReady() + " not ready)" : "") + String.format(Locale.ROOT,
+                "; start-up: %d transactions holding the row %.2f ms each", r.startTransactions(),
+                r.startHoldMillis());
+    }
+
+    static String table(List<Result> results) {
+        StringBuilder table = new StringBuilder("| source | instances | row tx/s | row utilization | values/tx | next()"
+                + " calls | over 1 ms | p99.9 | max | waited for a refill | caller errors (before) | served of asked"
+                + " | slowest first value (bound) |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Result r : results) {
+            table.append(String.format(Locale.ROOT, "| `%s` | %,d | %.1f | %.1f %% | %,.0f | %,d | %.4f %% | %s | %s |"
+                    + " %s | %d (%d) | %.1f %% | %.2f s (%.2f s)%s |%n", r.source(), r.instances(),
+                    r.transactions() / r.windowSeconds(), 100 * r.utilization(),
+                    r.transactions() == 0 ? 0.0 : (double) r.valuesReserved() / r.transactions(), r.calls().count,
+                    r.calls().count == 0 ? 0.0 : 100.0 * r.calls().over1ms / r.calls().count,
+                    duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(),
+                    r.startErrors(), r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
+                    r.instances() * r.serviceMillis() * 1.2 / 1000, r.notReady() > 0 ? ", " + r.notReady()
+                            + " not ready" : ""));
+        }
+        return table.toString();
+    }
+
+    private static String waits(Result r) {
+        return r.waits() < 0 ? "—" : String.format(Locale.ROOT, "%,d", r.waits());
+    }
+
+    private static String duration(long nanos) {
+        if (nanos < 10_000) {
+            return String.format(Locale.ROOT, "%.2f µs", nanos / 1e3);
+        }
+        if (nanos < 10 * MS) {
+            return String.format(Locale.ROOT, "%.0f µs", nanos / 1e3);
+        }
+        return String.format(Locale.ROOT, "%,.0f ms", nanos / 1e6);
+    }
+}
