@@ -23,7 +23,9 @@ LOG_DIR=${LOG_DIR:-samples/order-service/target/fleet}
 read -r -a PORTS <<< "${PORTS:-8081 8082 8083}"
 JAR=${JAR:-$(ls samples/order-service/target/seqgen-sample-order-service-*.jar | grep -v -- '-plain\|sources\|javadoc' | head -1)}
 export PGHOST=${PGHOST:-localhost} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-seqgen} PGPASSWORD=${PGPASSWORD:-seqgen}
-export PGDATABASE=${PGDATABASE:-seqgen_test}
+# A database of its own (created if missing, as the postgres superuser when the seqgen user may not), so that no test
+# run on seqgen_test empties the fleet's tables under it.
+export PGDATABASE=${PGDATABASE:-seqgen_fleet}
 SEQUENCE_TABLE=seqgen_sample_sequences
 
 mkdir -p "$LOG_DIR"
@@ -39,6 +41,8 @@ launch() {
   local port=$1
   STARTS=$((STARTS + 1))
   java -jar "$JAR" --spring.profiles.active=postgres --server.port="$port" \
+      --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$PGDATABASE" \
+      --spring.datasource.username="$PGUSER" --spring.datasource.password="$PGPASSWORD" \
       --management.endpoint.health.probes.enabled=true >"$LOG_DIR/replica-$port.start-$STARTS.log" 2>&1 &
   PIDS[$port]=$!
   LOGS[$port]="$LOG_DIR/replica-$port.start-$STARTS.log"
@@ -140,6 +144,10 @@ trap cleanup EXIT
 
 say "jar $JAR, replicas on ${PORTS[*]}, $ROUNDS rounds, logs in $LOG_DIR"
 rm -f "$LOG_DIR"/replica-*.log
+if ! psql -X -q -d postgres -t -A -c "SELECT 1 FROM pg_database WHERE datname = '$PGDATABASE'" | grep -q 1; then
+  psql -X -q -d postgres -c "CREATE DATABASE $PGDATABASE" 2>/dev/null \
+      || (cd / && runuser -u postgres -- psql -X -q -c "CREATE DATABASE $PGDATABASE OWNER $PGUSER")
+fi
 for table in order_events invoices order_lines orders "$SEQUENCE_TABLE" "${SEQUENCE_TABLE}_kept"; do
   sql "DROP TABLE IF EXISTS $table CASCADE"
 done
