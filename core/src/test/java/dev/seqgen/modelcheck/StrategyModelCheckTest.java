@@ -21,9 +21,10 @@ import java.util.logging.Logger;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Model checking (Lincheck) of {@code next()}, {@code nextValues(n)} and {@code close()} of BATCH, ASYNC_BATCH
- * and ASYNC: two generators on one row (two JVMs), blocks of 2 with the refill point at 1 value left, 12
- * values below the maximum, and a store that fails transiently and loses acknowledgements. The checker runs
+ * Model checking (Lincheck) of {@code next()}, {@code nextValues(n)}, {@code close()} and a restart (close, then a
+ * new generator in its place) of BATCH, ASYNC_BATCH and ASYNC: two generators on one row (two JVMs), blocks of 2
+ * with the refill point at 1 value left, 12 values below the maximum, and a store that fails transiently and loses
+ * acknowledgements, of give-backs, of ranges kept for the fleet and of kept ranges taken. The checker runs
  * many scenarios of three threads and explores their interleavings; every interleaving must hand out each
  * value at most once and leave the row above every value handed out.
  *
@@ -125,6 +126,11 @@ class StrategyModelCheckTest {
         @Operation
         public boolean closeA() {
             return model.close(true);
+        }
+
+        @Operation
+        public boolean restartA() {
+            return model.restartFirst();
         }
 
         @Validate
