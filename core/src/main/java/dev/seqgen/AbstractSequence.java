@@ -122,6 +122,7 @@ abstract class AbstractSequence implements Sequence {
     }
 
     private ReservedRange reserveWithRetries(long count, long deadline) {
+        checkOpen();
         ReservedRange kept = takeKeptAsFirstBlock();
         if (kept != null) {
             return kept;

@@ -63,7 +63,8 @@ final class SeqgenTable {
     /**
      * Adds the table of ranges kept for the fleet (see {@code JdbcSequenceStore.keep}), as
      * {@code JdbcDialect.createKeptTableSql} creates it: {@code name VARCHAR(64)}, {@code range_start BIGINT},
-     * {@code range_end BIGINT}, all not null, keyed by {@code (name, range_start)}.
+     * {@code range_end BIGINT}, all not null, keyed by {@code (name, range_start)}. Hibernate's column ordering may
+     * write the key as {@code (range_start, name)}: the same uniqueness, and the table holds a few rows per sequence.
      */
     private static void registerKept(Database database, String keptTableName) {
         Table table = create(database, keptTableName);

@@ -567,6 +567,19 @@ public enum JdbcDialect {
     }
 
     /**
+     * Whether an insert failed on a row that exists with the same primary key: SQLSTATE class 23 (integrity
+     * constraint violation), or the gRPC code ALREADY_EXISTS (6) that Spanner's JDBC driver reports without a
+     * SQLSTATE.
+     */
+    boolean isDuplicateKey(SQLException e) {
+        String state = e.getSQLState();
+        if (state != null && state.startsWith("23")) {
+            return true;
+        }
+        return (this == SPANNER || this == SPANNER_POSTGRESQL) && e.getErrorCode() == 6;
+    }
+
+    /**
      * Whether an error may go away when the reservation is retried: serialization failures and deadlocks
      * (SQLSTATE class 40), lock timeouts, lost connections (class 08) and server shutdowns.
      */

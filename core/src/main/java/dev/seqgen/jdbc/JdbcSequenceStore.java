@@ -25,7 +25,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link SequenceStore} over a JDBC {@link DataSource} (a HikariCP pool, typically): one table of
  * {@code (name VARCHAR(64) PRIMARY KEY, next_value BIGINT)} rows, with the SQL of each database in
- * {@link JdbcDialect}.
+ * {@link JdbcDialect}, and beside it the table of ranges kept for the fleet ({@link #keptTable()},
+ * {@code (name, range_start, range_end)} keyed by {@code (name, range_start)}): what a graceful stop could not give
+ * back to the row, handed out again once by {@link #takeKept}.
  *
  * <p>{@link #reserve} borrows a connection, runs the increment in a transaction of its own and returns the
  * connection before the values are handed out, so a caller never holds two pooled connections at once
@@ -487,7 +489,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             });
         } catch (SQLException e) {
             // An earlier attempt whose commit was not confirmed may have kept the range already: the row is there.
-            if (isIntegrityViolation(e) && keptRanges(sequence).contains(new ReservedRange(first, end))) {
+            if (dialect.isDuplicateKey(e) && keptRanges(sequence).contains(new ReservedRange(first, end))) {
                 return true;
             }
             throw keptFailure("keeping [" + first + ", " + end + ") of sequence '" + sequence + "' for the fleet", e);

@@ -103,7 +103,8 @@ class SchemaExportTest {
         assertThat(created).containsPattern("create table (if not exists )?" + KEPT_TABLE + " \\(")
                 .containsPattern("range_start bigint not null")
                 .containsPattern("range_end bigint not null")
-                .containsPattern("primary key \\(name, ?range_start\\)");
+                // Hibernate orders a key's columns its own way (ColumnOrderingStrategy); either order keys a range.
+                .containsPattern("primary key \\((name, ?range_start|range_start, ?name)\\)");
         assertThat(Files.readString(drop).toLowerCase(Locale.ROOT)).containsPattern("drop table .*" + TABLE)
                 .containsPattern("drop table .*" + KEPT_TABLE);
     }

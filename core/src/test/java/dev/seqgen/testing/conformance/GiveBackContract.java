@@ -130,6 +130,7 @@ public interface GiveBackContract extends StoreContract {
         assertThat(store.takeKept("orders", MAX)).as("nothing kept yet").isEmpty();
         assertThat(store.keep("orders", 201, 300)).isTrue();
         assertThat(store.keep("orders", 1, 100)).isTrue();
+        assertThat(store.keep("orders", 1, 100)).as("again, as a retry after an unknown outcome: the same row").isTrue();
         assertThat(store.keptRanges("orders")).containsExactly(new ReservedRange(1, 100), new ReservedRange(201, 300));
         assertThat(store.keptRanges("invoices")).as("another sequence's").isEmpty();
 
@@ -185,7 +186,8 @@ public interface GiveBackContract extends StoreContract {
 
     /**
      * A rolling deploy under load: three instances take values on one row, and each in turn is stopped gracefully
-     * and replaced, twice over, while the others keep reserving. Nothing a graceful stop held is lost: every value
+     * and replaced, twice over, while the others keep reserving. Whether a stop gives back or keeps depends on who
+     * reserved last (a test above forces each case); either way nothing a graceful stop held is lost: every value
      * below the row's final next_value was received by a caller, is still kept for the fleet, or was discarded by a
      * bulk call cut short by its close (a caller's loss, not the stop's); no value is received twice, and each
      * instance's values are increasing per thread.
@@ -199,8 +201,6 @@ public interface GiveBackContract extends StoreContract {
                 assertThat(report.lost()).as(report.message()).isZero();
                 assertThat(report.failed()).as(report.message()).isFalse();
             });
-            assertThat(fleet.reports.stream().mapToLong(CloseReport::kept).sum()).as("values kept for the fleet")
-                    .isPositive();
             long next = store.nextValue("orders").orElseThrow();
             long kept = store.keptRanges("orders").stream().mapToLong(ReservedRange::count).sum();
             assertThat(next - 1).as("values below next_value: received, kept, or discarded by bulk calls cut short")
