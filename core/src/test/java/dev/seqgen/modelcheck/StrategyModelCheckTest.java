@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -89,8 +90,15 @@ class StrategyModelCheckTest {
     @Test
     void aStoreThatReservesWithoutALockIsCaughtHandingOutAValueTwice() {
         assertThatThrownBy(() -> LinChecker.check(Planted.class, options().iterations(Math.max(ITERATIONS, 10))))
-                .isInstanceOf(AssertionError.class)
-                .hasMessageContaining("Invalid execution results");
+                // The checker replays a failing interleaving to trace it; a replay that goes another way (the racy
+                // store races differently) is reported as non-determinism, an IllegalStateException that still
+                // carries the invalid results found.
+                .isInstanceOfAny(AssertionError.class, IllegalStateException.class)
+                // A value handed out twice, or the validation after the scenario finding the row (or a kept range)
+                // over a value handed out: the checker reports whichever interleaving it meets first.
+                .satisfiesAnyOf(e -> assertThat(e).hasMessageContaining("Invalid execution results"),
+                        e -> assertThat(e).hasMessageContaining("Validation function rowAboveEveryValueHandedOut"
+                                + " has failed"));
     }
 
     /** The operations every scenario draws from, over the model built by a subclass. */

@@ -8,6 +8,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.jdbc.metadata.CompositeDataSourcePoolMetadataProvider;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadata;
@@ -16,7 +18,8 @@ import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 /** Start-up checks of the JDBC store's setup, each failing with a {@link SeqgenSetupException}. */
 final class JdbcSchema {
 
-    private static final System.Logger LOG = System.getLogger(JdbcSchema.class.getName());
+    /** Through Commons Logging, as {@link SeqgenShutdown} logs and for the same reason. */
+    private static final Log LOG = LogFactory.getLog(JdbcSchema.class);
 
     private final DataSource dataSource;
 
@@ -65,7 +68,7 @@ final class JdbcSchema {
                 } catch (RuntimeException unresolved) {
                     script = schema;
                 }
-                LOG.log(System.Logger.Level.WARNING, "seqgen's table of kept ranges " + keptTable + " does not exist:"
+                LOG.warn("seqgen's table of kept ranges " + keptTable + " does not exist:"
                         + " an instance stopping while others reserve will lose its unused values instead of keeping"
                         + " them for the fleet. Create it with its statement in " + script + " (from Flyway,"
                         + " Liquibase or by hand), or let Spring Boot run the script: seqgen.jdbc.initialize-schema="
