@@ -32,6 +32,7 @@ public final class InMemorySequenceStore implements SequenceStore {
     private final AtomicInteger transientFailuresLeft = new AtomicInteger();
     private volatile long latencyNanos;
     private volatile boolean down;
+    private volatile boolean keeping = true;
     private volatile RuntimeException permanentFailure;
 
     private static final class Row {
@@ -214,9 +215,18 @@ public final class InMemorySequenceStore implements SequenceStore {
         }
     }
 
+    /** Makes the store keep no ranges for the fleet, as a native-sequence store; it keeps them by default. */
+    public InMemorySequenceStore keeping(boolean keeping) {
+        this.keeping = keeping;
+        return this;
+    }
+
     @Override
     public boolean keep(String sequence, long first, long end) {
         checkUp();
+        if (!keeping) {
+            return false;
+        }
         Row row = row(sequence);
         row.lock.lock();
         try {
