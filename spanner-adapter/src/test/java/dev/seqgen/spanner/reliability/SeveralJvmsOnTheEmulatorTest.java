@@ -43,7 +43,9 @@ class SeveralJvmsOnTheEmulatorTest {
 
     @RegisterExtension
     static final SpannerEmulator emulator = new SpannerEmulator(
-            "CREATE TABLE seqgen_sequences (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)");
+            "CREATE TABLE seqgen_sequences (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)",
+            "CREATE TABLE seqgen_sequences_kept (name STRING(64) NOT NULL, range_start INT64 NOT NULL,"
+                    + " range_end INT64 NOT NULL) PRIMARY KEY (name, range_start)");
 
     private static final int JVMS = 3;
     private static final int THREADS = 4;
