@@ -6,6 +6,7 @@ import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
 import java.lang.System.Logger.Level;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +33,9 @@ abstract class AbstractSequence implements Sequence {
     final AtomicLong highestReserved = new AtomicLong(-1);
 
     volatile boolean closed;
+
+    /** Whether the first reservation has looked for a range kept for the fleet (see takeKeptAsFirstBlock). */
+    private final AtomicBoolean keptRangesChecked = new AtomicBoolean();
 
     AbstractSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         this.name = name;
@@ -118,6 +122,11 @@ abstract class AbstractSequence implements Sequence {
     }
 
     private ReservedRange reserveWithRetries(long count, long deadline) {
+        checkOpen();
+        ReservedRange kept = takeKeptAsFirstBlock();
+        if (kept != null) {
+            return kept;
+        }
         Backoff backoff = new Backoff();
         for (int attempt = 1; ; attempt++) {
             checkOpen();
@@ -198,23 +207,140 @@ abstract class AbstractSequence implements Sequence {
         tracker.recordWait(ticker.read() - start);
     }
 
-    /**
-     * Gives back {@code [firstUnused, end)} if {@code end} is still the row's {@code next_value}; otherwise
-     * (or if the store fails) counts the values as discarded.
+    /*
+     * Release at close
+     *
+     * What an instance reserved and never handed out has one owner, this instance, until it releases it, in this
+     * order:
+     *   1. back to the row, with the store's compare-and-set (giveBack): only if the range ends at the row's
+     *      next_value, so that nobody reserved after it; the row then hands the values out again to anyone;
+     *   2. otherwise kept for the fleet (store.keep): the range is stored apart, and the store hands it out once,
+     *      as the first block of a later instance (takeKeptAsFirstBlock);
+     *   3. otherwise lost (counted as discarded), with the reason in the close report.
+     * Step 2 follows only a compare-and-set that answered "not changed": a give-back that failed may have moved
+     * the row back before the failure, and keeping the same values too could hand them out twice. A crash anywhere
+     * loses the range at most: each step is one atomic change of the store, and this instance hands out nothing
+     * after close began.
      */
-    final void giveBack(long firstUnused, long end) {
+
+    /** Releases {@code [firstUnused, end)} at close: back to the row, else kept for the fleet, else lost. */
+    final void release(CloseReport.Collector report, long firstUnused, long end) {
         if (firstUnused >= end) {
             return;
         }
+        ReservedRange range = new ReservedRange(firstUnused, end);
         try {
             if (store.giveBack(name, end, firstUnused)) {
-                LOG.log(Level.DEBUG, () -> "sequence '" + name + "' gave back [" + firstUnused + ", " + end + ")");
+                report.givenBack(range);
                 return;
             }
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "sequence '" + name + "' could not give back its unused values", e);
+            discard(range.count());
+            report.lost(range, "giving them back failed, so whether the row took them is unknown and they cannot be"
+                    + " kept for the fleet either: " + e.getMessage(), e);
+            return;
         }
-        discard(end - firstUnused);
+        keep(report, range);
+    }
+
+    /** Keeps a range the row did not take back, retrying transient errors within the acquire timeout. */
+    private void keep(CloseReport.Collector report, ReservedRange range) {
+        long deadline = ticker.read() + timeoutNanos;
+        Backoff backoff = new Backoff();
+        for (;;) {
+            try {
+                if (store.keep(name, range.first(), range.end())) {
+                    report.kept(range);
+                } else {
+                    discard(range.count());
+                    report.lost(range, "they could not go back to the row (another instance reserved after this one,"
+                            + " or the store never moves back) and the " + store.name() + " store keeps no ranges"
+                            + " for the fleet", null);
+                }
+                return;
+            } catch (SequenceStoreException e) {
+                if (e.isTransient() && backoff.fits(ticker.read(), deadline)) {
+                    backoff.pause(name);
+                    continue;
+                }
+                discard(range.count());
+                report.lost(range, "another instance reserved after this one, and keeping them for the fleet failed: "
+                        + e.getMessage(), e);
+                return;
+            } catch (RuntimeException e) {
+                discard(range.count());
+                report.lost(range, "another instance reserved after this one, and keeping them for the fleet failed: "
+                        + e, e);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Takes a range kept for the fleet ({@link SequenceStore#takeKept}) in place of the first reservation of a block
+     * strategy, so that what stopped instances kept is handed out again; later blocks come from the row, above it
+     * (see {@link SequenceStore#takeKept}), so the values of this JVM stay increasing. Only the first block: a
+     * range kept while this JVM already held values could lie below them. A store that fails here costs nothing but
+     * the kept range's turn: the reservation goes to the row.
+     */
+    private @Nullable ReservedRange takeKeptAsFirstBlock() {
+        if (!takesKeptRanges() || !keptRangesChecked.compareAndSet(false, true)) {
+            return null;
+        }
+        long start = ticker.read();
+        try {
+            ReservedRange kept = store.takeKept(name, settings.maxValue()).orElse(null);
+            if (kept != null) {
+                tracker.recordReservation(ticker.read() - start, true);
+                reservations.increment();
+                highestReserved.accumulateAndGet(kept.end() - 1, Math::max);
+                LOG.log(Level.INFO, () -> "sequence '" + name + "' took [" + kept.first() + ", " + kept.end()
+                        + "), kept for the fleet by an instance that stopped, as its first block");
+            }
+            return kept;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "sequence '" + name + "': could not take a range kept for the fleet; the first"
+                    + " block comes from the row: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** Releases a block that arrived after close, and logs what became of it. */
+    final void releaseLate(Block arrived) {
+        CloseReport.Collector report = new CloseReport.Collector(name, settings.strategy());
+        report.note("a block reserved before close arrived after it");
+        release(report, arrived.first, arrived.end);
+        log(report.build(issued()));
+    }
+
+    /** Whether the first reservation takes a range kept for the fleet: BATCH and ASYNC_BATCH. */
+    boolean takesKeptRanges() {
+        return false;
+    }
+
+    /**
+     * Closes the sequence: later calls fail, and what it held is released ({@link #release}).
+     *
+     * @return what became of the values held, or null if the sequence was closed already
+     */
+    abstract @Nullable CloseReport closeAndReport();
+
+    /** Closes the sequence and logs its report: at INFO, or at WARNING when the store failed. */
+    @Override
+    public final void close() {
+        CloseReport report = closeAndReport();
+        if (report != null) {
+            log(report);
+        }
+    }
+
+    /** Logs a close report through {@code System.Logger}: at INFO, or at WARNING with the failure. */
+    static void log(CloseReport report) {
+        if (report.failed()) {
+            LOG.log(Level.WARNING, report.message(), report.failure());
+        } else {
+            LOG.log(Level.INFO, report.message());
+        }
     }
 
     final void discard(long count) {

@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@link Strategy#ASYNC_BATCH}: BATCH plus a background refill, so callers wait only when the refill is
- * late. Unique; ordered per JVM only; not gapless: a stopped JVM loses at most the rest of its block and its
- * prefetched block, less what close gives back. Throughput is bounded by block size over the store round
+ * late. Unique; ordered per JVM only; not gapless: a crashed JVM loses at most the rest of its block and its
+ * prefetched block; a closed one gives them back to the row or keeps them for the fleet. Throughput is bounded by block size over the store round
  * trip, with no store latency on the callers' path while refills keep up.
  *
  * <pre>
@@ -196,7 +196,7 @@ final class AsyncBatchSequence extends BlockSequence {
     }
 
     @Override
-    void releaseUnused(Block block, long firstUnused) {
+    void releaseUnused(CloseReport.Collector report, Block block, long firstUnused) {
         CompletableFuture<Block> refill = prefetch.getAndSet(null);
         Block next = null;
         if (refill != null) {
@@ -205,21 +205,23 @@ final class AsyncBatchSequence extends BlockSequence {
             } catch (ExecutionException e) {
                 // The refill reserved nothing.
             } catch (TimeoutException e) {
-                LOG.log(Level.WARNING, "sequence '" + name + "': the background refill did not finish within the"
-                        + " acquire timeout at close; its values are lost");
-                refill.thenAccept(late -> discard(late.end - late.first));
+                report.note("the background refill did not finish within the acquire timeout; its block is"
+                        + " released when it arrives");
+                refill.thenAccept(this::releaseLate);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                refill.thenAccept(late -> discard(late.end - late.first));
+                report.note("interrupted while waiting for the background refill; its block is released when it"
+                        + " arrives");
+                refill.thenAccept(this::releaseLate);
             }
         }
-        if (next == null) {
-            giveBack(firstUnused, block.end);
-        } else if (next.first == block.end) {
-            giveBack(firstUnused, next.end);
-        } else {
-            discard(block.end - firstUnused);
-            giveBack(next.first, next.end);
+        if (next != null && next.first == block.end) {
+            release(report, firstUnused, next.end);
+            return;
+        }
+        release(report, firstUnused, block.end);
+        if (next != null) {
+            release(report, next.first, next.end);
         }
     }
 }

@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@link Strategy#BATCH}: one store transaction per block; the caller that finds the block empty reserves
  * the next one while the others wait for it (see {@link BlockSequence} for the hand-off). Unique; ordered
- * per JVM only; not gapless: a stopped JVM loses at most the rest of one block, less what close gives back.
+ * per JVM only; not gapless: a crashed JVM loses at most the rest of one block; a closed one gives it back to the
+ * row or keeps it for the fleet.
  * Throughput is bounded by block size over the store round trip.
  *
  * <pre>
@@ -21,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * lent to another sequence) ends the caller's wait at its acquire timeout, not when the store answers. The
  * reservation it stopped waiting for stays in pending: the next caller that needs a block (under refillLock,
  * like this one) waits for that same reservation instead of starting another, and uses its block. At close a
- * finished one is given back and a late one is counted as discarded when it arrives. A failed one is dropped
+ * finished one is released with the block in hand, and a late one when it arrives. A failed one is dropped
  * by the next caller, which starts a fresh reservation.
  * </pre>
  */
@@ -88,21 +89,21 @@ final class BatchSequence extends BlockSequence {
     }
 
     @Override
-    void releaseUnused(Block block, long firstUnused) {
+    void releaseUnused(CloseReport.Collector report, Block block, long firstUnused) {
         CompletableFuture<Block> late = pending;
         pending = null;
         Block next = late != null && late.isDone() && !late.isCompletedExceptionally() ? late.join() : null;
-        if (next == null) {
-            giveBack(firstUnused, block.end);
-            if (late != null && !late.isDone()) {
-                // Still in flight: given back when it arrives if it is still the row's tail, discarded otherwise.
-                late.thenAccept(arrived -> giveBack(arrived.first, arrived.end));
-            }
-        } else if (next.first == block.end) {
-            giveBack(firstUnused, next.end);
-        } else {
-            discard(block.end - firstUnused);
-            giveBack(next.first, next.end);
+        if (next != null && next.first == block.end) {
+            release(report, firstUnused, next.end);
+            return;
+        }
+        release(report, firstUnused, block.end);
+        if (next != null) {
+            release(report, next.first, next.end);
+        } else if (late != null && !late.isDone()) {
+            // Still in flight: released when it arrives, and reported then.
+            report.note("a reservation still in flight is released when it arrives");
+            late.thenAccept(arrived -> releaseLate(arrived));
         }
     }
 

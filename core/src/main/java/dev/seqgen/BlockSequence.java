@@ -44,7 +44,10 @@ import org.jspecify.annotations.Nullable;
  *
  * Close takes the lock, installs the EMPTY block (so every later claim fails and reaches checkOpen in the
  * slow path), and drains the old block with getAndSet: values below the drained cursor were handed out,
- * the rest are given back to the store with a compare-and-set when nobody reserved after us.
+ * the rest (and a next block already reserved) are released: given back to the row with a compare-and-set when
+ * nobody reserved after us, otherwise kept for the fleet, for the store to hand out again as another instance's
+ * first block (AbstractSequence, "Release at close"). A sequence's first reservation takes such a kept range
+ * when the store has one: only the first, so that the values of this JVM stay increasing.
  * </pre>
  */
 abstract class BlockSequence extends AbstractSequence {
@@ -288,22 +291,29 @@ abstract class BlockSequence extends AbstractSequence {
     }
 
     @Override
-    public final void close() {
+    final @Nullable CloseReport closeAndReport() {
         refillLock.lock();
         try {
             if (closed) {
-                return;
+                return null;
             }
             closed = true;
             Block block = current;
             current = Block.EMPTY;
             long firstUnused = block.drain();
             retiredIssued.addAndGet(firstUnused - block.first);
-            releaseUnused(block, firstUnused);
+            CloseReport.Collector report = new CloseReport.Collector(name, settings.strategy());
+            releaseUnused(report, block, firstUnused);
             closeTracker();
+            return report.build(issued());
         } finally {
             refillLock.unlock();
         }
+    }
+
+    @Override
+    final boolean takesKeptRanges() {
+        return true;
     }
 
     @Override
@@ -311,6 +321,9 @@ abstract class BlockSequence extends AbstractSequence {
         return mapping == null ? super.toString() : super.toString() + " (" + mapping + ")";
     }
 
-    /** Gives back or discards what is left in hand at close: {@code [firstUnused, block.end)} and more. */
-    abstract void releaseUnused(Block block, long firstUnused);
+    /**
+     * Releases what is left in hand at close ({@code [firstUnused, block.end)} and a next block), each range back to
+     * the row, else kept for the fleet, else lost (see {@link AbstractSequence}'s release), into the report.
+     */
+    abstract void releaseUnused(CloseReport.Collector report, Block block, long firstUnused);
 }

@@ -69,6 +69,11 @@ final class KeyMappedSequence implements Sequence {
         counter.close();
     }
 
+    /** The sequence of counter values this one maps. */
+    Sequence counter() {
+        return counter;
+    }
+
     @Override
     public String toString() {
         return counter + " (" + mapping + ")";

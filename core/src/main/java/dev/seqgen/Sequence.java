@@ -118,9 +118,10 @@ public interface Sequence extends AutoCloseable {
     SequenceStats stats();
 
     /**
-     * Closes the sequence: later calls throw {@link SequenceUnavailableException}, and the unused tail of
-     * the values in hand is given back to the store when no other generator reserved after this one (a
-     * compare-and-set on the row). Idempotent.
+     * Closes the sequence: later calls throw {@link SequenceUnavailableException}, and the values in hand that were
+     * not handed out are given back to the row when no other generator reserved after this one (a compare-and-set
+     * on the row), or otherwise kept for the fleet where the store can keep them ({@link
+     * dev.seqgen.spi.SequenceStore#keep}); what became of them is logged (see {@link CloseReport}). Idempotent.
      */
     @Override
     void close();

@@ -468,16 +468,35 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Closes every sequence (giving back unused tails where safe) and stops the background refills.
-     * Idempotent.
+     * Closes every sequence and stops the background refills; logs what became of each sequence's unused values
+     * (given back to the row, kept for the fleet, or lost, and why) through {@code System.Logger}, at INFO, or at
+     * WARNING when the store failed. Idempotent.
+     *
+     * @see #closeAndReport()
      */
     @Override
     public void close() {
+        closeAndReport().forEach(AbstractSequence::log);
+    }
+
+    /**
+     * Closes every sequence and stops the background refills, as {@link #close()} does, and returns what became of
+     * each sequence's unused values instead of logging it: for frameworks that log where the application's log
+     * still listens (Spring Boot's starter does, before Boot shuts its logging down). A later {@link #close()} does
+     * nothing.
+     *
+     * @return one report per sequence this call closed; empty if the registry was closed already
+     */
+    public List<CloseReport> closeAndReport() {
         closed = true;
+        List<CloseReport> reports = new ArrayList<>();
         lifecycle.writeLock().lock();
         try {
             for (Sequence sequence : sequences.values()) {
-                sequence.close();
+                CloseReport report = Sequences.closeAndReport(sequence);
+                if (report != null) {
+                    reports.add(report);
+                }
             }
         } finally {
             lifecycle.writeLock().unlock();
@@ -490,6 +509,7 @@ public final class SequenceRegistry implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        return List.copyOf(reports);
     }
 
     /** Builds a {@link SequenceRegistry}. */

@@ -5,6 +5,7 @@ import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /** Creates the strategy implementation for a sequence, for {@link SequenceRegistry}. */
 final class Sequences {
@@ -83,5 +84,16 @@ final class Sequences {
         KeyMapping mapping = KeyMapping.of(settings);
         return mapping == null || sequence instanceof BlockSequence ? sequence
                 : new KeyMappedSequence(sequence, mapping);
+    }
+
+    /**
+     * Closes a sequence the registry made and returns what became of the values it held.
+     *
+     * @param sequence a sequence made by {@link #create}
+     * @return the report, or null if the sequence was closed already
+     */
+    static @Nullable CloseReport closeAndReport(Sequence sequence) {
+        Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
+        return ((AbstractSequence) counter).closeAndReport();
     }
 }

@@ -3,6 +3,7 @@ package dev.seqgen;
 import dev.seqgen.spi.SequenceStore;
 
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What SYNC and ASYNC share: every value comes from a reservation of its own, so nothing is held in the JVM,
@@ -23,10 +24,12 @@ abstract class UnbufferedSequence extends AbstractSequence {
     }
 
     @Override
-    public final void close() {
-        if (!closed) {
-            closed = true;
-            closeTracker();
+    final synchronized @Nullable CloseReport closeAndReport() {
+        if (closed) {
+            return null;
         }
+        closed = true;
+        closeTracker();
+        return new CloseReport.Collector(name, settings.strategy()).build(issued());
     }
 }

@@ -2,6 +2,7 @@ package dev.seqgen.hibernate;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.hibernate.dialect.Dialect;
+import dev.seqgen.spi.Identifiers;
 
 import org.hibernate.FetchMode;
 import org.hibernate.boot.model.naming.Identifier;
@@ -25,8 +26,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * seqgen's table as part of Hibernate's schema: registered by the generators while Hibernate reads the
- * mappings (as Hibernate's own table and sequence generators register theirs), so that
+ * seqgen's tables as part of Hibernate's schema, the sequence table and its table of ranges kept for the fleet:
+ * registered by the generators while Hibernate reads the mappings (as Hibernate's own table and sequence generators register theirs), so that
  * {@code hibernate.hbm2ddl.auto=create|create-drop|update|validate}, {@code drop} and generated schema scripts
  * include it. Its shape is the one the JDBC store creates ({@code JdbcDialect.createTableSql}): {@code name}
  * {@code VARCHAR(64)} primary key, {@code next_value BIGINT}, both not null; the types are the dialect's own
@@ -77,28 +78,63 @@ final class SeqgenTable {
     }
 
     /**
-     * Adds the table to the database's schema, once however many generators ask.
+     * Adds the table and its table of kept ranges to the database's schema, once however many generators ask.
      *
      * @param database Hibernate's relational model being built
      * @param tableName the table, optionally qualified by schema (and catalog), as seqgen's settings give it
      */
     static void register(Database database, String tableName) {
-        QualifiedName name = QualifiedNameParser.INSTANCE.parse(tableName);
-        Namespace namespace = database.locateNamespace(name.getCatalogName(), name.getSchemaName());
-        Identifier tableIdentifier = name.getObjectName();
-        if (namespace.locateTable(tableIdentifier) != null) {
+        Table table = create(database, tableName);
+        if (table == null) {
             return;
         }
-        // The table keeps the name the store uses: the physical naming strategy, which Hibernate would apply to
-        // the name it passes in, is for the application's tables, not for a library's.
-        Table table = namespace.createTable(tableIdentifier,
-                physicalName -> new Table(CONTRIBUTOR, namespace, tableIdentifier, false));
         Column nameColumn = column(database, table, "name", SqlTypes.VARCHAR, NAME_LENGTH, StandardBasicTypes.STRING);
         Column valueColumn = column(database, table, "next_value", SqlTypes.BIGINT, null, StandardBasicTypes.LONG);
         table.addColumn(nameColumn);
         table.addColumn(valueColumn);
+        primaryKey(table, nameColumn);
+        registerKept(database, Identifiers.keptTableName(tableName));
+    }
+
+    /**
+     * Adds the table of ranges kept for the fleet (see {@code JdbcSequenceStore.keep}), as
+     * {@code JdbcDialect.createKeptTableSql} creates it: {@code name VARCHAR(64)}, {@code range_start BIGINT},
+     * {@code range_end BIGINT}, all not null, keyed by {@code (name, range_start)}. Hibernate's column ordering may
+     * write the key as {@code (range_start, name)}: the same uniqueness, and the table holds a few rows per sequence.
+     */
+    private static void registerKept(Database database, String keptTableName) {
+        Table table = create(database, keptTableName);
+        if (table == null) {
+            return;
+        }
+        Column nameColumn = column(database, table, "name", SqlTypes.VARCHAR, NAME_LENGTH, StandardBasicTypes.STRING);
+        Column startColumn = column(database, table, "range_start", SqlTypes.BIGINT, null, StandardBasicTypes.LONG);
+        Column endColumn = column(database, table, "range_end", SqlTypes.BIGINT, null, StandardBasicTypes.LONG);
+        table.addColumn(nameColumn);
+        table.addColumn(startColumn);
+        table.addColumn(endColumn);
+        primaryKey(table, nameColumn, startColumn);
+    }
+
+    /** Creates the table in its namespace, or returns null if another generator registered it already. */
+    private static @Nullable Table create(Database database, String tableName) {
+        QualifiedName name = QualifiedNameParser.INSTANCE.parse(tableName);
+        Namespace namespace = database.locateNamespace(name.getCatalogName(), name.getSchemaName());
+        Identifier tableIdentifier = name.getObjectName();
+        if (namespace.locateTable(tableIdentifier) != null) {
+            return null;
+        }
+        // The table keeps the name the store uses: the physical naming strategy, which Hibernate would apply to
+        // the name it passes in, is for the application's tables, not for a library's.
+        return namespace.createTable(tableIdentifier,
+                physicalName -> new Table(CONTRIBUTOR, namespace, tableIdentifier, false));
+    }
+
+    private static void primaryKey(Table table, Column... columns) {
         PrimaryKey primaryKey = new PrimaryKey(table);
-        primaryKey.addColumn(nameColumn);
+        for (Column column : columns) {
+            primaryKey.addColumn(column);
+        }
         table.setPrimaryKey(primaryKey);
     }
 

@@ -219,6 +219,12 @@ public enum JdbcDialect {
         }
 
         @Override
+        String createKeptTableSql(String keptTable) {
+            return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name STRING(64) NOT NULL, range_start INT64 NOT NULL,"
+                    + " range_end INT64 NOT NULL) PRIMARY KEY (name, range_start)";
+        }
+
+        @Override
         String selectForUpdateSql(String table) {
             // A read in a Spanner read-write transaction locks and sees the latest committed value already.
             return selectSql(table);
@@ -464,6 +470,33 @@ public enum JdbcDialect {
         return "SELECT next_value FROM " + table + " WHERE name = ?";
     }
 
+    /**
+     * The table of ranges kept for the fleet ({@link JdbcSequenceStore#keep}): one row per range, keyed by the
+     * sequence and the range's first value. Column names avoid {@code first_value}, a reserved word of MySQL 8.
+     */
+    String createKeptTableSql(String keptTable) {
+        return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name VARCHAR(64) NOT NULL, range_start BIGINT NOT NULL,"
+                + " range_end BIGINT NOT NULL, PRIMARY KEY (name, range_start))";
+    }
+
+    /** Inserts a kept range {@code (name, range_start, range_end)}. */
+    String keepSql(String keptTable) {
+        return "INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (?, ?, ?)";
+    }
+
+    /** Reads a sequence's kept ranges, lowest first. */
+    String keptRangesSql(String keptTable) {
+        return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = ? ORDER BY range_start";
+    }
+
+    /**
+     * Deletes one kept range, exactly as it was read: the delete that changes a row is the one claim of the range
+     * (a second claimer's delete, waiting on the row or run after it, changes none).
+     */
+    String takeKeptSql(String keptTable) {
+        return "DELETE FROM " + keptTable + " WHERE name = ? AND range_start = ? AND range_end = ?";
+    }
+
     /** A locking read: the latest committed value, whatever the transaction's snapshot, and the row lock. */
     String selectForUpdateSql(String table) {
         return "SELECT next_value FROM " + table + " WHERE name = ? FOR UPDATE";
@@ -531,6 +564,19 @@ public enum JdbcDialect {
 
     private UnsupportedOperationException noSequences() {
         return new UnsupportedOperationException(name() + " has no native sequences that serve contiguous blocks");
+    }
+
+    /**
+     * Whether an insert failed on a row that exists with the same primary key: SQLSTATE class 23 (integrity
+     * constraint violation), or the gRPC code ALREADY_EXISTS (6) that Spanner's JDBC driver reports without a
+     * SQLSTATE.
+     */
+    boolean isDuplicateKey(SQLException e) {
+        String state = e.getSQLState();
+        if (state != null && state.startsWith("23")) {
+            return true;
+        }
+        return (this == SPANNER || this == SPANNER_POSTGRESQL) && e.getErrorCode() == 6;
     }
 
     /**

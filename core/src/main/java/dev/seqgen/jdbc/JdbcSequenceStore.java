@@ -14,6 +14,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -23,7 +25,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link SequenceStore} over a JDBC {@link DataSource} (a HikariCP pool, typically): one table of
  * {@code (name VARCHAR(64) PRIMARY KEY, next_value BIGINT)} rows, with the SQL of each database in
- * {@link JdbcDialect}.
+ * {@link JdbcDialect}, and beside it the table of ranges kept for the fleet ({@link #keptTable()},
+ * {@code (name, range_start, range_end)} keyed by {@code (name, range_start)}): what a graceful stop could not give
+ * back to the row, handed out again once by {@link #takeKept}.
  *
  * <p>{@link #reserve} borrows a connection, runs the increment in a transaction of its own and returns the
  * connection before the values are handed out, so a caller never holds two pooled connections at once
@@ -45,12 +49,17 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
      */
     private static final int MAX_INCREMENT_ATTEMPTS = 4;
 
+    /** Kept ranges one {@link #takeKept} reads and tries, lowest first, before it gives up to other takers. */
+    private static final int TAKE_CANDIDATES = 8;
+
 
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
 
     private final JdbcConnections connections;
     private final String table;
+    /** The table of ranges kept for the fleet: see {@link #keep}. */
+    private final String keptTable;
     private final boolean createTable;
     private final JdbcDialect dialect;
     private volatile boolean tableReady;
@@ -60,6 +69,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 "JDBC store");
         this.dialect = connections.dialect();
         this.table = builder.table;
+        this.keptTable = Identifiers.keptTableName(builder.table);
         this.createTable = builder.createTable;
     }
 
@@ -203,8 +213,19 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Creates the table ({@code CREATE TABLE IF NOT EXISTS}) now rather than with the first sequence, for
-     * frameworks that prepare the schema at start-up. Safe to call from several processes at once.
+     * Returns the table the store keeps ranges for the fleet in ({@link #keep}): {@link #table()} with
+     * {@code _kept} appended ({@link Identifiers#keptTableName}).
+     *
+     * @return the table of kept ranges
+     */
+    public String keptTable() {
+        return keptTable;
+    }
+
+    /**
+     * Creates the table and the table of kept ranges ({@code CREATE TABLE IF NOT EXISTS}, each only if it is
+     * missing) now rather than with the first sequence, for frameworks that prepare the schema at start-up. Safe to
+     * call from several processes at once.
      *
      * @throws SequenceStoreException if the table could not be created
      */
@@ -212,42 +233,51 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         try {
             createTable();
         } catch (SQLException e) {
-            throw new SequenceStoreException("creating table " + table + " (" + dialect.storeName() + ") failed: "
+            throw new SequenceStoreException("creating table " + table + " or " + keptTable + " (" + dialect.storeName()
+                    + ") failed: "
                     + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
         }
     }
 
+    /**
+     * Creates the sequence table and the table of kept ranges, each only if it is missing: an installation made
+     * before seqgen kept ranges for the fleet gets the second table beside its first.
+     */
     private synchronized void createTable() throws SQLException {
         if (tableReady) {
             return;
         }
-        try (Connection connection = connections.get(); Statement statement = connection.createStatement()) {
+        try (Connection connection = connections.get()) {
             if (!connection.getAutoCommit()) {
                 connection.setAutoCommit(true);
             }
-            // Read before any DDL: even a CREATE TABLE IF NOT EXISTS of a table that exists is DDL, and HSQLDB runs
-            // DDL only when no other transaction is open; a second application starting beside running ones
-            // would queue their reservations behind it.
-            if (tableExists(connection)) {
-                tableReady = true;
-                return;
-            }
-            try {
-                statement.execute(dialect.createTableSql(table));
-            } catch (SQLException e) {
-                // Two processes creating the table at once: PostgreSQL may report a duplicate catalog entry
-                // although the statement said IF NOT EXISTS. The table exists then, which is all we need.
-                if (!tableExists(connection)) {
-                    throw e;
-                }
-            }
+            createIfMissing(connection, table, dialect.createTableSql(table));
+            createIfMissing(connection, keptTable, dialect.createKeptTableSql(keptTable));
         }
         tableReady = true;
     }
 
-    private boolean tableExists(Connection connection) {
+    private void createIfMissing(Connection connection, String name, String ddl) throws SQLException {
+        // Read before any DDL: even a CREATE TABLE IF NOT EXISTS of a table that exists is DDL, and HSQLDB runs
+        // DDL only when no other transaction is open; a second application starting beside running ones
+        // would queue their reservations behind it.
+        if (tableExists(connection, name)) {
+            return;
+        }
         try (Statement statement = connection.createStatement()) {
-            statement.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE 1 = 0").close();
+            statement.execute(ddl);
+        } catch (SQLException e) {
+            // Two processes creating the table at once: PostgreSQL may report a duplicate catalog entry
+            // although the statement said IF NOT EXISTS. The table exists then, which is all we need.
+            if (!tableExists(connection, name)) {
+                throw e;
+            }
+        }
+    }
+
+    private static boolean tableExists(Connection connection, String name) {
+        try (Statement statement = connection.createStatement()) {
+            statement.executeQuery("SELECT COUNT(*) FROM " + name + " WHERE 1 = 0").close();
             return true;
         } catch (SQLException e) {
             return false;
@@ -420,6 +450,105 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             update.setLong(3, expectedNextValue);
             return update.executeUpdate() == 1;
         }
+    }
+
+    /*
+     * Ranges kept for the fleet
+     *
+     * A graceful stop whose compare-and-set give-back fails (another instance reserved after it) keeps its unused
+     * range as a row (name, range_start, range_end) of keptTable, inserted in a transaction of its own; the next
+     * instance that starts the sequence takes it as its first block with takeKept. A value has one owner at any
+     * time (see SequenceStore): the insert moves the range from the stopping instance to the table, and the take's
+     * delete moves it from the table to one instance, atomically:
+     *   - the delete names the row exactly as it was read; of two takers only the one whose delete changes the row
+     *     hands it out, whatever the isolation level (a delete waiting on another's uncommitted delete finds no
+     *     row once that one commits, or the row again if it rolled back);
+     *   - the range is handed out only after the delete committed; a crash before the commit leaves the row kept,
+     *     a crash after it loses the range: never both;
+     *   - an insert retried after an unknown outcome meets its own row on the primary key: that is "kept".
+     * The range stays below the row's next_value (it was reserved from the row, and the row never moves back into
+     * a range someone owns), so a first block taken from here and later blocks from the row are increasing.
+     */
+
+    /**
+     * Keeps {@code [first, end)} as a row of {@link #keptTable()}, in a transaction of its own (see the comment
+     * above). The table must exist: created with the sequence table when the store creates tables, by the schema
+     * script otherwise.
+     */
+    @Override
+    public boolean keep(String sequence, long first, long end) {
+        try {
+            return connections.inOwnTransaction(connection -> {
+                try (PreparedStatement insert = connection.prepareStatement(dialect.keepSql(keptTable))) {
+                    insert.setString(1, sequence);
+                    insert.setLong(2, first);
+                    insert.setLong(3, end);
+                    insert.executeUpdate();
+                }
+                return true;
+            });
+        } catch (SQLException e) {
+            // An earlier attempt whose commit was not confirmed may have kept the range already: the row is there.
+            if (dialect.isDuplicateKey(e) && keptRanges(sequence).contains(new ReservedRange(first, end))) {
+                return true;
+            }
+            throw keptFailure("keeping [" + first + ", " + end + ") of sequence '" + sequence + "' for the fleet", e);
+        }
+    }
+
+    /** Takes the lowest kept range whose delete changes a row, in a transaction of its own (see the comment above). */
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
+        try {
+            return connections.inOwnTransaction(connection -> {
+                for (ReservedRange candidate : readKept(connection, sequence, TAKE_CANDIDATES)) {
+                    if (candidate.first() > maxValue) {
+                        break;
+                    }
+                    try (PreparedStatement delete = connection.prepareStatement(dialect.takeKeptSql(keptTable))) {
+                        delete.setString(1, sequence);
+                        delete.setLong(2, candidate.first());
+                        delete.setLong(3, candidate.end());
+                        if (delete.executeUpdate() == 1) {
+                            return Optional.of(ReservedRange.upTo(candidate.first(), candidate.count(), maxValue));
+                        }
+                    }
+                }
+                return Optional.<ReservedRange>empty();
+            });
+        } catch (SQLException e) {
+            throw keptFailure("taking a kept range of sequence '" + sequence + "'", e);
+        }
+    }
+
+    @Override
+    public List<ReservedRange> keptRanges(String sequence) {
+        try (Connection connection = connections.get()) {
+            return readKept(connection, sequence, 0);
+        } catch (SQLException e) {
+            throw keptFailure("reading the kept ranges of sequence '" + sequence + "'", e);
+        }
+    }
+
+    /** Reads up to {@code limit} kept ranges (all for 0), lowest first. */
+    private List<ReservedRange> readKept(Connection connection, String sequence, int limit) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(dialect.keptRangesSql(keptTable))) {
+            select.setString(1, sequence);
+            select.setMaxRows(limit);
+            List<ReservedRange> ranges = new ArrayList<>();
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    ranges.add(new ReservedRange(rs.getLong(1), rs.getLong(2)));
+                }
+            }
+            return ranges;
+        }
+    }
+
+    private SequenceStoreException keptFailure(String what, SQLException e) {
+        return new SequenceStoreException(what + " in table " + keptTable + " (" + dialect.storeName() + ") failed: "
+                + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]; if the table is missing, create it: "
+                + dialect.createKeptTableSql(keptTable), e, dialect.isTransient(e));
     }
 
     @Override

@@ -44,8 +44,10 @@ import org.jspecify.annotations.Nullable;
  *     {@code nextValues(n)} with n &gt; 1, which needs n consecutive values, fails.</li>
  * <li>{@link Strategy#SYNC} is refused when the sequence is opened: a sequence increment cannot be rolled back,
  *     so it cannot give gapless numbers.</li>
- * <li>No give-back: a sequence has no compare-and-set, so {@link #giveBack} returns false, and the values a
- *     stopped JVM held (its block in hand and, with ASYNC_BATCH, the prefetched one) are a gap.</li>
+ * <li>No give-back and nothing kept for the fleet: a sequence has no compare-and-set, so {@link #giveBack} returns
+ *     false, and no place for ranges, so {@link #keep} keeps none (the SPI's default); the values a stopped JVM held
+ *     (its block in hand and, with ASYNC_BATCH, the prefetched one) are a gap, after a clean shutdown as after a
+ *     crash.</li>
  * </ul>
  *
  * <p>Creation and adoption: when a sequence is opened, its database sequence is created if missing

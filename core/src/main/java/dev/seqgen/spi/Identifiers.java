@@ -16,6 +16,11 @@ public final class Identifiers {
     private static final Pattern TABLE_NAME =
             Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
 
+    /** The longest unqualified table name {@link #requireTableName} accepts (PostgreSQL's limit). */
+    private static final int MAX_TABLE_NAME = 63;
+    /** What {@link #keptTableName} appends. */
+    private static final String KEPT_SUFFIX = "_kept";
+
     private Identifiers() {
     }
 
@@ -33,6 +38,22 @@ public final class Identifiers {
                     "1 to 64 characters of A-Z a-z 0-9 _ . -, starting with a letter, digit or underscore");
         }
         return name;
+    }
+
+    /**
+     * Returns the table a table store keeps ranges for the fleet in ({@link SequenceStore#keep}), beside its
+     * sequence table: the same schema, the table's name with {@code _kept} appended, cut so that the name stays
+     * within 63 characters.
+     *
+     * @param table a valid table name, optionally schema-qualified
+     * @return the name of the table of kept ranges
+     */
+    public static String keptTableName(String table) {
+        int dot = table.indexOf('.');
+        String schema = dot < 0 ? "" : table.substring(0, dot + 1);
+        String name = table.substring(dot + 1);
+        return schema + name.substring(0, Math.min(name.length(), MAX_TABLE_NAME - KEPT_SUFFIX.length()))
+                + KEPT_SUFFIX;
     }
 
     /**

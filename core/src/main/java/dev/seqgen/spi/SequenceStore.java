@@ -4,6 +4,7 @@ import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
@@ -12,6 +13,13 @@ import org.jspecify.annotations.Nullable;
  * Where sequences live: one counter row {@code (name, next_value)} per sequence, where {@code next_value}
  * is the next value nobody has been handed yet. Every operation moves {@code next_value} forward atomically;
  * only {@link #giveBack} moves it back, and only with a compare-and-set.
+ *
+ * <p>A store may also <em>keep</em> ranges for the fleet ({@link #keep}, {@link #takeKept}): values a stopping
+ * instance reserved and never handed out, which it cannot give back to the row because another instance reserved
+ * after it. Every value then has exactly one owner at any time: the row (at or above {@code next_value}), one
+ * instance (a range it reserved or took), one kept range, or a caller it was handed to. {@link #giveBack},
+ * {@link #keep} and {@link #takeKept} each move a range from one owner to another in one atomic change, so no
+ * crash at any point hands a value out twice; a crash between two of them loses the range at most.
  *
  * <p>Implementations must be thread-safe and must make each reservation one atomic statement or one
  * retried transaction, so that seqgen can retry it after a transient error without handing out a value
@@ -142,6 +150,51 @@ public interface SequenceStore {
     default boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
         return false;
+    }
+
+    /**
+     * Keeps {@code [first, end)} for the fleet: values the caller reserved (or took with {@link #takeKept}) and
+     * will never hand out, stored so that {@link #takeKept} hands them out again, once. Called at a graceful stop
+     * for what {@link #giveBack} could not return because another instance reserved after the caller. The range is
+     * kept in a transaction of the store's own; when this returns true it is committed and the caller must not use
+     * any of its values any more. When it fails, the caller does not know whether it was kept, and must not use the
+     * values either (a crash there loses the range, never duplicates it). The default keeps nothing.
+     *
+     * @param sequence the sequence name
+     * @param first the first value of the range
+     * @param end the value after its last one
+     * @return whether the range is kept; false (the default) if this store cannot keep ranges
+     * @throws SequenceStoreException if the store failed or has no place to keep ranges (a missing table)
+     */
+    default boolean keep(String sequence, long first, long end) {
+        return false;
+    }
+
+    /**
+     * Takes one kept range of the sequence (the lowest the store finds), in a transaction of the store's own that
+     * removes it from the kept ranges: a range is handed to at most one caller, whatever crashes where. Values above
+     * {@code maxValue} (a maximum lowered since the range was kept) are not handed out. The range is below the
+     * row's {@code next_value}, so a caller that takes it as its first block and reserves later blocks from the row
+     * hands its values out in increasing order. The default takes nothing.
+     *
+     * @param sequence the sequence name
+     * @param maxValue the largest value that may be handed out
+     * @return the range, or empty if none is kept (or the store keeps none)
+     * @throws SequenceStoreException if the store failed or has no place to keep ranges (a missing table)
+     */
+    default Optional<ReservedRange> takeKept(String sequence, long maxValue) {
+        return Optional.empty();
+    }
+
+    /**
+     * Reads the ranges kept for the fleet ({@link #keep}), lowest first, for the endpoint and tests.
+     *
+     * @param sequence the sequence name
+     * @return the kept ranges; empty (the default) if none, or if this store keeps none
+     * @throws SequenceStoreException if the store failed
+     */
+    default List<ReservedRange> keptRanges(String sequence) {
+        return List.of();
     }
 
     /**

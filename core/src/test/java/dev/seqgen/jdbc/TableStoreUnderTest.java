@@ -1,5 +1,6 @@
 package dev.seqgen.jdbc;
 
+import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.testing.CallCounter;
 import dev.seqgen.testing.TestDatabase;
@@ -83,7 +84,10 @@ final class TableStoreUnderTest implements StoreUnderTest {
 
     @Override
     public void dropAll() {
-        tables.forEach(database::dropTable);
+        tables.forEach(table -> {
+            database.dropTable(table);
+            database.dropTable(Identifiers.keptTableName(table));
+        });
         tables.clear();
     }
 

@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
  * What an operator reads in the logs. seqgen logs through {@link System.Logger}, which without a bridge goes to
  * {@code java.util.logging}; this test listens there: the start-up summary, one warning per background refill
  * outage (not per attempt) and a note when refills work again, a DEBUG line per retry, a warning for a row moved
- * back.
+ * back, and per sequence at close what was given back, kept for the fleet and lost.
  */
 class OperatorLogsTest {
 
@@ -81,6 +81,24 @@ class OperatorLogsTest {
             catchThrowable(ids::next);
             assertThat(messages(Level.WARNING)).anySatisfy(m -> assertThat(m).contains("the row was moved back"));
         }
+    }
+
+    @Test
+    void aCloseSaysPerSequenceWhatItGaveBackKeptAndLost() {
+        InMemorySequenceStore store = new InMemorySequenceStore();
+        SequenceSettings settings = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build();
+        SequenceRegistry first = SequenceRegistry.builder(store).defaults(settings).build();
+        first.sequence("ids").next(); // [1, 11)
+        first.sequence("numbers").next(); // [1, 11)
+        try (SequenceRegistry second = SequenceRegistry.builder(store).defaults(settings).build()) {
+            second.sequence("ids").next(); // [11, 21): after the first
+            first.close();
+        }
+        assertThat(messages(Level.INFO))
+                .contains("sequence 'ids' (batch) closed after issuing 1 value: kept [2, 11) for the fleet (another"
+                        + " instance reserved after this one); lost nothing")
+                .contains("sequence 'numbers' (batch) closed after issuing 1 value: gave back [2, 11) to the row;"
+                        + " lost nothing");
     }
 
     private List<String> messages(Level level) {

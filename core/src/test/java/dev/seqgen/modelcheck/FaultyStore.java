@@ -5,19 +5,22 @@ import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A store over another that fails on a fixed rhythm, so that a model-checked scenario meets every kind of
  * failure at some interleaving: the 3rd, 6th, ... reservation fails transiently before it takes anything,
  * the 4th, 8th, ... takes its range and then fails (the acknowledgement lost on the way back, so the range is
- * gone from the row but the generator never sees it), and every 2nd give-back is applied and then reported as
- * failed.
+ * gone from the row but the generator never sees it), and every 2nd give-back, every 2nd range kept for the fleet
+ * and every 2nd kept range taken is applied and then reported as failed.
  */
 final class FaultyStore extends ForwardingSequenceStore {
 
     private final AtomicInteger reservations = new AtomicInteger();
     private final AtomicInteger giveBacks = new AtomicInteger();
+    private final AtomicInteger keeps = new AtomicInteger();
+    private final AtomicInteger takes = new AtomicInteger();
 
     FaultyStore(SequenceStore store) {
         super(store);
@@ -48,5 +51,24 @@ final class FaultyStore extends ForwardingSequenceStore {
             throw new SequenceStoreException("injected lost acknowledgement of a give-back", null, true);
         }
         return given;
+    }
+
+    @Override
+    public boolean keep(String sequence, long first, long end) {
+        boolean kept = delegate.keep(sequence, first, end);
+        if (kept && keeps.incrementAndGet() % 2 == 0) {
+            throw new SequenceStoreException("injected lost acknowledgement of keeping [" + first + ", " + end + ")",
+                    null, true);
+        }
+        return kept;
+    }
+
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
+        Optional<ReservedRange> taken = delegate.takeKept(sequence, maxValue);
+        if (taken.isPresent() && takes.incrementAndGet() % 2 == 0) {
+            throw new SequenceStoreException("injected lost acknowledgement of taking " + taken.get(), null, true);
+        }
+        return taken;
     }
 }

@@ -4,6 +4,7 @@ import dev.seqgen.Sequence;
 import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.Strategy;
 import dev.seqgen.spi.SequenceStore;
 
@@ -26,7 +27,9 @@ final class StrategyModel {
     static final long MAX = 12;
 
     private final SequenceStore store;
-    private final SequenceRegistry a;
+    private final SequenceSettings settings;
+    /** Replaced by {@link #restart}, as a rolling deploy replaces an instance. */
+    private volatile SequenceRegistry a;
     private final SequenceRegistry b;
     private final Set<Long> handedOut = ConcurrentHashMap.newKeySet();
 
@@ -37,8 +40,13 @@ final class StrategyModel {
         // Store calls and refills run on the caller's thread, so that the model checker controls every thread
         // that touches the sequence's state; a background refill is then the triggering caller's own step,
         // interleaved with the other callers as a refill thread would be.
-        this.a = SequenceRegistry.builder(store).defaults(settings).executor(Runnable::run).build();
-        this.b = SequenceRegistry.builder(store).defaults(settings).executor(Runnable::run).build();
+        this.settings = settings;
+        this.a = registry();
+        this.b = registry();
+    }
+
+    private SequenceRegistry registry() {
+        return SequenceRegistry.builder(store).defaults(settings).executor(Runnable::run).build();
     }
 
     boolean next(boolean first) {
@@ -66,6 +74,17 @@ final class StrategyModel {
         return true;
     }
 
+    /**
+     * Stops the first generator and starts a new one in its place, as a rolling deploy does: the stopped one gives
+     * back or keeps its unused values, and the new one's first block may be a range the store kept.
+     */
+    boolean restartFirst() {
+        SequenceRegistry stopped = a;
+        stopped.close();
+        a = registry();
+        return true;
+    }
+
     private Sequence sequence(boolean first) {
         return (first ? a : b).sequence(NAME);
     }
@@ -78,8 +97,9 @@ final class StrategyModel {
     }
 
     /**
-     * After the scenario: both generators closed (their unused tails given back where safe), the row must lie
-     * above every value handed out, or a later generator would hand one out again.
+     * After the scenario: both generators closed (their unused values given back or kept where safe), the row must
+     * lie above every value handed out, or a later generator would hand one out again; and no range the store keeps
+     * for the fleet may hold a value handed out, or the generator that takes it would hand that value out again.
      */
     void validate() {
         a.close();
@@ -89,6 +109,16 @@ final class StrategyModel {
         if (rowNext <= highest) {
             throw new AssertionError("the row's next value " + rowNext + " is not above value " + highest
                     + " already handed out: it would be handed out again");
+        }
+        for (ReservedRange kept : store.keptRanges(NAME)) {
+            if (kept.end() > rowNext) {
+                throw new AssertionError("kept range " + kept + " reaches the row's next value " + rowNext);
+            }
+            for (long value = kept.first(); value < kept.end(); value++) {
+                if (handedOut.contains(value)) {
+                    throw new AssertionError("kept range " + kept + " holds value " + value + ", handed out already");
+                }
+            }
         }
     }
 }

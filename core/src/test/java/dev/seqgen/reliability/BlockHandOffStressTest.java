@@ -6,6 +6,7 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Strategy;
+import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.InMemorySequenceStore;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -199,9 +200,11 @@ class BlockHandOffStressTest {
             assertThat(sorted[0]).isGreaterThanOrEqualTo(initial);
             assertThat(sorted[sorted.length - 1]).isLessThan(finalNext).isLessThanOrEqualTo(round.settings().maxValue());
         }
+        long kept = store.keptRanges("stress").stream().mapToLong(ReservedRange::count).sum();
         assertThat(finalNext - initial)
-                .as("values from the initial value to next_value: received + discarded + lost to unknown outcomes")
-                .isEqualTo(all.length + discarded + store.lostToUnknownOutcome());
+                .as("values from the initial value to next_value: received + discarded + kept for the fleet + lost to"
+                        + " unknown outcomes")
+                .isEqualTo(all.length + discarded + kept + store.lostToUnknownOutcome());
 
         totals.rounds++;
         totals.values += all.length;

@@ -85,7 +85,8 @@ public final class ArchitectureRules {
      * {@code JdbcDialect}, which users may also pass to the JDBC stores' builders.
      */
     public static final java.util.Set<String> PUBLIC_TYPES = java.util.Set.of(
-            "dev.seqgen.CounterKind", "dev.seqgen.KeyOrder", "dev.seqgen.KeyRange", "dev.seqgen.SeqgenValue", "dev.seqgen.Sequence",
+            "dev.seqgen.CloseReport", "dev.seqgen.CounterKind", "dev.seqgen.KeyOrder", "dev.seqgen.KeyRange",
+            "dev.seqgen.SeqgenValue", "dev.seqgen.Sequence",
             "dev.seqgen.SequenceConfigurationException", "dev.seqgen.SequenceException",
             "dev.seqgen.SequenceExhaustedException", "dev.seqgen.SequenceRegistry", "dev.seqgen.SequenceSettings",
             "dev.seqgen.SequenceStats", "dev.seqgen.SequenceUnavailableException", "dev.seqgen.Setting",

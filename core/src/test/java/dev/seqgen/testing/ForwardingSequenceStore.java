@@ -4,6 +4,7 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -65,6 +66,21 @@ public abstract class ForwardingSequenceStore implements SequenceStore {
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         return delegate.giveBack(sequence, expectedNextValue, restoredNextValue);
+    }
+
+    @Override
+    public boolean keep(String sequence, long first, long end) {
+        return delegate.keep(sequence, first, end);
+    }
+
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
+        return delegate.takeKept(sequence, maxValue);
+    }
+
+    @Override
+    public List<ReservedRange> keptRanges(String sequence) {
+        return delegate.keptRanges(sequence);
     }
 
     @Override

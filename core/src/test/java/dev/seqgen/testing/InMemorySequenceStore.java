@@ -8,7 +8,11 @@ import dev.seqgen.spi.SequenceStoreException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,11 +32,14 @@ public final class InMemorySequenceStore implements SequenceStore {
     private final AtomicInteger transientFailuresLeft = new AtomicInteger();
     private volatile long latencyNanos;
     private volatile boolean down;
+    private volatile boolean keeping = true;
     private volatile RuntimeException permanentFailure;
 
     private static final class Row {
         final ReentrantLock lock = new ReentrantLock();
         long nextValue;
+        /** Ranges kept for the fleet, by first value: their ends. */
+        final TreeMap<Long, Long> kept = new TreeMap<>();
 
         Row(long nextValue) {
             this.nextValue = nextValue;
@@ -265,6 +272,59 @@ public final class InMemorySequenceStore implements SequenceStore {
             }
             row.nextValue = nextValue;
             return true;
+        } finally {
+            row.lock.unlock();
+        }
+    }
+
+    /** Makes the store keep no ranges for the fleet, as a native-sequence store; it keeps them by default. */
+    public InMemorySequenceStore keeping(boolean keeping) {
+        this.keeping = keeping;
+        return this;
+    }
+
+    @Override
+    public boolean keep(String sequence, long first, long end) {
+        checkUp();
+        if (!keeping) {
+            return false;
+        }
+        Row row = row(sequence);
+        row.lock.lock();
+        try {
+            row.kept.put(first, end);
+            return true;
+        } finally {
+            row.lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
+        checkUp();
+        Row row = row(sequence);
+        row.lock.lock();
+        try {
+            Map.Entry<Long, Long> lowest = row.kept.firstEntry();
+            if (lowest == null || lowest.getKey() > maxValue) {
+                return Optional.empty();
+            }
+            row.kept.remove(lowest.getKey());
+            return Optional.of(ReservedRange.upTo(lowest.getKey(), lowest.getValue() - lowest.getKey(), maxValue));
+        } finally {
+            row.lock.unlock();
+        }
+    }
+
+    @Override
+    public List<ReservedRange> keptRanges(String sequence) {
+        Row row = rows.get(sequence);
+        if (row == null) {
+            return List.of();
+        }
+        row.lock.lock();
+        try {
+            return row.kept.entrySet().stream().map(e -> new ReservedRange(e.getKey(), e.getValue())).toList();
         } finally {
             row.lock.unlock();
         }

@@ -4,6 +4,7 @@ import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
+import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 
 import java.util.ArrayList;
@@ -81,8 +82,10 @@ public final class StrategyHarness {
         assertThat(issued).as("issued counters").isEqualTo(values.length);
         assertThat(sorted[0]).isGreaterThanOrEqualTo(settings.initialValue());
         assertThat(sorted[sorted.length - 1]).isLessThan(finalNext);
-        assertThat(finalNext - settings.initialValue() - values.length)
-                .as("values between the initial value and next_value that were neither issued nor counted discarded")
+        long kept = store.keptRanges(name).stream().mapToLong(ReservedRange::count).sum();
+        assertThat(finalNext - settings.initialValue() - values.length - kept)
+                .as("values between the initial value and next_value that were neither issued, kept for the fleet nor"
+                        + " counted discarded")
                 .isEqualTo(discarded);
         return new Outcome(sorted, discarded, finalNext);
     }

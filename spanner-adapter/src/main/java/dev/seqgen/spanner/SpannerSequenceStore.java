@@ -17,9 +17,11 @@ import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -40,13 +42,19 @@ import org.jspecify.annotations.Nullable;
  *         .build();
  * }</pre>
  *
- * <p>The table, created on demand when {@link Builder#createTable(boolean)} is set, or beforehand with:
+ * <p>The table and the table of ranges kept for the fleet ({@link #keep}), created on demand (each only if it is
+ * missing) when {@link Builder#createTable(boolean)} is set, or beforehand with:
  *
  * <pre>
  * CREATE TABLE seqgen_sequences (
  *   name STRING(64) NOT NULL,
  *   next_value INT64 NOT NULL
- * ) PRIMARY KEY (name)
+ * ) PRIMARY KEY (name);
+ * CREATE TABLE seqgen_sequences_kept (
+ *   name STRING(64) NOT NULL,
+ *   range_start INT64 NOT NULL,
+ *   range_end INT64 NOT NULL
+ * ) PRIMARY KEY (name, range_start)
  * </pre>
  *
  * <p>A reservation is one read-write transaction holding one statement,
@@ -124,11 +132,16 @@ public final class SpannerSequenceStore implements SequenceStore {
     private static final Duration READ_KEYS_TIMEOUT = Duration.ofMinutes(5);
 
     /** Error codes after which retrying the operation may succeed. */
+    /** Kept ranges one {@link #takeKept} reads and tries, lowest first. */
+    private static final int TAKE_CANDIDATES = 8;
+
     private static final Set<ErrorCode> TRANSIENT_ERRORS = EnumSet.of(ErrorCode.ABORTED, ErrorCode.UNAVAILABLE,
             ErrorCode.DEADLINE_EXCEEDED, ErrorCode.RESOURCE_EXHAUSTED);
 
     private final DatabaseClient client;
     private final String table;
+    /** The table of ranges kept for the fleet: see {@link #keep}. */
+    private final String keptTable;
     private final @Nullable DatabaseAdminClient adminClient;
     private final @Nullable String instanceId;
     private final @Nullable String databaseId;
@@ -144,6 +157,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     private SpannerSequenceStore(Builder builder) {
         this.client = builder.client;
         this.table = builder.table;
+        this.keptTable = Identifiers.keptTableName(builder.table);
         this.adminClient = builder.adminClient;
         this.instanceId = builder.instanceId;
         this.databaseId = builder.databaseId;
@@ -387,6 +401,105 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
+    /*
+     * Ranges kept for the fleet: as in JdbcSequenceStore. keep inserts (name, range_start, range_end) into keptTable
+     * in a read-write transaction of its own; takeKept reads the lowest ranges and deletes one exactly as read, in
+     * one read-write transaction, and hands it out only after the commit. Spanner's transactions are serializable:
+     * two takers that read the same range conflict, one is aborted and retried by the client, and its retry no
+     * longer sees the range. A range is therefore handed to one caller at most; a crash before the commit leaves it
+     * kept, after it loses it.
+     */
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Inserts the range into the table of kept ranges ({@link #keptTable()}) in a read-write transaction of its
+     * own, on a thread of the store's own.
+     */
+    @Override
+    public boolean keep(String sequence, long first, long end) {
+        return SpannerOwnThreads.call(table, operationTimeout, () -> {
+            try {
+                client.readWriteTransaction().run(tx -> tx.executeUpdate(sql().keep(keptTable, sequence, first, end)));
+                return true;
+            } catch (SpannerException e) {
+                // An attempt whose commit was not confirmed may have kept the range already: the row is there.
+                if (e.getErrorCode() == ErrorCode.ALREADY_EXISTS
+                        && readKept(client.singleUse(), sequence, 0).contains(new ReservedRange(first, end))) {
+                    return true;
+                }
+                throw keptError("could not keep [" + first + ", " + end + ") of sequence '" + sequence
+                        + "' for the fleet", e);
+            }
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads the lowest kept ranges and deletes the first one whose delete changes a row, in one read-write
+     * transaction, on a thread of the store's own.
+     */
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
+        return SpannerOwnThreads.call(table, operationTimeout, () -> {
+            try {
+                ReservedRange taken = client.readWriteTransaction().run(tx -> {
+                    for (ReservedRange candidate : readKept(tx, sequence, TAKE_CANDIDATES)) {
+                        if (candidate.first() > maxValue) {
+                            break;
+                        }
+                        if (tx.executeUpdate(sql().takeKept(keptTable, sequence, candidate.first(),
+                                candidate.end())) == 1) {
+                            return candidate;
+                        }
+                    }
+                    return null;
+                });
+                return Optional.ofNullable(taken)
+                        .map(range -> ReservedRange.upTo(range.first(), range.count(), maxValue));
+            } catch (SpannerException e) {
+                throw keptError("could not take a kept range of sequence '" + sequence + "'", e);
+            }
+        });
+    }
+
+    @Override
+    public List<ReservedRange> keptRanges(String sequence) {
+        return SpannerOwnThreads.call(table, operationTimeout, () -> {
+            try {
+                return readKept(client.singleUse(), sequence, 0);
+            } catch (SpannerException e) {
+                throw keptError("could not read the kept ranges of sequence '" + sequence + "'", e);
+            }
+        });
+    }
+
+    /**
+     * Returns the table the store keeps ranges for the fleet in ({@link #keep}): {@link #table()} with {@code _kept}
+     * appended ({@link Identifiers#keptTableName}).
+     *
+     * @return the table of kept ranges
+     */
+    public String keptTable() {
+        return keptTable;
+    }
+
+    private List<ReservedRange> readKept(ReadContext context, String sequence, int limit) {
+        List<ReservedRange> ranges = new ArrayList<>();
+        try (ResultSet rows = context.executeQuery(sql().keptRanges(keptTable, sequence, limit))) {
+            while (rows.next()) {
+                ranges.add(new ReservedRange(rows.getLong(0), rows.getLong(1)));
+            }
+        }
+        return ranges;
+    }
+
+    private SequenceStoreException keptError(String what, SpannerException e) {
+        return new SequenceStoreException(what + " in table " + keptTable + ": " + e.getMessage()
+                + "; if the table is missing, create it: " + sql().createKeptTableSql(keptTable), e, isTransient(e));
+    }
+
     /**
      * Moves the row forward to {@code nextValue} if it lies below, in one guarded UPDATE (a read-write
      * transaction of its own, retried by the client on ABORTED), so that several JVMs starting at once agree.
@@ -448,38 +561,56 @@ public final class SpannerSequenceStore implements SequenceStore {
      * another process created it at the same time (Spanner runs one schema change at a time).
      */
     private void ensureTable() {
-        if (tableFound()) {
+        List<String> missing = missingTables();
+        if (missing.isEmpty()) {
             tableExists = true;
             return;
         }
         try {
-            adminClient.updateDatabaseDdl(instanceId, databaseId, List.of(sql().createTableSql(table)), null)
+            adminClient.updateDatabaseDdl(instanceId, databaseId, missing, null)
                     .get(CREATE_TABLE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            throw new SequenceStoreException("table " + table + " was not created within " + CREATE_TABLE_TIMEOUT, e,
-                    true);
+            throw new SequenceStoreException("table " + table + " or " + keptTable + " was not created within "
+                    + CREATE_TABLE_TIMEOUT, e, true);
         } catch (ExecutionException e) {
-            if (!tableFound()) {
-                throw new SequenceStoreException("could not create table " + table + " in database " + databaseId
-                        + ": " + e.getCause().getMessage(), e.getCause(), isTransient(e.getCause()));
+            if (!missingTables().isEmpty()) {
+                throw new SequenceStoreException("could not create table " + table + " or " + keptTable
+                        + " in database " + databaseId + ": " + e.getCause().getMessage(), e.getCause(),
+                        isTransient(e.getCause()));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SequenceStoreException("interrupted while creating table " + table, e, false);
         } catch (SpannerException e) {
-            if (!tableFound()) {
-                throw storeError("could not create table " + table + " in database " + databaseId, e);
+            if (!missingTables().isEmpty()) {
+                throw storeError("could not create table " + table + " or " + keptTable + " in database "
+                        + databaseId, e);
             }
         }
         tableExists = true;
     }
 
-    private boolean tableFound() {
-        Statement lookup = sql().tableLookup(table);
+    /**
+     * The DDL of the tables that do not exist yet: the sequence table, and the table of kept ranges, which an
+     * installation made before seqgen kept ranges for the fleet lacks.
+     */
+    private List<String> missingTables() {
+        List<String> ddl = new ArrayList<>();
+        if (!tableFound(table)) {
+            ddl.add(sql().createTableSql(table));
+        }
+        if (!tableFound(keptTable)) {
+            ddl.add(sql().createKeptTableSql(keptTable));
+        }
+        return ddl;
+    }
+
+    private boolean tableFound(String name) {
+        Statement lookup = sql().tableLookup(name);
         try (ResultSet rows = client.singleUse().executeQuery(lookup)) {
             return rows.next() && rows.getLong(0) > 0;
         } catch (SpannerException e) {
-            throw storeError("could not look up table " + table, e);
+            throw storeError("could not look up table " + name, e);
         }
     }
 

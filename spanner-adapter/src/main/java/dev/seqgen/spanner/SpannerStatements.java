@@ -48,6 +48,27 @@ enum SpannerStatements {
         }
 
         @Override
+        String createKeptTableSql(String keptTable) {
+            return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name STRING(64) NOT NULL, range_start INT64 NOT NULL,"
+                    + " range_end INT64 NOT NULL) PRIMARY KEY (name, range_start)";
+        }
+
+        @Override
+        String keepSql(String keptTable) {
+            return "INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (@name, @first, @end)";
+        }
+
+        @Override
+        String keptRangesSql(String keptTable) {
+            return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = @name ORDER BY range_start";
+        }
+
+        @Override
+        String takeKeptSql(String keptTable) {
+            return "DELETE FROM " + keptTable + " WHERE name = @name AND range_start = @first AND range_end = @end";
+        }
+
+        @Override
         String tableLookupSql() {
             return "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
                     + " AND TABLE_NAME = @table";
@@ -104,6 +125,27 @@ enum SpannerStatements {
         }
 
         @Override
+        String createKeptTableSql(String keptTable) {
+            return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name varchar(64) NOT NULL, range_start bigint NOT NULL,"
+                    + " range_end bigint NOT NULL, PRIMARY KEY (name, range_start))";
+        }
+
+        @Override
+        String keepSql(String keptTable) {
+            return "INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES ($1, $2, $3)";
+        }
+
+        @Override
+        String keptRangesSql(String keptTable) {
+            return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = $1 ORDER BY range_start";
+        }
+
+        @Override
+        String takeKeptSql(String keptTable) {
+            return "DELETE FROM " + keptTable + " WHERE name = $1 AND range_start = $2 AND range_end = $3";
+        }
+
+        @Override
         String tableLookupSql() {
             return "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = $1 AND TABLE_NAME = $2";
         }
@@ -147,6 +189,21 @@ enum SpannerStatements {
 
     /** The DDL of the sequence table, {@code IF NOT EXISTS} so that concurrent creators agree. */
     abstract String createTableSql(String table);
+
+    /**
+     * The DDL of the table of ranges kept for the fleet: a row per range, keyed by the sequence and the range's first
+     * value (see {@link SpannerSequenceStore#keep}).
+     */
+    abstract String createKeptTableSql(String keptTable);
+
+    /** Inserts a kept range {@code (@name, @first, @end)}. */
+    abstract String keepSql(String keptTable);
+
+    /** Reads a sequence's kept ranges, lowest first. */
+    abstract String keptRangesSql(String keptTable);
+
+    /** Deletes one kept range exactly as it was read: the claim of the range. */
+    abstract String takeKeptSql(String keptTable);
 
     /** Counts the tables of schema {@code @schema} named {@code @table}. */
     abstract String tableLookupSql();
@@ -197,6 +254,31 @@ enum SpannerStatements {
                 .bind(param("target", 1)).to(nextValue)
                 .bind(param("name", 2)).to(sequence)
                 .bind(param("lower", 3)).to(nextValue)
+                .build();
+    }
+
+    /** Keeps the range {@code [first, end)} of a sequence. */
+    Statement keep(String keptTable, String sequence, long first, long end) {
+        return keptRange(keepSql(keptTable), sequence, first, end);
+    }
+
+    /** Reads up to {@code limit} kept ranges of a sequence (all of them for 0), lowest first. */
+    Statement keptRanges(String keptTable, String sequence, int limit) {
+        return Statement.newBuilder(keptRangesSql(keptTable) + (limit > 0 ? " LIMIT " + limit : ""))
+                .bind(param("name", 1)).to(sequence)
+                .build();
+    }
+
+    /** Deletes the kept range {@code [first, end)} of a sequence. */
+    Statement takeKept(String keptTable, String sequence, long first, long end) {
+        return keptRange(takeKeptSql(keptTable), sequence, first, end);
+    }
+
+    private Statement keptRange(String sql, String sequence, long first, long end) {
+        return Statement.newBuilder(sql)
+                .bind(param("name", 1)).to(sequence)
+                .bind(param("first", 2)).to(first)
+                .bind(param("end", 3)).to(end)
                 .build();
     }
 

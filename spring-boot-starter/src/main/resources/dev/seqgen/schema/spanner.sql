@@ -5,3 +5,10 @@ CREATE TABLE IF NOT EXISTS seqgen_sequences (
     name       STRING(64) NOT NULL,
     next_value INT64      NOT NULL
 ) PRIMARY KEY (name);
+-- Ranges a stopping instance could not give back to the row (another instance reserved after it), kept for the
+-- fleet and handed out once as a later instance's first block. Name it <table>_kept if seqgen.table is renamed.
+CREATE TABLE IF NOT EXISTS seqgen_sequences_kept (
+    name        STRING(64) NOT NULL,
+    range_start INT64      NOT NULL,
+    range_end   INT64      NOT NULL
+) PRIMARY KEY (name, range_start);

@@ -199,7 +199,8 @@ class MicrometerMetricsTrackerFactoryTest {
     }
 
     @Test
-    void countsTheTailThatCouldNotBeGivenBackAsDiscarded() {
+    void countsTheTailNeitherGivenBackNorKeptAsDiscarded() {
+        store.keeping(false);
         Sequence orders = registry.sequence("orders");
         orders.next();
         try (SequenceRegistry otherJvm = SequenceRegistry.builder(store)

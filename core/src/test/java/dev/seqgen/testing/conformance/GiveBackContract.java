@@ -1,5 +1,6 @@
 package dev.seqgen.testing.conformance;
 
+import dev.seqgen.CloseReport;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
@@ -7,6 +8,7 @@ import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Strategy;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStoreException;
 import dev.seqgen.testing.Concurrently;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.TestFactory;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,8 +30,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The contract of a store that takes an unused tail back ({@link SequenceStore#giveBack}, a compare-and-set on the
- * row): a generator closing gives back exactly its unused tail when nobody reserved after it, and nothing that is not
- * its own otherwise, even under load.
+ * row) and keeps for the fleet what it cannot take back ({@link SequenceStore#keep}, {@link SequenceStore#takeKept}):
+ * a generator closing gives back exactly its unused tail when nobody reserved after it, and keeps it otherwise,
+ * never giving back what is not its own; a kept range is handed out once, as a later generator's first block.
  */
 public interface GiveBackContract extends StoreContract {
 
@@ -80,7 +84,7 @@ public interface GiveBackContract extends StoreContract {
     }
 
     @TestFactory
-    default Stream<DynamicTest> theTailIsGivenBackOnlyByTheGeneratorThatReservedLast() {
+    default Stream<DynamicTest> theTailIsGivenBackByTheGeneratorThatReservedLastAndKeptForTheFleetByTheOthers() {
         return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
             // The second generator is created only after the first holds its block: ASYNC_BATCH reserves its first
             // block in the background at creation, and two created together would reserve in either order.
@@ -92,22 +96,206 @@ public interface GiveBackContract extends StoreContract {
                     .defaults(closingSettings(strategy)).build();
             Sequence b = second.sequence("orders");
             assertThat(b.next()).isEqualTo(101); // reserves [101, 201), after a
-            TwoGenerators two = new TwoGenerators(store, first, second, a, b);
 
-            two.first().close();
+            List<CloseReport> reportsOfFirst = first.closeAndReport();
             assertThat(store.nextValue("orders")).as("row after the first closed: b reserved after it").hasValue(201);
-            assertThat(a.stats().discarded()).as("a's tail, not given back").isEqualTo(99);
+            assertThat(a.stats().discarded()).as("a's tail, kept rather than lost").isZero();
+            assertThat(store.keptRanges("orders")).containsExactly(new ReservedRange(2, 101));
+            assertThat(reportsOfFirst).singleElement().satisfies(report -> {
+                assertThat(report.kept()).isEqualTo(99);
+                assertThat(report.lost()).isZero();
+                assertThat(report.message()).contains("sequence 'orders'").contains("kept [2, 101) for the fleet");
+            });
 
-            two.second().close();
+            second.close();
             assertThat(store.nextValue("orders")).as("row after the second closed: nobody reserved after it")
                     .hasValue(102);
             assertThat(b.stats().discarded()).isZero();
 
             try (SequenceRegistry third = SequenceRegistry.builder(store).defaults(closingSettings(strategy)).build()) {
-                assertThat(third.sequence("orders").next()).as("the given-back tail is used again, once")
-                        .isEqualTo(102);
+                long[] values = take(third.sequence("orders"), 150);
+                assertThat(values).as("the kept range first, then the given-back tail, in increasing order")
+                        .containsExactly(LongStream.concat(LongStream.range(2, 101), LongStream.range(102, 153))
+                                .toArray());
+                assertThat(store.keptRanges("orders")).as("the kept range, taken once").isEmpty();
             }
         });
+    }
+
+    @Test
+    default void aKeptRangeIsTakenOnceThenGone() {
+        SequenceStore store = subject().newStore();
+        create(store, "orders", 1, 100, MAX);
+        store.reserve("orders", 300, MAX);
+        assertThat(store.takeKept("orders", MAX)).as("nothing kept yet").isEmpty();
+        assertThat(store.keep("orders", 201, 300)).isTrue();
+        assertThat(store.keep("orders", 1, 100)).isTrue();
+        assertThat(store.keep("orders", 1, 100)).as("again, as a retry after an unknown outcome: the same row").isTrue();
+        assertThat(store.keptRanges("orders")).containsExactly(new ReservedRange(1, 100), new ReservedRange(201, 300));
+        assertThat(store.keptRanges("invoices")).as("another sequence's").isEmpty();
+
+        assertThat(store.takeKept("orders", MAX)).as("the lowest first").hasValue(new ReservedRange(1, 100));
+        assertThat(subject().sameRows(store).takeKept("orders", 250)).as("cut at the maximum")
+                .hasValue(new ReservedRange(201, 251));
+        assertThat(store.takeKept("orders", MAX)).isEmpty();
+        assertThat(store.keptRanges("orders")).isEmpty();
+        assertThat(store.nextValue("orders")).as("the row, untouched").hasValue(301);
+    }
+
+    /** Takers on stores of their own race for kept ranges: each range goes to exactly one of them. */
+    @Test
+    default void takersRacingForKeptRangesEachGetDifferentOnes() throws Exception {
+        SequenceStore store = subject().newStore();
+        create(store, "orders", 1, 10, MAX);
+        int ranges = 24;
+        store.reserve("orders", 10L * ranges, MAX);
+        for (int i = 0; i < ranges; i++) {
+            assertThat(store.keep("orders", 1 + 10L * i, 1 + 10L * i + 10)).isTrue();
+        }
+        long[] taken = Concurrently.run(4, thread -> {
+            SequenceStore mine = subject().sameRows(store);
+            LongStream.Builder values = LongStream.builder();
+            for (;;) {
+                Optional<ReservedRange> range;
+                try {
+                    range = mine.takeKept("orders", MAX);
+                } catch (SequenceStoreException e) {
+                    if (e.isTransient()) {
+                        continue; // a deadlock's victim or a serialization failure: it took nothing
+                    }
+                    throw e;
+                }
+                if (range.isEmpty() && mine.keptRanges("orders").isEmpty()) {
+                    return values.build().toArray();
+                }
+                range.ifPresent(r -> LongStream.range(r.first(), r.end()).forEach(values));
+            }
+        });
+        assertThat(Concurrently.assertUnique(taken)).as("every kept value, each taken once")
+                .containsExactly(LongStream.range(1, 1 + 10L * ranges).toArray());
+    }
+
+    /** Instances that take part in a rolling deploy, each a registry over a store of its own on the same rows. */
+    int INSTANCES = 3;
+    /** Deploy rounds: each instance in turn stopped and replaced. */
+    int ROUNDS = 2;
+
+    /** An instance of the fleet: a registry and the threads taking values from its sequence "orders". */
+    record Instance(SequenceRegistry registry, Sequence orders, Callers callers) {
+    }
+
+    /**
+     * A rolling deploy under load: three instances take values on one row, and each in turn is stopped gracefully
+     * and replaced, twice over, while the others keep reserving. Whether a stop gives back or keeps depends on who
+     * reserved last (a test above forces each case); either way nothing a graceful stop held is lost: every value
+     * below the row's final next_value was received by a caller, is still kept for the fleet, or was discarded by a
+     * bulk call cut short by its close (a caller's loss, not the stop's); no value is received twice, and each
+     * instance's values are increasing per thread.
+     */
+    @TestFactory
+    default Stream<DynamicTest> aRollingDeployUnderLoadLosesNothingToGracefulStopsAndHandsOutEveryValueOnce() {
+        return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
+            SequenceStore store = subject().newStore();
+            Fleet fleet = rollingDeploy(strategy, store, () -> subject().sameRows(store));
+            assertThat(fleet.reports).as("close reports").allSatisfy(report -> {
+                assertThat(report.lost()).as(report.message()).isZero();
+                assertThat(report.failed()).as(report.message()).isFalse();
+            });
+            long next = store.nextValue("orders").orElseThrow();
+            long kept = store.keptRanges("orders").stream().mapToLong(ReservedRange::count).sum();
+            assertThat(next - 1).as("values below next_value: received, kept, or discarded by bulk calls cut short")
+                    .isEqualTo(fleet.received.length + kept + fleet.discarded);
+        });
+    }
+
+    /**
+     * The same rolling deploy with crashes injected between the steps ({@link FaultInjectingStore}): give-backs,
+     * ranges kept and kept ranges taken fail before the store did them or after it committed them. Ranges may be
+     * lost then, never handed out twice: no value is received twice, the row lies above every value received, and
+     * no range still kept holds a value received.
+     */
+    @TestFactory
+    default Stream<DynamicTest> crashesBetweenTheStepsOfStopsAndStartsLoseRangesButNeverHandOutAValueTwice() {
+        return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
+            SequenceStore store = subject().newStore();
+            Fleet fleet = rollingDeploy(strategy, store, () -> new FaultInjectingStore(subject().sameRows(store)));
+            assertThat(fleet.reports.stream().filter(CloseReport::failed)).as("stops that met an injected crash")
+                    .isNotEmpty();
+            long next = store.nextValue("orders").orElseThrow();
+            assertThat(fleet.received[fleet.received.length - 1]).isLessThan(next);
+            for (ReservedRange kept : store.keptRanges("orders")) {
+                assertThat(kept.end()).as("kept range " + kept).isLessThanOrEqualTo(next);
+                assertThat(Arrays.stream(fleet.received).filter(value -> value >= kept.first() && value < kept.end()))
+                        .as("values received that kept range " + kept + " holds").isEmpty();
+            }
+        });
+    }
+
+    /** What a rolling deploy left: every value received (sorted, unique), the close reports, the values discarded. */
+    record Fleet(long[] received, List<CloseReport> reports, long discarded) {
+    }
+
+    /**
+     * Runs {@link #INSTANCES} instances, two caller threads each, on the sequence "orders" of the rows of
+     * {@code store}, and stops and replaces each in turn, {@link #ROUNDS} times; then stops them all. Each new
+     * instance is started only after the one it replaces has stopped, and the next stop waits until the new one has
+     * handed out values from its first block (the kept range, when there is one) and a block of the row.
+     */
+    default Fleet rollingDeploy(Strategy strategy, SequenceStore store,
+            java.util.function.Supplier<SequenceStore> storeOfAnInstance) throws Exception {
+        create(store, "orders", 1, 100, MAX);
+        ExecutorService pool = Executors.newCachedThreadPool();
+        List<Instance> all = new java.util.ArrayList<>();
+        List<CloseReport> reports = new java.util.ArrayList<>();
+        try {
+            Instance[] fleet = new Instance[INSTANCES];
+            for (int i = 0; i < INSTANCES; i++) {
+                fleet[i] = startInstance(strategy, storeOfAnInstance.get(), pool);
+                all.add(fleet[i]);
+            }
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int i = 0; i < INSTANCES; i++) {
+                    Instance running = fleet[i];
+                    await().atMost(Duration.ofMinutes(2)).until(() -> running.orders().stats().issued() > 150);
+                    reports.addAll(stop(running));
+                    fleet[i] = startInstance(strategy, storeOfAnInstance.get(), pool);
+                    all.add(fleet[i]);
+                }
+            }
+            for (Instance running : fleet) {
+                await().atMost(Duration.ofMinutes(2)).until(() -> running.orders().stats().issued() > 150);
+                reports.addAll(stop(running));
+            }
+            LongStream.Builder received = LongStream.builder();
+            long discarded = 0;
+            for (Instance instance : all) {
+                Arrays.stream(instance.callers().awaitAll()).forEach(received);
+                assertThat(instance.callers().unexpected).isEmpty();
+                assertThat(instance.callers().endings).allSatisfy(message ->
+                        assertThat(message).contains("sequence 'orders'").contains("closed"));
+                discarded += instance.orders().stats().discarded();
+            }
+            return new Fleet(Concurrently.assertUnique(received.build().toArray()), reports, discarded);
+        } finally {
+            pool.shutdownNow();
+            all.forEach(instance -> instance.registry().close());
+        }
+    }
+
+    private Instance startInstance(Strategy strategy, SequenceStore store, ExecutorService pool) {
+        SequenceRegistry registry = SequenceRegistry.builder(store).defaults(closingSettings(strategy)).build();
+        Sequence orders = registry.sequence("orders");
+        Callers callers = new Callers();
+        CountDownLatch go = new CountDownLatch(1);
+        callers.start(pool, 2, orders, this::take, go);
+        go.countDown();
+        return new Instance(registry, orders, callers);
+    }
+
+    private static List<CloseReport> stop(Instance instance) {
+        List<CloseReport> reports = instance.registry().closeAndReport();
+        instance.callers().closeReturnedAt = System.nanoTime();
+        return reports;
     }
 
     /**
@@ -158,7 +346,10 @@ public interface GiveBackContract extends StoreContract {
         });
     }
 
-    /** With a second generator still reserving, the first gives back nothing: the row never moves below the second's. */
+    /**
+     * With a second generator still reserving, the first gives back nothing to the row (it never moves below the
+     * second's), and keeps its unused values for the fleet instead.
+     */
     @TestFactory
     default Stream<DynamicTest> aGeneratorClosingWhileAnotherKeepsReservingNeverGivesBackWhatIsNotItsOwn() {
         return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
@@ -195,9 +386,10 @@ public interface GiveBackContract extends StoreContract {
                         Arrays.stream(receivedB)).toArray());
                 long next = store.nextValue("orders").orElseThrow();
                 long discarded = a.stats().discarded() + b.stats().discarded();
+                long kept = store.keptRanges("orders").stream().mapToLong(ReservedRange::count).sum();
                 assertThat(sorted[sorted.length - 1]).isLessThan(next);
-                assertThat(next - 1).as("values below next_value: received or discarded by either")
-                        .isEqualTo(sorted.length + discarded);
+                assertThat(next - 1).as("values below next_value: received, kept, or discarded by either")
+                        .isEqualTo(sorted.length + kept + discarded);
             } finally {
                 pool.shutdownNow();
             }

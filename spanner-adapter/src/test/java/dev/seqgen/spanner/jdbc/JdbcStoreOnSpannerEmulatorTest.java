@@ -7,6 +7,7 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.Servers;
 import dev.seqgen.testing.SpannerEmulatorHost;
@@ -139,6 +140,23 @@ class JdbcStoreOnSpannerEmulatorTest {
         long[] sorted = Concurrently.assertUnique(committed.stream().mapToLong(Long::longValue).toArray());
         Concurrently.assertContiguousFrom(1, sorted);
         assertThat(sorted).hasSize(2 * 2 * 10);
+    }
+
+    /**
+     * The table of kept ranges, created beside the sequence table by the store through the driver (Spanner's DDL in
+     * each dialect): a range kept twice (a retry after an unknown outcome) is one row, and it is taken once.
+     */
+    @ParameterizedTest(name = "spanner-emulator {0} JDBC kept ranges")
+    @MethodSource("dialects")
+    void aRangeKeptForTheFleetIsTakenOnce(SpannerDialect dialect) {
+        JdbcSequenceStore store = store(dialect);
+        store.createSequence("orders", 1);
+        store.reserve("orders", 100, Long.MAX_VALUE - 1);
+        assertThat(store.keep("orders", 51, 101)).isTrue();
+        assertThat(store.keep("orders", 51, 101)).as("again, as a retry after an unknown outcome").isTrue();
+        assertThat(store.keptRanges("orders")).containsExactly(new ReservedRange(51, 101));
+        assertThat(store.takeKept("orders", Long.MAX_VALUE - 1)).hasValue(new ReservedRange(51, 101));
+        assertThat(store.takeKept("orders", Long.MAX_VALUE - 1)).isEmpty();
     }
 
     static Stream<SpannerDialect> dialects() {

@@ -3,6 +3,7 @@ package dev.seqgen.spanner.reliability;
 import dev.seqgen.testing.Slow;
 import dev.seqgen.Strategy;
 import dev.seqgen.spanner.SpannerEmulator;
+import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.testing.ChildJvm;
 import dev.seqgen.testing.Concurrently;
@@ -42,7 +43,9 @@ class SeveralJvmsOnTheEmulatorTest {
 
     @RegisterExtension
     static final SpannerEmulator emulator = new SpannerEmulator(
-            "CREATE TABLE seqgen_sequences (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)");
+            "CREATE TABLE seqgen_sequences (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)",
+            "CREATE TABLE seqgen_sequences_kept (name STRING(64) NOT NULL, range_start INT64 NOT NULL,"
+                    + " range_end INT64 NOT NULL) PRIMARY KEY (name, range_start)");
 
     private static final int JVMS = 3;
     private static final int THREADS = 4;
@@ -99,11 +102,15 @@ class SeveralJvmsOnTheEmulatorTest {
             long[] sorted = Concurrently.assertUnique(valuesIn(dir, "jvm"));
             long finalNext = emulator.store("seqgen_sequences").nextValue(sequence).orElseThrow();
             long gaps = finalNext - 1 - sorted.length;
-            long killedJvmLoss = gaps - survivorsDiscarded;
+            long survivorsKept = emulator.store("seqgen_sequences").keptRanges(sequence).stream()
+                    .mapToLong(ReservedRange::count).sum();
+            long killedJvmLoss = gaps - survivorsDiscarded - survivorsKept;
             System.out.printf("spanner-emulator %s: %,d values from %d JVMs (%,d by the killed one) in %d ms,"
-                            + " next_value %,d, gaps %,d = %,d discarded by survivors + %,d lost by the killed JVM%n",
+                            + " next_value %,d, gaps %,d = %,d discarded by survivors + %,d kept for the fleet by"
+                            + " survivors + %,d lost by the killed JVM%n",
                     strategy, sorted.length, jvms.size(), killedValues.length,
-                    (System.nanoTime() - started) / 1_000_000, finalNext, gaps, survivorsDiscarded, killedJvmLoss);
+                    (System.nanoTime() - started) / 1_000_000, finalNext, gaps, survivorsDiscarded, survivorsKept,
+                    killedJvmLoss);
 
             assertThat(killedValues).as("values written by the killed JVM before the kill").isNotEmpty();
             assertThat(sorted[0]).isGreaterThanOrEqualTo(1);

@@ -1,12 +1,15 @@
 package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.spi.Identifiers;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.jdbc.metadata.CompositeDataSourcePoolMetadataProvider;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadata;
@@ -14,6 +17,9 @@ import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 
 /** Start-up checks of the JDBC store's setup, each failing with a {@link SeqgenSetupException}. */
 final class JdbcSchema {
+
+    /** Through Commons Logging, as {@link SeqgenShutdown} logs and for the same reason. */
+    private static final Log LOG = LogFactory.getLog(JdbcSchema.class);
 
     private final DataSource dataSource;
 
@@ -37,9 +43,38 @@ final class JdbcSchema {
         return storeCreatesRenamedTable(dataSource, properties);
     }
 
-    /** Fails naming the script to run when the table store's table does not exist. */
+    /**
+     * Fails naming the script to run when the table store's table does not exist; warns when its table of kept ranges
+     * does not (an installation from before seqgen kept ranges for the fleet, with its schema in a migration tool).
+     */
     void requireTable(String table) {
         requireTable(table, dataSource, properties);
+        warnIfKeptTableMissing(Identifiers.keptTableName(table));
+    }
+
+    /**
+     * Warns, with the script to run, when the table of ranges kept for the fleet is missing: the application works,
+     * but a graceful stop that cannot give its unused values back to the row loses them instead of keeping them.
+     */
+    private void warnIfKeptTableMissing(String keptTable) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.executeQuery("SELECT COUNT(*) FROM " + keptTable + " WHERE 1 = 0").close();
+        } catch (SQLException e) {
+            if (isMissingTable(e)) {
+                String schema = properties.getJdbc().getSchema();
+                String script;
+                try {
+                    script = String.join(", ", SeqgenDataSourceScriptDatabaseInitializer.resolve(dataSource, schema));
+                } catch (RuntimeException unresolved) {
+                    script = schema;
+                }
+                LOG.warn("seqgen's table of kept ranges " + keptTable + " does not exist:"
+                        + " an instance stopping while others reserve will lose its unused values instead of keeping"
+                        + " them for the fleet. Create it with its statement in " + script + " (from Flyway,"
+                        + " Liquibase or by hand), or let Spring Boot run the script: seqgen.jdbc.initialize-schema="
+                        + "always.");
+            }
+        }
     }
 
     /**

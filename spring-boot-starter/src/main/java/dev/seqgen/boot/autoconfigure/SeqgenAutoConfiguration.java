@@ -51,8 +51,9 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * application's own, or the Cloud Spanner store of {@link SeqgenSpannerAutoConfiguration}, which orders
  * itself {@code before} this class; without one, the context fails saying which store is missing.
  *
- * <p>Every bean backs off when the application defines its own. Closing the context closes the registry,
- * which gives the unused values in hand back to the store where no one reserved after them.
+ * <p>Every bean backs off when the application defines its own. Stopping the context closes the registry, which
+ * gives the unused values in hand back to the store where no one reserved after them and keeps the others for the
+ * fleet, and logs what it did per sequence ({@link SeqgenShutdown}).
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration" })
@@ -95,6 +96,16 @@ public final class SeqgenAutoConfiguration {
         metrics.ifAvailable(builder::metrics);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
+    }
+
+    /**
+     * Closes the registry when the context stops, before Spring Boot shuts its logging down, and logs what became
+     * of each sequence's unused values (see {@link SeqgenShutdown}).
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    static SeqgenShutdown seqgenShutdown(ObjectProvider<SequenceRegistry> registry) {
+        return new SeqgenShutdown(registry);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -24,6 +25,8 @@ import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.support.SpringFactoriesLoader;
@@ -175,6 +178,18 @@ class SeqgenSetupFailureTest {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBean(SequenceRegistry.class).sequence("orders").next()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aSchemaWithoutTheTableOfKeptRangesStartsWithAWarningNamingTheScript(CapturedOutput output) {
+        contextRunner.withPropertyValues("seqgen.jdbc.initialize-schema=never")
+                .withUserConfiguration(ApplicationSchema.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output).contains("seqgen's table of kept ranges seqgen_sequences_kept does not exist")
+                            .contains("dev/seqgen/schema/h2.sql");
                 });
     }
 

@@ -9,6 +9,8 @@ import dev.seqgen.testing.TestDatabase;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,10 +26,14 @@ class SchemaScriptsTest {
     void theShippedScriptCreatesATableTheStoreUses(TestDatabase database) throws IOException {
         String table = TestDatabase.uniqueTable();
         String script = script(database.toString());
-        assertThat(script).contains("CREATE TABLE IF NOT EXISTS seqgen_sequences");
+        assertThat(script).contains("CREATE TABLE IF NOT EXISTS seqgen_sequences (")
+                .contains("CREATE TABLE IF NOT EXISTS seqgen_sequences_kept (");
         try {
-            database.execute(withoutComments(script).replace("seqgen_sequences", table));
-            database.execute(withoutComments(script).replace("seqgen_sequences", table));
+            for (int run = 0; run < 2; run++) {
+                for (String statement : statements(script)) {
+                    database.execute(statement.replace("seqgen_sequences", table));
+                }
+            }
 
             JdbcSequenceStore store = JdbcSequenceStore.builder(database.dataSource()).table(table).createTable(false)
                     .build();
@@ -37,8 +43,12 @@ class SchemaScriptsTest {
             assertThat(store.giveBack("orders", 101, 4)).isTrue();
             assertThat(store.nextValue("orders")).isEqualTo(OptionalLong.of(4));
             assertThat(store.reserve("orders", 1, 4)).isEqualTo(new ReservedRange(4, 5));
+            store.reserve("orders", 10, Long.MAX_VALUE - 1);
+            assertThat(store.keep("orders", 5, 15)).as("in the script's table of kept ranges").isTrue();
+            assertThat(store.takeKept("orders", Long.MAX_VALUE - 1)).hasValue(new ReservedRange(5, 15));
         } finally {
             database.dropTable(table);
+            database.dropTable(table + "_kept");
         }
     }
 
@@ -49,7 +59,9 @@ class SchemaScriptsTest {
         }
     }
 
-    private static String withoutComments(String script) {
-        return script.replaceAll("(?m)^--.*$", "").trim().replaceAll(";$", "");
+    /** The script's statements, without comments and without their closing semicolons. */
+    private static List<String> statements(String script) {
+        return Arrays.stream(script.replaceAll("(?m)^--.*$", "").split(";"))
+                .map(String::trim).filter(statement -> !statement.isEmpty()).toList();
     }
 }
