@@ -162,8 +162,9 @@ class DocumentationTest {
      */
     private static final java.util.Set<String> OTHER_LIBRARIES_TYPES = java.util.Set.of(
             "AbortedDueToConcurrentModificationException", "AbortedException", "AnnotationBasedGenerator",
-            "AvailableSettings", "BeforeConvertCallback", "BeforeSaveCallback", "DataJdbcTest", "DataJpaTest", "DataSource", "DataSourceAutoConfiguration", "DatabaseClient",
-            "DataSourceUtils", "Embedded", "IdValueSource", "JdbcAggregateTemplate", "Persistable", "PersistentEntity", "Table",
+            "AvailableSettings", "BeforeConvertCallback", "BeforeSaveCallback", "DataJdbcTest", "DataJpaTest",
+            "DataSource", "DataSourceAutoConfiguration", "DatabaseClient", "DataSourceUtils", "Embedded",
+            "IdValueSource", "JdbcAggregateTemplate", "Persistable", "PersistentEntity", "SmartLifecycle", "Table",
             "DependsOnDatabaseInitialization", "DriverManager", "EntityManagerFactory", "ExecuteBatchDml", "Future",
             "GeneratedValue",
             "GenerationType", "HibernatePropertiesCustomizer", "Id", "IllegalArgumentException",
