@@ -17,7 +17,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * Testcontainers one, else an embedded one, else skipped (failed when {@code SEQGENTEST_REQUIRE_DATABASES=true}).
  * The application runs in a schema of its own ({@value #SCHEMA}, its {@code currentSchema}), apart from the tables
  * of seqgen's other tests in the same database (some have a table {@code invoice} too); the schema's tables are
- * dropped before Spring starts, so the run starts from empty tables and invoice number 1.
+ * dropped before Spring starts (the profile's {@code connection-init-sql} creates it again at the first connection), so
+ * the run starts from empty tables and invoice number 1.
  */
 @DisplayName("invoice service (spring data jdbc) on postgresql")
 @ActiveProfiles("postgres")
@@ -40,7 +41,7 @@ class PostgresInvoiceServiceTest extends InvoiceServiceHttpTest {
                 () -> SERVER.server.getPassword() == null ? "" : SERVER.server.getPassword());
     }
 
-    /** Finds the server before the first test instance is made, so before Spring starts, and empties the schema. */
+    /** Finds the server before the first test instance is made, so before Spring starts, and drops the schema. */
     static final class Server implements TestInstancePreConstructCallback {
 
         private HikariDataSource server;
@@ -54,7 +55,6 @@ class PostgresInvoiceServiceTest extends InvoiceServiceHttpTest {
                 try {
                     HikariDataSource found = (HikariDataSource) TestDatabase.POSTGRESQL.dataSource();
                     TestDatabase.POSTGRESQL.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
-                    TestDatabase.POSTGRESQL.execute("CREATE SCHEMA " + SCHEMA);
                     server = found;
                 } catch (AssertionError | RuntimeException e) {
                     failure = e;
