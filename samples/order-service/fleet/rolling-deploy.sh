@@ -146,7 +146,8 @@ say "jar $JAR, replicas on ${PORTS[*]}, $ROUNDS rounds, logs in $LOG_DIR"
 rm -f "$LOG_DIR"/replica-*.log
 if ! psql -X -q -d postgres -t -A -c "SELECT 1 FROM pg_database WHERE datname = '$PGDATABASE'" | grep -q 1; then
   psql -X -q -d postgres -c "CREATE DATABASE $PGDATABASE" 2>/dev/null \
-      || (cd / && runuser -u postgres -- psql -X -q -c "CREATE DATABASE $PGDATABASE OWNER $PGUSER")
+      || (cd / && env -u PGHOST -u PGPORT -u PGUSER -u PGPASSWORD -u PGDATABASE \
+          runuser -u postgres -- psql -X -q -p "$PGPORT" -c "CREATE DATABASE $PGDATABASE OWNER $PGUSER")
 fi
 for table in order_events invoices order_lines orders "$SEQUENCE_TABLE" "${SEQUENCE_TABLE}_kept"; do
   sql "DROP TABLE IF EXISTS $table CASCADE"
