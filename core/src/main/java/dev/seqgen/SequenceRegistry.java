@@ -283,8 +283,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * {@link #warmUp(Collection, Duration)} for every sequence configured in the builder and every sequence open
-     * so far, within the longest acquire timeout among them. Sequences that Hibernate entities use are opened
+     * {@link #warmUp(Collection, Duration)} for every {@code batch} and {@code async-batch} sequence configured in
+     * the builder or open so far (the others hold no block), within the longest acquire timeout among them. Sequences that Hibernate entities use are opened
      * through Hibernate first ({@code SeqgenHibernate.warmUp}), which puts their rows above the ids their tables
      * hold before their first block is reserved; this call opens a configured sequence that is not open yet as
      * {@link #sequence(String)} would, without that step.
@@ -295,6 +295,9 @@ public final class SequenceRegistry implements AutoCloseable {
     public void warmUp() {
         Set<String> names = new LinkedHashSet<>(perSequence.keySet());
         names.addAll(sequences.keySet());
+        // Only sequences that hold blocks have something to warm: a SYNC or ASYNC sequence takes every value from
+        // the store when asked, and opening it here would only mark it in use before anyone used it.
+        names.removeIf(name -> !holdsBlocks(settingsOf(name).strategy()));
         Duration longest = names.stream().map(name -> settingsOf(name).acquireTimeout())
                 .max(Duration::compareTo).orElse(defaults.acquireTimeout());
         warmUp(names, longest);
@@ -372,6 +375,10 @@ public final class SequenceRegistry implements AutoCloseable {
                         + " warm-up's " + timeout + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    private static boolean holdsBlocks(Strategy strategy) {
+        return strategy == Strategy.BATCH || strategy == Strategy.ASYNC_BATCH;
     }
 
     /** The settings of an open sequence, or those it would be opened with. */
