@@ -8,10 +8,11 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * Marks a test class that is slow by its nature: it starts child JVMs, cuts connections through a TCP proxy, or
- * model-checks interleavings. {@code ./mvnw verify} runs them all (CI does); a quick loop while editing leaves
- * them out with {@code -DexcludedGroups=slow}.
+ * model-checks interleavings; or one test method that is, because it takes about a hundred thousand values through
+ * a real store. {@code ./mvnw verify} runs them all (CI does); a quick loop while editing leaves them out with
+ * {@code -DexcludedGroups=slow}.
  */
-@Target(ElementType.TYPE)
+@Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Tag(Slow.TAG)
 public @interface Slow {
