@@ -239,8 +239,8 @@ class SeqgenDataJdbcTest {
     void aTableThatHoldsRowsGetsIdsAndNumbersAboveThem(TestDatabase database) {
         createTables(database);
         for (int i = 1; i <= 50; i++) {
-            database.execute("INSERT INTO " + tables.invoice() + " (id, number, customer) VALUES (" + (i * 10) + ", " + i
-                    + ", 'old')");
+            database.execute("INSERT INTO " + tables.invoice() + " (id, number, customer) VALUES (" + (i * 10)
+                    + ", " + i + ", 'old')");
         }
         run(database, false, context -> {
             SeqgenJdbcInvoice saved = context.getBean(SeqgenJdbcInvoiceRepository.class).save(new SeqgenJdbcInvoice("new"));
@@ -275,38 +275,30 @@ class SeqgenDataJdbcTest {
 
     @Test
     void aPropertyOfATypeThatCannotHoldTheValueFailsTheStartUp() {
-        contextRunner.withUserConfiguration(BadType.class).withPropertyValues(datasource(TestDatabase.H2))
-                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
-                        assertThat(seqgenError(context)).hasMessageContainingAll(
-                                TextIdNote.class.getName(), "property 'reference'",
-                                "sequence 'seqgen_jdbc_text_note_reference'", "java.lang.String",
-                                "Long, long, Integer or int"));
+        assertTheStartUpFails(BadType.class,
+                TextIdNote.class.getName(), "property 'reference'",
+                "sequence 'seqgen_jdbc_text_note_reference'", "java.lang.String",
+                "Long, long, Integer or int");
     }
 
     @Test
     void aSequenceNameThatIsNotAllowedFailsTheStartUp() {
-        contextRunner.withUserConfiguration(BadName.class).withPropertyValues(datasource(TestDatabase.H2))
-                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
-                        assertThat(seqgenError(context)).hasMessageContainingAll(
-                                BadlyNamedNote.class.getName(), "id property 'id'", "sequence 'notes; drop table'"));
+        assertTheStartUpFails(BadName.class,
+                BadlyNamedNote.class.getName(), "id property 'id'", "sequence 'notes; drop table'");
     }
 
     @Test
     void aSeqgenValueInsideAnEmbeddedObjectFailsTheStartUp() {
-        contextRunner.withUserConfiguration(Embedding.class).withPropertyValues(datasource(TestDatabase.H2))
-                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
-                        assertThat(seqgenError(context)).hasMessageContainingAll(
-                                EmbeddedNumberShipment.class.getName(), "property 'tracking.number'",
-                                "sequence 'seqgen_jdbc_shipment_tracking_number'", "embedded object (@Embedded)"));
+        assertTheStartUpFails(Embedding.class,
+                EmbeddedNumberShipment.class.getName(), "property 'tracking.number'",
+                "sequence 'seqgen_jdbc_shipment_tracking_number'", "embedded object (@Embedded)");
     }
 
     @Test
     void anIdWithSpringDatasSequenceTooFailsTheStartUp() {
-        contextRunner.withUserConfiguration(TwoSources.class).withPropertyValues(datasource(TestDatabase.H2))
-                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
-                        assertThat(seqgenError(context)).hasMessageContainingAll(
-                                DoublyNumberedNote.class.getName(), "id property 'id'", "sequence 'doubly_numbered_note'",
-                                "@Sequence", "Keep one of @SeqgenValue and @Sequence"));
+        assertTheStartUpFails(TwoSources.class,
+                DoublyNumberedNote.class.getName(), "id property 'id'", "sequence 'doubly_numbered_note'",
+                "@Sequence", "Keep one of @SeqgenValue and @Sequence");
     }
 
     @Test
@@ -435,6 +427,13 @@ class SeqgenDataJdbcTest {
             }
             return result;
         });
+    }
+
+    /** Starts the application of these aggregates on H2 and expects seqgen to fail it with this message. */
+    private void assertTheStartUpFails(Class<?> aggregates, String... message) {
+        contextRunner.withUserConfiguration(aggregates).withPropertyValues(datasource(TestDatabase.H2))
+                .withPropertyValues("seqgen.jdbc.initialize-schema=always")
+                .run(context -> assertThat(seqgenError(context)).hasMessageContainingAll(message));
     }
 
     /** The start-up failure seqgen raised, wherever Spring wrapped it. */

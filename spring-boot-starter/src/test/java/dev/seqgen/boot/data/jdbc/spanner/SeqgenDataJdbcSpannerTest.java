@@ -12,7 +12,6 @@ import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.spanner.SpannerEmulator;
 import dev.seqgen.testing.TestDatabase;
 
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -81,8 +80,9 @@ class SeqgenDataJdbcSpannerTest {
                             .isInstanceOf(JdbcSequenceStore.class);
                     SeqgenJdbcInvoiceRepository invoices = context.getBean(SeqgenJdbcInvoiceRepository.class);
 
-                    List<SeqgenJdbcInvoice> saved = new ArrayList<>(inTransaction(context, false, () -> List.of(
-                            invoices.save(new SeqgenJdbcInvoice("ada")), invoices.save(new SeqgenJdbcInvoice("grace")))));
+                    List<SeqgenJdbcInvoice> saved = new ArrayList<>(inTransaction(context, false,
+                            () -> List.of(invoices.save(new SeqgenJdbcInvoice("ada")),
+                                    invoices.save(new SeqgenJdbcInvoice("grace")))));
                     inTransaction(context, true, () -> invoices.save(new SeqgenJdbcInvoice("rolled back")));
                     saved.add(inTransaction(context, false, () -> invoices.save(new SeqgenJdbcInvoice("edsger"))));
                     assertThat(saved).extracting(SeqgenJdbcInvoice::getNumber)
@@ -118,31 +118,13 @@ class SeqgenDataJdbcSpannerTest {
      */
     private static <T> T inTransaction(AssertableApplicationContext context, boolean rollback, Supplier<T> work) {
         TransactionTemplate transactions = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return transactions.execute(status -> {
-                    T result = work.get();
-                    if (rollback) {
-                        status.setRollbackOnly();
-                    }
-                    return result;
-                });
-            } catch (RuntimeException e) {
-                if (!aborted(e) || attempt == 30) {
-                    throw e;
-                }
+        return SpannerEmulator.retryingAborted(() -> transactions.execute(status -> {
+            T result = work.get();
+            if (rollback) {
+                status.setRollbackOnly();
             }
-        }
-    }
-
-    private static boolean aborted(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getErrorCode() == 10
-                    || String.valueOf(t.getMessage()).contains("ABORTED")) {
-                return true;
-            }
-        }
-        return false;
+            return result;
+        }));
     }
 
     /** The sequence the callback opened. */
