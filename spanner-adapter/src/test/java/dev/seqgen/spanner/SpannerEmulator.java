@@ -20,11 +20,13 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * A fresh database on the Cloud Spanner emulator ({@link SpannerEmulatorHost}: {@code SPANNER_EMULATOR_HOST}, or one the
@@ -149,6 +151,37 @@ public final class SpannerEmulator implements BeforeAllCallback, BeforeEachCallb
                 .createTable(true)
                 .operationTimeout(PATIENCE)
                 .build();
+    }
+
+    /**
+     * Runs a transaction, again while Spanner aborts it (error code 10 of the JDBC driver, or ABORTED in a message),
+     * at most 30 times: the emulator runs one read-write transaction at a time and aborts others, and an application
+     * on Spanner retries an aborted transaction.
+     *
+     * @param transaction runs the whole transaction, from its start to its commit or rollback
+     * @param <T> what it returns
+     * @return what the attempt that was not aborted returned
+     */
+    public static <T> T retryingAborted(Supplier<T> transaction) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return transaction.get();
+            } catch (RuntimeException e) {
+                if (!aborted(e) || attempt == 30) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean aborted(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getErrorCode() == 10
+                    || String.valueOf(t.getMessage()).contains("ABORTED")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void createInstanceIfMissing() {

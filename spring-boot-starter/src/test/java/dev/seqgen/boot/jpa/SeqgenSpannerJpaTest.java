@@ -26,7 +26,6 @@ import org.springframework.orm.jpa.EntityManagerFactoryUtils;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -130,35 +129,15 @@ class SeqgenSpannerJpaTest {
             Function<EntityManager, List<Long>> work) {
         EntityManagerFactory entityManagerFactory = context.getBean(EntityManagerFactory.class);
         TransactionTemplate transactions = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return transactions.execute(status -> {
-                    List<Long> result = work.apply(
-                            EntityManagerFactoryUtils.getTransactionalEntityManager(entityManagerFactory));
-                    EntityManagerFactoryUtils.getTransactionalEntityManager(entityManagerFactory).flush();
-                    if (rollback) {
-                        status.setRollbackOnly();
-                    }
-                    return result;
-                });
-            } catch (RuntimeException e) {
-                if (!aborted(e) || attempt == 30) {
-                    throw e;
-                }
+        return SpannerEmulator.retryingAborted(() -> transactions.execute(status -> {
+            List<Long> result = work.apply(
+                    EntityManagerFactoryUtils.getTransactionalEntityManager(entityManagerFactory));
+            EntityManagerFactoryUtils.getTransactionalEntityManager(entityManagerFactory).flush();
+            if (rollback) {
+                status.setRollbackOnly();
             }
-        }
-    }
-
-    private static boolean aborted(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getErrorCode() == 10) {
-                return true;
-            }
-            if (String.valueOf(t.getMessage()).contains("ABORTED")) {
-                return true;
-            }
-        }
-        return false;
+            return result;
+        }));
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -26,7 +26,6 @@ import io.grpc.ForwardingClientCall;
 import io.grpc.MethodDescriptor;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -142,31 +141,12 @@ class RowCreatedOnceOnSpannerTest {
     private static void persist(AssertableApplicationContext context, List<Long> ids) {
         EntityManagerFactory factory = context.getBean(EntityManagerFactory.class);
         TransactionTemplate transactions = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
-        for (int attempt = 1; ; attempt++) {
-            try {
-                transactions.executeWithoutResult(status -> {
-                    EntityManager entityManager = EntityManagerFactoryUtils.getTransactionalEntityManager(factory);
-                    SaleTicket ticket = new SaleTicket();
-                    entityManager.persist(ticket);
-                    ids.add(ticket.getId());
-                });
-                return;
-            } catch (RuntimeException e) {
-                if (!aborted(e) || attempt == 30) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    private static boolean aborted(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getErrorCode() == 10 || String.valueOf(t.getMessage())
-                    .contains("ABORTED")) {
-                return true;
-            }
-        }
-        return false;
+        ids.add(SpannerEmulator.retryingAborted(() -> transactions.execute(status -> {
+            EntityManager entityManager = EntityManagerFactoryUtils.getTransactionalEntityManager(factory);
+            SaleTicket ticket = new SaleTicket();
+            entityManager.persist(ticket);
+            return ticket.getId();
+        })));
     }
 
     /**

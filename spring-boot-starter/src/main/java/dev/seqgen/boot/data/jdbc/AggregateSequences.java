@@ -12,10 +12,12 @@ import dev.seqgen.spi.SequenceStoreException;
 
 import java.sql.Connection;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.data.mapping.PropertyHandler;
 import org.springframework.data.relational.core.dialect.Dialect;
@@ -67,7 +69,11 @@ final class AggregateSequences {
      * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
      */
     void checkAll() {
-        for (RelationalPersistentEntity<?> entity : List.copyOf(mappingContext.getPersistentEntities())) {
+        List<RelationalPersistentEntity<?>> entities = List.copyOf(mappingContext.getPersistentEntities());
+        // First the owners of embedded objects: an embedded type is a persistent entity too, and checked alone it
+        // would be named as an aggregate.
+        entities.forEach(this::refuseEmbeddedValues);
+        for (RelationalPersistentEntity<?> entity : entities) {
             properties(entity.getType());
             childrenWithValues(entity.getType());
         }
@@ -107,7 +113,7 @@ final class AggregateSequences {
         mappingContext.getRequiredPersistentEntity(type).doWithProperties(
                 (PropertyHandler<RelationalPersistentProperty>) property -> {
                     if (property.isEntity() && !property.isEmbedded()
-                            && reachesValues(property.getActualType(), new java.util.HashSet<>(List.of(type)))) {
+                            && reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
                         found.add(property);
                     }
                 });
@@ -116,7 +122,7 @@ final class AggregateSequences {
     }
 
     /** Whether the entity type or an entity it holds has seqgen properties; {@code visiting} ends a cycle. */
-    private boolean reachesValues(Class<?> type, java.util.Set<Class<?>> visiting) {
+    private boolean reachesValues(Class<?> type, Set<Class<?>> visiting) {
         if (!visiting.add(type)) {
             return false;
         }
@@ -137,14 +143,62 @@ final class AggregateSequences {
     }
 
     private List<ValueProperty> resolve(RelationalPersistentEntity<?> entity) {
+        refuseEmbeddedValues(entity);
         List<ValueProperty> properties = new ArrayList<>();
         entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
-            SeqgenValue annotation = property.findAnnotation(SeqgenValue.class);
+            SeqgenValue annotation = property.isEmbedded() ? null : property.findAnnotation(SeqgenValue.class);
             if (annotation != null) {
                 properties.add(resolve(entity, property, annotation));
             }
         });
         return List.copyOf(properties);
+    }
+
+    /**
+     * Fails on a {@link SeqgenValue} property of an object the entity embeds (at any depth of embedding), or on an
+     * embedded property that holds entities with such properties: Spring Data JDBC maps an embedded object into its
+     * owner's table, and seqgen fills the properties of entities only, so such a value would silently stay empty.
+     *
+     * @throws SeqgenAggregateException naming the aggregate, property and sequence
+     */
+    private void refuseEmbeddedValues(RelationalPersistentEntity<?> entity) {
+        refuseEmbeddedValues(entity, entity, "", "", new HashSet<>());
+    }
+
+    private void refuseEmbeddedValues(RelationalPersistentEntity<?> aggregate, RelationalPersistentEntity<?> owner,
+            String path, String columnPrefix, Set<Class<?>> visiting) {
+        owner.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+            if (!property.isEmbedded()) {
+                return;
+            }
+            RelationalPersistentEntity<?> embedded = mappingContext.getPersistentEntity(property.getActualType());
+            if (embedded == null || !visiting.add(embedded.getType())) {
+                return;
+            }
+            String embeddedPath = path + property.getName() + ".";
+            String prefix = columnPrefix + (property.getEmbeddedPrefix() == null ? "" : property.getEmbeddedPrefix());
+            embedded.doWithProperties((PropertyHandler<RelationalPersistentProperty>) inner -> {
+                SeqgenValue annotation = inner.findAnnotation(SeqgenValue.class);
+                if (annotation != null) {
+                    String sequence = !annotation.sequence().isBlank() ? annotation.sequence().trim()
+                            : (aggregate.getTableName().getReference() + "_" + prefix
+                                    + inner.getColumnName().getReference()).toLowerCase(Locale.ROOT);
+                    throw new SeqgenAggregateException("aggregate " + aggregate.getType().getName() + ", property '"
+                            + embeddedPath + inner.getName() + "', sequence '" + sequence + "'", "the property is in"
+                            + " an embedded object (@Embedded), and seqgen fills only properties of the aggregate"
+                            + " root and of the entities it holds", "Move the property to the aggregate root or to"
+                            + " an entity the aggregate holds");
+                }
+                if (!inner.isEmbedded() && inner.isEntity()
+                        && reachesValues(inner.getActualType(), new HashSet<>())) {
+                    throw new SeqgenAggregateException("aggregate " + aggregate.getType().getName() + ", property '"
+                            + embeddedPath + inner.getName() + "'", "the property holds entities with @SeqgenValue"
+                            + " properties inside an embedded object (@Embedded), which seqgen does not search",
+                            "Hold those entities in the aggregate root or in an entity it holds");
+                }
+            });
+            refuseEmbeddedValues(aggregate, embedded, embeddedPath, prefix, visiting);
+        });
     }
 
     private ValueProperty resolve(RelationalPersistentEntity<?> entity, RelationalPersistentProperty property,

@@ -10,6 +10,7 @@ import dev.seqgen.Strategy;
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
 import dev.seqgen.boot.data.jdbc.badname.BadlyNamedNote;
 import dev.seqgen.boot.data.jdbc.badtype.TextIdNote;
+import dev.seqgen.boot.data.jdbc.embedded.EmbeddedNumberShipment;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcInvoice;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcInvoiceRepository;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrder;
@@ -27,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
@@ -45,6 +47,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
+import org.springframework.data.relational.core.mapping.NamingStrategy;
+import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
+import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -53,6 +58,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 class SeqgenDataJdbcTest {
 
     private static final String INVOICE_NUMBERS = "seqgen_jdbc_invoice_number";
+
+    /** This test's aggregate tables (JUnit makes an instance per test). */
+    private final Tables tables = new Tables();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
@@ -80,7 +88,7 @@ class SeqgenDataJdbcTest {
             assertThat(read.getCustomer()).isEqualTo("ada lovelace");
             assertThat(read.getNumber()).isEqualTo(1);
             assertThat(invoices.count()).isEqualTo(2);
-            assertThat(opened(context.getBean(SequenceRegistry.class), "seqgen_jdbc_invoice").strategy())
+            assertThat(opened(context.getBean(SequenceRegistry.class), tables.invoice()).strategy())
                     .as("the id's sequence, named by the table, with the default strategy")
                     .isEqualTo(Strategy.ASYNC_BATCH);
         });
@@ -98,7 +106,7 @@ class SeqgenDataJdbcTest {
             assertThat(saved).extracting(SeqgenJdbcInvoice::getId).doesNotHaveDuplicates().doesNotContainNull();
             assertThat(opened(registry, INVOICE_NUMBERS).stats().reservations())
                     .as("one increment for the 1,000 numbers of the call").isEqualTo(1);
-            assertThat(opened(registry, "seqgen_jdbc_invoice").stats().reservations())
+            assertThat(opened(registry, tables.invoice()).stats().reservations())
                     .as("ids from blocks: a few reservations, not one per aggregate").isLessThan(10);
             assertThat(nextValue(context, INVOICE_NUMBERS)).isEqualTo(1001);
 
@@ -212,12 +220,12 @@ class SeqgenDataJdbcTest {
                 }
                 JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
                 List<Long> numbers = new ArrayList<>(
-                        jdbc.queryForList("SELECT number FROM seqgen_jdbc_invoice", Long.class));
+                        jdbc.queryForList("SELECT number FROM " + tables.invoice(), Long.class));
                 Collections.sort(numbers);
                 assertThat(total).as("a third of the transactions rolled back").isLessThan(threads * 2
                         * transactionsPerThread);
                 assertThat(numbers).containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
-                assertThat(jdbc.queryForList("SELECT id FROM seqgen_jdbc_invoice", Long.class))
+                assertThat(jdbc.queryForList("SELECT id FROM " + tables.invoice(), Long.class))
                         .hasSize(total).doesNotHaveDuplicates();
                 assertThat(nextValue(context, INVOICE_NUMBERS)).isEqualTo(total + 1);
             } finally {
@@ -231,8 +239,8 @@ class SeqgenDataJdbcTest {
     void aTableThatHoldsRowsGetsIdsAndNumbersAboveThem(TestDatabase database) {
         createTables(database);
         for (int i = 1; i <= 50; i++) {
-            database.execute("INSERT INTO seqgen_jdbc_invoice (id, number, customer) VALUES (" + (i * 10) + ", " + i
-                    + ", 'old')");
+            database.execute("INSERT INTO " + tables.invoice() + " (id, number, customer) VALUES (" + (i * 10)
+                    + ", " + i + ", 'old')");
         }
         run(database, false, context -> {
             SeqgenJdbcInvoice saved = context.getBean(SeqgenJdbcInvoiceRepository.class).save(new SeqgenJdbcInvoice("new"));
@@ -250,7 +258,7 @@ class SeqgenDataJdbcTest {
                     .hasMessageContainingAll(SeqgenJdbcInvoice.class.getName(), "property 'number'",
                             "sequence '" + INVOICE_NUMBERS + "'", "outside a transaction");
             assertThat(context.getBean(JdbcTemplate.class)
-                    .queryForObject("SELECT COUNT(*) FROM seqgen_jdbc_invoice", Long.class)).isZero();
+                    .queryForObject("SELECT COUNT(*) FROM " + tables.invoice(), Long.class)).isZero();
         });
     }
 
@@ -267,29 +275,30 @@ class SeqgenDataJdbcTest {
 
     @Test
     void aPropertyOfATypeThatCannotHoldTheValueFailsTheStartUp() {
-        contextRunner.withUserConfiguration(BadType.class).withPropertyValues(datasource(TestDatabase.H2))
-                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
-                        assertThat(seqgenError(context)).hasMessageContainingAll(
-                                TextIdNote.class.getName(), "property 'reference'",
-                                "sequence 'seqgen_jdbc_text_note_reference'", "java.lang.String",
-                                "Long, long, Integer or int"));
+        assertTheStartUpFails(BadType.class,
+                TextIdNote.class.getName(), "property 'reference'",
+                "sequence 'seqgen_jdbc_text_note_reference'", "java.lang.String",
+                "Long, long, Integer or int");
     }
 
     @Test
     void aSequenceNameThatIsNotAllowedFailsTheStartUp() {
-        contextRunner.withUserConfiguration(BadName.class).withPropertyValues(datasource(TestDatabase.H2))
-                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
-                        assertThat(seqgenError(context)).hasMessageContainingAll(
-                                BadlyNamedNote.class.getName(), "id property 'id'", "sequence 'notes; drop table'"));
+        assertTheStartUpFails(BadName.class,
+                BadlyNamedNote.class.getName(), "id property 'id'", "sequence 'notes; drop table'");
+    }
+
+    @Test
+    void aSeqgenValueInsideAnEmbeddedObjectFailsTheStartUp() {
+        assertTheStartUpFails(Embedding.class,
+                EmbeddedNumberShipment.class.getName(), "property 'tracking.number'",
+                "sequence 'seqgen_jdbc_shipment_tracking_number'", "embedded object (@Embedded)");
     }
 
     @Test
     void anIdWithSpringDatasSequenceTooFailsTheStartUp() {
-        contextRunner.withUserConfiguration(TwoSources.class).withPropertyValues(datasource(TestDatabase.H2))
-                .withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context ->
-                        assertThat(seqgenError(context)).hasMessageContainingAll(
-                                DoublyNumberedNote.class.getName(), "id property 'id'", "sequence 'doubly_numbered_note'",
-                                "@Sequence", "Keep one of @SeqgenValue and @Sequence"));
+        assertTheStartUpFails(TwoSources.class,
+                DoublyNumberedNote.class.getName(), "id property 'id'", "sequence 'doubly_numbered_note'",
+                "@Sequence", "Keep one of @SeqgenValue and @Sequence");
     }
 
     @Test
@@ -320,7 +329,10 @@ class SeqgenDataJdbcTest {
         run(database, createTables, null, test);
     }
 
-    /** Runs the test in an application over fresh tables and a sequence table of its own; drops them after. */
+    /**
+     * Runs the test in an application over fresh tables and a sequence table of its own, all named for this test
+     * alone (two builds may share a database server); drops them after.
+     */
     private void run(TestDatabase database, boolean createTables, String property, ContextTest test) {
         if (createTables) {
             createTables(database);
@@ -328,6 +340,7 @@ class SeqgenDataJdbcTest {
         String table = TestDatabase.uniqueTable();
         try {
             contextRunner.withUserConfiguration(Aggregates.class).withPropertyValues(datasource(database))
+                    .withBean(NamingStrategy.class, tables::naming)
                     .withPropertyValues("seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
                             "spring.datasource.hikari.maximum-pool-size=24")
                     .withPropertyValues(property == null ? new String[0] : new String[] { property })
@@ -337,24 +350,72 @@ class SeqgenDataJdbcTest {
                     });
         } finally {
             database.dropTable(table);
-            database.dropTable("seqgen_jdbc_invoice");
-            database.dropTable("seqgen_jdbc_ticket");
-            database.dropTable("seqgen_jdbc_order_line");
-            database.dropTable("seqgen_jdbc_order");
+            dropTables(database);
         }
     }
 
-    private static void createTables(TestDatabase database) {
-        database.dropTable("seqgen_jdbc_invoice");
-        database.dropTable("seqgen_jdbc_ticket");
-        database.execute("CREATE TABLE seqgen_jdbc_invoice (id BIGINT NOT NULL PRIMARY KEY, number BIGINT NOT NULL"
-                + " UNIQUE, customer VARCHAR(100))");
-        database.execute("CREATE TABLE seqgen_jdbc_ticket (id INT NOT NULL PRIMARY KEY, note VARCHAR(100))");
-        database.dropTable("seqgen_jdbc_order_line");
-        database.dropTable("seqgen_jdbc_order");
-        database.execute("CREATE TABLE seqgen_jdbc_order (id BIGINT NOT NULL PRIMARY KEY)");
-        database.execute("CREATE TABLE seqgen_jdbc_order_line (id BIGINT NOT NULL PRIMARY KEY,"
+    private void createTables(TestDatabase database) {
+        dropTables(database);
+        database.execute("CREATE TABLE " + tables.invoice() + " (id BIGINT NOT NULL PRIMARY KEY, number BIGINT NOT"
+                + " NULL UNIQUE, customer VARCHAR(100))");
+        database.execute("CREATE TABLE " + tables.ticket() + " (id INT NOT NULL PRIMARY KEY, note VARCHAR(100))");
+        database.execute("CREATE TABLE " + tables.order() + " (id BIGINT NOT NULL PRIMARY KEY)");
+        database.execute("CREATE TABLE " + tables.orderLine() + " (id BIGINT NOT NULL PRIMARY KEY,"
                 + " seqgen_jdbc_order BIGINT NOT NULL, seqgen_jdbc_order_key INT NOT NULL, product VARCHAR(100))");
+    }
+
+    private void dropTables(TestDatabase database) {
+        database.dropTable(tables.invoice());
+        database.dropTable(tables.ticket());
+        database.dropTable(tables.orderLine());
+        database.dropTable(tables.order());
+    }
+
+    /**
+     * The aggregates' tables of one test: the names Spring Data JDBC derives from the classes, each with a suffix of
+     * this test's own (the sequences of the ids, named by the tables, are then this test's own too). The columns
+     * that refer to the order keep the order's class-derived name.
+     */
+    private record Tables(String suffix) {
+
+        Tables() {
+            this("_" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
+        }
+
+        String invoice() {
+            return "seqgen_jdbc_invoice" + suffix;
+        }
+
+        String ticket() {
+            return "seqgen_jdbc_ticket" + suffix;
+        }
+
+        String order() {
+            return "seqgen_jdbc_order" + suffix;
+        }
+
+        String orderLine() {
+            return "seqgen_jdbc_order_line" + suffix;
+        }
+
+        NamingStrategy naming() {
+            return new NamingStrategy() {
+                @Override
+                public String getTableName(Class<?> type) {
+                    return NamingStrategy.super.getTableName(type) + suffix;
+                }
+
+                @Override
+                public String getReverseColumnName(RelationalPersistentEntity<?> owner) {
+                    return NamingStrategy.super.getTableName(owner.getType());
+                }
+
+                @Override
+                public String getReverseColumnName(RelationalPersistentProperty property) {
+                    return NamingStrategy.super.getTableName(property.getOwner().getType());
+                }
+            };
+        }
     }
 
     private static <T> T inTransaction(AssertableApplicationContext context, boolean rollback,
@@ -366,6 +427,13 @@ class SeqgenDataJdbcTest {
             }
             return result;
         });
+    }
+
+    /** Starts the application of these aggregates on H2 and expects seqgen to fail it with this message. */
+    private void assertTheStartUpFails(Class<?> aggregates, String... message) {
+        contextRunner.withUserConfiguration(aggregates).withPropertyValues(datasource(TestDatabase.H2))
+                .withPropertyValues("seqgen.jdbc.initialize-schema=always")
+                .run(context -> assertThat(seqgenError(context)).hasMessageContainingAll(message));
     }
 
     /** The start-up failure seqgen raised, wherever Spring wrapped it. */
@@ -418,5 +486,10 @@ class SeqgenDataJdbcTest {
     @Configuration(proxyBeanMethods = false)
     @AutoConfigurationPackage(basePackageClasses = DoublyNumberedNote.class)
     static class TwoSources {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @AutoConfigurationPackage(basePackageClasses = EmbeddedNumberShipment.class)
+    static class Embedding {
     }
 }
