@@ -4,6 +4,7 @@ import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jdbc.JdbcStoreFactory;
 import dev.seqgen.jdbc.NativeSequenceStore;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
@@ -124,33 +125,20 @@ final class RegistrySource {
         PlainSettings plain = plainSettings();
         // A dedicated connection: inserting threads hold their session's pooled connection while the generator
         // runs, so reservations must never wait for the same pool (see JdbcSequenceStore).
-        JdbcSequenceStore.Builder storeBuilder = JdbcSequenceStore.builder(dataSource()).dedicatedConnection(true)
-                .createTable(plain.createTable);
-        try {
-            storeBuilder.table(plain.table);
-        } catch (SequenceConfigurationException e) {
-            throw new SequenceConfigurationException(SeqgenHibernate.TABLE, e.value(), e.allowed());
+        JdbcStoreFactory stores = JdbcStoreFactory.over(dataSource()).dedicatedConnection(true)
+                .table(plain.table, SeqgenHibernate.TABLE).createTable(plain.createTable);
+        if (plain.sequencePrefix != null) {
+            stores.prefix(plain.sequencePrefix, SeqgenHibernate.SEQUENCE_PREFIX);
         }
-        ownedStore = storeBuilder.build();
+        ownedStore = stores.buildTableStore();
         try {
-            JdbcSequenceStore store = ownedStore;
-            SequenceRegistry.Builder builder = SequenceRegistry.builder(store).defaults(plain.defaults);
+            SequenceRegistry.Builder builder = SequenceRegistry.builder(ownedStore).defaults(plain.defaults);
             // A native-sequence store beside the table store only when a sequence is of that kind: it keeps a
             // dedicated connection of its own.
             boolean nativeKind = Stream.concat(Stream.of(plain.defaults),
                     plain.perSequence.values().stream()).anyMatch(s -> s.kind() == CounterKind.NATIVE_SEQUENCE);
             if (nativeKind) {
-                NativeSequenceStore.Builder nativeBuilder = NativeSequenceStore.builder(dataSource())
-                        .dedicatedConnection(true);
-                if (plain.sequencePrefix != null) {
-                    try {
-                        nativeBuilder.prefix(plain.sequencePrefix);
-                    } catch (SequenceConfigurationException e) {
-                        throw new SequenceConfigurationException(SeqgenHibernate.SEQUENCE_PREFIX, e.value(),
-                                e.allowed());
-                    }
-                }
-                ownedNativeStore = nativeBuilder.build();
+                ownedNativeStore = stores.buildNativeSequenceStore();
                 builder.store(ownedNativeStore);
             }
             plain.perSequence.forEach(builder::sequence);

@@ -30,17 +30,18 @@ final class StartUpChecks {
      * Fails the start-up when columns seqgen assigns refuse assigned values (identity columns declared
      * {@code GENERATED ALWAYS AS IDENTITY}, computed columns), naming every one of them at once, each with its
      * entity, table, column, database and the change, rather than letting every insert fail or a restart per
-     * column find the next. One read of the information schema per column, here at start-up only; a column that
-     * cannot be read (its table not created yet) is taken as it comes.
+     * column find the next. The store layer reads the columns ({@link AssignedValues#refusals}) on a connection
+     * borrowed from Hibernate, here at start-up only.
      */
     static void requireAssignableColumns(@Nullable ConnectionProvider provider, List<Registration> registrations) {
         if (provider == null) {
             return;
         }
-        Map<String, Registration> columns = new LinkedHashMap<>();
+        Map<AssignedValues.Column, Registration> columns = new LinkedHashMap<>();
         for (Registration registration : registrations) {
             if (registration.table() != null && registration.column() != null) {
-                columns.putIfAbsent(registration.table() + "." + registration.column(), registration);
+                columns.putIfAbsent(new AssignedValues.Column(registration.table(), registration.column()),
+                        registration);
             }
         }
         if (columns.isEmpty()) {
@@ -53,33 +54,23 @@ final class StartUpChecks {
             LOG.log(Level.DEBUG, "seqgen: no connection to check the generated columns: " + e.getMessage());
             return;
         }
-        List<ColumnRefusesAssignedValuesException.RefusingColumn> refusing = new ArrayList<>();
+        Map<AssignedValues.Column, AssignedValues.Refusal> refusals;
         try {
-            for (Registration registration : columns.values()) {
-                try {
-                    AssignedValues.refusal(connection, registration.table(), registration.column())
-                            .ifPresent(refusal -> refusing.add(new ColumnRefusesAssignedValuesException.RefusingColumn(
-                                    registration.name(), registration.where(), registration.table(),
-                                    registration.column(), refusal.database(), refusal.reason(), refusal.fix())));
-                } catch (SQLException e) {
-                    LOG.log(Level.DEBUG, "seqgen: could not read column " + registration.column()
-                            + " of table " + registration.table() + ": " + e.getMessage());
-                }
-            }
+            refusals = AssignedValues.refusals(connection, columns.keySet());
         } finally {
-            try {
-                if (!connection.getAutoCommit()) {
-                    connection.rollback();
-                }
-            } catch (SQLException ignored) {
-                // only a read was made
-            }
             try {
                 provider.closeConnection(connection);
             } catch (SQLException ignored) {
                 // the pool's business
             }
         }
+        List<ColumnRefusesAssignedValuesException.RefusingColumn> refusing = new ArrayList<>();
+        refusals.forEach((column, refusal) -> {
+            Registration registration = columns.get(column);
+            refusing.add(new ColumnRefusesAssignedValuesException.RefusingColumn(registration.name(),
+                    registration.where(), column.table(), column.column(), refusal.database(), refusal.reason(),
+                    refusal.fix()));
+        });
         if (!refusing.isEmpty()) {
             ColumnRefusesAssignedValuesException refused = new ColumnRefusesAssignedValuesException(refusing);
             throw new MappingException(refused.getMessage(), refused);

@@ -4,7 +4,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -17,7 +20,18 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AssignedValues {
 
+    private static final System.Logger LOG = System.getLogger(AssignedValues.class.getName());
+
     private AssignedValues() {
+    }
+
+    /**
+     * A column seqgen assigns values to, named as the mapping names it.
+     *
+     * @param table the table, possibly schema-qualified and quoted
+     * @param column the column, possibly quoted
+     */
+    public record Column(String table, String column) {
     }
 
     /**
@@ -28,6 +42,40 @@ public final class AssignedValues {
      * @param fix the DDL or mapping change that lets the column take assigned values
      */
     public record Refusal(String database, String reason, String fix) {
+    }
+
+    /**
+     * Reads which of the columns refuse values assigned by the application, all on one connection: the start-up
+     * check that names every such column at once. A column that cannot be read (its table not created yet, say) is
+     * taken as it comes, with a debug line. Only reads are made; a connection not in auto-commit is rolled back
+     * afterwards, and it is left open for its owner to close.
+     *
+     * @param connection a connection to the columns' database
+     * @param columns the columns to read
+     * @return each refusing column with its refusal, in the order given; empty when all take assigned values
+     */
+    public static Map<Column, Refusal> refusals(Connection connection, Collection<Column> columns) {
+        Map<Column, Refusal> refusals = new LinkedHashMap<>();
+        try {
+            for (Column column : columns) {
+                try {
+                    refusal(connection, column.table(), column.column())
+                            .ifPresent(refusal -> refusals.put(column, refusal));
+                } catch (SQLException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "seqgen: could not read column " + column.column()
+                            + " of table " + column.table() + ": " + e.getMessage());
+                }
+            }
+        } finally {
+            try {
+                if (!connection.getAutoCommit()) {
+                    connection.rollback();
+                }
+            } catch (SQLException ignored) {
+                // only reads were made
+            }
+        }
+        return refusals;
     }
 
     /**

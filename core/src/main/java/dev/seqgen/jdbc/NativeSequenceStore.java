@@ -400,6 +400,20 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
     }
 
+    /**
+     * Checks a prefix of the database sequences' names, reporting a wrong one under the setting that gave it.
+     *
+     * @throws SequenceConfigurationException if the prefix is not 1 to 32 of {@code A-Z a-z 0-9 _}, starting with a
+     *     letter or underscore
+     */
+    static String requirePrefix(String setting, @Nullable String prefix) {
+        if (prefix == null || !PREFIX.matcher(prefix).matches()) {
+            throw new SequenceConfigurationException(setting, prefix == null ? null : "'" + prefix + "'",
+                    "1 to 32 characters of A-Z a-z 0-9 _, starting with a letter or underscore");
+        }
+        return prefix;
+    }
+
     /** Builds a {@link NativeSequenceStore}. */
     public static final class Builder {
 
@@ -423,11 +437,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
          *     with a letter or underscore
          */
         public Builder prefix(String prefix) {
-            if (prefix == null || !PREFIX.matcher(prefix).matches()) {
-                throw new SequenceConfigurationException("prefix", prefix == null ? null : "'" + prefix + "'",
-                        "1 to 32 characters of A-Z a-z 0-9 _, starting with a letter or underscore");
-            }
-            this.prefix = prefix;
+            this.prefix = requirePrefix("prefix", prefix);
             return this;
         }
 

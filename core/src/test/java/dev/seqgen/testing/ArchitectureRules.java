@@ -3,8 +3,10 @@ package dev.seqgen.testing;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.lang.ArchCondition;
@@ -13,6 +15,10 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import dev.seqgen.spi.SequenceStore;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.Statement;
 
 /**
  * The architecture CONTRIBUTING.md describes, as rules a test keeps: packages without cycles but the two it names,
@@ -68,20 +74,27 @@ public final class ArchitectureRules {
             });
 
     /**
-     * The Hibernate layer runs no SQL of its own: every read of the database (a table's highest id, a sequence's
-     * row) goes through a store, which reads on its own connection, never in a caller's transaction.
+     * The Hibernate layer runs no SQL of its own, metadata queries included: every read of the database (a table's
+     * highest id, a sequence's row, whether a column takes assigned values) goes through the store layer, which
+     * reads on its own connection, or on one the Hibernate layer borrows from Hibernate and hands over without
+     * using it. So no statement, result set or {@code DatabaseMetaData} in the layer, and no call to a
+     * {@code Connection}'s methods (a query, a metadata read, a commit or rollback).
      */
     public static final ArchRule HIBERNATE_LAYER_RUNS_NO_SQL = ArchRuleDefinition.noClasses()
             .that().resideInAPackage("dev.seqgen.hibernate..")
-            .should().dependOnClassesThat().areAssignableTo(java.sql.Statement.class)
-            .orShould().dependOnClassesThat().areAssignableTo(java.sql.ResultSet.class)
-            .because("every database read goes through a store (CONTRIBUTING.md)");
+            .should().dependOnClassesThat().areAssignableTo(Statement.class)
+            .orShould().dependOnClassesThat().areAssignableTo(ResultSet.class)
+            .orShould().dependOnClassesThat().areAssignableTo(DatabaseMetaData.class)
+            .orShould().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
+                    JavaClass.Predicates.assignableTo(Connection.class))))
+            .because("every database read goes through the store layer (CONTRIBUTING.md)");
 
     /**
      * The public types of seqgen's library modules: what users (the API, the annotations, the starter's
      * auto-configurations and properties) and store authors (the SPI) need. A type is public only when it is on
-     * this list, so making one public is a decision this list records. Two are public for seqgen's own modules
-     * only: {@code AssignedValues} (the starter's failure analysis reads the same column check) and
+     * this list, so making one public is a decision this list records. Three are public for seqgen's own modules
+     * only: {@code AssignedValues} (the Hibernate layer's column check), {@code JdbcStoreFactory} (the
+     * Hibernate layer and the starter build their JDBC stores with it; users may too) and
      * {@code JdbcDialect}, which users may also pass to the JDBC stores' builders.
      */
     public static final java.util.Set<String> PUBLIC_TYPES = java.util.Set.of(
@@ -107,6 +120,7 @@ public final class ArchitectureRules {
             "dev.seqgen.hibernate.SeqgenNumber", "dev.seqgen.hibernate.SeqgenNumberGenerator",
             "dev.seqgen.hibernate.SeqgenPooledOptimizer", "dev.seqgen.hibernate.SeqgenServiceContributor",
             "dev.seqgen.jdbc.AssignedValues", "dev.seqgen.jdbc.JdbcDialect", "dev.seqgen.jdbc.JdbcSequenceStore",
+            "dev.seqgen.jdbc.JdbcStoreFactory",
             "dev.seqgen.jdbc.NativeSequenceStore",
             "dev.seqgen.metrics.SequenceMetricsTracker", "dev.seqgen.metrics.SequenceMetricsTrackerFactory",
             "dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory",

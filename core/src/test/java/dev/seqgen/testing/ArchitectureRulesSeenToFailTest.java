@@ -50,6 +50,15 @@ class ArchitectureRulesSeenToFailTest {
     }
 
     @Test
+    void theSqlRuleSeesAMetadataReadInTheHibernateLayer() {
+        assertThatThrownBy(() -> check(ArchitectureRules.HIBERNATE_LAYER_RUNS_NO_SQL, HIBERNATE_LAYER))
+                .hasMessageContaining("ReadsMetadata.database(java.sql.Connection)> calls method"
+                        + " <java.sql.Connection.getMetaData()>")
+                .hasMessageContaining("ReadsMetadata.isIdentityColumnPresent(java.sql.Connection)> calls method"
+                        + " <java.sql.DatabaseMetaData.getColumns(");
+    }
+
+    @Test
     void theSqlRuleLetsTheHibernateLayerAskAStore() {
         assertThatCode(() -> check(ArchitectureRules.HIBERNATE_LAYER_RUNS_NO_SQL, KEPT)).doesNotThrowAnyException();
     }

@@ -1,5 +1,6 @@
 package dev.seqgen.testing;
 
+import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
@@ -7,6 +8,7 @@ import dev.seqgen.spi.SequenceStore;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A store that forwards every operation, the SPI's default methods included, to another: tests extend it and
@@ -30,6 +32,11 @@ public abstract class ForwardingSequenceStore implements SequenceStore {
     @Override
     public String name() {
         return delegate.name();
+    }
+
+    @Override
+    public CounterKind kind() {
+        return delegate.kind();
     }
 
     @Override
@@ -89,12 +96,17 @@ public abstract class ForwardingSequenceStore implements SequenceStore {
     }
 
     @Override
+    public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
+        return delegate.highestCounter(table, column, settings);
+    }
+
+    @Override
     public boolean variableReservationSizes() {
         return delegate.variableReservationSizes();
     }
 
     @Override
-    public Class<?> transactionType() {
+    public @Nullable Class<?> transactionType() {
         return delegate.transactionType();
     }
 

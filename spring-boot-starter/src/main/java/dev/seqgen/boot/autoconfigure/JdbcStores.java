@@ -1,8 +1,8 @@
 package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.CounterKind;
-import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jdbc.JdbcStoreFactory;
 import dev.seqgen.jdbc.NativeSequenceStore;
 import dev.seqgen.spi.SequenceStore;
 import java.util.ArrayList;
@@ -19,9 +19,10 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 /**
- * Builds seqgen's JDBC stores over the application's {@link DataSource}, one per {@link CounterKind}: the store
- * the registry is built over (the {@code SequenceStore} bean, of the primary kind) and, when a configured
- * sequence's kind asks for the other one, a second store the registry serves those sequences from. It closes
+ * Builds seqgen's JDBC stores over the application's {@link DataSource} with core's {@link JdbcStoreFactory} (as
+ * the Hibernate generator builds its own), one per {@link CounterKind}: the store the registry is built over (the
+ * {@code SequenceStore} bean, of the primary kind) and, when a configured sequence's kind asks for the other one, a
+ * second store the registry serves those sequences from. It closes
  * the stores it built beside the bean (the bean is closed by the context), and tells which stores it built, so
  * the start-up checks of the JDBC table apply to its own table store and to no other.
  */
@@ -118,31 +119,28 @@ final class JdbcStores implements DisposableBean {
         }
     }
 
-    private boolean dedicatedConnection() {
+    /**
+     * The factory of core that builds the stores from the properties (set up for each store, so the room for a
+     * dedicated connection is checked when a store takes one).
+     */
+    private JdbcStoreFactory factory() {
         boolean dedicated = properties.getJdbc().isDedicatedConnection();
         if (dedicated && schema != null) {
             schema.requireRoomForTheDedicatedConnection();
         }
-        return dedicated;
+        return JdbcStoreFactory.over(dataSource).dedicatedConnection(dedicated)
+                .table(properties.getTable(), "seqgen.table")
+                .prefix(properties.getJdbc().getSequencePrefix(), "seqgen.jdbc.sequence-prefix");
     }
 
     @SuppressWarnings("deprecation")
     private JdbcSequenceStore table() {
-        boolean dedicatedConnection = dedicatedConnection();
         Boolean create = properties.getSchema().getCreate();
         // Without Spring Boot's JDBC module there is no database initialization: the store creates the
         // table unless told not to.
         boolean storeCreatesTable = Boolean.TRUE.equals(create) || (schema != null ? schema.storeCreatesRenamedTable()
                 : create == null && properties.getJdbc().getInitializeSchema() != DatabaseInitializationMode.NEVER);
-        JdbcSequenceStore.Builder builder = JdbcSequenceStore.builder(dataSource)
-                .createTable(storeCreatesTable)
-                .dedicatedConnection(dedicatedConnection);
-        try {
-            builder.table(properties.getTable());
-        } catch (SequenceConfigurationException e) {
-            throw SeqgenSettings.tableSetting(e);
-        }
-        JdbcSequenceStore store = builder.build();
+        JdbcSequenceStore store = factory().createTable(storeCreatesTable).buildTableStore();
         if (storeCreatesTable) {
             store.createTableIfMissing();
         }
@@ -150,13 +148,6 @@ final class JdbcStores implements DisposableBean {
     }
 
     private NativeSequenceStore nativeSequence() {
-        NativeSequenceStore.Builder builder = NativeSequenceStore.builder(dataSource)
-                .dedicatedConnection(dedicatedConnection());
-        try {
-            builder.prefix(properties.getJdbc().getSequencePrefix());
-        } catch (SequenceConfigurationException e) {
-            throw new SequenceConfigurationException("seqgen.jdbc.sequence-prefix", e.value(), e.allowed());
-        }
-        return builder.build();
+        return factory().buildNativeSequenceStore();
     }
 }
