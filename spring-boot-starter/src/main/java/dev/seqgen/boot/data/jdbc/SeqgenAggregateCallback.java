@@ -77,9 +77,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
             if (!inserted && !isNew(entity, aggregate)) {
                 continue;
             }
-            PersistentPropertyAccessor<Object> accessor = entity.getPropertyAccessor(aggregate);
             for (ValueProperty property : properties) {
-                if (property.sync() && !(property.id() && hasValue(accessor.getProperty(property.property())))) {
+                if (property.sync() && takesValue(aggregate, property, property.id())) {
                     draws.merge(property.sequence(), 1, Integer::sum);
                 }
             }
@@ -131,17 +130,14 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
         if (!isNew && children.isEmpty()) {
             return aggregate;
         }
-        PersistentPropertyAccessor<Object> accessor = entity.getPropertyAccessor(aggregate);
+        Object filled = aggregate;
         if (isNew) {
             for (ValueProperty property : properties) {
-                if (property.id() && hasValue(accessor.getProperty(property.property()))) {
-                    continue; // an id the application assigned (an aggregate new by its version or Persistable)
-                }
-                accessor.setProperty(property.property(), property.box(next(property)));
+                // an id the application assigned (an aggregate new by its version or Persistable) is kept
+                filled = fill(filled, property, property.id());
             }
         }
-        fillChildren(accessor, children);
-        return accessor.getBean();
+        return fillChildren(entity.getPropertyAccessor(filled), children);
     }
 
     /**
@@ -151,19 +147,20 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
      */
     private Object fillEntity(Object bean) {
         Class<?> type = bean.getClass();
-        RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
-        PersistentPropertyAccessor<Object> accessor = entity.getPropertyAccessor(bean);
+        Object filled = bean;
         for (ValueProperty property : sequences.properties(type)) {
-            if (!hasValue(accessor.getProperty(property.property()))) {
-                accessor.setProperty(property.property(), property.box(next(property)));
-            }
+            filled = fill(filled, property, true);
         }
-        fillChildren(accessor, sequences.childrenWithValues(type));
-        return accessor.getBean();
+        return fillChildren(mappingContext.getRequiredPersistentEntity(type).getPropertyAccessor(filled),
+                sequences.childrenWithValues(type));
     }
 
-    /** Fills the entities the properties hold: one, a collection or a map's values; a new container if one changed. */
-    private void fillChildren(PersistentPropertyAccessor<Object> accessor, List<RelationalPersistentProperty> children) {
+    /**
+     * Fills the entities the properties hold: one, a collection or a map's values; a new container if one changed.
+     * Returns the bean, a new one where a wither replaced it.
+     */
+    private Object fillChildren(PersistentPropertyAccessor<Object> accessor,
+            List<RelationalPersistentProperty> children) {
         for (RelationalPersistentProperty child : children) {
             Object held = accessor.getProperty(child);
             Object filled = held == null ? null
@@ -174,6 +171,49 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
                 accessor.setProperty(child, filled);
             }
         }
+        return accessor.getBean();
+    }
+
+    /**
+     * Whether the property of the entity takes a value: not when an embedded object on its path is null (a null
+     * embedded object is stored as null columns; a value there would be stored nowhere, a gap in a SYNC sequence),
+     * nor when it holds one and {@code keepValue}.
+     */
+    private boolean takesValue(Object entity, ValueProperty property, boolean keepValue) {
+        Object holder = entity;
+        for (RelationalPersistentProperty embedded : property.embedding()) {
+            holder = accessor(holder).getProperty(embedded);
+            if (holder == null) {
+                return false;
+            }
+        }
+        return !(keepValue && hasValue(accessor(holder).getProperty(property.property())));
+    }
+
+    /**
+     * Gives the property of the entity its next value if it {@link #takesValue takes one}, through the embedded
+     * objects on its path. Returns the entity, a new one where a wither (its own or an embedded object's) replaced
+     * it.
+     */
+    private Object fill(Object entity, ValueProperty property, boolean keepValue) {
+        return takesValue(entity, property, keepValue) ? set(entity, property, 0, property.box(next(property)))
+                : entity;
+    }
+
+    /** Sets the value in the object at this depth of the property's path; returns it, or what replaced it. */
+    private Object set(Object holder, ValueProperty property, int depth, Object value) {
+        List<RelationalPersistentProperty> embedding = property.embedding();
+        PersistentPropertyAccessor<Object> accessor = accessor(holder);
+        if (depth == embedding.size()) {
+            accessor.setProperty(property.property(), value);
+        } else {
+            Object embedded = accessor.getProperty(embedding.get(depth));
+            Object replaced = set(embedded, property, depth + 1, value);
+            if (replaced != embedded) {
+                accessor.setProperty(embedding.get(depth), replaced);
+            }
+        }
+        return accessor.getBean();
     }
 
     /** The collection itself when its entities were filled in place; else a new one of the same kind. */
@@ -200,6 +240,11 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
             filled.put(entry.getKey(), after);
         }
         return replaced ? filled : entities;
+    }
+
+    /** An accessor of an entity or of an object it embeds. */
+    private PersistentPropertyAccessor<Object> accessor(Object bean) {
+        return mappingContext.getRequiredPersistentEntity(bean.getClass()).getPropertyAccessor(bean);
     }
 
     private long next(ValueProperty property) {
