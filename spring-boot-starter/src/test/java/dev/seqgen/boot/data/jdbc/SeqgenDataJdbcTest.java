@@ -308,10 +308,17 @@ class SeqgenDataJdbcTest {
             database.execute("INSERT INTO " + tables.invoice() + " (id, number, customer) VALUES (" + (i * 10)
                     + ", " + i + ", 'old')");
         }
+        for (int i = 1; i <= 7; i++) {
+            database.execute("INSERT INTO " + tables.delivery() + " (id, numbering_number, numbering_series) VALUES ("
+                    + i + ", " + i + ", 'old')");
+        }
         run(database, false, context -> {
             SeqgenJdbcInvoice saved = context.getBean(SeqgenJdbcInvoiceRepository.class).save(new SeqgenJdbcInvoice("new"));
             assertThat(saved.getId()).isEqualTo(501);
             assertThat(saved.getNumber()).isEqualTo(51);
+            SeqgenJdbcDelivery delivery = context.getBean(SeqgenJdbcDeliveryRepository.class)
+                    .save(new SeqgenJdbcDelivery(new Numbering(null, "new"), null));
+            assertThat(delivery.getNumbering().number()).as("above the embedded object's prefixed column").isEqualTo(8);
         });
     }
 
