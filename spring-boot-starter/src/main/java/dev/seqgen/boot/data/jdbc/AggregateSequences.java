@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import org.springframework.data.mapping.PropertyHandler;
 import org.springframework.data.relational.core.dialect.Dialect;
 import org.springframework.data.relational.core.mapping.RelationalMappingContext;
@@ -54,7 +55,7 @@ final class AggregateSequences {
     /** Every property resolved so far, per sequence name: the tables adoption reads. */
     private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
     private final Map<String, Sequence> open = new ConcurrentHashMap<>();
-    private final Map<Class<?>, List<RelationalPersistentProperty>> children = new ConcurrentHashMap<>();
+    private final Map<Class<?>, List<HeldEntities>> children = new ConcurrentHashMap<>();
 
     AggregateSequences(SequenceRegistry registry, RelationalMappingContext mappingContext, Dialect dialect) {
         this.registry = registry;
@@ -107,24 +108,22 @@ final class AggregateSequences {
     }
 
     /**
-     * The properties of an entity type that hold entities of the aggregate (one, a collection or a map of them) whose
-     * types have seqgen properties, themselves or further down; embedded objects are not among them.
+     * The properties of an entity type, and of the objects it embeds, that hold entities of the aggregate (one, a
+     * collection or a map of them) whose types have seqgen properties, themselves or further down.
      *
      * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
      */
-    List<RelationalPersistentProperty> childrenWithValues(Class<?> type) {
-        List<RelationalPersistentProperty> known = children.get(type);
+    List<HeldEntities> childrenWithValues(Class<?> type) {
+        List<HeldEntities> known = children.get(type);
         if (known != null) {
             return known;
         }
-        List<RelationalPersistentProperty> found = new ArrayList<>();
-        mappingContext.getRequiredPersistentEntity(type).doWithProperties(
-                (PropertyHandler<RelationalPersistentProperty>) property -> {
-                    if (property.isEntity() && !property.isEmbedded()
-                            && reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
-                        found.add(property);
-                    }
-                });
+        List<HeldEntities> found = new ArrayList<>();
+        forEachEntityProperty(mappingContext.getRequiredPersistentEntity(type), List.of(), (embedding, property) -> {
+            if (reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
+                found.add(new HeldEntities(embedding, property));
+            }
+        });
         children.putIfAbsent(type, List.copyOf(found));
         return children.get(type);
     }
@@ -142,12 +141,34 @@ final class AggregateSequences {
             return true;
         }
         boolean[] reaches = { false };
-        entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
-            if (!reaches[0] && property.isEntity() && !property.isEmbedded()) {
-                reaches[0] = reachesValues(property.getActualType(), visiting);
+        forEachEntityProperty(entity, List.of(), (embedding, property) ->
+                reaches[0] = reaches[0] || reachesValues(property.getActualType(), visiting));
+        return reaches[0];
+    }
+
+    /**
+     * Calls the handler with each property of the owner that holds entities, and with each of the objects it embeds
+     * (at any depth), with the embedded properties that lead to it.
+     */
+    private void forEachEntityProperty(RelationalPersistentEntity<?> owner, List<RelationalPersistentProperty> embedding,
+            BiConsumer<List<RelationalPersistentProperty>, RelationalPersistentProperty> handler) {
+        owner.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+            if (property.isEmbedded()) {
+                RelationalPersistentEntity<?> embedded = mappingContext.getPersistentEntity(property);
+                if (embedded != null) {
+                    forEachEntityProperty(embedded, append(embedding, property), handler);
+                }
+            } else if (property.isEntity()) {
+                handler.accept(embedding, property);
             }
         });
-        return reaches[0];
+    }
+
+    private static List<RelationalPersistentProperty> append(List<RelationalPersistentProperty> embedding,
+            RelationalPersistentProperty property) {
+        List<RelationalPersistentProperty> path = new ArrayList<>(embedding);
+        path.add(property);
+        return List.copyOf(path);
     }
 
     private List<ValueProperty> resolve(RelationalPersistentEntity<?> entity) {
@@ -161,10 +182,8 @@ final class AggregateSequences {
      * objects the owner embeds, at any depth. An embedded owner's properties are Spring Data JDBC's embedded metadata
      * ({@code getPersistentEntity(property)}), which prefixes their column names as the inserts do.
      *
-     * @throws SeqgenAggregateException for what cannot be served: a value inside an embedded id (an aggregate with
-     *     a composite id is new only while that id is null, so no value would ever be set there), and entities with
-     *     such properties held inside an embedded object (seqgen reaches entities only through the entity's own
-     *     properties)
+     * @throws SeqgenAggregateException for a value inside an embedded id: an aggregate with a composite id is new
+     *     only while that id is null, so no value would ever be set there
      */
     private void collect(RelationalPersistentEntity<?> entity, RelationalPersistentEntity<?> owner,
             List<RelationalPersistentProperty> embedding, List<ValueProperty> found) {
@@ -174,10 +193,8 @@ final class AggregateSequences {
                 if (embedded == null) {
                     return;
                 }
-                List<RelationalPersistentProperty> path = new ArrayList<>(embedding);
-                path.add(property);
                 int before = found.size();
-                collect(entity, embedded, List.copyOf(path), found);
+                collect(entity, embedded, append(embedding, property), found);
                 if (found.size() > before && property.isIdProperty()) {
                     throw new SeqgenAggregateException(found.get(before).where(), "the property is part of a"
                             + " composite id (@Id @Embedded), which Spring Data JDBC calls new only while the whole"
@@ -189,12 +206,6 @@ final class AggregateSequences {
             SeqgenValue annotation = property.findAnnotation(SeqgenValue.class);
             if (annotation != null) {
                 found.add(resolve(entity, embedding, property, annotation));
-            } else if (!embedding.isEmpty() && property.isEntity()
-                    && reachesValues(property.getActualType(), new HashSet<>(List.of(entity.getType())))) {
-                throw new SeqgenAggregateException("aggregate " + entity.getType().getName() + ", property '"
-                        + path(embedding, property) + "'", "the property holds entities with @SeqgenValue"
-                        + " properties inside an embedded object (@Embedded), which seqgen does not search",
-                        "Hold those entities in the aggregate root or in an entity it holds");
             }
         });
     }

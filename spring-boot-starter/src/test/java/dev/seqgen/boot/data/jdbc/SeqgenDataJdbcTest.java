@@ -12,7 +12,6 @@ import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
 import dev.seqgen.boot.data.jdbc.badname.BadlyNamedNote;
 import dev.seqgen.boot.data.jdbc.badtype.TextIdNote;
 import dev.seqgen.boot.data.jdbc.embedded.CompositeIdShipment;
-import dev.seqgen.boot.data.jdbc.embeddedlines.EmbeddedLinesParcel;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcDelivery;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcDelivery.Numbering;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcDelivery.Tracking;
@@ -22,6 +21,7 @@ import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcInvoiceRepository;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrder;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrderLine;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrderRepository;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcParcel;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcTicket;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcTicketRepository;
 import dev.seqgen.boot.data.jdbc.twosources.DoublyNumberedNote;
@@ -220,6 +220,25 @@ class SeqgenDataJdbcTest {
         });
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void entitiesInsideAnEmbeddedObjectGetTheirIdsAtEverySaveAndKeepThem(TestDatabase database) {
+        run(database, context -> {
+            SeqgenJdbcDeliveryRepository deliveries = context.getBean(SeqgenJdbcDeliveryRepository.class);
+            SeqgenJdbcDelivery delivery = new SeqgenJdbcDelivery(null, null);
+            delivery.getParcels().add(new SeqgenJdbcParcel(null, "a"));
+            delivery.getParcels().add(new SeqgenJdbcParcel(null, "b"));
+            SeqgenJdbcDelivery saved = deliveries.save(delivery);
+            assertThat(saved.getParcels()).containsExactly(new SeqgenJdbcParcel(1L, "a"),
+                    new SeqgenJdbcParcel(2L, "b"));
+
+            saved.getParcels().add(new SeqgenJdbcParcel(null, "c"));
+            deliveries.save(saved);
+            assertThat(deliveries.findById(saved.getId()).orElseThrow().getParcels()).containsExactlyInAnyOrder(
+                    new SeqgenJdbcParcel(1L, "a"), new SeqgenJdbcParcel(2L, "b"), new SeqgenJdbcParcel(3L, "c"));
+        });
+    }
+
     /**
      * A rolled-back save leaves no gap in a gapless number inside an embedded object, and a saveAll numbers its new
      * aggregates in one increment, those with a null embedded object drawing nothing.
@@ -368,12 +387,6 @@ class SeqgenDataJdbcTest {
     }
 
     @Test
-    void entitiesWithSeqgenValuesInsideAnEmbeddedObjectFailTheStartUp() {
-        assertTheStartUpFails(EmbeddedLines.class,
-                EmbeddedLinesParcel.class.getName(), "property 'contents.items'", "embedded object (@Embedded)");
-    }
-
-    @Test
     void anIdWithSpringDatasSequenceTooFailsTheStartUp() {
         assertTheStartUpFails(TwoSources.class,
                 DoublyNumberedNote.class.getName(), "id property 'id'", "sequence 'doubly_numbered_note'",
@@ -439,6 +452,8 @@ class SeqgenDataJdbcTest {
                 + " NULL UNIQUE, customer VARCHAR(100))");
         database.execute("CREATE TABLE " + tables.delivery() + " (id BIGINT NOT NULL PRIMARY KEY, numbering_number"
                 + " BIGINT UNIQUE, numbering_series VARCHAR(20), label_tracking_code INT)");
+        database.execute("CREATE TABLE " + tables.parcel() + " (id BIGINT NOT NULL PRIMARY KEY, seqgen_jdbc_delivery"
+                + " BIGINT NOT NULL, content VARCHAR(100))");
         database.execute("CREATE TABLE " + tables.ticket() + " (id INT NOT NULL PRIMARY KEY, note VARCHAR(100))");
         database.execute("CREATE TABLE " + tables.order() + " (id BIGINT NOT NULL PRIMARY KEY)");
         database.execute("CREATE TABLE " + tables.orderLine() + " (id BIGINT NOT NULL PRIMARY KEY,"
@@ -447,6 +462,7 @@ class SeqgenDataJdbcTest {
 
     private void dropTables(TestDatabase database) {
         database.dropTable(tables.invoice());
+        database.dropTable(tables.parcel());
         database.dropTable(tables.delivery());
         database.dropTable(tables.ticket());
         database.dropTable(tables.orderLine());
@@ -470,6 +486,10 @@ class SeqgenDataJdbcTest {
 
         String delivery() {
             return "seqgen_jdbc_delivery" + suffix;
+        }
+
+        String parcel() {
+            return "seqgen_jdbc_parcel" + suffix;
         }
 
         String ticket() {
@@ -579,8 +599,4 @@ class SeqgenDataJdbcTest {
     static class CompositeId {
     }
 
-    @Configuration(proxyBeanMethods = false)
-    @AutoConfigurationPackage(basePackageClasses = EmbeddedLinesParcel.class)
-    static class EmbeddedLines {
-    }
 }

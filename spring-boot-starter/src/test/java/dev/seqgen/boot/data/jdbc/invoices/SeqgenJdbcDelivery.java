@@ -3,13 +3,16 @@ package dev.seqgen.boot.data.jdbc.invoices;
 import dev.seqgen.SeqgenValue;
 import dev.seqgen.Strategy;
 
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.springframework.data.annotation.Id;
 import org.springframework.data.relational.core.mapping.Embedded;
 import org.springframework.data.relational.core.mapping.Table;
 
 /**
  * An aggregate with seqgen numbers inside embedded objects: a gapless number in an immutable embedded record that
- * may be null, and a number of the default strategy two embeddings down.
+ * may be null, a number of the default strategy two embeddings down, and entities with seqgen ids held inside an
+ * embedded object.
  */
 @Table
 public class SeqgenJdbcDelivery {
@@ -58,11 +61,20 @@ public class SeqgenJdbcDelivery {
             Long number, String series) {
     }
 
-    /** The label; Spring Data JDBC creates it on reading even when all its columns are null. */
+    public Set<SeqgenJdbcParcel> getParcels() {
+        return label.parcels;
+    }
+
+    /**
+     * The label; Spring Data JDBC creates it on reading even when all its columns are null. It holds the delivery's
+     * parcels, entities of the aggregate.
+     */
     public static class Label {
 
         @Embedded.Nullable(prefix = "tracking_")
         private Tracking tracking;
+
+        private Set<SeqgenJdbcParcel> parcels = new LinkedHashSet<>();
     }
 
     /**
