@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import org.springframework.data.mapping.PropertyHandler;
 import org.springframework.data.relational.core.dialect.Dialect;
 import org.springframework.data.relational.core.mapping.RelationalMappingContext;
@@ -54,7 +55,7 @@ final class AggregateSequences {
     /** Every property resolved so far, per sequence name: the tables adoption reads. */
     private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
     private final Map<String, Sequence> open = new ConcurrentHashMap<>();
-    private final Map<Class<?>, List<RelationalPersistentProperty>> children = new ConcurrentHashMap<>();
+    private final Map<Class<?>, List<HeldEntities>> children = new ConcurrentHashMap<>();
 
     AggregateSequences(SequenceRegistry registry, RelationalMappingContext mappingContext, Dialect dialect) {
         this.registry = registry;
@@ -64,18 +65,26 @@ final class AggregateSequences {
 
     /**
      * Resolves and checks the properties of every persistent entity the mapping context knows now (those of the
-     * repositories and of the initial entity set Spring Boot scans for).
+     * repositories and of the initial entity set Spring Boot scans for); a type only ever embedded is checked as
+     * part of the entities that embed it.
      *
      * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
      */
     void checkAll() {
         List<RelationalPersistentEntity<?>> entities = List.copyOf(mappingContext.getPersistentEntities());
-        // First the owners of embedded objects: an embedded type is a persistent entity too, and checked alone it
-        // would be named as an aggregate.
-        entities.forEach(this::refuseEmbeddedValues);
+        Set<Class<?>> embedded = new HashSet<>();
         for (RelationalPersistentEntity<?> entity : entities) {
-            properties(entity.getType());
-            childrenWithValues(entity.getType());
+            entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+                if (property.isEmbedded()) {
+                    embedded.add(property.getActualType());
+                }
+            });
+        }
+        for (RelationalPersistentEntity<?> entity : entities) {
+            if (!embedded.contains(entity.getType())) {
+                properties(entity.getType());
+                childrenWithValues(entity.getType());
+            }
         }
     }
 
@@ -99,24 +108,22 @@ final class AggregateSequences {
     }
 
     /**
-     * The properties of an entity type that hold entities of the aggregate (one, a collection or a map of them) whose
-     * types have seqgen properties, themselves or further down; embedded objects are not among them.
+     * The properties of an entity type, and of the objects it embeds, that hold entities of the aggregate (one, a
+     * collection or a map of them) whose types have seqgen properties, themselves or further down.
      *
      * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
      */
-    List<RelationalPersistentProperty> childrenWithValues(Class<?> type) {
-        List<RelationalPersistentProperty> known = children.get(type);
+    List<HeldEntities> childrenWithValues(Class<?> type) {
+        List<HeldEntities> known = children.get(type);
         if (known != null) {
             return known;
         }
-        List<RelationalPersistentProperty> found = new ArrayList<>();
-        mappingContext.getRequiredPersistentEntity(type).doWithProperties(
-                (PropertyHandler<RelationalPersistentProperty>) property -> {
-                    if (property.isEntity() && !property.isEmbedded()
-                            && reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
-                        found.add(property);
-                    }
-                });
+        List<HeldEntities> found = new ArrayList<>();
+        forEachEntityProperty(mappingContext.getRequiredPersistentEntity(type), List.of(), (embedding, property) -> {
+            if (reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
+                found.add(new HeldEntities(embedding, property));
+            }
+        });
         children.putIfAbsent(type, List.copyOf(found));
         return children.get(type);
     }
@@ -134,82 +141,93 @@ final class AggregateSequences {
             return true;
         }
         boolean[] reaches = { false };
-        entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
-            if (!reaches[0] && property.isEntity() && !property.isEmbedded()) {
-                reaches[0] = reachesValues(property.getActualType(), visiting);
-            }
-        });
+        forEachEntityProperty(entity, List.of(), (embedding, property) ->
+                reaches[0] = reaches[0] || reachesValues(property.getActualType(), visiting));
         return reaches[0];
     }
 
-    private List<ValueProperty> resolve(RelationalPersistentEntity<?> entity) {
-        refuseEmbeddedValues(entity);
-        List<ValueProperty> properties = new ArrayList<>();
-        entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
-            SeqgenValue annotation = property.isEmbedded() ? null : property.findAnnotation(SeqgenValue.class);
-            if (annotation != null) {
-                properties.add(resolve(entity, property, annotation));
+    /**
+     * Calls the handler with each property of the owner that holds entities, and with each of the objects it embeds
+     * (at any depth), with the embedded properties that lead to it.
+     */
+    private void forEachEntityProperty(RelationalPersistentEntity<?> owner, List<RelationalPersistentProperty> embedding,
+            BiConsumer<List<RelationalPersistentProperty>, RelationalPersistentProperty> handler) {
+        owner.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+            if (property.isEmbedded()) {
+                RelationalPersistentEntity<?> embedded = mappingContext.getPersistentEntity(property);
+                if (embedded != null) {
+                    forEachEntityProperty(embedded, append(embedding, property), handler);
+                }
+            } else if (property.isEntity()) {
+                handler.accept(embedding, property);
             }
         });
+    }
+
+    private static List<RelationalPersistentProperty> append(List<RelationalPersistentProperty> embedding,
+            RelationalPersistentProperty property) {
+        List<RelationalPersistentProperty> path = new ArrayList<>(embedding);
+        path.add(property);
+        return List.copyOf(path);
+    }
+
+    private List<ValueProperty> resolve(RelationalPersistentEntity<?> entity) {
+        List<ValueProperty> properties = new ArrayList<>();
+        collect(entity, entity, List.of(), properties);
         return List.copyOf(properties);
     }
 
     /**
-     * Fails on a {@link SeqgenValue} property of an object the entity embeds (at any depth of embedding), or on an
-     * embedded property that holds entities with such properties: Spring Data JDBC maps an embedded object into its
-     * owner's table, and seqgen fills the properties of entities only, so such a value would silently stay empty.
+     * Collects the {@link SeqgenValue} properties of an owner, the entity itself or an object it embeds, and of the
+     * objects the owner embeds, at any depth. An embedded owner's properties are Spring Data JDBC's embedded metadata
+     * ({@code getPersistentEntity(property)}), which prefixes their column names as the inserts do.
      *
-     * @throws SeqgenAggregateException naming the aggregate, property and sequence
+     * @throws SeqgenAggregateException for a value inside an embedded id: an aggregate with a composite id is new
+     *     only while that id is null, so no value would ever be set there
      */
-    private void refuseEmbeddedValues(RelationalPersistentEntity<?> entity) {
-        refuseEmbeddedValues(entity, entity, "", "", new HashSet<>());
-    }
-
-    private void refuseEmbeddedValues(RelationalPersistentEntity<?> aggregate, RelationalPersistentEntity<?> owner,
-            String path, String columnPrefix, Set<Class<?>> visiting) {
+    private void collect(RelationalPersistentEntity<?> entity, RelationalPersistentEntity<?> owner,
+            List<RelationalPersistentProperty> embedding, List<ValueProperty> found) {
         owner.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
-            if (!property.isEmbedded()) {
+            if (property.isEmbedded()) {
+                RelationalPersistentEntity<?> embedded = mappingContext.getPersistentEntity(property);
+                if (embedded == null) {
+                    return;
+                }
+                int before = found.size();
+                collect(entity, embedded, append(embedding, property), found);
+                if (found.size() > before && property.isIdProperty()) {
+                    throw new SeqgenAggregateException(found.get(before).where(), "the property is part of a"
+                            + " composite id (@Id @Embedded), which Spring Data JDBC calls new only while the whole"
+                            + " id is null, so seqgen would never set it", "Give the aggregate a single Long or"
+                            + " Integer @SeqgenValue id, or assign the composite id in the application");
+                }
                 return;
             }
-            RelationalPersistentEntity<?> embedded = mappingContext.getPersistentEntity(property.getActualType());
-            if (embedded == null || !visiting.add(embedded.getType())) {
-                return;
+            SeqgenValue annotation = property.findAnnotation(SeqgenValue.class);
+            if (annotation != null) {
+                found.add(resolve(entity, embedding, property, annotation));
             }
-            String embeddedPath = path + property.getName() + ".";
-            String prefix = columnPrefix + (property.getEmbeddedPrefix() == null ? "" : property.getEmbeddedPrefix());
-            embedded.doWithProperties((PropertyHandler<RelationalPersistentProperty>) inner -> {
-                SeqgenValue annotation = inner.findAnnotation(SeqgenValue.class);
-                if (annotation != null) {
-                    String sequence = !annotation.sequence().isBlank() ? annotation.sequence().trim()
-                            : (aggregate.getTableName().getReference() + "_" + prefix
-                                    + inner.getColumnName().getReference()).toLowerCase(Locale.ROOT);
-                    throw new SeqgenAggregateException("aggregate " + aggregate.getType().getName() + ", property '"
-                            + embeddedPath + inner.getName() + "', sequence '" + sequence + "'", "the property is in"
-                            + " an embedded object (@Embedded), and seqgen fills only properties of the aggregate"
-                            + " root and of the entities it holds", "Move the property to the aggregate root or to"
-                            + " an entity the aggregate holds");
-                }
-                if (!inner.isEmbedded() && inner.isEntity()
-                        && reachesValues(inner.getActualType(), new HashSet<>())) {
-                    throw new SeqgenAggregateException("aggregate " + aggregate.getType().getName() + ", property '"
-                            + embeddedPath + inner.getName() + "'", "the property holds entities with @SeqgenValue"
-                            + " properties inside an embedded object (@Embedded), which seqgen does not search",
-                            "Hold those entities in the aggregate root or in an entity it holds");
-                }
-            });
-            refuseEmbeddedValues(aggregate, embedded, embeddedPath, prefix, visiting);
         });
     }
 
-    private ValueProperty resolve(RelationalPersistentEntity<?> entity, RelationalPersistentProperty property,
-            SeqgenValue annotation) {
-        boolean id = property.isIdProperty();
+    /** The property's path from its entity through the embedded objects, as in {@code numbering.number}. */
+    private static String path(List<RelationalPersistentProperty> embedding, RelationalPersistentProperty property) {
+        StringBuilder path = new StringBuilder();
+        for (RelationalPersistentProperty embedded : embedding) {
+            path.append(embedded.getName()).append('.');
+        }
+        return path.append(property.getName()).toString();
+    }
+
+    private ValueProperty resolve(RelationalPersistentEntity<?> entity, List<RelationalPersistentProperty> embedding,
+            RelationalPersistentProperty property, SeqgenValue annotation) {
+        boolean id = embedding.isEmpty() && property.isIdProperty();
         String table = entity.getTableName().getReference().toLowerCase(Locale.ROOT);
         String column = property.getColumnName().getReference().toLowerCase(Locale.ROOT);
         String sequence = !annotation.sequence().isBlank() ? annotation.sequence().trim()
                 : id ? table : table + "_" + column;
         String where = "aggregate " + entity.getType().getName() + ", " + (id ? "id property" : "property") + " '"
-                + property.getName() + "', sequence '" + sequence + "'";
+                + path(embedding, property) + "', sequence '" + sequence + "'";
 
         Class<?> type = property.getType();
         boolean intValue = type == Integer.class || type == int.class;
@@ -236,7 +254,7 @@ final class AggregateSequences {
             if (settings.strategy() == Strategy.SYNC) {
                 requireConnectionTransactions(sequence, settings, where);
             }
-            return new ValueProperty(property, sequence, settings, id, intValue,
+            return new ValueProperty(embedding, property, sequence, settings, id, intValue,
                     entity.getQualifiedTableName().toSql(identifiers), property.getColumnName().toSql(identifiers),
                     where);
         } catch (SequenceException e) {

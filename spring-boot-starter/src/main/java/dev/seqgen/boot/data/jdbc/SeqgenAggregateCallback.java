@@ -37,6 +37,13 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertCallb
  * transaction (TransactionValues). The callback runs once per aggregate, also within saveAll. Entities below the
  * root are reached through the properties that hold them (AggregateSequences.childrenWithValues, resolved once per
  * type); an immutable one filled through its wither is put back in a new list, set or map of the same order.
+ *
+ * Design: embedded objects
+ *
+ * A property inside an embedded object (ValueProperty.embedding), and entities held inside one (HeldEntities), are
+ * reached through the embedded properties on their path, each object with its own accessor; a value is set in the
+ * innermost object, and an object a wither or constructor replaced is set back in its owner, up to the entity. A
+ * null embedded object on the path takes no value and counts for no draw (syncDraws asks the same takesValue).
  * </pre>
  */
 final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
@@ -61,7 +68,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
 
     /**
      * How many SYNC values of each sequence the roots of these aggregates will draw when saved: one per SYNC property
-     * of a new root (an id only when it holds none), by the rule {@link #onBeforeConvert} applies. No I/O.
+     * of a new root (an id only when it holds none; none behind a null embedded object), by the rule
+     * {@link #onBeforeConvert} applies. No I/O.
      */
     Map<String, Integer> syncDraws(Iterable<?> aggregates, boolean inserted) {
         Map<String, Integer> draws = new HashMap<>();
@@ -77,9 +85,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
             if (!inserted && !isNew(entity, aggregate)) {
                 continue;
             }
-            PersistentPropertyAccessor<Object> accessor = entity.getPropertyAccessor(aggregate);
             for (ValueProperty property : properties) {
-                if (property.sync() && !(property.id() && hasValue(accessor.getProperty(property.property())))) {
+                if (property.sync() && takesValue(aggregate, property, property.id())) {
                     draws.merge(property.sequence(), 1, Integer::sum);
                 }
             }
@@ -122,26 +129,22 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
     public Object onBeforeConvert(Object aggregate) {
         Class<?> type = aggregate.getClass();
         List<ValueProperty> properties = sequences.properties(type);
-        List<RelationalPersistentProperty> children = sequences.childrenWithValues(type);
+        List<HeldEntities> children = sequences.childrenWithValues(type);
         if (properties.isEmpty() && children.isEmpty()) {
             return aggregate;
         }
-        RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
-        boolean isNew = isNew(entity, aggregate);
+        boolean isNew = isNew(mappingContext.getRequiredPersistentEntity(type), aggregate);
         if (!isNew && children.isEmpty()) {
             return aggregate;
         }
-        PersistentPropertyAccessor<Object> accessor = entity.getPropertyAccessor(aggregate);
+        Object filled = aggregate;
         if (isNew) {
             for (ValueProperty property : properties) {
-                if (property.id() && hasValue(accessor.getProperty(property.property()))) {
-                    continue; // an id the application assigned (an aggregate new by its version or Persistable)
-                }
-                accessor.setProperty(property.property(), property.box(next(property)));
+                // an id the application assigned (an aggregate new by its version or Persistable) is kept
+                filled = fill(filled, property, property.id());
             }
         }
-        fillChildren(accessor, children);
-        return accessor.getBean();
+        return fillChildren(filled, children);
     }
 
     /**
@@ -151,29 +154,80 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
      */
     private Object fillEntity(Object bean) {
         Class<?> type = bean.getClass();
-        RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
-        PersistentPropertyAccessor<Object> accessor = entity.getPropertyAccessor(bean);
+        Object filled = bean;
         for (ValueProperty property : sequences.properties(type)) {
-            if (!hasValue(accessor.getProperty(property.property()))) {
-                accessor.setProperty(property.property(), property.box(next(property)));
-            }
+            filled = fill(filled, property, true);
         }
-        fillChildren(accessor, sequences.childrenWithValues(type));
-        return accessor.getBean();
+        return fillChildren(filled, sequences.childrenWithValues(type));
     }
 
-    /** Fills the entities the properties hold: one, a collection or a map's values; a new container if one changed. */
-    private void fillChildren(PersistentPropertyAccessor<Object> accessor, List<RelationalPersistentProperty> children) {
-        for (RelationalPersistentProperty child : children) {
-            Object held = accessor.getProperty(child);
-            Object filled = held == null ? null
-                    : child.isMap() ? fillMap((Map<?, ?>) held)
-                    : child.isCollectionLike() ? fillCollection((Collection<?>) held)
+    /**
+     * Fills the entities the properties of the entity hold: one, a collection or a map's values; a new container if
+     * one changed. Returns the entity, a new one where a wither replaced it.
+     */
+    private Object fillChildren(Object entity, List<HeldEntities> children) {
+        Object filled = entity;
+        for (HeldEntities child : children) {
+            Object holder = holder(filled, child.embedding());
+            Object held = holder == null ? null : accessor(holder).getProperty(child.property());
+            Object replaced = held == null ? null
+                    : child.property().isMap() ? fillMap((Map<?, ?>) held)
+                    : child.property().isCollectionLike() ? fillCollection((Collection<?>) held)
                     : fillEntity(held);
-            if (filled != held) {
-                accessor.setProperty(child, filled);
+            if (replaced != held) {
+                filled = set(filled, child.embedding(), 0, child.property(), replaced);
             }
         }
+        return filled;
+    }
+
+    /**
+     * Gives the property of the entity its next value unless an embedded object on its path is null (a null
+     * embedded object is stored as null columns; a value there would be stored nowhere, a gap in a SYNC sequence)
+     * or it holds one and {@code keepValue}. Returns the entity, a new one where a wither (its own or an embedded
+     * object's) replaced it.
+     */
+    private Object fill(Object entity, ValueProperty property, boolean keepValue) {
+        return takesValue(entity, property, keepValue)
+                ? set(entity, property.embedding(), 0, property.property(), property.box(next(property)))
+                : entity;
+    }
+
+    /** Whether {@link #fill} gives the property of the entity a value. */
+    private boolean takesValue(Object entity, ValueProperty property, boolean keepValue) {
+        Object holder = holder(entity, property.embedding());
+        return holder != null && !(keepValue && hasValue(accessor(holder).getProperty(property.property())));
+    }
+
+    /** The object the embedded properties lead to from the entity: itself when there are none; null if one is null. */
+    private @Nullable Object holder(Object entity, List<RelationalPersistentProperty> embedding) {
+        Object holder = entity;
+        for (RelationalPersistentProperty embedded : embedding) {
+            holder = accessor(holder).getProperty(embedded);
+            if (holder == null) {
+                return null;
+            }
+        }
+        return holder;
+    }
+
+    /**
+     * Sets the property of the object the embedded properties lead to, from this depth of them on; returns the object
+     * at this depth, or the one that replaced it.
+     */
+    private Object set(Object object, List<RelationalPersistentProperty> embedding, int depth,
+            RelationalPersistentProperty property, @Nullable Object value) {
+        PersistentPropertyAccessor<Object> accessor = accessor(object);
+        if (depth == embedding.size()) {
+            accessor.setProperty(property, value);
+        } else {
+            Object embedded = accessor.getProperty(embedding.get(depth));
+            Object replaced = set(embedded, embedding, depth + 1, property, value);
+            if (replaced != embedded) {
+                accessor.setProperty(embedding.get(depth), replaced);
+            }
+        }
+        return accessor.getBean();
     }
 
     /** The collection itself when its entities were filled in place; else a new one of the same kind. */
@@ -200,6 +254,11 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
             filled.put(entry.getKey(), after);
         }
         return replaced ? filled : entities;
+    }
+
+    /** An accessor of an entity or of an object it embeds. */
+    private PersistentPropertyAccessor<Object> accessor(Object bean) {
+        return mappingContext.getRequiredPersistentEntity(bean.getClass()).getPropertyAccessor(bean);
     }
 
     private long next(ValueProperty property) {

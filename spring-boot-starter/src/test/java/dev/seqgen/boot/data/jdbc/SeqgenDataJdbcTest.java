@@ -2,6 +2,7 @@ package dev.seqgen.boot.data.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.Sequence;
@@ -10,12 +11,17 @@ import dev.seqgen.Strategy;
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
 import dev.seqgen.boot.data.jdbc.badname.BadlyNamedNote;
 import dev.seqgen.boot.data.jdbc.badtype.TextIdNote;
-import dev.seqgen.boot.data.jdbc.embedded.EmbeddedNumberShipment;
+import dev.seqgen.boot.data.jdbc.embedded.CompositeIdShipment;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcDelivery;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcDelivery.Numbering;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcDelivery.Tracking;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcDeliveryRepository;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcInvoice;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcInvoiceRepository;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrder;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrderLine;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcOrderRepository;
+import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcParcel;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcTicket;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcTicketRepository;
 import dev.seqgen.boot.data.jdbc.twosources.DoublyNumberedNote;
@@ -58,6 +64,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 class SeqgenDataJdbcTest {
 
     private static final String INVOICE_NUMBERS = "seqgen_jdbc_invoice_number";
+    private static final String DELIVERY_NUMBERS = "seqgen_jdbc_delivery_number";
 
     /** This test's aggregate tables (JUnit makes an instance per test). */
     private final Tables tables = new Tables();
@@ -184,6 +191,84 @@ class SeqgenDataJdbcTest {
     }
 
     /**
+     * Numbers inside embedded objects, one level and two levels down: a new aggregate gets them, an update keeps
+     * them, and a null embedded object takes none (nothing to store it in; no gap in the gapless sequence).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void numbersInsideEmbeddedObjectsAreGivenToNewAggregatesAndKeptByUpdates(TestDatabase database) {
+        run(database, context -> {
+            SeqgenJdbcDeliveryRepository deliveries = context.getBean(SeqgenJdbcDeliveryRepository.class);
+            SeqgenJdbcDelivery first = deliveries.save(new SeqgenJdbcDelivery(new Numbering(null, "A"),
+                    new Tracking(null)));
+            SeqgenJdbcDelivery unnumbered = deliveries.save(new SeqgenJdbcDelivery(null, null));
+            SeqgenJdbcDelivery second = deliveries.save(new SeqgenJdbcDelivery(new Numbering(null, "A"),
+                    new Tracking(null)));
+            assertThat(List.of(first, second)).extracting(delivery -> delivery.getNumbering().number(),
+                    delivery -> delivery.getTracking().code()).containsExactly(tuple(1L, 1), tuple(2L, 2));
+            assertThat(unnumbered.getNumbering()).isNull();
+            assertThat(unnumbered.getTracking()).isNull();
+
+            first.setNumbering(new Numbering(first.getNumbering().number(), "B"));
+            deliveries.save(first);
+            SeqgenJdbcDelivery read = deliveries.findById(first.getId()).orElseThrow();
+            assertThat(read.getNumbering()).isEqualTo(new Numbering(1L, "B"));
+            assertThat(read.getTracking()).isEqualTo(new Tracking(1));
+            assertThat(deliveries.findById(unnumbered.getId()).orElseThrow().getNumbering()).isNull();
+            assertThat(nextValue(context, DELIVERY_NUMBERS)).isEqualTo(3);
+            assertThat(nextValue(context, tables.delivery() + "_label_tracking_code")).isGreaterThan(2);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void entitiesInsideAnEmbeddedObjectGetTheirIdsAtEverySaveAndKeepThem(TestDatabase database) {
+        run(database, context -> {
+            SeqgenJdbcDeliveryRepository deliveries = context.getBean(SeqgenJdbcDeliveryRepository.class);
+            SeqgenJdbcDelivery delivery = new SeqgenJdbcDelivery(null, null);
+            delivery.getParcels().add(new SeqgenJdbcParcel(null, "a"));
+            delivery.getParcels().add(new SeqgenJdbcParcel(null, "b"));
+            SeqgenJdbcDelivery saved = deliveries.save(delivery);
+            assertThat(saved.getParcels()).containsExactly(new SeqgenJdbcParcel(1L, "a"),
+                    new SeqgenJdbcParcel(2L, "b"));
+
+            saved.getParcels().add(new SeqgenJdbcParcel(null, "c"));
+            deliveries.save(saved);
+            assertThat(deliveries.findById(saved.getId()).orElseThrow().getParcels()).containsExactlyInAnyOrder(
+                    new SeqgenJdbcParcel(1L, "a"), new SeqgenJdbcParcel(2L, "b"), new SeqgenJdbcParcel(3L, "c"));
+        });
+    }
+
+    /**
+     * A rolled-back save leaves no gap in a gapless number inside an embedded object, and a saveAll numbers its new
+     * aggregates in one increment, those with a null embedded object drawing nothing.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void gaplessNumbersInsideEmbeddedObjectsSurviveARollbackAndTakeOneIncrementPerSaveAll(TestDatabase database) {
+        run(database, context -> {
+            SeqgenJdbcDeliveryRepository deliveries = context.getBean(SeqgenJdbcDeliveryRepository.class);
+            inTransaction(context, true, () -> deliveries.save(new SeqgenJdbcDelivery(new Numbering(null, "A"),
+                    null)));
+            SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+            long before = opened(registry, DELIVERY_NUMBERS).stats().reservations();
+            List<SeqgenJdbcDelivery> saved = inTransaction(context, false, () -> deliveries.saveAll(
+                    IntStream.range(0, 100).mapToObj(i -> new SeqgenJdbcDelivery(
+                            i % 10 == 9 ? null : new Numbering(null, "A"), null)).toList()));
+            assertThat(saved).filteredOn(delivery -> delivery.getNumbering() != null)
+                    .extracting(delivery -> delivery.getNumbering().number())
+                    .as("the rolled-back number is taken again").containsExactlyElementsOf(
+                            LongStream.rangeClosed(1, 90).boxed().toList());
+            assertThat(opened(registry, DELIVERY_NUMBERS).stats().reservations() - before)
+                    .as("one increment for the 90 numbers of the call").isEqualTo(1);
+            assertThat(nextValue(context, DELIVERY_NUMBERS)).isEqualTo(91);
+            assertThat(context.getBean(JdbcTemplate.class).queryForList("SELECT numbering_number FROM "
+                    + tables.delivery() + " WHERE numbering_number IS NOT NULL ORDER BY numbering_number", Long.class))
+                    .containsExactlyElementsOf(LongStream.rangeClosed(1, 90).boxed().toList());
+        });
+    }
+
+    /**
      * 16 threads save invoices in transactions of one to three, and every third transaction rolls back after its
      * inserts: the committed numbers are exactly 1..n, in the order of their commits.
      */
@@ -242,10 +327,17 @@ class SeqgenDataJdbcTest {
             database.execute("INSERT INTO " + tables.invoice() + " (id, number, customer) VALUES (" + (i * 10)
                     + ", " + i + ", 'old')");
         }
+        for (int i = 1; i <= 7; i++) {
+            database.execute("INSERT INTO " + tables.delivery() + " (id, numbering_number, numbering_series) VALUES ("
+                    + i + ", " + i + ", 'old')");
+        }
         run(database, false, context -> {
             SeqgenJdbcInvoice saved = context.getBean(SeqgenJdbcInvoiceRepository.class).save(new SeqgenJdbcInvoice("new"));
             assertThat(saved.getId()).isEqualTo(501);
             assertThat(saved.getNumber()).isEqualTo(51);
+            SeqgenJdbcDelivery delivery = context.getBean(SeqgenJdbcDeliveryRepository.class)
+                    .save(new SeqgenJdbcDelivery(new Numbering(null, "new"), null));
+            assertThat(delivery.getNumbering().number()).as("above the embedded object's prefixed column").isEqualTo(8);
         });
     }
 
@@ -288,10 +380,10 @@ class SeqgenDataJdbcTest {
     }
 
     @Test
-    void aSeqgenValueInsideAnEmbeddedObjectFailsTheStartUp() {
-        assertTheStartUpFails(Embedding.class,
-                EmbeddedNumberShipment.class.getName(), "property 'tracking.number'",
-                "sequence 'seqgen_jdbc_shipment_tracking_number'", "embedded object (@Embedded)");
+    void aSeqgenValueInsideACompositeIdFailsTheStartUp() {
+        assertTheStartUpFails(CompositeId.class,
+                CompositeIdShipment.class.getName(), "property 'key.number'",
+                "sequence 'seqgen_jdbc_shipment_number'", "composite id (@Id @Embedded)");
     }
 
     @Test
@@ -358,6 +450,10 @@ class SeqgenDataJdbcTest {
         dropTables(database);
         database.execute("CREATE TABLE " + tables.invoice() + " (id BIGINT NOT NULL PRIMARY KEY, number BIGINT NOT"
                 + " NULL UNIQUE, customer VARCHAR(100))");
+        database.execute("CREATE TABLE " + tables.delivery() + " (id BIGINT NOT NULL PRIMARY KEY, numbering_number"
+                + " BIGINT UNIQUE, numbering_series VARCHAR(20), label_tracking_code INT)");
+        database.execute("CREATE TABLE " + tables.parcel() + " (id BIGINT NOT NULL PRIMARY KEY, seqgen_jdbc_delivery"
+                + " BIGINT NOT NULL, content VARCHAR(100))");
         database.execute("CREATE TABLE " + tables.ticket() + " (id INT NOT NULL PRIMARY KEY, note VARCHAR(100))");
         database.execute("CREATE TABLE " + tables.order() + " (id BIGINT NOT NULL PRIMARY KEY)");
         database.execute("CREATE TABLE " + tables.orderLine() + " (id BIGINT NOT NULL PRIMARY KEY,"
@@ -366,6 +462,8 @@ class SeqgenDataJdbcTest {
 
     private void dropTables(TestDatabase database) {
         database.dropTable(tables.invoice());
+        database.dropTable(tables.parcel());
+        database.dropTable(tables.delivery());
         database.dropTable(tables.ticket());
         database.dropTable(tables.orderLine());
         database.dropTable(tables.order());
@@ -384,6 +482,14 @@ class SeqgenDataJdbcTest {
 
         String invoice() {
             return "seqgen_jdbc_invoice" + suffix;
+        }
+
+        String delivery() {
+            return "seqgen_jdbc_delivery" + suffix;
+        }
+
+        String parcel() {
+            return "seqgen_jdbc_parcel" + suffix;
         }
 
         String ticket() {
@@ -489,7 +595,8 @@ class SeqgenDataJdbcTest {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @AutoConfigurationPackage(basePackageClasses = EmbeddedNumberShipment.class)
-    static class Embedding {
+    @AutoConfigurationPackage(basePackageClasses = CompositeIdShipment.class)
+    static class CompositeId {
     }
+
 }

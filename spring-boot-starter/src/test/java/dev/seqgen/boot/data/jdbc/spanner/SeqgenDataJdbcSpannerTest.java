@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
+import com.google.cloud.spanner.Dialect;
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
 import dev.seqgen.boot.data.jdbc.SeqgenDataJdbcAutoConfiguration;
 import dev.seqgen.boot.data.jdbc.invoices.SeqgenJdbcInvoice;
@@ -17,8 +18,12 @@ import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.jdbc.autoconfigure.DataJdbcRepositoriesAutoConfiguration;
@@ -30,6 +35,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.jdbc.core.dialect.JdbcDialect;
+import org.springframework.data.jdbc.core.dialect.JdbcPostgresDialect;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -38,44 +44,77 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Spring Data JDBC aggregates in Cloud Spanner (the emulator; skipped without {@code SPANNER_EMULATOR_HOST}, failed
  * when {@code SEQGENTEST_REQUIRE_DATABASES=true}), reached through Spanner's JDBC driver, with seqgen's JDBC store in
  * the same database: ids from the default strategy, gapless SYNC numbers in Spring's transaction despite a rollback,
- * {@code saveAll} numbered in one increment. Spring Data JDBC needs a dialect bean there ({@link GoogleSqlDialect}).
+ * {@code saveAll} numbered in one increment. On a GoogleSQL and on a PostgreSQL-dialect database; Spring Data JDBC
+ * needs a dialect bean on both ({@link GoogleSqlDialect}, Spring Data's own {@link JdbcPostgresDialect}).
  */
 class SeqgenDataJdbcSpannerTest {
 
     private static final String INVOICE_NUMBERS = "seqgen_jdbc_invoice_number";
 
     @RegisterExtension
-    static final SpannerEmulator emulator = new SpannerEmulator(
+    static final SpannerEmulator googleSql = new SpannerEmulator(
             "CREATE TABLE seqgen_jdbc_invoice (id INT64 NOT NULL, number INT64 NOT NULL, customer STRING(100))"
                     + " PRIMARY KEY (id)",
             "CREATE UNIQUE INDEX seqgen_jdbc_invoice_by_number ON seqgen_jdbc_invoice (number)");
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, JdbcTemplateAutoConfiguration.class,
-                    TransactionAutoConfiguration.class, DataJdbcRepositoriesAutoConfiguration.class,
-                    SeqgenAutoConfiguration.class, SeqgenDataJdbcAutoConfiguration.class))
-            .withUserConfiguration(Aggregates.class)
-            .withPropertyValues("spring.datasource.url=jdbc:cloudspanner://" + emulator.host() + "/projects/"
-                    + SpannerEmulator.PROJECT + "/instances/" + emulator.instanceId() + "/databases/"
-                    + emulator.databaseId() + "?autoConfigEmulator=true",
-                    "spring.datasource.driver-class-name=com.google.cloud.spanner.jdbc.JdbcDriver",
-                    "seqgen.jdbc.initialize-schema=always",
-                    "seqgen.defaults.acquire-timeout=" + SpannerEmulator.PATIENCE.toSeconds() + "s");
+    @RegisterExtension
+    static final SpannerEmulator postgresql = new SpannerEmulator(Dialect.POSTGRESQL,
+            "CREATE TABLE seqgen_jdbc_invoice (id bigint NOT NULL, number bigint NOT NULL, customer varchar(100),"
+                    + " PRIMARY KEY (id))",
+            "CREATE UNIQUE INDEX seqgen_jdbc_invoice_by_number ON seqgen_jdbc_invoice (number)");
+
+    /**
+     * A Spanner database of one dialect, the Spring Data JDBC dialect the application declares for it (none where
+     * Spring Data detects one) and the dialect Spring Data JDBC then uses.
+     */
+    record SpannerDatabase(String name, SpannerEmulator emulator, @Nullable JdbcDialect declared,
+            Class<? extends JdbcDialect> used) {
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<SpannerDatabase> databases() {
+        return Stream.of(new SpannerDatabase("GoogleSQL", googleSql, GoogleSqlDialect.INSTANCE, GoogleSqlDialect.class),
+                new SpannerDatabase("PostgreSQL dialect", postgresql, null, JdbcPostgresDialect.class));
+    }
+
+    private static ApplicationContextRunner contextRunner(SpannerEmulator emulator) {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                        DataSourceTransactionManagerAutoConfiguration.class, JdbcTemplateAutoConfiguration.class,
+                        TransactionAutoConfiguration.class, DataJdbcRepositoriesAutoConfiguration.class,
+                        SeqgenAutoConfiguration.class, SeqgenDataJdbcAutoConfiguration.class))
+                .withUserConfiguration(Aggregates.class)
+                .withPropertyValues("spring.datasource.url=jdbc:cloudspanner://" + emulator.host() + "/projects/"
+                        + SpannerEmulator.PROJECT + "/instances/" + emulator.instanceId() + "/databases/"
+                        + emulator.databaseId() + "?autoConfigEmulator=true",
+                        "spring.datasource.driver-class-name=com.google.cloud.spanner.jdbc.JdbcDriver",
+                        "seqgen.jdbc.initialize-schema=always",
+                        "seqgen.defaults.acquire-timeout=" + SpannerEmulator.PATIENCE.toSeconds() + "s",
+                        "seqgen.table=" + TestDatabase.uniqueTable());
+    }
 
     @Test
-    void withoutADialectBeanSpringDataJdbcCannotStartOnSpanner() {
-        contextRunner.withPropertyValues("seqgen.table=" + TestDatabase.uniqueTable()).run(context ->
+    void withoutADialectBeanSpringDataJdbcCannotStartOnAGoogleSqlDatabase() {
+        contextRunner(googleSql).run(context ->
                 assertThat(context).getFailure().rootCause()
                         .hasMessageContaining("Cannot determine a dialect"));
     }
 
-    @Test
-    void aggregatesGetIdsAndGaplessNumbersInSpringsTransaction() {
-        contextRunner.withBean(JdbcDialect.class,
-                () -> GoogleSqlDialect.INSTANCE).withPropertyValues("seqgen.table=" + TestDatabase.uniqueTable())
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aggregatesGetIdsAndGaplessNumbersInSpringsTransaction(SpannerDatabase database) {
+        ApplicationContextRunner contextRunner = contextRunner(database.emulator());
+        if (database.declared() != null) {
+            contextRunner = contextRunner.withBean(JdbcDialect.class, database::declared);
+        }
+        contextRunner
                 .run(context -> {
                     assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(JdbcDialect.class)).isInstanceOf(database.used());
                     assertThat(context.getBean(SequenceRegistry.class).store()).as("seqgen's table store in Spanner")
                             .isInstanceOf(JdbcSequenceStore.class);
                     SeqgenJdbcInvoiceRepository invoices = context.getBean(SeqgenJdbcInvoiceRepository.class);
