@@ -260,9 +260,7 @@ public final class FleetBenchmark {
      */
     static final class ServerRow implements Row {
 
-        private final String url;
-        private final String user;
-        private final String password;
+        private final HikariConfig connection;
         private final long latencyNanos;
         private final String sequence = "fleet_" + Long.toString(System.currentTimeMillis(), 36);
         private final List<HikariDataSource> pools = new ArrayList<>();
@@ -270,9 +268,11 @@ public final class FleetBenchmark {
         private final JdbcSequenceStore probe;
 
         ServerRow(String url, String user, String password, long latencyNanos) {
-            this.url = url;
-            this.user = user;
-            this.password = password;
+            this.connection = new HikariConfig();
+            connection.setJdbcUrl(url);
+            connection.setUsername(user);
+            connection.setPassword(password);
+            connection.setMaximumPoolSize(1);
             this.latencyNanos = latencyNanos;
             this.probe = JdbcSequenceStore.builder(pool()).build();
             probe.createSequence(sequence, 1);
@@ -280,10 +280,7 @@ public final class FleetBenchmark {
 
         private HikariDataSource pool() {
             HikariConfig config = new HikariConfig();
-            config.setJdbcUrl(url);
-            config.setUsername(user);
-            config.setPassword(password);
-            config.setMaximumPoolSize(1);
+            connection.copyStateTo(config);
             config.setPoolName("fleet-" + pools.size());
             HikariDataSource pool = new HikariDataSource(config);
             pools.add(pool);
