@@ -1,6 +1,7 @@
 package dev.seqgen.jmh;
 
 import dev.seqgen.Sequence;
+import com.google.cloud.spanner.connection.SpannerPool;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.SequenceRegistry;
@@ -95,7 +96,7 @@ public final class FleetBenchmark {
             return switch (this) {
                 case SIMULATED -> new SimulatedRow(serviceNanos);
                 case POSTGRES -> new ServerRow(BulkDatabase.POSTGRES.url(""), BulkDatabase.POSTGRES.user(),
-                        BulkDatabase.POSTGRES.password(), serviceNanos);
+                        BulkDatabase.POSTGRES.password(), serviceNanos, () -> { });
                 case SPANNER -> {
                     if (!"false".equals(System.getenv("GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW"))) {
                         throw new IllegalArgumentException("--store=spanner: export"
@@ -104,7 +105,9 @@ public final class FleetBenchmark {
                     }
                     String host = System.getenv().getOrDefault("SPANNER_EMULATOR_HOST", "localhost:9010");
                     yield new ServerRow("jdbc:cloudspanner://" + host + "/projects/seqgen-bench/instances/seqgen-bench"
-                            + "/databases/fleet?autoConfigEmulator=true", null, null, serviceNanos);
+                            + "/databases/fleet?autoConfigEmulator=true", null, null, serviceNanos,
+                            // The driver keeps its Spanner clients, and so the JVM, for a minute after use.
+                            SpannerPool::closeSpannerPool);
                 }
             };
         }
@@ -266,14 +269,16 @@ public final class FleetBenchmark {
         private final List<HikariDataSource> pools = new ArrayList<>();
         private final List<CommitLatencyDataSource> connections = new ArrayList<>();
         private final JdbcSequenceStore probe;
+        private final Runnable afterClose;
 
-        ServerRow(String url, String user, String password, long latencyNanos) {
+        ServerRow(String url, String user, String password, long latencyNanos, Runnable afterClose) {
             this.connection = new HikariConfig();
             connection.setJdbcUrl(url);
             connection.setUsername(user);
             connection.setPassword(password);
             connection.setMaximumPoolSize(1);
             this.latencyNanos = latencyNanos;
+            this.afterClose = afterClose;
             this.probe = JdbcSequenceStore.builder(pool()).build();
             probe.createSequence(sequence, 1);
         }
@@ -322,6 +327,7 @@ public final class FleetBenchmark {
         @Override
         public void close() {
             pools.forEach(HikariDataSource::close);
+            afterClose.run();
         }
     }
 
