@@ -113,6 +113,13 @@ public final class FleetBenchmark {
         }
     }
 
+    /**
+     * What a row has served so far: its transactions, the values they reserved, and the time the row was held (-1
+     * where it cannot be seen; {@code busyIsLowerBound} where only a part of it can).
+     */
+    record Reading(long transactions, long values, long busyNanos, boolean busyIsLowerBound) {
+    }
+
     /** The counter row of one scenario and what it saw. */
     interface Row extends AutoCloseable {
 
@@ -122,17 +129,8 @@ public final class FleetBenchmark {
         /** The store of one more instance: the row itself, or a store with a connection of the instance's own. */
         SequenceStore storeOfInstance();
 
-        /** Transactions on the row so far. */
-        long transactions();
-
-        /** Values reserved from the row so far. */
-        long values();
-
-        /** Time the row was held so far; -1 where it cannot be seen. */
-        long busyNanos();
-
-        /** Whether {@link #busyNanos} is only a lower bound. */
-        boolean busyIsLowerBound();
+        /** What the row has served so far. */
+        Reading read();
 
         @Override
         void close();
@@ -184,23 +182,8 @@ public final class FleetBenchmark {
         }
 
         @Override
-        public long transactions() {
-            return transactions.sum();
-        }
-
-        @Override
-        public long values() {
-            return values.sum();
-        }
-
-        @Override
-        public long busyNanos() {
-            return busyNanos.sum();
-        }
-
-        @Override
-        public boolean busyIsLowerBound() {
-            return false;
+        public Reading read() {
+            return new Reading(transactions.sum(), values.sum(), busyNanos.sum(), false);
         }
 
         @Override
@@ -305,23 +288,10 @@ public final class FleetBenchmark {
         }
 
         @Override
-        public long transactions() {
-            return connections.stream().mapToLong(CommitLatencyDataSource::commits).sum();
-        }
-
-        @Override
-        public long values() {
-            return probe.nextValue(sequence).orElseThrow() - 1;
-        }
-
-        @Override
-        public long busyNanos() {
-            return latencyNanos > 0 ? transactions() * latencyNanos : -1;
-        }
-
-        @Override
-        public boolean busyIsLowerBound() {
-            return true;
+        public Reading read() {
+            long commits = connections.stream().mapToLong(CommitLatencyDataSource::commits).sum();
+            return new Reading(commits, probe.nextValue(sequence).orElseThrow() - 1,
+                    latencyNanos > 0 ? commits * latencyNanos : -1, true);
         }
 
         @Override
@@ -525,18 +495,17 @@ public final class FleetBenchmark {
         for (int i = 0; i < count; i++) {
             slowest = Math.max(slowest, readyAt.get(i) == 0 ? System.nanoTime() - begin : readyAt.get(i) - begin);
         }
-        long transactions0 = row.transactions();
-        long busy0 = row.busyNanos();
-        long values0 = row.values();
+        Reading start = row.read();
         long errors0 = errors.sum();
         long waits0 = waits(instances);
         long windowStart = System.nanoTime();
         window.set(1, windowStart + measure.toNanos());
         window.set(0, windowStart);
         Thread.sleep(measure.toMillis());
-        long transactions = row.transactions() - transactions0;
-        long busy = busy0 < 0 ? -1 : row.busyNanos() - busy0;
-        long values = row.values() - values0;
+        Reading end = row.read();
+        long transactions = end.transactions() - start.transactions();
+        long busy = start.busyNanos() < 0 ? -1 : end.busyNanos() - start.busyNanos();
+        long values = end.values() - start.values();
         long windowErrors = errors.sum() - errors0;
         long windowWaits = waits0 < 0 ? -1 : waits(instances) - waits0;
         for (Thread driver : driverThreads) {
@@ -558,7 +527,7 @@ public final class FleetBenchmark {
         row.close();
         return new Result(store, source, count, rate, serviceMillis, measure.toNanos() / 1e9, transactions, busy, values,
                 calls, windowWaits, windowErrors, startErrors.sum() + errors0, servedTotal, askedTotal, slowest,
-                notReady, transactions0, busy0, row.busyIsLowerBound());
+                notReady, start.transactions(), start.busyNanos(), start.busyIsLowerBound());
     }
 
     /**
