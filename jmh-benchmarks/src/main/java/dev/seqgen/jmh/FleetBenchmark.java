@@ -1,7 +1,13 @@
 package dev.seqgen.jmh;
 
 import dev.seqgen.Sequence;
+import com.google.cloud.spanner.connection.SpannerPool;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jmh.bulk.BulkDatabase;
+import dev.seqgen.jmh.table.CommitLatencyDataSource;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 
@@ -46,17 +52,23 @@ import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
  *     --rate=1000 --service=10 --measure=180 --out=jmh-benchmarks/results/fleet
  * }</pre>
  *
+ * With {@code --store=postgres} or {@code --store=spanner} the row is a real one ({@link ServerRow}): every
+ * instance is a registry over a store of its own with one connection of its own, and {@code --service} is the
+ * latency injected into each commit, the row lock held.
+ *
  * Callers are driven by a pool of threads (at most 64), each serving a slice of the instances every 5 ms with the
  * values due since the last round, timing every call: a call that waits for the row delays the other instances
  * of its slice, which then catch up, so the rate asked is met over time while the latency of each call is its
- * own. CosId's {@code SegmentChainId} is not in the run: {@code me.ahoo.cosid:cosid-core} is not in the registry
- * this build can reach.
+ * own. CosId's {@code SegmentChainId} is not in the run: the registry this build reaches answers that
+ * {@code me.ahoo.cosid:cosid-core} (3.0.2) is absent.
  */
 public final class FleetBenchmark {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int MAX_DRIVERS = 64;
     private static final long ROUND_NANOS = 5 * MS;
+    /** Held here: java.util.logging keeps its loggers (and so their levels) only while someone refers to them. */
+    private static final Logger SEQGEN_LOGGER = Logger.getLogger("dev.seqgen");
 
     private FleetBenchmark() {
     }
@@ -71,11 +83,64 @@ public final class FleetBenchmark {
         HIBERNATE_POOLED
     }
 
+    /** Where the counter row is: {@code --store=simulated|postgres|spanner}. */
+    enum StoreKind {
+        /** A fair lock held for the service time: the machine's cores are the only limit besides the row. */
+        SIMULATED,
+        /** PostgreSQL at the {@code SEQGENTEST_POSTGRES_*} settings (as the bulk-insert benchmark reads them). */
+        POSTGRES,
+        /** The Spanner emulator at {@code SPANNER_EMULATOR_HOST}, through the Spanner JDBC driver. */
+        SPANNER;
+
+        Row open(long serviceNanos) {
+            return switch (this) {
+                case SIMULATED -> new SimulatedRow(serviceNanos);
+                case POSTGRES -> new ServerRow(BulkDatabase.POSTGRES.url(""), BulkDatabase.POSTGRES.user(),
+                        BulkDatabase.POSTGRES.password(), serviceNanos, () -> { });
+                case SPANNER -> {
+                    if (!"false".equals(System.getenv("GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW"))) {
+                        throw new IllegalArgumentException("--store=spanner: export"
+                                + " GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS=false and"
+                                + " GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW=false first");
+                    }
+                    String host = System.getenv().getOrDefault("SPANNER_EMULATOR_HOST", "localhost:9010");
+                    yield new ServerRow("jdbc:cloudspanner://" + host + "/projects/seqgen-bench/instances/seqgen-bench"
+                            + "/databases/fleet?autoConfigEmulator=true", null, null, serviceNanos,
+                            // The driver keeps its Spanner clients, and so the JVM, for a minute after use.
+                            SpannerPool::closeSpannerPool);
+                }
+            };
+        }
+    }
+
+    /**
+     * What a row has served so far: its transactions, the values they reserved, and the time the row was held (-1
+     * where it cannot be seen; {@code busyIsLowerBound} where only a part of it can).
+     */
+    record Reading(long transactions, long values, long busyNanos, boolean busyIsLowerBound) {
+    }
+
+    /** The counter row of one scenario and what it saw. */
+    interface Row extends AutoCloseable {
+
+        /** The sequence the instances share. */
+        String sequence();
+
+        /** The store of one more instance: the row itself, or a store with a connection of the instance's own. */
+        SequenceStore storeOfInstance();
+
+        /** What the row has served so far. */
+        Reading read();
+
+        @Override
+        void close();
+    }
+
     /**
      * One counter row: a transaction takes the row's fair lock (a row lock queues its waiters in order) and holds
      * it for the service time.
      */
-    static final class SimulatedRow implements SequenceStore {
+    static final class SimulatedRow implements SequenceStore, Row {
 
         private final ReentrantLock lock = new ReentrantLock(true);
         private final long serviceNanos;
@@ -104,6 +169,25 @@ public final class FleetBenchmark {
             } finally {
                 lock.unlock();
             }
+        }
+
+        @Override
+        public String sequence() {
+            return "orders";
+        }
+
+        @Override
+        public SequenceStore storeOfInstance() {
+            return this;
+        }
+
+        @Override
+        public Reading read() {
+            return new Reading(transactions.sum(), values.sum(), busyNanos.sum(), false);
+        }
+
+        @Override
+        public void close() {
         }
 
         @Override
@@ -149,6 +233,71 @@ public final class FleetBenchmark {
             } finally {
                 lock.unlock();
             }
+        }
+    }
+
+    /**
+     * A row on a real server. Every instance gets a {@link JdbcSequenceStore} over a HikariCP pool of one connection
+     * whose commits wait the injected latency first, the row lock held ({@link CommitLatencyDataSource}); each
+     * scenario takes a sequence of its own, created before the fleet starts, so that no scenario starts from another's
+     * kept ranges. Transactions are the commits of the instances' connections, values the row's advance (read on a
+     * connection of its own). How long the server held the row is not visible from here: the injected latency is
+     * reported as a lower bound of it, and nothing where none is injected.
+     */
+    static final class ServerRow implements Row {
+
+        private final HikariConfig connection;
+        private final long latencyNanos;
+        private final String sequence = "fleet_" + Long.toString(System.currentTimeMillis(), 36);
+        private final List<HikariDataSource> pools = new ArrayList<>();
+        private final List<CommitLatencyDataSource> connections = new ArrayList<>();
+        private final JdbcSequenceStore probe;
+        private final Runnable afterClose;
+
+        ServerRow(String url, String user, String password, long latencyNanos, Runnable afterClose) {
+            this.connection = new HikariConfig();
+            connection.setJdbcUrl(url);
+            connection.setUsername(user);
+            connection.setPassword(password);
+            connection.setMaximumPoolSize(1);
+            this.latencyNanos = latencyNanos;
+            this.afterClose = afterClose;
+            this.probe = JdbcSequenceStore.builder(pool()).build();
+            probe.createSequence(sequence, 1);
+        }
+
+        private HikariDataSource pool() {
+            HikariConfig config = new HikariConfig();
+            connection.copyStateTo(config);
+            config.setPoolName("fleet-" + pools.size());
+            HikariDataSource pool = new HikariDataSource(config);
+            pools.add(pool);
+            return pool;
+        }
+
+        @Override
+        public String sequence() {
+            return sequence;
+        }
+
+        @Override
+        public SequenceStore storeOfInstance() {
+            CommitLatencyDataSource connection = new CommitLatencyDataSource(pool(), latencyNanos);
+            connections.add(connection);
+            return JdbcSequenceStore.builder(connection).build();
+        }
+
+        @Override
+        public Reading read() {
+            long commits = connections.stream().mapToLong(CommitLatencyDataSource::commits).sum();
+            return new Reading(commits, probe.nextValue(sequence).orElseThrow() - 1,
+                    latencyNanos > 0 ? commits * latencyNanos : -1, true);
+        }
+
+        @Override
+        public void close() {
+            pools.forEach(HikariDataSource::close);
+            afterClose.run();
         }
     }
 
@@ -223,26 +372,29 @@ public final class FleetBenchmark {
     }
 
     /** What one scenario measured. */
-    record Result(Source source, int instances, int rate, long serviceMillis, double windowSeconds,
+    record Result(StoreKind store, Source source, int instances, int rate, long serviceMillis, double windowSeconds,
             long transactions, long busyNanos, long valuesReserved, Histogram calls, long waits, long errors,
             long startErrors, long served, long asked, long slowestFirstNanos, int notReady, long startTransactions,
-            long startBusyNanos) {
+            long startBusyNanos, boolean busyIsLowerBound) {
 
         /** The mean time the row was held per transaction before the window: the start-up's service time. */
         double startHoldMillis() {
-            return startTransactions == 0 ? 0 : startBusyNanos / 1e6 / startTransactions;
+            return startTransactions == 0 || startBusyNanos < 0 ? 0 : startBusyNanos / 1e6 / startTransactions;
         }
 
-        double utilization() {
-            return busyNanos / (windowSeconds * 1e9);
+        /** The row's utilization in per cent, "≥" where only a lower bound is known, "—" where none is. */
+        String utilization() {
+            return busyNanos < 0 ? "—" : String.format(Locale.ROOT, "%s%.1f %%", busyIsLowerBound ? "≥ " : "",
+                    100 * busyNanos / (windowSeconds * 1e9));
         }
     }
 
     /**
      * Runs the scenarios.
      *
-     * @param args {@code --scenarios=SOURCE:N,...}, {@code --rate=values per second per instance},
-     *     {@code --service=ms per transaction}, {@code --measure=seconds}, {@code --start-limit=seconds} (the
+     * @param args {@code --scenarios=SOURCE:N,...}, {@code --store=simulated|postgres|spanner} (the row of every
+     *     scenario), {@code --rate=values per second per instance}, {@code --service=ms per transaction} (on a
+     *     server: injected into every commit), {@code --measure=seconds}, {@code --start-limit=seconds} (the
      *     longest the fleet may take to get ready), {@code --out=prefix} (writes prefix.md)
      * @throws Exception if a scenario cannot run or the report cannot be written
      */
@@ -250,6 +402,7 @@ public final class FleetBenchmark {
         Map<String, String> options = new LinkedHashMap<>(Map.of("scenarios",
                 "SEQGEN:1,SEQGEN:1000,SEQGEN:2000,HIBERNATE_POOLED:1,HIBERNATE_POOLED:64", "rate", "1000", "service",
                 "10", "measure", "180", "start-limit", "120", "out", ""));
+        options.put("store", "simulated");
         for (String arg : args) {
             int equals = arg.indexOf('=');
             if (!arg.startsWith("--") || equals < 0 || !options.containsKey(arg.substring(2, equals))) {
@@ -258,8 +411,10 @@ public final class FleetBenchmark {
             }
             options.put(arg.substring(2, equals), arg.substring(equals + 1));
         }
-        // Thousands of registries each say hello at INFO; warnings still show.
-        Logger.getLogger("dev.seqgen").setLevel(Level.WARNING);
+        // Thousands of registries (and on a server as many pools) each say hello at INFO; warnings still show.
+        SEQGEN_LOGGER.setLevel(Level.WARNING);
+        System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "warn");
+        StoreKind store = StoreKind.valueOf(options.get("store").toUpperCase(Locale.ROOT));
         int rate = Integer.parseInt(options.get("rate"));
         long service = Long.parseLong(options.get("service"));
         Duration measure = Duration.ofSeconds(Long.parseLong(options.get("measure")));
@@ -267,7 +422,7 @@ public final class FleetBenchmark {
         List<Result> results = new ArrayList<>();
         for (String scenario : options.get("scenarios").split(",")) {
             String[] parts = scenario.trim().split(":");
-            Result result = run(Source.valueOf(parts[0]), Integer.parseInt(parts[1]), rate, service, measure,
+            Result result = run(store, Source.valueOf(parts[0]), Integer.parseInt(parts[1]), rate, service, measure,
                     startLimit);
             results.add(result);
             System.out.println(line(result));
@@ -284,9 +439,9 @@ public final class FleetBenchmark {
         }
     }
 
-    static Result run(Source source, int count, int rate, long serviceMillis, Duration measure, Duration startLimit)
-            throws InterruptedException, IOException {
-        SimulatedRow row = new SimulatedRow(serviceMillis * MS);
+    static Result run(StoreKind store, Source source, int count, int rate, long serviceMillis, Duration measure,
+            Duration startLimit) throws InterruptedException, IOException {
+        Row row = store.open(serviceMillis * MS);
         ExecutorService background = Executors.newCachedThreadPool(threads("fleet-refill"));
         ExecutorService starters = Executors.newCachedThreadPool(threads("fleet-start"));
         List<Instance> instances = new ArrayList<>();
@@ -306,6 +461,9 @@ public final class FleetBenchmark {
                         instances.get(index).start();
                         break;
                     } catch (RuntimeException e) {
+                        if (startErrors.sum() == 0) {
+                            System.err.println("first start-up error: " + e);
+                        }
                         startErrors.increment();
                     }
                 }
@@ -337,18 +495,17 @@ public final class FleetBenchmark {
         for (int i = 0; i < count; i++) {
             slowest = Math.max(slowest, readyAt.get(i) == 0 ? System.nanoTime() - begin : readyAt.get(i) - begin);
         }
-        long transactions0 = row.transactions.sum();
-        long busy0 = row.busyNanos.sum();
-        long values0 = row.values.sum();
+        Reading start = row.read();
         long errors0 = errors.sum();
         long waits0 = waits(instances);
         long windowStart = System.nanoTime();
         window.set(1, windowStart + measure.toNanos());
         window.set(0, windowStart);
         Thread.sleep(measure.toMillis());
-        long transactions = row.transactions.sum() - transactions0;
-        long busy = row.busyNanos.sum() - busy0;
-        long values = row.values.sum() - values0;
+        Reading end = row.read();
+        long transactions = end.transactions() - start.transactions();
+        long busy = start.busyNanos() < 0 ? -1 : end.busyNanos() - start.busyNanos();
+        long values = end.values() - start.values();
         long windowErrors = errors.sum() - errors0;
         long windowWaits = waits0 < 0 ? -1 : waits(instances) - waits0;
         for (Thread driver : driverThreads) {
@@ -367,9 +524,10 @@ public final class FleetBenchmark {
             instance.close();
         }
         background.shutdownNow();
-        return new Result(source, count, rate, serviceMillis, measure.toNanos() / 1e9, transactions, busy, values,
+        row.close();
+        return new Result(store, source, count, rate, serviceMillis, measure.toNanos() / 1e9, transactions, busy, values,
                 calls, windowWaits, windowErrors, startErrors.sum() + errors0, servedTotal, askedTotal, slowest,
-                notReady, transactions0, busy0);
+                notReady, start.transactions(), start.busyNanos(), start.busyIsLowerBound());
     }
 
     /**
@@ -404,6 +562,9 @@ public final class FleetBenchmark {
                         instances.get(index).next();
                     } catch (RuntimeException e) {
                         ok = false;
+                        if (errors.sum() == 0) {
+                            System.err.println("first caller error: " + e);
+                        }
                         errors.increment();
                     }
                     long end = System.nanoTime();
@@ -445,19 +606,21 @@ public final class FleetBenchmark {
         return sum;
     }
 
-    private static Instance instance(Source source, SimulatedRow row, ExecutorService background) {
+    private static Instance instance(Source source, Row row, ExecutorService background) {
+        SequenceStore store = row.storeOfInstance();
+        String sequence = row.sequence();
         return switch (source) {
             case SEQGEN, SEQGEN_NO_WARM_UP -> new Instance() {
-                private final SequenceRegistry registry = SequenceRegistry.builder(row).executor(background).build();
+                private final SequenceRegistry registry = SequenceRegistry.builder(store).executor(background).build();
                 private volatile Sequence orders;
 
                 @Override
                 public void start() {
                     if (source == Source.SEQGEN) {
-                        registry.warmUp(List.of("orders"), Duration.ofMinutes(2));
-                        orders = registry.sequence("orders");
+                        registry.warmUp(List.of(sequence), Duration.ofMinutes(2));
+                        orders = registry.sequence(sequence);
                     } else {
-                        Sequence opened = registry.sequence("orders");
+                        Sequence opened = registry.sequence(sequence);
                         opened.next();
                         orders = opened;
                     }
@@ -481,7 +644,8 @@ public final class FleetBenchmark {
             };
             case HIBERNATE_POOLED -> new Instance() {
                 private final HibernateOptimizerSource optimizer = new HibernateOptimizerSource(
-                        StandardOptimizerDescriptor.POOLED, 50, () -> row.transaction(50));
+                        StandardOptimizerDescriptor.POOLED, 50,
+                        () -> store.reserve(sequence, 50, Long.MAX_VALUE).first());
 
                 @Override
                 public void start() {
@@ -515,9 +679,10 @@ public final class FleetBenchmark {
     }
 
     static String line(Result r) {
-        return String.format(Locale.ROOT, "%s x %d: %.1f tx/s (%.0f %%), %,.0f values/tx, %d calls, %.4f %% over 1 ms,"
+        return String.format(Locale.ROOT, "%s x %d on %s: %.1f tx/s (%s), %,.0f values/tx, %d calls, %.4f %% over 1 ms,"
                 + " p99.9 %s, max %s, waits %s, errors %d (before: %d), served %.1f %%, slowest first value %.2f s%s",
-                r.source(), r.instances(), r.transactions() / r.windowSeconds(), 100 * r.utilization(),
+                r.source(), r.instances(), r.store().name().toLowerCase(Locale.ROOT),
+                r.transactions() / r.windowSeconds(), r.utilization(),
                 r.transactions() == 0 ? 0.0 : (double) r.valuesReserved() / r.transactions(), r.calls().count,
                 r.calls().count == 0 ? 0.0 : 100.0 * r.calls().over1ms / r.calls().count,
                 duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(), r.startErrors(),
@@ -528,19 +693,20 @@ public final class FleetBenchmark {
     }
 
     static String table(List<Result> results) {
-        StringBuilder table = new StringBuilder("| source | instances | row tx/s | row utilization | values/tx | next()"
-                + " calls | over 1 ms | p99.9 | max | waited for a refill | caller errors (before) | served of asked"
-                + " | slowest first value (bound) |\n"
-                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        StringBuilder table = new StringBuilder("| row | source | instances | row tx/s | row utilization | values/tx"
+                + " | next() calls | over 1 ms | p99.9 | max | waited for a refill | caller errors (before) | served of"
+                + " asked | slowest first value (bound) |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Result r : results) {
-            table.append(String.format(Locale.ROOT, "| `%s` | %,d | %.1f | %.1f %% | %,.0f | %,d | %.4f %% | %s | %s |"
-                    + " %s | %d (%d) | %.1f %% | %.2f s (%.2f s)%s |%n", r.source(), r.instances(),
-                    r.transactions() / r.windowSeconds(), 100 * r.utilization(),
+            table.append(String.format(Locale.ROOT, "| %s | `%s` | %,d | %.1f | %s | %,.0f | %,d | %.4f %% | %s | %s |"
+                    + " %s | %d (%d) | %.1f %% | %.2f s (%s)%s |%n", r.store().name().toLowerCase(Locale.ROOT),
+                    r.source(), r.instances(), r.transactions() / r.windowSeconds(), r.utilization(),
                     r.transactions() == 0 ? 0.0 : (double) r.valuesReserved() / r.transactions(), r.calls().count,
                     r.calls().count == 0 ? 0.0 : 100.0 * r.calls().over1ms / r.calls().count,
                     duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(),
                     r.startErrors(), r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
-                    r.instances() * r.serviceMillis() * 1.2 / 1000, r.notReady() > 0 ? ", " + r.notReady()
+                    r.serviceMillis() == 0 ? "—" : String.format(Locale.ROOT, "%.2f s",
+                            r.instances() * r.serviceMillis() * 1.2 / 1000), r.notReady() > 0 ? ", " + r.notReady()
                             + " not ready" : ""));
         }
         return table.toString();

@@ -7,6 +7,7 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -14,16 +15,29 @@ import javax.sql.DataSource;
  * A data source whose connections take {@code latencyNanos} longer to commit, with their locks still held:
  * a database far away, or one that waits for its replicas before it acknowledges a commit, as Spanner does.
  * A transaction that updated the sequence row keeps it locked for the extra time, so reservations of one row
- * are serialised through the latency exactly as they would be on such a database.
+ * are serialised through the latency exactly as they would be on such a database. The commits are counted: with
+ * one store over the data source, its transactions.
  */
-final class CommitLatencyDataSource implements DataSource {
+public final class CommitLatencyDataSource implements DataSource {
 
     private final DataSource delegate;
     private final long latencyNanos;
+    private final LongAdder commits = new LongAdder();
 
-    CommitLatencyDataSource(DataSource delegate, long latencyNanos) {
+    /**
+     * Wraps a data source.
+     *
+     * @param delegate where the connections come from
+     * @param latencyNanos what every commit waits before it runs; 0 for none
+     */
+    public CommitLatencyDataSource(DataSource delegate, long latencyNanos) {
         this.delegate = delegate;
         this.latencyNanos = latencyNanos;
+    }
+
+    /** @return the commits called on this data source's connections so far */
+    public long commits() {
+        return commits.sum();
     }
 
     @Override
@@ -41,6 +55,7 @@ final class CommitLatencyDataSource implements DataSource {
                 (proxy, method, args) -> {
                     if (method.getName().equals("commit") && method.getParameterCount() == 0) {
                         Pause.nanos(latencyNanos);
+                        commits.increment();
                     }
                     try {
                         return method.invoke(connection, args);
