@@ -8,6 +8,7 @@ import dev.seqgen.spi.SequenceStoreException;
 import java.lang.System.Logger.Level;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -16,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * Adoption of the values an application's tables already hold: a sequence's row is put above them, once. A
  * sequential sequence adopts at its first value ({@link #aboveExistingRows}, its row moved forward), since rows
  * may arrive after start-up; a bit-reversed one where its row is created ({@link #aboveExistingKeys}), since its
- * keys say nothing of a row's position later. Every read of rows is the store's, on its own connection.
+ * keys say nothing of a row's position later. Every read of rows is the store's, on its own connection, and only
+ * of tables the store can reach ({@link #warnIfTablesElsewhere}).
  */
 final class Adoption {
 
@@ -30,14 +32,16 @@ final class Adoption {
      * of all its tables: a row below is moved forward by the store's guarded update, never backwards, so JVMs
      * starting at once agree. A table that cannot be read fails the first value, with the store's error as its
      * cause (see {@link #highest}); a store whose rows are elsewhere reads nothing.
+     *
+     * @param platform the entities' database ({@link EntityDatabase#platform})
      */
-    static void aboveExistingRows(List<Registration> group, SequenceStore store) {
+    static void aboveExistingRows(List<Registration> group, SequenceStore store, String platform) {
         String name = group.get(0).name();
         SequenceSettings settings = group.get(0).settings();
         if (settings.keyOrder() != KeyOrder.SEQUENTIAL) {
             return; // adopted when start() created the row, once
         }
-        Highest existing = highest(group, store, true);
+        Highest existing = highest(group, store, platform, true);
         long highest = existing.counter();
         String highestTable = existing.table();
         if (highest <= 0 || highest == Long.MAX_VALUE) {
@@ -67,9 +71,10 @@ final class Adoption {
      * them, so no new key can equal an existing one. That read goes over the keys once, when the session factory
      * starts and the sequence has no row yet, never again; keys inside the skip range are left to the range.
      *
+     * @param platform the entities' database ({@link EntityDatabase#platform})
      * @return the settings to create the row with: the sequence's, its initial value raised above those counters
      */
-    static SequenceSettings aboveExistingKeys(List<Registration> group, SequenceStore store) {
+    static SequenceSettings aboveExistingKeys(List<Registration> group, SequenceStore store, String platform) {
         String name = group.get(0).name();
         SequenceSettings settings = group.get(0).settings();
         OptionalLong row;
@@ -81,7 +86,7 @@ final class Adoption {
         if (row.isPresent()) {
             return settings;
         }
-        Highest existing = highest(group, store, false);
+        Highest existing = highest(group, store, platform, false);
         long highest = existing.counter();
         String highestTable = existing.table();
         if (highest <= 0) {
@@ -104,6 +109,29 @@ final class Adoption {
         return above;
     }
 
+    /**
+     * Warns, once per sequence when it starts, that its store cannot read its tables: the store keeps its rows in a
+     * database of another kind than the entities' (a Cloud Spanner store beside entities on H2 or PostgreSQL), so
+     * adoption reads nothing and the sequence starts at its row, whatever the tables hold. Not an error: the tables
+     * may be empty, or the row placed above them by hand.
+     *
+     * @param platform the entities' database ({@link EntityDatabase#platform})
+     */
+    static void warnIfTablesElsewhere(List<Registration> group, SequenceStore store, String platform) {
+        List<String> tables = group.stream().map(Registration::table).filter(Objects::nonNull).distinct().toList();
+        if (tables.isEmpty() || store.readsApplicationTables(platform)) {
+            return;
+        }
+        String name = group.get(0).name();
+        LOG.log(Level.WARNING, "seqgen: sequence '" + name + "' cannot start above the values its table(s) "
+                + String.join(", ", tables) + " already hold: they are in the application's " + platform
+                + " database, and the sequence's row is in the " + store.name() + " store (" + store + "), which"
+                + " cannot read them. The sequence starts at its row's next value (a new row at initial-value "
+                + group.get(0).settings().initialValue() + "). If the tables hold values, set seqgen.sequences."
+                + name + ".initial-value above the highest before the row is created (or move an existing row's"
+                + " next_value above it), or keep seqgen's rows in the application's database (the JDBC store)");
+    }
+
     /** The highest counter the tables of a group hold, and the table holding it (null if all are empty). */
     private record Highest(long counter, @Nullable String table) {
     }
@@ -111,8 +139,9 @@ final class Adoption {
     /**
      * Reads, through the store, the highest counter the group's tables hold. The store reads on its own connection,
      * never in the caller's transaction: on Cloud Spanner that read would otherwise begin the caller's read-write
-     * transaction and widen what it locks and what can abort it. A store whose rows are not in the application's
-     * database reads nothing.
+     * transaction and widen what it locks and what can abort it. A store that cannot reach the tables
+     * ({@link SequenceStore#readsApplicationTables}) is not asked: they count as empty, as
+     * {@link #warnIfTablesElsewhere} said when the sequence started.
      *
      * <p>A table the store cannot read: at the first value ({@code atFirstValue}) the schema is in place (hbm2ddl,
      * Flyway and {@code data.sql} have run), so the error is the caller's, with its cause: taking it as an empty
@@ -120,7 +149,11 @@ final class Adoption {
      * sequence's row is made there) the table may not exist yet, since hbm2ddl creates it later; it then counts as
      * empty, with a warning that names the table and what the store said.
      */
-    private static Highest highest(List<Registration> group, SequenceStore store, boolean atFirstValue) {
+    private static Highest highest(List<Registration> group, SequenceStore store, String platform,
+            boolean atFirstValue) {
+        if (!store.readsApplicationTables(platform)) {
+            return new Highest(0, null);
+        }
         String name = group.get(0).name();
         long highest = 0;
         @Nullable String highestTable = null;

@@ -8,6 +8,7 @@ import dev.seqgen.jdbc.JdbcStoreFactory;
 import dev.seqgen.jdbc.NativeSequenceStore;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
+import org.hibernate.engine.jdbc.spi.JdbcServices;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 
 import java.util.Map;
@@ -49,6 +50,11 @@ final class RegistrySource {
     /** @return Hibernate's connection provider, or null (a multi-tenant set-up) */
     @Nullable ConnectionProvider connectionProvider() {
         return serviceRegistry.getService(ConnectionProvider.class);
+    }
+
+    /** @return the platform of the entities' database ({@link EntityDatabase#platform}), from Hibernate's dialect */
+    String platform() {
+        return EntityDatabase.platform(serviceRegistry.requireService(JdbcServices.class).getDialect());
     }
 
     /**

@@ -50,7 +50,8 @@ import org.jspecify.annotations.Nullable;
  * 2. Session factory built (SeqgenIntegrator calls start(), unless JDBC access at boot is off; then the first
  *    value does): the registry is resolved (RegistrySource), the columns checked (StartUpChecks, every refusing
  *    column in one report), and each sequence's row created once, with its settings; a bit-reversed sequence's
- *    row above the counters of the keys its tables hold (Adoption), since its keys say nothing of a row later.
+ *    row above the counters of the keys its tables hold (Adoption), since its keys say nothing of a row later. A
+ *    store that cannot read the tables (its rows in a database of another kind) adopts nothing, with a warning.
  * 3. First value (open()): the highest value of every column the sequence serves is read once, by the store on
  *    its own connection, and the row moved forward above it (Adoption): rows may arrive after start-up (Spring
  *    Boot's deferred data.sql). Only then is the sequence opened, without a second create, so no block below
@@ -186,8 +187,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 // keys are the exception: they are adopted only by a row's creation (startAboveExistingKeys),
                 // which is here.
                 SequenceStore store = started.storeOf(first.name(), first.settings());
+                Adoption.warnIfTablesElsewhere(group, store, source.platform());
                 SequenceSettings creation = first.settings().keyOrder() == KeyOrder.SEQUENTIAL
-                        ? first.settings() : Adoption.aboveExistingKeys(group, store);
+                        ? first.settings() : Adoption.aboveExistingKeys(group, store, source.platform());
                 started.createSequence(first.name(), creation);
             } catch (SequenceUnavailableException e) {
                 String unreadable = StartUpChecks.unreadableTable(started.storeOf(first.name(), first.settings()), e);
@@ -261,7 +263,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         SequenceUnavailableException late = null;
         try {
             SequenceRegistry started = source.registry();
-            Adoption.aboveExistingRows(group, started.storeOf(first.name(), first.settings()));
+            Adoption.aboveExistingRows(group, started.storeOf(first.name(), first.settings()), source.platform());
             Sequence sequence;
             if (warmUp == null) {
                 sequence = started.sequence(first.name(), first.settings());

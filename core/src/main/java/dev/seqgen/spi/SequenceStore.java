@@ -217,7 +217,7 @@ public interface SequenceStore {
      * sequential} settings that is the column's highest value; for a key order that maps counters to keys, the
      * highest counter whose key the column holds outside the {@linkplain SequenceSettings#skipRange() skip range}.
      * Runs on the store's own connection or client, in a transaction of its own that only reads, never in a
-     * caller's.
+     * caller's. Frameworks call it only for tables the store can reach ({@link #readsApplicationTables}).
      *
      * @param table the table, qualified and quoted as the database needs it
      * @param column the column, quoted as the database needs it
@@ -229,6 +229,23 @@ public interface SequenceStore {
      */
     default OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         return OptionalLong.empty();
+    }
+
+    /**
+     * Whether {@link #highestCounter} can read the tables of an application whose entities are in a database of
+     * the given platform: false when this store's rows are in a database of another kind, which cannot hold those
+     * tables (a Cloud Spanner store beside entities on PostgreSQL or H2). A framework then adopts nothing and says
+     * so, instead of reading a table the store's database does not have. A store reading through the application's
+     * own database (seqgen's JDBC stores over its {@code DataSource}) answers true for every platform, as does the
+     * default.
+     *
+     * @param platform the database of the application's tables, as seqgen's schema scripts name it
+     *     ({@code postgresql}, {@code mariadb}, {@code h2}, {@code hsqldb}, {@code spanner},
+     *     {@code spanner-postgresql}), or the framework's lowercase name of another database
+     * @return whether those tables may be in this store's database
+     */
+    default boolean readsApplicationTables(String platform) {
+        return true;
     }
 
     /**

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class BitReversedKeysTest {
 
-    private static final String PREFIX = "br_";
+    private static final String PREFIX = HibernateTesting.prefix("br_");
 
     @Entity
     @Table(name = "spread_order")

@@ -26,6 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class ConfigurationTest {
 
+    private static final String PREFIX = HibernateTesting.prefix("hcf_");
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void aGivenRegistryIsUsedItsSequenceSettingsOverrideAndItsDefaultsFillAndItOutlivesTheSessionFactory(
@@ -40,7 +42,7 @@ class ConfigurationTest {
                 .build()) {
             TunedTicket tuned = new TunedTicket();
             DefaultTicket plain = new DefaultTicket();
-            try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), "hcf_", "unused",
+            try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, "unused",
                     Map.of(SeqgenHibernate.REGISTRY, registry, SeqgenHibernate.REGISTRY_REQUIRED, "true"),
                     TunedTicket.class, DefaultTicket.class)) {
                 HibernateTesting.inTransaction(sessionFactory, session -> {
@@ -72,7 +74,7 @@ class ConfigurationTest {
         String seqgenTable = TestDatabase.uniqueTable();
         TunedTicket tuned = new TunedTicket();
         DefaultTicket plain = new DefaultTicket();
-        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), "hcf_", seqgenTable,
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
                 Map.of("seqgen.defaults.block-size", "20", "seqgen.defaults.strategy", "batch",
                         "seqgen.sequences.tuned.initial-value", "7000"),
                 TunedTicket.class, DefaultTicket.class)) {
@@ -108,7 +110,7 @@ class ConfigurationTest {
                     "seqgen.sequences.tuned.strategy", "sync, async, batch, async-batch");
             assertStartupFails(db, seqgenTable, Map.of(SeqgenHibernate.TABLE, "seqgen; drop table x"),
                     "seqgen.table", "unquoted identifier");
-            assertThatThrownBy(() -> HibernateTesting.sessionFactory(db.dataSource(), "hcf_", seqgenTable, Map.of(),
+            assertThatThrownBy(() -> HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable, Map.of(),
                     TunedTicket.class, ConflictingTicket.class).close())
                     .satisfies(e -> assertThat(HibernateTesting.messages(e))
                             .contains("sequence 'tuned'")
@@ -131,7 +133,7 @@ class ConfigurationTest {
 
     private static void assertStartupFails(TestDatabase db, String seqgenTable, Map<String, Object> settings,
             String... expectedInMessage) {
-        assertThatThrownBy(() -> HibernateTesting.sessionFactory(db.dataSource(), "hcf_", seqgenTable, settings,
+        assertThatThrownBy(() -> HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable, settings,
                 TunedTicket.class).close())
                 .satisfies(e -> assertThat(HibernateTesting.messages(e)).contains(expectedInMessage));
     }

@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class FlushTimeNumbersTest {
 
-    private static final String PREFIX = "hfn_";
+    private static final String PREFIX = HibernateTesting.prefix("hfn_");
     private static final String INVOICES = PREFIX + "numbered_invoice";
     private static final String CREDIT_NOTES = PREFIX + "numbered_credit_note";
     private static final int THREADS = 16;

@@ -17,18 +17,33 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
  * Plain Hibernate bootstraps for the generator tests: no Spring, a DataSource from TestDatabase, seqgen's own
- * registry unless a test gives one. Entity tables get a per-test-class prefix, so that test classes sharing
- * the entity classes never share tables; hbm2ddl creates and drops them.
+ * registry unless a test gives one. Entity tables get a per-test-class prefix made this JVM's own
+ * ({@link #prefix}), so that test classes sharing the entity classes never share tables, nor do two builds sharing
+ * a database server; hbm2ddl creates and drops them.
  */
 final class HibernateTesting {
 
+    /** This JVM's mark in table prefixes: four base-36 characters. */
+    private static final String RUN = Integer.toString(
+            ThreadLocalRandom.current().nextInt(36 * 36 * 36, 36 * 36 * 36 * 36), 36);
+
     private HibernateTesting() {
+    }
+
+    /**
+     * A test class's table prefix, made this JVM's own: {@code prefix("hfn_")} is {@code hfn_<4 characters>_}, the
+     * same for the whole JVM, so a class's tables have one name per build and another build on the same database
+     * server never drops or fills them.
+     */
+    static String prefix(String classPrefix) {
+        return classPrefix + RUN + "_";
     }
 
     /** A session factory over the data source with seqgen's rows in {@code seqgenTable}. */

@@ -22,6 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Id types: an {@code int} id stops at the {@code int} limit with a clear error; other types fail at startup. */
 class IntIdLimitTest {
 
+    private static final String PREFIX = HibernateTesting.prefix("hil_");
+
     static Stream<Arguments> databasesAndStrategies() {
         return TestDatabase.all().flatMap(db -> Arrays.stream(Strategy.values()).map(s -> Arguments.of(db, s)));
     }
@@ -33,7 +35,7 @@ class IntIdLimitTest {
         String seqgenTable = TestDatabase.uniqueTable();
         Map<String, Object> settings = Map.of(SeqgenHibernate.SEQUENCES_PREFIX + "int_counter.strategy",
                 strategy.externalName());
-        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), "hil_", seqgenTable,
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
                 settings, IntCounter.class)) {
             List<Integer> ids = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
@@ -50,7 +52,7 @@ class IntIdLimitTest {
                             .isInstanceOf(SequenceExhaustedException.class)
                             .hasMessageContaining("int_counter")
                             .hasMessageContaining(String.valueOf(Integer.MAX_VALUE)));
-            assertThat(HibernateTesting.ids(db.dataSource(), "hil_int_counter")).hasSize(5);
+            assertThat(HibernateTesting.ids(db.dataSource(), PREFIX + "int_counter")).hasSize(5);
         } finally {
             db.dropTable(seqgenTable);
         }
@@ -61,7 +63,7 @@ class IntIdLimitTest {
     void anIdOfAnotherTypeFailsAtStartupNamingTheEntityAndProperty(TestDatabase db) {
         String seqgenTable = TestDatabase.uniqueTable();
         try {
-            assertThatThrownBy(() -> HibernateTesting.sessionFactory(db.dataSource(), "hil_", seqgenTable, Map.of(),
+            assertThatThrownBy(() -> HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable, Map.of(),
                     StringIdEntity.class).close())
                     .satisfies(e -> assertThat(HibernateTesting.messages(e))
                             .contains("dev.seqgen.hibernate.StringIdEntity")

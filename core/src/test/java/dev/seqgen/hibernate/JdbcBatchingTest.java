@@ -17,6 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Ids are known before the insert, so Hibernate sends the inserts as JDBC batches, whatever the strategy. */
 class JdbcBatchingTest {
 
+    private static final String PREFIX = HibernateTesting.prefix("hjb_");
+
     private static final int ENTITIES = 200;
     private static final int BATCH_SIZE = 50;
 
@@ -28,7 +30,7 @@ class JdbcBatchingTest {
     @MethodSource("databasesAndStrategies")
     void insertsGoOutAsJdbcBatchesOfTheConfiguredSize(TestDatabase db, Strategy strategy) {
         String seqgenTable = TestDatabase.uniqueTable();
-        String table = "hjb_" + switch (strategy) {
+        String table = PREFIX + switch (strategy) {
             case SYNC -> "sync_ticket";
             case ASYNC -> "async_ticket";
             case BATCH -> "batch_ticket";
@@ -42,7 +44,7 @@ class JdbcBatchingTest {
         };
         StatementCounter inserts = new StatementCounter("insert into " + table);
         Map<String, Object> settings = Map.of(AvailableSettings.STATEMENT_BATCH_SIZE, BATCH_SIZE);
-        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(inserts.wrap(db.dataSource()), "hjb_",
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(inserts.wrap(db.dataSource()), PREFIX,
                 seqgenTable, settings, entity)) {
             HibernateTesting.inTransaction(sessionFactory, session -> {
                 for (int i = 0; i < ENTITIES; i++) {

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class MixedKindsTest {
 
-    private static final String PREFIX = "mk_";
+    private static final String PREFIX = HibernateTesting.prefix("mk_");
     private static final int THREADS = 8;
     private static final int TRANSACTIONS_PER_THREAD = 12;
 

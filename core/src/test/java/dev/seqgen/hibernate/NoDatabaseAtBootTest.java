@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class NoDatabaseAtBootTest {
 
+    private static final String PREFIX = HibernateTesting.prefix("ndb_");
+
     @Test
     void buildingTheSessionFactoryOpensNoConnectionAndTheFirstIdStartsTheSequence() {
         DataSource h2 = TestDatabase.H2.dataSource();
@@ -28,11 +30,11 @@ class NoDatabaseAtBootTest {
         AtomicInteger connections = new AtomicInteger();
         DataSource counting = new CountingDataSource(h2, connections);
         // The entity table exists beforehand: hbm2ddl would need a connection.
-        try (SessionFactory schema = HibernateTesting.sessionFactory(h2, "ndb_", seqgenTable,
+        try (SessionFactory schema = HibernateTesting.sessionFactory(h2, PREFIX, seqgenTable,
                 Map.of(AvailableSettings.HBM2DDL_AUTO, "create"), AdoptedOrder.class)) {
             assertThat(schema.isOpen()).isTrue();
         }
-        try (SessionFactory offline = HibernateTesting.sessionFactory(counting, "ndb_", seqgenTable,
+        try (SessionFactory offline = HibernateTesting.sessionFactory(counting, PREFIX, seqgenTable,
                 Map.of(AvailableSettings.HBM2DDL_AUTO, "none", AvailableSettings.ALLOW_METADATA_ON_BOOT, "false",
                         AvailableSettings.DIALECT, "org.hibernate.dialect.H2Dialect"),
                 AdoptedOrder.class)) {

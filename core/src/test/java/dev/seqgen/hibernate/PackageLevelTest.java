@@ -26,11 +26,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PackageLevelTest {
 
+    private static final String PREFIX = HibernateTesting.prefix("hpl_");
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void thePackageAnnotationServesGeneratedValueIdsOfThePackage(TestDatabase db) {
         String seqgenTable = TestDatabase.uniqueTable();
-        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), "hpl_", seqgenTable,
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
                 Map.of(), PurchaseOrder.class, CustomerAccount.class, CreditNote.class, Shipment.class,
                 LegacyItem.class)) {
             PurchaseOrder[] orders = {new PurchaseOrder(), new PurchaseOrder(), new PurchaseOrder()};

@@ -14,10 +14,12 @@ import org.junit.jupiter.api.Test;
  */
 class PlainHibernateStartUpErrorsTest {
 
+    private static final String PREFIX = HibernateTesting.prefix("phs_");
+
     @Test
     void aMissingSequenceTableThatSeqgenMayNotCreateFailsTheBuildWithSeqgensMessageOnTop() {
         String missing = TestDatabase.uniqueTable();
-        Throwable failure = catchThrowable(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), "phs_",
+        Throwable failure = catchThrowable(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), PREFIX,
                 missing, Map.of(SeqgenHibernate.SCHEMA_CREATE, "false"), NumberedInvoice.class).close());
         assertThat(failure).as("what the build threw").isInstanceOf(SeqgenMappingException.class)
                 .hasMessageContaining(missing)

@@ -29,9 +29,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class SchemaExportTest {
 
-    private static final String TABLE = "hse_seqgen";
+    private static final String PREFIX = HibernateTesting.prefix("hse_");
+
+    private static final String TABLE = PREFIX + "seqgen";
     /** The table of ranges kept for the fleet, beside {@link #TABLE}. */
-    private static final String KEPT_TABLE = "hse_seqgen_kept";
+    private static final String KEPT_TABLE = PREFIX + "seqgen_kept";
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
@@ -65,7 +67,7 @@ class SchemaExportTest {
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void validateFailsOnAMissingTableAndAcceptsTheTableTheStoreCreates(TestDatabase db) {
         dropAll(db);
-        db.execute("CREATE TABLE hse_async_ticket (id BIGINT NOT NULL PRIMARY KEY, worker INTEGER NOT NULL)");
+        db.execute("CREATE TABLE " + PREFIX + "async_ticket (id BIGINT NOT NULL PRIMARY KEY, worker INTEGER NOT NULL)");
         try {
             assertThatThrownBy(() -> sessionFactory(db, "validate").close())
                     .satisfies(e -> assertThat(HibernateTesting.messages(e).toLowerCase(Locale.ROOT))
@@ -93,7 +95,7 @@ class SchemaExportTest {
         settings.put(AvailableSettings.JAKARTA_HBM2DDL_SCRIPTS_ACTION, "drop-and-create");
         settings.put(AvailableSettings.JAKARTA_HBM2DDL_SCRIPTS_CREATE_TARGET, create.toString());
         settings.put(AvailableSettings.JAKARTA_HBM2DDL_SCRIPTS_DROP_TARGET, drop.toString());
-        HibernateTesting.sessionFactory(db.dataSource(), "hse_", TABLE, settings, AsyncTicket.class).close();
+        HibernateTesting.sessionFactory(db.dataSource(), PREFIX, TABLE, settings, AsyncTicket.class).close();
 
         String created = Files.readString(create).toLowerCase(Locale.ROOT);
         assertThat(created).containsPattern("create table (if not exists )?" + TABLE + " \\(")
@@ -110,7 +112,7 @@ class SchemaExportTest {
     }
 
     private static SessionFactory sessionFactory(TestDatabase db, String hbm2ddl) {
-        return HibernateTesting.sessionFactory(db.dataSource(), "hse_", TABLE, settings(hbm2ddl), AsyncTicket.class);
+        return HibernateTesting.sessionFactory(db.dataSource(), PREFIX, TABLE, settings(hbm2ddl), AsyncTicket.class);
     }
 
     private static Map<String, Object> settings(String hbm2ddl) {
@@ -122,7 +124,7 @@ class SchemaExportTest {
     }
 
     private static void dropAll(TestDatabase db) {
-        db.dropTable("hse_async_ticket");
+        db.dropTable(PREFIX + "async_ticket");
         db.dropTable(TABLE);
         db.dropTable(KEPT_TABLE);
     }

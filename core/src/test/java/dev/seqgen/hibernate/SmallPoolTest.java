@@ -26,6 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SmallPoolTest {
 
+    private static final String PREFIX = HibernateTesting.prefix("hsp_");
+
     private static final int POOL_SIZE = 2;
     private static final int THREADS = 8;
     private static final int TRANSACTIONS_PER_THREAD = 25;
@@ -47,7 +49,7 @@ class SmallPoolTest {
             case ASYNC_BATCH -> AsyncBatchTicket::new;
         };
         try (HikariDataSource pool = db.newPool(POOL_SIZE);
-                SessionFactory sessionFactory = HibernateTesting.sessionFactory(pool, "hsp_", seqgenTable, Map.of(),
+                SessionFactory sessionFactory = HibernateTesting.sessionFactory(pool, PREFIX, seqgenTable, Map.of(),
                         create.apply(0).getClass())) {
             long[] ids = Concurrently.run(THREADS, thread -> {
                 long[] mine = new long[TRANSACTIONS_PER_THREAD * ENTITIES_PER_TRANSACTION];

@@ -23,6 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class StrategiesOnEntitiesTest {
 
+    private static final String PREFIX = HibernateTesting.prefix("hst_");
+
     private static final int THREADS = 8;
     private static final int TRANSACTIONS_PER_THREAD = 25;
     private static final int ENTITIES_PER_TRANSACTION = 10;
@@ -41,7 +43,7 @@ class StrategiesOnEntitiesTest {
         String seqgenTable = TestDatabase.uniqueTable();
         long[] persistedInThreadOrder;
         long[] stored;
-        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), "hst_", seqgenTable,
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
                 Map.of(), entity.type)) {
             persistedInThreadOrder = Concurrently.run(THREADS, thread -> {
                 long[] ids = new long[TRANSACTIONS_PER_THREAD * ENTITIES_PER_TRANSACTION];
@@ -62,7 +64,7 @@ class StrategiesOnEntitiesTest {
                         .doesNotHaveDuplicates();
                 return ids;
             });
-            stored = HibernateTesting.ids(db.dataSource(), "hst_" + entity.table);
+            stored = HibernateTesting.ids(db.dataSource(), PREFIX + entity.table);
         }
         try {
             long[] sorted = Concurrently.assertUnique(persistedInThreadOrder);

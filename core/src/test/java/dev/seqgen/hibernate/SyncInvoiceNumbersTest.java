@@ -32,6 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SyncInvoiceNumbersTest {
 
+    private static final String PREFIX = HibernateTesting.prefix("hsi_");
+
     private static final int THREADS = 8;
     private static final int TRANSACTIONS_PER_THREAD = 30;
 
@@ -42,7 +44,7 @@ class SyncInvoiceNumbersTest {
         String seqgenTable = TestDatabase.uniqueTable();
         AtomicInteger committedInvoices = new AtomicInteger();
         AtomicBoolean running = new AtomicBoolean(true);
-        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), "hsi_", seqgenTable,
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
                 Map.of(), Invoice.class)) {
             // Every snapshot a reader takes while invoices are committed must be 1..k: a number becomes visible
             // only after every smaller one, which is what "in commit order" means to a reader.
@@ -112,7 +114,7 @@ class SyncInvoiceNumbersTest {
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void aStatelessSessionTakesSyncNumbersInItsTransactionToo(TestDatabase db) {
         String seqgenTable = TestDatabase.uniqueTable();
-        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), "hsi_", seqgenTable,
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
                 Map.of(), Invoice.class)) {
             Invoice[] committed = {new Invoice(1), new Invoice(1)};
             sessionFactory.inStatelessTransaction(session -> {
@@ -148,7 +150,7 @@ class SyncInvoiceNumbersTest {
 
     private static long[] numbers(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection(); Statement select = connection.createStatement();
-                ResultSet rs = select.executeQuery("SELECT number FROM hsi_invoice ORDER BY number")) {
+                ResultSet rs = select.executeQuery("SELECT number FROM " + PREFIX + "invoice ORDER BY number")) {
             List<Long> numbers = new ArrayList<>();
             while (rs.next()) {
                 numbers.add(rs.getLong(1));

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class UnreadableTableAtFirstValueTest {
 
-    private static final String PREFIX = "utf_";
+    private static final String PREFIX = HibernateTesting.prefix("utf_");
 
     @Test
     void aTableThatCannotBeReadFailsTheFirstValueWithTheDatabaseErrorAsCause() throws Exception {

@@ -101,6 +101,11 @@ public abstract class ForwardingSequenceStore implements SequenceStore {
     }
 
     @Override
+    public boolean readsApplicationTables(String platform) {
+        return delegate.readsApplicationTables(platform);
+    }
+
+    @Override
     public boolean variableReservationSizes() {
         return delegate.variableReservationSizes();
     }

@@ -358,6 +358,17 @@ public final class SpannerSequenceStore implements SequenceStore {
     /**
      * {@inheritDoc}
      *
+     * <p>True only for the Cloud Spanner platforms ({@code spanner}, {@code spanner-postgresql}): entities on
+     * Spanner may share this store's database; entities on another database never do.
+     */
+    @Override
+    public boolean readsApplicationTables(String platform) {
+        return platform.startsWith("spanner");
+    }
+
+    /**
+     * {@inheritDoc}
+     *
      * <p>One read-write transaction with {@code UPDATE ... SET next_value = @restored WHERE name = @name AND
      * next_value = @expected}, on a thread of the store's own.
      */

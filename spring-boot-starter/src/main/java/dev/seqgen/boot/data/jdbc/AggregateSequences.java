@@ -6,11 +6,13 @@ import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
+import dev.seqgen.jdbc.JdbcDialect;
 import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -20,12 +22,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.mapping.PropertyHandler;
 import org.springframework.data.relational.core.dialect.Dialect;
 import org.springframework.data.relational.core.mapping.RelationalMappingContext;
 import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
 import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
 import org.springframework.data.relational.core.sql.IdentifierProcessing;
+import org.springframework.jdbc.support.JdbcUtils;
+import org.springframework.jdbc.support.MetaDataAccessException;
 
 /**
  * The {@link SeqgenValue} properties of Spring Data JDBC's persistent entities and their sequences: read from the
@@ -56,11 +62,16 @@ final class AggregateSequences {
     private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
     private final Map<String, Sequence> open = new ConcurrentHashMap<>();
     private final Map<Class<?>, List<HeldEntities>> children = new ConcurrentHashMap<>();
+    private final DataSource dataSource;
+    /** The platform of the aggregates' database, asked at the first opening; guarded by {@code this}. */
+    private @Nullable String platform;
 
-    AggregateSequences(SequenceRegistry registry, RelationalMappingContext mappingContext, Dialect dialect) {
+    AggregateSequences(SequenceRegistry registry, RelationalMappingContext mappingContext, Dialect dialect,
+            DataSource dataSource) {
         this.registry = registry;
         this.mappingContext = mappingContext;
         this.identifiers = dialect.getIdentifierProcessing();
+        this.dataSource = dataSource;
     }
 
     /**
@@ -319,6 +330,27 @@ final class AggregateSequences {
         return sequence;
     }
 
+    /**
+     * The platform of the aggregates' database as seqgen's SPI names it (its JDBC dialect's, else the product name in
+     * lowercase), asked once; null when the database could not be asked, and then the store reads as before.
+     */
+    private @Nullable String platform() {
+        if (platform == null) {
+            try {
+                String product = JdbcUtils.extractDatabaseMetaData(dataSource,
+                        DatabaseMetaData::getDatabaseProductName);
+                try {
+                    platform = JdbcDialect.forProductName(product).platform();
+                } catch (IllegalArgumentException unsupported) {
+                    platform = String.valueOf(product).toLowerCase(Locale.ROOT);
+                }
+            } catch (MetaDataAccessException e) {
+                return null;
+            }
+        }
+        return platform;
+    }
+
     private void startAboveExistingRows(String name, SequenceSettings settings) {
         SequenceStore store = registry.storeOf(name, settings);
         long highest = 0;
@@ -326,6 +358,15 @@ final class AggregateSequences {
         Map<String, ValueProperty> columns = new LinkedHashMap<>();
         for (ValueProperty user : bySequence.getOrDefault(name, List.of())) {
             columns.putIfAbsent(user.table() + "." + user.column(), user);
+        }
+        String platform = platform();
+        if (!columns.isEmpty() && platform != null && !store.readsApplicationTables(platform)) {
+            List<String> tables = columns.values().stream().map(ValueProperty::table).distinct().toList();
+            LOG.log(System.Logger.Level.WARNING, () -> "seqgen: the " + store.name() + " store (" + store + ") of"
+                    + " sequence '" + name + "' cannot read its tables " + tables + " in the application's " + platform
+                    + " database, so the values they hold are not adopted: set seqgen.sequences." + name
+                    + ".initial-value above them before the row is created, or keep the rows in that database");
+            return;
         }
         for (ValueProperty user : columns.values()) {
             long counter;

@@ -41,8 +41,8 @@ public final class SeqgenDataJdbcAutoConfiguration {
     @ConditionalOnMissingBean
     SeqgenAggregateCallback seqgenAggregateCallback(SequenceRegistry registry, RelationalMappingContext mappingContext,
             Dialect dialect, DataSource dataSource) {
-        return new SeqgenAggregateCallback(mappingContext, new AggregateSequences(registry, mappingContext, dialect),
-                new TransactionValues(dataSource));
+        return new SeqgenAggregateCallback(mappingContext,
+                new AggregateSequences(registry, mappingContext, dialect, dataSource), new TransactionValues(dataSource));
     }
 
     /** Counts the SYNC values of each saveAll and insertAll, so that one increment per sequence takes them. */
