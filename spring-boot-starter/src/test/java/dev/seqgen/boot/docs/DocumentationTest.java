@@ -164,7 +164,7 @@ class DocumentationTest {
             "AbortedDueToConcurrentModificationException", "AbortedException", "AnnotationBasedGenerator",
             "AvailableSettings", "BeforeConvertCallback", "BeforeSaveCallback", "DataJdbcTest", "DataJpaTest",
             "DataSource", "DataSourceAutoConfiguration", "DatabaseClient", "DataSourceUtils", "Embedded",
-            "IdValueSource", "JdbcAggregateTemplate", "Persistable", "PersistentEntity", "SmartLifecycle", "Table",
+            "IdValueSource", "JdbcAggregateTemplate", "JdbcPostgresDialect", "Persistable", "PersistentEntity", "SmartLifecycle", "Table",
             "DependsOnDatabaseInitialization", "DriverManager", "EntityManagerFactory", "ExecuteBatchDml", "Future",
             "GeneratedValue",
             "GenerationType", "HibernatePropertiesCustomizer", "Id", "IllegalArgumentException",
