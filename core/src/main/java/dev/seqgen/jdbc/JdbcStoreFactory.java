@@ -7,7 +7,7 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Builds seqgen's JDBC stores over one {@link DataSource}, one per {@link CounterKind}, as a front end configures
+ * Builds seqgen's JDBC stores over one {@link DataSource}, one per {@link dev.seqgen.CounterKind}, as a front end configures
  * them: the Hibernate generator from its plain settings, the Spring Boot starter from its properties. Both front
  * ends build their stores here, so a store is made the same way whichever configured it. A table name or prefix
  * that is not allowed is refused when it is set, under the name of the setting that gave it, so the user learns
