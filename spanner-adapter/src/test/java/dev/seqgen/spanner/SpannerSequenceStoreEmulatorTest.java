@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What only the Spanner store does, on the Cloud Spanner emulator, one database for the class; the contract every store
- * meets is {@code SpannerSequenceStoreConformanceEmulatorTest}.
+ * meets is {@code SpannerSequenceStoreConformanceOn*EmulatorTest}.
  */
 @DisplayName("SpannerSequenceStore on spanner-emulator")
 class SpannerSequenceStoreEmulatorTest {

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The strategies on the Cloud Spanner emulator inside a caller's transaction that also writes a row: SYNC's values are
  * the keys written in the transaction that took them, and the other strategies never nest transactions. The contract
- * every store meets is {@code SpannerSequenceStoreConformanceEmulatorTest}. The emulator runs one read-write transaction at a time
+ * every store meets is {@code SpannerSequenceStoreConformanceOn*EmulatorTest}. The emulator runs one read-write transaction at a time
  * and aborts the others (the client retries them), so the counts are kept moderate: this proves behaviour,
  * never speed.
  */

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Hostile table names given to the Spanner store: each is rejected with a {@link SequenceConfigurationException}
  * before the {@link DatabaseClient} is asked for anything (so before any RPC, and no SQL is ever built from it); and
  * the longest names seqgen accepts really work on the emulator. Hostile sequence names are part of the store
- * conformance kit ({@code StoreContract}), which {@code SpannerSequenceStoreConformanceEmulatorTest} runs.
+ * conformance kit ({@code StoreContract}), which {@code SpannerSequenceStoreConformanceOn*EmulatorTest} runs.
  */
 @DisplayName("hostile names on spanner-emulator")
 class HostileNamesOnTheEmulatorTest {
