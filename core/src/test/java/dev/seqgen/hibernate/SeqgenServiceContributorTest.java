@@ -8,12 +8,12 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class HibernateVersionCheckTest {
+class SeqgenServiceContributorTest {
 
     @Test
     void theHibernateRunningTheTestsIsAccepted() {
-        assertThatCode(HibernateVersionCheck::requireSupported).doesNotThrowAnyException();
-        assertThatCode(() -> HibernateVersionCheck.requireSupported(Version.getVersionString()))
+        assertThatCode(SeqgenServiceContributor::requireSupported).doesNotThrowAnyException();
+        assertThatCode(() -> SeqgenServiceContributor.requireSupported(Version.getVersionString()))
                 .doesNotThrowAnyException();
     }
 
@@ -21,13 +21,13 @@ class HibernateVersionCheckTest {
     @ValueSource(strings = {"7.1.0.Final", "7.1.8.Final", "7.2.0.Final", "7.4.1.Final", "7.4.15.Final",
             "8.0.0.Alpha1", "[WORKING]", ""})
     void releasesFrom71OnAndUnreadableVersionsAreAccepted(String version) {
-        assertThatCode(() -> HibernateVersionCheck.requireSupported(version)).doesNotThrowAnyException();
+        assertThatCode(() -> SeqgenServiceContributor.requireSupported(version)).doesNotThrowAnyException();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"7.0.10.Final", "6.6.13.Final", "5.6.15.Final"})
     void olderReleasesAreRefusedWithTheVersionAndWhatToDo(String version) {
-        assertThatThrownBy(() -> HibernateVersionCheck.requireSupported(version))
+        assertThatThrownBy(() -> SeqgenServiceContributor.requireSupported(version))
                 .isInstanceOf(SeqgenMappingException.class)
                 .hasMessageContaining("seqgen")
                 .hasMessageContaining("Hibernate ORM " + version)
