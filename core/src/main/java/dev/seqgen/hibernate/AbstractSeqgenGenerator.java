@@ -4,6 +4,7 @@ import dev.seqgen.Sequence;
 import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
+import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import org.hibernate.boot.model.relational.Database;
 import org.hibernate.boot.model.relational.ExportableProducer;
 import org.hibernate.MappingException;

@@ -2,6 +2,7 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.KeyOrder;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 

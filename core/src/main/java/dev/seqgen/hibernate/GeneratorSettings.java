@@ -2,16 +2,26 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.CounterKind;
 import dev.seqgen.KeyOrder;
+import dev.seqgen.Sequence;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.Setting;
 import dev.seqgen.Strategy;
+import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.spi.SequenceStore;
+import org.hibernate.generator.GeneratorCreationContext;
+import org.hibernate.mapping.Column;
+import org.hibernate.mapping.Table;
+import org.hibernate.mapping.Value;
 
 import java.lang.annotation.Annotation;
 import java.sql.Connection;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,6 +29,11 @@ import org.jspecify.annotations.Nullable;
  * gives them: the annotation's attributes over the registry's configuration (the Spring Boot properties, or the
  * plain Hibernate keys of {@link PlainSettings}), and the rules a sequence on a Hibernate attribute must meet
  * (its type's range, a store that can serve SYNC in the session's transaction). No I/O.
+ *
+ * <p>Two nested types belong to that job, so they live here rather than in files of their own: {@link PlainSettings}
+ * reads the configuration side when seqgen builds its own registry (the settings resolved in one place), and
+ * {@link Registration} is what a generator takes from the mapping, its resolved settings with the table and column
+ * they serve, to register with {@link SeqgenRegistryService}.
  */
 final class GeneratorSettings {
 
@@ -117,5 +132,139 @@ final class GeneratorSettings {
                 + " give the registry a table store beside the native-sequence store, so ids on database sequences"
                 + " and gapless numbers share one application; a registry built by hand needs one:"
                 + " SequenceRegistry.Builder.store(a JdbcSequenceStore)", cause);
+    }
+
+    /**
+     * A generator waiting for its sequence, registered with {@link SeqgenRegistryService} while Hibernate reads the
+     * mappings.
+     *
+     * @param name the sequence name
+     * @param settings the resolved settings
+     * @param table the qualified entity table holding the generated column (an id, a number), or null to skip the
+     *     existing-rows and column checks
+     * @param column the quoted generated column
+     * @param where the entity, property and sequence, for messages
+     * @param target receives the sequence
+     */
+    record Registration(String name, SequenceSettings settings, @Nullable String table, @Nullable String column,
+            String where, Consumer<Sequence> target) {
+
+        /**
+         * The registration of a generated property, with the qualified table and quoted column Hibernate writes
+         * it to (the names as Hibernate names them physically), or none when the property is not one plain column.
+         */
+        static Registration of(String name, SequenceSettings settings,
+                GeneratorCreationContext context, String where, Consumer<Sequence> target) {
+            Value value = context.getProperty().getValue();
+            Table table = value.getTable();
+            if (table == null || value.getColumnSpan() != 1
+                    || !(value.getSelectables().get(0) instanceof Column column)) {
+                return new Registration(name, settings, null, null, where, target);
+            }
+            String qualified = (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
+                    + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
+            return new Registration(name, settings, qualified, column.getQuotedName(), where, target);
+        }
+    }
+
+    /**
+     * The {@code seqgen.*} Hibernate settings seqgen reads when it builds its own registry (see
+     * {@link SeqgenHibernate}). Values may be strings, as in {@code hibernate.properties}, or objects of the
+     * setting's type. Every bad value or unknown key fails with the full setting name and what is allowed.
+     */
+    static final class PlainSettings {
+
+        final String table;
+        /** The native-sequence store's prefix, or null for its default. */
+        final @Nullable String sequencePrefix;
+        final boolean createTable;
+        final SequenceSettings defaults;
+        /** Per sequence name, sorted so that errors and registries come out the same on every start. */
+        final Map<String, SequenceSettings> perSequence;
+
+        private PlainSettings(String table, @Nullable String sequencePrefix, boolean createTable,
+                SequenceSettings defaults, Map<String, SequenceSettings> perSequence) {
+            this.table = table;
+            this.sequencePrefix = sequencePrefix;
+            this.createTable = createTable;
+            this.defaults = defaults;
+            this.perSequence = perSequence;
+        }
+
+        static PlainSettings from(Map<String, Object> settings) {
+            Object table = settings.get(SeqgenHibernate.TABLE);
+            boolean createTable = bool(SeqgenHibernate.SCHEMA_CREATE, settings.get(SeqgenHibernate.SCHEMA_CREATE),
+                    true);
+
+            SequenceSettings.Builder defaults = SequenceSettings.builder();
+            Map<String, Map<String, Object>> sequences = new TreeMap<>();
+            for (Map.Entry<String, Object> setting : new TreeMap<>(settings).entrySet()) {
+                String key = setting.getKey();
+                if (key.startsWith(SeqgenHibernate.DEFAULTS_PREFIX)) {
+                    String rest = key.substring(SeqgenHibernate.DEFAULTS_PREFIX.length());
+                    apply(defaults, SeqgenHibernate.DEFAULTS_PREFIX, rest, setting.getValue());
+                } else if (key.startsWith(SeqgenHibernate.SEQUENCES_PREFIX)) {
+                    String rest = key.substring(SeqgenHibernate.SEQUENCES_PREFIX.length());
+                    int dot = rest.indexOf('.');
+                    if (dot <= 0) {
+                        throw new SequenceConfigurationException(key, setting.getValue(),
+                                SeqgenHibernate.SEQUENCES_PREFIX + "<name>.<key> with a key of: " + Setting.keys());
+                    }
+                    sequences.computeIfAbsent(rest.substring(0, dot), name -> new TreeMap<>())
+                            .put(rest.substring(dot + 1), setting.getValue());
+                }
+            }
+            SequenceSettings builtDefaults = build(defaults, SeqgenHibernate.DEFAULTS_PREFIX);
+
+            Map<String, SequenceSettings> perSequence = new TreeMap<>();
+            for (Map.Entry<String, Map<String, Object>> sequence : sequences.entrySet()) {
+                String prefix = SeqgenHibernate.SEQUENCES_PREFIX + sequence.getKey() + ".";
+                SequenceSettings.Builder builder = builtDefaults.toBuilder();
+                sequence.getValue().forEach((key, value) -> apply(builder, prefix, key, value));
+                perSequence.put(sequence.getKey(), build(builder, prefix));
+            }
+            Object sequencePrefix = settings.get(SeqgenHibernate.SEQUENCE_PREFIX);
+            return new PlainSettings(table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim(),
+                    sequencePrefix == null ? null : sequencePrefix.toString().trim(), createTable, builtDefaults,
+                    perSequence);
+        }
+
+        private static void apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {
+            try {
+                Setting.find(key).orElseThrow(() -> new SequenceConfigurationException(prefix + key, value,
+                        "a key of: " + Setting.keys())).apply(builder, value);
+            } catch (SequenceConfigurationException e) {
+                throw e.setting().startsWith(prefix) ? e : prefixed(prefix, e);
+            }
+        }
+
+        private static SequenceSettings build(SequenceSettings.Builder builder, String prefix) {
+            try {
+                return builder.build();
+            } catch (SequenceConfigurationException e) {
+                throw prefixed(prefix, e);
+            }
+        }
+
+        private static SequenceConfigurationException prefixed(String prefix, SequenceConfigurationException e) {
+            SequenceConfigurationException named = new SequenceConfigurationException(prefix + e.setting(),
+                    e.value(), e.allowed());
+            named.initCause(e);
+            return named;
+        }
+
+        private static boolean bool(String setting, @Nullable Object value, boolean absent) {
+            if (value == null) {
+                return absent;
+            }
+            if (value instanceof Boolean b) {
+                return b;
+            }
+            String text = value.toString().trim();
+            if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+                return Boolean.parseBoolean(text);
+            }
+            throw new SequenceConfigurationException(setting, value, "true or false");
+        }
     }
 }

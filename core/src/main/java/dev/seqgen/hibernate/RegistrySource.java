@@ -3,6 +3,7 @@ package dev.seqgen.hibernate;
 import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.hibernate.GeneratorSettings.PlainSettings;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.jdbc.JdbcStoreFactory;
 import dev.seqgen.jdbc.NativeSequenceStore;

@@ -7,6 +7,7 @@ import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
+import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.dialect.Dialect;
 import org.hibernate.generator.GeneratorCreationContext;

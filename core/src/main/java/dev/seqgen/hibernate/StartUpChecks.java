@@ -1,5 +1,6 @@
 package dev.seqgen.hibernate;
 
+import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.jdbc.AssignedValues;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.MappingException;

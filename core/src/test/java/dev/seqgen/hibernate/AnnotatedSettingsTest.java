@@ -6,6 +6,7 @@ import dev.seqgen.Setting;
 import dev.seqgen.SettingTest;
 import dev.seqgen.KeyOrder;
 import dev.seqgen.Strategy;
+import dev.seqgen.hibernate.GeneratorSettings.PlainSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
