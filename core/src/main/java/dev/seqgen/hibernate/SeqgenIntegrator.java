@@ -50,7 +50,7 @@ public final class SeqgenIntegrator implements Integrator {
 
         @Override
         public void sessionFactoryCreated(SessionFactory factory) {
-            PooledSequenceCheck.check((SessionFactoryImplementor) factory);
+            StartUpChecks.checkPooledOptimizers((SessionFactoryImplementor) factory);
             SeqgenRegistryService service = service(factory);
             if (service != null && service.jdbcAtBoot() && service.hasPending()) {
                 service.start();
