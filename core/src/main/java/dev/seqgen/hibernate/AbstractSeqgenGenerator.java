@@ -53,6 +53,8 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     /** Takes a SYNC value on the session's connection; null for the other strategies; set before sequence. */
     private transient volatile @Nullable ReturningWork<Long> inSessionTransaction;
     private transient @Nullable SeqgenRegistryService service;
+    /** The service's flush reservations, for a SYNC number that reserves at flush; null otherwise. */
+    private transient @Nullable FlushReservations flushReservations;
     /** The sequence this generator registered for; opened at the first value. */
     private @Nullable String sequenceName;
     private boolean sync;
@@ -142,7 +144,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
 
         String name = sequenceName(annotation, context, property, where);
         where += ", sequence '" + name + "'";
-        SeqgenRegistryService service = SeqgenRegistryService.of(context, where);
+        SeqgenRegistryService service = serviceOf(context, where);
         this.service = service;
         try {
             // No I/O here: Hibernate may be reading the mappings without a database (see SeqgenRegistryService).
@@ -153,12 +155,29 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             // values.
             sequenceName = name;
             if (reservedAtFlush() != null) {
-                service.flushReservations().numbersRegistered();
+                flushReservations = service.numbersAtFlush();
             }
             service.register(Registration.of(name, settings, context, where, this::started));
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }
+    }
+
+    /**
+     * Returns seqgen's service of the registry a generator is created in: the generator finds it here, where it
+     * is configured, and only a generator does.
+     *
+     * @throws MappingException naming {@code where} if the service is not registered
+     */
+    private static SeqgenRegistryService serviceOf(GeneratorCreationContext context, String where) {
+        SeqgenRegistryService service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
+        if (service == null) {
+            throw new SeqgenMappingException(where, "seqgen's Hibernate service is not registered; seqgen-core"
+                    + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor",
+                    "Keep that file in the application's jar, or call"
+                    + " new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)", null);
+        }
+        return service;
     }
 
     /**
@@ -198,7 +217,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         if (sessionWork == null) {
             value = started.next();
         } else if (reservesAtFlush()) {
-            value = service.flushReservations().next(session, started);
+            value = flushReservations.next(session, started);
         } else {
             value = session.doReturningWork(sessionWork);
         }

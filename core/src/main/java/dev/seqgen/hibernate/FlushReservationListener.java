@@ -57,20 +57,21 @@ import org.hibernate.event.spi.PreInsertEventListener;
 final class FlushReservationListener implements FlushEventListener, AutoFlushEventListener,
         PreCollectionRemoveEventListener, PreDeleteEventListener, PreInsertEventListener {
 
-    private final FlushReservations reservations;
+    /** Holds the reservations once a SYNC number at flush exists; until then every event returns at once. */
+    private final SeqgenRegistryService service;
 
-    private FlushReservationListener(FlushReservations reservations) {
-        this.reservations = reservations;
+    private FlushReservationListener(SeqgenRegistryService service) {
+        this.service = service;
     }
 
     /**
      * Places a listener for the reservations before Hibernate's own listeners of each event it watches.
      *
      * @param registry the session factory's event listeners
-     * @param reservations the service's per-flush reservations
+     * @param service the service whose per-flush reservations the listener drives, once they exist
      */
-    static void register(EventListenerRegistry registry, FlushReservations reservations) {
-        FlushReservationListener listener = new FlushReservationListener(reservations);
+    static void register(EventListenerRegistry registry, SeqgenRegistryService service) {
+        FlushReservationListener listener = new FlushReservationListener(service);
         registry.prependListeners(EventType.FLUSH, listener);
         registry.prependListeners(EventType.AUTO_FLUSH, listener);
         registry.prependListeners(EventType.PRE_COLLECTION_REMOVE, listener);
@@ -80,28 +81,41 @@ final class FlushReservationListener implements FlushEventListener, AutoFlushEve
 
     @Override
     public void onFlush(FlushEvent event) {
-        reservations.flushBegins(event.getSession());
+        FlushReservations reservations = service.flushReservations();
+        if (reservations != null) {
+            reservations.flushBegins(event.getSession());
+        }
     }
 
     @Override
     public void onAutoFlush(AutoFlushEvent event) {
-        reservations.flushBegins(event.getSession());
+        FlushReservations reservations = service.flushReservations();
+        if (reservations != null) {
+            reservations.flushBegins(event.getSession());
+        }
     }
 
     @Override
     public void onPreRemoveCollection(PreCollectionRemoveEvent event) {
-        reservations.actionExecutes();
+        actionExecutes();
     }
 
     @Override
     public boolean onPreDelete(PreDeleteEvent event) {
-        reservations.actionExecutes();
+        actionExecutes();
         return false;
     }
 
     @Override
     public boolean onPreInsert(PreInsertEvent event) {
-        reservations.actionExecutes();
+        actionExecutes();
         return false;
+    }
+
+    private void actionExecutes() {
+        FlushReservations reservations = service.flushReservations();
+        if (reservations != null) {
+            reservations.actionExecutes();
+        }
     }
 }

@@ -64,6 +64,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * closed with its transaction never ended must not be kept). Which session's flush has begun is held per
  * thread, weakly too: a flush runs on one thread from its event to its last action. A session without a
  * transaction, or a stateless one (no persistence context to count, no flush), takes one value per insert.
+ *
+ * Flushes are watched only once a SYNC number that reserves at flush is configured: SeqgenRegistryService creates
+ * this object then (numbersAtFlush), and until it exists the flush listener returns at once.
  * </pre>
  */
 final class FlushReservations {
@@ -75,13 +78,6 @@ final class FlushReservations {
     private final Map<EntityPersister, Map<String, PendingInserts.Draw>> drawsPerInsert = new ConcurrentHashMap<>();
     /** The session whose flush began on this thread and has not executed its first action yet. */
     private final ThreadLocal<WeakReference<SessionImplementor>> flushBegun = new ThreadLocal<>();
-    /** Whether a SYNC number generator registered: until one does, flushes are not watched. */
-    private volatile boolean numbersAtFlush;
-
-    /** Called by each SYNC number generator when it is configured: from then on, flushes are watched. */
-    void numbersRegistered() {
-        numbersAtFlush = true;
-    }
 
     /**
      * A flush of the session begins (a flush or an auto-flush event, before Hibernate's own listener): its
@@ -90,9 +86,7 @@ final class FlushReservations {
      * @param session the flushing session
      */
     void flushBegins(SessionImplementor session) {
-        if (numbersAtFlush) {
-            flushBegun.set(new WeakReference<>(session));
-        }
+        flushBegun.set(new WeakReference<>(session));
     }
 
     /**

@@ -39,8 +39,7 @@ public final class SeqgenIntegrator implements Integrator {
             // Watches flushes so that each reserves its SYNC numbers before its first statement; idle until a SYNC
             // number generator registers.
             FlushReservationListener.register(
-                    sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class),
-                    service.flushReservations());
+                    sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class), service);
         }
     }
 

@@ -10,7 +10,6 @@ import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.dialect.Dialect;
-import org.hibernate.generator.GeneratorCreationContext;
 import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
@@ -75,8 +74,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private final transient Map<String, List<Registration>> unopened = new LinkedHashMap<>();
     /** Whether the Spanner dialect's export rule was logged. */
     private final transient AtomicBoolean spannerExportNoted = new AtomicBoolean();
-    /** The SYNC number values reserved per flush, per session in a transaction. */
-    private final transient FlushReservations flushReservations = new FlushReservations();
+    /**
+     * The SYNC number values reserved per flush, per session in a transaction; null until a SYNC number that
+     * reserves at flush is configured ({@link #numbersAtFlush}), so an id's path never enters that class. Written
+     * once, under this service's lock; read without it by the flush listener on any session's thread. Volatile:
+     * the write follows the construction, so a reader that sees the reference sees it fully built.
+     */
+    private transient volatile @Nullable FlushReservations flushReservations;
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
@@ -89,22 +93,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
      */
     boolean jdbcAtBoot() {
         return source.jdbcAtBoot();
-    }
-
-    /**
-     * Returns seqgen's service of the registry a generator is created in.
-     *
-     * @throws MappingException naming {@code where} if the service is not registered
-     */
-    static SeqgenRegistryService of(GeneratorCreationContext context, String where) {
-        SeqgenRegistryService service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
-        if (service == null) {
-            throw new SeqgenMappingException(where, "seqgen's Hibernate service is not registered; seqgen-core"
-                    + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor",
-                    "Keep that file in the application's jar, or call"
-                    + " new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)", null);
-        }
-        return service;
     }
 
     /**
@@ -127,9 +115,19 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return SeqgenTable.exported(table, source.setting(SeqgenHibernate.SCHEMA_EXPORT), dialect, spannerExportNoted);
     }
 
-    /** @return the per-flush reservations of SYNC numbers; not synchronized, it is safe for concurrent sessions */
-    FlushReservations flushReservations() {
+    /** @return the per-flush reservations of SYNC numbers, or null while no number reserves at flush; no lock */
+    @Nullable FlushReservations flushReservations() {
         return flushReservations;
+    }
+
+    /** @return the per-flush reservations, created by the first SYNC number at flush; from then on flushes count */
+    synchronized FlushReservations numbersAtFlush() {
+        FlushReservations reservations = flushReservations;
+        if (reservations == null) {
+            reservations = new FlushReservations();
+            flushReservations = reservations;
+        }
+        return reservations;
     }
 
     /**
