@@ -1,7 +1,7 @@
 package dev.seqgen.hibernate;
 
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
-import dev.seqgen.jdbc.AssignedValues;
+import dev.seqgen.jdbc.ApplicationTables;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.MappingException;
 import org.hibernate.boot.model.naming.Identifier;
@@ -47,17 +47,17 @@ final class StartUpChecks {
      * Fails the start-up when columns seqgen assigns refuse assigned values (identity columns declared
      * {@code GENERATED ALWAYS AS IDENTITY}, computed columns), naming every one of them at once, each with its
      * entity, table, column, database and the change, rather than letting every insert fail or a restart per
-     * column find the next. The store layer reads the columns ({@link AssignedValues#refusals}) on a connection
+     * column find the next. The store layer reads the columns ({@link ApplicationTables#refusals}) on a connection
      * borrowed from Hibernate, here at start-up only.
      */
     static void requireAssignableColumns(@Nullable ConnectionProvider provider, List<Registration> registrations) {
         if (provider == null) {
             return;
         }
-        Map<AssignedValues.Column, Registration> columns = new LinkedHashMap<>();
+        Map<ApplicationTables.Column, Registration> columns = new LinkedHashMap<>();
         for (Registration registration : registrations) {
             if (registration.table() != null && registration.column() != null) {
-                columns.putIfAbsent(new AssignedValues.Column(registration.table(), registration.column()),
+                columns.putIfAbsent(new ApplicationTables.Column(registration.table(), registration.column()),
                         registration);
             }
         }
@@ -71,9 +71,9 @@ final class StartUpChecks {
             LOG.log(Level.DEBUG, "seqgen: no connection to check the generated columns: " + e.getMessage());
             return;
         }
-        Map<AssignedValues.Column, AssignedValues.Refusal> refusals;
+        Map<ApplicationTables.Column, ApplicationTables.Refusal> refusals;
         try {
-            refusals = AssignedValues.refusals(connection, columns.keySet());
+            refusals = ApplicationTables.refusals(connection, columns.keySet());
         } finally {
             try {
                 provider.closeConnection(connection);

@@ -324,11 +324,11 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
      * Reads the value the database sequence returns next, without consuming it. Values in the blocks JVMs hold
      * are below it.
      */
-    /** Reads on the store's own connection (see {@link ExistingKeys}), never in a caller's transaction. */
+    /** Reads on the store's own connection (see {@link ApplicationTables}), never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         try {
-            return OptionalLong.of(ExistingKeys.highestCounter(connections, table, column, settings));
+            return OptionalLong.of(ApplicationTables.highestCounter(connections, table, column, settings));
         } catch (SQLException e) {
             throw failure("reading the values of column " + column + " of table " + table, e);
         }

@@ -93,7 +93,7 @@ public final class ArchitectureRules {
      * The public types of seqgen's library modules: what users (the API, the annotations, the starter's
      * auto-configurations and properties) and store authors (the SPI) need. A type is public only when it is on
      * this list, so making one public is a decision this list records. Three are public for seqgen's own modules
-     * only: {@code AssignedValues} (the Hibernate layer's column check), {@code JdbcStoreFactory} (the
+     * only: {@code ApplicationTables} (the Hibernate layer's column check), {@code JdbcStoreFactory} (the
      * Hibernate layer and the starter build their JDBC stores with it; users may too) and
      * {@code JdbcDialect}, which users may also pass to the JDBC stores' builders.
      */
@@ -119,7 +119,7 @@ public final class ArchitectureRules {
             "dev.seqgen.hibernate.SeqgenIntegrator", "dev.seqgen.hibernate.SeqgenMappingException",
             "dev.seqgen.hibernate.SeqgenNumber", "dev.seqgen.hibernate.SeqgenNumberGenerator",
             "dev.seqgen.hibernate.SeqgenPooledOptimizer", "dev.seqgen.hibernate.SeqgenServiceContributor",
-            "dev.seqgen.jdbc.AssignedValues", "dev.seqgen.jdbc.JdbcDialect", "dev.seqgen.jdbc.JdbcSequenceStore",
+            "dev.seqgen.jdbc.ApplicationTables", "dev.seqgen.jdbc.JdbcDialect", "dev.seqgen.jdbc.JdbcSequenceStore",
             "dev.seqgen.jdbc.JdbcStoreFactory",
             "dev.seqgen.jdbc.NativeSequenceStore",
             "dev.seqgen.metrics.SequenceMetricsTracker", "dev.seqgen.metrics.SequenceMetricsTrackerFactory",

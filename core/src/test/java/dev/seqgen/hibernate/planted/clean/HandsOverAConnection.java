@@ -1,6 +1,6 @@
 package dev.seqgen.hibernate.planted.clean;
 
-import dev.seqgen.jdbc.AssignedValues;
+import dev.seqgen.jdbc.ApplicationTables;
 import java.sql.Connection;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +11,7 @@ final class HandsOverAConnection {
     private HandsOverAConnection() {
     }
 
-    static Map<AssignedValues.Column, AssignedValues.Refusal> refusals(Connection connection) {
-        return AssignedValues.refusals(connection, List.of(new AssignedValues.Column("orders", "id")));
+    static Map<ApplicationTables.Column, ApplicationTables.Refusal> refusals(Connection connection) {
+        return ApplicationTables.refusals(connection, List.of(new ApplicationTables.Column("orders", "id")));
     }
 }
