@@ -168,9 +168,9 @@ EOF
 
   psql_su "DO \$\$ BEGIN
       IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER') THEN
-        CREATE ROLE $DB_USER LOGIN PASSWORD '$DB_PASSWORD';
+        CREATE ROLE $DB_USER LOGIN CREATEDB PASSWORD '$DB_PASSWORD';
       ELSE
-        ALTER ROLE $DB_USER LOGIN PASSWORD '$DB_PASSWORD';
+        ALTER ROLE $DB_USER LOGIN CREATEDB PASSWORD '$DB_PASSWORD';
       END IF;
     END \$\$;" >/dev/null
   if [ "$(psql_su "SELECT 1 FROM pg_database WHERE datname = '$DB'")" != 1 ]; then
@@ -241,6 +241,8 @@ EOF
     ALTER USER '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
     GRANT ALL PRIVILEGES ON $DB.* TO '$DB_USER'@'localhost';
     GRANT ALL PRIVILEGES ON $DB.* TO '$DB_USER'@'127.0.0.1';
+    GRANT ALL PRIVILEGES ON \`${DB}\\_%\`.* TO '$DB_USER'@'localhost';
+    GRANT ALL PRIVILEGES ON \`${DB}\\_%\`.* TO '$DB_USER'@'127.0.0.1';
     FLUSH PRIVILEGES;" || die "MariaDB user/database setup failed"
 
   # The check the tests will do: password login over TCP (not the socket).

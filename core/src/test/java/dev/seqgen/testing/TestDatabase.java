@@ -8,11 +8,16 @@ import org.testcontainers.mariadb.MariaDBContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 
@@ -67,6 +72,12 @@ public enum TestDatabase {
     };
 
     private static final Map<TestDatabase, HikariDataSource> POOLS = new EnumMap<>(TestDatabase.class);
+
+    /** The system property that gives a test JVM a database of its own on a shared server ({@link #ownDatabase}). */
+    static final String OWN_DATABASE = "seqgentest.database.suffix";
+
+    /** A JDBC URL's parts: everything up to the database name, the name, and what follows it. */
+    private static final Pattern URL_DATABASE = Pattern.compile("(jdbc:[a-z0-9]+://[^/]+/)([A-Za-z0-9_]+)(.*)");
 
     private final String displayName;
 
@@ -145,9 +156,12 @@ public enum TestDatabase {
         String database = key.equals("POSTGRES") ? "postgresql" : "mariadb";
         String url = System.getenv("SEQGENTEST_" + key + "_URL");
         if (url != null && !url.isBlank()) {
+            String user = System.getenv("SEQGENTEST_" + key + "_USER");
+            String password = System.getenv("SEQGENTEST_" + key + "_PASSWORD");
+            url = ownDatabase(url, user, password);
             config.setJdbcUrl(url);
-            config.setUsername(System.getenv("SEQGENTEST_" + key + "_USER"));
-            config.setPassword(System.getenv("SEQGENTEST_" + key + "_PASSWORD"));
+            config.setUsername(user);
+            config.setPassword(password);
             TestServers.used(database, "the server of SEQGENTEST_" + key + "_URL (" + url + ")");
             return config;
         }
@@ -161,6 +175,58 @@ public enum TestDatabase {
         }
         // EmbeddedServers is a class of its own, loaded only here, like Containers.
         return key.equals("POSTGRES") ? EmbeddedServers.postgres(config) : EmbeddedServers.mariadb(config);
+    }
+
+    /**
+     * The database of the URL, or, when the system property {@value #OWN_DATABASE} names a suffix, a database of this
+     * test JVM's own on the same server: the URL's database name, an underscore and the suffix (letters, digits and
+     * underscores kept, anything else turned into an underscore), created if it does not exist. Test JVMs that run at
+     * the same time on one server (the compatibility lines, core's two test JVMs) set different suffixes, so that
+     * tests which use fixed names (a Hibernate {@code @SequenceGenerator}'s sequence, a test class's table prefix)
+     * and tests which read every sequence of the schema (Hibernate's schema validation) never meet another JVM's
+     * objects. The user needs the right to create databases of that name (.ci/provision.sh grants it).
+     */
+    static String ownDatabase(String url, String user, String password) {
+        String suffix = System.getProperty(OWN_DATABASE, "");
+        if (suffix.isBlank()) {
+            return url;
+        }
+        Matcher parts = URL_DATABASE.matcher(url);
+        if (!parts.matches()) {
+            throw new IllegalStateException("cannot find the database name in " + url + " to give this test JVM its own"
+                    + " (-D" + OWN_DATABASE + "=" + suffix + "); expected jdbc:<driver>://<host>[:<port>]/<database>");
+        }
+        String name = parts.group(2) + "_" + suffix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+        boolean postgres = url.startsWith("jdbc:postgresql:");
+        try (Connection connection = DriverManager.getConnection(url, user, password);
+                Statement statement = connection.createStatement()) {
+            if (postgres) {
+                try (ResultSet exists = statement.executeQuery(
+                        "SELECT 1 FROM pg_database WHERE datname = '" + name + "'")) {
+                    if (!exists.next()) {
+                        createPostgresDatabase(statement, name);
+                    }
+                }
+            } else {
+                statement.execute("CREATE DATABASE IF NOT EXISTS " + name);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not create database " + name + " for this test JVM (-D"
+                    + OWN_DATABASE + "=" + suffix + ") on the server of " + url + " as " + user
+                    + ": grant the right to create it (.ci/provision.sh does), or leave the property unset", e);
+        }
+        return parts.group(1) + name + parts.group(3);
+    }
+
+    /** PostgreSQL has no {@code CREATE DATABASE IF NOT EXISTS}: another JVM creating it first is no error. */
+    private static void createPostgresDatabase(Statement statement, String name) throws SQLException {
+        try {
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            if (!"42P04".equals(e.getSQLState())) { // duplicate_database
+                throw e;
+            }
+        }
     }
 
     /**
