@@ -118,7 +118,7 @@ public final class ArchitectureRules {
             "dev.seqgen.hibernate.SeqgenHibernate", "dev.seqgen.hibernate.SeqgenIdGenerator",
             "dev.seqgen.hibernate.SeqgenIntegrator", "dev.seqgen.hibernate.SeqgenMappingException",
             "dev.seqgen.hibernate.SeqgenNumber", "dev.seqgen.hibernate.SeqgenNumberGenerator",
-            "dev.seqgen.hibernate.SeqgenPooledOptimizer", "dev.seqgen.hibernate.SeqgenServiceContributor",
+            "dev.seqgen.hibernate.SeqgenPooledOptimizer",
             "dev.seqgen.jdbc.ApplicationTables", "dev.seqgen.jdbc.JdbcDialect", "dev.seqgen.jdbc.JdbcSequenceStore",
             "dev.seqgen.jdbc.JdbcStoreFactory",
             "dev.seqgen.jdbc.NativeSequenceStore",
