@@ -35,8 +35,8 @@ import org.jspecify.annotations.Nullable;
  * row above the rows already in the entity tables) once the session factory exists, so that a broken
  * database or store still fails at start-up. With {@code hibernate.boot.allow_jdbc_metadata_access=false}
  * (offline metadata builds, Spring's AOT processing) it does nothing at start-up, and the first id does it.
- * Session factories without seqgen ids pay nothing but the flush and pre-insert listeners, which return at once
- * until a SYNC {@link SeqgenNumber} exists.
+ * Flushes are watched only once a SYNC {@link SeqgenNumber} that reserves at flush exists
+ * ({@link SeqgenRegistryService#listenTo}); session factories without one pay nothing per flush.
  *
  * <p>The check of the Hibernate ORM version ({@link #requireSupported}) runs in {@link #contribute}: the first seqgen
  * code Hibernate calls, when it builds its service registry and before any mapping is read. A version known not to
@@ -75,8 +75,9 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
 
     /**
      * Hands the session factory to seqgen's service: its observer starts the sequences once the factory is built
-     * and gives back their unused values when it closes; and watches its flushes, so that each reserves the SYNC
-     * numbers it needs before its first statement.
+     * and gives back their unused values when it closes, and the service gets the factory's event listeners, to
+     * watch flushes once a SYNC number reserves at flush (each flush then reserves the SYNC numbers it needs
+     * before its first statement).
      *
      * @param metadata the mappings
      * @param bootstrapContext the bootstrap
@@ -88,10 +89,7 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
         sessionFactory.addObserver(new Observer());
         SeqgenRegistryService service = service(sessionFactory);
         if (service != null) {
-            // Watches flushes so that each reserves its SYNC numbers before its first statement; idle until a SYNC
-            // number generator registers.
-            FlushReservationListener.register(
-                    sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class), service);
+            service.listenTo(sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class));
         }
     }
 
@@ -161,8 +159,8 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
         public void sessionFactoryCreated(SessionFactory factory) {
             StartUpChecks.checkPooledOptimizers((SessionFactoryImplementor) factory);
             SeqgenRegistryService service = service(factory);
-            if (service != null && service.jdbcAtBoot() && service.hasPending()) {
-                service.start();
+            if (service != null) {
+                service.startAtBoot();
             }
         }
 

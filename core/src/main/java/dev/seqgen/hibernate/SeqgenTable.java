@@ -1,15 +1,16 @@
 package dev.seqgen.hibernate;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.hibernate.dialect.Dialect;
+import dev.seqgen.CounterKind;
+import dev.seqgen.SequenceRegistry;
 import dev.seqgen.spi.Identifiers;
-
+import dev.seqgen.spi.SequenceStore;
 import org.hibernate.FetchMode;
 import org.hibernate.boot.model.naming.Identifier;
 import org.hibernate.boot.model.relational.Database;
 import org.hibernate.boot.model.relational.Namespace;
 import org.hibernate.boot.model.relational.QualifiedName;
 import org.hibernate.boot.model.relational.QualifiedNameParser;
+import org.hibernate.dialect.Dialect;
 import org.hibernate.mapping.Column;
 import org.hibernate.mapping.PrimaryKey;
 import org.hibernate.mapping.Table;
@@ -23,6 +24,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,13 +55,16 @@ final class SeqgenTable {
      * and fail to make it again: on Spanner seqgen keeps its table out of Hibernate's schema, and says so once.
      * No I/O.
      *
-     * @param table the JDBC store's table of the sequence rows, or null when the rows are elsewhere
-     * @param export the value of {@link SeqgenHibernate#SCHEMA_EXPORT}, or null
+     * @param source where the registry comes from: the given registry's table store, or seqgen's plain settings,
+     *     name the table; and the setting {@link SeqgenHibernate#SCHEMA_EXPORT}
      * @param dialect the dialect Hibernate builds the schema for
      * @param noted whether the Spanner rule was logged; set when it is
      */
-    static @Nullable String exported(@Nullable String table, @Nullable Object export, @Nullable Dialect dialect,
-            AtomicBoolean noted) {
+    static @Nullable String exported(RegistrySource source, @Nullable Dialect dialect, AtomicBoolean noted) {
+        SequenceRegistry given = source.givenRegistry();
+        String table = given != null ? given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable)
+                .map(SequenceStore.SqlTable::name).orElse(null) : source.plainSettings().table;
+        Object export = source.setting(SeqgenHibernate.SCHEMA_EXPORT);
         if (table == null || export != null && !Boolean.parseBoolean(export.toString().trim())) {
             return null;
         }
