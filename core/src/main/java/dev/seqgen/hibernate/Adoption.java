@@ -34,7 +34,7 @@ final class Adoption {
      * starting at once agree. A table that cannot be read fails the first value, with the store's error as its
      * cause (see {@link #highest}); a store whose rows are elsewhere reads nothing.
      *
-     * @param platform the entities' database ({@link EntityDatabase#platform})
+     * @param platform the entities' database ({@link RegistrySource#platform()})
      */
     static void aboveExistingRows(List<Registration> group, SequenceStore store, String platform) {
         String name = group.get(0).name();
@@ -72,7 +72,7 @@ final class Adoption {
      * them, so no new key can equal an existing one. That read goes over the keys once, when the session factory
      * starts and the sequence has no row yet, never again; keys inside the skip range are left to the range.
      *
-     * @param platform the entities' database ({@link EntityDatabase#platform})
+     * @param platform the entities' database ({@link RegistrySource#platform()})
      * @return the settings to create the row with: the sequence's, its initial value raised above those counters
      */
     static SequenceSettings aboveExistingKeys(List<Registration> group, SequenceStore store, String platform) {
@@ -116,7 +116,7 @@ final class Adoption {
      * adoption reads nothing and the sequence starts at its row, whatever the tables hold. Not an error: the tables
      * may be empty, or the row placed above them by hand.
      *
-     * @param platform the entities' database ({@link EntityDatabase#platform})
+     * @param platform the entities' database ({@link RegistrySource#platform()})
      */
     static void warnIfTablesElsewhere(List<Registration> group, SequenceStore store, String platform) {
         List<String> tables = group.stream().map(Registration::table).filter(Objects::nonNull).distinct().toList();

@@ -68,7 +68,7 @@ final class SeqgenTable {
         if (table == null || export != null && !Boolean.parseBoolean(export.toString().trim())) {
             return null;
         }
-        if (dialect != null && EntityDatabase.isSpanner(dialect)) {
+        if (dialect != null && RegistrySource.isSpanner(dialect)) {
             if (noted.compareAndSet(false, true)) {
                 LOG.log(System.Logger.Level.INFO, "seqgen: table " + table + " is left out of Hibernate's schema:"
                         + " Hibernate's " + dialect.getClass().getSimpleName() + " writes a primary key Cloud"
