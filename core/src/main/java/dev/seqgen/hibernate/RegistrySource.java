@@ -5,7 +5,6 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.hibernate.GeneratorSettings.PlainSettings;
 import dev.seqgen.jdbc.JdbcSequenceStore;
-import dev.seqgen.jdbc.JdbcStoreFactory;
 import dev.seqgen.jdbc.NativeSequenceStore;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.dialect.CockroachDialect;
@@ -176,22 +175,28 @@ final class RegistrySource {
         }
         requireNoRegistryRequired();
         PlainSettings plain = plainSettings();
+        DataSource dataSource = dataSource();
         // A dedicated connection: inserting threads hold their session's pooled connection while the generator
-        // runs, so reservations must never wait for the same pool (see JdbcSequenceStore).
-        JdbcStoreFactory stores = JdbcStoreFactory.over(dataSource()).dedicatedConnection(true)
+        // runs, so reservations must never wait for the same pool (see JdbcSequenceStore). Names are checked
+        // under their settings' names before any store is built, the prefix even when no sequence uses it.
+        JdbcSequenceStore.Builder tableStore = JdbcSequenceStore.builder(dataSource).dedicatedConnection(true)
                 .table(plain.table, SeqgenHibernate.TABLE).createTable(plain.createTable);
-        if (plain.sequencePrefix != null) {
-            stores.prefix(plain.sequencePrefix, SeqgenHibernate.SEQUENCE_PREFIX);
+        boolean nativeKind = Stream.concat(Stream.of(plain.defaults), plain.perSequence.values().stream())
+                .anyMatch(s -> s.kind() == CounterKind.NATIVE_SEQUENCE);
+        NativeSequenceStore.Builder nativeStore = null;
+        if (nativeKind || plain.sequencePrefix != null) {
+            nativeStore = NativeSequenceStore.builder(dataSource).dedicatedConnection(true);
+            if (plain.sequencePrefix != null) {
+                nativeStore.prefix(plain.sequencePrefix, SeqgenHibernate.SEQUENCE_PREFIX);
+            }
         }
-        ownedStore = stores.buildTableStore();
+        ownedStore = tableStore.build();
         try {
             SequenceRegistry.Builder builder = SequenceRegistry.builder(ownedStore).defaults(plain.defaults);
             // A native-sequence store beside the table store only when a sequence is of that kind: it keeps a
             // dedicated connection of its own.
-            boolean nativeKind = Stream.concat(Stream.of(plain.defaults),
-                    plain.perSequence.values().stream()).anyMatch(s -> s.kind() == CounterKind.NATIVE_SEQUENCE);
-            if (nativeKind) {
-                ownedNativeStore = stores.buildNativeSequenceStore();
+            if (nativeKind && nativeStore != null) {
+                ownedNativeStore = nativeStore.build();
                 builder.store(ownedNativeStore);
             }
             plain.perSequence.forEach(builder::sequence);

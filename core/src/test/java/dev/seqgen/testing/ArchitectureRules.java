@@ -92,10 +92,9 @@ public final class ArchitectureRules {
     /**
      * The public types of seqgen's library modules: what users (the API, the annotations, the starter's
      * auto-configurations and properties) and store authors (the SPI) need. A type is public only when it is on
-     * this list, so making one public is a decision this list records. Three are public for seqgen's own modules
-     * only: {@code ApplicationTables} (the Hibernate layer's column check), {@code JdbcStoreFactory} (the
-     * Hibernate layer and the starter build their JDBC stores with it; users may too) and
-     * {@code JdbcDialect}, which users may also pass to the JDBC stores' builders.
+     * this list, so making one public is a decision this list records. Two are public for seqgen's own modules
+     * only: {@code ApplicationTables} (the Hibernate layer's column check) and {@code JdbcDialect}, which users may
+     * also pass to the JDBC stores' builders.
      */
     public static final java.util.Set<String> PUBLIC_TYPES = java.util.Set.of(
             "dev.seqgen.CloseReport", "dev.seqgen.CounterKind", "dev.seqgen.KeyOrder", "dev.seqgen.KeyRange",
@@ -120,7 +119,6 @@ public final class ArchitectureRules {
             "dev.seqgen.hibernate.SeqgenNumber", "dev.seqgen.hibernate.SeqgenNumberGenerator",
             "dev.seqgen.hibernate.SeqgenPooledOptimizer",
             "dev.seqgen.jdbc.ApplicationTables", "dev.seqgen.jdbc.JdbcDialect", "dev.seqgen.jdbc.JdbcSequenceStore",
-            "dev.seqgen.jdbc.JdbcStoreFactory",
             "dev.seqgen.jdbc.NativeSequenceStore",
             "dev.seqgen.metrics.SequenceMetricsTracker", "dev.seqgen.metrics.SequenceMetricsTrackerFactory",
             "dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory",
