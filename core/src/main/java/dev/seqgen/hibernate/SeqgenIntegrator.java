@@ -9,6 +9,7 @@ import org.hibernate.boot.registry.StandardServiceRegistryBuilder;
 import org.hibernate.boot.spi.BootstrapContext;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.event.service.spi.EventListenerRegistry;
+import org.hibernate.id.enhanced.SequenceStyleGenerator;
 import org.hibernate.integrator.spi.Integrator;
 import org.hibernate.service.UnknownServiceException;
 import org.hibernate.service.spi.ServiceContributor;
@@ -157,7 +158,16 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
 
         @Override
         public void sessionFactoryCreated(SessionFactory factory) {
-            StartUpChecks.checkPooledOptimizers((SessionFactoryImplementor) factory);
+            SessionFactoryImplementor built = (SessionFactoryImplementor) factory;
+            // Hibernate's checks of its own pooled optimizers, made for seqgen's drop-in: entered only by a session
+            // factory that has one, so an id of seqgen's own generator never does.
+            built.getMappingMetamodel().forEachEntityDescriptor(persister -> {
+                if (persister.getGenerator() instanceof SequenceStyleGenerator sequenceStyle
+                        && sequenceStyle.getOptimizer() instanceof SeqgenPooledOptimizer optimizer) {
+                    PooledOptimizerChecks.check(built, persister.getEntityName(), sequenceStyle.getDatabaseStructure(),
+                            optimizer);
+                }
+            });
             SeqgenRegistryService service = service(factory);
             if (service != null) {
                 service.startAtBoot();

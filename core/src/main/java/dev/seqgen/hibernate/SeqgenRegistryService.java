@@ -26,9 +26,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The Hibernate service that takes seqgen's generators of one service registry from mapping to first value: the
  * start-up path, in the order it runs. Its helpers each hold one job: where the registry and its stores come from
- * ({@link RegistrySource}), the generators' settings ({@link GeneratorSettings}), the start-up checks
- * ({@link StartUpChecks}), adoption of the values tables already hold ({@link Adoption}), the table's place in
- * Hibernate's schema ({@link SeqgenTable}) and the SYNC reservations of a flush ({@link FlushReservations}).
+ * ({@link RegistrySource}), the generators' settings ({@link GeneratorSettings}), the entity columns the sequences
+ * fill, checked and adopted ({@link EntityColumns}), seqgen's table in Hibernate's schema ({@link SeqgenTable}) and
+ * the SYNC reservations of a flush ({@link FlushReservations}, watched by {@link FlushReservationListener}).
  *
  * <pre>
  * Design: why a service
@@ -48,12 +48,12 @@ import org.jspecify.annotations.Nullable;
  *    a registry given by a framework is told the settings (SequenceRegistry.declare), so that whoever creates the
  *    row first creates it with them.
  * 2. Session factory built (SeqgenIntegrator calls start(), unless JDBC access at boot is off; then the first
- *    value does): the registry is resolved (RegistrySource), the columns checked (StartUpChecks, every refusing
+ *    value does): the registry is resolved (RegistrySource), the columns checked (EntityColumns, every refusing
  *    column in one report), and each sequence's row created once, with its settings; a bit-reversed sequence's
- *    row above the counters of the keys its tables hold (Adoption), since its keys say nothing of a row later. A
+ *    row above the counters of the keys its tables hold (EntityColumns), since its keys say nothing of a row later. A
  *    store that cannot read the tables (its rows in a database of another kind) adopts nothing, with a warning.
  * 3. First value (open()): the highest value of every column the sequence serves is read once, by the store on
- *    its own connection, and the row moved forward above it (Adoption): rows may arrive after start-up (Spring
+ *    its own connection, and the row moved forward above it (EntityColumns): rows may arrive after start-up (Spring
  *    Boot's deferred data.sql). Only then is the sequence opened, without a second create, so no block below
  *    those rows is ever in hand.
  * 4. Steady state: the generator holds its Sequence and never comes back here, but for SYNC numbers, whose
@@ -175,7 +175,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         for (Registration registration : pending) {
             byName.computeIfAbsent(registration.name(), key -> new ArrayList<>()).add(registration);
         }
-        StartUpChecks.requireAssignableColumns(source.connectionProvider(), pending);
+        EntityColumns.requireAssignable(source.connectionProvider(), pending);
         for (List<Registration> group : byName.values()) {
             Registration first = group.get(0);
             try {
@@ -188,12 +188,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 // keys are the exception: they are adopted only by a row's creation (startAboveExistingKeys),
                 // which is here.
                 SequenceStore store = started.storeOf(first.name(), first.settings());
-                Adoption.warnIfTablesElsewhere(group, store, source.platform());
+                EntityColumns.warnIfTablesElsewhere(group, store, source.platform());
                 SequenceSettings creation = first.settings().keyOrder() == KeyOrder.SEQUENTIAL
-                        ? first.settings() : Adoption.aboveExistingKeys(group, store, source.platform());
+                        ? first.settings() : EntityColumns.aboveExistingKeys(group, store, source.platform());
                 started.createSequence(first.name(), creation);
             } catch (SequenceUnavailableException e) {
-                String unreadable = StartUpChecks.unreadableTable(started.storeOf(first.name(), first.settings()), e);
+                String unreadable = SeqgenTable.unreadable(started.storeOf(first.name(), first.settings()), e);
                 throw new SeqgenMappingException(first.where(), unreadable != null ? unreadable : e.getMessage(), null,
                         e);
             } catch (SequenceException e) {
@@ -264,7 +264,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         SequenceUnavailableException late = null;
         try {
             SequenceRegistry started = source.registry();
-            Adoption.aboveExistingRows(group, started.storeOf(first.name(), first.settings()), source.platform());
+            EntityColumns.aboveExistingRows(group, started.storeOf(first.name(), first.settings()), source.platform());
             Sequence sequence;
             if (warmUp == null) {
                 sequence = started.sequence(first.name(), first.settings());

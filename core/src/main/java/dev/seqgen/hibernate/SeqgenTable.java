@@ -29,11 +29,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * seqgen's tables as part of Hibernate's schema, the sequence table and its table of ranges kept for the fleet:
- * registered by the generators while Hibernate reads the mappings (as Hibernate's own table and sequence generators register theirs), so that
- * {@code hibernate.hbm2ddl.auto=create|create-drop|update|validate}, {@code drop} and generated schema scripts
- * include it. Its shape is the one the JDBC store creates ({@code JdbcDialect.createTableSql}): {@code name}
- * {@code VARCHAR(64)} primary key, {@code next_value BIGINT}, both not null; the types are the dialect's own
- * for those JDBC types. No I/O.
+ * registered by the generators while Hibernate reads the mappings (as Hibernate's own table and sequence generators
+ * register theirs), so that {@code hibernate.hbm2ddl.auto=create|create-drop|update|validate}, {@code drop} and
+ * generated schema scripts include it. Its shape is the one the JDBC store creates
+ * ({@code JdbcDialect.createTableSql}): {@code name} {@code VARCHAR(64)} primary key, {@code next_value BIGINT},
+ * both not null; the types are the dialect's own for those JDBC types. No I/O. What to do when the table cannot be
+ * read at start-up ({@link #unreadable}) is told here too, since it names the ways the table comes to exist,
+ * Hibernate's schema among them.
  */
 final class SeqgenTable {
 
@@ -80,6 +82,34 @@ final class SeqgenTable {
             return null;
         }
         return table;
+    }
+
+    /**
+     * What the JDBC store's table looks like when a row could not be created: null when the table can be read (the
+     * creation's own error says it all), otherwise what reading it said, with what creates a missing table. The
+     * reading's error is added to the creation's as suppressed, so both reach the log.
+     */
+    static @Nullable String unreadable(SequenceStore store, RuntimeException creation) {
+        SequenceStore.SqlTable table = store.sqlTable().orElse(null);
+        if (table == null) {
+            return null;
+        }
+        try {
+            store.nextValue("seqgen-table-probe");
+            return null;
+        } catch (RuntimeException unreadable) {
+            creation.addSuppressed(unreadable);
+            String script = "dev/seqgen/schema/" + table.platform() + ".sql";
+            return "seqgen's sequence table " + table.name() + " could not be read in the " + store.name()
+                    + " database: " + unreadable.getMessage() + " (creating the row failed with: "
+                    + creation.getMessage() + "). If the table does not exist, create it: with Spring Boot,"
+                    + " seqgen.jdbc.initialize-schema=always runs the script " + script + " of seqgen-spring-boot-"
+                    + "starter at start-up (or copy it into your Flyway or Liquibase migrations)"
+                    + (table.platform().equals("spanner") ? " (Hibernate's Spanner dialects cannot create it, so it"
+                            + " is not part of Hibernate's schema there)"
+                            : "; or let Hibernate create it, since it is part of Hibernate's schema"
+                            + " (hibernate.hbm2ddl.auto, spring.jpa.hibernate.ddl-auto)");
+        }
     }
 
     /**
