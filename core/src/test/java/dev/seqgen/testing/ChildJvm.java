@@ -71,6 +71,19 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Waits for a line starting with {@code prefix}, skipping others, and returns it. */
     public String awaitLine(String prefix, long timeoutMillis) throws InterruptedException {
+        return awaitLine(prefix, timeoutMillis, new ArrayList<>());
+    }
+
+    /**
+     * Waits for a line starting with {@code prefix} and returns every line before it, in the order written.
+     */
+    public List<String> linesBefore(String prefix, long timeoutMillis) throws InterruptedException {
+        List<String> before = new ArrayList<>();
+        awaitLine(prefix, timeoutMillis, before);
+        return before;
+    }
+
+    private String awaitLine(String prefix, long timeoutMillis, List<String> before) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         for (;;) {
             String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -80,24 +93,6 @@ public final class ChildJvm implements AutoCloseable {
             }
             if (line.startsWith(prefix)) {
                 return line;
-            }
-        }
-    }
-
-    /**
-     * Waits for a line starting with {@code prefix} and returns every line before it, in the order written.
-     */
-    public List<String> linesBefore(String prefix, long timeoutMillis) throws InterruptedException {
-        List<String> before = new ArrayList<>();
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        for (;;) {
-            String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            if (line == null || line.equals(EOF)) {
-                throw new AssertionError(name + ": no line starting with '" + prefix + "' within " + timeoutMillis
-                        + " ms (" + (line == null ? "timed out" : "exited with " + exitCode()) + "); stderr: " + stderr);
-            }
-            if (line.startsWith(prefix)) {
-                return before;
             }
             before.add(line);
         }
