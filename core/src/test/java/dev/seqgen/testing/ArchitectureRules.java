@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.Set;
 
 /**
  * The architecture CONTRIBUTING.md describes, as rules a test keeps: packages without cycles but the two it names,
@@ -96,7 +97,7 @@ public final class ArchitectureRules {
      * only: {@code ApplicationTables} (the Hibernate layer's column check) and {@code JdbcDialect}, which users may
      * also pass to the JDBC stores' builders.
      */
-    public static final java.util.Set<String> PUBLIC_TYPES = java.util.Set.of(
+    public static final Set<String> PUBLIC_TYPES = Set.of(
             "dev.seqgen.CloseReport", "dev.seqgen.CounterKind", "dev.seqgen.KeyOrder", "dev.seqgen.KeyRange",
             "dev.seqgen.SeqgenValue", "dev.seqgen.Sequence",
             "dev.seqgen.SequenceConfigurationException", "dev.seqgen.SequenceException",
@@ -159,7 +160,7 @@ public final class ArchitectureRules {
     }
 
     /** Methods that test an object's class: {@code Class}'s, and {@code getClass()} for a comparison. */
-    private static final java.util.Set<String> CLASS_TESTS = java.util.Set.of("isInstance", "cast",
+    private static final Set<String> CLASS_TESTS = Set.of("isInstance", "cast",
             "isAssignableFrom", "getClass");
 
     private static boolean isStoreClass(JavaClass type) {
