@@ -175,7 +175,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             throw new SeqgenMappingException(where, "seqgen's Hibernate service is not registered; seqgen-core"
                     + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor",
                     "Keep that file in the application's jar, or call"
-                    + " new SeqgenServiceContributor().contribute(standardServiceRegistryBuilder)", null);
+                    + " new SeqgenIntegrator().contribute(standardServiceRegistryBuilder)", null);
         }
         return service;
     }

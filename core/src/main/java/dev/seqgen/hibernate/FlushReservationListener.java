@@ -44,6 +44,9 @@ import org.hibernate.event.spi.PreInsertEventListener;
  * - SessionEventListener.jdbcPrepareStatementStart: every statement, queries included, from inside the JDBC
  *   layer.
  *
+ * Registered only once a SYNC number that reserves at flush exists (SeqgenRegistryService.numbersAtFlush): a
+ * session factory without one has no listener of seqgen's on its flushes at all.
+ *
  * Chosen: a flush and an auto-flush listener placed before Hibernate's only note, per thread, that a flush of
  * this session began; the pre-event of the first action that then runs while the persistence context is
  * flushing (a collection removal, a delete, an insert) reserves: the first part is over and nothing has been
@@ -57,21 +60,21 @@ import org.hibernate.event.spi.PreInsertEventListener;
 final class FlushReservationListener implements FlushEventListener, AutoFlushEventListener,
         PreCollectionRemoveEventListener, PreDeleteEventListener, PreInsertEventListener {
 
-    /** Holds the reservations once a SYNC number at flush exists; until then every event returns at once. */
-    private final SeqgenRegistryService service;
+    private final FlushReservations reservations;
 
-    private FlushReservationListener(SeqgenRegistryService service) {
-        this.service = service;
+    private FlushReservationListener(FlushReservations reservations) {
+        this.reservations = reservations;
     }
 
     /**
-     * Places a listener for the reservations before Hibernate's own listeners of each event it watches.
+     * Places a listener for the reservations before Hibernate's own listeners of each event it watches. Called once
+     * per session factory, by {@link SeqgenRegistryService} when a SYNC number that reserves at flush exists.
      *
      * @param registry the session factory's event listeners
-     * @param service the service whose per-flush reservations the listener drives, once they exist
+     * @param reservations the per-flush reservations the listener drives
      */
-    static void register(EventListenerRegistry registry, SeqgenRegistryService service) {
-        FlushReservationListener listener = new FlushReservationListener(service);
+    static void register(EventListenerRegistry registry, FlushReservations reservations) {
+        FlushReservationListener listener = new FlushReservationListener(reservations);
         registry.prependListeners(EventType.FLUSH, listener);
         registry.prependListeners(EventType.AUTO_FLUSH, listener);
         registry.prependListeners(EventType.PRE_COLLECTION_REMOVE, listener);
@@ -81,41 +84,28 @@ final class FlushReservationListener implements FlushEventListener, AutoFlushEve
 
     @Override
     public void onFlush(FlushEvent event) {
-        FlushReservations reservations = service.flushReservations();
-        if (reservations != null) {
-            reservations.flushBegins(event.getSession());
-        }
+        reservations.flushBegins(event.getSession());
     }
 
     @Override
     public void onAutoFlush(AutoFlushEvent event) {
-        FlushReservations reservations = service.flushReservations();
-        if (reservations != null) {
-            reservations.flushBegins(event.getSession());
-        }
+        reservations.flushBegins(event.getSession());
     }
 
     @Override
     public void onPreRemoveCollection(PreCollectionRemoveEvent event) {
-        actionExecutes();
+        reservations.actionExecutes();
     }
 
     @Override
     public boolean onPreDelete(PreDeleteEvent event) {
-        actionExecutes();
+        reservations.actionExecutes();
         return false;
     }
 
     @Override
     public boolean onPreInsert(PreInsertEvent event) {
-        actionExecutes();
+        reservations.actionExecutes();
         return false;
-    }
-
-    private void actionExecutes() {
-        FlushReservations reservations = service.flushReservations();
-        if (reservations != null) {
-            reservations.actionExecutes();
-        }
     }
 }

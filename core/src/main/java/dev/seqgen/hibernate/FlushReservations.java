@@ -66,7 +66,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * transaction, or a stateless one (no persistence context to count, no flush), takes one value per insert.
  *
  * Flushes are watched only once a SYNC number that reserves at flush is configured: SeqgenRegistryService creates
- * this object then (numbersAtFlush), and until it exists the flush listener returns at once.
+ * this object then (numbersAtFlush), and registers the flush listener with it; until then there is no listener.
  * </pre>
  */
 final class FlushReservations {

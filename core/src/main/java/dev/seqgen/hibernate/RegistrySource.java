@@ -5,13 +5,19 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.hibernate.GeneratorSettings.PlainSettings;
 import dev.seqgen.jdbc.JdbcSequenceStore;
-import dev.seqgen.jdbc.JdbcStoreFactory;
 import dev.seqgen.jdbc.NativeSequenceStore;
 import org.hibernate.cfg.AvailableSettings;
+import org.hibernate.dialect.CockroachDialect;
+import org.hibernate.dialect.Dialect;
+import org.hibernate.dialect.H2Dialect;
+import org.hibernate.dialect.HSQLDialect;
+import org.hibernate.dialect.MySQLDialect;
+import org.hibernate.dialect.PostgreSQLDialect;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.engine.jdbc.spi.JdbcServices;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
@@ -23,6 +29,10 @@ import org.jspecify.annotations.Nullable;
  * Hibernate settings ({@link PlainSettings}), over the session factory's {@code DataSource}, with the stores it
  * needs, and closes when the service stops. Nothing here does I/O until the registry is first asked for: Hibernate
  * may be reading the mappings with no database (Spring's AOT processing).
+ *
+ * <p>It also tells what database the entities live on ({@link #platform(Dialect)}), from Hibernate's dialect: the
+ * other end of where the registry comes from, since a store is asked whether it can read the entities' tables
+ * ({@code SequenceStore.readsApplicationTables}), and seqgen's own registry keeps its rows beside them.
  */
 final class RegistrySource {
 
@@ -53,9 +63,44 @@ final class RegistrySource {
         return serviceRegistry.getService(ConnectionProvider.class);
     }
 
-    /** @return the platform of the entities' database ({@link EntityDatabase#platform}), from Hibernate's dialect */
+    /** @return the platform of the entities' database ({@link #platform(Dialect)}), from Hibernate's dialect */
     String platform() {
-        return EntityDatabase.platform(serviceRegistry.requireService(JdbcServices.class).getDialect());
+        return platform(serviceRegistry.requireService(JdbcServices.class).getDialect());
+    }
+
+    /**
+     * The platform of a dialect's database, named as seqgen's SPI names databases (the platforms of
+     * {@code SequenceStore.readsApplicationTables}): {@code spanner-postgresql} and {@code spanner} first
+     * (Hibernate's PostgreSQL-dialect Spanner dialect extends its PostgreSQL one), then {@code postgresql}
+     * (CockroachDB too, as seqgen's JDBC store serves it), {@code mariadb} (MySQL too), {@code h2}, {@code hsqldb};
+     * any other dialect by its class name, lowercase, without {@code Dialect}. No I/O: the dialect is all it reads.
+     */
+    static String platform(Dialect dialect) {
+        String name = dialect.getClass().getSimpleName();
+        if (isSpanner(dialect)) {
+            return name.contains("PostgreSQL") ? "spanner-postgresql" : "spanner";
+        }
+        if (dialect instanceof PostgreSQLDialect || dialect instanceof CockroachDialect) {
+            return "postgresql";
+        }
+        if (dialect instanceof MySQLDialect) {
+            return "mariadb";
+        }
+        if (dialect instanceof H2Dialect) {
+            return "h2";
+        }
+        if (dialect instanceof HSQLDialect) {
+            return "hsqldb";
+        }
+        return name.replaceFirst("Dialect$", "").toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Whether the dialect is one of Hibernate's Cloud Spanner dialects ({@code SpannerDialect},
+     * {@code SpannerPostgreSQLDialect}), told by name: not every Hibernate 7 seqgen runs on has both classes.
+     */
+    static boolean isSpanner(Dialect dialect) {
+        return dialect.getClass().getSimpleName().startsWith("Spanner");
     }
 
     /**
@@ -130,22 +175,28 @@ final class RegistrySource {
         }
         requireNoRegistryRequired();
         PlainSettings plain = plainSettings();
+        DataSource dataSource = dataSource();
         // A dedicated connection: inserting threads hold their session's pooled connection while the generator
-        // runs, so reservations must never wait for the same pool (see JdbcSequenceStore).
-        JdbcStoreFactory stores = JdbcStoreFactory.over(dataSource()).dedicatedConnection(true)
+        // runs, so reservations must never wait for the same pool (see JdbcSequenceStore). Names are checked
+        // under their settings' names before any store is built, the prefix even when no sequence uses it.
+        JdbcSequenceStore.Builder tableStore = JdbcSequenceStore.builder(dataSource).dedicatedConnection(true)
                 .table(plain.table, SeqgenHibernate.TABLE).createTable(plain.createTable);
-        if (plain.sequencePrefix != null) {
-            stores.prefix(plain.sequencePrefix, SeqgenHibernate.SEQUENCE_PREFIX);
+        boolean nativeKind = Stream.concat(Stream.of(plain.defaults), plain.perSequence.values().stream())
+                .anyMatch(s -> s.kind() == CounterKind.NATIVE_SEQUENCE);
+        NativeSequenceStore.Builder nativeStore = null;
+        if (nativeKind || plain.sequencePrefix != null) {
+            nativeStore = NativeSequenceStore.builder(dataSource).dedicatedConnection(true);
+            if (plain.sequencePrefix != null) {
+                nativeStore.prefix(plain.sequencePrefix, SeqgenHibernate.SEQUENCE_PREFIX);
+            }
         }
-        ownedStore = stores.buildTableStore();
+        ownedStore = tableStore.build();
         try {
             SequenceRegistry.Builder builder = SequenceRegistry.builder(ownedStore).defaults(plain.defaults);
             // A native-sequence store beside the table store only when a sequence is of that kind: it keeps a
             // dedicated connection of its own.
-            boolean nativeKind = Stream.concat(Stream.of(plain.defaults),
-                    plain.perSequence.values().stream()).anyMatch(s -> s.kind() == CounterKind.NATIVE_SEQUENCE);
-            if (nativeKind) {
-                ownedNativeStore = stores.buildNativeSequenceStore();
+            if (nativeKind && nativeStore != null) {
+                ownedNativeStore = nativeStore.build();
                 builder.store(ownedNativeStore);
             }
             plain.perSequence.forEach(builder::sequence);

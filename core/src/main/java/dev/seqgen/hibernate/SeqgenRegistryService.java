@@ -1,6 +1,5 @@
 package dev.seqgen.hibernate;
 
-import dev.seqgen.CounterKind;
 import dev.seqgen.KeyOrder;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceException;
@@ -10,6 +9,7 @@ import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.dialect.Dialect;
+import org.hibernate.event.service.spi.EventListenerRegistry;
 import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
@@ -26,9 +26,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The Hibernate service that takes seqgen's generators of one service registry from mapping to first value: the
  * start-up path, in the order it runs. Its helpers each hold one job: where the registry and its stores come from
- * ({@link RegistrySource}), the generators' settings ({@link GeneratorSettings}), the start-up checks
- * ({@link StartUpChecks}), adoption of the values tables already hold ({@link Adoption}), the table's place in
- * Hibernate's schema ({@link SeqgenTable}) and the SYNC reservations of a flush ({@link FlushReservations}).
+ * ({@link RegistrySource}), the generators' settings ({@link GeneratorSettings}), the entity columns the sequences
+ * fill, checked and adopted ({@link EntityColumns}), seqgen's table in Hibernate's schema ({@link SeqgenTable}) and
+ * the SYNC reservations of a flush ({@link FlushReservations}, watched by {@link FlushReservationListener}).
  *
  * <pre>
  * Design: why a service
@@ -48,12 +48,12 @@ import org.jspecify.annotations.Nullable;
  *    a registry given by a framework is told the settings (SequenceRegistry.declare), so that whoever creates the
  *    row first creates it with them.
  * 2. Session factory built (SeqgenIntegrator calls start(), unless JDBC access at boot is off; then the first
- *    value does): the registry is resolved (RegistrySource), the columns checked (StartUpChecks, every refusing
+ *    value does): the registry is resolved (RegistrySource), the columns checked (EntityColumns, every refusing
  *    column in one report), and each sequence's row created once, with its settings; a bit-reversed sequence's
- *    row above the counters of the keys its tables hold (Adoption), since its keys say nothing of a row later. A
+ *    row above the counters of the keys its tables hold (EntityColumns), since its keys say nothing of a row later. A
  *    store that cannot read the tables (its rows in a database of another kind) adopts nothing, with a warning.
  * 3. First value (open()): the highest value of every column the sequence serves is read once, by the store on
- *    its own connection, and the row moved forward above it (Adoption): rows may arrive after start-up (Spring
+ *    its own connection, and the row moved forward above it (EntityColumns): rows may arrive after start-up (Spring
  *    Boot's deferred data.sql). Only then is the sequence opened, without a second create, so no block below
  *    those rows is ever in hand.
  * 4. Steady state: the generator holds its Sequence and never comes back here, but for SYNC numbers, whose
@@ -75,24 +75,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /** Whether the Spanner dialect's export rule was logged. */
     private final transient AtomicBoolean spannerExportNoted = new AtomicBoolean();
     /**
-     * The SYNC number values reserved per flush, per session in a transaction; null until a SYNC number that
-     * reserves at flush is configured ({@link #numbersAtFlush}), so an id's path never enters that class. Written
-     * once, under this service's lock; read without it by the flush listener on any session's thread. Volatile:
-     * the write follows the construction, so a reader that sees the reference sees it fully built.
+     * The SYNC number values reserved per flush, null until a SYNC number that reserves at flush is configured (so an
+     * id's path never enters that class nor its listener); the factory's event listeners, once integrated, and those
+     * the flush listener went to. Guarded by {@code this}.
      */
-    private transient volatile @Nullable FlushReservations flushReservations;
+    private transient @Nullable FlushReservations flushReservations;
+    private transient @Nullable EventListenerRegistry eventListeners;
+    private transient @Nullable EventListenerRegistry listened;
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
         this.generatorSettings = new GeneratorSettings(source);
-    }
-
-    /**
-     * Whether Hibernate may access the database while booting ({@code hibernate.boot.allow_jdbc_metadata_access},
-     * default true). When false (offline metadata builds, Spring AOT), start() waits for the first value.
-     */
-    boolean jdbcAtBoot() {
-        return source.jdbcAtBoot();
     }
 
     /**
@@ -102,32 +95,35 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return generatorSettings.resolve(annotation, name, intType, where);
     }
 
-    /**
-     * The table of the sequence rows that belongs in Hibernate's schema, or null: see {@link SeqgenTable#exported}.
-     * No I/O.
-     *
-     * @param dialect the dialect Hibernate builds the schema for
-     */
+    /** @return the table of the rows that goes in Hibernate's schema, or null ({@link SeqgenTable#exported}) */
     @Nullable String exportedTable(@Nullable Dialect dialect) {
-        SequenceRegistry given = source.givenRegistry();
-        String table = given != null ? given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable)
-                .map(SequenceStore.SqlTable::name).orElse(null) : source.plainSettings().table;
-        return SeqgenTable.exported(table, source.setting(SeqgenHibernate.SCHEMA_EXPORT), dialect, spannerExportNoted);
+        return SeqgenTable.exported(source, dialect, spannerExportNoted);
     }
 
-    /** @return the per-flush reservations of SYNC numbers, or null while no number reserves at flush; no lock */
-    @Nullable FlushReservations flushReservations() {
-        return flushReservations;
+    /**
+     * Takes the session factory's event listeners, where the flush listener goes once a SYNC number reserves at
+     * flush: now if one is configured, else when the first is ({@link #numbersAtFlush}). Hibernate may create the
+     * generators before or after it integrates; whichever of the two comes second registers the listener, once.
+     */
+    synchronized void listenTo(EventListenerRegistry registry) {
+        eventListeners = registry;
+        listenToFlushes();
     }
 
     /** @return the per-flush reservations, created by the first SYNC number at flush; from then on flushes count */
     synchronized FlushReservations numbersAtFlush() {
-        FlushReservations reservations = flushReservations;
-        if (reservations == null) {
-            reservations = new FlushReservations();
-            flushReservations = reservations;
+        if (flushReservations == null) {
+            flushReservations = new FlushReservations();
         }
-        return reservations;
+        listenToFlushes();
+        return flushReservations;
+    }
+
+    private void listenToFlushes() {
+        if (flushReservations != null && eventListeners != null && listened != eventListeners) {
+            FlushReservationListener.register(eventListeners, flushReservations);
+            listened = eventListeners;
+        }
     }
 
     /**
@@ -152,9 +148,15 @@ final class SeqgenRegistryService implements Service, Stoppable {
         pending.add(registration);
     }
 
-    /** @return whether generators wait for {@link #start()} */
-    synchronized boolean hasPending() {
-        return !pending.isEmpty();
+    /**
+     * {@link #start()} once the session factory is built, unless Hibernate may not access the database while booting
+     * ({@code hibernate.boot.allow_jdbc_metadata_access=false}: offline metadata builds, Spring AOT); the first
+     * value starts then.
+     */
+    synchronized void startAtBoot() {
+        if (source.jdbcAtBoot()) {
+            start();
+        }
     }
 
     /**
@@ -173,7 +175,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         for (Registration registration : pending) {
             byName.computeIfAbsent(registration.name(), key -> new ArrayList<>()).add(registration);
         }
-        StartUpChecks.requireAssignableColumns(source.connectionProvider(), pending);
+        EntityColumns.requireAssignable(source.connectionProvider(), pending);
         for (List<Registration> group : byName.values()) {
             Registration first = group.get(0);
             try {
@@ -186,12 +188,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 // keys are the exception: they are adopted only by a row's creation (startAboveExistingKeys),
                 // which is here.
                 SequenceStore store = started.storeOf(first.name(), first.settings());
-                Adoption.warnIfTablesElsewhere(group, store, source.platform());
+                EntityColumns.warnIfTablesElsewhere(group, store, source.platform());
                 SequenceSettings creation = first.settings().keyOrder() == KeyOrder.SEQUENTIAL
-                        ? first.settings() : Adoption.aboveExistingKeys(group, store, source.platform());
+                        ? first.settings() : EntityColumns.aboveExistingKeys(group, store, source.platform());
                 started.createSequence(first.name(), creation);
             } catch (SequenceUnavailableException e) {
-                String unreadable = StartUpChecks.unreadableTable(started.storeOf(first.name(), first.settings()), e);
+                String unreadable = SeqgenTable.unreadable(started.storeOf(first.name(), first.settings()), e);
                 throw new SeqgenMappingException(first.where(), unreadable != null ? unreadable : e.getMessage(), null,
                         e);
             } catch (SequenceException e) {
@@ -262,7 +264,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         SequenceUnavailableException late = null;
         try {
             SequenceRegistry started = source.registry();
-            Adoption.aboveExistingRows(group, started.storeOf(first.name(), first.settings()), source.platform());
+            EntityColumns.aboveExistingRows(group, started.storeOf(first.name(), first.settings()), source.platform());
             Sequence sequence;
             if (warmUp == null) {
                 sequence = started.sequence(first.name(), first.settings());
@@ -291,6 +293,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     @Override
     public synchronized void stop() {
         pending.clear();
+        eventListeners = null;
+        listened = null;
         source.close();
     }
 }

@@ -1,15 +1,16 @@
 package dev.seqgen.hibernate;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.hibernate.dialect.Dialect;
+import dev.seqgen.CounterKind;
+import dev.seqgen.SequenceRegistry;
 import dev.seqgen.spi.Identifiers;
-
+import dev.seqgen.spi.SequenceStore;
 import org.hibernate.FetchMode;
 import org.hibernate.boot.model.naming.Identifier;
 import org.hibernate.boot.model.relational.Database;
 import org.hibernate.boot.model.relational.Namespace;
 import org.hibernate.boot.model.relational.QualifiedName;
 import org.hibernate.boot.model.relational.QualifiedNameParser;
+import org.hibernate.dialect.Dialect;
 import org.hibernate.mapping.Column;
 import org.hibernate.mapping.PrimaryKey;
 import org.hibernate.mapping.Table;
@@ -23,15 +24,18 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
  * seqgen's tables as part of Hibernate's schema, the sequence table and its table of ranges kept for the fleet:
- * registered by the generators while Hibernate reads the mappings (as Hibernate's own table and sequence generators register theirs), so that
- * {@code hibernate.hbm2ddl.auto=create|create-drop|update|validate}, {@code drop} and generated schema scripts
- * include it. Its shape is the one the JDBC store creates ({@code JdbcDialect.createTableSql}): {@code name}
- * {@code VARCHAR(64)} primary key, {@code next_value BIGINT}, both not null; the types are the dialect's own
- * for those JDBC types. No I/O.
+ * registered by the generators while Hibernate reads the mappings (as Hibernate's own table and sequence generators
+ * register theirs), so that {@code hibernate.hbm2ddl.auto=create|create-drop|update|validate}, {@code drop} and
+ * generated schema scripts include it. Its shape is the one the JDBC store creates
+ * ({@code JdbcDialect.createTableSql}): {@code name} {@code VARCHAR(64)} primary key, {@code next_value BIGINT},
+ * both not null; the types are the dialect's own for those JDBC types. No I/O. What to do when the table cannot be
+ * read at start-up ({@link #unreadable}) is told here too, since it names the ways the table comes to exist,
+ * Hibernate's schema among them.
  */
 final class SeqgenTable {
 
@@ -53,17 +57,20 @@ final class SeqgenTable {
      * and fail to make it again: on Spanner seqgen keeps its table out of Hibernate's schema, and says so once.
      * No I/O.
      *
-     * @param table the JDBC store's table of the sequence rows, or null when the rows are elsewhere
-     * @param export the value of {@link SeqgenHibernate#SCHEMA_EXPORT}, or null
+     * @param source where the registry comes from: the given registry's table store, or seqgen's plain settings,
+     *     name the table; and the setting {@link SeqgenHibernate#SCHEMA_EXPORT}
      * @param dialect the dialect Hibernate builds the schema for
      * @param noted whether the Spanner rule was logged; set when it is
      */
-    static @Nullable String exported(@Nullable String table, @Nullable Object export, @Nullable Dialect dialect,
-            AtomicBoolean noted) {
+    static @Nullable String exported(RegistrySource source, @Nullable Dialect dialect, AtomicBoolean noted) {
+        SequenceRegistry given = source.givenRegistry();
+        String table = given != null ? given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable)
+                .map(SequenceStore.SqlTable::name).orElse(null) : source.plainSettings().table;
+        Object export = source.setting(SeqgenHibernate.SCHEMA_EXPORT);
         if (table == null || export != null && !Boolean.parseBoolean(export.toString().trim())) {
             return null;
         }
-        if (dialect != null && EntityDatabase.isSpanner(dialect)) {
+        if (dialect != null && RegistrySource.isSpanner(dialect)) {
             if (noted.compareAndSet(false, true)) {
                 LOG.log(System.Logger.Level.INFO, "seqgen: table " + table + " is left out of Hibernate's schema:"
                         + " Hibernate's " + dialect.getClass().getSimpleName() + " writes a primary key Cloud"
@@ -75,6 +82,34 @@ final class SeqgenTable {
             return null;
         }
         return table;
+    }
+
+    /**
+     * What the JDBC store's table looks like when a row could not be created: null when the table can be read (the
+     * creation's own error says it all), otherwise what reading it said, with what creates a missing table. The
+     * reading's error is added to the creation's as suppressed, so both reach the log.
+     */
+    static @Nullable String unreadable(SequenceStore store, RuntimeException creation) {
+        SequenceStore.SqlTable table = store.sqlTable().orElse(null);
+        if (table == null) {
+            return null;
+        }
+        try {
+            store.nextValue("seqgen-table-probe");
+            return null;
+        } catch (RuntimeException unreadable) {
+            creation.addSuppressed(unreadable);
+            String script = "dev/seqgen/schema/" + table.platform() + ".sql";
+            return "seqgen's sequence table " + table.name() + " could not be read in the " + store.name()
+                    + " database: " + unreadable.getMessage() + " (creating the row failed with: "
+                    + creation.getMessage() + "). If the table does not exist, create it: with Spring Boot,"
+                    + " seqgen.jdbc.initialize-schema=always runs the script " + script + " of seqgen-spring-boot-"
+                    + "starter at start-up (or copy it into your Flyway or Liquibase migrations)"
+                    + (table.platform().equals("spanner") ? " (Hibernate's Spanner dialects cannot create it, so it"
+                            + " is not part of Hibernate's schema there)"
+                            : "; or let Hibernate create it, since it is part of Hibernate's schema"
+                            + " (hibernate.hbm2ddl.auto, spring.jpa.hibernate.ddl-auto)");
+        }
     }
 
     /**

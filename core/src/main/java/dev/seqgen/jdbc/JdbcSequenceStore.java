@@ -591,10 +591,24 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
          *
          * @param table the table name
          * @return this builder
-         * @throws dev.seqgen.SequenceConfigurationException if the name is not a plain identifier
+         * @throws SequenceConfigurationException if the name is not a plain identifier
          */
         public Builder table(String table) {
-            this.table = Identifiers.requireTableName("table", table);
+            return table(table, "table");
+        }
+
+        /**
+         * Sets the table as a front end's setting gave it (a Spring Boot property, a Hibernate setting): a name
+         * that is not allowed is refused here, under the name of that setting, so the user learns which key to
+         * change.
+         *
+         * @param table the table name, optionally schema-qualified
+         * @param setting the name of the setting that gave it
+         * @return this builder
+         * @throws SequenceConfigurationException naming {@code setting} if the name is not a plain identifier
+         */
+        public Builder table(String table, String setting) {
+            this.table = Identifiers.requireTableName(setting, table);
             return this;
         }
 

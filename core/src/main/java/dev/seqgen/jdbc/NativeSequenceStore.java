@@ -437,7 +437,22 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
          *     with a letter or underscore
          */
         public Builder prefix(String prefix) {
-            this.prefix = requirePrefix("prefix", prefix);
+            return prefix(prefix, "prefix");
+        }
+
+        /**
+         * Sets the prefix as a front end's setting gave it (a Spring Boot property, a Hibernate setting): a prefix
+         * that is not allowed is refused here, under the name of that setting, so the user learns which key to
+         * change.
+         *
+         * @param prefix the prefix of the database sequences' names
+         * @param setting the name of the setting that gave it
+         * @return this builder
+         * @throws SequenceConfigurationException naming {@code setting} if the prefix is not 1 to 32 of
+         *     {@code A-Z a-z 0-9 _}, starting with a letter or underscore
+         */
+        public Builder prefix(@Nullable String prefix, String setting) {
+            this.prefix = requirePrefix(setting, prefix);
             return this;
         }
 

@@ -110,6 +110,9 @@ class ConfigurationTest {
                     "seqgen.sequences.tuned.strategy", "sync, async, batch, async-batch");
             assertStartupFails(db, seqgenTable, Map.of(SeqgenHibernate.TABLE, "seqgen; drop table x"),
                     "seqgen.table", "unquoted identifier");
+            // No sequence is of kind native-sequence: the prefix is refused all the same.
+            assertStartupFails(db, seqgenTable, Map.of(SeqgenHibernate.SEQUENCE_PREFIX, "9x"),
+                    SeqgenHibernate.SEQUENCE_PREFIX, "'9x'");
             assertThatThrownBy(() -> HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable, Map.of(),
                     TunedTicket.class, ConflictingTicket.class).close())
                     .satisfies(e -> assertThat(HibernateTesting.messages(e))

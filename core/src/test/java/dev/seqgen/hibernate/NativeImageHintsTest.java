@@ -39,8 +39,8 @@ class NativeImageHintsTest {
                 constructors++;
             }
         }
-        assertThat(classes).isEqualTo(4);
-        assertThat(constructors).isEqualTo(3);
+        assertThat(classes).isEqualTo(3);
+        assertThat(constructors).isEqualTo(2);
         assertThat(json).contains("dev.seqgen.hibernate.SeqgenIdGenerator");
     }
 }

@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.Set;
 
 /**
  * The architecture CONTRIBUTING.md describes, as rules a test keeps: packages without cycles but the two it names,
@@ -92,12 +93,11 @@ public final class ArchitectureRules {
     /**
      * The public types of seqgen's library modules: what users (the API, the annotations, the starter's
      * auto-configurations and properties) and store authors (the SPI) need. A type is public only when it is on
-     * this list, so making one public is a decision this list records. Three are public for seqgen's own modules
-     * only: {@code ApplicationTables} (the Hibernate layer's column check), {@code JdbcStoreFactory} (the
-     * Hibernate layer and the starter build their JDBC stores with it; users may too) and
-     * {@code JdbcDialect}, which users may also pass to the JDBC stores' builders.
+     * this list, so making one public is a decision this list records. Two are public for seqgen's own modules
+     * only: {@code ApplicationTables} (the Hibernate layer's column check) and {@code JdbcDialect}, which users may
+     * also pass to the JDBC stores' builders.
      */
-    public static final java.util.Set<String> PUBLIC_TYPES = java.util.Set.of(
+    public static final Set<String> PUBLIC_TYPES = Set.of(
             "dev.seqgen.CloseReport", "dev.seqgen.CounterKind", "dev.seqgen.KeyOrder", "dev.seqgen.KeyRange",
             "dev.seqgen.SeqgenValue", "dev.seqgen.Sequence",
             "dev.seqgen.SequenceConfigurationException", "dev.seqgen.SequenceException",
@@ -118,9 +118,8 @@ public final class ArchitectureRules {
             "dev.seqgen.hibernate.SeqgenHibernate", "dev.seqgen.hibernate.SeqgenIdGenerator",
             "dev.seqgen.hibernate.SeqgenIntegrator", "dev.seqgen.hibernate.SeqgenMappingException",
             "dev.seqgen.hibernate.SeqgenNumber", "dev.seqgen.hibernate.SeqgenNumberGenerator",
-            "dev.seqgen.hibernate.SeqgenPooledOptimizer", "dev.seqgen.hibernate.SeqgenServiceContributor",
+            "dev.seqgen.hibernate.SeqgenPooledOptimizer",
             "dev.seqgen.jdbc.ApplicationTables", "dev.seqgen.jdbc.JdbcDialect", "dev.seqgen.jdbc.JdbcSequenceStore",
-            "dev.seqgen.jdbc.JdbcStoreFactory",
             "dev.seqgen.jdbc.NativeSequenceStore",
             "dev.seqgen.metrics.SequenceMetricsTracker", "dev.seqgen.metrics.SequenceMetricsTrackerFactory",
             "dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory",
@@ -161,7 +160,7 @@ public final class ArchitectureRules {
     }
 
     /** Methods that test an object's class: {@code Class}'s, and {@code getClass()} for a comparison. */
-    private static final java.util.Set<String> CLASS_TESTS = java.util.Set.of("isInstance", "cast",
+    private static final Set<String> CLASS_TESTS = Set.of("isInstance", "cast",
             "isAssignableFrom", "getClass");
 
     private static boolean isStoreClass(JavaClass type) {

@@ -51,11 +51,18 @@ public final class ChildJvm implements AutoCloseable {
     /** Starts {@code mainClass} with {@code args} in a small, quick-starting JVM. */
     public static ChildJvm start(String name, Class<?> mainClass, List<String> args, Map<String, String> environment,
             Path stderr) throws IOException {
+        return start(name, List.of(), mainClass, args, environment, stderr);
+    }
+
+    /** Starts {@code mainClass} with {@code args} in a small, quick-starting JVM given {@code jvmOptions} too. */
+    public static ChildJvm start(String name, List<String> jvmOptions, Class<?> mainClass, List<String> args,
+            Map<String, String> environment, Path stderr) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m", "-XX:-UsePerfData",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
         builder.environment().putAll(environment);
@@ -64,6 +71,19 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Waits for a line starting with {@code prefix}, skipping others, and returns it. */
     public String awaitLine(String prefix, long timeoutMillis) throws InterruptedException {
+        return awaitLine(prefix, timeoutMillis, new ArrayList<>());
+    }
+
+    /**
+     * Waits for a line starting with {@code prefix} and returns every line before it, in the order written.
+     */
+    public List<String> linesBefore(String prefix, long timeoutMillis) throws InterruptedException {
+        List<String> before = new ArrayList<>();
+        awaitLine(prefix, timeoutMillis, before);
+        return before;
+    }
+
+    private String awaitLine(String prefix, long timeoutMillis, List<String> before) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         for (;;) {
             String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -74,6 +94,7 @@ public final class ChildJvm implements AutoCloseable {
             if (line.startsWith(prefix)) {
                 return line;
             }
+            before.add(line);
         }
     }
 

@@ -2,7 +2,6 @@ package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.CounterKind;
 import dev.seqgen.jdbc.JdbcSequenceStore;
-import dev.seqgen.jdbc.JdbcStoreFactory;
 import dev.seqgen.jdbc.NativeSequenceStore;
 import dev.seqgen.spi.SequenceStore;
 import java.util.ArrayList;
@@ -19,8 +18,9 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 /**
- * Builds seqgen's JDBC stores over the application's {@link DataSource} with core's {@link JdbcStoreFactory} (as
- * the Hibernate generator builds its own), one per {@link CounterKind}: the store the registry is built over (the
+ * Builds seqgen's JDBC stores over the application's {@link DataSource} with the stores' own builders, which refuse a
+ * table name or prefix under the property that gave it (as the Hibernate generator builds its own), one per
+ * {@link CounterKind}: the store the registry is built over (the
  * {@code SequenceStore} bean, of the primary kind) and, when a configured sequence's kind asks for the other one, a
  * second store the registry serves those sequences from. It closes
  * the stores it built beside the bean (the bean is closed by the context), and tells which stores it built, so
@@ -120,16 +120,24 @@ final class JdbcStores implements DisposableBean {
     }
 
     /**
-     * The factory of core that builds the stores from the properties (set up for each store, so the room for a
-     * dedicated connection is checked when a store takes one).
+     * Whether each store keeps a connection of its own; the room for it is checked when a store takes one.
      */
-    private JdbcStoreFactory factory() {
+    private boolean dedicatedConnection() {
         boolean dedicated = properties.getJdbc().isDedicatedConnection();
         if (dedicated && schema != null) {
             schema.requireRoomForTheDedicatedConnection();
         }
-        return JdbcStoreFactory.over(dataSource).dedicatedConnection(dedicated)
-                .table(properties.getTable(), "seqgen.table")
+        return dedicated;
+    }
+
+    /** The table store's builder: a table name that is not allowed is refused here, under its property's name. */
+    private JdbcSequenceStore.Builder tableBuilder() {
+        return JdbcSequenceStore.builder(dataSource).table(properties.getTable(), "seqgen.table");
+    }
+
+    /** The native-sequence store's builder: a prefix that is not allowed is refused here, under its property's name. */
+    private NativeSequenceStore.Builder nativeSequenceBuilder() {
+        return NativeSequenceStore.builder(dataSource)
                 .prefix(properties.getJdbc().getSequencePrefix(), "seqgen.jdbc.sequence-prefix");
     }
 
@@ -140,7 +148,9 @@ final class JdbcStores implements DisposableBean {
         // table unless told not to.
         boolean storeCreatesTable = Boolean.TRUE.equals(create) || (schema != null ? schema.storeCreatesRenamedTable()
                 : create == null && properties.getJdbc().getInitializeSchema() != DatabaseInitializationMode.NEVER);
-        JdbcSequenceStore store = factory().createTable(storeCreatesTable).buildTableStore();
+        nativeSequenceBuilder(); // refuses a wrong prefix even when no sequence uses it
+        JdbcSequenceStore store = tableBuilder().createTable(storeCreatesTable)
+                .dedicatedConnection(dedicatedConnection()).build();
         if (storeCreatesTable) {
             store.createTableIfMissing();
         }
@@ -148,6 +158,7 @@ final class JdbcStores implements DisposableBean {
     }
 
     private NativeSequenceStore nativeSequence() {
-        return factory().buildNativeSequenceStore();
+        tableBuilder(); // refuses a wrong table name even when no sequence uses it
+        return nativeSequenceBuilder().dedicatedConnection(dedicatedConnection()).build();
     }
 }

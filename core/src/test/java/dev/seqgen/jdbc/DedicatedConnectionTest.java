@@ -11,17 +11,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The lending rules of seqgen's dedicated connection, on plain H2 connections (no pool in between). */
-class DedicatedConnectionDataSourceTest {
+class DedicatedConnectionTest {
 
     private final JdbcDataSource h2 = new JdbcDataSource();
 
-    DedicatedConnectionDataSourceTest() {
+    DedicatedConnectionTest() {
         h2.setURL("jdbc:h2:mem:dedicated-connection-test");
     }
 
     @Test
     void lendsTheSameConnectionEachTimeAndAHandleIsDeadAfterClose() throws SQLException {
-        try (DedicatedConnectionDataSource dedicated = new DedicatedConnectionDataSource(h2)) {
+        try (JdbcConnections.Dedicated dedicated = new JdbcConnections.Dedicated(h2)) {
             Connection first = dedicated.getConnection();
             Connection physical = first.unwrap(Connection.class);
             first.close();
@@ -38,7 +38,7 @@ class DedicatedConnectionDataSourceTest {
 
     @Test
     void aThreadCannotBorrowTwiceAtOnce() throws SQLException {
-        try (DedicatedConnectionDataSource dedicated = new DedicatedConnectionDataSource(h2);
+        try (JdbcConnections.Dedicated dedicated = new JdbcConnections.Dedicated(h2);
                 Connection held = dedicated.getConnection()) {
             assertThatThrownBy(dedicated::getConnection).isInstanceOf(SQLException.class)
                     .hasMessageContaining("already lent");
@@ -48,7 +48,7 @@ class DedicatedConnectionDataSourceTest {
 
     @Test
     void aConnectionFoundClosedOnReturnIsReplaced() throws SQLException {
-        try (DedicatedConnectionDataSource dedicated = new DedicatedConnectionDataSource(h2)) {
+        try (JdbcConnections.Dedicated dedicated = new JdbcConnections.Dedicated(h2)) {
             Connection broken;
             try (Connection lent = dedicated.getConnection()) {
                 broken = lent.unwrap(Connection.class);
@@ -64,7 +64,7 @@ class DedicatedConnectionDataSourceTest {
 
     @Test
     void closeReturnsTheConnectionAndRefusesLaterBorrowers() throws SQLException {
-        DedicatedConnectionDataSource dedicated = new DedicatedConnectionDataSource(h2);
+        JdbcConnections.Dedicated dedicated = new JdbcConnections.Dedicated(h2);
         Connection physical;
         try (Connection lent = dedicated.getConnection()) {
             physical = lent.unwrap(Connection.class);

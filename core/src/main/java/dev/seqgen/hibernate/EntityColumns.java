@@ -3,29 +3,92 @@ package dev.seqgen.hibernate;
 import dev.seqgen.KeyOrder;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
+import dev.seqgen.jdbc.ApplicationTables;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
+import org.hibernate.MappingException;
+import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 
 import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Adoption of the values an application's tables already hold: a sequence's row is put above them, once. A
- * sequential sequence adopts at its first value ({@link #aboveExistingRows}, its row moved forward), since rows
- * may arrive after start-up; a bit-reversed one where its row is created ({@link #aboveExistingKeys}), since its
- * keys say nothing of a row's position later. Every read of rows is the store's, on its own connection, and only
- * of tables the store can reach ({@link #warnIfTablesElsewhere}).
+ * The entity columns seqgen's sequences fill (an id, a number), as the application's tables hold them: that they
+ * take the values seqgen assigns ({@link #requireAssignable}, at start-up, every refusing column in one report), and
+ * that each sequence starts above the values they already hold, once (adoption). A sequential sequence adopts at its
+ * first value ({@link #aboveExistingRows}, its row moved forward), since rows may arrive after start-up; a
+ * bit-reversed one where its row is created ({@link #aboveExistingKeys}), since its keys say nothing of a row's
+ * position later. Both jobs are one class because they are the Hibernate side of one thing, the reads of the
+ * application's own tables that the store layer makes ({@link ApplicationTables}): the column check on a connection
+ * borrowed from Hibernate, every read of rows by the store, on its own connection, and only of tables the store can
+ * reach ({@link #warnIfTablesElsewhere}).
  */
-final class Adoption {
+final class EntityColumns {
 
-    private static final System.Logger LOG = System.getLogger(Adoption.class.getName());
+    private static final System.Logger LOG = System.getLogger(EntityColumns.class.getName());
 
-    private Adoption() {
+    private EntityColumns() {
+    }
+
+    /**
+     * Fails the start-up when columns seqgen assigns refuse assigned values (identity columns declared
+     * {@code GENERATED ALWAYS AS IDENTITY}, computed columns), naming every one of them at once, each with its
+     * entity, table, column, database and the change, rather than letting every insert fail or a restart per
+     * column find the next. The store layer reads the columns ({@link ApplicationTables#refusals}) on a connection
+     * borrowed from Hibernate, here at start-up only.
+     */
+    static void requireAssignable(@Nullable ConnectionProvider provider, List<Registration> registrations) {
+        if (provider == null) {
+            return;
+        }
+        Map<ApplicationTables.Column, Registration> columns = new LinkedHashMap<>();
+        for (Registration registration : registrations) {
+            if (registration.table() != null && registration.column() != null) {
+                columns.putIfAbsent(new ApplicationTables.Column(registration.table(), registration.column()),
+                        registration);
+            }
+        }
+        if (columns.isEmpty()) {
+            return;
+        }
+        Connection connection;
+        try {
+            connection = provider.getConnection();
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "seqgen: no connection to check the generated columns: " + e.getMessage());
+            return;
+        }
+        Map<ApplicationTables.Column, ApplicationTables.Refusal> refusals;
+        try {
+            refusals = ApplicationTables.refusals(connection, columns.keySet());
+        } finally {
+            try {
+                provider.closeConnection(connection);
+            } catch (SQLException ignored) {
+                // the pool's business
+            }
+        }
+        List<ColumnRefusesAssignedValuesException.RefusingColumn> refusing = new ArrayList<>();
+        refusals.forEach((column, refusal) -> {
+            Registration registration = columns.get(column);
+            refusing.add(new ColumnRefusesAssignedValuesException.RefusingColumn(registration.name(),
+                    registration.where(), column.table(), column.column(), refusal.database(), refusal.reason(),
+                    refusal.fix()));
+        });
+        if (!refusing.isEmpty()) {
+            ColumnRefusesAssignedValuesException refused = new ColumnRefusesAssignedValuesException(refusing);
+            throw new MappingException(refused.getMessage(), refused);
+        }
     }
 
     /**
@@ -34,7 +97,7 @@ final class Adoption {
      * starting at once agree. A table that cannot be read fails the first value, with the store's error as its
      * cause (see {@link #highest}); a store whose rows are elsewhere reads nothing.
      *
-     * @param platform the entities' database ({@link EntityDatabase#platform})
+     * @param platform the entities' database ({@link RegistrySource#platform()})
      */
     static void aboveExistingRows(List<Registration> group, SequenceStore store, String platform) {
         String name = group.get(0).name();
@@ -72,7 +135,7 @@ final class Adoption {
      * them, so no new key can equal an existing one. That read goes over the keys once, when the session factory
      * starts and the sequence has no row yet, never again; keys inside the skip range are left to the range.
      *
-     * @param platform the entities' database ({@link EntityDatabase#platform})
+     * @param platform the entities' database ({@link RegistrySource#platform()})
      * @return the settings to create the row with: the sequence's, its initial value raised above those counters
      */
     static SequenceSettings aboveExistingKeys(List<Registration> group, SequenceStore store, String platform) {
@@ -116,7 +179,7 @@ final class Adoption {
      * adoption reads nothing and the sequence starts at its row, whatever the tables hold. Not an error: the tables
      * may be empty, or the row placed above them by hand.
      *
-     * @param platform the entities' database ({@link EntityDatabase#platform})
+     * @param platform the entities' database ({@link RegistrySource#platform()})
      */
     static void warnIfTablesElsewhere(List<Registration> group, SequenceStore store, String platform) {
         List<String> tables = group.stream().map(Registration::table).filter(Objects::nonNull).distinct().toList();

@@ -1,0 +1,125 @@
+package dev.seqgen.hibernate;
+
+import org.hibernate.boot.model.naming.Identifier;
+import org.hibernate.boot.model.relational.QualifiedName;
+import org.hibernate.cfg.AvailableSettings;
+import org.hibernate.engine.config.spi.ConfigurationService;
+import org.hibernate.engine.jdbc.env.spi.JdbcEnvironment;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
+import org.hibernate.id.SequenceMismatchStrategy;
+import org.hibernate.id.enhanced.DatabaseStructure;
+import org.hibernate.tool.schema.Action;
+import org.hibernate.tool.schema.extract.spi.SequenceInformation;
+
+import java.lang.System.Logger.Level;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The start-up checks Hibernate makes for its own pooled optimizers and skips for a custom one, made for each
+ * {@link SeqgenPooledOptimizer} of a session factory once it is built (by {@link SeqgenIntegrator}'s observer, which
+ * finds them, before the first session); throws on the first refusal:
+ * <ul>
+ *   <li>{@code hibernate.id.sequence.increment_size_mismatch_strategy} against the database sequence's
+ *       increment, read from the sequence information Hibernate extracted at boot (no I/O of its own), skipped
+ *       where the schema is recreated, as Hibernate skips it;</li>
+ *   <li>a dialect whose sequences cannot serve pooled blocks, where Hibernate would have moved {@code pooled}
+ *       to a table but leaves the custom optimizer on the database sequence: refused.</li>
+ * </ul>
+ * They read the built session factory (its dialect, settings and the sequences Hibernate extracted), which the
+ * optimizer, serving Hibernate's blocks, never sees; and only a session factory with such an optimizer enters them,
+ * so the path of seqgen's own generators does not.
+ */
+final class PooledOptimizerChecks {
+
+    /** The pooled optimizer's checks log under its own name, where its users look. */
+    private static final System.Logger POOLED_LOG = System.getLogger(SeqgenPooledOptimizer.class.getName());
+
+    private PooledOptimizerChecks() {
+    }
+
+    /**
+     * Checks one entity's optimizer.
+     *
+     * @param factory the session factory just built
+     * @param entity the entity whose id the optimizer serves, for messages
+     * @param structure the database sequence or table behind the optimizer
+     * @param optimizer the optimizer
+     * @throws SeqgenMappingException naming the entity and sequence if the optimizer cannot serve it
+     */
+    static void check(SessionFactoryImplementor factory, String entity,
+            DatabaseStructure structure, SeqgenPooledOptimizer optimizer) {
+        JdbcEnvironment jdbc = factory.getServiceRegistry().requireService(JdbcEnvironment.class);
+        QualifiedName name = structure.getPhysicalName();
+        if (structure.isPhysicalSequence() && !jdbc.getDialect().getSequenceSupport().supportsPooledSequences()) {
+            throw new SeqgenMappingException("entity " + entity + ", sequence " + name, "SeqgenPooledOptimizer"
+                    + " cannot serve it on " + jdbc.getDialect().getClass().getSimpleName() + ", whose sequences do"
+                    + " not hand out pooled blocks (Hibernate moves its own pooled optimizer to a table there)",
+                    "Map the id with @SeqgenGenerator instead, or remove "
+                    + AvailableSettings.PREFERRED_POOLED_OPTIMIZER,
+                    null);
+        }
+        if (!structure.isPhysicalSequence()) {
+            return; // a table Hibernate updates by the increment itself: no database sequence to disagree with
+        }
+        Map<String, Object> settings = factory.getServiceRegistry().requireService(ConfigurationService.class)
+                .getSettings();
+        SequenceMismatchStrategy strategy = SequenceMismatchStrategy.interpret(
+                settings.get(AvailableSettings.SEQUENCE_INCREMENT_SIZE_MISMATCH_STRATEGY));
+        if (strategy == SequenceMismatchStrategy.NONE || schemaRecreated(settings)) {
+            return;
+        }
+        Number databaseIncrement = databaseIncrement(jdbc, name);
+        int allocationSize = optimizer.getIncrementSize();
+        if (databaseIncrement == null) {
+            return;
+        }
+        if (databaseIncrement.longValue() == allocationSize) {
+            optimizer.incrementVerified();
+            return;
+        }
+        switch (strategy) {
+            case FIX -> {
+                POOLED_LOG.log(Level.INFO, "sequence {0} steps by {1}, not by allocationSize {2}: entity {3}"
+                        + " takes blocks of {1} (increment_size_mismatch_strategy=fix)",
+                        name, databaseIncrement, allocationSize, entity);
+                optimizer.adoptDatabaseIncrement(Math.toIntExact(databaseIncrement.longValue()));
+            }
+            case LOG -> POOLED_LOG.log(Level.WARNING, "sequence {0} steps by {1}, not by allocationSize {2}"
+                    + " of entity {3}; values that are not {2} apart will fail its inserts"
+                    + " (increment_size_mismatch_strategy=log)", name, databaseIncrement, allocationSize, entity);
+            default -> throw new SeqgenMappingException("entity " + entity + ", sequence " + name, "the database"
+                    + " sequence steps by " + databaseIncrement + " but the id's allocationSize is " + allocationSize,
+                    "Make them equal, or set " + AvailableSettings.SEQUENCE_INCREMENT_SIZE_MISMATCH_STRATEGY
+                    + "=fix to take the sequence's increment", null);
+        }
+    }
+
+    /** The increment Hibernate read for the sequence at boot, or null when it was not read or not found. */
+    private static @Nullable Number databaseIncrement(JdbcEnvironment jdbc, QualifiedName name) {
+        String sequence = name.getObjectName().getText();
+        for (SequenceInformation information : jdbc.getExtractedDatabaseMetaData().getSequenceInformationList()) {
+            QualifiedName found = information.getSequenceName();
+            if (found.getObjectName().getText().equalsIgnoreCase(sequence)
+                    && sameOrDefault(name.getSchemaName(), found.getSchemaName(), jdbc.getCurrentSchema())
+                    && sameOrDefault(name.getCatalogName(), found.getCatalogName(), jdbc.getCurrentCatalog())) {
+                return information.getIncrementValue();
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameOrDefault(@Nullable Identifier mapped,
+            @Nullable Identifier found, @Nullable Identifier current) {
+        Identifier expected = mapped != null ? mapped : current;
+        return found == null || expected == null || found.getText().equalsIgnoreCase(expected.getText());
+    }
+
+    /** Whether Hibernate drops and creates the schema at start-up, so the sequence read at boot is replaced. */
+    private static boolean schemaRecreated(Map<String, Object> settings) {
+        Object jpa = settings.get(AvailableSettings.JAKARTA_HBM2DDL_DATABASE_ACTION);
+        Action action = jpa != null ? Action.interpretJpaSetting(jpa)
+                : Action.interpretHbm2ddlSetting(settings.get(AvailableSettings.HBM2DDL_AUTO));
+        return action == Action.CREATE || action == Action.CREATE_DROP;
+    }
+}

@@ -1,0 +1,173 @@
+package dev.seqgen.hibernate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.seqgen.testing.ChildJvm;
+import dev.seqgen.testing.TestDatabase;
+import org.hibernate.SessionFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * CONTRIBUTING.md's map of the start-up path stays true: a plain Hibernate bootstrap with one {@code Long}
+ * {@link SeqgenGenerator} id of the default strategy ({@link DefaultTicket}), started in a JVM of its own with
+ * {@code -Xlog:class+load}, persists one entity; the files of seqgen's main code it loaded until then, less what the
+ * map does not count, are the files the map lists, in the order it lists them, and no more than
+ * {@value #MOST_FILES}. A nested class counts with its file.
+ */
+class StartUpPathTest {
+
+    /** The most files one id's path, from mapping to first value, may enter (issue #40). */
+    private static final int MOST_FILES = 15;
+
+    /**
+     * What CONTRIBUTING.md's map does not count: what the path passes along or checks in passing (value types, the
+     * API's and SPI's interfaces, the exceptions, the name rules, the annotation), the metrics no-ops, the time
+     * source and the strategy classes the registry opens. Relative to {@code dev.seqgen}.
+     */
+    private static final Set<String> NOT_COUNTED = Set.of(
+            // the values, interfaces and name rules of the API and the store SPI
+            "SequenceSettings", "Setting", "Strategy", "CounterKind", "KeyOrder", "KeyRange", "Sequence",
+            "spi.SequenceStore", "spi.ReservedRange", "spi.Identifiers",
+            // the exceptions
+            "SequenceException", "SequenceConfigurationException", "SequenceUnavailableException",
+            "SequenceExhaustedException", "spi.SequenceStoreException", "hibernate.SeqgenMappingException",
+            "hibernate.ColumnRefusesAssignedValuesException",
+            // the annotation
+            "hibernate.SeqgenGenerator",
+            // the time source and the metrics no-ops
+            "Ticker", "SystemTicker", "metrics.SequenceMetricsTrackerFactory", "metrics.SequenceMetricsTracker",
+            "metrics.NoopTracker", "GuardedMetricsTracker",
+            // the strategy classes the registry opens
+            "AbstractSequence", "UnbufferedSequence", "SyncSequence", "AsyncSequence", "BlockSequence",
+            "BatchSequence", "AsyncBatchSequence", "Block", "RefillControl", "KeyMapping", "Backoff");
+
+    /** The sentence of CONTRIBUTING.md that lists the files: its count, then the names in backticks. */
+    private static final Pattern MAP = Pattern.compile(
+            "in the order the path first loads them \\((\\d+)\\): (.*?`)\\.\\s");
+    private static final Pattern NAME = Pattern.compile("`([A-Za-z.]+)`");
+    private static final Pattern LOADED = Pattern.compile("\\[class,load\\s*\\] (dev\\.seqgen\\.[\\w.$]+) source: ");
+    private static final String PERSISTED = "persisted ";
+
+    @Test
+    void onH2TheMapsFilesAreThePath(@TempDir Path dir) throws Exception {
+        assertPathIsTheMap(TestDatabase.H2, dir);
+    }
+
+    /** The map says PostgreSQL enters the same files as H2 (their differences are branches within them). */
+    @Test
+    void onPostgreSqlTheMapsFilesAreThePath(@TempDir Path dir) throws Exception {
+        assumeTrue(System.getenv("SEQGENTEST_POSTGRES_URL") != null, "no SEQGENTEST_POSTGRES_URL");
+        assertPathIsTheMap(TestDatabase.POSTGRESQL, dir);
+    }
+
+    private static void assertPathIsTheMap(TestDatabase database, Path dir) throws Exception {
+        List<String> path = filesLoaded(database, dir);
+        path.removeAll(NOT_COUNTED);
+        List<String> map = mapsFiles();
+        assertThat(path).as("the files the path loads, in order, against CONTRIBUTING.md's map").isEqualTo(map);
+        assertThat(path).as("the files of one id's path").hasSizeLessThanOrEqualTo(MOST_FILES);
+    }
+
+    /**
+     * The top-level classes of seqgen's main code that a child JVM loads from its start until its first entity
+     * is persisted and committed, named relative to {@code dev.seqgen}, in the order they were first loaded.
+     */
+    private static List<String> filesLoaded(TestDatabase database, Path dir) throws IOException, InterruptedException {
+        String mainCode = location(SeqgenIntegrator.class.getName());
+        Set<String> files = new LinkedHashSet<>();
+        try (ChildJvm child = ChildJvm.start("start-up-path", List.of("-Xlog:class+load=info:stdout"),
+                PersistOne.class, List.of(database.name()), Map.of(), dir.resolve("stderr.txt"))) {
+            for (String line : child.linesBefore(PERSISTED, 120_000)) {
+                Matcher loaded = LOADED.matcher(line);
+                if (loaded.find()) {
+                    String name = loaded.group(1);
+                    String file = name.contains("$") ? name.substring(0, name.indexOf('$')) : name;
+                    if (mainCode.equals(location(file))) {
+                        files.add(file.substring("dev.seqgen.".length()));
+                    }
+                }
+            }
+            assertThat(child.awaitExit(60_000)).as("the child's exit code").isZero();
+        }
+        return new ArrayList<>(files);
+    }
+
+    /** Where a class of this JVM's class path comes from (its class path entry), or "" when it is not there. */
+    private static String location(String className) {
+        String resource = className.replace('.', '/') + ".class";
+        URL url = StartUpPathTest.class.getClassLoader().getResource(resource);
+        if (url == null) {
+            return "";
+        }
+        String found = url.toString();
+        return found.substring(0, found.length() - resource.length());
+    }
+
+    /** The files CONTRIBUTING.md's map lists, relative to {@code dev.seqgen}, after checking its count. */
+    private static List<String> mapsFiles() throws IOException {
+        String contributing = Files.readString(Path.of("../CONTRIBUTING.md")).replaceAll("\\s+", " ");
+        Matcher map = MAP.matcher(contributing);
+        assertThat(map.find()).as("CONTRIBUTING.md lists the files of the start-up path").isTrue();
+        List<String> files = new ArrayList<>();
+        Matcher name = NAME.matcher(map.group(2));
+        while (name.find()) {
+            String listed = name.group(1);
+            files.add(listed.contains(".") ? listed : packageOf(listed) + listed);
+        }
+        assertThat(files).as("the count CONTRIBUTING.md gives").hasSize(Integer.parseInt(map.group(1)));
+        return files;
+    }
+
+    /** The map names the Hibernate layer's classes and the API's by simple name: whichever package has it. */
+    private static String packageOf(String simpleName) {
+        List<String> packages = new ArrayList<>();
+        for (String candidate : List.of("hibernate.", "")) {
+            if (!location("dev.seqgen." + candidate + simpleName).isEmpty()) {
+                packages.add(candidate);
+            }
+        }
+        assertThat(packages).as("the one package of " + simpleName).hasSize(1);
+        return packages.get(0);
+    }
+
+    /** The child: plain Hibernate, one entity persisted and committed, then the marker line. */
+    public static final class PersistOne {
+
+        private PersistOne() {
+        }
+
+        public static void main(String[] args) {
+            TestDatabase database = TestDatabase.valueOf(args[0]);
+            String seqgenTable = TestDatabase.uniqueTable();
+            try {
+                SessionFactory sessionFactory = HibernateTesting.sessionFactory(database.dataSource(),
+                        HibernateTesting.prefix("sup_"), seqgenTable, Map.of(SeqgenHibernate.SCHEMA_EXPORT, "true"),
+                        DefaultTicket.class);
+                try {
+                    DefaultTicket ticket = new DefaultTicket();
+                    HibernateTesting.inTransaction(sessionFactory, session -> session.persist(ticket));
+                    System.out.println(PERSISTED + ticket.id());
+                    System.out.flush();
+                } finally {
+                    sessionFactory.close();
+                }
+            } finally {
+                database.dropTable(seqgenTable);
+            }
+        }
+    }
+}
