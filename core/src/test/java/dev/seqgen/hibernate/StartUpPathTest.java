@@ -1,8 +1,8 @@
 package dev.seqgen.hibernate;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.testing.ChildJvm;
 import dev.seqgen.testing.TestDatabase;
 import org.hibernate.SessionFactory;
@@ -70,7 +70,6 @@ class StartUpPathTest {
     /** The map says PostgreSQL enters the same files as H2 (their differences are branches within them). */
     @Test
     void onPostgreSqlTheMapsFilesAreThePath(@TempDir Path dir) throws Exception {
-        assumeTrue(System.getenv("SEQGENTEST_POSTGRES_URL") != null, "no SEQGENTEST_POSTGRES_URL");
         assertPathIsTheMap(TestDatabase.POSTGRESQL, dir);
     }
 
@@ -90,7 +89,7 @@ class StartUpPathTest {
         String mainCode = location(SeqgenIntegrator.class.getName());
         Set<String> files = new LinkedHashSet<>();
         try (ChildJvm child = ChildJvm.start("start-up-path", List.of("-Xlog:class+load=info:stdout"),
-                PersistOne.class, List.of(database.name()), Map.of(), dir.resolve("stderr.txt"))) {
+                PersistOne.class, List.of(database.name()), sameServer(database), dir.resolve("stderr.txt"))) {
             for (String line : child.linesBefore(PERSISTED, 120_000)) {
                 Matcher loaded = LOADED.matcher(line);
                 if (loaded.find()) {
@@ -106,6 +105,19 @@ class StartUpPathTest {
         return new ArrayList<>(files);
     }
 
+    /**
+     * The environment that points the child at this JVM's server of the database (the environment's, or the embedded
+     * server this JVM started), so that the child starts none of its own.
+     */
+    private static Map<String, String> sameServer(TestDatabase database) {
+        if (database != TestDatabase.POSTGRESQL) {
+            return Map.of();
+        }
+        HikariDataSource server = (HikariDataSource) database.dataSource();
+        return Map.of("SEQGENTEST_POSTGRES_URL", server.getJdbcUrl(), "SEQGENTEST_POSTGRES_USER", server.getUsername(),
+                "SEQGENTEST_POSTGRES_PASSWORD", server.getPassword());
+    }
+
     /** Where a class of this JVM's class path comes from (its class path entry), or "" when it is not there. */
     private static String location(String className) {
         String resource = className.replace('.', '/') + ".class";
@@ -119,7 +131,7 @@ class StartUpPathTest {
 
     /** The files CONTRIBUTING.md's map lists, relative to {@code dev.seqgen}, after checking its count. */
     private static List<String> mapsFiles() throws IOException {
-        String contributing = Files.readString(Path.of("../CONTRIBUTING.md")).replaceAll("\\s+", " ");
+        String contributing = Files.readString(contributingMd()).replaceAll("\\s+", " ");
         Matcher map = MAP.matcher(contributing);
         assertThat(map.find()).as("CONTRIBUTING.md lists the files of the start-up path").isTrue();
         List<String> files = new ArrayList<>();
@@ -130,6 +142,20 @@ class StartUpPathTest {
         }
         assertThat(files).as("the count CONTRIBUTING.md gives").hasSize(Integer.parseInt(map.group(1)));
         return files;
+    }
+
+    /**
+     * The repository's CONTRIBUTING.md: the nearest above the working directory (core's module directory in the main
+     * build, a compatibility line's module directory three levels further down).
+     */
+    private static Path contributingMd() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path file = dir.resolve("CONTRIBUTING.md");
+            if (Files.isRegularFile(file)) {
+                return file;
+            }
+        }
+        throw new IllegalStateException("no CONTRIBUTING.md above " + Path.of("").toAbsolutePath());
     }
 
     /** The map names the Hibernate layer's classes and the API's by simple name: whichever package has it. */
