@@ -3,9 +3,9 @@ package dev.seqgen.hibernate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.testing.LogRecords;
+import dev.seqgen.testing.RepositoryFiles;
 import dev.seqgen.testing.TestDatabase;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.regex.Matcher;
@@ -28,7 +28,7 @@ class DocumentedMoveLogLineTest {
     @Test
     void theMoveIsLoggedAsTheGuideShowsIt() throws Exception {
         Matcher example = Pattern.compile("`(seqgen: moved sequence [^`]+)`")
-                .matcher(Files.readString(guide()).replaceAll("\\s*\\n\\s*", " "));
+                .matcher(Files.readString(RepositoryFiles.find("docs/hibernate.md")).replaceAll("\\s*\\n\\s*", " "));
         assertThat(example.find()).as("docs/hibernate.md shows the line").isTrue();
         String line = example.group(1);
         assertThat(line).as("the example's numbers, which this test's table gives").contains("1001").contains("(1000)");
@@ -53,16 +53,5 @@ class DocumentedMoveLogLineTest {
         }
         assertThat(logs.messages(Level.INFO)).as("the INFO lines, against the guide's " + line)
                 .anySatisfy(message -> assertThat(message).matches(logged));
-    }
-
-    /** docs/hibernate.md, found from core's directory or a compatibility module's below the repository. */
-    private static Path guide() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path guide = dir.resolve("docs/hibernate.md");
-            if (Files.isRegularFile(guide)) {
-                return guide;
-            }
-        }
-        throw new AssertionError("docs/hibernate.md not found above " + Path.of("").toAbsolutePath());
     }
 }

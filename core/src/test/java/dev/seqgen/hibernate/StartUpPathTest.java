@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.testing.ChildJvm;
+import dev.seqgen.testing.RepositoryFiles;
 import dev.seqgen.testing.TestDatabase;
 import org.hibernate.SessionFactory;
 import org.junit.jupiter.api.Test;
@@ -131,7 +132,7 @@ class StartUpPathTest {
 
     /** The files CONTRIBUTING.md's map lists, relative to {@code dev.seqgen}, after checking its count. */
     private static List<String> mapsFiles() throws IOException {
-        String contributing = Files.readString(contributingMd()).replaceAll("\\s+", " ");
+        String contributing = Files.readString(RepositoryFiles.find("CONTRIBUTING.md")).replaceAll("\\s+", " ");
         Matcher map = MAP.matcher(contributing);
         assertThat(map.find()).as("CONTRIBUTING.md lists the files of the start-up path").isTrue();
         List<String> files = new ArrayList<>();
@@ -142,20 +143,6 @@ class StartUpPathTest {
         }
         assertThat(files).as("the count CONTRIBUTING.md gives").hasSize(Integer.parseInt(map.group(1)));
         return files;
-    }
-
-    /**
-     * The repository's CONTRIBUTING.md: the nearest above the working directory (core's module directory in the main
-     * build, a compatibility line's module directory three levels further down).
-     */
-    private static Path contributingMd() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path file = dir.resolve("CONTRIBUTING.md");
-            if (Files.isRegularFile(file)) {
-                return file;
-            }
-        }
-        throw new IllegalStateException("no CONTRIBUTING.md above " + Path.of("").toAbsolutePath());
     }
 
     /** The map names the Hibernate layer's classes and the API's by simple name: whichever package has it. */
