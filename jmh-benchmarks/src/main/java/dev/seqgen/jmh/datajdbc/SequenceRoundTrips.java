@@ -1,33 +1,32 @@
 package dev.seqgen.jmh.datajdbc;
 
 import dev.seqgen.jmh.Pause;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
+
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * A data source that counts the statements sent to a sequence, and makes each take {@code latencyNanos} longer: a
  * sequence store far away. A statement goes to a sequence when its SQL names seqgen's sequence table or calls a
  * database sequence ({@code nextval}, {@code NEXT VALUE FOR}); every other statement (the inserts) runs as it is.
  */
-final class SequenceRoundTrips implements DataSource {
+final class SequenceRoundTrips extends DelegatingDataSource {
 
-    private final DataSource delegate;
     private final String sequenceTable;
     private final long latencyNanos;
     private final LongAdder count = new LongAdder();
 
     SequenceRoundTrips(DataSource delegate, String sequenceTable, long latencyNanos) {
-        this.delegate = delegate;
+        super(delegate);
         this.sequenceTable = sequenceTable.toLowerCase(Locale.ROOT);
         this.latencyNanos = latencyNanos;
     }
@@ -44,12 +43,12 @@ final class SequenceRoundTrips implements DataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
-        return counted(delegate.getConnection());
+        return counted(obtainTargetDataSource().getConnection());
     }
 
     @Override
     public Connection getConnection(String username, String password) throws SQLException {
-        return counted(delegate.getConnection(username, password));
+        return counted(obtainTargetDataSource().getConnection(username, password));
     }
 
     private Connection counted(Connection connection) {
@@ -79,46 +78,11 @@ final class SequenceRoundTrips implements DataSource {
         });
     }
 
-    private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
         try {
             return method.invoke(target, args);
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return delegate.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        delegate.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        delegate.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return delegate.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return delegate.getParentLogger();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) throws SQLException {
-        return delegate.unwrap(type);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> type) throws SQLException {
-        return delegate.isWrapperFor(type);
     }
 }

@@ -1,15 +1,14 @@
 package dev.seqgen.jmh.table;
 
 import dev.seqgen.jmh.Pause;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
+
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * A data source whose connections take {@code latencyNanos} longer to commit, with their locks still held:
@@ -18,9 +17,8 @@ import javax.sql.DataSource;
  * are serialised through the latency exactly as they would be on such a database. The commits are counted: with
  * one store over the data source, its transactions.
  */
-public final class CommitLatencyDataSource implements DataSource {
+public final class CommitLatencyDataSource extends DelegatingDataSource {
 
-    private final DataSource delegate;
     private final long latencyNanos;
     private final LongAdder commits = new LongAdder();
 
@@ -31,7 +29,7 @@ public final class CommitLatencyDataSource implements DataSource {
      * @param latencyNanos what every commit waits before it runs; 0 for none
      */
     public CommitLatencyDataSource(DataSource delegate, long latencyNanos) {
-        this.delegate = delegate;
+        super(delegate);
         this.latencyNanos = latencyNanos;
     }
 
@@ -42,12 +40,12 @@ public final class CommitLatencyDataSource implements DataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
-        return slowCommits(delegate.getConnection());
+        return slowCommits(obtainTargetDataSource().getConnection());
     }
 
     @Override
     public Connection getConnection(String username, String password) throws SQLException {
-        return slowCommits(delegate.getConnection(username, password));
+        return slowCommits(obtainTargetDataSource().getConnection(username, password));
     }
 
     private Connection slowCommits(Connection connection) {
@@ -63,40 +61,5 @@ public final class CommitLatencyDataSource implements DataSource {
                         throw e.getCause();
                     }
                 });
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return delegate.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        delegate.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        delegate.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return delegate.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return delegate.getParentLogger();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) throws SQLException {
-        return delegate.unwrap(type);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> type) throws SQLException {
-        return delegate.isWrapperFor(type);
     }
 }
