@@ -3,7 +3,8 @@
 #   PostgreSQL  localhost:5432   db seqgen_test, user seqgen / seqgen
 #   MariaDB     127.0.0.1:3306   db seqgen_test, user seqgen / seqgen
 #   Spanner emulator (gRPC) localhost:9010
-# and hand back the SEQGENTEST_* / SPANNER_* environment variables.
+# (user seqgen may also create databases named seqgen_test_*: test JVMs that share a server each use their own,
+# see seqgentest.database.suffix in docs/testing.md) and hand back the SEQGENTEST_* / SPANNER_* environment variables.
 #
 # Usage (as root, or as a user with sudo):
 #   source .ci/provision.sh          # bash: provision, then export the variables into this shell
