@@ -11,23 +11,37 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
 
 /**
  * CONTRIBUTING.md's map of the start-up path stays true: a plain Hibernate bootstrap with one {@code Long}
  * {@link SeqgenGenerator} id of the default strategy ({@link DefaultTicket}), started in a JVM of its own with
  * {@code -Xlog:class+load}, persists one entity; the files of seqgen's main code it loaded until then, less what the
  * map does not count, are the files the map lists, in the order it lists them, and no more than
- * {@value #MOST_FILES}. A nested class counts with its file.
+ * {@value #MOST_FILES}. A nested class counts with its file. And every statement the path sends is sent once: the
+ * child prints each statement and metadata read on its connections.
  */
 class StartUpPathTest {
 
@@ -62,6 +76,11 @@ class StartUpPathTest {
     private static final Pattern NAME = Pattern.compile("`([A-Za-z.]+)`");
     private static final Pattern LOADED = Pattern.compile("\\[class,load\\s*\\] (dev\\.seqgen\\.[\\w.$]+) source: ");
     private static final String PERSISTED = "persisted ";
+    /** How the child prints each statement it sends, and each metadata read. */
+    private static final String SENT = "sent> ";
+    /** The table store's reservation, on every database: an increment of the row's next value. */
+    private static final String RESERVATION = "next_value = next_value +";
+    private static final String SEQGEN_TABLE_PREFIX = "seqgen_t";
 
     @Test
     void onH2TheMapsFilesAreThePath(@TempDir Path dir) throws Exception {
@@ -75,33 +94,63 @@ class StartUpPathTest {
     }
 
     private static void assertPathIsTheMap(TestDatabase database, Path dir) throws Exception {
-        List<String> path = filesLoaded(database, dir);
+        List<String> lines = childsLines(database, dir);
+        List<String> path = filesLoaded(lines);
         path.removeAll(NOT_COUNTED);
         List<String> map = mapsFiles();
         assertThat(path).as("the files the path loads, in order, against CONTRIBUTING.md's map").isEqualTo(map);
         assertThat(path).as("the files of one id's path").hasSizeLessThanOrEqualTo(MOST_FILES);
+        assertEveryStatementSentOnce(lines);
     }
 
     /**
-     * The top-level classes of seqgen's main code that a child JVM loads from its start until its first entity
-     * is persisted and committed, named relative to {@code dev.seqgen}, in the order they were first loaded.
+     * Every statement of the path, Hibernate's and seqgen's (the row's creation, the read of the highest key, the
+     * metadata read of the entity table's columns), is sent once, but the reservation: the default strategy's
+     * background refill may reserve the next block before the first entity is committed, so it is sent once or
+     * twice, whichever way the machine schedules it.
      */
-    private static List<String> filesLoaded(TestDatabase database, Path dir) throws IOException, InterruptedException {
-        String mainCode = location(SeqgenIntegrator.class.getName());
-        Set<String> files = new LinkedHashSet<>();
+    private static void assertEveryStatementSentOnce(List<String> lines) {
+        List<String> statements = lines.stream().filter(line -> line.startsWith(SENT))
+                .map(line -> line.substring(SENT.length())).toList();
+        Map<String, Long> times = statements.stream()
+                .collect(Collectors.groupingBy(sql -> sql, LinkedHashMap::new, Collectors.counting()));
+        List<String> reservations = times.keySet().stream().filter(sql -> sql.contains(RESERVATION)).toList();
+        assertThat(reservations).as("the reservation among the statements " + statements).hasSize(1);
+        assertThat(times.get(reservations.get(0))).as("reservations sent").isBetween(1L, 2L);
+        assertThat(times.keySet()).as("the row created, among " + statements)
+                .anyMatch(sql -> (sql.startsWith("insert") || sql.startsWith("merge"))
+                        && sql.contains(" " + SEQGEN_TABLE_PREFIX));
+        times.remove(reservations.get(0));
+        assertThat(times).as("every statement of the path but the reservation, and how often it was sent")
+                .allSatisfy((sql, sent) -> assertThat(sent).as(sql).isOne());
+    }
+
+    /** The child JVM's output until its first entity is persisted and committed. */
+    private static List<String> childsLines(TestDatabase database, Path dir) throws IOException, InterruptedException {
         try (ChildJvm child = ChildJvm.start("start-up-path", List.of("-Xlog:class+load=info:stdout"),
                 PersistOne.class, List.of(database.name()), sameServer(database), dir.resolve("stderr.txt"))) {
-            for (String line : child.linesBefore(PERSISTED, 120_000)) {
-                Matcher loaded = LOADED.matcher(line);
-                if (loaded.find()) {
-                    String name = loaded.group(1);
-                    String file = name.contains("$") ? name.substring(0, name.indexOf('$')) : name;
-                    if (mainCode.equals(location(file))) {
-                        files.add(file.substring("dev.seqgen.".length()));
-                    }
+            List<String> lines = child.linesBefore(PERSISTED, 120_000);
+            assertThat(child.awaitExit(60_000)).as("the child's exit code").isZero();
+            return lines;
+        }
+    }
+
+    /**
+     * The top-level classes of seqgen's main code the child loaded, named relative to {@code dev.seqgen}, in the
+     * order they were first loaded.
+     */
+    private static List<String> filesLoaded(List<String> lines) {
+        String mainCode = location(SeqgenIntegrator.class.getName());
+        Set<String> files = new LinkedHashSet<>();
+        for (String line : lines) {
+            Matcher loaded = LOADED.matcher(line);
+            if (loaded.find()) {
+                String name = loaded.group(1);
+                String file = name.contains("$") ? name.substring(0, name.indexOf('$')) : name;
+                if (mainCode.equals(location(file))) {
+                    files.add(file.substring("dev.seqgen.".length()));
                 }
             }
-            assertThat(child.awaitExit(60_000)).as("the child's exit code").isZero();
         }
         return new ArrayList<>(files);
     }
@@ -167,7 +216,8 @@ class StartUpPathTest {
             TestDatabase database = TestDatabase.valueOf(args[0]);
             String seqgenTable = TestDatabase.uniqueTable();
             try {
-                SessionFactory sessionFactory = HibernateTesting.sessionFactory(database.dataSource(),
+                SessionFactory sessionFactory = HibernateTesting.sessionFactory(
+                        PrintedStatements.wrap(database.dataSource()),
                         HibernateTesting.prefix("sup_"), seqgenTable, Map.of(SeqgenHibernate.SCHEMA_EXPORT, "true"),
                         DefaultTicket.class);
                 try {
@@ -181,6 +231,62 @@ class StartUpPathTest {
             } finally {
                 database.dropTable(seqgenTable);
             }
+        }
+    }
+
+    /**
+     * A data source whose connections print, one line each, every statement they prepare or execute and every
+     * metadata read, so that the parent can count them.
+     */
+    static final class PrintedStatements {
+
+        private PrintedStatements() {
+        }
+
+        static DataSource wrap(DataSource target) {
+            return proxy(DataSource.class, target, (method, args, result) -> result instanceof Connection connection
+                    ? proxy(Connection.class, connection, PrintedStatements::connectionCall) : result);
+        }
+
+        private static Object connectionCall(Method method, Object[] args, Object result) {
+            if (method.getName().startsWith("prepare") && args[0] instanceof String sql) {
+                print(sql);
+            } else if (result instanceof Statement statement && !(result instanceof PreparedStatement)) {
+                return proxy(Statement.class, statement, (call, callArgs, callResult) -> {
+                    if (call.getName().startsWith("execute") && callArgs != null && callArgs[0] instanceof String sql) {
+                        print(sql);
+                    }
+                    return callResult;
+                });
+            } else if (result instanceof DatabaseMetaData metaData) {
+                return proxy(DatabaseMetaData.class, metaData, (call, callArgs, callResult) -> {
+                    if (callResult instanceof ResultSet) {
+                        print("metadata " + call.getName() + Arrays.toString(callArgs));
+                    }
+                    return callResult;
+                });
+            }
+            return result;
+        }
+
+        private static void print(String sql) {
+            System.out.println(SENT + sql.replaceAll("\\s+", " ").trim().toLowerCase(Locale.ROOT));
+        }
+
+        @FunctionalInterface
+        private interface AfterCall {
+            Object apply(Method method, Object[] args, Object result) throws Exception;
+        }
+
+        private static <T> T proxy(Class<T> type, T target, AfterCall after) {
+            return type.cast(Proxy.newProxyInstance(PrintedStatements.class.getClassLoader(), new Class<?>[] {type},
+                    (proxy, method, args) -> {
+                        try {
+                            return after.apply(method, args, method.invoke(target, args));
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    }));
         }
     }
 }
