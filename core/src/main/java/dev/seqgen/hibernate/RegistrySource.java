@@ -195,7 +195,7 @@ final class RegistrySource {
             SequenceRegistry.Builder builder = SequenceRegistry.builder(ownedStore).defaults(plain.defaults);
             // A native-sequence store beside the table store only when a sequence is of that kind: it keeps a
             // dedicated connection of its own.
-            if (nativeKind && nativeStore != null) {
+            if (nativeKind) {
                 ownedNativeStore = nativeStore.build();
                 builder.store(ownedNativeStore);
             }

@@ -49,29 +49,6 @@ final class HibernateTesting {
     /** A session factory over the data source with seqgen's rows in {@code seqgenTable}. */
     static SessionFactory sessionFactory(DataSource dataSource, String tablePrefix, String seqgenTable,
             Map<String, Object> settings, Class<?>... entities) {
-        // Hibernate's schema validation and update read the schema's sequences on MariaDB by listing them and then
-        // reading each one; a test in another JVM (the build runs two) that drops a native sequence of its own in
-        // between fails that read with "Unable to build DatabaseInformation ... doesn't exist". That sequence is
-        // never this test's, so the build is tried again, from a new Configuration (a failed build stops the
-        // services of the one it used); any other failure, or the same one five times, is thrown.
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return configuration(dataSource, tablePrefix, seqgenTable, settings, entities).buildSessionFactory();
-            } catch (RuntimeException e) {
-                String messages = messages(e);
-                if (attempt == 5 || !messages.contains("Unable to build DatabaseInformation")
-                        || !messages.contains("doesn't exist")) {
-                    throw e;
-                }
-                System.err.println("HibernateTesting: session factory built again after a sequence of another JVM"
-                        + " was dropped under Hibernate's schema read (attempt " + attempt + "): "
-                        + rootCause(e).getMessage());
-            }
-        }
-    }
-
-    private static Configuration configuration(DataSource dataSource, String tablePrefix, String seqgenTable,
-            Map<String, Object> settings, Class<?>... entities) {
         Configuration configuration = new Configuration();
         for (Class<?> entity : entities) {
             configuration.addAnnotatedClass(entity);
@@ -84,7 +61,7 @@ final class HibernateTesting {
         // must not drop it; SchemaExportTest turns the export on.
         configuration.getProperties().put(SeqgenHibernate.SCHEMA_EXPORT, "false");
         configuration.getProperties().putAll(settings);
-        return configuration;
+        return configuration.buildSessionFactory();
     }
 
     /** Runs the work in a transaction of its own and commits it. */
