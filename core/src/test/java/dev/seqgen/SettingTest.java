@@ -30,7 +30,8 @@ public class SettingTest {
             Map.entry(Setting.MAX_VALUE, "999999"),
             Map.entry(Setting.ADAPTIVE_ENABLED, "false"),
             Map.entry(Setting.ADAPTIVE_MAX_BLOCK_SIZE, "400"),
-            Map.entry(Setting.ADAPTIVE_TARGET_REFILL_INTERVAL, "PT0.25S"));
+            Map.entry(Setting.ADAPTIVE_TARGET_REFILL_INTERVAL, "PT0.25S"),
+            Map.entry(Setting.ALLOW_WEAKER_STRATEGY, "true"));
 
     /** The settings an example of {@link #NON_DEFAULT} needs beside it: a skip range is for bit-reversed keys. */
     public static final Map<Setting, Map<Setting, String>> NEEDS = Map.of(
