@@ -207,7 +207,7 @@ public class SettingTest {
     void theAnnotationsHaveNoSettingAttributeThatIsNotASetting() {
         for (Class<?> annotation : new Class<?>[] {SeqgenGenerator.class, SeqgenNumber.class}) {
             assertThat(Arrays.stream(annotation.getDeclaredMethods()).map(Method::getName)
-                    .filter(name -> !Set.of("sequence", "seriesBy", "perTenant").contains(name)))
+                    .filter(name -> !Set.of("sequence", "seriesBy", "perTenant", "format").contains(name)))
                     .as(annotation.getSimpleName())
                     .containsExactlyInAnyOrder(Arrays.stream(Setting.values())
                             .filter(setting -> annotation == SeqgenGenerator.class || setting != Setting.KEY_ORDER)

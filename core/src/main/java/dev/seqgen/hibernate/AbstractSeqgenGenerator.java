@@ -19,6 +19,7 @@ import org.hibernate.jdbc.ReturningWork;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Member;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,6 +65,10 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private boolean intValue;
     /** How a number's sequence splits into series; null for one series (and for ids). */
     private @Nullable NumberSeries series;
+    /** The pattern of a formatted number in a String attribute; null for a numeric attribute. */
+    private @Nullable NumberPattern pattern;
+    /** Whether a formatted number of one series has read back the numbers its column holds. */
+    private volatile boolean plainAdopted;
     /** The sequence's settings, which its series share. */
     private @Nullable SequenceSettings settings;
     /** The table and column this generator fills, for the adoption of a series' rows; null if not one column. */
@@ -154,8 +159,15 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
 
         Class<?> type = generatedType(context);
         intValue = type == Integer.class || type == int.class;
-        if (!intValue && type != Long.class && type != long.class) {
+        String format = format(annotation);
+        if (type == String.class && !format.isEmpty()) {
+            // A formatted number: the counter underneath is a long, as for any number.
+        } else if (!intValue && type != Long.class && type != long.class) {
             throw unsupportedType(where, type);
+        } else if (!format.isEmpty()) {
+            throw new SeqgenMappingException(where, "@SeqgenNumber(format = \"" + format + "\") formats a number"
+                    + " into a String attribute, and this attribute is " + type.getName(), "Declare the attribute"
+                    + " String to receive the formatted number, or remove format", null);
         }
 
         String name = sequenceName(annotation, context, property, where);
@@ -173,13 +185,18 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             this.settings = settings;
             this.where = where;
             series = series(annotation, context, where);
+            pattern = format.isEmpty() ? null
+                    : NumberPattern.of(format, series == null ? List.of() : series.partNames(), where);
             if (reservedAtFlush() != null) {
                 flushReservations = service.numbersAtFlush();
             }
             Registration registration = Registration.of(name, settings, context, where, this::started);
             table = registration.table();
             column = registration.column();
-            service.register(registration);
+            // A text column's numbers are read back with the pattern at the first value of each series (see
+            // sequenceFor), not as the highest number of a numeric column when the sequence opens.
+            service.register(pattern == null ? registration
+                    : new Registration(name, settings, null, null, where, this::started));
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }
@@ -196,6 +213,16 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
      */
     @Nullable NumberSeries series(A annotation, GeneratorCreationContext context, String where) {
         return null;
+    }
+
+    /**
+     * The pattern of a formatted number ({@link SeqgenNumber#format()}), or empty (the default) for a number.
+     *
+     * @param annotation the annotation on the attribute
+     * @return the pattern, or empty
+     */
+    String format(A annotation) {
+        return "";
     }
 
     /**
@@ -246,7 +273,8 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     @Override
     public Object generate(SharedSessionContractImplementor session, Object owner, @Nullable Object currentValue,
             EventType eventType) {
-        Sequence started = series == null ? started() : sequenceFor(session, owner);
+        NumberSeries.Key key = series == null ? null : series.keyOf(session, owner, sequenceName);
+        Sequence started = key == null ? plain() : seriesOf(key);
         long value;
         if (!sync) {
             value = started.next();
@@ -254,6 +282,9 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             value = flushReservations.next(session, started);
         } else {
             value = session.doReturningWork(inSessionTransaction);
+        }
+        if (pattern != null) {
+            return pattern.format(key == null ? List.of() : key.parts(), value);
         }
         return intValue ? (Object) Math.toIntExact(value) : (Object) value;
     }
@@ -283,16 +314,25 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
      */
     Sequence sequenceFor(SharedSessionContractImplementor session, Object entity) {
         NumberSeries numbered = series;
-        if (numbered == null) {
-            return started();
-        }
-        NumberSeries.Key key = numbered.keyOf(session, entity, sequenceName);
+        return numbered == null ? plain() : seriesOf(numbered.keyOf(session, entity, sequenceName));
+    }
+
+    private Sequence seriesOf(NumberSeries.Key key) {
         Sequence open = openSeries.get(key.text());
         if (open == null) {
-            open = service.openSeries(sequenceName, settings, key, table, column, where);
+            open = service.openSeries(sequenceName, settings, key, table, column, where, pattern);
             openSeries.putIfAbsent(key.text(), open);
         }
         return open;
+    }
+
+    /** The generator's sequence; a formatted number's column read back once first (see configure). */
+    private Sequence plain() {
+        if (pattern != null && !plainAdopted) {
+            service.adoptFormatted(sequenceName, settings, null, table, column, where, pattern);
+            plainAdopted = true;
+        }
+        return started();
     }
 
     /**

@@ -34,8 +34,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class NumberSeries {
 
-    /** The part of a key one attribute (or the tenant) gives. */
-    private record Part(String attribute, @Nullable String column, Kind kind, @Nullable EnumType enumType) {
+    /** The part of a key one attribute (or the tenant) gives; {@code name} is how a format names it. */
+    private record Part(String name, String attribute, @Nullable String column, Kind kind,
+            @Nullable EnumType enumType) {
     }
 
     private enum Kind { TENANT, VALUE, YEAR, MONTH }
@@ -54,10 +55,16 @@ final class NumberSeries {
      * one plain column (then nothing is adopted for the key, see {@link #adoptable()}).
      *
      * @param text the key
+     * @param parts the texts of its parts, in key order
      * @param conditions the conditions, one per part
      * @param adoptable whether every part has its condition
      */
-    record Key(String text, List<Where> conditions, boolean adoptable) {
+    record Key(String text, List<String> parts, List<Where> conditions, boolean adoptable) {
+    }
+
+    /** @return the names a format gives the key's parts, in key order: {@code tenant}, then the seriesBy entries */
+    List<String> partNames() {
+        return parts.stream().map(Part::name).toList();
     }
 
     /**
@@ -73,7 +80,7 @@ final class NumberSeries {
         if (annotation.perTenant()) {
             String tenant = tenantAttribute(mapped);
             if (tenant != null) {
-                parts.add(new Part(tenant, column(entity, tenant), Kind.TENANT, null));
+                parts.add(new Part("tenant", tenant, column(entity, tenant), Kind.TENANT, null));
             }
         }
         for (String entry : annotation.seriesBy()) {
@@ -105,8 +112,8 @@ final class NumberSeries {
                             + " period of a LocalDate or LocalDateTime attribute (the document's own date)", null);
                 }
             }
-            parts.add(new Part(attribute, column(entity, attribute), kind, type.isEnum()
-                    ? enumType(mapped, attribute) : null));
+            parts.add(new Part(period == null ? attribute : attribute + ":" + period, attribute,
+                    column(entity, attribute), kind, type.isEnum() ? enumType(mapped, attribute) : null));
         }
         return parts.isEmpty() ? null : new NumberSeries(parts, where);
     }
@@ -171,7 +178,7 @@ final class NumberSeries {
         try {
             String key = SequenceRegistry.seriesKey(texts);
             SequenceRegistry.seriesRow(sequence, key);
-            return new Key(key, conditions, adoptable);
+            return new Key(key, List.copyOf(texts), conditions, adoptable);
         } catch (SequenceConfigurationException e) {
             throw new IllegalArgumentException("seqgen: " + where + ": the series key of entity "
                     + session.getEntityPersister(null, entity).getEntityName() + " cannot be made from "

@@ -82,6 +82,19 @@ public @interface SeqgenNumber {
     String[] seriesBy() default {};
 
     /**
+     * The pattern of a formatted number, for a {@code String} attribute: literal text with {@code {number}} (the
+     * counter) or {@code {number:6}} (zero-padded to 6 digits) once, and any part of the series key by its
+     * {@link #seriesBy()} entry or {@code {tenant}}: {@code "INV-{issueDate:year}-{number:6}"} gives
+     * {@code INV-2026-000042}, {@code "{issueDate:year}/{number}"} gives {@code 2026/42}. The counter underneath is
+     * the sequence's (or the series') row, numeric as always; the numbers a table already holds are read back with
+     * the pattern, so that a series continues above them. Checked at start-up: required on a {@code String}
+     * attribute, refused on a number. A counter past the padding's width is written in full. Default: none.
+     *
+     * @return the pattern, or empty
+     */
+    String format() default "";
+
+    /**
      * Whether an entity of Hibernate's partitioned multi-tenancy (an attribute annotated
      * {@code @org.hibernate.annotations.TenantId}) is numbered per tenant: {@code true} gives each tenant series of
      * its own, so that one tenant's numbers are gapless and tell nothing of another's; {@code false} shares the

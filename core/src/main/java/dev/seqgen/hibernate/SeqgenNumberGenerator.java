@@ -49,6 +49,11 @@ public class SeqgenNumberGenerator extends AbstractSeqgenGenerator<SeqgenNumber>
     }
 
     @Override
+    String format(SeqgenNumber annotation) {
+        return annotation.format().trim();
+    }
+
+    @Override
     @Nullable NumberSeries series(SeqgenNumber annotation, GeneratorCreationContext context, String where) {
         return NumberSeries.of(annotation, context, where);
     }
@@ -61,8 +66,9 @@ public class SeqgenNumberGenerator extends AbstractSeqgenGenerator<SeqgenNumber>
     @Override
     SeqgenMappingException unsupportedType(String where, Class<?> type) {
         return new SeqgenMappingException(where, "@SeqgenNumber generates long/Long and int/Integer attributes,"
-                + " not " + type.getName(), "Declare the attribute long, Long, int or Integer (a formatted number"
-                + " such as INV-000042 is made from it, in a getter or the view), or remove @SeqgenNumber", null);
+                + " and String attributes with a format, not " + (type == String.class ? "a String without one"
+                        : type.getName()), "Declare the attribute long, Long, int or Integer, or give a String"
+                + " attribute its pattern: @SeqgenNumber(format = \"INV-{number:6}\")", null);
     }
 
     @Override

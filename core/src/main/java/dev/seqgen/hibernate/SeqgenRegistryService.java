@@ -307,21 +307,54 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * @throws SeqgenMappingException naming {@code where} if the series could not be opened
      */
     synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
-            @Nullable String table, @Nullable String column, String where) {
+            @Nullable String table, @Nullable String column, String where, @Nullable NumberPattern pattern) {
         start();
         try {
             SequenceRegistry started = source.registry();
-            String row = started.createSeries(name, key.text(), settings);
-            SequenceStore store = started.storeOf(name, settings);
-            if (table != null && column != null && key.adoptable() && store.readsApplicationTables(source.platform())) {
-                long highest = store.highestCounter(table, column, settings, key.conditions()).orElse(0);
-                if (highest > 0 && store.advance(row, highest + 1)) {
-                    System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
-                            "seqgen: moved series '" + row + "' forward to " + (highest + 1) + ", above the highest"
-                                    + " value of its rows already in table " + table + " (" + highest + ")");
-                }
+            started.createSeries(name, key.text(), settings);
+            if (key.adoptable()) {
+                adoptFormatted(name, settings, key, table, column, where, pattern);
             }
             return started.series(name, key.text(), settings);
+        } catch (SequenceException e) {
+            throw new SeqgenMappingException(where, e.getMessage(), null, e);
+        }
+    }
+
+    /**
+     * Moves the row of a sequence, or of one series of it, above the highest number its generator's column holds
+     * in the rows of that series: the highest value of a numeric column, or the highest counter read back with the
+     * pattern from a formatted one. The row must exist; it only ever moves forward.
+     *
+     * @param name the sequence name
+     * @param settings the sequence's settings
+     * @param key the series, or null for the sequence's own row (every row of the table)
+     * @param table the generator's table, or null (nothing is read)
+     * @param column the generator's column, or null
+     * @param where the entity, attribute and sequence, for messages
+     * @param pattern the pattern of a formatted number, or null for a number
+     */
+    synchronized void adoptFormatted(String name, SequenceSettings settings, NumberSeries.@Nullable Key key,
+            @Nullable String table, @Nullable String column, String where, @Nullable NumberPattern pattern) {
+        start();
+        try {
+            SequenceRegistry started = source.registry();
+            SequenceStore store = started.storeOf(name, settings);
+            if (table == null || column == null || !store.readsApplicationTables(source.platform())) {
+                return;
+            }
+            List<SequenceStore.Where> conditions = key == null ? List.of() : key.conditions();
+            List<String> parts = key == null ? List.of() : key.parts();
+            long highest = (pattern == null ? store.highestCounter(table, column, settings, conditions)
+                    : store.highestFormatted(table, column, conditions, text -> pattern.counterOf(text, parts)))
+                    .orElse(0);
+            String row = key == null ? name : SequenceRegistry.seriesRow(name, key.text());
+            if (highest > 0 && store.advance(row, highest + 1)) {
+                System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
+                        "seqgen: moved " + (key == null ? "sequence" : "series") + " '" + row + "' forward to "
+                                + (highest + 1) + ", above the highest value of its rows already in table " + table
+                                + " (" + highest + ")");
+            }
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }

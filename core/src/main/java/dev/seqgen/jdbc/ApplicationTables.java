@@ -233,7 +233,41 @@ public final class ApplicationTables {
      */
     static long highestInSeries(JdbcConnections connections, String table, String column,
             List<SequenceStore.Where> where) throws SQLException {
-        StringBuilder sql = new StringBuilder("select max(").append(column).append(") from ").append(table);
+        return read(connections, "select max(" + column + ") from " + table, where, rs -> {
+            return rs.next() ? Math.max(0, rs.getLong(1)) : 0;
+        });
+    }
+
+    /**
+     * Reads the highest counter among the formatted numbers of a text column in the rows of one series, for a JDBC
+     * store's {@link SequenceStore#highestFormatted}: each value of those rows read once, on a connection of the
+     * store's, rolled back afterwards.
+     *
+     * @return the highest counter, 0 when no value is a number of the series
+     * @throws SQLException if the table cannot be read
+     */
+    static long highestFormatted(JdbcConnections connections, String table, String column,
+            List<SequenceStore.Where> where, java.util.function.ToLongFunction<String> counterOf)
+            throws SQLException {
+        return read(connections, "select " + column + " from " + table, where, rs -> {
+            long highest = 0;
+            while (rs.next()) {
+                highest = Math.max(highest, counterOf.applyAsLong(rs.getString(1)));
+            }
+            return highest;
+        });
+    }
+
+    /** What a read makes of its result set. */
+    @FunctionalInterface
+    private interface Rows {
+        long read(ResultSet rs) throws SQLException;
+    }
+
+    /** Runs {@code select} with the conditions appended and their values bound, on a store connection. */
+    private static long read(JdbcConnections connections, String select, List<SequenceStore.Where> where, Rows rows)
+            throws SQLException {
+        StringBuilder sql = new StringBuilder(select);
         String and = " where ";
         for (SequenceStore.Where condition : where) {
             sql.append(and).append(condition.column()).append(condition.until() == null ? " = ?"
@@ -241,16 +275,17 @@ public final class ApplicationTables {
             and = " and ";
         }
         try (Connection connection = connections.get()) {
-            try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
+            try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+                statement.setFetchSize(FETCH_SIZE);
                 int index = 1;
                 for (SequenceStore.Where condition : where) {
-                    select.setObject(index++, condition.value());
+                    statement.setObject(index++, condition.value());
                     if (condition.until() != null) {
-                        select.setObject(index++, condition.until());
+                        statement.setObject(index++, condition.until());
                     }
                 }
-                try (ResultSet rs = select.executeQuery()) {
-                    return rs.next() ? Math.max(0, rs.getLong(1)) : 0;
+                try (ResultSet rs = statement.executeQuery()) {
+                    return rows.read(rs);
                 }
             } finally {
                 if (!connection.getAutoCommit()) {

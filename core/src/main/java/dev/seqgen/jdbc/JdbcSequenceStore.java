@@ -403,6 +403,16 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     @Override
+    public OptionalLong highestFormatted(String table, String column, List<Where> where,
+            java.util.function.ToLongFunction<String> counterOf) {
+        try {
+            return OptionalLong.of(ApplicationTables.highestFormatted(connections, table, column, where, counterOf));
+        } catch (SQLException e) {
+            throw failure("reading the formatted numbers of column " + column + " of table " + table, e);
+        }
+    }
+
+    @Override
     public OptionalLong nextValue(String sequence) {
         try (Connection connection = connections.get()) {
             return read(connection, sequence);

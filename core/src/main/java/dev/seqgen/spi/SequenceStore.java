@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -248,6 +249,25 @@ public interface SequenceStore {
      */
     default OptionalLong highestCounter(String table, String column, SequenceSettings settings, List<Where> where) {
         return where.isEmpty() ? highestCounter(table, column, settings) : OptionalLong.empty();
+    }
+
+    /**
+     * Reads the highest counter among the formatted numbers a text column holds in the rows of one series
+     * ({@code INV-2026-000041} holds 41): every value of those rows is read once and given to {@code counterOf},
+     * which returns its counter, or a negative number for a value that is not a number of the series. As
+     * {@link #highestCounter(String, String, SequenceSettings, List)} otherwise.
+     *
+     * @param table the table, qualified and quoted as the database needs it
+     * @param column the text column, quoted as the database needs it
+     * @param where the conditions the rows of the series meet, all of them; none for every row
+     * @param counterOf reads a value's counter
+     * @return the highest counter (0 when no value is a number of the series), or empty (the default) if this store
+     *     cannot read the application's tables
+     * @throws SequenceStoreException if the table could not be read
+     */
+    default OptionalLong highestFormatted(String table, String column, List<Where> where,
+            ToLongFunction<String> counterOf) {
+        return OptionalLong.empty();
     }
 
     /**

@@ -147,6 +147,31 @@ class NumberSeriesTest {
         }
     }
 
+    /** Formatted numbers per year: a series continues above the numbers its rows hold, read back with the pattern. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void formattedNumbersContinueAboveTheFormattedNumbersOfTheirSeries(TestDatabase db) throws Exception {
+        String seqgenTable = TestDatabase.uniqueTable();
+        String table = PREFIX + "formatted_invoice";
+        try (SessionFactory factory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable, Map.of(),
+                FormattedInvoice.class)) {
+            insert(db.dataSource(), "INSERT INTO " + table + " (id, issueDate, number) VALUES (?, ?, ?)",
+                    new Object[] { 900_001L, LocalDate.of(2026, 2, 1), "INV-2026-000041" },
+                    new Object[] { 900_002L, LocalDate.of(2026, 3, 1), "MANUAL-900" },
+                    new Object[] { 900_003L, LocalDate.of(2025, 3, 1), "INV-2025-000300" });
+            List<FormattedInvoice> invoices = List.of(new FormattedInvoice(LocalDate.of(2026, 6, 1)),
+                    new FormattedInvoice(LocalDate.of(2027, 1, 1)), new FormattedInvoice(LocalDate.of(2026, 6, 2)));
+            HibernateTesting.inTransaction(factory, session -> invoices.forEach(session::persist));
+
+            assertThat(invoices).extracting(FormattedInvoice::number)
+                    .containsExactly("INV-2026-000042", "INV-2027-000001", "INV-2026-000043");
+            assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "formatted_invoice_numbers#2026"))
+                    .as("the counter underneath is numeric").isEqualTo(44);
+        } finally {
+            db.dropTable(seqgenTable);
+        }
+    }
+
     /** A value a series key cannot hold fails the flush naming the entity, the attribute and the value. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")

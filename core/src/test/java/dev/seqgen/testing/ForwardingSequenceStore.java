@@ -107,6 +107,12 @@ public abstract class ForwardingSequenceStore implements SequenceStore {
     }
 
     @Override
+    public OptionalLong highestFormatted(String table, String column, java.util.List<Where> where,
+            java.util.function.ToLongFunction<String> counterOf) {
+        return delegate.highestFormatted(table, column, where, counterOf);
+    }
+
+    @Override
     public boolean readsApplicationTables(String platform) {
         return delegate.readsApplicationTables(platform);
     }
