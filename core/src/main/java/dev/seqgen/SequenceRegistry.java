@@ -462,8 +462,9 @@ public final class SequenceRegistry implements AutoCloseable {
      * Returns where the values set for a sequence came from, by setting, as the builder was told
      * ({@link Builder#sequence(String, SequenceSettings, Map)}): the Spring Boot starter and the registry seqgen
      * builds for Hibernate name the property of each value set for the sequence. A setting that is absent was not
-     * set for the sequence, or the builder was not told where it came from ({@link Builder#sequence(String,
-     * SequenceSettings)}). Frameworks use it to name the value a user set, and never take a default for one.
+     * set for the sequence, or the builder was not told where it came from (a sequence given to
+     * {@code Builder.sequence(name, settings)}). Frameworks use it to name the value a user set, and never take a
+     * default for one.
      *
      * @param name the sequence name
      * @return the sources by setting, empty if none are known
@@ -643,7 +644,9 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets the settings of one sequence.
+         * Sets the settings of one sequence. The registry is not told which of its values were set for it, so what it
+         * and the frameworks over it log shows the values that differ from the defaults;
+         * {@link #sequence(String, SequenceSettings, Map)} tells them.
          *
          * @param name the sequence name
          * @param settings its settings
