@@ -142,20 +142,19 @@ final class SeqgenTable {
         }
         String ddlAuto = springBoot ? "spring.jpa.hibernate.ddl-auto=create or update"
                 : "hibernate.hbm2ddl.auto=create or update";
-        if (table.platform().startsWith("spanner")) {
-            ways.add("not Hibernate: its Spanner dialects cannot create it, so it is not part of Hibernate's schema"
-                    + " there");
-        } else if (!bool(source.setting(SeqgenHibernate.SCHEMA_EXPORT), true)) {
-            ways.add("let Hibernate create it with its schema (" + ddlAuto + " with " + SeqgenHibernate.SCHEMA_EXPORT
-                    + "=true, the default; it is false here)");
-        } else {
-            ways.add("let Hibernate create it with the schema it is part of (" + ddlAuto + ")");
+        boolean spanner = table.platform().startsWith("spanner");
+        if (!spanner) { // Hibernate's Spanner dialects cannot create it: see exported()
+            ways.add(bool(source.setting(SeqgenHibernate.SCHEMA_EXPORT), true)
+                    ? "let Hibernate create it with the schema it is part of (" + ddlAuto + ")"
+                    : "let Hibernate create it with its schema (" + ddlAuto + " with " + SeqgenHibernate.SCHEMA_EXPORT
+                            + "=true, the default; it is false here)");
         }
         ways.add(springBoot ? "run the script " + script + " of seqgen-spring-boot-starter: seqgen runs it at"
                 + " start-up with seqgen.jdbc.initialize-schema=always, or copy it into your Flyway or Liquibase"
                 + " migrations" : "run the script " + script + " of seqgen-spring-boot-starter (in your Flyway or"
                 + " Liquibase migrations)");
-        return String.join("; or ", ways);
+        return String.join("; or ", ways) + (spanner ? " (Hibernate's Spanner dialects cannot create it, so it is"
+                + " not part of Hibernate's schema there)" : "");
     }
 
     private static boolean bool(@Nullable Object setting, boolean absent) {
