@@ -1,7 +1,7 @@
 package dev.seqgen;
 
-import dev.seqgen.spi.Identifiers;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
+import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.SequenceStore;
 
 import java.time.Duration;
@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,6 +67,13 @@ public final class SequenceRegistry implements AutoCloseable {
     private final @Nullable ExecutorService ownedExecutor;
     private final Ticker ticker;
     private final SequenceMetricsTrackerFactory metrics;
+    /** The longest name of a row: the sequence table's name column. */
+    private static final int MAX_ROW_NAME = 64;
+    /** Between a sequence's name and a series key in the series' row name; never part of a sequence name. */
+    private static final char SERIES_SEPARATOR = '#';
+    /** What a series key's part may hold beside letters and digits. */
+    private static final String SERIES_KEY_PUNCTUATION = " _.-:@+";
+
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
     /**
      * The names whose row this registry has made sure of (created, or found), by {@link #createSequence} or a
@@ -211,6 +219,170 @@ public final class SequenceRegistry implements AutoCloseable {
         }
         requireSameSettings(name, sequence.settings(), settings);
         return sequence;
+    }
+
+    /**
+     * Returns one series of a sequence: a counter of its own for one value of the key a business numbers by (a
+     * tenant, an issuing company, a fiscal year, or several of them), with the sequence's settings and guarantees
+     * ({@code SYNC}: gapless and ordered within the series). Its row is created on first use at the settings'
+     * initial value, by whichever registry comes first (two instances starting a new series at once make one row),
+     * and is the row {@link #seriesRow(String, String) name#key}. The returned {@link Sequence}'s
+     * {@link Sequence#name() name} is that row's name; its values are unique within the series, not across series.
+     * A series is created with the settings {@link #settingsFor(String) configured for the sequence}.
+     *
+     * @param name the sequence name
+     * @param key the series key, from {@link #seriesKey(List)} or one part of its rules
+     * @return the shared sequence of the series
+     * @throws SequenceConfigurationException if the name or the key is not valid, or the sequence is counted in a
+     *     native database sequence (a series needs a row of seqgen's table)
+     * @throws SequenceUnavailableException if the row could not be created
+     * @throws IllegalStateException if the registry is closed
+     */
+    public Sequence series(String name, String key) {
+        return series(name, key, settingsFor(name));
+    }
+
+    /**
+     * Returns one series of a sequence, as {@link #series(String, String)}, creating it with the given settings on
+     * first use: the settings of the sequence it belongs to.
+     *
+     * @param name the sequence name
+     * @param key the series key
+     * @param settings the sequence's settings
+     * @return the shared sequence of the series
+     * @throws SequenceConfigurationException if the name or the key is not valid, the sequence is counted in a
+     *     native database sequence, or the series is open with other settings
+     * @throws SequenceUnavailableException if the row could not be created
+     * @throws IllegalStateException if the registry is closed
+     */
+    public Sequence series(String name, String key, SequenceSettings settings) {
+        String row = seriesRow(name, key);
+        Sequence open = sequences.get(row);
+        if (open != null) {
+            requireSameSettings(row, open.settings(), settings);
+            return open;
+        }
+        requireSeriesStore(name, settings);
+        lifecycle.readLock().lock();
+        try {
+            open = sequences.computeIfAbsent(row, ignored -> createSeries(row, settings));
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+        if (closed) {
+            throw closedError(row);
+        }
+        requireSameSettings(row, open.settings(), settings);
+        return open;
+    }
+
+    /**
+     * Makes sure the row of one series exists, as {@link #createSequence(String, SequenceSettings)} does for a
+     * sequence, without opening it: for frameworks that move a new series above the numbers its rows already hold
+     * ({@link SequenceStore#advance}) before its first value.
+     *
+     * @param name the sequence name
+     * @param key the series key
+     * @param settings the sequence's settings
+     * @return the name of the series' row
+     * @throws SequenceConfigurationException if the name or the key is not valid, or the sequence is counted in a
+     *     native database sequence
+     * @throws SequenceUnavailableException if the row could not be created
+     */
+    public String createSeries(String name, String key, SequenceSettings settings) {
+        String row = seriesRow(name, key);
+        createRowOnce(row, Objects.requireNonNull(settings, "settings"), requireSeriesStore(name, settings));
+        return row;
+    }
+
+    /**
+     * Returns the name of the row that counts one series of a sequence: {@code name#key}. A sequence name cannot
+     * hold {@code #}, so no series row is ever another sequence's.
+     *
+     * @param name the sequence name
+     * @param key the series key: 1 or more parts joined by {@code /}, each of letters, digits, space and
+     *     {@code _ . - : @ +}
+     * @return the row's name, at most 64 characters
+     * @throws SequenceConfigurationException if the name or the key is not valid, or the row's name would be longer
+     *     than 64 characters
+     */
+    public static String seriesRow(String name, String key) {
+        Identifiers.requireSequenceName(name);
+        for (String part : Objects.requireNonNull(key, "key").split("/", -1)) {
+            requireSeriesPart("series key of sequence '" + name + "'", key, part);
+        }
+        String row = name + SERIES_SEPARATOR + key;
+        if (row.length() > MAX_ROW_NAME) {
+            throw new SequenceConfigurationException("series key of sequence '" + name + "'", "'" + key + "'",
+                    "at most " + (MAX_ROW_NAME - name.length() - 1) + " characters: the sequence name, '#' and the"
+                            + " key make the name of the series' row, at most " + MAX_ROW_NAME + " characters");
+        }
+        return row;
+    }
+
+    /**
+     * Returns the series key of several parts, in order: {@code ["acme", "2026"]} gives {@code acme/2026}.
+     *
+     * @param parts the parts, each of letters, digits, space and {@code _ . - : @ +}, not empty
+     * @return the key
+     * @throws SequenceConfigurationException if a part is empty or holds another character
+     */
+    public static String seriesKey(List<String> parts) {
+        if (parts.isEmpty()) {
+            throw new SequenceConfigurationException("series key", "[]", "at least one part");
+        }
+        for (String part : parts) {
+            requireSeriesPart("series key", String.join("/", parts), part);
+        }
+        return String.join("/", parts);
+    }
+
+    /**
+     * Returns the series open in this registry of a sequence, by key, for listings: an operator's view of which
+     * series are in use, never read on the value path.
+     *
+     * @param name the sequence name
+     * @return the open series' sequences, by key, in key order
+     */
+    public SortedMap<String, Sequence> openSeries(String name) {
+        String prefix = name + SERIES_SEPARATOR;
+        SortedMap<String, Sequence> open = new TreeMap<>();
+        sequences.forEach((row, sequence) -> {
+            if (row.startsWith(prefix)) {
+                open.put(row.substring(prefix.length()), sequence);
+            }
+        });
+        return open;
+    }
+
+    private static void requireSeriesPart(String setting, String key, String part) {
+        boolean valid = !part.isEmpty() && part.chars().allMatch(c -> Character.isLetterOrDigit(c)
+                || SERIES_KEY_PUNCTUATION.indexOf(c) >= 0);
+        if (!valid) {
+            throw new SequenceConfigurationException(setting, "'" + key + "'",
+                    "parts joined by '/', each of 1 or more letters, digits, spaces and " + SERIES_KEY_PUNCTUATION
+                            .replace(" ", "") + (part.isEmpty() ? " (a part is empty)" : " (part '" + part + "')"));
+        }
+    }
+
+    /** A series needs a row of seqgen's table: a native database sequence per series is not made. */
+    private SequenceStore requireSeriesStore(String name, SequenceSettings settings) {
+        SequenceStore served = storeFor(name, settings);
+        if (served.kind() != CounterKind.TABLE) {
+            throw new SequenceConfigurationException("sequences." + name + ".kind", served.kind().externalName(),
+                    "table for a sequence numbered in series (each series is a row of seqgen's table)");
+        }
+        return served;
+    }
+
+    private Sequence createSeries(String row, SequenceSettings settings) {
+        if (closed) {
+            throw closedError(row);
+        }
+        SequenceStore served = storeFor(row, settings);
+        createRowOnce(row, settings, served);
+        // Metrics are per sequence, not per series: a tag per tenant or year would be unbounded.
+        return Sequences.create(row, settings, served, ticker, executor, SequenceMetricsTrackerFactory.noop(), false);
     }
 
     /**

@@ -39,6 +39,7 @@ public final class SequenceSettings {
     private final boolean adaptiveExplicit;
     private final int adaptiveMaxBlockSize;
     private final Duration adaptiveTargetRefillInterval;
+    private final boolean allowWeakerStrategy;
 
     private SequenceSettings(Builder builder) {
         this.strategy = builder.strategy;
@@ -56,6 +57,7 @@ public final class SequenceSettings {
         this.adaptive = adaptiveExplicit ? builder.adaptive : builder.strategy == Strategy.ASYNC_BATCH;
         this.adaptiveMaxBlockSize = builder.adaptiveMaxBlockSize;
         this.adaptiveTargetRefillInterval = builder.adaptiveTargetRefillInterval;
+        this.allowWeakerStrategy = builder.allowWeakerStrategy;
     }
 
     /**
@@ -230,6 +232,18 @@ public final class SequenceSettings {
     }
 
     /**
+     * Returns whether this configuration's strategy may replace a {@link Strategy#SYNC} strategy that the code
+     * declares for the sequence (on {@code @SeqgenGenerator}, {@code @SeqgenNumber} or {@code @SeqgenValue}),
+     * giving up its gapless numbers. Without it, such a configuration is refused at start-up, naming both
+     * sources.
+     *
+     * @return whether the configuration may weaken a declared SYNC strategy; default false
+     */
+    public boolean allowWeakerStrategy() {
+        return allowWeakerStrategy;
+    }
+
+    /**
      * Returns the share of the range from the initial value to the maximum value that lies below
      * {@code nextValue}: how much of the sequence is used up when a row (or a generator) is there, from 0 to 1.
      *
@@ -300,6 +314,7 @@ public final class SequenceSettings {
         private @Nullable Boolean adaptive;
         private int adaptiveMaxBlockSize = 100_000;
         private Duration adaptiveTargetRefillInterval = Duration.ofSeconds(1);
+        private boolean allowWeakerStrategy;
 
         private Builder() {
         }
@@ -317,6 +332,7 @@ public final class SequenceSettings {
             this.adaptive = settings.adaptiveExplicit ? settings.adaptive : null;
             this.adaptiveMaxBlockSize = settings.adaptiveMaxBlockSize;
             this.adaptiveTargetRefillInterval = settings.adaptiveTargetRefillInterval;
+            this.allowWeakerStrategy = settings.allowWeakerStrategy;
         }
 
         /**
@@ -505,6 +521,19 @@ public final class SequenceSettings {
             requireArgument(interval != null && !interval.isNegative() && !interval.isZero(),
                     "adaptive.target-refill-interval", interval, "a positive duration");
             this.adaptiveTargetRefillInterval = interval;
+            return this;
+        }
+
+        /**
+         * Sets whether this configuration's strategy may replace a {@link Strategy#SYNC} strategy that the code
+         * declares for the sequence on an annotation, giving up its gapless numbers. Default {@code false}: such a
+         * configuration is refused at start-up. A configured {@code SYNC} strengthens and needs no permission.
+         *
+         * @param allowWeakerStrategy whether the configuration may weaken a declared SYNC strategy
+         * @return this builder
+         */
+        public Builder allowWeakerStrategy(boolean allowWeakerStrategy) {
+            this.allowWeakerStrategy = allowWeakerStrategy;
             return this;
         }
 

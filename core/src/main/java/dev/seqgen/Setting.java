@@ -83,7 +83,14 @@ public enum Setting {
     ADAPTIVE_TARGET_REFILL_INTERVAL("adaptive.target-refill-interval", Duration.class,
             "adaptiveTargetRefillIntervalMillis", Setting.DURATION, "1s",
             SequenceSettings::adaptiveTargetRefillInterval,
-            (builder, value) -> builder.adaptiveTargetRefillInterval((Duration) value));
+            (builder, value) -> builder.adaptiveTargetRefillInterval((Duration) value)),
+
+    /**
+     * {@link SequenceSettings#allowWeakerStrategy()}: configuration only, so that the code's SYNC is never
+     * weakened without a word in the configuration that weakens it.
+     */
+    ALLOW_WEAKER_STRATEGY("allow-weaker-strategy", Boolean.class, null, "true or false", "false",
+            SequenceSettings::allowWeakerStrategy, (builder, value) -> builder.allowWeakerStrategy((Boolean) value));
 
     private static final String DURATION =
             "a positive duration: milliseconds, a number with a unit (500ms, 5s, 1m) or ISO-8601 (PT5S)";

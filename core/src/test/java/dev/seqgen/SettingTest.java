@@ -10,6 +10,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,7 +31,8 @@ public class SettingTest {
             Map.entry(Setting.MAX_VALUE, "999999"),
             Map.entry(Setting.ADAPTIVE_ENABLED, "false"),
             Map.entry(Setting.ADAPTIVE_MAX_BLOCK_SIZE, "400"),
-            Map.entry(Setting.ADAPTIVE_TARGET_REFILL_INTERVAL, "PT0.25S"));
+            Map.entry(Setting.ADAPTIVE_TARGET_REFILL_INTERVAL, "PT0.25S"),
+            Map.entry(Setting.ALLOW_WEAKER_STRATEGY, "true"));
 
     /** The settings an example of {@link #NON_DEFAULT} needs beside it: a skip range is for bit-reversed keys. */
     public static final Map<Setting, Map<Setting, String>> NEEDS = Map.of(
@@ -205,7 +207,7 @@ public class SettingTest {
     void theAnnotationsHaveNoSettingAttributeThatIsNotASetting() {
         for (Class<?> annotation : new Class<?>[] {SeqgenGenerator.class, SeqgenNumber.class}) {
             assertThat(Arrays.stream(annotation.getDeclaredMethods()).map(Method::getName)
-                    .filter(name -> !name.equals("sequence")))
+                    .filter(name -> !Set.of("sequence", "seriesBy", "perTenant").contains(name)))
                     .as(annotation.getSimpleName())
                     .containsExactlyInAnyOrder(Arrays.stream(Setting.values())
                             .filter(setting -> annotation == SeqgenGenerator.class || setting != Setting.KEY_ORDER)

@@ -20,6 +20,8 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Member;
 import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -60,6 +62,20 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private boolean sync;
     /** Whether the attribute is {@code int}/{@code Integer} rather than {@code long}/{@code Long}. */
     private boolean intValue;
+    /** How a number's sequence splits into series; null for one series (and for ids). */
+    private @Nullable NumberSeries series;
+    /** The sequence's settings, which its series share. */
+    private @Nullable SequenceSettings settings;
+    /** The table and column this generator fills, for the adoption of a series' rows; null if not one column. */
+    private @Nullable String table;
+    private @Nullable String column;
+    /** The where of messages: entity, attribute and sequence. */
+    private @Nullable String where;
+    /**
+     * The series this generator has opened, by key: a series is opened (and its rows adopted) once per generator,
+     * then read from here without a lock. Holds the series in use, as the registry does.
+     */
+    private final transient Map<String, Sequence> openSeries = new ConcurrentHashMap<>();
 
     /**
      * Creates an unconfigured generator; Hibernate then calls {@link #initialize}.
@@ -154,13 +170,32 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             // store) are adopted: the sequence starts above the highest, and the column is checked for assigned
             // values.
             sequenceName = name;
+            this.settings = settings;
+            this.where = where;
+            series = series(annotation, context, where);
             if (reservedAtFlush() != null) {
                 flushReservations = service.numbersAtFlush();
             }
-            service.register(Registration.of(name, settings, context, where, this::started));
+            Registration registration = Registration.of(name, settings, context, where, this::started);
+            table = registration.table();
+            column = registration.column();
+            service.register(registration);
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }
+    }
+
+    /**
+     * How the attribute's sequence splits into series, checked now; null (the default) for one series.
+     *
+     * @param annotation the annotation on the attribute
+     * @param context the attribute, its entity and the service registry
+     * @param where the entity, property and sequence, for messages
+     * @return the series, or null
+     * @throws SeqgenMappingException if the series cannot be made of what the annotation names
+     */
+    @Nullable NumberSeries series(A annotation, GeneratorCreationContext context, String where) {
+        return null;
     }
 
     /**
@@ -211,15 +246,14 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     @Override
     public Object generate(SharedSessionContractImplementor session, Object owner, @Nullable Object currentValue,
             EventType eventType) {
-        Sequence started = started();
-        ReturningWork<Long> sessionWork = inSessionTransaction;
+        Sequence started = series == null ? started() : sequenceFor(session, owner);
         long value;
-        if (sessionWork == null) {
+        if (!sync) {
             value = started.next();
         } else if (reservesAtFlush()) {
             value = flushReservations.next(session, started);
         } else {
-            value = session.doReturningWork(sessionWork);
+            value = session.doReturningWork(inSessionTransaction);
         }
         return intValue ? (Object) Math.toIntExact(value) : (Object) value;
     }
@@ -236,6 +270,29 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             started = sequence;
         }
         return started;
+    }
+
+    /**
+     * The sequence an entity's value comes from: the generator's sequence, or the entity's series of it, opened
+     * on its first use in this generator after the rows its table already holds for that series were adopted.
+     *
+     * @param session the session inserting the entity
+     * @param entity the entity
+     * @return the sequence or series
+     * @throws IllegalArgumentException naming the entity, attribute and value if its series key cannot be made
+     */
+    Sequence sequenceFor(SharedSessionContractImplementor session, Object entity) {
+        NumberSeries numbered = series;
+        if (numbered == null) {
+            return started();
+        }
+        NumberSeries.Key key = numbered.keyOf(session, entity, sequenceName);
+        Sequence open = openSeries.get(key.text());
+        if (open == null) {
+            open = service.openSeries(sequenceName, settings, key, table, column, where);
+            openSeries.putIfAbsent(key.text(), open);
+        }
+        return open;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.seqgen.hibernate;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
+import dev.seqgen.Strategy;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Array;
@@ -99,6 +100,21 @@ final class AnnotatedSettings {
             merged = merged.toBuilder().maxValue(maxForIdType).build();
         }
         return merged;
+    }
+
+    /**
+     * Returns the strategy the configuration puts in place of the annotation's {@link Strategy#SYNC} without
+     * {@link SequenceSettings#allowWeakerStrategy()}: a guarantee the code declares (gapless numbers) that
+     * configuration would weaken silently. Null when the annotation does not declare SYNC, the merged settings keep
+     * it, or the configuration says the override is meant.
+     *
+     * @param annotation a {@link SeqgenGenerator} or {@link SeqgenNumber}
+     * @param merged the settings {@link #resolve} merged
+     * @return the weaker configured strategy, or null
+     */
+    static @Nullable Strategy weakenedSync(Annotation annotation, SequenceSettings merged) {
+        return attribute(annotation, Setting.STRATEGY) == Strategy.SYNC && merged.strategy() != Strategy.SYNC
+                && !merged.allowWeakerStrategy() ? merged.strategy() : null;
     }
 
     /**

@@ -117,7 +117,7 @@ final class FlushReservations {
         Map<String, PendingInserts> pending = pendingInserts(session);
         if (!pending.isEmpty()) {
             SessionBlocks blocks = blocksOf(session);
-            pending.values().forEach(draw -> blocks.reserve(draw.generator().started(), draw.values()));
+            pending.values().forEach(draw -> blocks.reserve(draw.sequence(), draw.values()));
         }
     }
 
@@ -147,9 +147,10 @@ final class FlushReservations {
     }
 
     /**
-     * The values the session's entities that are not inserted yet need, per SYNC number sequence, in the order
-     * of each sequence's first such entity in the persistence context; a sequence none of them draws from is
-     * absent.
+     * The values the session's entities that are not inserted yet need, per SYNC number sequence or series of one
+     * (by the name of its row: each series is counted apart, and takes its own increment), in the order of each
+     * one's first such entity in the persistence context; a sequence none of them draws from is absent. An entity
+     * whose series key cannot be made fails here, before the flush sends anything.
      */
     private Map<String, PendingInserts> pendingInserts(SharedSessionContractImplementor session) {
         Map<String, PendingInserts> pending = new LinkedHashMap<>();
@@ -157,10 +158,11 @@ final class FlushReservations {
                 .reentrantSafeEntityEntries()) {
             EntityEntry entry = managed.getValue();
             if (!entry.isExistsInDatabase() && entry.getStatus() == Status.MANAGED) {
-                for (Map.Entry<String, PendingInserts.Draw> draw : drawsPerInsert
-                        .computeIfAbsent(entry.getPersister(), PendingInserts::draws).entrySet()) {
-                    pending.computeIfAbsent(draw.getKey(), name -> new PendingInserts(draw.getValue().generator()))
-                            .add(draw.getValue().values());
+                for (PendingInserts.Draw draw : drawsPerInsert
+                        .computeIfAbsent(entry.getPersister(), PendingInserts::draws).values()) {
+                    Sequence sequence = draw.generator().sequenceFor(session, managed.getKey());
+                    pending.computeIfAbsent(sequence.name(), name -> new PendingInserts(sequence))
+                            .add(draw.values());
                 }
             }
         }

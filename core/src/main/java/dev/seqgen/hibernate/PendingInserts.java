@@ -1,5 +1,6 @@
 package dev.seqgen.hibernate;
 
+import dev.seqgen.Sequence;
 import org.hibernate.generator.Generator;
 import org.hibernate.persister.entity.EntityPersister;
 
@@ -8,25 +9,27 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The values a session's pending inserts need from one SYNC number sequence, summed over its entities, and what
+ * The values a session's pending inserts need from one SYNC number sequence (or one series of it), summed over its
+ * entities, and what
  * one insert of an entity type draws ({@link #draws}): the count {@link FlushReservations} reserves at a flush's
  * first action.
  */
 final class PendingInserts {
 
-    private final AbstractSeqgenGenerator<?> generator;
+    private final Sequence sequence;
     private long values;
 
-    PendingInserts(AbstractSeqgenGenerator<?> generator) {
-        this.generator = generator;
+    PendingInserts(Sequence sequence) {
+        this.sequence = sequence;
     }
 
     void add(int more) {
         values += more;
     }
 
-    AbstractSeqgenGenerator<?> generator() {
-        return generator;
+    /** @return the sequence the inserts draw from: a number's sequence, or one of its series */
+    Sequence sequence() {
+        return sequence;
     }
 
     int values() {

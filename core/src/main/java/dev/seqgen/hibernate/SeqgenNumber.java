@@ -66,6 +66,32 @@ public @interface SeqgenNumber {
     String sequence() default "";
 
     /**
+     * Splits the sequence into series, counters of their own, by attributes of the entity being inserted: each
+     * series has the sequence's settings and guarantees ({@code SYNC}: gapless and ordered within the series),
+     * starts at the initial value or above the numbers the table already holds for it, and is created on first
+     * use. An entry is an attribute's name ({@code "company"}: its value, a {@code String}, a whole number or an
+     * enum's name), or a date attribute's name followed by {@code :year} or {@code :month}
+     * ({@code "issueDate:year"}: the year, or year and month, of the entity's own {@code LocalDate} or
+     * {@code LocalDateTime}, never of the clock). The key of a series is its parts joined by {@code /}, the
+     * tenant's first (see {@link #perTenant()}): {@code acme/IT01/2026}. A value that is null, empty or holds a
+     * character a key cannot hold ({@code /} or {@code #} among them) fails the insert naming the entity, the
+     * attribute and the value, before the flush sends anything. Default: none.
+     *
+     * @return the attributes, in key order
+     */
+    String[] seriesBy() default {};
+
+    /**
+     * Whether an entity of Hibernate's partitioned multi-tenancy (an attribute annotated
+     * {@code @org.hibernate.annotations.TenantId}) is numbered per tenant: {@code true} gives each tenant series of
+     * its own, so that one tenant's numbers are gapless and tell nothing of another's; {@code false} shares the
+     * series across tenants. No effect on an entity without {@code @TenantId}. Default: true.
+     *
+     * @return whether each tenant has its own series
+     */
+    boolean perTenant() default true;
+
+    /**
      * The strategy, at most one: {@code strategy = Strategy.SYNC} for gapless numbers. Default: unset (the
      * registry's default, built in {@link Strategy#ASYNC_BATCH}).
      *

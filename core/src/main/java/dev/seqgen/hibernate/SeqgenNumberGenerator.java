@@ -2,6 +2,7 @@ package dev.seqgen.hibernate;
 
 import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.GeneratorCreationContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Hibernate 7 value generator behind {@link SeqgenNumber}: a seqgen number on an attribute that is not the
@@ -45,6 +46,11 @@ public class SeqgenNumberGenerator extends AbstractSeqgenGenerator<SeqgenNumber>
     @Override
     boolean reservesAtFlush() {
         return true;
+    }
+
+    @Override
+    @Nullable NumberSeries series(SeqgenNumber annotation, GeneratorCreationContext context, String where) {
+        return NumberSeries.of(annotation, context, where);
     }
 
     @Override

@@ -315,6 +315,44 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
+    /**
+     * Opens one series of a number's sequence at its first use by a generator: its row made sure of (created at
+     * the initial value by whichever registry comes first; two JVMs starting a series at once make one row), moved
+     * forward above the highest number the generator's column already holds in the rows of that series (a tenant's,
+     * a company's, a year's), then opened. A series' rows are read once per generator, on the store's own
+     * connection, never in the caller's transaction; the row only ever moves forward, so JVMs that adopt at once
+     * agree.
+     *
+     * @param name the sequence name
+     * @param settings the sequence's settings, which its series share
+     * @param key the series key and the conditions of its rows
+     * @param table the generator's table, or null when its attribute is not one column (nothing is adopted)
+     * @param column the generator's column, or null
+     * @param where the entity, attribute and sequence, for messages
+     * @return the series' sequence
+     * @throws SeqgenMappingException naming {@code where} if the series could not be opened
+     */
+    synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
+            @Nullable String table, @Nullable String column, String where) {
+        start();
+        try {
+            SequenceRegistry started = source.registry();
+            String row = started.createSeries(name, key.text(), settings);
+            SequenceStore store = started.storeOf(name, settings);
+            if (table != null && column != null && key.adoptable() && store.readsApplicationTables(source.platform())) {
+                long highest = store.highestCounter(table, column, settings, key.conditions()).orElse(0);
+                if (highest > 0 && store.advance(row, highest + 1)) {
+                    System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
+                            "seqgen: moved series '" + row + "' forward to " + (highest + 1) + ", above the highest"
+                                    + " value of its rows already in table " + table + " (" + highest + ")");
+                }
+            }
+            return started.series(name, key.text(), settings);
+        } catch (SequenceException e) {
+            throw new SeqgenMappingException(where, e.getMessage(), null, e);
+        }
+    }
+
     /** Closes the registry seqgen built (giving back unused values), then returns its connection. */
     @Override
     public synchronized void stop() {

@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -213,6 +214,44 @@ public final class ApplicationTables {
             try {
                 return settings.keyOrder() == KeyOrder.SEQUENTIAL ? max(connection, table, column)
                         : highestMappedCounter(connection, table, column, settings);
+            } finally {
+                if (!connection.getAutoCommit()) {
+                    connection.rollback();
+                }
+            }
+        }
+    }
+
+    /**
+     * Reads the highest value of a column in the rows of one series, for a JDBC store's
+     * {@link SequenceStore#highestCounter(String, String, dev.seqgen.SequenceSettings, List)}: one
+     * {@code select max} whose conditions' values are bound as parameters, on a connection of the store's, rolled
+     * back afterwards.
+     *
+     * @return the highest value, 0 when the series has no rows
+     * @throws SQLException if the table cannot be read
+     */
+    static long highestInSeries(JdbcConnections connections, String table, String column,
+            List<SequenceStore.Where> where) throws SQLException {
+        StringBuilder sql = new StringBuilder("select max(").append(column).append(") from ").append(table);
+        String and = " where ";
+        for (SequenceStore.Where condition : where) {
+            sql.append(and).append(condition.column()).append(condition.until() == null ? " = ?"
+                    : " >= ? and " + condition.column() + " < ?");
+            and = " and ";
+        }
+        try (Connection connection = connections.get()) {
+            try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
+                int index = 1;
+                for (SequenceStore.Where condition : where) {
+                    select.setObject(index++, condition.value());
+                    if (condition.until() != null) {
+                        select.setObject(index++, condition.until());
+                    }
+                }
+                try (ResultSet rs = select.executeQuery()) {
+                    return rs.next() ? Math.max(0, rs.getLong(1)) : 0;
+                }
             } finally {
                 if (!connection.getAutoCommit()) {
                     connection.rollback();

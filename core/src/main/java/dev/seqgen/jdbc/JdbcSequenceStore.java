@@ -394,6 +394,15 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     @Override
+    public OptionalLong highestCounter(String table, String column, SequenceSettings settings, List<Where> where) {
+        try {
+            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where));
+        } catch (SQLException e) {
+            throw failure("reading the values of column " + column + " of table " + table + " in one series", e);
+        }
+    }
+
+    @Override
     public OptionalLong nextValue(String sequence) {
         try (Connection connection = connections.get()) {
             return read(connection, sequence);

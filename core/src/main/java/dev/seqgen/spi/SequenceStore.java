@@ -5,6 +5,7 @@ import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
@@ -229,6 +230,46 @@ public interface SequenceStore {
      */
     default OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         return OptionalLong.empty();
+    }
+
+    /**
+     * Reads the highest value a column holds in the rows of one series: those whose columns match every condition
+     * of {@code where} (a tenant's, a company's, a year's rows), so that the series starts above them. As
+     * {@link #highestCounter(String, String, SequenceSettings)} otherwise; sequential settings only (a series is
+     * numbered for people to read). The conditions' values are bound as parameters, never written into a statement.
+     *
+     * @param table the table, qualified and quoted as the database needs it
+     * @param column the column, quoted as the database needs it
+     * @param settings the sequence's settings
+     * @param where the conditions the rows of the series meet, all of them
+     * @return the highest value (0 when the series has no rows yet), or empty (the default) if this store cannot
+     *     read the application's tables
+     * @throws SequenceStoreException if the table could not be read
+     */
+    default OptionalLong highestCounter(String table, String column, SequenceSettings settings, List<Where> where) {
+        return where.isEmpty() ? highestCounter(table, column, settings) : OptionalLong.empty();
+    }
+
+    /**
+     * A condition on a column of an application's table: equal to {@code value} when {@code until} is null,
+     * otherwise from {@code value} (included) to {@code until} (excluded), as for the dates of one year.
+     *
+     * @param column the column, quoted as the database needs it
+     * @param value the value, or the start of the range: a {@code String}, a number, a {@code java.time} date or
+     *     date-time, or any value the database's JDBC driver binds with {@code setObject}
+     * @param until the end of the range, excluded, or null for equality
+     */
+    record Where(String column, Object value, @Nullable Object until) {
+
+        /**
+         * Checks the condition.
+         *
+         * @throws NullPointerException if the column or the value is null
+         */
+        public Where {
+            Objects.requireNonNull(column, "column");
+            Objects.requireNonNull(value, "value");
+        }
     }
 
     /**

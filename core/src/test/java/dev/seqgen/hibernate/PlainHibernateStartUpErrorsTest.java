@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.seqgen.testing.TestDatabase;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import org.hibernate.Session;
+import org.hibernate.SessionFactory;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,5 +63,62 @@ class PlainHibernateStartUpErrorsTest {
                 + " default; it is false here); or run the script"
                 + " dev/seqgen/schema/h2.sql of seqgen-spring-boot-starter (in your Flyway or Liquibase migrations)");
         assertThat(missingTable.getMessage()).doesNotContain("seqgen-table-probe");
+    }
+
+    @Test
+    void aConfiguredStrategyThatWouldWeakenASyncNumberFailsTheBuildNamingBothSources() {
+        String table = TestDatabase.uniqueTable();
+        try {
+            Throwable failure = catchThrowable(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(),
+                    PREFIX, table, Map.of("seqgen.sequences.invoice_numbers.strategy", "async"), NumberedInvoice.class)
+                    .close());
+            assertThat(failure).isInstanceOf(SeqgenMappingException.class);
+            SeqgenMappingException mapping = (SeqgenMappingException) failure;
+            assertThat(mapping.where()).contains(NumberedInvoice.class.getName(), "'number'",
+                    "sequence 'invoice_numbers'");
+            assertThat(mapping.problem()).isEqualTo("@SeqgenNumber declares strategy SYNC (gapless numbers), and the"
+                    + " configuration of sequence 'invoice_numbers' sets strategy=async"
+                    + " (seqgen.sequences.invoice_numbers.strategy), which would give up the gapless numbers");
+            assertThat(mapping.action()).contains("seqgen.sequences.invoice_numbers.allow-weaker-strategy=true");
+        } finally {
+            TestDatabase.H2.dropTable(table);
+        }
+    }
+
+    @Test
+    void aConfiguredStrategyThatWouldWeakenASyncIdFailsTheBuild() {
+        String table = TestDatabase.uniqueTable();
+        try {
+            Throwable failure = catchThrowable(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(),
+                    PREFIX, table, Map.of("seqgen.sequences.invoices.strategy", "batch"), Invoice.class).close());
+            assertThat(failure).isInstanceOf(SeqgenMappingException.class)
+                    .hasMessageContaining("@SeqgenGenerator declares strategy SYNC (gapless numbers)")
+                    .hasMessageContaining("sets strategy=batch (seqgen.sequences.invoices.strategy)");
+        } finally {
+            TestDatabase.H2.dropTable(table);
+        }
+    }
+
+    /** Said to be meant, the override applies: ASYNC leaves the number of a rolled-back flush unused. */
+    @Test
+    void aConfigurationThatSaysItMeansToWeakenASyncNumberApplies() {
+        String table = TestDatabase.uniqueTable();
+        try (SessionFactory factory = HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), PREFIX, table,
+                Map.of("seqgen.sequences.invoice_numbers.strategy", "async",
+                        "seqgen.sequences.invoice_numbers.allow-weaker-strategy", "true"), NumberedInvoice.class)) {
+            try (Session session = factory.openSession()) {
+                var transaction = session.beginTransaction();
+                session.persist(new NumberedInvoice(1));
+                session.flush();
+                transaction.rollback();
+            }
+            HibernateTesting.inTransaction(factory, session -> session.persist(new NumberedInvoice(2)));
+
+            List<Long> numbers = HibernateTesting.query(factory, session -> session
+                    .createQuery("select i.number from NumberedInvoice i", Long.class).getResultList());
+            assertThat(numbers).as("the rolled-back flush's number 1 is a gap under async").containsExactly(2L);
+        } finally {
+            TestDatabase.H2.dropTable(table);
+        }
     }
 }

@@ -98,6 +98,26 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits for the process to exit and returns every line it wrote to stdout that was not read yet, in order:
+     * for what a JVM writes as it shuts down (its shutdown hooks).
+     */
+    public List<String> linesUntilExit(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        List<String> rest = new ArrayList<>();
+        for (;;) {
+            String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (line == null) {
+                throw new AssertionError(name + " did not exit within " + timeoutMillis + " ms; stderr: " + stderr
+                        + "; its lines so far: " + rest);
+            }
+            if (line.equals(EOF)) {
+                return rest;
+            }
+            rest.add(line);
+        }
+    }
+
     /** Sends one line to the process's stdin. */
     public void send(String line) throws IOException {
         stdin.write(line + "\n");

@@ -101,6 +101,12 @@ public abstract class ForwardingSequenceStore implements SequenceStore {
     }
 
     @Override
+    public OptionalLong highestCounter(String table, String column, SequenceSettings settings,
+            java.util.List<Where> where) {
+        return delegate.highestCounter(table, column, settings, where);
+    }
+
+    @Override
     public boolean readsApplicationTables(String platform) {
         return delegate.readsApplicationTables(platform);
     }

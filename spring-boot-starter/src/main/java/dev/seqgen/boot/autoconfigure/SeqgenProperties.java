@@ -433,6 +433,13 @@ public class SeqgenProperties {
 
         private final AdaptiveProperties adaptive = new AdaptiveProperties();
 
+        /**
+         * Whether the configured strategy may replace a sync strategy that the code declares for the sequence
+         * (@SeqgenGenerator, @SeqgenNumber, @SeqgenValue), giving up its gapless numbers; without it such a
+         * configuration fails the start-up. Default: false.
+         */
+        private @Nullable Boolean allowWeakerStrategy;
+
         public @Nullable Strategy getStrategy() {
             return this.strategy;
         }
@@ -507,6 +514,14 @@ public class SeqgenProperties {
 
         public AdaptiveProperties getAdaptive() {
             return this.adaptive;
+        }
+
+        public @Nullable Boolean getAllowWeakerStrategy() {
+            return this.allowWeakerStrategy;
+        }
+
+        public void setAllowWeakerStrategy(@Nullable Boolean allowWeakerStrategy) {
+            this.allowWeakerStrategy = allowWeakerStrategy;
         }
     }
 

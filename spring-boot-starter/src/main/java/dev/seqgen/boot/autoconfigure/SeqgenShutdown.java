@@ -34,6 +34,18 @@ import org.springframework.context.SmartLifecycle;
  * Log4j 2, or java.util.logging), with no bridge that Boot removes at shutdown. seqgen-core stays without a logging
  * dependency: the registry returns its reports (SequenceRegistry.closeAndReport) and this class writes them, under
  * the registry's logger name, so logging.level.dev.seqgen governs them as it governs core's lines.
+ *
+ * Why a pause leaves the registry open
+ *
+ * Spring Framework 7 pauses a context (ConfigurableApplicationContext.pause()), as its test framework does with a
+ * cached test context when the next test class needs another, by stopping its pauseable lifecycle beans; it
+ * restarts them when a later class uses the context again. Closing the registry there would end it for good: a
+ * closed registry does not reopen, and the resumed context would fail every value with "the sequence is closed".
+ * This bean is therefore not pauseable (isPauseable() is false): a paused context keeps its registry, with the
+ * blocks in hand, and serves from it again when it resumes, with no value handed out twice and none given up. The
+ * registry closes, and reports, when the context closes, paused or not (the test framework closes its cached
+ * contexts when the JVM exits). An explicit ConfigurableApplicationContext.stop() still closes it; a start() after
+ * that fails, saying so, rather than leave the first value to fail.
  * </pre>
  */
 final class SeqgenShutdown implements SmartLifecycle {
@@ -49,15 +61,28 @@ final class SeqgenShutdown implements SmartLifecycle {
     private final ObjectProvider<SequenceRegistry> registryProvider;
     private volatile @Nullable SequenceRegistry registry;
     private volatile boolean running;
+    /** The registry a stop closed: a start after it cannot serve from it. */
+    private volatile @Nullable SequenceRegistry closedByStop;
 
     SeqgenShutdown(ObjectProvider<SequenceRegistry> registryProvider) {
         this.registryProvider = registryProvider;
     }
 
-    /** Takes the registry that was made while the context refreshed, if any: none is made here. */
+    /**
+     * Takes the registry that was made while the context refreshed, if any: none is made here.
+     *
+     * @throws IllegalStateException if an explicit stop of the context closed the registry before this start
+     */
     @Override
     public void start() {
-        registry = registryProvider.getIfAvailable();
+        SequenceRegistry available = registryProvider.getIfAvailable();
+        if (available != null && available == closedByStop) {
+            throw new IllegalStateException("seqgen: the SequenceRegistry was closed when the application context"
+                    + " was stopped (ConfigurableApplicationContext.stop()), and a closed registry does not reopen;"
+                    + " pause the context instead (ConfigurableApplicationContext.pause()), which leaves the"
+                    + " registry open, or build a new context");
+        }
+        registry = available;
         running = true;
     }
 
@@ -68,6 +93,7 @@ final class SeqgenShutdown implements SmartLifecycle {
         if (closing == null) {
             return;
         }
+        closedByStop = closing;
         for (CloseReport report : closing.closeAndReport()) {
             if (report.failed()) {
                 LOG.warn(report.message(), report.failure());
@@ -80,6 +106,12 @@ final class SeqgenShutdown implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /** Not pauseable: a paused context keeps its registry open (see the class comment). */
+    @Override
+    public boolean isPauseable() {
+        return false;
     }
 
     @Override

@@ -3,8 +3,10 @@ package dev.seqgen.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.Strategy;
 import dev.seqgen.boot.badannotation.BadBlockSizeTicket;
 import dev.seqgen.boot.badnumber.TextNumberedInvoice;
+import dev.seqgen.boot.syncnumber.GaplessInvoice;
 import dev.seqgen.boot.jpa.BootTicket;
 
 import java.lang.reflect.InvocationTargetException;
@@ -166,6 +168,43 @@ class SeqgenSetupFailureTest {
     }
 
     @Test
+    void aPropertyThatWouldWeakenASyncNumberIsReportedNamingTheAnnotationAndTheProperty() {
+        jpaRunner.withUserConfiguration(GaplessEntities.class)
+                .withPropertyValues("seqgen.sequences.gapless_invoice_numbers.strategy=async").run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("Where: entity " + GaplessInvoice.class.getName()
+                            + ", property 'number'", "Problem: @SeqgenNumber declares strategy SYNC (gapless numbers),"
+                            + " and the configuration of sequence 'gapless_invoice_numbers' sets strategy=async"
+                            + " (seqgen.sequences.gapless_invoice_numbers.strategy)");
+                    assertThat(analysis.getAction()).contains(
+                            "seqgen.sequences.gapless_invoice_numbers.allow-weaker-strategy=true");
+                });
+    }
+
+    @Test
+    void aPropertyThatSaysItMeansToWeakenASyncNumberApplies() {
+        jpaRunner.withUserConfiguration(GaplessEntities.class)
+                .withPropertyValues("seqgen.sequences.gapless_invoice_numbers.strategy=async",
+                        "seqgen.sequences.gapless_invoice_numbers.allow-weaker-strategy=true")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                    assertThat(registry.settingsFor("gapless_invoice_numbers").strategy()).isEqualTo(Strategy.ASYNC);
+                });
+    }
+
+    @Test
+    void aPropertyThatStrengthensToSyncNeedsNoPermission() {
+        jpaRunner.withUserConfiguration(GaplessEntities.class)
+                .withPropertyValues("seqgen.sequences.gapless_invoice_ids.strategy=sync").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(SequenceRegistry.class).settingsFor("gapless_invoice_ids").strategy())
+                            .isEqualTo(Strategy.SYNC);
+                });
+    }
+
+    @Test
     void theDeprecatedSchemaCreateFalseCreatesNothingAndAMissingTableFailsTheStartUp() {
         contextRunner.withPropertyValues("seqgen.schema.create=false", "seqgen.table=app_sequences").run(context -> {
             FailureAnalysis analysis = analyze(context.getStartupFailure());
@@ -317,5 +356,9 @@ class SeqgenSetupFailureTest {
 
     @AutoConfigurationPackage(basePackageClasses = TextNumberedInvoice.class)
     static class TextNumberEntities {
+    }
+
+    @AutoConfigurationPackage(basePackageClasses = GaplessInvoice.class)
+    static class GaplessEntities {
     }
 }

@@ -22,6 +22,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A real Spring Boot application (Logback, as Boot configures it) closed as SIGTERM closes it: what each sequence
@@ -75,6 +76,55 @@ class SeqgenShutdownTest {
                 .containsPattern("WARN .*dev\\.seqgen\\.SequenceRegistry *: sequence 'invoices' \\(batch\\) closed"
                         + " after issuing 1 value: lost \\[2, 101\\) \\(99 values\\): giving them back failed")
                 .contains("SEQGEN_SEQUENCES");
+    }
+
+    @Test
+    void aPausedContextKeepsItsRegistryAndServesAgainWhenItResumes(CapturedOutput output) {
+        ConfigurableApplicationContext context = application().run();
+        SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+        assertThat(registry.sequence("orders").nextValues(3)).containsExactly(1, 2, 3);
+
+        context.pause();   // as Spring's test framework pauses a cached context when the next class needs another
+
+        assertThat(output).as("a pause closes nothing").doesNotContain("closed after issuing");
+        context.restart();
+        assertThat(registry.sequence("orders").nextValues(2)).as("the block in hand, where it left off")
+                .containsExactly(4, 5);
+        context.pause();
+        context.restart();
+        assertThat(registry.sequence("orders").next()).isEqualTo(6);
+        context.close();
+
+        assertThat(output).containsPattern("sequence 'orders' \\(async-batch\\) closed after issuing 6 values:"
+                + " gave back \\[7, 101\\) to the row; lost nothing");
+    }
+
+    @Test
+    void aContextClosedWhilePausedReportsAsAnyClose(CapturedOutput output) {
+        ConfigurableApplicationContext context = application().run();
+        context.getBean(SequenceRegistry.class).sequence("invoices").nextValues(2);
+        context.pause();
+
+        context.close();
+
+        assertThat(output).containsPattern("sequence 'invoices' \\(batch\\) closed after issuing 2 values: gave back"
+                + " \\[3, 101\\) to the row; lost nothing");
+    }
+
+    @Test
+    void aStartAfterAStopClosedTheRegistryFailsSayingSo(CapturedOutput output) {
+        ConfigurableApplicationContext context = application().run();
+        context.getBean(SequenceRegistry.class).sequence("orders").next();
+        try {
+            context.stop();
+            assertThat(output).contains("sequence 'orders' (async-batch) closed after issuing 1 value");
+
+            assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("the SequenceRegistry was closed when the application context was stopped")
+                    .hasMessageContaining("ConfigurableApplicationContext.pause()");
+        } finally {
+            context.close();
+        }
     }
 
     private static SpringApplication application() {

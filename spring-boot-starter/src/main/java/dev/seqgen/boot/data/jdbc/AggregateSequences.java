@@ -258,6 +258,17 @@ final class AggregateSequences {
         try {
             Identifiers.requireSequenceName(sequence);
             SequenceSettings settings = settings(sequence, annotation, intValue);
+            if (annotation.strategy().length == 1 && annotation.strategy()[0] == Strategy.SYNC
+                    && settings.strategy() != Strategy.SYNC && !settings.allowWeakerStrategy()) {
+                // The code declares gapless numbers; configuration may not take them away without saying so.
+                String key = "seqgen.sequences" + (sequence.matches("[a-z0-9][a-z0-9-]*") ? "." + sequence
+                        : "[" + sequence + "]") + ".";
+                throw new SeqgenAggregateException(where, "@SeqgenValue declares strategy SYNC (gapless numbers),"
+                        + " and the configuration sets strategy=" + settings.strategy().externalName() + " ("
+                        + key + "strategy), which would give up the gapless numbers", "Remove " + key
+                        + "strategy to keep the code's SYNC; or, if giving up gapless numbers is meant, set "
+                        + key + "allow-weaker-strategy=true");
+            }
             registry.requireSettings(sequence, settings);
             for (ValueProperty other : bySequence.getOrDefault(sequence, List.of())) {
                 SequenceRegistry.requireSameSettings(sequence, other.settings(), settings);

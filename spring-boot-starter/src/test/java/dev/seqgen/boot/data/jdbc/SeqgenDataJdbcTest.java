@@ -356,13 +356,26 @@ class SeqgenDataJdbcTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void theConfigurationOverridesTheAnnotationsStrategy(TestDatabase database) {
-        run(database, "seqgen.sequences." + INVOICE_NUMBERS + ".strategy=async", context -> {
+    void aConfigurationThatSaysItMeansToWeakenTheAnnotationsSyncOverridesIt(TestDatabase database) {
+        run(database, "seqgen.sequences." + INVOICE_NUMBERS + ".strategy=async", "seqgen.sequences."
+                + INVOICE_NUMBERS + ".allow-weaker-strategy=true", context -> {
             JdbcAggregateTemplate template = context.getBean(JdbcAggregateTemplate.class);
             assertThat(template.save(new SeqgenJdbcInvoice("no transaction needed")).getNumber()).isEqualTo(1);
             assertThat(opened(context.getBean(SequenceRegistry.class), INVOICE_NUMBERS).strategy())
                     .isEqualTo(Strategy.ASYNC);
         });
+    }
+
+    @Test
+    void aConfiguredStrategyThatWouldWeakenTheAnnotationsSyncFailsTheStartUp() {
+        contextRunner.withUserConfiguration(Aggregates.class).withPropertyValues(datasource(TestDatabase.H2))
+                .withPropertyValues("seqgen.jdbc.initialize-schema=always",
+                        "seqgen.sequences." + INVOICE_NUMBERS + ".strategy=async")
+                .run(context -> assertThat(seqgenError(context)).hasMessageContainingAll(
+                        SeqgenJdbcInvoice.class.getName(), "property 'number'", "sequence '" + INVOICE_NUMBERS + "'",
+                        "@SeqgenValue declares strategy SYNC (gapless numbers), and the configuration sets"
+                                + " strategy=async (seqgen.sequences[" + INVOICE_NUMBERS + "].strategy)",
+                        "seqgen.sequences[" + INVOICE_NUMBERS + "].allow-weaker-strategy=true"));
     }
 
     @Test
@@ -410,22 +423,26 @@ class SeqgenDataJdbcTest {
     }
 
     private void run(TestDatabase database, ContextTest test) {
-        run(database, true, null, test);
+        run(database, true, (String[]) null, test);
     }
 
     private void run(TestDatabase database, String property, ContextTest test) {
-        run(database, true, property, test);
+        run(database, true, new String[] { property }, test);
+    }
+
+    private void run(TestDatabase database, String property, String another, ContextTest test) {
+        run(database, true, new String[] { property, another }, test);
     }
 
     private void run(TestDatabase database, boolean createTables, ContextTest test) {
-        run(database, createTables, null, test);
+        run(database, createTables, (String[]) null, test);
     }
 
     /**
      * Runs the test in an application over fresh tables and a sequence table of its own, all named for this test
      * alone (two builds may share a database server); drops them after.
      */
-    private void run(TestDatabase database, boolean createTables, String property, ContextTest test) {
+    private void run(TestDatabase database, boolean createTables, String[] properties, ContextTest test) {
         if (createTables) {
             createTables(database);
         }
@@ -435,7 +452,7 @@ class SeqgenDataJdbcTest {
                     .withBean(NamingStrategy.class, tables::naming)
                     .withPropertyValues("seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
                             "spring.datasource.hikari.maximum-pool-size=24")
-                    .withPropertyValues(property == null ? new String[0] : new String[] { property })
+                    .withPropertyValues(properties == null ? new String[0] : properties)
                     .run(context -> {
                         assertThat(context).hasNotFailed();
                         test.run(context);

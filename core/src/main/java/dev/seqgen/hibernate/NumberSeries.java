@@ -1,0 +1,268 @@
+package dev.seqgen.hibernate;
+
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.spi.SequenceStore.Where;
+
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.hibernate.MappingException;
+import org.hibernate.annotations.TenantId;
+import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.generator.GeneratorCreationContext;
+import org.hibernate.mapping.Column;
+import org.hibernate.mapping.PersistentClass;
+import org.hibernate.mapping.Property;
+import org.hibernate.mapping.Value;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a {@link SeqgenNumber} splits its sequence into series: the parts of an inserted entity's series key, the
+ * tenant's first ({@link SeqgenNumber#perTenant()}), then {@link SeqgenNumber#seriesBy()} in order. Resolved and
+ * checked when Hibernate creates the generator (every attribute exists, has a type a key can be made of, and is one
+ * column); read from each entity at its insert, where a key that cannot be made fails naming the entity, the
+ * attribute and the value. A key comes with the conditions that select the rows of its series in the entity's
+ * table, for the adoption of the numbers a series already holds there.
+ */
+final class NumberSeries {
+
+    /** The part of a key one attribute (or the tenant) gives. */
+    private record Part(String attribute, @Nullable String column, Kind kind, @Nullable EnumType enumType) {
+    }
+
+    private enum Kind { TENANT, VALUE, YEAR, MONTH }
+
+    private final List<Part> parts;
+    private final String where;
+
+    private NumberSeries(List<Part> parts, String where) {
+        this.parts = List.copyOf(parts);
+        this.where = where;
+    }
+
+    /**
+     * A series key read from one entity: its text (the parts joined by {@code /}) and the conditions on the
+     * entity's table that select the rows of that series; a condition is missing where a part's attribute is not
+     * one plain column (then nothing is adopted for the key, see {@link #adoptable()}).
+     *
+     * @param text the key
+     * @param conditions the conditions, one per part
+     * @param adoptable whether every part has its condition
+     */
+    record Key(String text, List<Where> conditions, boolean adoptable) {
+    }
+
+    /**
+     * The series of a {@link SeqgenNumber}, or null when its numbers are one series (no {@code seriesBy}, and no
+     * tenant of partitioned multi-tenancy or {@code perTenant = false}).
+     *
+     * @throws SeqgenMappingException naming the attribute at fault
+     */
+    static @Nullable NumberSeries of(SeqgenNumber annotation, GeneratorCreationContext context, String where) {
+        PersistentClass entity = context.getPersistentClass();
+        Class<?> mapped = entity.getMappedClass();
+        List<Part> parts = new ArrayList<>();
+        if (annotation.perTenant()) {
+            String tenant = tenantAttribute(mapped);
+            if (tenant != null) {
+                parts.add(new Part(tenant, column(entity, tenant), Kind.TENANT, null));
+            }
+        }
+        for (String entry : annotation.seriesBy()) {
+            int colon = entry.indexOf(':');
+            String attribute = (colon < 0 ? entry : entry.substring(0, colon)).trim();
+            String period = colon < 0 ? null : entry.substring(colon + 1).trim().toLowerCase(Locale.ROOT);
+            Class<?> type = attributeType(entity, mapped, attribute, where);
+            Kind kind;
+            if (period == null) {
+                if (!(type == String.class || type.isEnum() || type == Long.class || type == long.class
+                        || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
+                    throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
+                            + "' of type " + type.getName() + ", which a series key is not made of",
+                            "Name a String, whole-number or enum attribute, or a LocalDate or LocalDateTime"
+                                    + " attribute with :year or :month", null);
+                }
+                kind = Kind.VALUE;
+            } else {
+                kind = switch (period) {
+                    case "year" -> Kind.YEAR;
+                    case "month" -> Kind.MONTH;
+                    default -> throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry
+                            + "' names the period '" + period + "'", "Write '" + attribute + ":year' or '"
+                            + attribute + ":month'", null);
+                };
+                if (type != LocalDate.class && type != LocalDateTime.class) {
+                    throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry + "' takes a"
+                            + " period of attribute '" + attribute + "' of type " + type.getName(), "Take the"
+                            + " period of a LocalDate or LocalDateTime attribute (the document's own date)", null);
+                }
+            }
+            parts.add(new Part(attribute, column(entity, attribute), kind, type.isEnum()
+                    ? enumType(mapped, attribute) : null));
+        }
+        return parts.isEmpty() ? null : new NumberSeries(parts, where);
+    }
+
+    /**
+     * The key of an entity's series and the conditions of its rows.
+     *
+     * @throws IllegalArgumentException naming the entity, the attribute and the value, if a part is null, empty
+     *     or holds a character a key cannot hold, or the key is too long
+     */
+    Key keyOf(SharedSessionContractImplementor session, Object entity, String sequence) {
+        List<String> texts = new ArrayList<>(parts.size());
+        List<Where> conditions = new ArrayList<>(parts.size());
+        boolean adoptable = true;
+        for (Part part : parts) {
+            Object value = part.kind() == Kind.TENANT ? session.getTenantIdentifierValue()
+                    : session.getEntityPersister(null, entity).getPropertyValue(entity, part.attribute());
+            if (value == null) {
+                throw badKey(part, null, part.kind() == Kind.TENANT ? "the session has no tenant identifier"
+                        : "the attribute is null");
+            }
+            String text;
+            Where condition = null;
+            switch (part.kind()) {
+                case YEAR, MONTH -> {
+                    LocalDate date = value instanceof LocalDateTime time ? time.toLocalDate() : (LocalDate) value;
+                    LocalDate start = part.kind() == Kind.YEAR ? date.withDayOfYear(1) : date.withDayOfMonth(1);
+                    LocalDate end = part.kind() == Kind.YEAR ? start.plusYears(1) : start.plusMonths(1);
+                    text = part.kind() == Kind.YEAR ? String.format(Locale.ROOT, "%04d", date.getYear())
+                            : String.format(Locale.ROOT, "%04d-%02d", date.getYear(), date.getMonthValue());
+                    if (part.column() != null) {
+                        condition = value instanceof LocalDateTime
+                                ? new Where(part.column(), start.atStartOfDay(), end.atStartOfDay())
+                                : new Where(part.column(), start, end);
+                    }
+                }
+                default -> {
+                    if (value instanceof Enum<?> constant) {
+                        text = constant.name();
+                        if (part.column() != null) {
+                            condition = new Where(part.column(), part.enumType() == EnumType.STRING ? constant.name()
+                                    : (Object) constant.ordinal(), null);
+                        }
+                    } else {
+                        text = value.toString();
+                        if (part.column() != null) {
+                            condition = new Where(part.column(), value, null);
+                        }
+                    }
+                }
+            }
+            if (text.contains("/")) {
+                throw badKey(part, value, "a part of a series key cannot hold '/'");
+            }
+            texts.add(text);
+            if (condition == null) {
+                adoptable = false;
+            } else {
+                conditions.add(condition);
+            }
+        }
+        try {
+            String key = SequenceRegistry.seriesKey(texts);
+            SequenceRegistry.seriesRow(sequence, key);
+            return new Key(key, conditions, adoptable);
+        } catch (SequenceConfigurationException e) {
+            throw new IllegalArgumentException("seqgen: " + where + ": the series key of entity "
+                    + session.getEntityPersister(null, entity).getEntityName() + " cannot be made from "
+                    + describe(session, entity) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The attributes the key is made of, with their values, for a message. */
+    private String describe(SharedSessionContractImplementor session, Object entity) {
+        List<String> described = new ArrayList<>();
+        for (Part part : parts) {
+            Object value = part.kind() == Kind.TENANT ? session.getTenantIdentifierValue()
+                    : session.getEntityPersister(null, entity).getPropertyValue(entity, part.attribute());
+            described.add((part.kind() == Kind.TENANT ? "tenant " : "attribute '" + part.attribute() + "' = ")
+                    + "'" + value + "'");
+        }
+        return String.join(", ", described);
+    }
+
+    private IllegalArgumentException badKey(Part part, @Nullable Object value, String problem) {
+        String attribute = part.kind() == Kind.TENANT ? "the tenant (@TenantId '" + part.attribute() + "')"
+                : "attribute '" + part.attribute() + "'";
+        return new IllegalArgumentException("seqgen: " + where + ": the series key cannot be made from " + attribute
+                + (value == null ? "" : ", value '" + value + "'") + ": " + problem + "; nothing was inserted");
+    }
+
+    /** The attribute of the entity's class (or a superclass) annotated {@code @TenantId}, or null. */
+    private static @Nullable String tenantAttribute(Class<?> type) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                if (field.isAnnotationPresent(TenantId.class)) {
+                    return field.getName();
+                }
+            }
+            for (Method method : c.getDeclaredMethods()) {
+                if (method.isAnnotationPresent(TenantId.class) && method.getName().startsWith("get")
+                        && method.getName().length() > 3) {
+                    return Character.toLowerCase(method.getName().charAt(3)) + method.getName().substring(4);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Class<?> attributeType(PersistentClass entity, Class<?> mapped, String attribute, String where) {
+        try {
+            return property(entity, attribute).getGetter(mapped).getReturnTypeClass();
+        } catch (MappingException | IllegalArgumentException e) {
+            throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
+                    + "', which entity " + entity.getEntityName() + " does not map", "Name a mapped attribute of"
+                    + " the entity", e);
+        }
+    }
+
+    private static Property property(PersistentClass entity, String attribute) {
+        return entity.getRecursiveProperty(attribute);
+    }
+
+    /** The attribute's one column, quoted as Hibernate writes it, or null when it is not one plain column. */
+    private static @Nullable String column(PersistentClass entity, String attribute) {
+        Value value = property(entity, attribute).getValue();
+        return value.getColumnSpan() == 1 && value.getSelectables().get(0) instanceof Column column
+                ? column.getQuotedName() : null;
+    }
+
+    /** How an enum attribute is stored: {@code @Enumerated(STRING)} by name, otherwise by ordinal. */
+    private static EnumType enumType(Class<?> type, String attribute) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (AnnotatedElement element : members(c, attribute)) {
+                Enumerated enumerated = element.getAnnotation(Enumerated.class);
+                if (enumerated != null) {
+                    return enumerated.value();
+                }
+            }
+        }
+        return EnumType.ORDINAL;
+    }
+
+    private static List<AnnotatedElement> members(Class<?> c, String attribute) {
+        List<AnnotatedElement> members = new ArrayList<>();
+        for (Field field : c.getDeclaredFields()) {
+            if (field.getName().equals(attribute)) {
+                members.add(field);
+            }
+        }
+        String getter = "get" + Character.toUpperCase(attribute.charAt(0)) + attribute.substring(1);
+        for (Method method : c.getDeclaredMethods()) {
+            if (method.getName().equals(getter)) {
+                members.add(method);
+            }
+        }
+        return members;
+    }
+}
