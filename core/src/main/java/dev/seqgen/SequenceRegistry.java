@@ -7,6 +7,7 @@ import dev.seqgen.spi.SequenceStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -56,6 +58,11 @@ public final class SequenceRegistry implements AutoCloseable {
     private final Map<CounterKind, SequenceStore> stores;
     private final SequenceSettings defaults;
     private final Map<String, SequenceSettings> perSequence;
+    /**
+     * Where the values set for each sequence came from, by setting, for the sequences whose builder was told
+     * ({@link Builder#sequence(String, SequenceSettings, Map)}).
+     */
+    private final Map<String, Map<Setting, String>> sources;
     private final Executor executor;
     private final @Nullable ExecutorService ownedExecutor;
     private final Ticker ticker;
@@ -91,6 +98,7 @@ public final class SequenceRegistry implements AutoCloseable {
         this.stores = Map.copyOf(builder.stores);
         this.defaults = builder.defaults;
         this.perSequence = Map.copyOf(builder.perSequence);
+        this.sources = Map.copyOf(builder.sources);
         this.ownedExecutor = builder.executor == null ? Executors.newCachedThreadPool(new RefillThreads()) : null;
         this.executor = builder.executor == null ? ownedExecutor : builder.executor;
         this.ticker = builder.ticker;
@@ -98,7 +106,58 @@ public final class SequenceRegistry implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, () -> "seqgen registry on the " + store.name() + " store " + store
                 + (stores.size() > 1 ? " and " + stores.values().stream().filter(other -> other != store)
                         .map(Object::toString).collect(java.util.stream.Collectors.joining(" and ")) : "")
-                + "; defaults: " + defaults + (perSequence.isEmpty() ? "" : "; configured: " + perSequence));
+                + "; defaults: " + describeDefaults(defaults)
+                + (perSequence.isEmpty() ? "" : "; per sequence: " + describePerSequence()));
+    }
+
+    /**
+     * The defaults for the start-up line: every setting, a skip range only when one is set, and beside sequential
+     * keys with the sequences it is for (a skip range needs bit-reversed keys, which an annotation may give).
+     */
+    private static String describeDefaults(SequenceSettings defaults) {
+        StringJoiner text = new StringJoiner(", ", "{", "}");
+        for (Setting setting : Setting.values()) {
+            if (setting != Setting.SKIP_RANGE) {
+                text.add(setting.key() + "=" + setting.valueIn(defaults));
+            } else if (!defaults.skipRange().isEmpty()) {
+                text.add(setting.key() + "=" + defaults.skipRange()
+                        + (defaults.keyOrder() == KeyOrder.BIT_REVERSED ? "" : " (bit-reversed sequences only)"));
+            }
+        }
+        return text.toString();
+    }
+
+    /**
+     * The sequences with settings of their own, for the start-up line, by name: the values set for each, by their
+     * source, where the builder was told them; otherwise the values that differ from the defaults, said so (a value
+     * that follows from another setting, such as the low watermark from the block size, is left out).
+     */
+    private String describePerSequence() {
+        StringJoiner text = new StringJoiner(", ");
+        new TreeMap<>(perSequence).forEach((name, settings) -> {
+            List<String> values = new ArrayList<>();
+            Map<Setting, String> set = sources.get(name);
+            if (set != null) {
+                set.forEach((setting, source) -> values.add(source + "=" + setting.valueIn(settings)));
+            } else {
+                for (Setting setting : Setting.values()) {
+                    if (ownValue(setting, settings)) {
+                        values.add(setting.key() + "=" + setting.valueIn(settings));
+                    }
+                }
+                values.add(values.isEmpty() ? "the defaults" : "where its settings differ from the defaults");
+            }
+            text.add(name + " (" + (values.isEmpty() ? "nothing set" : String.join(", ", values)) + ")");
+        });
+        return text.toString();
+    }
+
+    /** Whether a sequence's value differs from the default and is its own, not one that follows from another. */
+    private boolean ownValue(Setting setting, SequenceSettings settings) {
+        boolean derived = setting == Setting.LOW_WATERMARK && !settings.lowWatermarkSet()
+                || setting == Setting.ADAPTIVE_ENABLED && !settings.adaptiveSet()
+                || setting == Setting.KIND && !settings.kindSet();
+        return !derived && !setting.valueIn(settings).equals(setting.valueIn(defaults));
     }
 
     /**
@@ -572,6 +631,21 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
+     * Returns where the values set for a sequence came from, by setting, as the builder was told
+     * ({@link Builder#sequence(String, SequenceSettings, Map)}): the Spring Boot starter and the registry seqgen
+     * builds for Hibernate name the property of each value set for the sequence. A setting that is absent was not
+     * set for the sequence, or the builder was not told where it came from (a sequence given to
+     * {@code Builder.sequence(name, settings)}). Frameworks use it to name the value a user set, and never take a
+     * default for one.
+     *
+     * @param name the sequence name
+     * @return the sources by setting, empty if none are known
+     */
+    public Map<Setting, String> sourcesFor(String name) {
+        return sources.getOrDefault(name, Map.of());
+    }
+
+    /**
      * Returns the default settings.
      *
      * @return the defaults
@@ -698,6 +772,7 @@ public final class SequenceRegistry implements AutoCloseable {
         private final SequenceStore store;
         private SequenceSettings defaults = SequenceSettings.defaults();
         private final Map<String, SequenceSettings> perSequence = new LinkedHashMap<>();
+        private final Map<String, Map<Setting, String>> sources = new LinkedHashMap<>();
         private @Nullable Executor executor;
         private Ticker ticker = Ticker.systemTicker();
         private SequenceMetricsTrackerFactory metrics = SequenceMetricsTrackerFactory.noop();
@@ -741,7 +816,9 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets the settings of one sequence.
+         * Sets the settings of one sequence. The registry is not told which of its values were set for it, so what it
+         * and the frameworks over it log shows the values that differ from the defaults;
+         * {@link #sequence(String, SequenceSettings, Map)} tells them.
          *
          * @param name the sequence name
          * @param settings its settings
@@ -750,6 +827,29 @@ public final class SequenceRegistry implements AutoCloseable {
          */
         public Builder sequence(String name, SequenceSettings settings) {
             perSequence.put(Identifiers.requireSequenceName(name), Objects.requireNonNull(settings, "settings"));
+            sources.remove(name);
+            return this;
+        }
+
+        /**
+         * Sets the settings of one sequence, with where each value set for it came from, so that what the registry
+         * and the frameworks over it log names those values by their source ({@link SequenceRegistry#sourcesFor}):
+         * a configuration front end passes, for example, {@code Map.of(Setting.BLOCK_SIZE,
+         * "seqgen.sequences.orders.block-size")} for the one property it read. A setting absent from
+         * {@code sources} was not set for the sequence: its value is the defaults', or follows from another setting.
+         *
+         * @param name the sequence name
+         * @param settings its settings
+         * @param sources where each value set for the sequence came from, by setting
+         * @return this builder
+         * @throws SequenceConfigurationException if the name is not valid
+         */
+        public Builder sequence(String name, SequenceSettings settings, Map<Setting, String> sources) {
+            Map<Setting, String> bySetting = new EnumMap<>(Setting.class);
+            Objects.requireNonNull(sources, "sources").forEach((setting, source) -> bySetting.put(
+                    Objects.requireNonNull(setting, "setting"), Objects.requireNonNull(source, "source")));
+            sequence(name, settings);
+            this.sources.put(name, Collections.unmodifiableMap(bySetting));
             return this;
         }
 

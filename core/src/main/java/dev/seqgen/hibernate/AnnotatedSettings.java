@@ -9,6 +9,7 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Array;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -117,19 +118,24 @@ final class AnnotatedSettings {
     }
 
     /**
-     * Describes the annotation's attributes that the registry's configuration for the name overrides (a value
-     * configured for the name that differs from the default wins over the attribute), for a log line: empty when
-     * the annotation's attributes all apply.
+     * Describes the annotation's attributes that the registry's settings for the name override (a value of the
+     * name's own that differs from the default wins over the attribute), for a log line, each by its source where
+     * the registry knows it: empty when the annotation's attributes all apply.
      *
-     * @return for example {@code strategy=ASYNC overrides the annotation's strategy=SYNC}, or empty
+     * @param sources where the values set for the name came from ({@code SequenceRegistry.sourcesFor(name)})
+     * @return for example {@code seqgen.sequences.invoices.strategy=BATCH overrides the annotation's strategy=SYNC},
+     *     or empty
      */
-    static String overridden(Annotation annotation, SequenceSettings configured, SequenceSettings defaults) {
+    static String overridden(Annotation annotation, SequenceSettings configured, SequenceSettings defaults,
+            Map<Setting, String> sources) {
         Fill fill = new Fill(configured, defaults);
         StringJoiner overridden = new StringJoiner("; ");
         for (Setting setting : Setting.values()) {
             Object value = attribute(annotation, setting);
             if (value != null && !fill.open(setting::valueIn) && !value.equals(setting.valueIn(configured))) {
-                overridden.add("the configured " + setting.key() + "=" + setting.valueIn(configured)
+                String source = sources.get(setting);
+                overridden.add((source != null ? source + "=" + setting.valueIn(configured)
+                        : "the registry's " + setting.key() + "=" + setting.valueIn(configured) + " for the sequence")
                         + " overrides the annotation's " + setting.annotationAttribute().orElseThrow() + "=" + value);
             }
         }
@@ -137,28 +143,32 @@ final class AnnotatedSettings {
     }
 
     /**
-     * Describes the annotation's attributes that apply although the sequence has configuration of its own that
-     * gives another value: the configured value equals the default, and a default never overrides an attribute.
-     * The case a user cannot see otherwise ({@code seqgen.sequences.x.strategy} set to the default strategy
-     * leaves an annotation's other strategy in force), for a log line: empty when nothing is configured for the
-     * sequence or no attribute differs from it.
+     * Describes the annotation's attributes that apply although a value was set for the sequence: one equal to the
+     * default, and a default never overrides an attribute. The case a user cannot see otherwise
+     * ({@code seqgen.sequences.x.strategy} set to the default strategy leaves an annotation's other strategy in
+     * force), for a log line. Only values the registry knows were set for the sequence, by their source, are named:
+     * a default, built in or configured as a default, is never presented as set for the sequence.
      *
-     * @return for example {@code the annotation's strategy=SYNC applies, not the configured strategy=ASYNC_BATCH,
-     *     which is the default (...)}, or empty
+     * @param sources where the values set for the name came from ({@code SequenceRegistry.sourcesFor(name)}); a
+     *     setting absent from it was not set for the sequence, as far as the registry knows
+     * @return for example {@code the annotation's strategy=SYNC applies, not seqgen.sequences.x.strategy=ASYNC_BATCH,
+     *     which equals the default (...)}, or empty
      */
     static String keptOverConfiguredDefaults(Annotation annotation, SequenceSettings configured,
-            SequenceSettings defaults) {
+            SequenceSettings defaults, Map<Setting, String> sources) {
         Fill fill = new Fill(configured, defaults);
         StringJoiner kept = new StringJoiner("; ");
         for (Setting setting : Setting.values()) {
             Object value = attribute(annotation, setting);
-            if (value != null && fill.open(setting::valueIn) && !value.equals(setting.valueIn(configured))) {
+            String source = sources.get(setting);
+            if (value != null && source != null && fill.open(setting::valueIn)
+                    && !value.equals(setting.valueIn(configured))) {
                 kept.add("the annotation's " + setting.annotationAttribute().orElseThrow() + "=" + value
-                        + " applies, not the configured " + setting.key() + "=" + setting.valueIn(configured));
+                        + " applies, not " + source + "=" + setting.valueIn(configured) + ", which equals the default");
             }
         }
-        return kept.length() == 0 ? "" : kept + " (the configured values are the defaults; a value configured for a"
-                + " sequence overrides an annotation only where it differs from the default)";
+        return kept.length() == 0 ? "" : kept + " (a value set for a sequence overrides an annotation only where it"
+                + " differs from the default)";
     }
 
     /**

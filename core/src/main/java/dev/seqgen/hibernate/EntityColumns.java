@@ -35,7 +35,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class EntityColumns {
 
-    private static final System.Logger LOG = System.getLogger(EntityColumns.class.getName());
+    /**
+     * The adoption and column checks log under the generator's public name, the logger docs/hibernate.md names (as
+     * AbstractSequence logs under Sequence and PooledOptimizerChecks under SeqgenPooledOptimizer): a class's own
+     * name changes with the code's structure, an operator's logging configuration should not have to.
+     */
+    private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
 
     private EntityColumns() {
     }

@@ -17,6 +17,8 @@ import org.hibernate.mapping.Value;
 
 import java.lang.annotation.Annotation;
 import java.sql.Connection;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -63,25 +65,27 @@ final class GeneratorSettings {
         SequenceRegistry given = source.givenRegistry();
         SequenceSettings configured;
         SequenceSettings defaults;
+        Map<Setting, String> sources;
         if (given != null) {
             configured = given.settingsFor(name);
             defaults = given.defaults();
+            sources = given.sourcesFor(name);
         } else {
             PlainSettings plain = source.plainSettings();
             defaults = plain.defaults;
             configured = plain.perSequence.getOrDefault(name, defaults);
+            sources = plain.sources.getOrDefault(name, Map.of());
         }
         SequenceSettings settings;
         try {
             settings = AnnotatedSettings.resolve(annotation, configured, defaults,
                     intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            String overridden = AnnotatedSettings.overridden(annotation, configured, defaults);
+            String overridden = AnnotatedSettings.overridden(annotation, configured, defaults, sources);
             // Operations may retune a sequence without a rebuild; the code's choice is then not what runs,
-            // which whoever reads the annotation should be able to see. And a value configured for the sequence
-            // that equals the default leaves the annotation's in force, which nothing else would show. The
-            // registry and the plain settings hand out the defaults themselves for a name with no configuration.
-            String kept = configured == defaults ? ""
-                    : AnnotatedSettings.keptOverConfiguredDefaults(annotation, configured, defaults);
+            // which whoever reads the annotation should be able to see. And a value set for the sequence that
+            // equals the default leaves the annotation's in force, which nothing else would show; only values
+            // whose source the registry knows are named, so a default is never told as a value set by the user.
+            String kept = AnnotatedSettings.keptOverConfiguredDefaults(annotation, configured, defaults, sources);
             String told = overridden.isEmpty() ? kept : kept.isEmpty() ? overridden : overridden + "; " + kept;
             if (!told.isEmpty() && toldOnce.add(name + " (" + where + ")")) {
                 LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + told);
@@ -196,14 +200,18 @@ final class GeneratorSettings {
         final SequenceSettings defaults;
         /** Per sequence name, sorted so that errors and registries come out the same on every start. */
         final Map<String, SequenceSettings> perSequence;
+        /** Per sequence name, the key of each value set for it ({@code seqgen.sequences.orders.block-size}). */
+        final Map<String, Map<Setting, String>> sources;
 
         private PlainSettings(String table, @Nullable String sequencePrefix, boolean createTable,
-                SequenceSettings defaults, Map<String, SequenceSettings> perSequence) {
+                SequenceSettings defaults, Map<String, SequenceSettings> perSequence,
+                Map<String, Map<Setting, String>> sources) {
             this.table = table;
             this.sequencePrefix = sequencePrefix;
             this.createTable = createTable;
             this.defaults = defaults;
             this.perSequence = perSequence;
+            this.sources = sources;
         }
 
         static PlainSettings from(Map<String, Object> settings) {
@@ -232,22 +240,28 @@ final class GeneratorSettings {
             SequenceSettings builtDefaults = build(defaults, SeqgenHibernate.DEFAULTS_PREFIX);
 
             Map<String, SequenceSettings> perSequence = new TreeMap<>();
+            Map<String, Map<Setting, String>> sources = new TreeMap<>();
             for (Map.Entry<String, Map<String, Object>> sequence : sequences.entrySet()) {
                 String prefix = SeqgenHibernate.SEQUENCES_PREFIX + sequence.getKey() + ".";
                 SequenceSettings.Builder builder = builtDefaults.toBuilder();
-                sequence.getValue().forEach((key, value) -> apply(builder, prefix, key, value));
+                Map<Setting, String> set = new EnumMap<>(Setting.class);
+                sequence.getValue().forEach((key, value) -> set.put(apply(builder, prefix, key, value), prefix + key));
                 perSequence.put(sequence.getKey(), build(builder, prefix));
+                sources.put(sequence.getKey(), Collections.unmodifiableMap(set));
             }
             Object sequencePrefix = settings.get(SeqgenHibernate.SEQUENCE_PREFIX);
             return new PlainSettings(table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim(),
                     sequencePrefix == null ? null : sequencePrefix.toString().trim(), createTable, builtDefaults,
-                    perSequence);
+                    perSequence, sources);
         }
 
-        private static void apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {
+        /** Sets the setting of that key on {@code builder} and returns it. */
+        private static Setting apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {
             try {
-                Setting.find(key).orElseThrow(() -> new SequenceConfigurationException(prefix + key, value,
-                        "a key of: " + Setting.keys())).apply(builder, value);
+                Setting setting = Setting.find(key).orElseThrow(() -> new SequenceConfigurationException(
+                        prefix + key, value, "a key of: " + Setting.keys()));
+                setting.apply(builder, value);
+                return setting;
             } catch (SequenceConfigurationException e) {
                 throw e.setting().startsWith(prefix) ? e : prefixed(prefix, e);
             }

@@ -35,7 +35,8 @@ public class SeqgenMappingException extends MappingException {
     }
 
     /**
-     * Returns the entity, property and sequence at fault.
+     * Returns the entity, property and sequence at fault, or, when seqgen's sequence table is, the table and every
+     * entity, property and sequence that uses it.
      *
      * @return for example {@code entity com.example.Invoice, property 'number', sequence 'invoice_number'}
      */

@@ -18,8 +18,10 @@ import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -193,15 +195,39 @@ final class SeqgenRegistryService implements Service, Stoppable {
                         ? first.settings() : EntityColumns.aboveExistingKeys(group, store, source.platform());
                 started.createSequence(first.name(), creation);
             } catch (SequenceUnavailableException e) {
-                String unreadable = SeqgenTable.unreadable(started.storeOf(first.name(), first.settings()), e);
-                throw new SeqgenMappingException(first.where(), unreadable != null ? unreadable : e.getMessage(), null,
-                        e);
+                SequenceStore store = started.storeOf(first.name(), first.settings());
+                SeqgenMappingException unreadable = SeqgenTable.unreadable(store, first.name(), e,
+                        usersOf(store, started, byName.values()), source);
+                throw unreadable != null ? unreadable : new SeqgenMappingException(first.where(), e.getMessage(),
+                        null, e);
             } catch (SequenceException e) {
                 throw new SeqgenMappingException(first.where(), e.getMessage(), null, e);
             }
             unopened.computeIfAbsent(first.name(), key -> new ArrayList<>()).addAll(group);
         }
         pending.clear();
+    }
+
+    /**
+     * Where each generator is whose sequence {@code store} serves, in the order of the mappings, each once (Hibernate
+     * may create an id's generator more than once).
+     */
+    private static List<String> usersOf(SequenceStore store, SequenceRegistry registry,
+            Iterable<List<Registration>> groups) {
+        Set<String> users = new LinkedHashSet<>();
+        for (List<Registration> group : groups) {
+            Registration first = group.get(0);
+            SequenceStore serving;
+            try {
+                serving = registry.storeOf(first.name(), first.settings());
+            } catch (SequenceException e) {
+                continue; // a sequence of a kind the registry has no store for: its own failure, not this one's
+            }
+            if (serving == store) {
+                group.forEach(registration -> users.add(registration.where()));
+            }
+        }
+        return List.copyOf(users);
     }
 
     /**

@@ -23,6 +23,8 @@ import org.hibernate.type.Type;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
@@ -33,8 +35,8 @@ import org.jspecify.annotations.Nullable;
  * register theirs), so that {@code hibernate.hbm2ddl.auto=create|create-drop|update|validate}, {@code drop} and
  * generated schema scripts include it. Its shape is the one the JDBC store creates
  * ({@code JdbcDialect.createTableSql}): {@code name} {@code VARCHAR(64)} primary key, {@code next_value BIGINT},
- * both not null; the types are the dialect's own for those JDBC types. No I/O. What to do when the table cannot be
- * read at start-up ({@link #unreadable}) is told here too, since it names the ways the table comes to exist,
+ * both not null; the types are the dialect's own for those JDBC types. No I/O. The failure when the table cannot be
+ * read at start-up ({@link #unreadable}) is made here too, since it names the ways the table comes to exist,
  * Hibernate's schema among them.
  */
 final class SeqgenTable {
@@ -85,31 +87,78 @@ final class SeqgenTable {
     }
 
     /**
-     * What the JDBC store's table looks like when a row could not be created: null when the table can be read (the
-     * creation's own error says it all), otherwise what reading it said, with what creates a missing table. The
-     * reading's error is added to the creation's as suppressed, so both reach the log.
+     * The failure to report when a row could not be created and the store's table cannot be read (a missing table,
+     * most often), or null when the table can be read (the creation's own error says it all). It names what can be
+     * acted on: the table and every generator whose sequence it holds, what the database said, and the ways the
+     * table comes to exist in this set-up. The reading's error is added to the creation's as suppressed, so both
+     * reach the log; the creation's is the cause.
+     *
+     * @param store the store whose row could not be created
+     * @param sequence the sequence whose row it was, read again to try the table
+     * @param creation the creation's error
+     * @param users where each generator whose sequence the store serves is ({@code Registration.where()})
+     * @param source the registry's origin and settings, which tell how the table can be created
      */
-    static @Nullable String unreadable(SequenceStore store, RuntimeException creation) {
+    static @Nullable SeqgenMappingException unreadable(SequenceStore store, String sequence,
+            RuntimeException creation, List<String> users, RegistrySource source) {
         SequenceStore.SqlTable table = store.sqlTable().orElse(null);
         if (table == null) {
             return null;
         }
         try {
-            store.nextValue("seqgen-table-probe");
+            store.nextValue(sequence);
             return null;
         } catch (RuntimeException unreadable) {
             creation.addSuppressed(unreadable);
-            String script = "dev/seqgen/schema/" + table.platform() + ".sql";
-            return "seqgen's sequence table " + table.name() + " could not be read in the " + store.name()
-                    + " database: " + unreadable.getMessage() + " (creating the row failed with: "
-                    + creation.getMessage() + "). If the table does not exist, create it: with Spring Boot,"
-                    + " seqgen.jdbc.initialize-schema=always runs the script " + script + " of seqgen-spring-boot-"
-                    + "starter at start-up (or copy it into your Flyway or Liquibase migrations)"
-                    + (table.platform().equals("spanner") ? " (Hibernate's Spanner dialects cannot create it, so it"
-                            + " is not part of Hibernate's schema there)"
-                            : "; or let Hibernate create it, since it is part of Hibernate's schema"
-                            + " (hibernate.hbm2ddl.auto, spring.jpa.hibernate.ddl-auto)");
+            return new SeqgenMappingException("seqgen's sequence table " + table.name() + ", used by "
+                    + String.join("; ", users), "the table could not be read in the " + store.name() + " database: "
+                    + databaseError(unreadable), "If the table does not exist, create it: " + ways(table, source),
+                    creation);
         }
+    }
+
+    /** What the database said, without the store's account of the statement (which names the row it read). */
+    private static String databaseError(RuntimeException unreadable) {
+        for (Throwable cause = unreadable; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                return sql.getMessage() + " [SQLSTATE " + sql.getSQLState() + "]";
+            }
+        }
+        return String.valueOf(unreadable.getMessage());
+    }
+
+    /**
+     * The ways the table comes to exist in this set-up: seqgen's own registry creates it unless told not to;
+     * Hibernate creates it with its schema, where the table is part of it; and the script, which the Spring Boot
+     * starter (the framework that requires its registry) runs when told to, or migrations do.
+     */
+    private static String ways(SequenceStore.SqlTable table, RegistrySource source) {
+        List<String> ways = new ArrayList<>();
+        boolean springBoot = bool(source.setting(SeqgenHibernate.REGISTRY_REQUIRED), false);
+        String script = "dev/seqgen/schema/" + table.platform() + ".sql";
+        if (source.givenRegistry() == null && !source.plainSettings().createTable) {
+            ways.add("let seqgen create it (" + SeqgenHibernate.SCHEMA_CREATE + "=true, the default; it is false"
+                    + " here)");
+        }
+        String ddlAuto = springBoot ? "spring.jpa.hibernate.ddl-auto=create or update"
+                : "hibernate.hbm2ddl.auto=create or update";
+        boolean spanner = table.platform().startsWith("spanner");
+        if (!spanner) { // Hibernate's Spanner dialects cannot create it: see exported()
+            ways.add(bool(source.setting(SeqgenHibernate.SCHEMA_EXPORT), true)
+                    ? "let Hibernate create it with the schema it is part of (" + ddlAuto + ")"
+                    : "let Hibernate create it with its schema (" + ddlAuto + " with " + SeqgenHibernate.SCHEMA_EXPORT
+                            + "=true, the default; it is false here)");
+        }
+        ways.add(springBoot ? "run the script " + script + " of seqgen-spring-boot-starter: seqgen runs it at"
+                + " start-up with seqgen.jdbc.initialize-schema=always, or copy it into your Flyway or Liquibase"
+                + " migrations" : "run the script " + script + " of seqgen-spring-boot-starter (in your Flyway or"
+                + " Liquibase migrations)");
+        return String.join("; or ", ways) + (spanner ? " (Hibernate's Spanner dialects cannot create it, so it is"
+                + " not part of Hibernate's schema there)" : "");
+    }
+
+    private static boolean bool(@Nullable Object setting, boolean absent) {
+        return setting == null ? absent : Boolean.parseBoolean(setting.toString().trim());
     }
 
     /**

@@ -82,29 +82,52 @@ class AnnotatedSettingsTest {
         assertThat(settings.strategy()).isEqualTo(Strategy.BATCH);
         assertThat(settings.initialValue()).isEqualTo(9000);
         assertThat(settings.blockSize()).as("not configured for the sequence: the attribute").isEqualTo(40);
-        assertThat(AnnotatedSettings.overridden(annotation("tuned"), configured, defaults)).as("for the log")
-                .isEqualTo("the configured strategy=BATCH overrides the annotation's strategy=SYNC; the configured"
-                        + " initial-value=9000 overrides the annotation's initialValue=100");
-        assertThat(AnnotatedSettings.overridden(annotation("tuned"), defaults, defaults)).as("nothing overridden")
-                .isEmpty();
+        Map<Setting, String> sources = Map.of(Setting.STRATEGY, "seqgen.sequences.invoices.strategy",
+                Setting.INITIAL_VALUE, "seqgen.sequences.invoices.initial-value");
+        assertThat(AnnotatedSettings.overridden(annotation("tuned"), configured, defaults, sources)).as("for the log")
+                .isEqualTo("seqgen.sequences.invoices.strategy=BATCH overrides the annotation's strategy=SYNC;"
+                        + " seqgen.sequences.invoices.initial-value=9000 overrides the annotation's initialValue=100");
+        assertThat(AnnotatedSettings.overridden(annotation("tuned"), configured, defaults, Map.of()))
+                .as("given to a registry builder that was not told where the values came from")
+                .isEqualTo("the registry's strategy=BATCH for the sequence overrides the annotation's strategy=SYNC;"
+                        + " the registry's initial-value=9000 for the sequence overrides the annotation's"
+                        + " initialValue=100");
+        assertThat(AnnotatedSettings.overridden(annotation("tuned"), defaults, defaults, Map.of()))
+                .as("nothing overridden").isEmpty();
     }
 
     /**
-     * Configuration for the sequence that gives the default strategy (as {@code seqgen.sequences.x.strategy}
-     * equal to the default does) leaves the annotation's strategy in force: resolved so, and said so for the log.
+     * A value set for the sequence that equals the default (as {@code seqgen.sequences.x.strategy} set to the
+     * default strategy) leaves the annotation's value in force: resolved so, and said so for the log, naming only
+     * the values set for the sequence, never one it has from the defaults.
      */
     @Test
-    void aConfiguredValueEqualToTheDefaultLeavesTheAttributeInForceAndSaysSo() throws Exception {
+    void aValueSetForTheSequenceEqualToTheDefaultLeavesTheAttributeInForceAndSaysSo() throws Exception {
         SequenceSettings defaults = SequenceSettings.defaults();
         SequenceSettings configured = defaults.toBuilder().initialValue(9000).build();
         assertThat(resolve("tuned", configured, defaults).strategy()).isEqualTo(Strategy.SYNC);
-        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("tuned"), configured, defaults))
-                .contains("the annotation's strategy=SYNC applies, not the configured strategy="
-                        + defaults.strategy())
-                .contains("overrides an annotation only where it differs from the default")
-                .doesNotContain("initialValue");
-        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("bare"), configured, defaults))
+        Map<Setting, String> sources = Map.of(Setting.STRATEGY, "seqgen.sequences.invoices.strategy",
+                Setting.INITIAL_VALUE, "seqgen.sequences.invoices.initial-value");
+        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("tuned"), configured, defaults, sources))
+                .isEqualTo("the annotation's strategy=SYNC applies, not seqgen.sequences.invoices.strategy="
+                        + defaults.strategy() + ", which equals the default (a value set for a sequence overrides an"
+                        + " annotation only where it differs from the default)");
+        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("tuned"), configured, defaults,
+                Map.of(Setting.INITIAL_VALUE, "seqgen.sequences.invoices.initial-value")))
+                .as("the strategy, block size and timeout are the defaults': not set for the sequence").isEmpty();
+        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("tuned"), configured, defaults, Map.of()))
+                .as("not known to be set for the sequence").isEmpty();
+        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("bare"), configured, defaults, sources))
                 .as("no attribute set").isEmpty();
+    }
+
+    @Test
+    void plainHibernateSettingsTellWhichValuesWereSetForASequence() {
+        PlainSettings plain = PlainSettings.from(Map.of("seqgen.defaults.block-size", "20",
+                "seqgen.sequences.orders.strategy", "async-batch", "seqgen.sequences.orders.initial-value", "7"));
+        assertThat(plain.sources.get("orders")).containsExactly(
+                Map.entry(Setting.STRATEGY, "seqgen.sequences.orders.strategy"),
+                Map.entry(Setting.INITIAL_VALUE, "seqgen.sequences.orders.initial-value"));
     }
 
     @Test

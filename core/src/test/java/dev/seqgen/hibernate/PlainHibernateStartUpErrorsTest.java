@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.seqgen.testing.TestDatabase;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.hibernate.Session;
@@ -27,6 +28,41 @@ class PlainHibernateStartUpErrorsTest {
         assertThat(failure).as("what the build threw").isInstanceOf(SeqgenMappingException.class)
                 .hasMessageContaining(missing)
                 .hasMessageContaining("NumberedInvoice");
+    }
+
+    /**
+     * The missing table's failure names what can be acted on: the table with every entity and sequence that uses it
+     * (not one of them picked at random), the database's error, and the settings and script that create the table
+     * in plain Hibernate; never a name of seqgen's own making.
+     */
+    @Test
+    void aMissingSequenceTableIsNamedWithEveryUserOfItAndWhatCreatesIt() {
+        String missing = TestDatabase.uniqueTable();
+        Throwable failure = catchThrowable(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), PREFIX,
+                missing, Map.of(SeqgenHibernate.SCHEMA_CREATE, "false"), NumberedInvoice.class,
+                NumberedCreditNote.class).close());
+        assertThat(failure).isInstanceOf(SeqgenMappingException.class);
+        SeqgenMappingException missingTable = (SeqgenMappingException) failure;
+        String prefix = "seqgen's sequence table " + missing + ", used by ";
+        assertThat(missingTable.where()).startsWith(prefix);
+        assertThat(Arrays.asList(missingTable.where().substring(prefix.length()).split("; ")))
+                .containsExactlyInAnyOrder(
+                        "entity " + NumberedInvoice.class.getName() + ", id property 'id', sequence"
+                                + " 'numbered_invoice_ids'",
+                        "entity " + NumberedInvoice.class.getName() + ", property 'number', sequence 'invoice_numbers'",
+                        "entity " + NumberedCreditNote.class.getName() + ", id property 'id', sequence"
+                                + " 'numbered_credit_note_ids'",
+                        "entity " + NumberedCreditNote.class.getName() + ", property 'number', sequence"
+                                + " 'credit_note_numbers'");
+        assertThat(missingTable.problem()).as("what H2 said").startsWith("the table could not be read in the h2"
+                + " database: Table \"" + missing.toUpperCase(java.util.Locale.ROOT) + "\" not found")
+                .endsWith("[SQLSTATE 42S02]");
+        assertThat(missingTable.action()).isEqualTo("If the table does not exist, create it: let seqgen create it"
+                + " (seqgen.schema.create=true, the default; it is false here); or let Hibernate create it with its"
+                + " schema (hibernate.hbm2ddl.auto=create or update with seqgen.hibernate.schema-export=true, the"
+                + " default; it is false here); or run the script"
+                + " dev/seqgen/schema/h2.sql of seqgen-spring-boot-starter (in your Flyway or Liquibase migrations)");
+        assertThat(missingTable.getMessage()).doesNotContain("seqgen-table-probe");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.seqgen.logging;
 
+import dev.seqgen.KeyRange;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
@@ -35,6 +36,24 @@ class OperatorLogsTest {
                 .sequence("invoices", SequenceSettings.builder().strategy(Strategy.SYNC).build()).build()) {
             assertThat(messages(Level.INFO)).anySatisfy(m -> assertThat(m).contains("seqgen registry on the "
                     + store.name() + " store").contains("invoices").contains("SYNC"));
+        }
+    }
+
+    /**
+     * The summary of a registry built by hand: per sequence, the values that differ from the defaults, said so (the
+     * builder is not told which values were set); a default skip range beside sequential keys says whom it is for.
+     */
+    @Test
+    void startUpSummaryShowsASequencesOwnValuesAndASkipRangeOnlyWhereItApplies() {
+        InMemorySequenceStore store = new InMemorySequenceStore();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store)
+                .defaults(SequenceSettings.builder().skipRange(KeyRange.of(1, 1000)).build())
+                .sequence("orders", SequenceSettings.builder().skipRange(KeyRange.of(1, 1000)).blockSize(40).build())
+                .build()) {
+            assertThat(messages(Level.INFO)).filteredOn(m -> m.startsWith("seqgen registry on")).singleElement()
+                    .satisfies(m -> assertThat(m).contains(", skip-range=1..1000 (bit-reversed sequences only)")
+                            .endsWith("; per sequence: orders (block-size=40, where its settings differ from the"
+                                    + " defaults)"));
         }
     }
 

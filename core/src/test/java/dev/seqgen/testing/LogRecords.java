@@ -55,9 +55,20 @@ public final class LogRecords implements BeforeEachCallback, AfterEachCallback {
 
     /** The messages logged at exactly this level, their {@code {0}} parameters filled in. */
     public List<String> messages(Level level) {
+        return records.stream().filter(r -> r.getLevel().equals(level)).map(LogRecords::message).toList();
+    }
+
+    /**
+     * The lines logged at exactly this level as {@code logger: message}, the logger's name first, so that a test can
+     * hold both the line and the logger an operator configures for it.
+     */
+    public List<String> linesWithLogger(Level level) {
         return records.stream().filter(r -> r.getLevel().equals(level))
-                .map(r -> r.getParameters() == null || r.getParameters().length == 0 ? r.getMessage()
-                        : MessageFormat.format(r.getMessage(), r.getParameters()))
-                .toList();
+                .map(r -> r.getLoggerName() + ": " + message(r)).toList();
+    }
+
+    private static String message(LogRecord record) {
+        return record.getParameters() == null || record.getParameters().length == 0 ? record.getMessage()
+                : MessageFormat.format(record.getMessage(), record.getParameters());
     }
 }

@@ -6,6 +6,8 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
 import dev.seqgen.boot.autoconfigure.SeqgenProperties.SequenceProperties;
 
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.PropertyAccessorFactory;
@@ -42,7 +44,7 @@ final class SeqgenSettings {
 
     /**
      * Adds one {@code seqgen.sequences.<name>} entry to the registry: the defaults overridden by what the entry
-     * sets.
+     * sets, with the property of each value it sets, so that seqgen's lines name those and no default.
      *
      * @throws SequenceConfigurationException naming the {@code seqgen.sequences.<name>.*} property; when the
      *     rejected value was inherited, the message says from which {@code seqgen.defaults.*} property
@@ -60,8 +62,14 @@ final class SeqgenSettings {
                     : e.allowed();
             throw invalid(prefix + e.setting(), e.value(), allowed, e);
         }
+        Map<Setting, String> sources = new EnumMap<>(Setting.class);
+        for (Setting setting : Setting.values()) {
+            if (value(properties, setting) != null) {
+                sources.put(setting, prefix + setting.key());
+            }
+        }
         try {
-            registry.sequence(name, settings);
+            registry.sequence(name, settings, sources);
         } catch (SequenceConfigurationException e) {
             throw invalid(SEQUENCES + key(name), e.value(), "a sequence name of " + e.allowed(), e);
         }

@@ -158,7 +158,25 @@ class SeqgenAutoConfigurationTest {
         contextRunner.withPropertyValues("seqgen.sequences[Order.Lines].block-size=20").run(context -> {
             SequenceRegistry registry = context.getBean(SequenceRegistry.class);
             assertThat(registry.settingsFor("Order.Lines").blockSize()).isEqualTo(20);
+            assertThat(registry.sourcesFor("Order.Lines"))
+                    .containsExactly(Map.entry(Setting.BLOCK_SIZE, "seqgen.sequences[Order.Lines].block-size"));
         });
+    }
+
+    /**
+     * The registry knows which values were set for a sequence, by property, so that the lines seqgen logs name those
+     * and never take a default (built in, or from seqgen.defaults) for a value set for the sequence.
+     */
+    @Test
+    void theRegistryIsToldThePropertyOfEachValueSetForASequence() {
+        contextRunner.withPropertyValues("seqgen.defaults.block-size=20", "seqgen.sequences.orders.strategy=async-batch",
+                "seqgen.sequences.orders.initial-value=7").run(context -> {
+                    SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                    assertThat(registry.sourcesFor("orders")).containsExactly(
+                            Map.entry(Setting.STRATEGY, "seqgen.sequences.orders.strategy"),
+                            Map.entry(Setting.INITIAL_VALUE, "seqgen.sequences.orders.initial-value"));
+                    assertThat(registry.sourcesFor("invoices")).as("nothing set for it").isEmpty();
+                });
     }
 
     @Test
