@@ -554,7 +554,8 @@ class FlushTimeNumbersTest {
                 Map.of(), StringNumbered.class).close())
                 .satisfies(thrown -> assertThat(HibernateTesting.messages(thrown))
                         .contains("entity dev.seqgen.hibernate.StringNumbered, property 'code'")
-                        .contains("@SeqgenNumber generates long/Long and int/Integer attributes, not java.lang.String"));
+                        .contains("@SeqgenNumber generates long/Long and int/Integer attributes, and String"
+                                + " attributes with a format, not a String without one"));
         TestDatabase.H2.dropTable(seqgenTable);
     }
 

@@ -162,8 +162,9 @@ class SeqgenSetupFailureTest {
             FailureAnalysis analysis = analyze(context.getStartupFailure());
             assertThat(analysis.getDescription()).contains("Where: entity " + TextNumberedInvoice.class.getName()
                     + ", property 'number'", "Problem: @SeqgenNumber generates long/Long and int/Integer attributes,"
-                    + " not java.lang.String");
-            assertThat(analysis.getAction()).contains("Declare the attribute long, Long, int or Integer");
+                    + " and String attributes with a format, not a String without one");
+            assertThat(analysis.getAction()).contains("Declare the attribute long, Long, int or Integer",
+                    "@SeqgenNumber(format = \"INV-{number:6}\")");
         });
     }
 
