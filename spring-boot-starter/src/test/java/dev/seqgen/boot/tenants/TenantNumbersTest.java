@@ -1,0 +1,135 @@
+package dev.seqgen.boot.tenants;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
+import dev.seqgen.testing.TestDatabase;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.hibernate.cfg.MultiTenancySettings;
+import org.hibernate.context.spi.CurrentTenantIdentifierResolver;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
+import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.orm.jpa.EntityManagerFactoryUtils;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * A Spring Boot application with Hibernate's partitioned multi-tenancy ({@code @TenantId}, a tenant resolver handed
+ * over by a {@code HibernatePropertiesCustomizer}), on each database: every tenant's invoices are numbered on their
+ * own, per year of the invoice's date, gapless despite rollbacks, continuing above the invoices a tenant already has
+ * (Spring Boot's column names, snake_case), ids unique across tenants.
+ */
+class TenantNumbersTest {
+
+    private static final ThreadLocal<String> TENANT = new ThreadLocal<>();
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                    HibernateJpaAutoConfiguration.class, TransactionAutoConfiguration.class,
+                    SeqgenAutoConfiguration.class))
+            .withUserConfiguration(Tenants.class);
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void eachTenantIsNumberedOnItsOwnPerYear(TestDatabase database) {
+        String table = TestDatabase.uniqueTable();
+        HikariDataSource shared = (HikariDataSource) database.dataSource();
+        contextRunner.withPropertyValues("spring.datasource.url=" + shared.getJdbcUrl(),
+                "spring.datasource.username=" + shared.getUsername(),
+                "spring.datasource.password=" + (shared.getPassword() == null ? "" : shared.getPassword()),
+                "seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                "spring.jpa.hibernate.ddl-auto=create-drop").run(context -> {
+                    try {
+                        assertThat(context).hasNotFailed();
+                        new JdbcTemplate(context.getBean(javax.sql.DataSource.class)).update("INSERT INTO"
+                                + " seqgen_tenant_invoice (id, tenant, issue_date, number, code) VALUES"
+                                + " (900001, 'acme', ?, 41, 'acme-2026-0041')", LocalDate.of(2026, 1, 5));
+
+                        List<TenantInvoice> acme = new ArrayList<>();
+                        List<TenantInvoice> globex = new ArrayList<>();
+                        acme.addAll(persist(context, "acme", false, LocalDate.of(2026, 2, 1), LocalDate.of(2025, 12,
+                                31)));
+                        globex.addAll(persist(context, "globex", false, LocalDate.of(2026, 2, 1)));
+                        persist(context, "acme", true, LocalDate.of(2026, 2, 2));
+                        acme.addAll(persist(context, "acme", false, LocalDate.of(2026, 2, 3)));
+                        globex.addAll(persist(context, "globex", false, LocalDate.of(2026, 3, 1)));
+
+                        assertThat(acme).extracting(TenantInvoice::getNumber).as("above acme's 41; 2025 apart;"
+                                + " the rolled-back number used again").containsExactly(42L, 1L, 43L);
+                        assertThat(acme).extracting(TenantInvoice::getCode)
+                                .containsExactly("acme-2026-0042", "acme-2025-0001", "acme-2026-0043");
+                        assertThat(globex).extracting(TenantInvoice::getNumber).containsExactly(1L, 2L);
+                        assertThat(globex).extracting(TenantInvoice::getCode)
+                                .containsExactly("globex-2026-0001", "globex-2026-0002");
+                        List<Long> ids = new ArrayList<>();
+                        acme.forEach(invoice -> ids.add(invoice.getId()));
+                        globex.forEach(invoice -> ids.add(invoice.getId()));
+                        assertThat(ids).doesNotHaveDuplicates();
+                    } finally {
+                        TENANT.remove();
+                    }
+                });
+        database.dropTable(table);
+    }
+
+    private static List<TenantInvoice> persist(AssertableApplicationContext context, String tenant, boolean rollBack,
+            LocalDate... dates) {
+        TENANT.set(tenant);
+        EntityManagerFactory factory = context.getBean(EntityManagerFactory.class);
+        TransactionTemplate transaction = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+        List<TenantInvoice> invoices = new ArrayList<>();
+        transaction.executeWithoutResult(status -> {
+            EntityManager entityManager = EntityManagerFactoryUtils.getTransactionalEntityManager(factory);
+            for (LocalDate date : dates) {
+                TenantInvoice invoice = new TenantInvoice(date);
+                entityManager.persist(invoice);
+                invoices.add(invoice);
+            }
+            entityManager.flush();
+            if (rollBack) {
+                status.setRollbackOnly();
+            }
+        });
+        return invoices;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @AutoConfigurationPackage(basePackageClasses = TenantInvoice.class)
+    static class Tenants {
+
+        @Bean
+        HibernatePropertiesCustomizer tenantResolver() {
+            return properties -> properties.put(MultiTenancySettings.MULTI_TENANT_IDENTIFIER_RESOLVER,
+                    new CurrentTenantIdentifierResolver<String>() {
+
+                        @Override
+                        public String resolveCurrentTenantIdentifier() {
+                            String tenant = TENANT.get();
+                            return tenant == null ? "none" : tenant;
+                        }
+
+                        @Override
+                        public boolean validateExistingCurrentSessions() {
+                            return false;
+                        }
+                    });
+        }
+    }
+}
