@@ -8,6 +8,7 @@ import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import org.hibernate.boot.model.relational.Database;
 import org.hibernate.boot.model.relational.ExportableProducer;
 import org.hibernate.MappingException;
+import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.BeforeExecutionGenerator;
@@ -195,7 +196,9 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             column = registration.column();
             // A text column's numbers are read back with the pattern at the first value of each series (see
             // sequenceFor), not as the highest number of a numeric column when the sequence opens.
-            service.register(pattern == null ? registration
+            // A tenant's rows are not in the tables the default connection sees (schema or database per tenant):
+            // they are read through the tenant's connection at its series' first value, not at start-up.
+            service.register(pattern == null && !schemaPerTenant(context) ? registration
                     : new Registration(name, settings, null, null, where, this::started));
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
@@ -213,6 +216,17 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
      */
     @Nullable NumberSeries series(A annotation, GeneratorCreationContext context, String where) {
         return null;
+    }
+
+    /**
+     * Whether each tenant has a schema or database of its own: Hibernate has a {@code MultiTenantConnectionProvider}.
+     * Then ids and numbers are counted per tenant, and each tenant's rows are read through its own connection.
+     *
+     * @param context the attribute, its entity and the service registry
+     * @return whether tenants have schemas or databases of their own
+     */
+    static boolean schemaPerTenant(GeneratorCreationContext context) {
+        return context.getServiceRegistry().getService(MultiTenantConnectionProvider.class) != null;
     }
 
     /**
@@ -280,8 +294,10 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             value = started.next();
         } else if (reservesAtFlush()) {
             value = flushReservations.next(session, started);
-        } else {
+        } else if (key == null) {
             value = session.doReturningWork(inSessionTransaction);
+        } else {
+            value = session.doReturningWork(started::nextInTransaction);
         }
         if (pattern != null) {
             return pattern.format(key == null ? List.of() : key.parts(), value);

@@ -39,7 +39,11 @@ final class NumberSeries {
             @Nullable EnumType enumType) {
     }
 
-    private enum Kind { TENANT, VALUE, YEAR, MONTH }
+    /**
+     * TENANT: the {@code @TenantId} attribute's tenant (a column of the shared table); SCHEMA: the session's tenant
+     * where each tenant has a schema or database of its own (no column: the tenant's connection reaches its rows).
+     */
+    private enum Kind { TENANT, SCHEMA, VALUE, YEAR, MONTH }
 
     private final List<Part> parts;
     private final String where;
@@ -56,10 +60,13 @@ final class NumberSeries {
      *
      * @param text the key
      * @param parts the texts of its parts, in key order
-     * @param conditions the conditions, one per part
-     * @param adoptable whether every part has its condition
+     * @param conditions the conditions, one per part with a column
+     * @param adoptable whether every part has its condition, or reaches its rows through the tenant's connection
+     * @param schemaTenant the tenant whose connection reaches the series' rows (schema or database per tenant), or
+     *     null when they are in the tables every connection sees
      */
-    record Key(String text, List<String> parts, List<Where> conditions, boolean adoptable) {
+    record Key(String text, List<String> parts, List<Where> conditions, boolean adoptable,
+            @Nullable Object schemaTenant) {
     }
 
     /** @return the names a format gives the key's parts, in key order: {@code tenant}, then the seriesBy entries */
@@ -73,13 +80,16 @@ final class NumberSeries {
      *
      * @throws SeqgenMappingException naming the attribute at fault
      */
-    static @Nullable NumberSeries of(SeqgenNumber annotation, GeneratorCreationContext context, String where) {
+    static @Nullable NumberSeries of(SeqgenNumber annotation, GeneratorCreationContext context, String where,
+            boolean schemaPerTenant) {
         PersistentClass entity = context.getPersistentClass();
         Class<?> mapped = entity.getMappedClass();
         List<Part> parts = new ArrayList<>();
         if (annotation.perTenant()) {
             String tenant = tenantAttribute(mapped);
-            if (tenant != null) {
+            if (schemaPerTenant) {
+                parts.add(new Part("tenant", "tenant", null, Kind.SCHEMA, null));
+            } else if (tenant != null) {
                 parts.add(new Part("tenant", tenant, column(entity, tenant), Kind.TENANT, null));
             }
         }
@@ -119,6 +129,14 @@ final class NumberSeries {
     }
 
     /**
+     * The series of an id where each tenant has a schema or database of its own: one per tenant, since each
+     * tenant's tables start from their own ids.
+     */
+    static NumberSeries perSchemaTenant(String where) {
+        return new NumberSeries(List.of(new Part("tenant", "tenant", null, Kind.SCHEMA, null)), where);
+    }
+
+    /**
      * The key of an entity's series and the conditions of its rows.
      *
      * @throws IllegalArgumentException naming the entity, the attribute and the value, if a part is null, empty
@@ -128,12 +146,16 @@ final class NumberSeries {
         List<String> texts = new ArrayList<>(parts.size());
         List<Where> conditions = new ArrayList<>(parts.size());
         boolean adoptable = true;
+        Object schemaTenant = null;
         for (Part part : parts) {
-            Object value = part.kind() == Kind.TENANT ? session.getTenantIdentifierValue()
+            boolean tenant = part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA;
+            Object value = tenant ? session.getTenantIdentifierValue()
                     : session.getEntityPersister(null, entity).getPropertyValue(entity, part.attribute());
             if (value == null) {
-                throw badKey(part, null, part.kind() == Kind.TENANT ? "the session has no tenant identifier"
-                        : "the attribute is null");
+                throw badKey(part, null, tenant ? "the session has no tenant identifier" : "the attribute is null");
+            }
+            if (part.kind() == Kind.SCHEMA) {
+                schemaTenant = value;
             }
             String text;
             Where condition = null;
@@ -169,16 +191,16 @@ final class NumberSeries {
                 throw badKey(part, value, "a part of a series key cannot hold '/'");
             }
             texts.add(text);
-            if (condition == null) {
-                adoptable = false;
-            } else {
+            if (condition != null) {
                 conditions.add(condition);
+            } else if (part.kind() != Kind.SCHEMA) {
+                adoptable = false;
             }
         }
         try {
             String key = SequenceRegistry.seriesKey(texts);
             SequenceRegistry.seriesRow(sequence, key);
-            return new Key(key, List.copyOf(texts), conditions, adoptable);
+            return new Key(key, List.copyOf(texts), conditions, adoptable, schemaTenant);
         } catch (SequenceConfigurationException e) {
             throw new IllegalArgumentException("seqgen: " + where + ": the series key of entity "
                     + session.getEntityPersister(null, entity).getEntityName() + " cannot be made from "
@@ -190,9 +212,10 @@ final class NumberSeries {
     private String describe(SharedSessionContractImplementor session, Object entity) {
         List<String> described = new ArrayList<>();
         for (Part part : parts) {
-            Object value = part.kind() == Kind.TENANT ? session.getTenantIdentifierValue()
+            boolean tenant = part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA;
+            Object value = tenant ? session.getTenantIdentifierValue()
                     : session.getEntityPersister(null, entity).getPropertyValue(entity, part.attribute());
-            described.add((part.kind() == Kind.TENANT ? "tenant " : "attribute '" + part.attribute() + "' = ")
+            described.add((tenant ? "tenant " : "attribute '" + part.attribute() + "' = ")
                     + "'" + value + "'");
         }
         return String.join(", ", described);
@@ -200,7 +223,7 @@ final class NumberSeries {
 
     private IllegalArgumentException badKey(Part part, @Nullable Object value, String problem) {
         String attribute = part.kind() == Kind.TENANT ? "the tenant (@TenantId '" + part.attribute() + "')"
-                : "attribute '" + part.attribute() + "'";
+                : part.kind() == Kind.SCHEMA ? "the session's tenant" : "attribute '" + part.attribute() + "'";
         return new IllegalArgumentException("seqgen: " + where + ": the series key cannot be made from " + attribute
                 + (value == null ? "" : ", value '" + value + "'") + ": " + problem + "; nothing was inserted");
     }

@@ -14,6 +14,7 @@ import org.hibernate.dialect.HSQLDialect;
 import org.hibernate.dialect.MySQLDialect;
 import org.hibernate.dialect.PostgreSQLDialect;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
+import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.hibernate.engine.jdbc.spi.JdbcServices;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 
@@ -61,6 +62,14 @@ final class RegistrySource {
     /** @return Hibernate's connection provider, or null (a multi-tenant set-up) */
     @Nullable ConnectionProvider connectionProvider() {
         return serviceRegistry.getService(ConnectionProvider.class);
+    }
+
+    /**
+     * @return Hibernate's connections per tenant when each tenant has a schema or database of its own (a
+     *     {@code MultiTenantConnectionProvider}), or null
+     */
+    @Nullable MultiTenantConnectionProvider<?> tenantConnections() {
+        return serviceRegistry.getService(MultiTenantConnectionProvider.class);
     }
 
     /** @return the platform of the entities' database ({@link #platform(Dialect)}), from Hibernate's dialect */

@@ -53,6 +53,12 @@ public class SeqgenIdGenerator extends AbstractSeqgenGenerator<SeqgenGenerator>
         super("SeqgenIdGenerator", "id property");
     }
 
+    /** Where each tenant has a schema or database of its own, ids are counted per tenant (see NumberSeries). */
+    @Override
+    @Nullable NumberSeries series(SeqgenGenerator annotation, GeneratorCreationContext context, String where) {
+        return schemaPerTenant(context) ? NumberSeries.perSchemaTenant(where) : null;
+    }
+
     @Override
     Class<?> generatedType(GeneratorCreationContext context) {
         return context.getType().getReturnedClass();

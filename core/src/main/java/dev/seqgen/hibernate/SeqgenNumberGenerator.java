@@ -55,7 +55,7 @@ public class SeqgenNumberGenerator extends AbstractSeqgenGenerator<SeqgenNumber>
 
     @Override
     @Nullable NumberSeries series(SeqgenNumber annotation, GeneratorCreationContext context, String where) {
-        return NumberSeries.of(annotation, context, where);
+        return NumberSeries.of(annotation, context, where, schemaPerTenant(context));
     }
 
     @Override

@@ -8,7 +8,10 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.jdbc.ApplicationTables;
+import java.util.function.ToLongFunction;
 import org.hibernate.dialect.Dialect;
+import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.hibernate.event.service.spi.EventListenerRegistry;
 import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
@@ -371,9 +374,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
             }
             List<SequenceStore.Where> conditions = key == null ? List.of() : key.conditions();
             List<String> parts = key == null ? List.of() : key.parts();
-            long highest = (pattern == null ? store.highestCounter(table, column, settings, conditions)
-                    : store.highestFormatted(table, column, conditions, text -> pattern.counterOf(text, parts)))
-                    .orElse(0);
+            long highest = key != null && key.schemaTenant() != null
+                    ? highestOfTenant(key.schemaTenant(), table, column, conditions,
+                            pattern == null ? null : text -> pattern.counterOf(text, parts), where)
+                    : (pattern == null ? store.highestCounter(table, column, settings, conditions)
+                            : store.highestFormatted(table, column, conditions, text -> pattern.counterOf(text,
+                                    parts))).orElse(0);
             String row = key == null ? name : SequenceRegistry.seriesRow(name, key.text());
             if (highest > 0 && store.advance(row, highest + 1)) {
                 System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
@@ -383,6 +389,30 @@ final class SeqgenRegistryService implements Service, Stoppable {
             }
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
+        }
+    }
+
+    /**
+     * Reads the highest value (or counter) of a tenant's rows where each tenant has a schema or database of its own:
+     * through a connection of the tenant's from Hibernate's {@code MultiTenantConnectionProvider}, the only one that
+     * reaches its tables, taken for the read alone and given back (never the caller's transaction).
+     */
+    @SuppressWarnings("unchecked")
+    private long highestOfTenant(Object tenant, String table, String column, List<SequenceStore.Where> conditions,
+            @Nullable ToLongFunction<String> counterOf, String where) {
+        MultiTenantConnectionProvider<Object> tenants =
+                (MultiTenantConnectionProvider<Object>) source.tenantConnections();
+        try {
+            java.sql.Connection connection = tenants.getConnection(tenant);
+            try {
+                return ApplicationTables.highestInSeries(connection, table, column, conditions, counterOf);
+            } finally {
+                tenants.releaseConnection(tenant, connection);
+            }
+        } catch (java.sql.SQLException e) {
+            throw new SeqgenMappingException(where, "could not read the values of column " + column + " of table "
+                    + table + " of tenant '" + tenant + "' through the tenant's connection: " + e.getMessage(),
+                    "Check that the tenant's schema holds the table, and that its connection may read it", e);
         }
     }
 

@@ -264,8 +264,44 @@ public final class ApplicationTables {
         long read(ResultSet rs) throws SQLException;
     }
 
+    /**
+     * Reads the highest value of a column, or the highest counter among its formatted numbers, in the rows of one
+     * series, on a connection a framework hands over (a tenant's, where each tenant has a schema or database of its
+     * own and only its connection reaches its tables), rolled back afterwards; the connection is not closed.
+     *
+     * @param connection the connection that reaches the table
+     * @param table the table, as that connection names it
+     * @param column the column
+     * @param where the conditions of the series' rows
+     * @param counterOf reads a formatted number's counter, or null for a numeric column
+     * @return the highest value or counter, 0 when the series has no rows
+     * @throws SQLException if the table cannot be read
+     */
+    public static long highestInSeries(Connection connection, String table, String column,
+            List<SequenceStore.Where> where, java.util.function.@Nullable ToLongFunction<String> counterOf)
+            throws SQLException {
+        return counterOf == null
+                ? read(connection, "select max(" + column + ") from " + table, where,
+                        rs -> rs.next() ? Math.max(0, rs.getLong(1)) : 0)
+                : read(connection, "select " + column + " from " + table, where, rs -> {
+                    long highest = 0;
+                    while (rs.next()) {
+                        highest = Math.max(highest, counterOf.applyAsLong(rs.getString(1)));
+                    }
+                    return highest;
+                });
+    }
+
     /** Runs {@code select} with the conditions appended and their values bound, on a store connection. */
     private static long read(JdbcConnections connections, String select, List<SequenceStore.Where> where, Rows rows)
+            throws SQLException {
+        try (Connection connection = connections.get()) {
+            return read(connection, select, where, rows);
+        }
+    }
+
+    /** Runs {@code select} with the conditions appended and their values bound, rolled back afterwards. */
+    private static long read(Connection connection, String select, List<SequenceStore.Where> where, Rows rows)
             throws SQLException {
         StringBuilder sql = new StringBuilder(select);
         String and = " where ";
@@ -274,23 +310,21 @@ public final class ApplicationTables {
                     : " >= ? and " + condition.column() + " < ?");
             and = " and ";
         }
-        try (Connection connection = connections.get()) {
-            try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
-                statement.setFetchSize(FETCH_SIZE);
-                int index = 1;
-                for (SequenceStore.Where condition : where) {
-                    statement.setObject(index++, condition.value());
-                    if (condition.until() != null) {
-                        statement.setObject(index++, condition.until());
-                    }
+        try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+            statement.setFetchSize(FETCH_SIZE);
+            int index = 1;
+            for (SequenceStore.Where condition : where) {
+                statement.setObject(index++, condition.value());
+                if (condition.until() != null) {
+                    statement.setObject(index++, condition.until());
                 }
-                try (ResultSet rs = statement.executeQuery()) {
-                    return rows.read(rs);
-                }
-            } finally {
-                if (!connection.getAutoCommit()) {
-                    connection.rollback();
-                }
+            }
+            try (ResultSet rs = statement.executeQuery()) {
+                return rows.read(rs);
+            }
+        } finally {
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
             }
         }
     }
