@@ -92,20 +92,20 @@ final class SeqgenUnservedAggregatesCheck implements ApplicationListener<Context
                     + " context: " + (registry ? why(beanFactory) : "neither seqgen's auto-configuration"
                             + " (SeqgenAutoConfiguration, no SequenceRegistry bean) nor SeqgenDataJdbcAutoConfiguration"
                             + " is imported; a test slice or a @SpringBootTest of a plain @Configuration imports"
-                            + " only the auto-configurations it names");
+                            + " only the auto-configurations it names") + ".";
             String action = registry && !imported(beanFactory)
                     ? "Import it: @ImportAutoConfiguration(SeqgenDataJdbcAutoConfiguration.class), or use a test"
                             + " slice that imports it (@DataJdbcTest, @AutoConfigureDataJdbc, @JdbcTest,"
                             + " @AutoConfigureJdbc), or @EnableAutoConfiguration. Set seqgen.enabled=false to save"
-                            + " these aggregates without seqgen"
+                            + " these aggregates without seqgen."
                     : registry ? "Give SeqgenDataJdbcAutoConfiguration what its conditions above ask for (a single"
                             + " DataSource or a @Primary one, Spring Data JDBC's mapping context and Dialect beans)."
-                            + " Set seqgen.enabled=false to save these aggregates without seqgen"
+                            + " Set seqgen.enabled=false to save these aggregates without seqgen."
                     : "Import seqgen's auto-configurations with the test: @AutoConfigureDataJdbc or @AutoConfigureJdbc"
                             + " (with a @SpringBootTest of a plain @Configuration), @DataJdbcTest or @JdbcTest, or"
                             + " @ImportAutoConfiguration({SeqgenAutoConfiguration.class,"
                             + " SeqgenDataJdbcAutoConfiguration.class}), or @EnableAutoConfiguration. Set"
-                            + " seqgen.enabled=false to save these aggregates without seqgen";
+                            + " seqgen.enabled=false to save these aggregates without seqgen.";
             throw new SeqgenSetupException(description, action);
         }
 
