@@ -1,5 +1,6 @@
 package dev.seqgen.boot.data.jdbc;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.SmartApplicationListener;
@@ -14,6 +15,8 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent
 final class SeqgenBeforeConvertListener implements SmartApplicationListener {
 
     private final ObjectProvider<SeqgenAggregateCallback> callback;
+    /** The callback, looked up at the first event rather than when the listener is created (no early start-up). */
+    private volatile @Nullable SeqgenAggregateCallback resolved;
 
     SeqgenBeforeConvertListener(ObjectProvider<SeqgenAggregateCallback> callback) {
         this.callback = callback;
@@ -27,7 +30,11 @@ final class SeqgenBeforeConvertListener implements SmartApplicationListener {
     @Override
     public void onApplicationEvent(ApplicationEvent event) {
         if (event instanceof BeforeConvertEvent<?> beforeConvert) {
-            SeqgenAggregateCallback filling = callback.getIfAvailable();
+            SeqgenAggregateCallback filling = resolved;
+            if (filling == null) {
+                filling = callback.getIfAvailable();
+                resolved = filling;
+            }
             if (filling != null) {
                 filling.onBeforeConvertEvent(beforeConvert.getEntity());
             }
