@@ -258,7 +258,9 @@ final class AggregateSequences {
         try {
             Identifiers.requireSequenceName(sequence);
             SequenceSettings settings = settings(sequence, annotation, intValue);
-            registry.requireSettings(sequence, settings);
+            // declared, so that whoever opens or creates the sequence first (the starter's warm-up of the configured
+            // sequences, before any save) does it with these settings
+            registry.declare(sequence, settings);
             for (ValueProperty other : bySequence.getOrDefault(sequence, List.of())) {
                 SequenceRegistry.requireSameSettings(sequence, other.settings(), settings);
             }
