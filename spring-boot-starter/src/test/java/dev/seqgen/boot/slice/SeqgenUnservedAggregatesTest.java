@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
+import dev.seqgen.boot.data.jdbc.SeqgenDataJdbcAutoConfiguration;
 import dev.seqgen.boot.slice.kits.KitConfiguration;
 import dev.seqgen.boot.slice.kits.SliceKit;
 import dev.seqgen.boot.slice.kits.SliceKitRepository;
+import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.testing.InMemorySequenceStore;
 
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -50,6 +53,15 @@ class SeqgenUnservedAggregatesTest {
                 .hasMessageContaining("seqgen's registry is there, and SeqgenDataJdbcAutoConfiguration is not imported");
         assertThatThrownBy(() -> start(RegistryOnlyApplication.class).close()).satisfies(failure -> assertThat(
                 actionOf(failure)).contains("@ImportAutoConfiguration(SeqgenDataJdbcAutoConfiguration.class)"));
+    }
+
+    @Test
+    void whenSeqgensSpringDataJdbcSupportDoesNotMatchTheStartUpFailsNamingTheConditions() {
+        assertThatThrownBy(() -> start(TwoDataSourcesApplication.class).close()).hasMessageContainingAll(
+                "SeqgenDataJdbcAutoConfiguration did not match: ", "@ConditionalOnSingleCandidate",
+                "javax.sql.DataSource");
+        assertThatThrownBy(() -> start(TwoDataSourcesApplication.class).close()).satisfies(failure -> assertThat(
+                actionOf(failure)).contains("a single DataSource or a @Primary one"));
     }
 
     @Test
@@ -102,6 +114,27 @@ class SeqgenUnservedAggregatesTest {
         @Bean
         PlatformTransactionManager transactionManager(DataSource dataSource) {
             return new DataSourceTransactionManager(dataSource);
+        }
+    }
+
+    /**
+     * Both of seqgen's auto-configurations, a registry over a store of the application's, and two DataSources: the
+     * Spring Data JDBC support needs a single one.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @Import(PlainApplication.class)
+    @ImportAutoConfiguration({ SeqgenAutoConfiguration.class, SeqgenDataJdbcAutoConfiguration.class })
+    static class TwoDataSourcesApplication {
+
+        @Bean
+        DataSource otherDataSource() {
+            return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2)
+                    .setName("other-" + UUID.randomUUID()).build();
+        }
+
+        @Bean
+        SequenceStore sequenceStore() {
+            return new InMemorySequenceStore();
         }
     }
 
