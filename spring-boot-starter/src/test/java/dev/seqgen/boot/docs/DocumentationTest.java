@@ -177,7 +177,8 @@ class DocumentationTest {
             "TransactionManager", "TransactionTemplate", "Transactional",
             "AbstractJdbcConfiguration", "AutoConfigureDataJdbc", "AutoConfigureJdbc", "BeforeConvertEvent",
             "BeforeSaveEvent", "Configuration", "ImportAutoConfiguration", "Ordered", "PostPersist", "PrePersist",
-            "SpringBootApplication",
+            "SpringBootApplication", "EventListenerRegistry", "PostInsertEvent", "PostInsertEventListener",
+            "PreInsertEvent",
             // an entity name in an example of how names become sequence names
             "HTTPRequestLog",
             // the aggregates of spring-data-examples' jdbc/basics

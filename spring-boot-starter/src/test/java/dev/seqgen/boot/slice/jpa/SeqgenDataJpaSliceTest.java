@@ -5,6 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import jakarta.persistence.EntityManager;
 
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
+import org.hibernate.event.service.spi.EventListenerRegistry;
+import org.hibernate.event.spi.EventType;
+import org.hibernate.event.spi.PostInsertEvent;
+import org.hibernate.event.spi.PostInsertEventListener;
+import org.hibernate.event.spi.PreInsertEventListener;
+import org.hibernate.persister.entity.EntityPersister;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -56,6 +65,48 @@ class SeqgenDataJpaSliceTest {
         assertThat(order.seenAtPostPersist()).as("@PostPersist, after the insert, sees both")
                 .containsExactly(Arrays.asList(order.getId(), order.getNumber()));
         assertThat(order.getNumber()).isNotNull();
+    }
+
+    @Test
+    void hibernatesPreInsertEventSeesNoNumberAndItsPostInsertEventSeesIt() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        EventListenerRegistry listeners = entityManager.getEntityManagerFactory().unwrap(SessionFactoryImplementor.class)
+                .getServiceRegistry().requireService(EventListenerRegistry.class);
+        PreInsertEventListener preInsert = event -> {
+            if (event.getEntity() instanceof SliceOrder order) {
+                seen.add("pre-insert id=" + order.getId() + " number=" + order.getNumber() + " state.number="
+                        + event.getState()[numberIndex(event.getPersister().getPropertyNames())]);
+            }
+            return false;
+        };
+        PostInsertEventListener postInsert = new PostInsertEventListener() {
+            @Override
+            public void onPostInsert(PostInsertEvent event) {
+                if (event.getEntity() instanceof SliceOrder order) {
+                    seen.add("post-insert id=" + order.getId() + " number=" + order.getNumber() + " state.number="
+                            + event.getState()[numberIndex(event.getPersister().getPropertyNames())]);
+                }
+            }
+
+            @Override
+            public boolean requiresPostCommitHandling(EntityPersister persister) {
+                return false;
+            }
+        };
+        listeners.appendListeners(EventType.PRE_INSERT, preInsert);
+        listeners.appendListeners(EventType.POST_INSERT, postInsert);
+
+        SliceOrder order = new SliceOrder();
+        entityManager.persist(order);
+        entityManager.flush();
+        assertThat(seen).containsExactly(
+                "pre-insert id=" + order.getId() + " number=null state.number=null",
+                "post-insert id=" + order.getId() + " number=" + order.getNumber() + " state.number="
+                        + order.getNumber());
+    }
+
+    private static int numberIndex(String[] properties) {
+        return Arrays.asList(properties).indexOf("number");
     }
 
     @SpringBootConfiguration
