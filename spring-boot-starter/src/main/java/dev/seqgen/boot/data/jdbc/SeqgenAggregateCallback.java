@@ -44,8 +44,9 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent
  *
  * Design: the value from BeforeConvertEvent on, for aggregates filled in place
  *
- * JdbcAggregateTemplate.triggerBeforeConvert (Spring Data Relational 4.0, 4.1) publishes BeforeConvertEvent, then
- * calls the BeforeConvertCallbacks, with the same instance, on the caller's thread. Applications hook into the event
+ * JdbcAggregateTemplate.triggerBeforeConvert publishes BeforeConvertEvent, then calls the BeforeConvertCallbacks,
+ * with the same instance, on the caller's thread (read in Spring Data JDBC 4.1.1's bytecode; the sources of earlier
+ * versions publish and call in the same order). Applications hook into the event
  * (copying a new root's id into a child, as spring-data-examples' jdbc/basics does), so a value set only in the
  * callback would be unseen there. So the values are set at the event (SeqgenBeforeConvertListener, ordered first)
  * when the aggregate's type lets them be set in place, that is when no property on the path to a value, nor one
