@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
+import dev.seqgen.boot.autoconfigure.SeqgenFailureAnalyses;
 import dev.seqgen.boot.data.jdbc.SeqgenDataJdbcAutoConfiguration;
 import dev.seqgen.boot.slice.kits.KitConfiguration;
 import dev.seqgen.boot.slice.kits.SliceKit;
@@ -76,18 +77,9 @@ class SeqgenUnservedAggregatesTest {
         return new SpringApplicationBuilder(application).web(WebApplicationType.NONE).properties(properties).run();
     }
 
+    /** The action of Spring Boot's failure analysis, as the start-up's report prints it. */
     private static String actionOf(Throwable failure) {
-        Throwable cause = failure;
-        while (cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        try {
-            java.lang.reflect.Method action = cause.getClass().getDeclaredMethod("action");
-            action.setAccessible(true);
-            return (String) action.invoke(cause);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(cause + " has no action", e);
-        }
+        return SeqgenFailureAnalyses.analyze(failure).getAction();
     }
 
     /** Spring Data JDBC set up by hand, no auto-configuration at all. */
