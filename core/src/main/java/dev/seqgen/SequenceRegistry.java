@@ -546,7 +546,8 @@ public final class SequenceRegistry implements AutoCloseable {
      * the block size comes down from the second refill on where the rate does not need it. SYNC and ASYNC
      * sequences hold no block: they are opened (their rows created) and nothing more.
      *
-     * @param names the sequence names, opened with {@link #settingsFor(String) their settings} if not open yet
+     * @param names the sequence names, opened if not open yet with the settings {@linkplain #declare declared} for
+     *     them, otherwise {@link #settingsFor(String) their settings}
      * @param timeout the longest the call waits, for all of them together
      * @throws SequenceConfigurationException if a name is not valid
      * @throws SequenceUnavailableException naming the first sequence whose first block is not in hand in time (the
@@ -616,7 +617,7 @@ public final class SequenceRegistry implements AutoCloseable {
     /** The settings of an open sequence, or those it would be opened with. */
     private SequenceSettings settingsOf(String name) {
         Sequence open = sequences.get(name);
-        return open != null ? open.settings() : settingsFor(name);
+        return open != null ? open.settings() : declared.getOrDefault(name, settingsFor(name));
     }
 
     /**

@@ -50,6 +50,25 @@ class WarmUpTest {
         }
     }
 
+    /**
+     * A configured sequence whose user declared other settings (an {@code int} property's maximum, an annotation's
+     * strategy) is opened by the warm-up with the declared ones, so that the user's first value does not meet a
+     * sequence already open with settings it disagrees with.
+     */
+    @Test
+    void aDeclaredSequenceIsWarmedUpWithTheSettingsItsUserDeclared() {
+        InMemorySequenceStore store = new InMemorySequenceStore();
+        SequenceSettings configured = SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10)
+                .initialValue(1000).build();
+        SequenceSettings declared = configured.toBuilder().maxValue(SequenceSettings.INT_MAX_VALUE).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).sequence("lego_set", configured).build()) {
+            registry.declare("lego_set", declared);
+            registry.warmUp();
+            assertThat(registry.sequence("lego_set", declared).settings()).isEqualTo(declared);
+            assertThat(registry.sequence("lego_set", declared).stats().remaining()).as("warmed up").isEqualTo(10);
+        }
+    }
+
     @Test
     void theWaitIsBoundedAndTheFirstReservationGoesOnInTheBackground() throws Exception {
         // The first reservation waits at the gate until the test opens it: a row with a long start-up queue.

@@ -29,7 +29,9 @@ import java.lang.annotation.Target;
  *
  * <p><b>When the number is taken.</b> Not at {@code persist()}: the attribute keeps the value it had (null or
  * 0) until the session flushes, and holds the number after {@code flush()}, after a query that flushed the
- * session (AUTO flush mode), or after {@code commit()}. Any value the application set before the insert is
+ * session (AUTO flush mode), or after {@code commit()}: a {@code @PrePersist} method sees no number (the id,
+ * generated at {@code persist()}, is there), a {@code @PostPersist} method, which runs after the insert, sees it.
+ * Any value the application set before the insert is
  * replaced. The number is generated once, on insert; it is not changed by updates (map the column
  * {@code updatable = false} so that nobody changes it by mistake).
  *

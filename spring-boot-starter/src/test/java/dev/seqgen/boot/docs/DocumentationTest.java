@@ -176,8 +176,14 @@ class DocumentationTest {
             "ReentrantLock", "SequenceGenerator", "ServiceContributor", "SpannerPostgreSQLDialect",
             "SpringBootTest", "StatelessSession", "String", "System", "Thread", "TransactionContext",
             "TransactionManager", "TransactionTemplate", "Transactional",
+            "AbstractJdbcConfiguration", "AutoConfigureDataJdbc", "AutoConfigureJdbc", "BeforeConvertEvent",
+            "BeforeSaveEvent", "Configuration", "ImportAutoConfiguration", "Ordered", "PostPersist", "PrePersist",
+            "SpringBootApplication", "EventListenerRegistry", "PostInsertEvent", "PostInsertEventListener",
+            "PreInsertEvent",
             // an entity name in an example of how names become sequence names
-            "HTTPRequestLog");
+            "HTTPRequestLog",
+            // the aggregates of spring-data-examples' jdbc/basics
+            "LegoSet", "Manual");
 
     /**
      * Every type name the README, CONTRIBUTING and docs/ write in backticks ({@code `JdbcSequenceStore`},

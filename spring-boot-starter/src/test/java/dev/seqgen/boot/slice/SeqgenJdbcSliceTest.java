@@ -6,19 +6,26 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.boot.autoconfigure.SequenceRegistryCustomizer;
+import dev.seqgen.boot.slice.kits.KitConfiguration;
+import dev.seqgen.boot.slice.kits.SliceKitAssertions;
+import dev.seqgen.boot.slice.kits.SliceKitRepository;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The JDBC slice imports seqgen's auto-configuration: {@code seqgen.*} properties and the application's
- * customizers apply, and the slice's embedded database gets the sequence table.
+ * customizers apply, and the slice's embedded database gets the sequence table. It imports seqgen's Spring Data JDBC
+ * support too: aggregates of a Spring Data JDBC set up by the application's own {@code @Configuration} get seqgen's
+ * values.
  */
-@JdbcTest(properties = { "seqgen.sequences.orders.strategy=batch", "seqgen.sequences.orders.block-size=10" })
+@JdbcTest(properties = { "seqgen.sequences.orders.strategy=batch", "seqgen.sequences.orders.block-size=10",
+        SliceKitAssertions.SCHEMA, SliceKitAssertions.INITIAL_VALUE })
 class SeqgenJdbcSliceTest {
 
     @Autowired
@@ -26,6 +33,14 @@ class SeqgenJdbcSliceTest {
 
     @Autowired
     private JdbcTemplate jdbc;
+
+    @Autowired
+    private SliceKitRepository kits;
+
+    @Test
+    void aggregatesOfTheApplicationsSpringDataJdbcGetSeqgensValues() {
+        SliceKitAssertions.savedWithSeqgensValues(kits, jdbc);
+    }
 
     @Test
     void theSliceHasSeqgenConfiguredByItsPropertiesAndCustomizers() {
@@ -37,6 +52,7 @@ class SeqgenJdbcSliceTest {
     }
 
     @SpringBootConfiguration
+    @Import(KitConfiguration.class)
     static class Application {
 
         @Bean

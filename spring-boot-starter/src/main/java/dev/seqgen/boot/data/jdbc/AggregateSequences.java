@@ -269,7 +269,9 @@ final class AggregateSequences {
                         + "strategy to keep the code's SYNC; or, if giving up gapless numbers is meant, set "
                         + key + "allow-weaker-strategy=true");
             }
-            registry.requireSettings(sequence, settings);
+            // declared, so that whoever opens or creates the sequence first (the starter's warm-up of the configured
+            // sequences, before any save) does it with these settings
+            registry.declare(sequence, settings);
             for (ValueProperty other : bySequence.getOrDefault(sequence, List.of())) {
                 SequenceRegistry.requireSameSettings(sequence, other.settings(), settings);
             }

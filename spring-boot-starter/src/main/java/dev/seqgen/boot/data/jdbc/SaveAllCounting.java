@@ -1,6 +1,7 @@
 package dev.seqgen.boot.data.jdbc;
 
 import java.util.Map;
+import java.util.Set;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -12,7 +13,8 @@ import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
 /**
  * Tells seqgen what a call of the {@link JdbcAggregateTemplate} beans (which repositories save through) will do:
  * how many SYNC values a {@code saveAll} or {@code insertAll} will draw, so that one increment per sequence takes them
- * all, and that the aggregates of {@code insert} and {@code insertAll} are new even when they hold an id. It wraps the
+ * all, that the aggregates of {@code insert} and {@code insertAll} are new even when they hold an id, and when a saving
+ * call ends (which drops what the call's events left for callbacks that never ran). It wraps the
  * beans in a class-based proxy whose interceptor counts the call's new aggregates before the call proceeds.
  *
  * <pre>
@@ -46,8 +48,14 @@ final class SaveAllCounting implements BeanPostProcessor {
         return proxy.getProxy(bean.getClass().getClassLoader());
     }
 
-    /** Counts the SYNC values of {@code saveAll(Iterable)} and {@code insertAll(Iterable)} calls. */
+    /**
+     * Counts the SYNC values of {@code saveAll(Iterable)} and {@code insertAll(Iterable)} calls, and bounds every
+     * saving call (SeqgenAggregateCallback.saving).
+     */
     private static final class Interceptor implements MethodInterceptor {
+
+        /** The other methods of the template that convert aggregates for saving. */
+        private static final Set<String> SAVING = Set.of("save", "update", "updateAll", "upsert");
 
         private final ObjectProvider<SeqgenAggregateCallback> callback;
 
@@ -60,12 +68,13 @@ final class SaveAllCounting implements BeanPostProcessor {
             String method = invocation.getMethod().getName();
             boolean insert = method.equals("insert") || method.equals("insertAll");
             boolean batch = method.equals("saveAll") || method.equals("insertAll");
+            boolean save = insert || batch || SAVING.contains(method);
             Object[] arguments = invocation.getArguments();
             SeqgenAggregateCallback counting = callback.getIfAvailable();
-            if (counting == null || !(insert || batch) || arguments.length != 1) {
+            if (counting == null || !save || arguments.length != 1) {
                 return invocation.proceed();
             }
-            TransactionValues.Call<@Nullable Object> call = invocation::proceed;
+            TransactionValues.Call<@Nullable Object> call = () -> counting.saving(invocation::proceed);
             if (batch && arguments[0] instanceof Iterable<?> aggregates) {
                 Map<String, Integer> draws = counting.syncDraws(aggregates, insert);
                 if (!draws.isEmpty()) {

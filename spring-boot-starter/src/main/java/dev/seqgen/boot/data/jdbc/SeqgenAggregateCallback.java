@@ -5,17 +5,21 @@ import dev.seqgen.Sequence;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.mapping.PersistentPropertyAccessor;
 import org.springframework.data.relational.core.mapping.RelationalMappingContext;
 import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
 import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
+import org.springframework.core.Ordered;
 import org.springframework.data.relational.core.mapping.event.BeforeConvertCallback;
+import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent;
 
 /**
  * Fills the {@link dev.seqgen.SeqgenValue} properties of an aggregate before Spring Data JDBC converts it into its
@@ -38,6 +42,23 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertCallb
  * root are reached through the properties that hold them (AggregateSequences.childrenWithValues, resolved once per
  * type); an immutable one filled through its wither is put back in a new list, set or map of the same order.
  *
+ * Design: the value from BeforeConvertEvent on, for aggregates filled in place
+ *
+ * JdbcAggregateTemplate.triggerBeforeConvert publishes BeforeConvertEvent, then calls the BeforeConvertCallbacks,
+ * with the same instance, on the caller's thread (read in Spring Data JDBC 4.1.1's bytecode; the sources of earlier
+ * versions publish and call in the same order). Applications hook into the event
+ * (copying a new root's id into a child, as spring-data-examples' jdbc/basics does), so a value set only in the
+ * callback would be unseen there. So the values are set at the event (SeqgenBeforeConvertListener, ordered first)
+ * when the aggregate's type lets them be set in place, that is when no property on the path to a value, nor one
+ * holding entities below the root, is immutable up to the root (fillsInPlace): the root instance the event carries
+ * is then the one saved. The instance is remembered for this thread (filledByEvent), and the callback that follows
+ * returns it without drawing again, so each aggregate draws its values once, where the saveAll count expects them.
+ * An aggregate seqgen must replace (a record, a wither) an event cannot return: its values are set in the callback,
+ * as before, and a listener of the event sees the aggregate as the application passed it. The callback is ordered
+ * first among the BeforeConvertCallbacks, so the application's own callbacks see the values in both cases. A mark
+ * left by an event whose callback never ran (a later listener threw) is dropped when the template call ends
+ * (SaveAllCounting), and at the latest when the same instance reaches the callback again.
+ *
  * Design: embedded objects
  *
  * A property inside an embedded object (ValueProperty.embedding), and entities held inside one (HeldEntities), are
@@ -46,13 +67,19 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertCallb
  * null embedded object on the path takes no value and counts for no draw (syncDraws asks the same takesValue).
  * </pre>
  */
-final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
+final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Ordered {
 
     private final RelationalMappingContext mappingContext;
     private final AggregateSequences sequences;
     private final TransactionValues transactionValues;
     /** Set while an {@code insert} or {@code insertAll} of the template runs on this thread (SaveAllCounting). */
     private final ThreadLocal<Boolean> inserting = new ThreadLocal<>();
+    /** The aggregates filled at their BeforeConvertEvent on this thread, whose callback has not run yet. */
+    private final ThreadLocal<Map<Object, Object>> filledByEvent = new ThreadLocal<>();
+    /** Per aggregate type: whether its values can be set without replacing the root (see the design note). */
+    private final Map<Class<?>, Boolean> inPlace = new ConcurrentHashMap<>();
+    /** How deep this thread is in calls of the template (SaveAllCounting); the outermost drops the marks. */
+    private final ThreadLocal<int[]> templateCalls = ThreadLocal.withInitial(() -> new int[1]);
 
     SeqgenAggregateCallback(RelationalMappingContext mappingContext, AggregateSequences sequences,
             TransactionValues transactionValues) {
@@ -120,6 +147,80 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
         }
     }
 
+    /**
+     * Runs a call of the template that saves aggregates; when the outermost such call of the thread ends, drops the
+     * marks of aggregates filled at their event whose callback never ran.
+     */
+    <T> T saving(TransactionValues.Call<T> call) throws Throwable {
+        int[] depth = templateCalls.get();
+        depth[0]++;
+        try {
+            return call.run();
+        } finally {
+            if (--depth[0] == 0) {
+                templateCalls.remove();
+                filledByEvent.remove();
+            }
+        }
+    }
+
+    /** First among the callbacks, so that the application's {@code BeforeConvertCallback}s see the values. */
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
+    }
+
+    /**
+     * Fills the aggregate of a {@link BeforeConvertEvent} in place, when its type allows it: its listeners that come
+     * later then see the values. The callback that follows for the same instance draws nothing more.
+     */
+    void onBeforeConvertEvent(Object aggregate) {
+        Class<?> type = aggregate.getClass();
+        if (!fillsInPlace(type)) {
+            return;
+        }
+        Object filled = fillAggregate(aggregate);
+        Map<Object, Object> marks = filledByEvent.get();
+        if (marks == null) {
+            marks = new IdentityHashMap<>();
+            filledByEvent.set(marks);
+        }
+        // fillsInPlace makes a replacement impossible; should one happen, the callback returns it all the same
+        marks.put(aggregate, filled);
+    }
+
+    /**
+     * Whether the values of an aggregate of this type are set without replacing the root: no property on the path
+     * from the root to a value, or to entities below it, is immutable all the way up (a record component, a final
+     * field without a setter). Types without seqgen values answer false: there is nothing to fill.
+     */
+    boolean fillsInPlace(Class<?> type) {
+        Boolean known = inPlace.get(type);
+        if (known != null) {
+            return known;
+        }
+        List<ValueProperty> properties = sequences.properties(type);
+        List<HeldEntities> children = sequences.childrenWithValues(type);
+        boolean answer = !(properties.isEmpty() && children.isEmpty())
+                && properties.stream().noneMatch(p -> mayReplaceRoot(p.embedding(), p.property()))
+                && children.stream().noneMatch(c -> mayReplaceRoot(c.embedding(), c.property()));
+        inPlace.put(type, answer);
+        return answer;
+    }
+
+    /**
+     * Whether setting the property (of the object the embedded properties lead to) may replace the root: it is
+     * immutable, and so is every embedded property above it. Entities and containers below it are assumed replaced.
+     */
+    private static boolean mayReplaceRoot(List<RelationalPersistentProperty> embedding,
+            RelationalPersistentProperty property) {
+        boolean replaced = property.isImmutable();
+        for (int i = embedding.size() - 1; i >= 0 && replaced; i--) {
+            replaced = embedding.get(i).isImmutable();
+        }
+        return replaced;
+    }
+
     /** Whether the root will be inserted: by Spring Data's rule, or because the template was told to insert it. */
     private boolean isNew(RelationalPersistentEntity<?> entity, Object aggregate) {
         return Boolean.TRUE.equals(inserting.get()) || (entity.hasIdProperty() && entity.isNew(aggregate));
@@ -127,6 +228,16 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object> {
 
     @Override
     public Object onBeforeConvert(Object aggregate) {
+        Map<Object, Object> marks = filledByEvent.get();
+        Object filled = marks == null ? null : marks.remove(aggregate);
+        if (marks != null && marks.isEmpty()) {
+            filledByEvent.remove();
+        }
+        return filled != null ? filled : fillAggregate(aggregate);
+    }
+
+    /** Fills a new root's values and those of the entities below the root; returns it, or what replaced it. */
+    private Object fillAggregate(Object aggregate) {
         Class<?> type = aggregate.getClass();
         List<ValueProperty> properties = sequences.properties(type);
         List<HeldEntities> children = sequences.childrenWithValues(type);

@@ -21,7 +21,9 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertCallb
 /**
  * Auto-configuration of seqgen for Spring Data JDBC: a {@link BeforeConvertCallback} that gives each new aggregate
  * its {@link dev.seqgen.SeqgenValue} id and numbers from the {@link SequenceRegistry} of
- * {@link SeqgenAutoConfiguration}; SYNC values in the caller's transaction on the {@link DataSource}'s
+ * {@link SeqgenAutoConfiguration}, and a listener that gives them earlier, at the aggregate's
+ * {@code BeforeConvertEvent} before the application's listeners, to every aggregate whose values can be set in
+ * place (not records or other aggregates replaced through withers); SYNC values in the caller's transaction on the {@link DataSource}'s
  * transaction-bound connection, one increment per sequence for each {@code saveAll} (the
  * {@code JdbcAggregateTemplate} beans are wrapped in a class-based proxy that counts what the call will draw).
  * Active when Spring Data JDBC is on the class path and its mapping context, a single {@code DataSource} and
@@ -43,6 +45,13 @@ public final class SeqgenDataJdbcAutoConfiguration {
             Dialect dialect, DataSource dataSource) {
         return new SeqgenAggregateCallback(mappingContext,
                 new AggregateSequences(registry, mappingContext, dialect, dataSource), new TransactionValues(dataSource));
+    }
+
+    /** Fills aggregates that can be filled in place at their BeforeConvertEvent, before the application's listeners. */
+    @Bean
+    @ConditionalOnMissingBean
+    SeqgenBeforeConvertListener seqgenBeforeConvertListener(ObjectProvider<SeqgenAggregateCallback> callback) {
+        return new SeqgenBeforeConvertListener(callback);
     }
 
     /** Counts the SYNC values of each saveAll and insertAll, so that one increment per sequence takes them. */

@@ -1,0 +1,131 @@
+package dev.seqgen.boot.autoconfigure;
+
+import dev.seqgen.SeqgenValue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcomes;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.event.ContextRefreshedEvent;
+import org.springframework.data.mapping.PropertyHandler;
+import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
+import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Fails the start-up of an application context in which Spring Data JDBC would save aggregates that carry
+ * {@link SeqgenValue} without seqgen: the context has a Spring Data JDBC mapping context whose entities have such
+ * properties, and seqgen's Spring Data JDBC auto-configuration is not part of it (a test slice or a
+ * {@code @SpringBootTest} of a plain {@code @Configuration} that does not import it, or one of its conditions that
+ * failed). The message names the aggregates, why seqgen is not there and what to add. Nothing is checked when
+ * {@code seqgen.enabled=false}, or when Spring Data JDBC is not on the class path.
+ *
+ * <pre>
+ * Design: why a listener from spring.factories
+ *
+ * What is missing here is seqgen's own configuration, so the check cannot be one of its beans: Spring Boot's
+ * SpringApplication (which every @SpringBootTest and test slice starts through) adds the ApplicationListeners of
+ * META-INF/spring.factories to every context it creates, whatever the context imports. It runs at
+ * ContextRefreshedEvent, once the repositories exist (their entities are in the mapping context then), on that
+ * context's own beans only, and throws: the refresh fails and Boot reports it (SeqgenSetupFailureAnalyzer). The
+ * Spring Data types are touched only when Spring Data JDBC is on the class path (a nested class).
+ * </pre>
+ */
+final class SeqgenUnservedAggregatesCheck implements ApplicationListener<ContextRefreshedEvent> {
+
+    /** Spring Data JDBC's mapping context; an R2DBC one is a RelationalMappingContext too, and seqgen serves none. */
+    private static final String JDBC_MAPPING_CONTEXT = "org.springframework.data.jdbc.core.mapping.JdbcMappingContext";
+
+    private static final String DATA_JDBC_AUTO_CONFIGURATION =
+            "dev.seqgen.boot.data.jdbc.SeqgenDataJdbcAutoConfiguration";
+
+    @Override
+    public void onApplicationEvent(ContextRefreshedEvent event) {
+        ApplicationContext context = event.getApplicationContext();
+        if (!(context instanceof ConfigurableApplicationContext configurable)
+                || !ClassUtils.isPresent(JDBC_MAPPING_CONTEXT, context.getClassLoader())
+                || !configurable.getEnvironment().getProperty("seqgen.enabled", Boolean.class, true)) {
+            return;
+        }
+        DataJdbc.check(configurable.getBeanFactory());
+    }
+
+    /** The part that needs Spring Data JDBC. */
+    private static final class DataJdbc {
+
+        static void check(ConfigurableListableBeanFactory beanFactory) {
+            Class<?> mappingContextType = ClassUtils.resolveClassName(JDBC_MAPPING_CONTEXT,
+                    beanFactory.getBeanClassLoader());
+            String[] mappingContexts = beanFactory.getBeanNamesForType(mappingContextType, false, false);
+            if (mappingContexts.length == 0
+                    || beanFactory.getBeanNamesForType(
+                            ClassUtils.resolveClassName(DATA_JDBC_AUTO_CONFIGURATION, beanFactory.getBeanClassLoader()),
+                            false, false).length > 0) {
+                return;
+            }
+            List<String> annotated = new ArrayList<>();
+            for (String name : mappingContexts) {
+                var mappingContext = (org.springframework.data.relational.core.mapping.RelationalMappingContext)
+                        beanFactory.getBean(name);
+                for (RelationalPersistentEntity<?> entity : mappingContext.getPersistentEntities()) {
+                    entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+                        if (property.isAnnotationPresent(SeqgenValue.class)) {
+                            annotated.add(entity.getType().getName() + "." + property.getName());
+                        }
+                    });
+                }
+            }
+            if (annotated.isEmpty()) {
+                return;
+            }
+            boolean registry = beanFactory.getBeanNamesForType(dev.seqgen.SequenceRegistry.class, false, false)
+                    .length > 0;
+            String description = "seqgen: Spring Data JDBC would save " + annotated.stream().sorted()
+                    .collect(Collectors.joining(", ", "the @SeqgenValue properties ", ""))
+                    + " without seqgen's values (an id from an identity column or the database's default, a number"
+                    + " left as it is), because seqgen's Spring Data JDBC support is not part of this application"
+                    + " context: " + (registry ? why(beanFactory) : "neither seqgen's auto-configuration"
+                            + " (SeqgenAutoConfiguration, no SequenceRegistry bean) nor SeqgenDataJdbcAutoConfiguration"
+                            + " is imported; a test slice or a @SpringBootTest of a plain @Configuration imports"
+                            + " only the auto-configurations it names") + ".";
+            String action = registry && !imported(beanFactory)
+                    ? "Import it: @ImportAutoConfiguration(SeqgenDataJdbcAutoConfiguration.class), or use a test"
+                            + " slice that imports it (@DataJdbcTest, @AutoConfigureDataJdbc, @JdbcTest,"
+                            + " @AutoConfigureJdbc), or @EnableAutoConfiguration. Set seqgen.enabled=false to save"
+                            + " these aggregates without seqgen."
+                    : registry ? "Give SeqgenDataJdbcAutoConfiguration what its conditions above ask for (a single"
+                            + " DataSource or a @Primary one, Spring Data JDBC's mapping context and Dialect beans)."
+                            + " Set seqgen.enabled=false to save these aggregates without seqgen."
+                    : "Import seqgen's auto-configurations with the test: @AutoConfigureDataJdbc or @AutoConfigureJdbc"
+                            + " (with a @SpringBootTest of a plain @Configuration), @DataJdbcTest or @JdbcTest, or"
+                            + " @ImportAutoConfiguration({SeqgenAutoConfiguration.class,"
+                            + " SeqgenDataJdbcAutoConfiguration.class}), or @EnableAutoConfiguration. Set"
+                            + " seqgen.enabled=false to save these aggregates without seqgen.";
+            throw new SeqgenSetupException(description, action);
+        }
+
+        /** Whether Boot evaluated SeqgenDataJdbcAutoConfiguration in this context. */
+        private static boolean imported(ConfigurableListableBeanFactory beanFactory) {
+            ConditionEvaluationReport report = ConditionEvaluationReport.find(beanFactory);
+            return report != null && report.getConditionAndOutcomesBySource().containsKey(DATA_JDBC_AUTO_CONFIGURATION);
+        }
+
+        /** Why SeqgenDataJdbcAutoConfiguration is missing though seqgen's registry is there: its failed conditions. */
+        private static String why(ConfigurableListableBeanFactory beanFactory) {
+            ConditionEvaluationReport report = ConditionEvaluationReport.find(beanFactory);
+            ConditionAndOutcomes outcomes = report == null ? null
+                    : report.getConditionAndOutcomesBySource().get(DATA_JDBC_AUTO_CONFIGURATION);
+            if (outcomes == null) {
+                return "seqgen's registry is there, and SeqgenDataJdbcAutoConfiguration is not imported";
+            }
+            return "SeqgenDataJdbcAutoConfiguration did not match: " + outcomes.stream()
+                    .filter(outcome -> !outcome.getOutcome().isMatch())
+                    .map(outcome -> outcome.getOutcome().getMessage()).collect(Collectors.joining("; "));
+        }
+    }
+}

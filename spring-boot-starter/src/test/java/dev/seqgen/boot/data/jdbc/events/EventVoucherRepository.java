@@ -1,0 +1,7 @@
+package dev.seqgen.boot.data.jdbc.events;
+
+import org.springframework.data.repository.ListCrudRepository;
+
+/** The vouchers. */
+public interface EventVoucherRepository extends ListCrudRepository<EventVoucher, Long> {
+}
