@@ -53,11 +53,22 @@ public final class LogRecords implements BeforeEachCallback, AfterEachCallback {
         seqgen.setLevel(previousLevel);
     }
 
+    /**
+     * The names of the loggers that logged a message at exactly this level, its {@code {0}} parameters filled in,
+     * that matches the pattern, in the order logged.
+     */
+    public List<String> loggers(Level level, java.util.regex.Pattern message) {
+        return records.stream().filter(r -> r.getLevel().equals(level) && message.matcher(text(r)).matches())
+                .map(LogRecord::getLoggerName).toList();
+    }
+
+    private static String text(LogRecord r) {
+        return r.getParameters() == null || r.getParameters().length == 0 ? r.getMessage()
+                : MessageFormat.format(r.getMessage(), r.getParameters());
+    }
+
     /** The messages logged at exactly this level, their {@code {0}} parameters filled in. */
     public List<String> messages(Level level) {
-        return records.stream().filter(r -> r.getLevel().equals(level))
-                .map(r -> r.getParameters() == null || r.getParameters().length == 0 ? r.getMessage()
-                        : MessageFormat.format(r.getMessage(), r.getParameters()))
-                .toList();
+        return records.stream().filter(r -> r.getLevel().equals(level)).map(LogRecords::text).toList();
     }
 }
