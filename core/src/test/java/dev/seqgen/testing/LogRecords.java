@@ -53,6 +53,15 @@ public final class LogRecords implements BeforeEachCallback, AfterEachCallback {
         seqgen.setLevel(previousLevel);
     }
 
+    /**
+     * The names of the loggers that logged a message at exactly this level, its {@code {0}} parameters filled in,
+     * that matches the pattern, in the order logged.
+     */
+    public List<String> loggers(Level level, java.util.regex.Pattern message) {
+        return records.stream().filter(r -> r.getLevel().equals(level) && message.matcher(message(r)).matches())
+                .map(LogRecord::getLoggerName).toList();
+    }
+
     /** The messages logged at exactly this level, their {@code {0}} parameters filled in. */
     public List<String> messages(Level level) {
         return records.stream().filter(r -> r.getLevel().equals(level)).map(LogRecords::message).toList();

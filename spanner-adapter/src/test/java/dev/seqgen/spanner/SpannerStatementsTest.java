@@ -2,6 +2,10 @@ package dev.seqgen.spanner;
 
 import com.google.cloud.spanner.Dialect;
 import com.google.cloud.spanner.Statement;
+import dev.seqgen.testing.RepositoryFiles;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -78,5 +82,28 @@ class SpannerStatementsTest {
         assertThat(sql.tableLookup("App.Seq")).isEqualTo(Statement.newBuilder(
                 "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = $1 AND TABLE_NAME = $2")
                 .bind("p1").to("app").bind("p2").to("seq").build());
+    }
+
+    /**
+     * docs/spanner.md's "What it sends" writes every GoogleSQL statement of the store as the store sends it, for its
+     * table {@code t} and the table of kept ranges {@code t_kept}: a statement changed in the code cannot stay
+     * described as it was.
+     */
+    @Test
+    @DisplayName("statements: docs/spanner.md writes every GoogleSQL statement as the store sends it")
+    void theGuideWritesEveryStatement() throws Exception {
+        String guide = Files.readString(RepositoryFiles.find("docs/spanner.md"));
+        int start = guide.indexOf("## What it sends");
+        assertThat(start).as("the section").isNotNegative();
+        String section = guide.substring(start, guide.indexOf("\n## ", start + 1));
+        List<String> documented = Pattern.compile("`([^`]+)`").matcher(section).results().map(code -> code.group(1))
+                .toList();
+        SpannerStatements sql = SpannerStatements.GOOGLE_STANDARD_SQL;
+        List<String> sent = List.of(sql.reserveSql("t"), sql.selectSql("t"), sql.insertSql("t"), sql.giveBackSql("t"),
+                sql.advanceSql("t"), sql.createTableSql("t"), sql.createKeptTableSql("t_kept"), sql.keepSql("t_kept"),
+                sql.keptRanges("t_kept", "orders", 0).getSql(), sql.keptRanges("t_kept", "orders", 8).getSql(),
+                sql.takeKeptSql("t_kept"), sql.tableLookupSql());
+        assertThat(sent).as("the store's statements, against docs/spanner.md")
+                .allSatisfy(statement -> assertThat(documented).contains(statement));
     }
 }

@@ -114,9 +114,14 @@ class JdbcSpannerAbortMockServerTest {
                 + "?usePlainText=true;minSessions=1";
     }
 
+    /** Closes the driver's clients while the mock server still answers (see {@link SpannerJdbcClients}). */
     @AfterEach
     void stop() {
-        server.shutdownNow();
+        try {
+            SpannerJdbcClients.close();
+        } finally {
+            server.shutdownNow();
+        }
     }
 
     private long syncInTransaction(JdbcSequenceStore store, Connection connection) throws SQLException {

@@ -73,6 +73,7 @@ class JdbcStoreOnSpannerEmulatorTest {
     @AfterAll
     void close() {
         pools.values().forEach(HikariDataSource::close);
+        SpannerJdbcClients.close();
     }
 
     static Stream<Arguments> dialectsAndStrategies() {

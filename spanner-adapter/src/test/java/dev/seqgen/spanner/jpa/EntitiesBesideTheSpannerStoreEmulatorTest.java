@@ -9,6 +9,7 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.hibernate.SeqgenHibernate;
 import dev.seqgen.spanner.SpannerEmulator;
+import dev.seqgen.spanner.jdbc.SpannerJdbcClients;
 import dev.seqgen.testing.LogRecords;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -21,6 +22,7 @@ import org.h2.jdbcx.JdbcDataSource;
 import org.hibernate.SessionFactory;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.cfg.Configuration;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,6 +33,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * above the ids they hold.
  */
 class EntitiesBesideTheSpannerStoreEmulatorTest {
+
+    /** Closes the Spanner JDBC driver's clients while the emulator's database is there ({@link SpannerJdbcClients}). */
+    @AfterAll
+    static void closeSpannerJdbcClients() {
+        SpannerJdbcClients.close();
+    }
 
     @RegisterExtension
     static final SpannerEmulator emulator = new SpannerEmulator(

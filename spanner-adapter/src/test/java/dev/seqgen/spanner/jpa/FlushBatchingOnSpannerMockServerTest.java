@@ -15,6 +15,7 @@ import com.google.spanner.v1.ResultSetMetadata;
 import com.google.spanner.v1.StructType;
 import dev.seqgen.hibernate.SeqgenHibernate;
 import dev.seqgen.spanner.CounterRowMockSpanner;
+import dev.seqgen.spanner.jdbc.SpannerJdbcClients;
 import dev.seqgen.spanner.jdbc.UrlDataSource;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -106,9 +107,14 @@ class FlushBatchingOnSpannerMockServerTest {
                 + "?usePlainText=true;minSessions=1;auto_batch_dml=true";
     }
 
+    /** Closes the driver's clients while the mock server still answers (see {@link SpannerJdbcClients}). */
     @AfterEach
     void stop() {
-        server.shutdownNow();
+        try {
+            SpannerJdbcClients.close();
+        } finally {
+            server.shutdownNow();
+        }
     }
 
     @Test

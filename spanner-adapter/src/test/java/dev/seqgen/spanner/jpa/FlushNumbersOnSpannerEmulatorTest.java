@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.hibernate.SeqgenHibernate;
+import dev.seqgen.spanner.jdbc.SpannerJdbcClients;
 import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.Servers;
 import dev.seqgen.testing.SpannerEmulatorHost;
@@ -23,6 +24,7 @@ import org.hibernate.SessionFactory;
 import org.hibernate.Transaction;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.cfg.Configuration;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +36,12 @@ import org.junit.jupiter.api.Timeout;
  * numbers are exactly 1..n per sequence, and consecutive in insertion order within each transaction.
  */
 class FlushNumbersOnSpannerEmulatorTest {
+
+    /** Closes the Spanner JDBC driver's clients while the emulator's database is there ({@link SpannerJdbcClients}). */
+    @AfterAll
+    static void closeSpannerJdbcClients() {
+        SpannerJdbcClients.close();
+    }
 
     /**
      * Fewer than the 16 of the other databases' test: the emulator runs one read-write transaction at a time and

@@ -3,6 +3,7 @@ package dev.seqgen.spanner.jpa;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.hibernate.SeqgenHibernate;
+import dev.seqgen.spanner.jdbc.SpannerJdbcClients;
 import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.Servers;
 import dev.seqgen.testing.SpannerEmulatorHost;
@@ -77,6 +78,7 @@ class JpaOnSpannerEmulatorTest {
         }
         if (dataSource != null) {
             dataSource.close();
+            SpannerJdbcClients.close();
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.hibernate.SeqgenHibernate;
+import dev.seqgen.spanner.jdbc.SpannerJdbcClients;
 import dev.seqgen.testing.Servers;
 import dev.seqgen.testing.SpannerEmulatorHost;
 import java.sql.Connection;
@@ -19,6 +20,7 @@ import org.hibernate.SessionFactory;
 import org.hibernate.Transaction;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.cfg.Configuration;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +29,12 @@ import org.junit.jupiter.api.Test;
  * transaction rolled back in between.
  */
 class NumbersAdoptedOnSpannerEmulatorTest {
+
+    /** Closes the Spanner JDBC driver's clients while the emulator's database is there ({@link SpannerJdbcClients}). */
+    @AfterAll
+    static void closeSpannerJdbcClients() {
+        SpannerJdbcClients.close();
+    }
 
     @Test
     void aNumberColumnHolding1To66GoesOnAt67() throws Exception {

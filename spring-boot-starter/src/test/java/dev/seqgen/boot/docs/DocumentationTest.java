@@ -169,7 +169,9 @@ class DocumentationTest {
             "GeneratedValue",
             "GenerationType", "HibernatePropertiesCustomizer", "Id", "IllegalArgumentException",
             "IllegalStateException", "InsertCoordinatorStandard", "Integer", "Integrator", "Internal",
-            "JdbcAbortedException", "JdbcSqlException", "JdbcTest", "LocalDate", "LocalDateTime", "Long", "MappedSuperclass", "MeterRegistry",
+            "MariaDbDialect", "MySqlDialect",
+            "JdbcAbortedException", "JdbcSqlException", "JdbcTest", "LocalDate", "LocalDateTime", "Long",
+            "MappedSuperclass", "MeterRegistry",
             "MockSpannerServiceImpl", "NullPointerException", "Observation", "ObservationRegistry",
             "PreInsertEventListener", "Primary", "TenantId", "MultiTenantConnectionProvider",
             "CurrentTenantIdentifierResolver", "ConnectionProvider",
@@ -313,6 +315,77 @@ class DocumentationTest {
             }
             assertThat(documented).as(page).containsAll(settings);
         }
+    }
+
+    /** How the main code gets a logger: the JDK's System.Logger, or Commons Logging as Spring's classes do. */
+    private static final java.util.regex.Pattern GET_LOGGER = java.util.regex.Pattern
+            .compile("(?:System\\.getLogger|LogFactory\\.getLog)\\(");
+    /**
+     * A logger named after a class: {@code System.getLogger(X.class.getName())}, {@code LogFactory.getLog(X.class)}.
+     */
+    private static final java.util.regex.Pattern CLASS_LOGGER = java.util.regex.Pattern.compile(
+            "(?:System\\.getLogger\\(\\s*([A-Z]\\w*)\\.class\\.getName\\(\\)"
+                    + "|LogFactory\\.getLog\\(\\s*([A-Z]\\w*)\\.class)\\s*\\)");
+    /** A row of the loggers' table of docs/operations.md: the logger in backticks in its first cell. */
+    private static final java.util.regex.Pattern LOGGER_ROW = java.util.regex.Pattern.compile(
+            "^\\| `(dev\\.seqgen\\.[\\w.]+)` \\|", java.util.regex.Pattern.MULTILINE);
+    /** A logger the docs name in running text: "the logger `dev.seqgen...`". */
+    private static final java.util.regex.Pattern LOGGER_NAMED = java.util.regex.Pattern.compile(
+            "logger\\s+`(dev\\.seqgen\\.[\\w.]+)`");
+
+    /**
+     * The loggers table of docs/operations.md names every logger the main code of core, the starter and the Spanner
+     * module logs through, and no other; and every logger the README and docs/ name ("the logger `...`") is one of
+     * them: a logger renamed, added or removed in the code leaves no page naming the wrong one.
+     */
+    @Test
+    void theOperationsGuideNamesEveryLoggerTheMainCodeLogsThrough() throws IOException {
+        java.util.Set<String> loggers = new java.util.TreeSet<>();
+        List<String> unnamed = new ArrayList<>();
+        for (String module : List.of("../core", "../spring-boot-starter", "../spanner-adapter")) {
+            try (var files = Files.walk(Path.of(module, "src/main/java"))) {
+                for (Path source : files.filter(file -> file.toString().endsWith(".java")).toList()) {
+                    String code = Files.readString(source);
+                    long calls = GET_LOGGER.matcher(code).results().count();
+                    List<java.util.regex.MatchResult> named = CLASS_LOGGER.matcher(code).results().toList();
+                    if (named.size() != calls) {
+                        unnamed.add(source.toString());
+                    }
+                    for (java.util.regex.MatchResult logger : named) {
+                        String simpleName = logger.group(1) != null ? logger.group(1) : logger.group(2);
+                        loggers.add(qualified(code, simpleName));
+                    }
+                }
+            }
+        }
+        assertThat(unnamed).as("sources that get a logger otherwise than by a class's name").isEmpty();
+        assertThat(loggers).as("the loggers found").contains("dev.seqgen.SequenceRegistry", "dev.seqgen.Sequence",
+                "dev.seqgen.hibernate.SeqgenIdGenerator", "dev.seqgen.boot.data.jdbc.AggregateSequences");
+        String guide = Files.readString(OPERATIONS_GUIDE);
+        java.util.Set<String> documented = new java.util.TreeSet<>();
+        LOGGER_ROW.matcher(guide).results().forEach(row -> documented.add(row.group(1)));
+        assertThat(documented).as("the loggers table of docs/operations.md, against the main code's loggers")
+                .isEqualTo(loggers);
+        List<String> stale = new ArrayList<>();
+        for (Path page : pages()) {
+            LOGGER_NAMED.matcher(Files.readString(page).replaceAll("\\s+", " ")).results()
+                    .map(named -> named.group(1)).filter(name -> !loggers.contains(name))
+                    .forEach(name -> stale.add(page.getFileName() + ": " + name));
+        }
+        assertThat(stale).as("loggers the docs name that the main code does not log through").isEmpty();
+    }
+
+    /** The class of a simple name as a source file sees it: imported, or in the file's own package. */
+    private static String qualified(String code, String simpleName) {
+        java.util.regex.Matcher imported = java.util.regex.Pattern
+                .compile("^import ([\\w.]+\\." + simpleName + ");", java.util.regex.Pattern.MULTILINE).matcher(code);
+        if (imported.find()) {
+            return imported.group(1);
+        }
+        java.util.regex.Matcher pkg = java.util.regex.Pattern
+                .compile("^package ([\\w.]+);", java.util.regex.Pattern.MULTILINE).matcher(code);
+        assertThat(pkg.find()).as("a package declaration").isTrue();
+        return pkg.group(1) + "." + simpleName;
     }
 
     /** The README and every page of docs/ but the changelog, which is history. */
