@@ -126,6 +126,17 @@ final class GeneratorSettings {
                         + " database with the JDBC store, or give the sequence another strategy (with Spring Boot:"
                         + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless)", null);
             }
+            String table = serving.sqlTable().map(SequenceStore.SqlTable::name).orElse(null);
+            if (source.tenantConnections() != null && table != null && table.indexOf('.') < 0) {
+                // Each tenant's connection sees its own schema first: an unqualified name would be looked for there.
+                throw new SeqgenMappingException(where, "the SYNC strategy increments the row on the session's"
+                        + " connection, which is the tenant's (each tenant has a schema or database of its own), and"
+                        + " seqgen's table " + table + " is not qualified by a schema, so a tenant's connection would"
+                        + " look for it in the tenant's schema", "Qualify the table with the schema that holds it,"
+                        + " reachable from every tenant's connection (seqgen.table=public." + table + " with Spring"
+                        + " Boot or plain Hibernate, JdbcSequenceStore.Builder.table for a registry built in code);"
+                        + " see docs/multi-tenancy.md", null);
+            }
         }
         return settings;
     }
