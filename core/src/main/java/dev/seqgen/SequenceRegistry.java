@@ -18,8 +18,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.StringJoiner;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -75,6 +77,8 @@ public final class SequenceRegistry implements AutoCloseable {
     private static final String SERIES_KEY_PUNCTUATION = " _.-:@+";
 
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
+    /** The sequences whose series the metrics were told of, once each. */
+    private final Set<String> seriesCounted = ConcurrentHashMap.newKeySet();
     /**
      * The names whose row this registry has made sure of (created, or found), by {@link #createSequence} or a
      * sequence's creation: a row is created once per registry, by whichever user comes first, never again.
@@ -355,6 +359,17 @@ public final class SequenceRegistry implements AutoCloseable {
         return open;
     }
 
+    private int openSeriesCount(String name) {
+        String prefix = name + SERIES_SEPARATOR;
+        int count = 0;
+        for (String row : sequences.keySet()) {
+            if (row.startsWith(prefix)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     private static void requireSeriesPart(String setting, String key, String part) {
         boolean valid = !part.isEmpty() && part.chars().allMatch(c -> Character.isLetterOrDigit(c)
                 || SERIES_KEY_PUNCTUATION.indexOf(c) >= 0);
@@ -381,6 +396,16 @@ public final class SequenceRegistry implements AutoCloseable {
         }
         SequenceStore served = storeFor(row, settings);
         createRowOnce(row, settings, served);
+        String name = row.substring(0, row.indexOf(SERIES_SEPARATOR));
+        if (seriesCounted.add(name)) {
+            try {
+                metrics.series(name, () -> openSeriesCount(name));
+            } catch (RuntimeException e) {
+                // A metrics failure never fails a value (as GuardedMetricsTracker guards the sequences' trackers).
+                LOG.log(System.Logger.Level.WARNING, "seqgen: the metrics of the series of sequence '" + name
+                        + "' could not be registered: " + e);
+            }
+        }
         // Metrics are per sequence, not per series: a tag per tenant or year would be unbounded.
         return Sequences.create(row, settings, served, ticker, executor, SequenceMetricsTrackerFactory.noop(), false);
     }
@@ -656,12 +681,31 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the sequences created so far.
+     * Returns the sequences created so far, not their series: a sequence numbered in series may have thousands
+     * (tenants, years), which {@link #openSeries(String)} lists by sequence.
      *
      * @return an unmodifiable snapshot
      */
     public Collection<Sequence> sequences() {
-        return List.copyOf(sequences.values());
+        return sequences.values().stream().filter(sequence -> sequence.name().indexOf(SERIES_SEPARATOR) < 0)
+                .toList();
+    }
+
+    /**
+     * Returns the names of the sequences whose series are open in this registry, whether or not the sequence's own
+     * row is in use.
+     *
+     * @return the names, sorted
+     */
+    public SortedSet<String> seriesSequences() {
+        SortedSet<String> names = new TreeSet<>();
+        for (String row : sequences.keySet()) {
+            int separator = row.indexOf(SERIES_SEPARATOR);
+            if (separator > 0) {
+                names.add(row.substring(0, separator));
+            }
+        }
+        return names;
     }
 
     /**

@@ -32,6 +32,17 @@ public interface SequenceMetricsTrackerFactory {
     }
 
     /**
+     * Told once per sequence, when the first series of it opens in the registry: a sequence numbered in series has
+     * one gauge of the series it has open, tagged by the sequence, never one meter per series (a tag per tenant or
+     * year would be unbounded). Series themselves report no meters. The default does nothing.
+     *
+     * @param sequence the sequence name
+     * @param openSeries the number of its series open in the registry, read when the gauge is
+     */
+    default void series(String sequence, java.util.function.IntSupplier openSeries) {
+    }
+
+    /**
      * Returns the factory that creates no-op trackers.
      *
      * @return the no-op factory

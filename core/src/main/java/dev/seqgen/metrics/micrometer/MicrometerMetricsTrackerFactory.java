@@ -88,6 +88,9 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     /** Share of the sequence's range used up. */
     public static final String CAPACITY_USED = PREFIX + ".capacity.used";
 
+    /** Gauge: the series of a sequence open in this JVM, tagged by the sequence only. */
+    public static final String SERIES_OPEN = PREFIX + ".series.open";
+
     /** Observation of a reservation in the store's own transaction, its retries included. */
     public static final String RESERVATION_OBSERVATION = PREFIX + ".reservation";
 
@@ -137,6 +140,17 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
      */
     public static String strategyTag(Strategy strategy) {
         return strategy.externalName();
+    }
+
+    /** Registers {@value #SERIES_OPEN}, tagged by the sequence alone. */
+    @Override
+    public void series(String sequence, java.util.function.IntSupplier openSeries) {
+        Gauge.builder(SERIES_OPEN, openSeries, supplier -> supplier.getAsInt())
+                .description("Series of the sequence open in this JVM (one per tenant, year or other key in use)")
+                .baseUnit("series")
+                .tags(Tags.of("sequence", sequence))
+                .strongReference(true)
+                .register(registry);
     }
 
     /** Tags the store's counter kind, {@code table} or {@code native-sequence}, beside its name. */

@@ -42,6 +42,27 @@ class MicrometerMetricsTrackerFactoryTest {
     }
 
     /**
+     * A sequence numbered in series has one gauge of its open series, tagged by the sequence alone; the series report
+     * no meter of their own (a tag per tenant or year would be unbounded).
+     */
+    @Test
+    void aSequencesSeriesAreCountedByOneGaugeAndTagNoMeterOfTheirOwn() {
+        registry.series("invoices", "acme/2026").next();
+        registry.series("invoices", "acme/2025").next();
+        registry.series("invoices", "globex/2026").next();
+        registry.series("credit_notes", "acme").next();
+
+        assertThat(meters.get(MicrometerMetricsTrackerFactory.SERIES_OPEN).tag("sequence", "invoices").gauge()
+                .value()).isEqualTo(3);
+        assertThat(meters.get(MicrometerMetricsTrackerFactory.SERIES_OPEN).tag("sequence", "credit_notes").gauge()
+                .value()).isEqualTo(1);
+        assertThat(meters.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTag("sequence"))
+                .as(meter.getId().toString()).doesNotContain("#"));
+        assertThat(registry.sequences()).as("series are listed by their sequence").isEmpty();
+        assertThat(registry.seriesSequences()).containsExactly("credit_notes", "invoices");
+    }
+
+    /**
      * One registry, two kinds of counter: each sequence's meters carry the kind and the name of the store that
      * serves it, {@code native-sequence} for ids on a database sequence beside {@code table} for gapless numbers.
      */
