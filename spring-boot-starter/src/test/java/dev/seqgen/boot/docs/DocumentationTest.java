@@ -33,8 +33,8 @@ class DocumentationTest {
     @Test
     void everySeqgenPropertyHasADescriptionForTheIde() throws IOException {
         List<JsonNode> properties = seqgenProperties();
-        assertThat(properties).as("17 properties of the starter's own, and one seqgen.defaults.* per setting")
-                .hasSize(17 + Setting.values().length);
+        assertThat(properties).as("18 properties of the starter's own, and one seqgen.defaults.* per setting")
+                .hasSize(18 + Setting.values().length);
         assertThat(properties).allSatisfy(property -> assertThat(property.path("description").asString())
                 .as(property.path("name").asString()).isNotBlank());
     }
@@ -172,7 +172,7 @@ class DocumentationTest {
             "JdbcAbortedException", "JdbcSqlException", "JdbcTest", "Long", "MappedSuperclass", "MeterRegistry",
             "MockSpannerServiceImpl", "NullPointerException", "Observation", "ObservationRegistry",
             "PreInsertEventListener", "Primary",
-            "ReentrantLock", "SequenceGenerator", "ServiceContributor", "SpannerPostgreSQLDialect",
+            "ApplicationRunner", "ReadinessState", "ReentrantLock", "SequenceGenerator", "ServiceContributor", "SpannerPostgreSQLDialect",
             "SpringBootTest", "StatelessSession", "String", "System", "Thread", "TransactionContext",
             "TransactionManager", "TransactionTemplate", "Transactional",
             // an entity name in an example of how names become sequence names
