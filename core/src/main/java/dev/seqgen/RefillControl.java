@@ -67,15 +67,17 @@ import org.jspecify.annotations.Nullable;
  * value; a latency spike doubles its spacing once and is given back over the next refills.
  *
  * The first block: nothing is measured before it (no rate, no latency), so it is the configured block-size, at
- * start-up as at any first use, warmed up or not. What an instance can read without talking to the others, the
- * queue its own reservations meet at the row, is read from its first reservation on (the least latency is the
- * row's service time as seen from here), and the blocks after it grow as the rules above say: doubled when refills
- * come faster than the (spaced) interval, sized to last the spaced interval when a reservation queued, never
- * straight to adaptive.max-block-size unless the rate times the spacing asks for it. What it trades: in a fleet
- * that starts at once, the instances the row serves first learn nothing of the queue of first reservations behind
- * them; one whose first block runs out before that queue has cleared meets it with its second refill, which comes
- * late (a caller waits, within its acquire timeout) and reads as queued, and from then on its blocks are spaced
- * out as any queued instance's. The alternative, the largest block first for every warmed-up instance, put
+ * start-up as at any first use, warmed up or not. What an instance can read without talking to the others is what
+ * its own reservations reveal about the row's load, and the blocks after the first grow only as much as that asks
+ * for: a first reservation that waited behind a start-up queue is a refill-time sample like any other, so the lead
+ * (rate x refill time x margin, the time capped at the acquire timeout) and with it the second block grow to what
+ * a refill that slow needs at the rate measured; from the second reservation on, one that took longer than the
+ * least latency seen by the queued rule spaces the refills out as above. Neither goes straight to
+ * adaptive.max-block-size unless the rate times the refill time or the spacing asks for it. What it trades: in a
+ * fleet that starts at once, the instances the row serves first learn nothing of the queue of first reservations
+ * behind them; one whose first block runs out before that queue has cleared meets it with its second refill, which
+ * comes late (a caller waits, within its acquire timeout) and reads as queued, and from then on its blocks are
+ * spaced out as any queued instance's. The alternative, the largest block first for every warmed-up instance, put
  * adaptive.max-block-size values (100,000 by default) into every instance's hands before it had taken a value:
  * numbers from regions a block apart, and the largest block lost at every crash.
  *
