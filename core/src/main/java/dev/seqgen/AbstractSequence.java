@@ -331,7 +331,7 @@ abstract class AbstractSequence implements Sequence {
     }
 
     /** The start-up line of {@link #logFirstBlock}. */
-    final String firstBlockLine(ReservedRange range, long asked, boolean kept, long millis, String reason) {
+    private String firstBlockLine(ReservedRange range, long asked, boolean kept, long millis, String reason) {
         String source;
         if (kept) {
             source = range.count() < asked
