@@ -37,6 +37,9 @@ abstract class AbstractSequence implements Sequence {
     /** Whether the first reservation has looked for a range kept for the fleet (see takeKeptAsFirstBlock). */
     private final AtomicBoolean keptRangesChecked = new AtomicBoolean();
 
+    /** Whether the first block's start-up line was written (see logFirstBlock). */
+    private final AtomicBoolean firstBlockLogged = new AtomicBoolean();
+
     AbstractSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         this.name = name;
         this.settings = settings;
@@ -123,8 +126,10 @@ abstract class AbstractSequence implements Sequence {
 
     private ReservedRange reserveWithRetries(long count, long deadline) {
         checkOpen();
-        ReservedRange kept = takeKeptAsFirstBlock();
+        long asked = ticker.read();
+        ReservedRange kept = takeKeptAsFirstBlock(count);
         if (kept != null) {
+            logFirstBlock(kept, count, true, asked);
             return kept;
         }
         Backoff backoff = new Backoff();
@@ -177,6 +182,7 @@ abstract class AbstractSequence implements Sequence {
                         + " from a backup?). Refusing to hand out values twice; set next_value to at least "
                         + (reservedBefore + 1) + ", above what every generator has taken", null);
             }
+            logFirstBlock(range, count, false, asked);
             return range;
         }
     }
@@ -277,25 +283,25 @@ abstract class AbstractSequence implements Sequence {
     }
 
     /**
-     * Takes a range kept for the fleet ({@link SequenceStore#takeKept}) in place of the first reservation of a block
-     * strategy, so that what stopped instances kept is handed out again; later blocks come from the row, above it
-     * (see {@link SequenceStore#takeKept}), so the values of this JVM stay increasing. Only the first block: a
-     * range kept while this JVM already held values could lie below them. A store that fails here costs nothing but
-     * the kept range's turn: the reservation goes to the row.
+     * Takes a range kept for the fleet ({@link SequenceStore#takeKept(String, long, long)}) in place of the first
+     * reservation of a block strategy, so that what stopped instances kept is handed out again: the lowest range,
+     * and of a range larger than the first block only the block's {@code count} values (the store keeps the rest),
+     * so the fleet's numbers stay compact and no instance starts with a stopped instance's largest block. Later
+     * blocks come from the row, above it (see {@link SequenceStore#takeKept}), so the values of this JVM stay
+     * increasing. Only the first block: a range kept while this JVM already held values could lie below them. A store
+     * that fails here costs nothing but the kept range's turn: the reservation goes to the row.
      */
-    private @Nullable ReservedRange takeKeptAsFirstBlock() {
+    private @Nullable ReservedRange takeKeptAsFirstBlock(long count) {
         if (!takesKeptRanges() || !keptRangesChecked.compareAndSet(false, true)) {
             return null;
         }
         long start = ticker.read();
         try {
-            ReservedRange kept = store.takeKept(name, settings.maxValue()).orElse(null);
+            ReservedRange kept = store.takeKept(name, count, settings.maxValue()).orElse(null);
             if (kept != null) {
                 tracker.recordReservation(ticker.read() - start, true);
                 reservations.increment();
                 highestReserved.accumulateAndGet(kept.end() - 1, Math::max);
-                LOG.log(Level.INFO, () -> "sequence '" + name + "' took [" + kept.first() + ", " + kept.end()
-                        + "), kept for the fleet by an instance that stopped, as its first block");
             }
             return kept;
         } catch (RuntimeException e) {
@@ -303,6 +309,46 @@ abstract class AbstractSequence implements Sequence {
                     + " block comes from the row: " + e.getMessage());
             return null;
         }
+    }
+
+    /**
+     * Writes the start-up line of a block strategy, once, at its first block: the block, where it came from (the row
+     * or a range kept for the fleet), how long it took, and why it has that size ({@link #firstBlockReason()}), so
+     * that an operator reads at start-up how many values an instance holds before it has handed out any.
+     *
+     * @param range the first block
+     * @param asked the size the sequence asked for
+     * @param kept whether it is a range kept for the fleet
+     * @param since the ticker's reading when the reservation began
+     */
+    private void logFirstBlock(ReservedRange range, long asked, boolean kept, long since) {
+        String reason = firstBlockReason();
+        if (reason == null || !firstBlockLogged.compareAndSet(false, true)) {
+            return;
+        }
+        long millis = Math.max(0, ticker.read() - since) / 1_000_000;
+        LOG.log(Level.INFO, () -> firstBlockLine(range, asked, kept, millis, reason));
+    }
+
+    /** The start-up line of {@link #logFirstBlock}. */
+    private String firstBlockLine(ReservedRange range, long asked, boolean kept, long millis, String reason) {
+        String source;
+        if (kept) {
+            source = range.count() < asked
+                    ? "a range kept for the fleet by an instance that stopped, taken whole (smaller than the block)"
+                    : "the lowest range kept for the fleet by an instance that stopped (a larger one is split; its"
+                            + " rest stays kept)";
+        } else {
+            source = range.count() < asked ? "the row, cut at max-value " + settings.maxValue() : "the row";
+        }
+        return "sequence '" + name + "' (" + settings.strategy().externalName() + ") first block: [" + range.first()
+                + ", " + range.end() + "), " + range.count() + " value" + (range.count() == 1 ? "" : "s") + ", from "
+                + source + " in " + millis + " ms; size: " + reason;
+    }
+
+    /** Why the first block has the size asked for, for the start-up line; null where no block is held (no line). */
+    @Nullable String firstBlockReason() {
+        return null;
     }
 
     /** Releases a block that arrived after close, and logs what became of it. */

@@ -47,7 +47,8 @@ import org.jspecify.annotations.Nullable;
  * the rest (and a next block already reserved) are released: given back to the row with a compare-and-set when
  * nobody reserved after us, otherwise kept for the fleet, for the store to hand out again as another instance's
  * first block (AbstractSequence, "Release at close"). A sequence's first reservation takes such a kept range
- * when the store has one: only the first, so that the values of this JVM stay increasing.
+ * when the store has one, the lowest, split to the size of the first block when it is larger: only the first,
+ * so that the values of this JVM stay increasing.
  * </pre>
  */
 abstract class BlockSequence extends AbstractSequence {
@@ -314,6 +315,11 @@ abstract class BlockSequence extends AbstractSequence {
     @Override
     final boolean takesKeptRanges() {
         return true;
+    }
+
+    @Override
+    final String firstBlockReason() {
+        return control.firstBlockReason();
     }
 
     @Override

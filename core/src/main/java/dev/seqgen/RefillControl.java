@@ -1,5 +1,7 @@
 package dev.seqgen;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How big the next block is and, for ASYNC_BATCH, how many values are left when its refill starts: the control
  * loop of an adaptive block sequence.
@@ -64,16 +66,20 @@ package dev.seqgen;
  * never queues behind another, so its spaced interval stays the target and the loop is the one above, to the
  * value; a latency spike doubles its spacing once and is given back over the next refills.
  *
- * Start-up at once ({@link #startUp()}, a sequence warmed up before its application takes traffic): the first
- * block is reserved before anything is measured, and in a fleet that starts at once the first instances the row
- * serves learn nothing of the queue of first reservations behind them, which their second refill then waits
- * behind. So a warmed-up sequence takes adaptive.max-block-size as its first block, which lasts through any
- * start-up queue the row clears while those values last, and starts spaced out: its spaced interval is the time
- * its first block lasted (measured at the second refill), given back as any spacing is, 1/128 per refill. A fleet
- * that started at once thus keeps large blocks, and the row's load low, without first having to shrink its
- * blocks until the row queues (a fleet whose refills the row has paced shows no queue until it is saturated).
- * What it costs one instance alone: its blocks stay large for about a hundred refills before the octave rule
- * brings them down to what its rate needs; the largest block is still the most a crash can lose.
+ * The first block: nothing is measured before it (no rate, no latency), so it is the configured block-size, at
+ * start-up as at any first use, warmed up or not. What an instance can read without talking to the others is what
+ * its own reservations reveal about the row's load, and the blocks after the first grow only as much as that asks
+ * for: a first reservation that waited behind a start-up queue is a refill-time sample like any other, so the lead
+ * (rate x refill time x margin, the time capped at the acquire timeout) and with it the second block grow to what
+ * a refill that slow needs at the rate measured; from the second reservation on, one that took longer than the
+ * least latency seen by the queued rule spaces the refills out as above. Neither goes straight to
+ * adaptive.max-block-size unless the rate times the refill time or the spacing asks for it. What it trades: in a
+ * fleet that starts at once, the instances the row serves first learn nothing of the queue of first reservations
+ * behind them; one whose first block runs out before that queue has cleared meets it with its second refill, which
+ * comes late (a caller waits, within its acquire timeout) and reads as queued, and from then on its blocks are
+ * spaced out as any queued instance's. The alternative, the largest block first for every warmed-up instance, put
+ * adaptive.max-block-size values (100,000 by default) into every instance's hands before it had taken a value:
+ * numbers from regions a block apart, and the largest block lost at every crash.
  *
  * Thread safety: every method is synchronized. They run once per block (at a refill's start and end, and when
  * a caller finds a refill late), never per value, so the monitor costs nothing on the hot path; the two values
@@ -102,6 +108,8 @@ final class RefillControl {
     private final long latencyCapNanos;
     /** Whether blocks grow and shrink with the refill interval. */
     private final boolean sizing;
+    /** Why blocks keep the configured size when they do not adapt; null when they do (for the start-up line). */
+    private final @Nullable String fixedBecause;
     /** Whether the refill point follows the measurements (ASYNC_BATCH, adaptive, no low watermark set). */
     private final boolean placing;
     /** Whether the refill interval is spaced out when reservations queue (ASYNC_BATCH, adaptive). */
@@ -131,9 +139,6 @@ final class RefillControl {
     /** The refill interval the octave rule steers to: the target, or more while the row queues. */
     @GuardedBy("this")
     private double spacedInterval;
-    /** Whether the sequence was warmed up and its second refill has not started yet (see "Start-up at once"). */
-    @GuardedBy("this")
-    private boolean startingUp;
     /** The time between the last two refill starts. */
     @GuardedBy("this")
     private long lastInterval;
@@ -154,6 +159,10 @@ final class RefillControl {
         this.baseBlockSize = settings.blockSize();
         this.sizing = settings.adaptive() && canResize && settings.adaptiveMaxBlockSize() > baseBlockSize;
         this.maxBlockSize = sizing ? settings.adaptiveMaxBlockSize() : baseBlockSize;
+        this.fixedBecause = sizing ? null
+                : !settings.adaptive() ? "adaptive sizing is off"
+                : !canResize ? "the store serves blocks of its own size only"
+                : "adaptive.max-block-size is not above it";
         this.lowWatermark = settings.lowWatermark();
         this.placing = settings.strategy() == Strategy.ASYNC_BATCH && settings.adaptive() && !settings.lowWatermarkSet();
         this.targetIntervalNanos = settings.adaptiveTargetRefillInterval().toNanos();
@@ -176,11 +185,6 @@ final class RefillControl {
             double sample = Math.max(0, issued - issuedAtLastStart) / (double) interval;
             rate = sample >= rate ? sample : rate + (sample - rate) * RATE_FALL;
             lastInterval = interval;
-            if (startingUp) {
-                startingUp = false;
-                spacedInterval = Math.max(spacedInterval,
-                        Math.min(interval, (double) targetIntervalNanos * MAX_SPACING));
-            }
             if (sizing) {
                 long size = blockSize;
                 if (interval < spacedInterval) {
@@ -233,15 +237,14 @@ final class RefillControl {
     }
 
     /**
-     * Called by a sequence warmed up at start-up, before its first reservation: the first block is the largest
-     * (see "Start-up at once" in the design comment). No effect where blocks do not adapt.
+     * Why the first block has the size {@link #blockSize()} gives before any reservation (see "The first block" in
+     * the design comment): for the start-up line.
      */
-    synchronized void startUp() {
-        if (spacing && !started) {
-            startingUp = true;
-            blockSize = maxBlockSize;
-            refillPoint = (long) maxBlockSize * lowWatermark / baseBlockSize;
-        }
+    String firstBlockReason() {
+        return fixedBecause == null
+                ? "block-size " + baseBlockSize + ", as nothing is measured before the first block; later blocks"
+                        + " follow the rate and the row's queue, up to adaptive.max-block-size " + maxBlockSize
+                : "block-size " + baseBlockSize + " (" + fixedBecause + ")";
     }
 
     /** Moves the spaced interval on one latency sample (see "Fleet spacing" in the design comment). */

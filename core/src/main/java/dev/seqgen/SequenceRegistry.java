@@ -200,18 +200,13 @@ public final class SequenceRegistry implements AutoCloseable {
      * @throws IllegalStateException if the registry is closed
      */
     public Sequence sequence(String name, SequenceSettings settings) {
-        return open(name, settings, false);
-    }
-
-    /** {@link #sequence(String, SequenceSettings)}, opened by a warm-up when {@code startUp}. */
-    private Sequence open(String name, SequenceSettings settings, boolean startUp) {
         Objects.requireNonNull(settings, "settings");
         Sequence sequence = sequences.get(name);
         if (sequence == null) {
             Identifiers.requireSequenceName(name);
             lifecycle.readLock().lock();
             try {
-                sequence = sequences.computeIfAbsent(name, key -> create(key, settings, startUp));
+                sequence = sequences.computeIfAbsent(name, key -> create(key, settings));
             } finally {
                 lifecycle.readLock().unlock();
             }
@@ -407,7 +402,7 @@ public final class SequenceRegistry implements AutoCloseable {
             }
         }
         // Metrics are per sequence, not per series: a tag per tenant or year would be unbounded.
-        return Sequences.create(row, settings, served, ticker, executor, SequenceMetricsTrackerFactory.noop(), false);
+        return Sequences.create(row, settings, served, ticker, executor, SequenceMetricsTrackerFactory.noop());
     }
 
     /**
@@ -530,34 +525,53 @@ public final class SequenceRegistry implements AutoCloseable {
         return new IllegalStateException("the sequence registry is closed; cannot create sequence '" + name + "'");
     }
 
-    private Sequence create(String name, SequenceSettings settings, boolean startUp) {
+    private Sequence create(String name, SequenceSettings settings) {
         if (closed) {
             throw closedError(name);
         }
         SequenceStore served = storeFor(name, settings);
         createRowOnce(name, settings, served);
-        return Sequences.create(name, settings, served, ticker, executor, metrics, startUp);
+        return Sequences.create(name, settings, served, ticker, executor, metrics);
     }
 
     /**
-     * {@link #warmUp(Collection, Duration)} for every {@code batch} and {@code async-batch} sequence configured in
-     * the builder or open so far (the others hold no block), within the longest acquire timeout among them. Sequences that Hibernate entities use are opened
-     * through Hibernate first ({@code SeqgenHibernate.warmUp}), which puts their rows above the ids their tables
-     * hold before their first block is reserved; this call opens a configured sequence that is not open yet as
-     * {@link #sequence(String)} would, without that step.
+     * {@link #warmUp(Duration)} within the longest acquire timeout among the sequences it warms up.
      *
      * @throws SequenceUnavailableException naming a sequence whose first block is not in hand within that time
      * @throws IllegalStateException if the registry is closed
      */
     public void warmUp() {
+        Set<String> names = blockSequenceNames();
+        Duration longest = names.stream().map(name -> settingsOf(name).acquireTimeout())
+                .max(Duration::compareTo).orElse(defaults.acquireTimeout());
+        warmUp(names, longest);
+    }
+
+    /**
+     * {@link #warmUp(Collection, Duration)} for every {@code batch} and {@code async-batch} sequence configured in
+     * the builder or open so far (the others hold no block), within {@code timeout} in all. Sequences that Hibernate
+     * entities use are opened through Hibernate first ({@code SeqgenHibernate.warmUp}), which puts their rows above
+     * the ids their tables hold before their first block is reserved; this call opens a configured sequence that is
+     * not open yet as {@link #sequence(String)} would, without that step. A start-up limit rather than a caller's
+     * wait: a fleet that starts at once is served one first reservation at a time, about N times the row's
+     * transaction time for N instances, which may be far longer than any caller should wait for a value.
+     *
+     * @param timeout the longest the call waits, for all the first blocks together
+     * @throws SequenceUnavailableException naming a sequence whose first block is not in hand within that time
+     * @throws IllegalStateException if the registry is closed
+     */
+    public void warmUp(Duration timeout) {
+        warmUp(blockSequenceNames(), timeout);
+    }
+
+    /** The sequences a warm-up opens: configured or open, of a strategy that holds blocks. */
+    private Set<String> blockSequenceNames() {
         Set<String> names = new LinkedHashSet<>(perSequence.keySet());
         names.addAll(sequences.keySet());
         // Only sequences that hold blocks have something to warm: a SYNC or ASYNC sequence takes every value from
         // the store when asked, and opening it here would only mark it in use before anyone used it.
         names.removeIf(name -> !holdsBlocks(settingsOf(name).strategy()));
-        Duration longest = names.stream().map(name -> settingsOf(name).acquireTimeout())
-                .max(Duration::compareTo).orElse(defaults.acquireTimeout());
-        warmUp(names, longest);
+        return names;
     }
 
     /**
@@ -565,11 +579,11 @@ public final class SequenceRegistry implements AutoCloseable {
      * in hand: what an application does before it reports itself ready to take traffic. The first reservations of
      * all the sequences are under way together; the wait is bounded by {@code timeout} in all, never longer, and a
      * reservation that has not answered by then goes on in the background (a caller then waits for it within its
-     * acquire timeout, as for any refill). A sequence this call opens with adaptive ASYNC_BATCH settings takes
-     * {@link SequenceSettings#adaptiveMaxBlockSize()} values as its first block, so that a fleet of instances
-     * starting at once on one row does not meet the queue of their first reservations again at their second one;
-     * the block size comes down from the second refill on where the rate does not need it. SYNC and ASYNC
-     * sequences hold no block: they are opened (their rows created) and nothing more.
+     * acquire timeout, as for any refill). A first block is the configured block size, warmed up or not (the
+     * lowest range kept for the fleet, split to that size when it is larger, or a block from the row), and each
+     * sequence logs one INFO line with it, where it came from and why it has that size; later blocks adapt to the
+     * rate and to the queue the row's reservations reveal. SYNC and ASYNC sequences hold no block: they are opened
+     * (their rows created) and nothing more.
      *
      * @param names the sequence names, opened if not open yet with the settings {@linkplain #declare declared} for
      *     them, otherwise {@link #settingsFor(String) their settings}
@@ -583,7 +597,7 @@ public final class SequenceRegistry implements AutoCloseable {
         long deadline = ticker.read() + timeout.toNanos();
         List<Sequence> opened = new ArrayList<>();
         for (String name : names) {
-            opened.add(open(name, settingsOf(name), true));
+            opened.add(sequence(name, settingsOf(name)));
         }
         SequenceUnavailableException failure = null;
         for (Sequence sequence : opened) {
@@ -618,7 +632,7 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public Sequence warmUp(String name, SequenceSettings settings, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
-        Sequence sequence = open(name, settings, true);
+        Sequence sequence = sequence(name, settings);
         requireSameSettings(name, sequence.settings(), settings);
         awaitFirstBlock(sequence, deadline, timeout);
         return sequence;

@@ -59,12 +59,10 @@ final class Sequences {
      * @param executor runs the store calls of ASYNC, BATCH and ASYNC_BATCH, which callers wait for until their
      *     acquire timeout
      * @param metrics creates the sequence's metrics tracker
-     * @param startUp whether the sequence is opened by a warm-up before the application takes traffic (an adaptive
-     *     ASYNC_BATCH sequence then takes the largest block first: see RefillControl's "Start-up at once")
      * @return the sequence, started
      */
     static Sequence create(String name, SequenceSettings settings, SequenceStore store, Ticker ticker,
-            Executor executor, SequenceMetricsTrackerFactory metrics, boolean startUp) {
+            Executor executor, SequenceMetricsTrackerFactory metrics) {
         settings.validateFor(name);
         AbstractSequence sequence = switch (settings.strategy()) {
             case SYNC -> new SyncSequence(name, settings, store, ticker);
@@ -74,9 +72,6 @@ final class Sequences {
         };
         sequence.tracker(metrics.create(sequence, store));
         if (sequence instanceof AsyncBatchSequence asyncBatch) {
-            if (startUp) {
-                asyncBatch.control.startUp();
-            }
             asyncBatch.start();
         }
         // Block strategies map their own values on their hot path (BlockSequence); a wrapper there would cost a

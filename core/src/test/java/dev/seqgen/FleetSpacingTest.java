@@ -86,16 +86,26 @@ class FleetSpacingTest {
     }
 
     @Test
-    void aSequenceWarmedUpTakesTheLargestBlockFirstAndNoCallerWaitsAtTheSecond() {
+    void aSequenceWarmedUpOnAnIdleRowTakesTheConfiguredBlockAndGrowsOnlyAsMuchAsTheRowsQueueJustifies() {
         TimedRow row = new TimedRow();
         try (SequenceRegistry registry = SequenceRegistry.builder(row).ticker(now::get).executor(Runnable::run)
                 .build()) {
             registry.warmUp(List.of("orders"), Duration.ofSeconds(5));
             Sequence orders = registry.sequence("orders");
-            assertThat(orders.stats().remaining()).isEqualTo(100_000);
-            take(orders, 300);
-            assertThat(orders.stats().reservations()).as("the first block and three after it, each of the largest")
-                    .isEqualTo(4);
+            assertThat(orders.stats().remaining()).as("the configured block, not 100,000").isEqualTo(1000);
+            take(orders, 60);
+            assertThat(orders.stats().blockSize()).as("a refill a second: the configured block lasts the target")
+                    .isEqualTo(1000);
+            assertThat(orders.stats().highestReserved()).as("values reserved: what a minute took, and two blocks")
+                    .isLessThanOrEqualTo(60_000 + 2 * 1000);
+
+            // Other instances' reservations now stand before one of this one's: 30 ms of queue at the row.
+            row.latency = 40 * MS;
+            take(orders, 2);
+            row.latency = 10 * MS;
+            take(orders, 10);
+            assertThat(orders.stats().blockSize()).as("sized to last the spaced interval at one value per ms")
+                    .isBetween(4000L, 16_000L);
             assertThat(orders.stats().waits()).isZero();
         }
     }

@@ -266,27 +266,44 @@ class RefillControlTest {
     }
 
     @Test
-    void aSequenceWarmedUpForAStartAtOnceTakesTheLargestBlockFirstAndKeepsLargeBlocksForAboutAHundredRefills() {
-        Simulation sim = new Simulation(fleetMember());
-        sim.control.startUp();
-        // The first block took 10 s: it waited behind a thousand other instances' first reservations.
-        sim.block(1, 0, 10_000);
-        assertThat(sim.size).isEqualTo(100_000);
-        assertThat(sim.point).as("a quarter of the largest block").isEqualTo(25_000);
-        // 75 s of values at 1 per ms later, the second block: still the largest, spaced by the 75 s the first one
-        // lasted, which is given back a little at every refill without a queue.
-        sim.block(1, 75_000, 10);
-        assertThat(sim.size).isEqualTo(100_000);
-        assertThat(sim.control.spacedInterval()).isBetween(74_000 * MS, 75_000 * MS);
-        sim.steady(1, 10, 60);
-        assertThat(sim.size).as("more than an hour later, still the largest").isEqualTo(100_000);
-        sim.steady(1, 10, 1_000);
-        assertThat(sim.control.spacedInterval()).isEqualTo(Duration.ofSeconds(1).toNanos());
-        assertThat(sim.size - sim.point).as("brought down to what the rate needs: a refill every 1 to 2 s")
-                .isBetween(1000L, 2000L);
+    void theFirstBlockIsTheConfiguredBlockAndTheBlocksAfterItGrowOnlyAsTheReservationsMeasuredAskFor() {
+        Simulation idle = new Simulation(fleetMember());
+        idle.block(1, 0, 10);
+        assertThat(idle.size).as("the configured block, not adaptive.max-block-size").isEqualTo(1000);
+        assertThat(idle.point).as("a quarter of it").isEqualTo(250);
+        idle.block(1, 750, 10);
+        assertThat(idle.size).as("750 values in 0.75 s: doubled, as for any instance alone").isEqualTo(2000);
 
+        // The first block took 10 s, behind a thousand other instances' first reservations: still the configured
+        // block, as nothing was measured before it. The wait it measured sizes the next one: a refill that may take
+        // that long (capped at the 5 s acquire timeout) at 1 value per ms, margin 2, in a block twice that lead.
+        Simulation queued = new Simulation(fleetMember());
+        queued.block(1, 0, 10_000);
+        assertThat(queued.size).isEqualTo(1000);
+        queued.block(1, 750, 10);
+        assertThat(queued.size).as("what the measured refill time asks for, far below the largest block")
+                .isEqualTo(20_000);
+
+        // A reservation that waited 30 ms behind others, in the steady state: the block grows to what the spaced
+        // interval needs at the rate, far below the largest block.
+        idle.steady(1, 10, 5);
+        long before = idle.size;
+        idle.steady(1, 40, 1);
+        idle.steady(1, 10, 1);
+        assertThat(idle.control.queuedReservations()).isEqualTo(1);
+        assertThat(idle.size).isGreaterThan(before).isLessThanOrEqualTo(8000L);
+    }
+
+    @Test
+    void theReasonForTheFirstBlockNamesTheConfiguredBlockAndWhatLaterBlocksFollow() {
+        assertThat(new RefillControl(fleetMember(), true).firstBlockReason()).isEqualTo("block-size 1000, as nothing is"
+                + " measured before the first block; later blocks follow the rate and the row's queue, up to"
+                + " adaptive.max-block-size 100000");
+        assertThat(new RefillControl(fleetMember().toBuilder().adaptive(false).build(), true).firstBlockReason())
+                .isEqualTo("block-size 1000 (adaptive sizing is off)");
+        assertThat(new RefillControl(fleetMember(), false).firstBlockReason())
+                .isEqualTo("block-size 1000 (the store serves blocks of its own size only)");
         RefillControl fixed = new RefillControl(fleetMember().toBuilder().adaptive(false).build(), true);
-        fixed.startUp();
         assertThat(fixed.beforeReservation(0, 0)).as("blocks that do not adapt keep their size").isEqualTo(1000);
     }
 }

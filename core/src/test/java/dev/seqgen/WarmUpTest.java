@@ -27,8 +27,8 @@ class WarmUpTest {
                     .as("the block strategies are opened; an async sequence holds no block and waits for its use")
                     .containsExactlyInAnyOrder("orders", "invoices");
             SequenceStats orders = registry.sequence("orders").stats();
-            assertThat(orders.remaining()).as("an adaptive async-batch sequence's first block is its largest")
-                    .isEqualTo(100_000);
+            assertThat(orders.remaining()).as("an adaptive async-batch sequence's first block is the configured block")
+                    .isEqualTo(1000);
             assertThat(orders.reservations()).isEqualTo(1);
             assertThat(registry.sequence("invoices").stats().remaining()).isEqualTo(10);
             assertThat(registry.sequence("tickets").stats().reservations()).as("ASYNC holds no block").isZero();

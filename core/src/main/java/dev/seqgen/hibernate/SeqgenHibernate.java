@@ -89,7 +89,7 @@ public final class SeqgenHibernate {
      * {@link dev.seqgen.SequenceRegistry#warmUp(java.util.Collection, Duration)}).
      *
      * @param sessionFactory the session factory
-     * @param timeout the longest each sequence's first block is waited for
+     * @param timeout the longest the call waits for the first blocks, for all the sequences together
      * @return the names of the sequences opened; empty if the session factory has no seqgen generator
      * @throws dev.seqgen.SequenceUnavailableException naming a sequence whose first block did not come in time (it
      *     is open, and its reservation goes on in the background)

@@ -255,7 +255,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * {@link SequenceRegistry#warmUp(String, SequenceSettings, Duration)}: what an application does before it
      * reports itself ready.
      *
-     * @param timeout the longest each sequence's first block is waited for
+     * @param timeout the longest the call waits for the first blocks, for all the sequences together
      * @return the names of the sequences opened
      * @throws SequenceUnavailableException naming a sequence whose first block did not come in time (it
      *     is open, its reservation goes on in the background); the others are opened all the same
@@ -264,10 +264,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
     synchronized List<String> warmUp(Duration timeout) {
         start();
         List<String> names = new ArrayList<>(unopened.keySet());
+        long deadline = System.nanoTime() + timeout.toNanos();
         SequenceUnavailableException late = null;
         for (String name : names) {
             try {
-                open(name, timeout);
+                open(name, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             } catch (SequenceUnavailableException e) {
                 if (late == null) {
                     late = e;

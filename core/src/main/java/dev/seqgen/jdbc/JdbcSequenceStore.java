@@ -487,6 +487,9 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
      *   - an insert retried after an unknown outcome meets its own row on the primary key: that is "kept".
      * The range stays below the row's next_value (it was reserved from the row, and the row never moves back into
      * a range someone owns), so a first block taken from here and later blocks from the row are increasing.
+     * A take asks for what its first block needs: a larger range is split, the delete and the insert of the rest
+     * [first + count, end) in the one transaction, so the rest moves back to the table as the taken part moves to
+     * the instance, atomically; the rest's key (name, first + count) is free, as kept ranges never overlap.
      */
 
     /**
@@ -515,9 +518,20 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Takes the lowest kept range whose delete changes a row, in a transaction of its own (see the comment above). */
+    /** Takes the lowest kept range whose delete changes a row, whole (see {@link #takeKept(String, long, long)}). */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
+        return takeKept(sequence, Long.MAX_VALUE, maxValue);
+    }
+
+    /**
+     * Takes at most {@code count} values of the lowest kept range whose delete changes a row, in a transaction of its
+     * own (see the comment above): a larger range is split, its rest inserted again as a kept range in the same
+     * transaction, so the rest is kept or, if the transaction fails, the whole range still is.
+     */
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
+        ReservedRange.requireCount(count);
         try {
             return connections.inOwnTransaction(connection -> {
                 for (ReservedRange candidate : readKept(connection, sequence, TAKE_CANDIDATES)) {
@@ -528,10 +542,21 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                         delete.setString(1, sequence);
                         delete.setLong(2, candidate.first());
                         delete.setLong(3, candidate.end());
-                        if (delete.executeUpdate() == 1) {
-                            return Optional.of(ReservedRange.upTo(candidate.first(), candidate.count(), maxValue));
+                        if (delete.executeUpdate() != 1) {
+                            continue;
                         }
                     }
+                    ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
+                            maxValue);
+                    if (taken.count() == count && taken.end() < candidate.end()) {
+                        try (PreparedStatement rest = connection.prepareStatement(dialect.keepSql(keptTable))) {
+                            rest.setString(1, sequence);
+                            rest.setLong(2, taken.end());
+                            rest.setLong(3, candidate.end());
+                            rest.executeUpdate();
+                        }
+                    }
+                    return Optional.of(taken);
                 }
                 return Optional.<ReservedRange>empty();
             });

@@ -189,6 +189,25 @@ public interface SequenceStore {
     }
 
     /**
+     * Takes at most {@code count} values of the lowest kept range of the sequence, as {@link #takeKept(String, long)}
+     * but split: a range larger than {@code count} is handed out as its first {@code count} values, and the rest,
+     * {@code [first + count, end)}, stays kept, in the same transaction as the take, so the rest has one owner (the
+     * kept ranges) whatever crashes where. An instance takes what its first block needs rather than a range a stopped
+     * instance's largest block left, and the fleet's numbers stay compact: the lowest values go out first. The
+     * default takes a whole range ({@link #takeKept(String, long)}), for stores that cannot split one.
+     *
+     * @param sequence the sequence name
+     * @param count the most values to take, at least 1
+     * @param maxValue the largest value that may be handed out
+     * @return the range, at most {@code count} values (more only from a store that does not split), or empty if none
+     *     is kept (or the store keeps none)
+     * @throws SequenceStoreException if the store failed or has no place to keep ranges (a missing table)
+     */
+    default Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
+        return takeKept(sequence, maxValue);
+    }
+
+    /**
      * Reads the ranges kept for the fleet ({@link #keep}), lowest first, for the endpoint and tests.
      *
      * @param sequence the sequence name

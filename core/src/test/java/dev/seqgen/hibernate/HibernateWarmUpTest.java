@@ -22,7 +22,7 @@ class HibernateWarmUpTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
-    void warmUpAdoptsTheRowsInsertedAfterTheSessionFactoryStartedAndTakesTheLargestFirstBlock(TestDatabase db)
+    void warmUpAdoptsTheRowsInsertedAfterTheSessionFactoryStartedAndTakesTheConfiguredBlockFirst(TestDatabase db)
             throws Exception {
         String prefix = "wu" + Long.toString(System.nanoTime() % 100000) + "_";
         String seqgenTable = TestDatabase.uniqueTable();
@@ -34,8 +34,8 @@ class HibernateWarmUpTest {
 
             assertThat(SeqgenHibernate.warmUp(factory, Duration.ofSeconds(30))).containsExactly("adopted_order");
             assertThat(HibernateTesting.nextValue(dataSource, seqgenTable, "adopted_order"))
-                    .as("moved above the table's 500 ids, then a first block of adaptive.max-block-size reserved")
-                    .isEqualTo(501 + 100_000);
+                    .as("moved above the table's 500 ids, then a first block of the configured block-size reserved")
+                    .isEqualTo(501 + 1000);
             assertThat(SeqgenHibernate.warmUp(factory, Duration.ofSeconds(30))).as("nothing left to open").isEmpty();
 
             HibernateTesting.inTransaction(factory, session -> session.persist(new AdoptedOrder()));

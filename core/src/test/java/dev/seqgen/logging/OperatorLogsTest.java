@@ -5,6 +5,9 @@ import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.testing.ForwardingSequenceStore;
 import dev.seqgen.testing.InMemorySequenceStore;
 import dev.seqgen.testing.LogRecords;
 import org.junit.jupiter.api.Test;
@@ -12,6 +15,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -118,6 +123,44 @@ class OperatorLogsTest {
                         + " instance reserved after this one); lost nothing")
                 .contains("sequence 'numbers' (batch) closed after issuing 1 value: gave back [2, 11) to the row;"
                         + " lost nothing");
+    }
+
+    @Test
+    void eachBlockSequenceSaysOnceAtItsFirstBlockWhatItHoldsWhereItCameFromAndWhyThatSize() {
+        AtomicLong now = new AtomicLong();
+        InMemorySequenceStore rows = new InMemorySequenceStore();
+        // A row whose reservations take 12 ms on the test's clock.
+        SequenceStore store = new ForwardingSequenceStore(rows) {
+            @Override
+            public ReservedRange reserve(String sequence, long count, long maxValue) {
+                now.addAndGet(TimeUnit.MILLISECONDS.toNanos(12));
+                return delegate.reserve(sequence, count, maxValue);
+            }
+        };
+        rows.createSequence("invoices", 1);
+        rows.reserve("invoices", 5000, Long.MAX_VALUE);
+        rows.keep("invoices", 1, 5001);
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).ticker(now::get).executor(Runnable::run)
+                .sequence("invoices", SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(100).build())
+                .sequence("tickets", SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).adaptive(true)
+                        .build())
+                .build()) {
+            registry.warmUp(List.of("orders", "invoices", "tickets"), Duration.ofSeconds(5));
+            for (int i = 0; i < 3000; i++) {
+                registry.sequence("orders").next();
+            }
+            assertThat(messages(Level.INFO).stream().filter(m -> m.contains("first block")).toList()).containsExactly(
+                    "sequence 'orders' (async-batch) first block: [1, 1001), 1000 values, from the row in 12 ms; size:"
+                            + " block-size 1000, as nothing is measured before the first block; later blocks follow the"
+                            + " rate and the row's queue, up to adaptive.max-block-size 100000",
+                    "sequence 'invoices' (batch) first block: [1, 101), 100 values, from the lowest range kept for the"
+                            + " fleet by an instance that stopped (a larger one is split; its rest stays kept) in 0 ms;"
+                            + " size: block-size 100 (adaptive sizing is off)",
+                    "sequence 'tickets' (batch) first block: [1, 11), 10 values, from the row in 12 ms; size:"
+                            + " block-size 10, as nothing is measured before the first block; later blocks follow the"
+                            + " rate and the row's queue, up to adaptive.max-block-size 100000");
+            assertThat(rows.keptRanges("invoices")).containsExactly(new ReservedRange(101, 5001));
+        }
     }
 
     private List<String> messages(Level level) {

@@ -65,7 +65,12 @@ final class FaultyStore extends ForwardingSequenceStore {
 
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
-        Optional<ReservedRange> taken = delegate.takeKept(sequence, maxValue);
+        return takeKept(sequence, Long.MAX_VALUE, maxValue);
+    }
+
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
+        Optional<ReservedRange> taken = delegate.takeKept(sequence, count, maxValue);
         if (taken.isPresent() && takes.incrementAndGet() % 2 == 0) {
             throw new SequenceStoreException("injected lost acknowledgement of taking " + taken.get(), null, true);
         }

@@ -86,6 +86,11 @@ public abstract class ForwardingSequenceStore implements SequenceStore {
     }
 
     @Override
+    public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
+        return delegate.takeKept(sequence, count, maxValue);
+    }
+
+    @Override
     public List<ReservedRange> keptRanges(String sequence) {
         return delegate.keptRanges(sequence);
     }

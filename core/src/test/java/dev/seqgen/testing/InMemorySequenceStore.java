@@ -301,6 +301,11 @@ public final class InMemorySequenceStore implements SequenceStore {
 
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
+        return takeKept(sequence, Long.MAX_VALUE, maxValue);
+    }
+
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
         checkUp();
         Row row = row(sequence);
         row.lock.lock();
@@ -310,7 +315,12 @@ public final class InMemorySequenceStore implements SequenceStore {
                 return Optional.empty();
             }
             row.kept.remove(lowest.getKey());
-            return Optional.of(ReservedRange.upTo(lowest.getKey(), lowest.getValue() - lowest.getKey(), maxValue));
+            ReservedRange taken = ReservedRange.upTo(lowest.getKey(),
+                    Math.min(count, lowest.getValue() - lowest.getKey()), maxValue);
+            if (taken.end() < lowest.getValue() && taken.count() == count) {
+                row.kept.put(taken.end(), lowest.getValue());
+            }
+            return Optional.of(taken);
         } finally {
             row.lock.unlock();
         }

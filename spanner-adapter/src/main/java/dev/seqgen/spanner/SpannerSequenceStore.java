@@ -415,7 +415,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     /*
      * Ranges kept for the fleet: as in JdbcSequenceStore. keep inserts (name, range_start, range_end) into keptTable
      * in a read-write transaction of its own; takeKept reads the lowest ranges and deletes one exactly as read, in
-     * one read-write transaction, and hands it out only after the commit. Spanner's transactions are serializable:
+     * one read-write transaction (with the insert of its rest when the range is split), and hands it out only after
+     * the commit. Spanner's transactions are serializable:
      * two takers that read the same range conflict, one is aborted and retried by the client, and its retry no
      * longer sees the range. A range is therefore handed to one caller at most; a crash before the commit leaves it
      * kept, after it loses it.
@@ -453,6 +454,19 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
+        return takeKept(sequence, Long.MAX_VALUE, maxValue);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads the lowest kept ranges and deletes the first one whose delete changes a row; a range larger than
+     * {@code count} is split, its rest inserted again as a kept range, in the same read-write transaction (a key
+     * column cannot be updated in Spanner), on a thread of the store's own.
+     */
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
+        ReservedRange.requireCount(count);
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
                 ReservedRange taken = client.readWriteTransaction().run(tx -> {
@@ -461,14 +475,19 @@ public final class SpannerSequenceStore implements SequenceStore {
                             break;
                         }
                         if (tx.executeUpdate(sql().takeKept(keptTable, sequence, candidate.first(),
-                                candidate.end())) == 1) {
-                            return candidate;
+                                candidate.end())) != 1) {
+                            continue;
                         }
+                        ReservedRange part = ReservedRange.upTo(candidate.first(),
+                                Math.min(count, candidate.count()), maxValue);
+                        if (part.count() == count && part.end() < candidate.end()) {
+                            tx.executeUpdate(sql().keep(keptTable, sequence, part.end(), candidate.end()));
+                        }
+                        return part;
                     }
                     return null;
                 });
-                return Optional.ofNullable(taken)
-                        .map(range -> ReservedRange.upTo(range.first(), range.count(), maxValue));
+                return Optional.ofNullable(taken);
             } catch (SpannerException e) {
                 throw keptError("could not take a kept range of sequence '" + sequence + "'", e);
             }

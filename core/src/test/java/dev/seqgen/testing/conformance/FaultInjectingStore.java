@@ -51,11 +51,16 @@ final class FaultInjectingStore extends ForwardingSequenceStore {
 
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
+        return takeKept(sequence, Long.MAX_VALUE, maxValue);
+    }
+
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
         int call = takes.incrementAndGet();
         if (call % 3 == 1) {
             throw crash("before taking a kept range");
         }
-        Optional<ReservedRange> taken = delegate.takeKept(sequence, maxValue);
+        Optional<ReservedRange> taken = delegate.takeKept(sequence, count, maxValue);
         if (call % 3 == 2 && taken.isPresent()) {
             throw crash("after taking " + taken.get());
         }

@@ -142,6 +142,48 @@ public interface GiveBackContract extends StoreContract {
         assertThat(store.nextValue("orders")).as("the row, untouched").hasValue(301);
     }
 
+    @Test
+    default void aKeptRangeLargerThanWhatIsAskedIsSplitTheLowestFirstAndItsRestStaysKept() {
+        SequenceStore store = subject().newStore();
+        create(store, "orders", 1, 100, MAX);
+        store.reserve("orders", 400, MAX);
+        assertThat(store.keep("orders", 201, 300)).isTrue();
+        assertThat(store.keep("orders", 1, 100)).isTrue();
+
+        assertThat(store.takeKept("orders", 10, MAX)).as("the first 10 values of the lowest range")
+                .hasValue(new ReservedRange(1, 11));
+        assertThat(store.keptRanges("orders")).as("its rest stays kept, with the other range")
+                .containsExactly(new ReservedRange(11, 100), new ReservedRange(201, 300));
+        assertThat(subject().sameRows(store).takeKept("orders", 89, MAX)).as("exactly the rest: nothing left of it")
+                .hasValue(new ReservedRange(11, 100));
+        assertThat(store.takeKept("orders", 1000, MAX)).as("a range smaller than asked, whole")
+                .hasValue(new ReservedRange(201, 300));
+        assertThat(store.keptRanges("orders")).isEmpty();
+
+        assertThat(store.keep("orders", 301, 401)).isTrue();
+        assertThat(store.takeKept("orders", 50, 320)).as("cut at the maximum").hasValue(new ReservedRange(301, 321));
+        assertThat(store.takeKept("orders", 50, MAX)).as("what lies above the maximum is not kept as a rest")
+                .isEmpty();
+        assertThat(store.nextValue("orders")).as("the row, untouched").hasValue(401);
+    }
+
+    @Test
+    default void aGeneratorStartingOnALargeKeptRangeTakesItsFirstBlockFromItsLowestValues() {
+        SequenceStore store = subject().newStore();
+        create(store, "orders", 1, 100, MAX);
+        store.reserve("orders", 100_000, MAX);
+        assertThat(store.keep("orders", 3, 100_001)).as("what a stopped instance's largest block left").isTrue();
+        SequenceSettings settings = settings(Strategy.BATCH).blockSize(100).build();
+        try (SequenceRegistry first = SequenceRegistry.builder(store).defaults(settings).build();
+                SequenceRegistry second = SequenceRegistry.builder(subject().sameRows(store)).defaults(settings)
+                        .build()) {
+            assertThat(first.sequence("orders").next()).isEqualTo(3);
+            assertThat(first.sequence("orders").stats().blockEnd()).as("a block of the configured size").isEqualTo(103);
+            assertThat(second.sequence("orders").next()).as("the next instance: the values right after").isEqualTo(103);
+            assertThat(store.keptRanges("orders")).containsExactly(new ReservedRange(203, 100_001));
+        }
+    }
+
     /** Takers on stores of their own race for kept ranges: each range goes to exactly one of them. */
     @Test
     default void takersRacingForKeptRangesEachGetDifferentOnes() throws Exception {

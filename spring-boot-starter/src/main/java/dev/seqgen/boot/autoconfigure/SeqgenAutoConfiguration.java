@@ -146,8 +146,8 @@ public final class SeqgenAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     static SeqgenWarmUp seqgenWarmUp(ObjectProvider<SequenceRegistry> registry,
-            ObjectProvider<SeqgenWarmUp.MappedSequences> mapped) {
-        return new SeqgenWarmUp(registry, mapped);
+            ObjectProvider<SeqgenWarmUp.MappedSequences> mapped, SeqgenProperties properties) {
+        return new SeqgenWarmUp(registry, mapped, properties.getWarmUp().getTimeout());
     }
 
     /** The first property that asks for a kind: a sequence's, else the defaults'. */

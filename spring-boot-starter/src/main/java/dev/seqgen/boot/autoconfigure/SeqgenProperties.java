@@ -59,6 +59,8 @@ public class SeqgenProperties {
 
     private final Health health = new Health();
 
+    private final WarmUp warmUp = new WarmUp();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -109,6 +111,10 @@ public class SeqgenProperties {
 
     public Health getHealth() {
         return this.health;
+    }
+
+    public WarmUp getWarmUp() {
+        return this.warmUp;
     }
 
     /** The store that holds the sequences. */
@@ -587,6 +593,27 @@ public class SeqgenProperties {
 
         public void setCapacityWarningThreshold(double capacityWarningThreshold) {
             this.capacityWarningThreshold = capacityWarningThreshold;
+        }
+    }
+
+    /** The warm-up: the sequences' first blocks taken before the application reports itself ready. */
+    public static class WarmUp {
+
+        /**
+         * Longest the start-up waits for the first blocks of the sequences, all of them together, before the
+         * application reports itself ready; an application that has none by then fails to start, naming the
+         * sequence. A start-up limit of its own, not a caller's acquire timeout: a fleet that starts at once is
+         * served one first reservation at a time, about N x the row's transaction time for N instances (10 s for
+         * 1,000 instances on a 10 ms row). A positive duration.
+         */
+        private Duration timeout = Duration.ofSeconds(60);
+
+        public Duration getTimeout() {
+            return this.timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
         }
     }
 }

@@ -1,9 +1,11 @@
 package dev.seqgen.boot.autoconfigure;
 
+import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceUnavailableException;
 
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
@@ -22,25 +24,40 @@ import org.springframework.core.Ordered;
  *   <li>the sequences of the entity mappings that no value has opened yet, through Hibernate, which moves each
  *       row above the ids its tables hold first, as at a first value;</li>
  *   <li>the sequences configured under {@code seqgen.sequences} and every sequence open by then
- *       ({@link SequenceRegistry#warmUp()}).</li>
+ *       ({@link SequenceRegistry#warmUp(Duration)}).</li>
  * </ol>
- * Each wait is bounded by the acquire timeout (of the defaults for the mapped sequences, the longest configured
- * for the others). A first block that does not come in time is warned of and the start-up goes on: the reservation
- * goes on in the background, and a caller that meets it waits within its acquire timeout, as for any refill. A
- * fleet starting at once on one row is served one first reservation at a time (about N x the row's transaction
- * time for N instances); raise {@code seqgen.defaults.acquire-timeout} above that to keep every instance out of
- * traffic until its block is in hand.
+ *
+ * <pre>
+ * The start-up limit
+ *
+ * Both steps together wait at most seqgen.warm-up.timeout (60 s by default), a limit of the start-up's own and not
+ * the callers' acquire timeout: a fleet that starts at once is served one first reservation at a time, about N x the
+ * row's transaction time for N instances (10 s for 1,000 instances on a 10 ms row), far longer than a caller should
+ * wait for a value. 60 s covers 6,000 instances on such a row, or 1,000 on a row six times slower; Spring Boot's
+ * liveness state is CORRECT before the runners run, so a liveness probe does not restart an instance that waits.
+ *
+ * An instance whose first blocks are not in hand by then fails to start, with the sequence and the reason (a
+ * SeqgenSetupException, which Boot's failure analysis reports): it never reports itself ready without a block. Not
+ * a published ReadinessState.REFUSING_TRAFFIC: Spring Boot publishes ACCEPTING_TRAFFIC itself as soon as the runners
+ * have returned (EventPublishingRunListener.ready), which would overwrite it, and an instance that stays up without
+ * ever becoming ready helps nobody. A failed start closes the context, and with it the registry: a block that
+ * arrives afterwards is given back to the row or kept for the fleet, as at any stop; the orchestrator starts the
+ * instance again (Kubernetes, with its back-off), when the row's queue is shorter.
+ * </pre>
  */
 final class SeqgenWarmUp implements ApplicationRunner, Ordered {
 
     private static final System.Logger LOG = System.getLogger(SeqgenWarmUp.class.getName());
+
+    /** The property of the start-up limit. */
+    static final String TIMEOUT_PROPERTY = "seqgen.warm-up.timeout";
 
     /** Opens the sequences of the entity mappings not opened yet and takes their first blocks. */
     @FunctionalInterface
     interface MappedSequences {
 
         /**
-         * @param timeout the longest each first block is waited for
+         * @param timeout the longest the first blocks are waited for, all together
          * @throws SequenceUnavailableException naming a sequence whose first block did not come in time
          */
         void warmUp(Duration timeout);
@@ -48,29 +65,58 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
 
     private final ObjectProvider<SequenceRegistry> registry;
     private final ObjectProvider<MappedSequences> mapped;
+    private final Duration timeout;
+    private final LongSupplier nanoTime;
 
-    SeqgenWarmUp(ObjectProvider<SequenceRegistry> registry, ObjectProvider<MappedSequences> mapped) {
-        this.registry = registry;
-        this.mapped = mapped;
+    SeqgenWarmUp(ObjectProvider<SequenceRegistry> registry, ObjectProvider<MappedSequences> mapped, Duration timeout) {
+        this(registry, mapped, timeout, System::nanoTime);
     }
 
-    /** Warms up the sequences of the registry, if seqgen has one (it backs off without a store). */
+    SeqgenWarmUp(ObjectProvider<SequenceRegistry> registry, ObjectProvider<MappedSequences> mapped, Duration timeout,
+            LongSupplier nanoTime) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new SequenceConfigurationException(TIMEOUT_PROPERTY, timeout, "a positive duration");
+        }
+        this.registry = registry;
+        this.mapped = mapped;
+        this.timeout = timeout;
+        this.nanoTime = nanoTime;
+    }
+
+    /**
+     * Warms up the sequences of the registry, if seqgen has one (it backs off without a store), within the start-up
+     * limit.
+     *
+     * @throws SeqgenSetupException naming a sequence whose first block is not in hand within the limit
+     */
     @Override
     public void run(ApplicationArguments args) {
         registry.ifAvailable(available -> {
-            mapped.orderedStream().forEach(sequences -> warmUp(() -> sequences.warmUp(available.defaults()
-                    .acquireTimeout())));
-            warmUp(available::warmUp);
+            long deadline = nanoTime.getAsLong() + timeout.toNanos();
+            try {
+                mapped.orderedStream().forEach(sequences -> sequences.warmUp(left(deadline)));
+                available.warmUp(left(deadline));
+            } catch (SequenceUnavailableException e) {
+                SeqgenSetupException notReady = notReady(e);
+                LOG.log(System.Logger.Level.ERROR, notReady.getMessage());
+                throw notReady;
+            }
         });
     }
 
-    private static void warmUp(Runnable warmUp) {
-        try {
-            warmUp.run();
-        } catch (SequenceUnavailableException e) {
-            LOG.log(System.Logger.Level.WARNING, "seqgen: the application reports itself ready without a first block"
-                    + " in hand; its first callers wait for it within the acquire timeout: " + e.getMessage());
-        }
+    /** The failed start-up: the sequence, the limit, the reason, and what to change. */
+    private SeqgenSetupException notReady(SequenceUnavailableException late) {
+        return new SeqgenSetupException("seqgen: the application is not ready: a first block was not in hand within "
+                + TIMEOUT_PROPERTY + " (" + timeout + "), so the application does not report itself ready and stops: "
+                + late.getMessage(),
+                "A row serves one first reservation at a time: a fleet of N instances that starts at once waits about"
+                        + " N x the row's transaction time for its first blocks. Raise " + TIMEOUT_PROPERTY
+                        + " above that, start the fleet in waves, or, if the store failed, see its error above.",
+                late);
+    }
+
+    private Duration left(long deadline) {
+        return Duration.ofNanos(Math.max(0, deadline - nanoTime.getAsLong()));
     }
 
     /** Last among the runners: after the application's own (see the class comment). */

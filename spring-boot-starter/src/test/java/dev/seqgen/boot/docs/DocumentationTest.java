@@ -33,8 +33,8 @@ class DocumentationTest {
     @Test
     void everySeqgenPropertyHasADescriptionForTheIde() throws IOException {
         List<JsonNode> properties = seqgenProperties();
-        assertThat(properties).as("17 properties of the starter's own, and one seqgen.defaults.* per setting")
-                .hasSize(17 + Setting.values().length);
+        assertThat(properties).as("18 properties of the starter's own, and one seqgen.defaults.* per setting")
+                .hasSize(18 + Setting.values().length);
         assertThat(properties).allSatisfy(property -> assertThat(property.path("description").asString())
                 .as(property.path("name").asString()).isNotBlank());
     }
@@ -60,7 +60,7 @@ class DocumentationTest {
                 meters.add((String) field.get(null));
             }
         }
-        assertThat(meters).as("meters and observations").hasSize(13);
+        assertThat(meters).as("meters and observations").hasSize(14);
         assertThat(meters).allSatisfy(meter -> assertThat(guide).contains("| `" + meter + "` |"));
     }
 
@@ -174,7 +174,7 @@ class DocumentationTest {
             "MappedSuperclass", "MeterRegistry",
             "MockSpannerServiceImpl", "NullPointerException", "Observation", "ObservationRegistry",
             "PreInsertEventListener", "Primary", "TenantId", "MultiTenantConnectionProvider",
-            "CurrentTenantIdentifierResolver", "ConnectionProvider",
+            "CurrentTenantIdentifierResolver", "ConnectionProvider", "ApplicationRunner", "ReadinessState",
             "ReentrantLock", "SequenceGenerator", "ServiceContributor", "SpannerPostgreSQLDialect",
             "SpringBootTest", "StatelessSession", "String", "System", "Thread", "TransactionContext",
             "TransactionManager", "TransactionTemplate", "Transactional",

@@ -55,8 +55,8 @@ class ReadinessTest {
             assertThat(AT_READINESS).containsOnlyKeys("ready_tickets", "ready_invoices");
             SequenceStats tickets = AT_READINESS.get("ready_tickets");
             assertThat(tickets.reservations()).isEqualTo(1);
-            assertThat(tickets.remaining()).as("an adaptive async-batch sequence warmed up takes its largest block")
-                    .isEqualTo(100_000);
+            assertThat(tickets.remaining()).as("an adaptive async-batch sequence warmed up takes the configured block")
+                    .isEqualTo(1000);
             assertThat(AT_READINESS.get("ready_invoices").remaining()).isEqualTo(10);
 
             assertThat(persist(context)).as("the mapped sequence serves its entity").isEqualTo(1);
