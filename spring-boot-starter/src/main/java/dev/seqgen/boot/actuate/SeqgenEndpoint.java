@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -28,6 +29,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  */
 @Endpoint(id = "seqgen")
 public class SeqgenEndpoint {
+
+    /** The most series one page of {@link #series} lists. */
+    static final int SERIES_PAGE = 50;
 
     private final SequenceRegistry registry;
 
@@ -67,6 +71,29 @@ public class SeqgenEndpoint {
     public @Nullable SequenceDescriptor sequence(@Selector String name) {
         Map<String, @Nullable Sequence> known = KnownSequences.known(registry, configuredSequences);
         return known.containsKey(name) ? describe(name, known.get(name)) : null;
+    }
+
+    /**
+     * Lists the series of a sequence open in this JVM whose key starts with a prefix, a page at a time, never all
+     * at once: {@code /actuator/seqgen/invoice_numbers/acme?page=0}, {@code /actuator/seqgen/invoice_numbers/acme/2026},
+     * or {@code /actuator/seqgen/invoice_numbers/*} for every key.
+     *
+     * @param name the sequence name
+     * @param prefix the key's start, its parts as path segments; {@code *} for every key
+     * @param page the page, from 0; 0 when not given
+     * @return the page of series, by key
+     */
+    @ReadOperation
+    public SeriesPage series(@Selector String name, @Selector(match = Selector.Match.ALL_REMAINING) String[] prefix,
+            @Nullable Integer page) {
+        String start = prefix.length == 1 && prefix[0].equals("*") ? "" : String.join("/", prefix);
+        int index = page == null ? 0 : Math.max(0, page);
+        List<Map.Entry<String, Sequence>> matching = registry.openSeries(name).entrySet().stream()
+                .filter(series -> series.getKey().startsWith(start)).toList();
+        Map<String, SequenceDescriptor> described = new LinkedHashMap<>();
+        matching.stream().skip((long) index * SERIES_PAGE).limit(SERIES_PAGE).forEach(series -> described.put(
+                series.getKey(), describe(series.getValue().name(), series.getValue())));
+        return new SeriesPage(name, start, index, SERIES_PAGE, matching.size(), described);
     }
 
     private SequenceDescriptor describe(String name, @Nullable Sequence sequence) {
@@ -143,6 +170,20 @@ public class SeqgenEndpoint {
             @Nullable Long storeNextValue, @Nullable String storeError, @Nullable BlockDescriptor currentBlock,
             long remaining, long blockSize, long refillPoint, long highestReserved, double capacityUsed,
             @Nullable CountersDescriptor counters, Map<String, Object> settings) implements OperationResponseBody {
+    }
+
+    /**
+     * One page of the series of a sequence open in this JVM.
+     *
+     * @param sequence the sequence name
+     * @param prefix the start of the keys listed; empty for every key
+     * @param page the page, from 0
+     * @param pageSize the most series a page holds
+     * @param total the series open in this JVM whose key starts with the prefix, on every page
+     * @param series the page's series, by key, in key order
+     */
+    public record SeriesPage(String sequence, String prefix, int page, int pageSize, int total,
+            Map<String, SequenceDescriptor> series) implements OperationResponseBody {
     }
 
     /**

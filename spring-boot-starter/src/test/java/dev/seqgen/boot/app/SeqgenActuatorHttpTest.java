@@ -73,6 +73,33 @@ class SeqgenActuatorHttpTest {
         assertThat(get("/actuator/seqgen/unknown").statusCode()).isEqualTo(404);
     }
 
+    /**
+     * A sequence's series are listed on request, by key prefix, a page at a time, and never in the list of every
+     * sequence.
+     */
+    @Test
+    void theSeriesOfASequenceAreListedByPrefixAPageAtATime() throws Exception {
+        for (int i = 1; i <= 60; i++) {
+            registry.series("ledger", String.format("acme/%03d", i));
+            registry.series("ledger", String.format("globex/%03d", i));
+        }
+        registry.series("ledger", "acme/001").next();
+
+        assertThat(json.readTree(get("/actuator/seqgen").body()).path("sequences").propertyNames())
+                .noneMatch(name -> name.contains("#"));
+        JsonNode acme = json.readTree(get("/actuator/seqgen/ledger/acme?page=1").body());
+        assertThat(acme.path("total").asInt()).isEqualTo(60);
+        assertThat(acme.path("pageSize").asInt()).isEqualTo(50);
+        assertThat(acme.path("series").propertyNames()).hasSize(10).first().isEqualTo("acme/051");
+        JsonNode one = json.readTree(get("/actuator/seqgen/ledger/acme/001").body());
+        assertThat(one.path("total").asInt()).isEqualTo(1);
+        assertThat(one.path("series").path("acme/001").path("counters").path("issued").asLong()).isEqualTo(1);
+        assertThat(one.path("series").path("acme/001").path("storeNextValue").asLong()).isPositive();
+        JsonNode all = json.readTree(get("/actuator/seqgen/ledger/*").body());
+        assertThat(all.path("total").asInt()).isEqualTo(120);
+        assertThat(all.path("series").propertyNames()).hasSize(50);
+    }
+
     @Test
     void theHealthEndpointShowsSeqgen() throws Exception {
         HttpResponse<String> response = get("/actuator/health/seqgen");
