@@ -50,4 +50,18 @@ public @interface SeqgenValue {
      * @return an empty array (unset) or the strategy
      */
     Strategy[] strategy() default {};
+
+    /**
+     * Splits the sequence into series, counters of their own, by properties of the object being inserted (of its
+     * own class, not of an embedded object): each series has the sequence's settings and guarantees ({@code SYNC}:
+     * gapless within the series), starts above the values the table already holds for it, and is created on first
+     * use. An entry is a property's name ({@code "company"}: a {@code String}, a whole number or an enum, stored by
+     * name), or a {@code LocalDate} or {@code LocalDateTime} property's name followed by {@code :year} or
+     * {@code :month} ({@code "issueDate:year"}: the period of the object's own date). The series key is the parts
+     * joined by {@code /}; a part that is null, empty or holds {@code /} or {@code #} fails the save naming the
+     * aggregate, the property and the value, with nothing written. Default: none.
+     *
+     * @return the properties, in key order
+     */
+    String[] seriesBy() default {};
 }

@@ -278,9 +278,15 @@ final class AggregateSequences {
             if (settings.strategy() == Strategy.SYNC) {
                 requireConnectionTransactions(sequence, settings, where);
             }
+            AggregateSeries series = AggregateSeries.of(annotation.seriesBy(), entity, identifiers, where);
+            if (series != null && settings.kind() != dev.seqgen.CounterKind.TABLE) {
+                throw new SeqgenAggregateException(where, "a sequence numbered in series needs a row of seqgen's"
+                        + " table for each series, and the sequence's kind is " + settings.kind().externalName(),
+                        "Count it in the table: seqgen.sequences." + sequence + ".kind=table");
+            }
             return new ValueProperty(embedding, property, sequence, settings, id, intValue,
                     entity.getQualifiedTableName().toSql(identifiers), property.getColumnName().toSql(identifiers),
-                    where);
+                    where, series);
         } catch (SequenceException e) {
             throw new SeqgenAggregateException(where, e.getMessage(), "Change the annotation or the seqgen.sequences."
                     + sequence + ".* properties", e);
@@ -323,6 +329,62 @@ final class AggregateSequences {
     Sequence sequence(ValueProperty property) {
         Sequence sequence = open.get(property.sequence());
         return sequence != null ? sequence : open(property);
+    }
+
+    /**
+     * The sequence an entity's property takes its value from: the property's sequence, or the entity's series of
+     * it, opened at its first use after the rows its table holds for that series were adopted.
+     *
+     * @param property the property
+     * @param entity the entity holding it, whose properties make the series key
+     * @return the sequence or series
+     * @throws SeqgenAggregateException naming the property and value if the series key cannot be made
+     */
+    Sequence sequence(ValueProperty property, Object entity) {
+        AggregateSeries series = property.series();
+        if (series == null) {
+            return sequence(property);
+        }
+        AggregateSeries.Key key = series.keyOf(entity, mappingContext.getRequiredPersistentEntity(entity.getClass()),
+                property.sequence());
+        Sequence sequence = open.get(SequenceRegistry.seriesRow(property.sequence(), key.text()));
+        return sequence != null ? sequence : openSeries(property, key);
+    }
+
+    /** The name the values a save draws from an entity's property are counted under: the series' row, or the name. */
+    String drawn(ValueProperty property, Object entity) {
+        AggregateSeries series = property.series();
+        return series == null ? property.sequence() : SequenceRegistry.seriesRow(property.sequence(), series.keyOf(
+                entity, mappingContext.getRequiredPersistentEntity(entity.getClass()), property.sequence()).text());
+    }
+
+    private synchronized Sequence openSeries(ValueProperty property, AggregateSeries.Key key) {
+        String name = property.sequence();
+        SequenceSettings settings = property.settings();
+        String row = SequenceRegistry.seriesRow(name, key.text());
+        Sequence sequence = open.get(row);
+        if (sequence != null) {
+            return sequence;
+        }
+        try {
+            registry.createSeries(name, key.text(), settings);
+            SequenceStore store = registry.storeOf(name, settings);
+            String platform = platform();
+            if (platform == null || store.readsApplicationTables(platform)) {
+                long highest = store.highestCounter(property.table(), property.column(), settings, key.conditions())
+                        .orElse(0);
+                if (highest > 0 && highest < Long.MAX_VALUE && store.advance(row, highest + 1)) {
+                    LOG.log(System.Logger.Level.INFO, () -> "seqgen: moved series '" + row + "' forward to "
+                            + (highest + 1) + ", above the highest value of its rows already in table "
+                            + property.table() + " (" + highest + ")");
+                }
+            }
+            sequence = registry.series(name, key.text(), settings);
+        } catch (SequenceException e) {
+            throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
+        }
+        open.put(row, sequence);
+        return sequence;
     }
 
     private synchronized Sequence open(ValueProperty property) {

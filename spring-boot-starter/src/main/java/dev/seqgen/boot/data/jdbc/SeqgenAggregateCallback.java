@@ -114,7 +114,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
             }
             for (ValueProperty property : properties) {
                 if (property.sync() && takesValue(aggregate, property, property.id())) {
-                    draws.merge(property.sequence(), 1, Integer::sum);
+                    draws.merge(sequences.drawn(property, aggregate), 1, Integer::sum);
                 }
             }
         }
@@ -300,7 +300,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
      */
     private Object fill(Object entity, ValueProperty property, boolean keepValue) {
         return takesValue(entity, property, keepValue)
-                ? set(entity, property.embedding(), 0, property.property(), property.box(next(property)))
+                ? set(entity, property.embedding(), 0, property.property(), property.box(next(property, entity)))
                 : entity;
     }
 
@@ -372,8 +372,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return mappingContext.getRequiredPersistentEntity(bean.getClass()).getPropertyAccessor(bean);
     }
 
-    private long next(ValueProperty property) {
-        Sequence sequence = sequences.sequence(property);
+    private long next(ValueProperty property, Object entity) {
+        Sequence sequence = sequences.sequence(property, entity);
         return property.sync() ? transactionValues.next(sequence, property) : sequence.next();
     }
 

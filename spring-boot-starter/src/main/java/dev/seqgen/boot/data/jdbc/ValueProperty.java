@@ -23,10 +23,11 @@ import org.springframework.data.relational.core.mapping.RelationalPersistentProp
  * @param table the entity's table, as the database needs it (qualified, quoted), for adoption
  * @param column the property's column, as the database needs it, for adoption
  * @param where the aggregate, property (its path through embedded objects) and sequence, for messages
+ * @param series how the sequence splits into series by the entity's properties, or null for one series
  */
 record ValueProperty(List<RelationalPersistentProperty> embedding, RelationalPersistentProperty property,
         String sequence, SequenceSettings settings, boolean id, boolean intValue, String table, String column,
-        String where) {
+        String where, @org.jspecify.annotations.Nullable AggregateSeries series) {
 
     /** Whether the value is taken in the caller's transaction. */
     boolean sync() {

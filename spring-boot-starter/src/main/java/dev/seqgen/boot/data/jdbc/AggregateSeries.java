@@ -1,0 +1,142 @@
+package dev.seqgen.boot.data.jdbc;
+
+import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.spi.SequenceStore.Where;
+
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
+import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
+import org.springframework.data.relational.core.sql.IdentifierProcessing;
+
+/**
+ * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the properties of the
+ * entity whose values make the series key, checked when the entity's properties are resolved; read from each
+ * entity at its save, where a key that cannot be made fails naming the aggregate, the property and the value. A key
+ * comes with the conditions that select the rows of its series in the entity's table, for their adoption.
+ */
+final class AggregateSeries {
+
+    private enum Kind { VALUE, YEAR, MONTH }
+
+    private record Part(RelationalPersistentProperty property, String column, Kind kind) {
+    }
+
+    /**
+     * A series key read from one entity.
+     *
+     * @param text the key, its parts joined by {@code /}
+     * @param conditions the conditions of the series' rows in the entity's table
+     */
+    record Key(String text, List<Where> conditions) {
+    }
+
+    private final List<Part> parts;
+    private final String where;
+
+    private AggregateSeries(List<Part> parts, String where) {
+        this.parts = List.copyOf(parts);
+        this.where = where;
+    }
+
+    /**
+     * The series of a property, or null when {@code seriesBy} names none.
+     *
+     * @throws SeqgenAggregateException naming the property at fault
+     */
+    static @Nullable AggregateSeries of(String[] seriesBy, RelationalPersistentEntity<?> entity,
+            IdentifierProcessing identifiers, String where) {
+        if (seriesBy.length == 0) {
+            return null;
+        }
+        List<Part> parts = new ArrayList<>();
+        for (String entry : seriesBy) {
+            int colon = entry.indexOf(':');
+            String name = (colon < 0 ? entry : entry.substring(0, colon)).trim();
+            String period = colon < 0 ? null : entry.substring(colon + 1).trim().toLowerCase(Locale.ROOT);
+            RelationalPersistentProperty property = entity.getPersistentProperty(name);
+            if (property == null || property.isEntity() || property.isEmbedded()) {
+                throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) names '" + name + "', which is not"
+                        + " a simple property of " + entity.getType().getName(), "Name a property of the entity's"
+                        + " own class, held in one column");
+            }
+            Class<?> type = property.getType();
+            Kind kind;
+            if (period == null) {
+                if (!(type == String.class || type.isEnum() || type == Long.class || type == long.class
+                        || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
+                    throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) names property '" + name
+                            + "' of type " + type.getName() + ", which a series key is not made of", "Name a String,"
+                            + " whole-number or enum property, or a LocalDate or LocalDateTime one with :year or"
+                            + " :month");
+                }
+                kind = Kind.VALUE;
+            } else {
+                if (!period.equals("year") && !period.equals("month")) {
+                    throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' names the"
+                            + " period '" + period + "'", "Write '" + name + ":year' or '" + name + ":month'");
+                }
+                if (type != LocalDate.class && type != LocalDateTime.class) {
+                    throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' takes a"
+                            + " period of property '" + name + "' of type " + type.getName(), "Take the period of a"
+                            + " LocalDate or LocalDateTime property (the document's own date)");
+                }
+                kind = period.equals("year") ? Kind.YEAR : Kind.MONTH;
+            }
+            parts.add(new Part(property, property.getColumnName().toSql(identifiers), kind));
+        }
+        return new AggregateSeries(parts, where);
+    }
+
+    /**
+     * The key of an entity's series.
+     *
+     * @throws SeqgenAggregateException naming the property and the value if a part cannot be made
+     */
+    Key keyOf(Object entity, RelationalPersistentEntity<?> type, String sequence) {
+        List<String> texts = new ArrayList<>(parts.size());
+        List<Where> conditions = new ArrayList<>(parts.size());
+        for (Part part : parts) {
+            Object value = type.getPropertyAccessor(entity).getProperty(part.property());
+            String name = part.property().getName();
+            if (value == null) {
+                throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name
+                        + "' is null", "Give it a value before the save; nothing was written");
+            }
+            String text;
+            if (part.kind() == Kind.VALUE) {
+                text = value instanceof Enum<?> constant ? constant.name() : value.toString();
+                conditions.add(new Where(part.column(), value instanceof Enum<?> constant ? constant.name() : value,
+                        null));
+            } else {
+                LocalDate date = value instanceof LocalDateTime time ? time.toLocalDate() : (LocalDate) value;
+                LocalDate start = part.kind() == Kind.YEAR ? date.withDayOfYear(1) : date.withDayOfMonth(1);
+                LocalDate end = part.kind() == Kind.YEAR ? start.plusYears(1) : start.plusMonths(1);
+                text = part.kind() == Kind.YEAR ? String.format(Locale.ROOT, "%04d", date.getYear())
+                        : String.format(Locale.ROOT, "%04d-%02d", date.getYear(), date.getMonthValue());
+                conditions.add(value instanceof LocalDateTime
+                        ? new Where(part.column(), start.atStartOfDay(), end.atStartOfDay())
+                        : new Where(part.column(), start, end));
+            }
+            if (text.contains("/")) {
+                throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name
+                        + "' is '" + text + "', and a part of a series key cannot hold '/'", "Change the value;"
+                        + " nothing was written");
+            }
+            texts.add(text);
+        }
+        try {
+            String key = SequenceRegistry.seriesKey(texts);
+            SequenceRegistry.seriesRow(sequence, key);
+            return new Key(key, conditions);
+        } catch (SequenceConfigurationException e) {
+            throw new SeqgenAggregateException(where, "the series key cannot be made from " + texts + ": "
+                    + e.getMessage(), "Change the values; nothing was written", e);
+        }
+    }
+}
