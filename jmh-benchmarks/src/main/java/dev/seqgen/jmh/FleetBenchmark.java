@@ -50,8 +50,10 @@ import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
  * scenario: the row's transactions a second and its utilization (time held over time measured), values reserved
  * per transaction, the share of {@code next()} calls over 1 ms, p99.9 and max of {@code next()} in the window, the
  * max of the calls before it (while the fleet starts), caller errors counted from each instance's first call (and
- * those of the window), the share of the values asked that the instances got, the slowest instance's first value
- * against N x service time + 20 %, and the seqgen instances that reported themselves ready without a first block.
+ * those of the window), the share of the values asked that the instances got, the moment the slowest instance was
+ * ready ("slowest first value": its first value, or the warm-up bound for a seqgen instance that reported itself
+ * ready without it) against N x service time + 20 %, the seqgen instances that did so, and how late the values came
+ * after the moment each was due (the latest, and how many more than 5 s late: see {@link Histogram#recordLateness}).
  *
  * <pre>{@code
  * java -cp jmh-benchmarks/target/benchmarks.jar dev.seqgen.jmh.FleetBenchmark \
@@ -82,6 +84,11 @@ public final class FleetBenchmark {
     private static final Logger SEQGEN_LOGGER = Logger.getLogger("dev.seqgen");
     /** The starter's warm-up bound today: {@code seqgen.defaults.acquire-timeout}'s default. */
     static final long STARTER_WARM_UP_BOUND_SECONDS = 5;
+    /**
+     * How late a value may come after it was due before it counts as "more than 5 s late": a seqgen caller of
+     * default settings that asked for it when it was due would have had the acquire timeout's error instead.
+     */
+    static final long LATE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private FleetBenchmark() {
     }
@@ -341,13 +348,20 @@ public final class FleetBenchmark {
         void close();
     }
 
-    /** A latency histogram of one driver thread: log-linear buckets, 8 per power of two (12.5 % wide). */
+    /**
+     * A latency histogram of one driver thread: log-linear buckets, 8 per power of two (12.5 % wide); beside it,
+     * how late the values came after they were due ({@link #recordLateness}).
+     */
     static final class Histogram {
 
         final long[] buckets = new long[512];
         long count;
         long over1ms;
         long max;
+        /** The latest a value came after the moment it was due. */
+        long maxLateness;
+        /** Values that came more than {@link FleetBenchmark#LATE_NANOS} after they were due. */
+        long late;
 
         void record(long nanos) {
             buckets[index(nanos)]++;
@@ -358,6 +372,18 @@ public final class FleetBenchmark {
             max = Math.max(max, nanos);
         }
 
+        /**
+         * Records how long after its due moment a value came. A driver serves its instances one call at a time, so a
+         * call that waits delays the calls due meanwhile on the other instances of its slice; their own latency
+         * looks short, their lateness does not (each instance of a real fleet has callers of its own).
+         */
+        void recordLateness(long nanos) {
+            maxLateness = Math.max(maxLateness, nanos);
+            if (nanos > LATE_NANOS) {
+                late++;
+            }
+        }
+
         void add(Histogram other) {
             for (int i = 0; i < buckets.length; i++) {
                 buckets[i] += other.buckets[i];
@@ -365,6 +391,8 @@ public final class FleetBenchmark {
             count += other.count;
             over1ms += other.over1ms;
             max = Math.max(max, other.max);
+            maxLateness = Math.max(maxLateness, other.maxLateness);
+            late += other.late;
         }
 
         static int index(long nanos) {
@@ -622,13 +650,17 @@ public final class FleetBenchmark {
                     }
                     long end = System.nanoTime();
                     taken[k]++;
+                    // The n-th value of an instance is due n / rate seconds after it became ready.
+                    long lateness = end - (from + (long) (taken[k] * 1e9 / rate));
                     if (start >= windowStart && start < windowEnd) {
                         histogram.record(end - start);
+                        histogram.recordLateness(lateness);
                         if (ok) {
                             served[slice]++;
                         }
                     } else if (start < windowStart) {
                         startUp.record(end - start);
+                        startUp.recordLateness(lateness);
                     }
                 }
             }
@@ -661,8 +693,8 @@ public final class FleetBenchmark {
         return sum;
     }
 
-    private static Instance instance(Source source, Row row, ExecutorService background, Duration warmUpBound,
-            int index) {
+    /** The {@code index}th instance of {@code source} on the row; started by its {@link Instance#start()}. */
+    static Instance instance(Source source, Row row, ExecutorService background, Duration warmUpBound, int index) {
         SequenceStore store = row.storeOfInstance();
         String sequence = row.sequence();
         return switch (source) {
@@ -827,28 +859,33 @@ public final class FleetBenchmark {
                 duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(), r.windowErrors(),
                 r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
                 r.notReady() > 0 ? " (" + r.notReady() + " not ready)" : "") + String.format(Locale.ROOT,
-                "; start-up: %d calls before the window (max %s), %d ready without a first block, %d failed starts"
-                + " retried, %d transactions holding the row %.2f ms each", r.startUpCalls().count,
-                r.startUpCalls().count == 0 ? "—" : duration(r.startUpCalls().max), r.readyWithoutBlock(),
-                r.startErrors(), r.startTransactions(), r.startHoldMillis());
+                "; latest value %s after it was due (%d more than 5 s late); start-up: %d calls before the window (max"
+                + " %s, latest value %s after it was due, %d more than 5 s late), %d ready without a first block, %d"
+                + " failed starts retried, %d transactions holding the row %.2f ms each",
+                duration(r.calls().maxLateness), r.calls().late, r.startUpCalls().count,
+                r.startUpCalls().count == 0 ? "—" : duration(r.startUpCalls().max),
+                duration(r.startUpCalls().maxLateness), r.startUpCalls().late, r.readyWithoutBlock(), r.startErrors(),
+                r.startTransactions(), r.startHoldMillis());
     }
 
     static String table(List<Result> results) {
         StringBuilder table = new StringBuilder("| row | source | instances | row tx/s | row utilization | values/tx"
                 + " | next() calls | over 1 ms | p99.9 | max | waited for a refill | max before the window"
+                + " | latest value after due (before the window) | values > 5 s late"
                 + " | caller errors from the first call (in the window) | served of asked | slowest first value (bound)"
                 + " | ready without a first block |\n"
-                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Result r : results) {
             table.append(String.format(Locale.ROOT, "| %s | `%s` | %,d | %.1f | %s | %,.0f | %,d | %.4f %% | %s | %s |"
-                    + " %s | %s | %d (%d) | %.1f %% | %.2f s (%s)%s | %s |%n",
+                    + " %s | %s | %s (%s) | %,d | %d (%d) | %.1f %% | %.2f s (%s)%s | %s |%n",
                     r.store().name().toLowerCase(Locale.ROOT), r.source(), r.instances(),
                     r.transactions() / r.windowSeconds(), r.utilization(),
                     r.transactions() == 0 ? 0.0 : (double) r.valuesReserved() / r.transactions(), r.calls().count,
                     r.calls().count == 0 ? 0.0 : 100.0 * r.calls().over1ms / r.calls().count,
                     duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r),
-                    r.startUpCalls().count == 0 ? "—" : duration(r.startUpCalls().max), r.errors(), r.windowErrors(),
-                    r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
+                    r.startUpCalls().count == 0 ? "—" : duration(r.startUpCalls().max),
+                    duration(r.calls().maxLateness), duration(r.startUpCalls().maxLateness),
+                    r.calls().late + r.startUpCalls().late, r.errors(), r.windowErrors(), r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
                     r.serviceMillis() == 0 ? "—" : String.format(Locale.ROOT, "%.2f s",
                             r.instances() * r.serviceMillis() * 1.2 / 1000), r.notReady() > 0 ? ", " + r.notReady()
                             + " not ready" : "", r.source() == Source.SEQGEN ? Long.toString(r.readyWithoutBlock())
