@@ -5,6 +5,7 @@ import com.google.cloud.spanner.connection.SpannerPool;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.jmh.bulk.BulkDatabase;
 import dev.seqgen.jmh.table.CommitLatencyDataSource;
@@ -32,25 +33,38 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import me.ahoo.cosid.segment.IdSegment;
+import me.ahoo.cosid.segment.IdSegmentDistributor;
+import me.ahoo.cosid.segment.SegmentChainId;
+import me.ahoo.cosid.segment.concurrent.PrefetchWorkerExecutorService;
 import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
 
 /**
- * A fleet on one counter row: N application instances (N independent {@link SequenceRegistry} objects, or N
- * Hibernate pooled optimizers) share one simulated row whose transactions run one at a time, each holding the
- * row for a service time (a fair lock held for 10 ms by default: a row lock plus commit, about the 100
- * transactions a second the Spanner document gives a row). Every instance takes {@code rate} values a second
- * once it is ready (its first block in hand: seqgen's {@link SequenceRegistry#warmUp}, Hibernate's first value),
- * all instances start at once, and the measurement runs from the moment every instance is ready. Reported per
+ * A fleet on one counter row: N application instances (N independent {@link SequenceRegistry} objects, N
+ * Hibernate pooled optimizers, or N CosId {@code SegmentChainId}s) share one simulated row whose transactions run one
+ * at a time, each holding the row for a service time (a fair lock held for 10 ms by default: a row lock plus commit,
+ * about the 100 transactions a second the Spanner document gives a row). Every instance takes {@code rate} values a
+ * second once it is ready (seqgen: {@link SequenceRegistry#warmUp(java.util.Collection, Duration)} returned, or gave
+ * up after the warm-up bound, as the starter's readiness does; Hibernate and CosId: their first value), all
+ * instances start at once, and the measurement window runs from the moment every instance is ready. Reported per
  * scenario: the row's transactions a second and its utilization (time held over time measured), values reserved
- * per transaction, the share of {@code next()} calls over 1 ms, p99.9 and max of {@code next()}, caller errors
- * (during the measurement, and before it), the share of the values asked that the instances got, and the slowest
- * instance's first value against N x service time + 20 %.
+ * per transaction, the share of {@code next()} calls over 1 ms, p99.9 and max of {@code next()} in the window, the
+ * max of the calls before it (while the fleet starts), caller errors counted from each instance's first call (and
+ * those of the window), the share of the values asked that the instances got, the moment the slowest instance was
+ * ready ("slowest first value": its first value, or the warm-up bound for a seqgen instance that reported itself
+ * ready without it) against N x service time + 20 %, the seqgen instances that did so, and how late the values came
+ * after the moment each was due (the latest, and how many more than 5 s late: see {@link Histogram#recordLateness}).
  *
  * <pre>{@code
  * java -cp jmh-benchmarks/target/benchmarks.jar dev.seqgen.jmh.FleetBenchmark \
- *     --scenarios=SEQGEN:1,SEQGEN:1000,SEQGEN:2000,HIBERNATE_POOLED:1,HIBERNATE_POOLED:64 \
- *     --rate=1000 --service=10 --measure=180 --out=jmh-benchmarks/results/fleet
+ *     --scenarios=SEQGEN:1,SEQGEN:1000,COSID:1000,HIBERNATE_POOLED:1,HIBERNATE_POOLED:64 \
+ *     --rate=1000 --service=10 --measure=180 --warm-up-bound=5 --out=jmh-benchmarks/results/fleet
  * }</pre>
+ *
+ * The warm-up bound ({@code --warm-up-bound}, seconds, printed with the results) is the longest a seqgen instance
+ * waits for its first block before it reports itself ready without it. Its default, 5 s, is what the Spring Boot
+ * starter waits today ({@code seqgen.defaults.acquire-timeout}); {@code --warm-up-bound=120} is the two minutes
+ * the earlier runs used, long enough for every instance of a 2,000-instance fleet to hold its block first.
  *
  * With {@code --store=postgres} or {@code --store=spanner} the row is a real one ({@link ServerRow}): every
  * instance is a registry over a store of its own with one connection of its own, and {@code --service} is the
@@ -59,8 +73,7 @@ import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
  * Callers are driven by a pool of threads (at most 64), each serving a slice of the instances every 5 ms with the
  * values due since the last round, timing every call: a call that waits for the row delays the other instances
  * of its slice, which then catch up, so the rate asked is met over time while the latency of each call is its
- * own. CosId's {@code SegmentChainId} is not in the run: the registry this build reaches answers that
- * {@code me.ahoo.cosid:cosid-core} (3.0.2) is absent.
+ * own.
  */
 public final class FleetBenchmark {
 
@@ -69,6 +82,13 @@ public final class FleetBenchmark {
     private static final long ROUND_NANOS = 5 * MS;
     /** Held here: java.util.logging keeps its loggers (and so their levels) only while someone refers to them. */
     private static final Logger SEQGEN_LOGGER = Logger.getLogger("dev.seqgen");
+    /** The starter's warm-up bound today: {@code seqgen.defaults.acquire-timeout}'s default. */
+    static final long STARTER_WARM_UP_BOUND_SECONDS = 5;
+    /**
+     * How late a value may come after it was due before it counts as "more than 5 s late": a seqgen caller of
+     * default settings that asked for it when it was due would have had the acquire timeout's error instead.
+     */
+    static final long LATE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private FleetBenchmark() {
     }
@@ -80,7 +100,14 @@ public final class FleetBenchmark {
         /** The same, opened by its first caller as before warm-up existed. */
         SEQGEN_NO_WARM_UP,
         /** Hibernate's pooled optimizer, allocation size 50, over a database sequence on the row. */
-        HIBERNATE_POOLED
+        HIBERNATE_POOLED,
+        /**
+         * CosId's {@code SegmentChainId} on the defaults of CosId's Spring Boot starter (step
+         * {@link IdSegmentDistributor#DEFAULT_STEP}, safe distance {@link SegmentChainId#DEFAULT_SAFE_DISTANCE},
+         * segments that never expire, a {@link PrefetchWorkerExecutorService} of the instance's own with the default
+         * 1 s period), whose distributor reserves on the row through the instance's store ({@link RowDistributor}).
+         */
+        COSID
     }
 
     /** Where the counter row is: {@code --store=simulated|postgres|spanner}. */
@@ -304,8 +331,13 @@ public final class FleetBenchmark {
     /** One application instance: started once (its first value or block), then asked for values. */
     interface Instance extends AutoCloseable {
 
-        /** Gets the instance ready to take traffic; blocks until it is. */
-        void start();
+        /**
+         * Gets the instance ready to take traffic; blocks until it is.
+         *
+         * @return whether it holds its first values: false for a seqgen instance whose warm-up gave up after the
+         *     warm-up bound, which then reports itself ready without them, as the starter does
+         */
+        boolean start();
 
         long next();
 
@@ -316,13 +348,20 @@ public final class FleetBenchmark {
         void close();
     }
 
-    /** A latency histogram of one driver thread: log-linear buckets, 8 per power of two (12.5 % wide). */
+    /**
+     * A latency histogram of one driver thread: log-linear buckets, 8 per power of two (12.5 % wide); beside it,
+     * how late the values came after they were due ({@link #recordLateness}).
+     */
     static final class Histogram {
 
         final long[] buckets = new long[512];
         long count;
         long over1ms;
         long max;
+        /** The latest a value came after the moment it was due. */
+        long maxLateness;
+        /** Values that came more than {@link FleetBenchmark#LATE_NANOS} after they were due. */
+        long late;
 
         void record(long nanos) {
             buckets[index(nanos)]++;
@@ -333,6 +372,18 @@ public final class FleetBenchmark {
             max = Math.max(max, nanos);
         }
 
+        /**
+         * Records how long after its due moment a value came. A driver serves its instances one call at a time, so a
+         * call that waits delays the calls due meanwhile on the other instances of its slice; their own latency
+         * looks short, their lateness does not (each instance of a real fleet has callers of its own).
+         */
+        void recordLateness(long nanos) {
+            maxLateness = Math.max(maxLateness, nanos);
+            if (nanos > LATE_NANOS) {
+                late++;
+            }
+        }
+
         void add(Histogram other) {
             for (int i = 0; i < buckets.length; i++) {
                 buckets[i] += other.buckets[i];
@@ -340,6 +391,8 @@ public final class FleetBenchmark {
             count += other.count;
             over1ms += other.over1ms;
             max = Math.max(max, other.max);
+            maxLateness = Math.max(maxLateness, other.maxLateness);
+            late += other.late;
         }
 
         static int index(long nanos) {
@@ -373,9 +426,10 @@ public final class FleetBenchmark {
 
     /** What one scenario measured. */
     record Result(StoreKind store, Source source, int instances, int rate, long serviceMillis, double windowSeconds,
-            long transactions, long busyNanos, long valuesReserved, Histogram calls, long waits, long errors,
-            long startErrors, long served, long asked, long slowestFirstNanos, int notReady, long startTransactions,
-            long startBusyNanos, boolean busyIsLowerBound) {
+            long transactions, long busyNanos, long valuesReserved, Histogram calls, Histogram startUpCalls, long waits,
+            long errors, long windowErrors, long startErrors, long served, long asked, long slowestFirstNanos,
+            int notReady, long readyWithoutBlock, long startTransactions, long startBusyNanos,
+            boolean busyIsLowerBound) {
 
         /** The mean time the row was held per transaction before the window: the start-up's service time. */
         double startHoldMillis() {
@@ -395,7 +449,9 @@ public final class FleetBenchmark {
      * @param args {@code --scenarios=SOURCE:N,...}, {@code --store=simulated|postgres|spanner} (the row of every
      *     scenario), {@code --rate=values per second per instance}, {@code --service=ms per transaction} (on a
      *     server: injected into every commit), {@code --measure=seconds}, {@code --start-limit=seconds} (the
-     *     longest the fleet may take to get ready), {@code --out=prefix} (writes prefix.md)
+     *     longest the fleet may take to get ready), {@code --warm-up-bound=seconds} (the longest a seqgen instance
+     *     waits for its first block before it reports itself ready without it; default 5, the starter's today),
+     *     {@code --out=prefix} (writes prefix.md)
      * @throws Exception if a scenario cannot run or the report cannot be written
      */
     public static void main(String[] args) throws Exception {
@@ -403,6 +459,7 @@ public final class FleetBenchmark {
                 "SEQGEN:1,SEQGEN:1000,SEQGEN:2000,HIBERNATE_POOLED:1,HIBERNATE_POOLED:64", "rate", "1000", "service",
                 "10", "measure", "180", "start-limit", "120", "out", ""));
         options.put("store", "simulated");
+        options.put("warm-up-bound", Long.toString(STARTER_WARM_UP_BOUND_SECONDS));
         for (String arg : args) {
             int equals = arg.indexOf('=');
             if (!arg.startsWith("--") || equals < 0 || !options.containsKey(arg.substring(2, equals))) {
@@ -414,20 +471,25 @@ public final class FleetBenchmark {
         // Thousands of registries (and on a server as many pools) each say hello at INFO; warnings still show.
         SEQGEN_LOGGER.setLevel(Level.WARNING);
         System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "warn");
+        // CosId says hello at INFO for every prefetch job, and again whenever a prefetch distance moves.
+        System.setProperty("org.slf4j.simpleLogger.log.me.ahoo.cosid", "warn");
         StoreKind store = StoreKind.valueOf(options.get("store").toUpperCase(Locale.ROOT));
         int rate = Integer.parseInt(options.get("rate"));
         long service = Long.parseLong(options.get("service"));
         Duration measure = Duration.ofSeconds(Long.parseLong(options.get("measure")));
         Duration startLimit = Duration.ofSeconds(Long.parseLong(options.get("start-limit")));
+        Duration warmUpBound = Duration.ofSeconds(Long.parseLong(options.get("warm-up-bound")));
+        String bound = warmUpBound(warmUpBound);
+        System.out.println(bound);
         List<Result> results = new ArrayList<>();
         for (String scenario : options.get("scenarios").split(",")) {
             String[] parts = scenario.trim().split(":");
             Result result = run(store, Source.valueOf(parts[0]), Integer.parseInt(parts[1]), rate, service, measure,
-                    startLimit);
+                    startLimit, warmUpBound);
             results.add(result);
             System.out.println(line(result));
         }
-        String table = table(results);
+        String table = bound + System.lineSeparator() + System.lineSeparator() + table(results);
         System.out.println(System.lineSeparator() + table);
         if (!options.get("out").isEmpty()) {
             Path out = Path.of(options.get("out") + ".md");
@@ -439,18 +501,26 @@ public final class FleetBenchmark {
         }
     }
 
+    /** The warm-up bound as the output states it. */
+    static String warmUpBound(Duration bound) {
+        return String.format(Locale.ROOT, "warm-up bound: %d s (a seqgen instance waits at most this long for its"
+                + " first block, then reports itself ready without it; the Spring Boot starter waits %d s today,"
+                + " seqgen.defaults.acquire-timeout's default)", bound.toSeconds(), STARTER_WARM_UP_BOUND_SECONDS);
+    }
+
     static Result run(StoreKind store, Source source, int count, int rate, long serviceMillis, Duration measure,
-            Duration startLimit) throws InterruptedException, IOException {
+            Duration startLimit, Duration warmUpBound) throws InterruptedException, IOException {
         Row row = store.open(serviceMillis * MS);
         ExecutorService background = Executors.newCachedThreadPool(threads("fleet-refill"));
         ExecutorService starters = Executors.newCachedThreadPool(threads("fleet-start"));
         List<Instance> instances = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            instances.add(instance(source, row, background));
+            instances.add(instance(source, row, background, warmUpBound, i));
         }
         AtomicLongArray readyAt = new AtomicLongArray(count);
         AtomicInteger ready = new AtomicInteger();
         LongAdder startErrors = new LongAdder();
+        LongAdder readyWithoutBlock = new LongAdder();
         LongAdder errors = new LongAdder();
         long begin = System.nanoTime();
         for (int i = 0; i < count; i++) {
@@ -458,7 +528,9 @@ public final class FleetBenchmark {
             starters.execute(() -> {
                 for (;;) {
                     try {
-                        instances.get(index).start();
+                        if (!instances.get(index).start()) {
+                            readyWithoutBlock.increment();
+                        }
                         break;
                     } catch (RuntimeException e) {
                         if (startErrors.sum() == 0) {
@@ -475,14 +547,16 @@ public final class FleetBenchmark {
         int drivers = Math.min(count, MAX_DRIVERS);
         AtomicLongArray window = new AtomicLongArray(new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
         Histogram[] histograms = new Histogram[drivers];
+        Histogram[] startUpHistograms = new Histogram[drivers];
         long[] served = new long[drivers];
         long[] asked = new long[drivers];
         Thread[] driverThreads = new Thread[drivers];
         for (int d = 0; d < drivers; d++) {
             int slice = d;
             histograms[d] = new Histogram();
+            startUpHistograms[d] = new Histogram();
             driverThreads[d] = new Thread(() -> drive(instances, readyAt, slice, drivers, rate, window,
-                    histograms[slice], served, asked, errors), "fleet-caller-" + d);
+                    histograms[slice], startUpHistograms[slice], served, asked, errors), "fleet-caller-" + d);
             driverThreads[d].setDaemon(true);
             driverThreads[d].start();
         }
@@ -512,10 +586,12 @@ public final class FleetBenchmark {
             driver.join(TimeUnit.MINUTES.toMillis(1));
         }
         Histogram calls = new Histogram();
+        Histogram startUpCalls = new Histogram();
         long servedTotal = 0;
         long askedTotal = 0;
         for (int d = 0; d < drivers; d++) {
             calls.add(histograms[d]);
+            startUpCalls.add(startUpHistograms[d]);
             servedTotal += served[d];
             askedTotal += asked[d];
         }
@@ -525,17 +601,22 @@ public final class FleetBenchmark {
         }
         background.shutdownNow();
         row.close();
+        // Every caller error from the first call on (the drivers have stopped): those of the start-up count too.
         return new Result(store, source, count, rate, serviceMillis, measure.toNanos() / 1e9, transactions, busy, values,
-                calls, windowWaits, windowErrors, startErrors.sum() + errors0, servedTotal, askedTotal, slowest,
-                notReady, start.transactions(), start.busyNanos(), start.busyIsLowerBound());
+                calls, startUpCalls, windowWaits, errors.sum(), windowErrors, startErrors.sum(), servedTotal,
+                askedTotal, slowest, notReady, readyWithoutBlock.sum(), start.transactions(), start.busyNanos(),
+                start.busyIsLowerBound());
     }
 
     /**
      * The loop of one caller thread over its slice of the instances: every round, each ready instance is asked for
-     * the values due since it became ready, each call timed; calls that start inside the window are recorded.
+     * the values due since it became ready, each call timed; calls that start inside the window are recorded in
+     * {@code histogram}, earlier ones (while the fleet starts) in {@code startUp}. Every failed call counts in
+     * {@code errors}, from the first call on.
      */
     private static void drive(List<Instance> instances, AtomicLongArray readyAt, int slice, int drivers, int rate,
-            AtomicLongArray window, Histogram histogram, long[] served, long[] asked, LongAdder errors) {
+            AtomicLongArray window, Histogram histogram, Histogram startUp, long[] served, long[] asked,
+            LongAdder errors) {
         int mine = (instances.size() - slice + drivers - 1) / drivers;
         long[] taken = new long[mine];
         for (;;) {
@@ -569,11 +650,17 @@ public final class FleetBenchmark {
                     }
                     long end = System.nanoTime();
                     taken[k]++;
+                    // The n-th value of an instance is due n / rate seconds after it became ready.
+                    long lateness = end - (from + (long) (taken[k] * 1e9 / rate));
                     if (start >= windowStart && start < windowEnd) {
                         histogram.record(end - start);
+                        histogram.recordLateness(lateness);
                         if (ok) {
                             served[slice]++;
                         }
+                    } else if (start < windowStart) {
+                        startUp.record(end - start);
+                        startUp.recordLateness(lateness);
                     }
                 }
             }
@@ -606,7 +693,8 @@ public final class FleetBenchmark {
         return sum;
     }
 
-    private static Instance instance(Source source, Row row, ExecutorService background) {
+    /** The {@code index}th instance of {@code source} on the row; started by its {@link Instance#start()}. */
+    static Instance instance(Source source, Row row, ExecutorService background, Duration warmUpBound, int index) {
         SequenceStore store = row.storeOfInstance();
         String sequence = row.sequence();
         return switch (source) {
@@ -615,15 +703,23 @@ public final class FleetBenchmark {
                 private volatile Sequence orders;
 
                 @Override
-                public void start() {
+                public boolean start() {
                     if (source == Source.SEQGEN) {
-                        registry.warmUp(List.of(sequence), Duration.ofMinutes(2));
+                        boolean inHand = true;
+                        try {
+                            registry.warmUp(List.of(sequence), warmUpBound);
+                        } catch (SequenceUnavailableException late) {
+                            // As the starter's SeqgenWarmUp: warned of, and the instance reports itself ready; the
+                            // reservation goes on in the background and its first callers wait for it.
+                            inHand = false;
+                        }
                         orders = registry.sequence(sequence);
-                    } else {
-                        Sequence opened = registry.sequence(sequence);
-                        opened.next();
-                        orders = opened;
+                        return inHand;
                     }
+                    Sequence opened = registry.sequence(sequence);
+                    opened.next();
+                    orders = opened;
+                    return true;
                 }
 
                 @Override
@@ -648,8 +744,9 @@ public final class FleetBenchmark {
                         () -> store.reserve(sequence, 50, Long.MAX_VALUE).first());
 
                 @Override
-                public void start() {
+                public boolean start() {
                     optimizer.next();
+                    return true;
                 }
 
                 @Override
@@ -666,7 +763,81 @@ public final class FleetBenchmark {
                 public void close() {
                 }
             };
+            case COSID -> new Instance() {
+                /** One job on it, so one worker thread runs, whatever the pool size (the starter's default). */
+                private final PrefetchWorkerExecutorService prefetch = new PrefetchWorkerExecutorService(
+                        PrefetchWorkerExecutorService.DEFAULT_PREFETCH_PERIOD,
+                        Runtime.getRuntime().availableProcessors(), false);
+                private volatile SegmentChainId chain;
+
+                /** Built here, not with the instance: its prefetch job reserves on the row as soon as it exists. */
+                @Override
+                public boolean start() {
+                    SegmentChainId started = chain;
+                    if (started == null) {
+                        started = new SegmentChainId(IdSegment.TIME_TO_LIVE_FOREVER,
+                                SegmentChainId.DEFAULT_SAFE_DISTANCE, new RowDistributor(store, sequence, index),
+                                prefetch);
+                        chain = started;
+                    }
+                    started.generate();
+                    return true;
+                }
+
+                @Override
+                public long next() {
+                    return chain.generate();
+                }
+
+                @Override
+                public long waits() {
+                    return -1;
+                }
+
+                @Override
+                public void close() {
+                    prefetch.shutdown();
+                }
+            };
         };
+    }
+
+    /**
+     * CosId's distributor on the row: {@link #nextMaxId} adds {@code step} to the row atomically through the
+     * instance's store, the reservation seqgen's instances make, and returns the new maximum (the last value of the
+     * range, which CosId hands out from {@code maxId - step + 1}).
+     */
+    static final class RowDistributor implements IdSegmentDistributor {
+
+        private final SequenceStore store;
+        private final String sequence;
+        private final String name;
+
+        RowDistributor(SequenceStore store, String sequence, int instance) {
+            this.store = store;
+            this.sequence = sequence;
+            this.name = sequence + "-" + instance;
+        }
+
+        @Override
+        public String getNamespace() {
+            return "fleet";
+        }
+
+        @Override
+        public String getName() {
+            return name;
+        }
+
+        @Override
+        public long getStep() {
+            return DEFAULT_STEP;
+        }
+
+        @Override
+        public long nextMaxId(long step) {
+            return store.reserve(sequence, step, Long.MAX_VALUE).end() - 1;
+        }
     }
 
     private static ThreadFactory threads(String prefix) {
@@ -680,34 +851,45 @@ public final class FleetBenchmark {
 
     static String line(Result r) {
         return String.format(Locale.ROOT, "%s x %d on %s: %.1f tx/s (%s), %,.0f values/tx, %d calls, %.4f %% over 1 ms,"
-                + " p99.9 %s, max %s, waits %s, errors %d (before: %d), served %.1f %%, slowest first value %.2f s%s",
-                r.source(), r.instances(), r.store().name().toLowerCase(Locale.ROOT),
+                + " p99.9 %s, max %s, waits %s, caller errors %d from the first call (%d in the window), served %.1f %%,"
+                + " slowest first value %.2f s%s", r.source(), r.instances(), r.store().name().toLowerCase(Locale.ROOT),
                 r.transactions() / r.windowSeconds(), r.utilization(),
                 r.transactions() == 0 ? 0.0 : (double) r.valuesReserved() / r.transactions(), r.calls().count,
                 r.calls().count == 0 ? 0.0 : 100.0 * r.calls().over1ms / r.calls().count,
-                duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(), r.startErrors(),
+                duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(), r.windowErrors(),
                 r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
                 r.notReady() > 0 ? " (" + r.notReady() + " not ready)" : "") + String.format(Locale.ROOT,
-                "; start-up: %d transactions holding the row %.2f ms each", r.startTransactions(),
-                r.startHoldMillis());
+                "; latest value %s after it was due (%d more than 5 s late); start-up: %d calls before the window (max"
+                + " %s, latest value %s after it was due, %d more than 5 s late), %d ready without a first block, %d"
+                + " failed starts retried, %d transactions holding the row %.2f ms each",
+                duration(r.calls().maxLateness), r.calls().late, r.startUpCalls().count,
+                r.startUpCalls().count == 0 ? "—" : duration(r.startUpCalls().max),
+                duration(r.startUpCalls().maxLateness), r.startUpCalls().late, r.readyWithoutBlock(), r.startErrors(),
+                r.startTransactions(), r.startHoldMillis());
     }
 
     static String table(List<Result> results) {
         StringBuilder table = new StringBuilder("| row | source | instances | row tx/s | row utilization | values/tx"
-                + " | next() calls | over 1 ms | p99.9 | max | waited for a refill | caller errors (before) | served of"
-                + " asked | slowest first value (bound) |\n"
-                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | next() calls | over 1 ms | p99.9 | max | waited for a refill | max before the window"
+                + " | latest value after due (before the window) | values > 5 s late"
+                + " | caller errors from the first call (in the window) | served of asked | slowest first value (bound)"
+                + " | ready without a first block |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Result r : results) {
             table.append(String.format(Locale.ROOT, "| %s | `%s` | %,d | %.1f | %s | %,.0f | %,d | %.4f %% | %s | %s |"
-                    + " %s | %d (%d) | %.1f %% | %.2f s (%s)%s |%n", r.store().name().toLowerCase(Locale.ROOT),
-                    r.source(), r.instances(), r.transactions() / r.windowSeconds(), r.utilization(),
+                    + " %s | %s | %s (%s) | %,d | %d (%d) | %.1f %% | %.2f s (%s)%s | %s |%n",
+                    r.store().name().toLowerCase(Locale.ROOT), r.source(), r.instances(),
+                    r.transactions() / r.windowSeconds(), r.utilization(),
                     r.transactions() == 0 ? 0.0 : (double) r.valuesReserved() / r.transactions(), r.calls().count,
                     r.calls().count == 0 ? 0.0 : 100.0 * r.calls().over1ms / r.calls().count,
-                    duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r), r.errors(),
-                    r.startErrors(), r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
+                    duration(r.calls().percentile(99.9)), duration(r.calls().max), waits(r),
+                    r.startUpCalls().count == 0 ? "—" : duration(r.startUpCalls().max),
+                    duration(r.calls().maxLateness), duration(r.startUpCalls().maxLateness),
+                    r.calls().late + r.startUpCalls().late, r.errors(), r.windowErrors(), r.asked() == 0 ? 0.0 : 100.0 * r.served() / r.asked(), r.slowestFirstNanos() / 1e9,
                     r.serviceMillis() == 0 ? "—" : String.format(Locale.ROOT, "%.2f s",
                             r.instances() * r.serviceMillis() * 1.2 / 1000), r.notReady() > 0 ? ", " + r.notReady()
-                            + " not ready" : ""));
+                            + " not ready" : "", r.source() == Source.SEQGEN ? Long.toString(r.readyWithoutBlock())
+                            : "—"));
         }
         return table.toString();
     }

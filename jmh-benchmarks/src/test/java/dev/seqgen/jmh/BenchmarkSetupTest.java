@@ -4,12 +4,45 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.jmh.bulk.IdKind;
 import dev.seqgen.jmh.datajdbc.SaveAllFixture.IdSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Each benchmark sets up, runs a few operations and tears down with its default parameters; no timing. */
 class BenchmarkSetupTest {
+
+    /** Two instances of each fleet source on one instant row: started, then 5,000 values each, none twice. */
+    @ParameterizedTest
+    @EnumSource(FleetBenchmark.Source.class)
+    void fleetInstancesShareTheRowWithoutHandingOutAValueTwice(FleetBenchmark.Source source) {
+        FleetBenchmark.SimulatedRow row = new FleetBenchmark.SimulatedRow(0);
+        ExecutorService background = Executors.newCachedThreadPool();
+        List<FleetBenchmark.Instance> instances = new ArrayList<>();
+        try {
+            Set<Long> values = new HashSet<>();
+            for (int i = 0; i < 2; i++) {
+                FleetBenchmark.Instance instance = FleetBenchmark.instance(source, row, background,
+                        Duration.ofSeconds(FleetBenchmark.STARTER_WARM_UP_BOUND_SECONDS), i);
+                instances.add(instance);
+                assertThat(instance.start()).as("first values in hand").isTrue();
+            }
+            for (int n = 0; n < 5_000; n++) {
+                for (FleetBenchmark.Instance instance : instances) {
+                    assertThat(values.add(instance.next())).as("a value handed out once").isTrue();
+                }
+            }
+            assertThat(row.transactions.sum()).as("reservations on the row").isPositive();
+        } finally {
+            instances.forEach(FleetBenchmark.Instance::close);
+            background.shutdownNow();
+        }
+    }
 
     @ParameterizedTest
     @EnumSource(IdSourceType.class)
