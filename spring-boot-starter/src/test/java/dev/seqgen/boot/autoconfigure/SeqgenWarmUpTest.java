@@ -9,6 +9,7 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
 import dev.seqgen.Strategy;
+import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.GatedStore;
 import dev.seqgen.testing.InMemorySequenceStore;
 
@@ -38,7 +39,7 @@ class SeqgenWarmUpTest {
             SeqgenWarmUp warmUp = new SeqgenWarmUp(beans.getBeanProvider(SequenceRegistry.class),
                     beans.getBeanProvider(SeqgenWarmUp.MappedSequences.class), Duration.ofMinutes(1));
             CompletableFuture<Void> started = CompletableFuture.runAsync(
-                    () -> warmUp.run(new DefaultApplicationArguments()));
+                    () -> warmUp.run(new DefaultApplicationArguments()), Concurrently.OWN_THREAD);
             store.awaitGatedCall();
 
             // A caller that waits within the acquire timeout gives up meanwhile: the warm-up, which began before it,
