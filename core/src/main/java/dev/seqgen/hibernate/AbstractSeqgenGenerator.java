@@ -345,7 +345,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     /** The generator's sequence; a formatted number's column read back once first (see configure). */
     private Sequence plain() {
         if (pattern != null && !plainAdopted) {
-            service.adoptFormatted(sequenceName, settings, null, table, column, where, pattern);
+            service.aboveExistingRows(sequenceName, settings, null, table, column, where, pattern);
             plainAdopted = true;
         }
         return started();

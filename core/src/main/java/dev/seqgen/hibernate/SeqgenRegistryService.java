@@ -343,7 +343,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             SequenceRegistry started = source.registry();
             started.createSeries(name, key.text(), settings);
             if (key.adoptable()) {
-                adoptFormatted(name, settings, key, table, column, where, pattern);
+                aboveExistingRows(name, settings, key, table, column, where, pattern);
             }
             return started.series(name, key.text(), settings);
         } catch (SequenceException e) {
@@ -364,7 +364,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * @param where the entity, attribute and sequence, for messages
      * @param pattern the pattern of a formatted number, or null for a number
      */
-    synchronized void adoptFormatted(String name, SequenceSettings settings, NumberSeries.@Nullable Key key,
+    synchronized void aboveExistingRows(String name, SequenceSettings settings, NumberSeries.@Nullable Key key,
             @Nullable String table, @Nullable String column, String where, @Nullable NumberPattern pattern) {
         start();
         try {
