@@ -33,8 +33,8 @@ import org.jspecify.annotations.Nullable;
  *
  * A call entering costs one compare-and-set, and one more leaving; a series' values are business numbers, most of
  * them SYNC, whose every value is a store round trip beside which that is nothing. Whether a series was used since the
- * registry last looked is a flag set on entry (a plain read when it is set already), so that the registry reads no
- * clock on a caller's path.
+ * registry last looked is a flag set on entry and on leaving (a plain read when it is set already), so that the
+ * registry reads no clock on a caller's path.
  *
  * The registry's final close does not wait for calls inside: it closes the sequence as it closes every other one (a
  * call inside then fails with "the sequence is closed", as a plain sequence's does), and a handle released before
@@ -146,6 +146,10 @@ final class SeriesSequence implements Sequence {
     }
 
     private void leave() {
+        if (!used) {
+            // A call that spanned a look of the registry's counts as a use at the next look too.
+            used = true;
+        }
         USERS.getAndAdd(this, -1);
     }
 
