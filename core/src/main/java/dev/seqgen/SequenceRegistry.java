@@ -593,6 +593,8 @@ public final class SequenceRegistry implements AutoCloseable {
         // Metrics are per sequence, not per series: a tag per tenant or year would be unbounded.
         Sequence sequence = Sequences.create(row, settings, served, ticker, executor,
                 (series, store) -> group.seriesTracker());
+        Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
+        ((AbstractSequence) counter).quietFirstBlock();
         startSweeper();
         return new SeriesSequence(this, row, settings, sequence, ticker.read());
     }
