@@ -462,46 +462,6 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Releases one open series now, as {@link #releaseIdleSeries()} releases an idle one, waiting (within the
-     * series' acquire timeout) for calls under way to leave it: for frameworks that move a series' row forward
-     * ({@link SequenceStore#advance}) and must not leave a block reserved below the move in hand. Nothing if the
-     * series is not open.
-     *
-     * @param name the sequence name
-     * @param key the series key
-     * @return what became of the values it held, or null if it was not open
-     * @throws SequenceConfigurationException if the name or the key is not valid
-     * @throws SequenceUnavailableException if calls did not leave the series within its acquire timeout
-     */
-    public @Nullable CloseReport releaseSeries(String name, String key) {
-        String row = seriesRow(name, key);
-        Sequence open = sequences.get(row);
-        if (!(open instanceof SeriesSequence series)) {
-            return null;
-        }
-        long deadline = ticker.read() + series.settings().acquireTimeout().toNanos();
-        Backoff backoff = new Backoff();
-        for (;;) {
-            if (series.released()) {
-                return null;
-            }
-            CloseReport report = release(series);
-            if (report != null || series.released()) {
-                if (report != null) {
-                    AbstractSequence.log(report);
-                }
-                return report;
-            }
-            if (!backoff.fits(ticker.read(), deadline)) {
-                throw new SequenceUnavailableException(row, "calls under way did not leave the series within its"
-                        + " acquire timeout of " + series.settings().acquireTimeout() + ", so it was not released",
-                        null);
-            }
-            backoff.pause(row);
-        }
-    }
-
-    /**
      * Releases one series if no call is inside it: see {@link SeriesSequence} for why no value is handed out twice
      * and no closed series serves.
      *
@@ -817,7 +777,13 @@ public final class SequenceRegistry implements AutoCloseable {
      * series opened here is opened as {@link #series(String, String)} opens it, with the settings
      * {@linkplain #declare declared} for the sequence, otherwise {@link #settingsFor(String) its settings}; like
      * every series it is released again once idle ({@link #releaseIdleSeries()}). SYNC and ASYNC series hold no
-     * block: their rows are created, and nothing more.
+     * block: they are opened (their rows created), and nothing more.
+     *
+     * <p>A sequence that a framework {@linkplain #declare declared} (seqgen's Hibernate generators and Spring Data
+     * JDBC callbacks do, for the sequences their entities number) reads a series' rows in its entities' table at the
+     * series' first use and starts it above them; for such a sequence of a {@code batch} or {@code async-batch}
+     * strategy the warm-up makes sure of the series' rows and takes no block, since a block taken before that read
+     * could hold numbers the table already has.
      *
      * @param name the sequence name
      * @param keys the series keys
@@ -829,7 +795,19 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public void warmUpSeries(String name, Collection<String> keys, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
-        SequenceSettings settings = declared.getOrDefault(name, settingsFor(name));
+        SequenceSettings framework = declared.get(name);
+        SequenceSettings settings = framework != null ? framework : settingsFor(name);
+        if (framework != null && holdsBlocks(settings.strategy())) {
+            // Entities number this sequence, and their framework reads a series' rows in their table at its first
+            // use to start it above them: a block taken before that could hold numbers the table already has.
+            for (String key : keys) {
+                createSeries(name, key, settings);
+            }
+            LOG.log(System.Logger.Level.INFO, () -> "seqgen: warm-up of " + keys.size() + " series of sequence '"
+                    + name + "': rows made sure of; their first blocks are taken at their first use, after the rows"
+                    + " their entities' table holds are read");
+            return;
+        }
         List<Sequence> opened = new ArrayList<>();
         for (String key : keys) {
             opened.add(series(name, key, settings));

@@ -239,6 +239,40 @@ class SeriesIdleReleaseTest {
         }
     }
 
+    /** A warm-up of known series: each opened with its first block in hand before its first use. */
+    @Test
+    void aWarmUpOpensTheNamedSeriesWithTheirFirstBlocks() {
+        try (SequenceRegistry registry = registry(store)) {
+            registry.warmUpSeries("invoices", List.of("acme/2026", "globex/2026"), Duration.ofSeconds(30));
+
+            assertThat(registry.openSeries("invoices")).containsOnlyKeys("acme/2026", "globex/2026");
+            assertThat(registry.openSeries("invoices").values()).allSatisfy(series -> {
+                assertThat(series.stats().remaining()).isEqualTo(10);
+                assertThat(series.stats().reservations()).isEqualTo(1);
+            });
+            assertThat(registry.series("invoices", "acme/2026").next()).isEqualTo(1);
+            assertThat(registry.series("invoices", "acme/2026").stats().waits()).isZero();
+            assertThatThrownBy(() -> registry.warmUpSeries("invoices", List.of("acme//2026"), Duration.ofSeconds(1)))
+                    .isInstanceOf(SequenceConfigurationException.class).hasMessageContaining("a part is empty");
+        }
+    }
+
+    /**
+     * A sequence a framework declared (its entities number it, and read a series' rows at its first use): the warm-up
+     * makes sure of the series' rows and takes no block before that read.
+     */
+    @Test
+    void aWarmUpOfADeclaredBlockSequenceCreatesTheRowsAndTakesNoBlock() {
+        try (SequenceRegistry registry = registry(store)) {
+            registry.declare("invoices", batch);
+            registry.warmUpSeries("invoices", List.of("acme/2026"), Duration.ofSeconds(30));
+
+            assertThat(store.nextValue("invoices#acme/2026")).hasValue(1);
+            assertThat(store.reservations()).isZero();
+            assertThat(registry.openSeries("invoices")).isEmpty();
+        }
+    }
+
     @Test
     void theCloseReportSumsASequencesSeriesInOneReport() {
         SequenceRegistry registry = registry(store);
