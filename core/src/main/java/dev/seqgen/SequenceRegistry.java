@@ -371,7 +371,7 @@ public final class SequenceRegistry implements AutoCloseable {
         String prefix = name + SERIES_SEPARATOR;
         SortedMap<String, Sequence> open = new TreeMap<>();
         sequences.forEach((row, sequence) -> {
-            if (row.startsWith(prefix)) {
+            if (row.startsWith(prefix) && !(sequence instanceof SeriesSequence series && series.released())) {
                 open.put(row.substring(prefix.length()), sequence);
             }
         });
@@ -380,22 +380,32 @@ public final class SequenceRegistry implements AutoCloseable {
 
     private int openSeriesCount(String name) {
         int count = 0;
-        for (SeriesSequence ignored : openSeriesOf(name)) {
-            count++;
+        for (SeriesSequence series : seriesInMap(name)) {
+            count += series.released() ? 0 : 1;
         }
         return count;
     }
 
-    /** The series of a sequence open now, as the registry holds them; for statistics, never on a value's path. */
-    private List<SeriesSequence> openSeriesOf(String name) {
+    /**
+     * The series of a sequence in the registry's map, those being released included (until their counts are their
+     * group's, see {@link #release}); for statistics, never on a value's path.
+     */
+    private List<SeriesSequence> seriesInMap(String name) {
         String prefix = name + SERIES_SEPARATOR;
         List<SeriesSequence> open = new ArrayList<>();
         sequences.forEach((row, sequence) -> {
-            if (sequence instanceof SeriesSequence series && row.startsWith(prefix) && !series.released()) {
+            if (sequence instanceof SeriesSequence series && row.startsWith(prefix)) {
                 open.add(series);
             }
         });
         return open;
+    }
+
+    /** The statistics of the series of this row open now, or none (a series released and not opened again). */
+    @Nullable SequenceStats openSeriesStats(String row) {
+        Sequence open = sequences.get(row);
+        Sequence sequence = open instanceof SeriesSequence series ? series.sequence() : null;
+        return sequence == null ? null : sequence.stats();
     }
 
     /**
@@ -561,7 +571,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** The group of a sequence's series, with its meters: registered once, when its first series opens. */
     private SeriesGroup seriesGroup(String name, SequenceSettings settings, SequenceStore served) {
-        SeriesGroup group = new SeriesGroup(name, settings, () -> openSeriesOf(name));
+        SeriesGroup group = new SeriesGroup(name, settings, () -> seriesInMap(name));
         try {
             group.tracker(GuardedMetricsTracker.guard(metrics.create(group.view(), served)));
             metrics.series(name, () -> openSeriesCount(name));

@@ -241,11 +241,19 @@ final class SeriesSequence implements Sequence {
         }
     }
 
-    /** The open sequence's statistics; those of the series opened again once this handle was released. */
+    /**
+     * The open sequence's statistics; once this handle was released, those of the series opened again, or none
+     * (zeros) while it is not: reading them never opens a series.
+     */
     @Override
     public SequenceStats stats() {
         Sequence open = sequence;
-        return open != null ? open.stats() : live().stats();
+        if (open != null) {
+            return open.stats();
+        }
+        SequenceStats reopened = registry.openSeriesStats(row);
+        return reopened != null ? reopened : new SequenceStats(row, settings.strategy(), 0, 0, 0, 0, 0, 0, -1, -1,
+                0, settings.blockSize(), 0, 0, -1, 0.0);
     }
 
     /** Closes the series for good, as the registry's close does. */

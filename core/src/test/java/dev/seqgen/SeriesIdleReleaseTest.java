@@ -64,6 +64,9 @@ class SeriesIdleReleaseTest {
 
             assertThat(registry.openSeries("invoices")).containsOnlyKeys("globex");
             assertThat(store.nextValue("invoices#acme")).as("the unused block went back to the row").hasValue(4);
+            assertThat(acme.stats().remaining()).as("nothing in hand").isZero();
+            assertThat(registry.openSeries("invoices")).as("reading the statistics opens nothing")
+                    .containsOnlyKeys("globex");
             assertThat(registry.series("invoices", "acme").next()).as("opened again, from the row").isEqualTo(4);
             assertThat(acme.next()).as("the handle kept by a caller forwards to the series opened again")
                     .isEqualTo(5);
