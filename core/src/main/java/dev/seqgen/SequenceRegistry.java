@@ -88,7 +88,10 @@ public final class SequenceRegistry implements AutoCloseable {
     private final ConcurrentHashMap<String, SeriesGroup> seriesGroups = new ConcurrentHashMap<>();
     /** How long a series may go unused before {@link #releaseIdleSeries()} releases it; zero: never. */
     private final Duration seriesIdleTimeout;
-    /** Held by one sweep of idle series at a time ({@link #releaseIdleSeries()}); never while taking another lock. */
+    /**
+     * Held by one sweep of idle series at a time ({@link #releaseIdleSeries()}), around the locks a release takes (a
+     * series' monitor, then its group's, then the map's); taken by nothing that holds another lock.
+     */
     private final Object sweep = new Object();
     /** Guards {@link #sweeper}: taken alone, never while a map's bin lock or {@link #sweep} is held elsewhere. */
     private final Object sweeperStart = new Object();

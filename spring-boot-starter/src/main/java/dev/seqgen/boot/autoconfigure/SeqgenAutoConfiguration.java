@@ -96,8 +96,8 @@ public final class SeqgenAutoConfiguration {
                 .forEach((name, sequence) -> SeqgenSettings.addSequence(builder, name, sequence, defaults));
         Duration idleTimeout = properties.getSeries().getIdleTimeout();
         if (idleTimeout.isNegative()) {
-            throw new SequenceConfigurationException("seqgen.series.idle-timeout", idleTimeout,
-                    "a duration of 0 (series never released) or more");
+            throw new SequenceConfigurationException("seqgen." + SequenceRegistry.SERIES_IDLE_TIMEOUT_SETTING,
+                    idleTimeout, "a duration of 0 (series never released) or more");
         }
         builder.seriesIdleTimeout(idleTimeout);
         metrics.ifAvailable(builder::metrics);

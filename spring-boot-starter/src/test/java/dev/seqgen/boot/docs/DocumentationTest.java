@@ -139,7 +139,8 @@ class DocumentationTest {
             java.util.regex.Matcher matcher = name.matcher(Files.readString(page));
             while (matcher.find()) {
                 String written = matcher.group(1);
-                // A sequence's name is any map key: <name>, invoice_numbers, [Order.Lines]; so in seqgen.series.warm-up.
+                // A sequence's name is any map key: <name>, invoice_numbers, [Order.Lines]; under
+                // seqgen.series.warm-up too.
                 String generic = written.replaceAll("\\[[^\\]]*]", ".x").replace("<key>", "block-size")
                         .replaceAll("^seqgen\\.sequences\\.[^.]+", "seqgen.sequences.x")
                         .replaceAll("^seqgen\\.series\\.warm-up\\.[^.]+$", "seqgen.series.warm-up");
