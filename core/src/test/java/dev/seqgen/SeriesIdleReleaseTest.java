@@ -2,6 +2,7 @@ package dev.seqgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.testing.Concurrently;
@@ -71,6 +72,17 @@ class SeriesIdleReleaseTest {
             assertThat(acme.next()).as("the handle kept by a caller forwards to the series opened again")
                     .isEqualTo(5);
             assertThat(registry.openSeries("invoices")).containsOnlyKeys("acme", "globex");
+        }
+    }
+
+    /** The registry looks for idle series itself, on a thread of its own, once a series is open. */
+    @Test
+    void theRegistryReleasesIdleSeriesOnItsOwn() {
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).sequence("invoices", batch)
+                .seriesIdleTimeout(Duration.ofMillis(20)).build()) {
+            registry.series("invoices", "acme").nextValues(2);
+            await().atMost(Duration.ofMinutes(1)).until(() -> registry.openSeries("invoices").isEmpty());
+            assertThat(store.nextValue("invoices#acme")).as("its block given back").hasValue(3);
         }
     }
 
