@@ -1,4 +1,4 @@
-package dev.seqgen.boot.tenants.own;
+package dev.seqgen.boot.tenantconnections;
 
 import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.SeqgenGenerator;

@@ -1,4 +1,4 @@
-package dev.seqgen.boot.tenants.own;
+package dev.seqgen.boot.tenantconnections;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
