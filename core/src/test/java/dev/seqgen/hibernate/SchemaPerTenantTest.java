@@ -137,6 +137,52 @@ class SchemaPerTenantTest {
     }
 
     /**
+     * Two entities numbered in one series, first used in one transaction: the second one's table is read after the
+     * transaction took the series' first number, and holds numbers below the row, so the row is not touched; an
+     * update of it would wait for the row lock of that very transaction (on MariaDB, whose updates lock the row before
+     * they compare, until the lock wait timeout).
+     */
+    @ParameterizedTest(name = "{0}, counters {1}")
+    @MethodSource("placements")
+    void aSeriesSharedByTwoTablesOpensInOneTransactionWithoutWaitingForItself(TestDatabase db, Counters counters)
+            throws Exception {
+        HikariDataSource dataSource = db.newPool(8);
+        String unqualified = TestDatabase.uniqueTable();
+        String table = counters == Counters.CENTRAL ? centralSchema(db, dataSource) + "." + unqualified : unqualified;
+        try {
+            createSchema(db, dataSource, "acme");
+            String schema = schema(db, "acme");
+            TenantDatabases.execute(dataSource, "CREATE TABLE " + schema + ".schema_note (id BIGINT PRIMARY KEY,"
+                    + " number BIGINT NOT NULL, tag INT NOT NULL)", "INSERT INTO " + schema + ".schema_doc (id, number,"
+                    + " tag) VALUES (10, 5, 0)", "INSERT INTO " + schema + ".schema_note (id, number, tag) VALUES (10,"
+                    + " 3, 0)");
+            if (counters == Counters.TENANT) {
+                createSeqgenTable(dataSource, schema + "." + unqualified);
+            }
+            try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource)
+                    .table(table).build()).build();
+                    SessionFactory factory = sessionFactory(db, dataSource, registry, SchemaDoc.class,
+                            SchemaNote.class);
+                    Session session = factory.withOptions().tenantIdentifier("acme").openSession()) {
+                Transaction transaction = session.beginTransaction();
+                SchemaDoc doc = new SchemaDoc(1);
+                session.persist(doc);
+                session.flush();
+                SchemaNote note = new SchemaNote(1);
+                session.persist(note);
+                session.flush();
+                transaction.commit();
+                assertThat(List.of(doc.number(), note.number())).containsExactly(6L, 7L);
+            }
+        } finally {
+            dropSchema(db, dataSource, "acme");
+            dataSource.close();
+            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified);
+            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified + "_kept");
+        }
+    }
+
+    /**
      * Counters in the tenant's schema need seqgen's table there: a tenant schema without it fails the insert, naming
      * the table, the tenant and how to create it, with nothing written.
      */
@@ -189,8 +235,11 @@ class SchemaPerTenantTest {
     }
 
     private static SessionFactory sessionFactory(TestDatabase db, DataSource dataSource, SequenceRegistry registry,
-            Class<?> entity) {
-        Configuration configuration = new Configuration().addAnnotatedClass(entity);
+            Class<?>... entities) {
+        Configuration configuration = new Configuration();
+        for (Class<?> entity : entities) {
+            configuration.addAnnotatedClass(entity);
+        }
         configuration.getProperties().put(AvailableSettings.MULTI_TENANT_CONNECTION_PROVIDER,
                 new TenantDatabases.SchemaPerTenant(dataSource, tenant -> schema(db, tenant)));
         configuration.getProperties().put(AvailableSettings.HBM2DDL_AUTO, "none");
