@@ -125,6 +125,61 @@ class DatabasePerTenantTest {
         }
     }
 
+    /** SYNC ids count in each tenant's database too: gapless per tenant, a rolled-back id taken again. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("serverDatabases")
+    void syncIdsAreGaplessPerTenantDatabase(TestDatabase db) throws Exception {
+        String table = TestDatabase.uniqueTable();
+        Map<String, String> databases = new LinkedHashMap<>();
+        for (String tenant : TENANTS) {
+            databases.put(tenant, TenantDatabases.database(db, "dpt_" + tenant));
+        }
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            for (String database : databases.values()) {
+                try (HikariDataSource pool = TenantDatabases.pool(db, database, 1)) {
+                    TenantDatabases.execute(pool, "DROP TABLE IF EXISTS schema_ticket", "CREATE TABLE schema_ticket"
+                            + " (id BIGINT PRIMARY KEY)");
+                    SchemaPerTenantTest.createSeqgenTable(pool, table);
+                }
+            }
+            SessionFactory factory = instance(db, databases, table, opened, SchemaTicket.class);
+            List<Long> acme = new ArrayList<>();
+            acme.add(ticket(factory, "acme", false));
+            ticket(factory, "acme", true);
+            acme.add(ticket(factory, "acme", false));
+            long globex = ticket(factory, "globex", false);
+            assertThat(acme).as("the rolled-back id taken again").containsExactly(1L, 2L);
+            assertThat(globex).isEqualTo(1L);
+            try (HikariDataSource pool = TenantDatabases.pool(db, databases.get("acme"), 1)) {
+                assertThat(HibernateTesting.nextValue(pool, table, "schema_ticket_ids#acme")).isEqualTo(3);
+            }
+        } finally {
+            closeAll(opened);
+            for (String database : databases.values()) {
+                try (HikariDataSource pool = TenantDatabases.pool(db, database, 1)) {
+                    TenantDatabases.execute(pool, "DROP TABLE IF EXISTS schema_ticket");
+                }
+            }
+            dropTables(db, databases.values(), table);
+        }
+    }
+
+    private static long ticket(SessionFactory factory, String tenant, boolean rollBack) {
+        try (Session session = factory.withOptions().tenantIdentifier(tenant).openSession()) {
+            Transaction transaction = session.beginTransaction();
+            SchemaTicket ticket = new SchemaTicket();
+            session.persist(ticket);
+            session.flush();
+            if (rollBack) {
+                transaction.rollback();
+            } else {
+                transaction.commit();
+            }
+            return ticket.id();
+        }
+    }
+
     /** A tenant's database without seqgen's table: its insert fails, naming the table, the tenant and the script. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("serverDatabases")
@@ -158,6 +213,11 @@ class DatabasePerTenantTest {
      */
     private static SessionFactory instance(TestDatabase db, Map<String, String> databases, String table,
             List<AutoCloseable> opened) {
+        return instance(db, databases, table, opened, SchemaDoc.class);
+    }
+
+    private static SessionFactory instance(TestDatabase db, Map<String, String> databases, String table,
+            List<AutoCloseable> opened, Class<?> entity) {
         Map<String, DataSource> pools = new TreeMap<>();
         databases.forEach((tenant, database) -> {
             HikariDataSource pool = TenantDatabases.pool(db, database, 3);
@@ -167,7 +227,7 @@ class DatabasePerTenantTest {
         SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(db.dataSource()).table(table)
                 .build()).build();
         opened.add(registry);
-        Configuration configuration = new Configuration().addAnnotatedClass(SchemaDoc.class);
+        Configuration configuration = new Configuration().addAnnotatedClass(entity);
         configuration.getProperties().put(AvailableSettings.MULTI_TENANT_CONNECTION_PROVIDER,
                 new TenantDatabases.DatabasePerTenant(db.dataSource(), pools));
         configuration.getProperties().put(AvailableSettings.HBM2DDL_AUTO, "none");
