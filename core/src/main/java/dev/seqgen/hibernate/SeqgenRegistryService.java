@@ -327,8 +327,10 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * the initial value by whichever registry comes first; two JVMs starting a series at once make one row), moved
      * forward above the highest number the generator's column already holds in the rows of that series (a tenant's,
      * a company's, a year's), then opened. A series' rows are read once per generator, on the store's own
-     * connection, never in the caller's transaction; the row only ever moves forward, so JVMs that adopt at once
-     * agree.
+     * connection (a tenant's own, where each tenant has a schema or database of its own), never in the caller's
+     * transaction; the row only ever moves forward, so JVMs that adopt at once agree. The row is in the application's
+     * table, or, for a SYNC sequence counted with each tenant's data ({@link #countsWithTenants}), in seqgen's table
+     * of the tenant's schema or database ({@link TenantCounters}).
      *
      * @param name the sequence name
      * @param settings the sequence's settings, which its series share
@@ -342,22 +344,23 @@ final class SeqgenRegistryService implements Service, Stoppable {
     synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
             @Nullable String table, @Nullable String column, String where, @Nullable NumberPattern pattern) {
         start();
-        SequenceRegistry started = source.registry();
         Object tenant = key.schemaTenant();
-        TenantCounters tenantCounters = tenant == null ? null : tenantCounters(name, settings, started);
-        SequenceRegistry counting = tenantCounters == null ? started : tenantCounters.registryOf(tenant);
+        TenantCounters counters = null;
         try {
+            SequenceRegistry started = source.registry();
+            counters = tenant == null ? null : tenantCounters(name, settings, started);
+            SequenceRegistry counting = counters == null ? started : counters.registryOf(tenant);
             counting.createSeries(name, key.text(), settings);
             if (key.adoptable()) {
                 aboveExistingRows(counting, name, settings, key, table, column, where, pattern);
             }
             return counting.series(name, key.text(), settings);
         } catch (SequenceException e) {
-            RuntimeException unreadable = tenantCounters == null ? null
-                    : tenantCounters.unreadable(tenant, SequenceRegistry.seriesRow(name, key.text()));
+            RuntimeException unreadable = counters == null ? null
+                    : counters.unreadable(tenant, SequenceRegistry.seriesRow(name, key.text()));
             if (unreadable != null) {
                 e.addSuppressed(unreadable);
-                throw noTenantTable(tenantCounters, tenant, name, where, unreadable, e);
+                throw noTenantTable(counters, tenant, name, where, unreadable, e);
             }
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }
@@ -377,7 +380,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
             @SuppressWarnings("unchecked")
             MultiTenantConnectionProvider<Object> tenants =
                     (MultiTenantConnectionProvider<Object>) source.tenantConnections();
-            tenantCounters = new TenantCounters(tenants, started.storeOf(name, settings).sqlTable().orElseThrow().name());
+            String table = started.storeOf(name, settings).sqlTable().orElseThrow().name();
+            tenantCounters = new TenantCounters(tenants, table);
         }
         return tenantCounters;
     }

@@ -119,7 +119,8 @@ class SchemaPerTenantTest {
                         .isEqualTo(20);
                 if (counters == Counters.TENANT) {
                     assertThat(rows(dataSource, schema(db, "globex") + "." + unqualified))
-                            .as("globex's table holds globex's counter only").containsExactly("schema_doc_numbers#globex");
+                            .as("globex's table holds globex's counter only")
+                            .containsExactly("schema_doc_numbers#globex");
                     assertThat(rows(dataSource, centralSchema(db, dataSource) + "." + unqualified))
                             .as("the central table holds no tenant's SYNC counter")
                             .noneMatch(row -> row.startsWith("schema_doc_numbers#"))
@@ -216,7 +217,7 @@ class SchemaPerTenantTest {
         }
     }
 
-    /** One SYNC series for all tenants lives in no tenant's schema: its table must be qualified, or start-up says so. */
+    /** One SYNC series for all tenants lives in no tenant's schema: its table must be qualified, or start-up says. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("schemaDatabases")
     void aSyncNumberSharedByAllTenantsWithAnUnqualifiedTableFailsTheStartUpSayingWhy(TestDatabase db) {
