@@ -127,15 +127,18 @@ final class GeneratorSettings {
                         + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless)", null);
             }
             String table = serving.sqlTable().map(SequenceStore.SqlTable::name).orElse(null);
-            if (source.tenantConnections() != null && table != null && table.indexOf('.') < 0) {
-                // Each tenant's connection sees its own schema first: an unqualified name would be looked for there.
-                throw new SeqgenMappingException(where, "the SYNC strategy increments the row on the session's"
-                        + " connection, which is the tenant's (each tenant has a schema or database of its own), and"
-                        + " seqgen's table " + table + " is not qualified by a schema, so a tenant's connection would"
-                        + " look for it in the tenant's schema", "Qualify the table with the schema that holds it,"
-                        + " reachable from every tenant's connection (seqgen.table=public." + table + " with Spring"
-                        + " Boot or plain Hibernate, JdbcSequenceStore.Builder.table for a registry built in code);"
-                        + " see docs/multi-tenancy.md", null);
+            if (source.tenantConnections() != null && table != null && table.indexOf('.') < 0
+                    && annotation instanceof SeqgenNumber number && !number.perTenant()) {
+                // A tenant's SYNC counters live in the tenant's own table (SeqgenRegistryService.countsWithTenants);
+                // a series shared by all tenants belongs to none of them, and must be reachable from every one.
+                throw new SeqgenMappingException(where, "@SeqgenNumber(perTenant = false) numbers all tenants in"
+                        + " one series, whose SYNC increment runs on the session's connection, which is the tenant's"
+                        + " (each tenant has a schema or database of its own); seqgen's table " + table + " is not"
+                        + " qualified by a schema, so each tenant's connection would find a table of its own",
+                        "Qualify the table with the schema that holds it, reachable from every tenant's connection"
+                        + " (seqgen.table=public." + table + " with Spring Boot or plain Hibernate,"
+                        + " JdbcSequenceStore.Builder.table for a registry built in code), or number per tenant"
+                        + " (remove perTenant = false); see docs/multi-tenancy.md", null);
             }
         }
         return settings;

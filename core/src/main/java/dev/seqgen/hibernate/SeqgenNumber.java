@@ -97,10 +97,13 @@ public @interface SeqgenNumber {
     String format() default "";
 
     /**
-     * Whether an entity of Hibernate's partitioned multi-tenancy (an attribute annotated
-     * {@code @org.hibernate.annotations.TenantId}) is numbered per tenant: {@code true} gives each tenant series of
-     * its own, so that one tenant's numbers are gapless and tell nothing of another's; {@code false} shares the
-     * series across tenants. No effect on an entity without {@code @TenantId}. Default: true.
+     * Whether a multi-tenant entity is numbered per tenant, the session's tenant: an entity of Hibernate's partitioned
+     * multi-tenancy (an attribute annotated {@code @org.hibernate.annotations.TenantId}), or any entity where each
+     * tenant has a schema or database of its own (a {@code MultiTenantConnectionProvider}). {@code true} gives each
+     * tenant series of its own, so that one tenant's numbers are gapless and tell nothing of another's; {@code false}
+     * shares the series across tenants (with a schema or database per tenant and {@code SYNC}, seqgen's table must
+     * then be qualified by a schema every tenant's connection reaches). No effect on an application without tenants.
+     * Default: true.
      *
      * @return whether each tenant has its own series
      */

@@ -6,6 +6,7 @@ import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.SequenceUnavailableException;
+import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.jdbc.ApplicationTables;
@@ -87,6 +88,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private transient @Nullable FlushReservations flushReservations;
     private transient @Nullable EventListenerRegistry eventListeners;
     private transient @Nullable EventListenerRegistry listened;
+    /** The SYNC counters kept with each tenant's data, made at the first of them; guarded by {@code this}. */
+    private transient @Nullable TenantCounters tenantCounters;
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
@@ -324,8 +327,10 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * the initial value by whichever registry comes first; two JVMs starting a series at once make one row), moved
      * forward above the highest number the generator's column already holds in the rows of that series (a tenant's,
      * a company's, a year's), then opened. A series' rows are read once per generator, on the store's own
-     * connection, never in the caller's transaction; the row only ever moves forward, so JVMs that adopt at once
-     * agree.
+     * connection (a tenant's own, where each tenant has a schema or database of its own), never in the caller's
+     * transaction; the row only ever moves forward, so JVMs that adopt at once agree. The row is in the application's
+     * table, or, for a SYNC sequence counted with each tenant's data ({@link #countsWithTenants}), in seqgen's table
+     * of the tenant's schema or database ({@link TenantCounters}).
      *
      * @param name the sequence name
      * @param settings the sequence's settings, which its series share
@@ -339,16 +344,75 @@ final class SeqgenRegistryService implements Service, Stoppable {
     synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
             @Nullable String table, @Nullable String column, String where, @Nullable NumberPattern pattern) {
         start();
+        Object tenant = key.schemaTenant();
+        TenantCounters counters = null;
         try {
             SequenceRegistry started = source.registry();
-            started.createSeries(name, key.text(), settings);
+            counters = tenant == null ? null : tenantCounters(name, settings, started);
+            SequenceRegistry counting = counters == null ? started : counters.registryOf(tenant);
+            counting.createSeries(name, key.text(), settings);
             if (key.adoptable()) {
-                aboveExistingRows(name, settings, key, table, column, where, pattern);
+                aboveExistingRows(counting, name, settings, key, table, column, where, pattern);
             }
-            return started.series(name, key.text(), settings);
+            return counting.series(name, key.text(), settings);
         } catch (SequenceException e) {
+            RuntimeException unreadable = counters == null ? null
+                    : counters.unreadable(tenant, SequenceRegistry.seriesRow(name, key.text()));
+            if (unreadable != null) {
+                e.addSuppressed(unreadable);
+                throw noTenantTable(counters, tenant, name, where, unreadable, e);
+            }
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }
+    }
+
+    /**
+     * The counters kept with each tenant's data, for a SYNC sequence where each tenant has a schema or database of
+     * its own and seqgen's table is not qualified by a schema (see docs/multi-tenancy.md); null where the sequence
+     * counts in the application's table (another strategy, a qualified table, no tenants of that kind). Made once.
+     */
+    private synchronized @Nullable TenantCounters tenantCounters(String name, SequenceSettings settings,
+            SequenceRegistry started) {
+        if (!countsWithTenants(settings, started.storeOf(name, settings), source)) {
+            return null;
+        }
+        if (tenantCounters == null) {
+            @SuppressWarnings("unchecked")
+            MultiTenantConnectionProvider<Object> tenants =
+                    (MultiTenantConnectionProvider<Object>) source.tenantConnections();
+            String table = started.storeOf(name, settings).sqlTable().orElseThrow().name();
+            tenantCounters = new TenantCounters(tenants, table);
+        }
+        return tenantCounters;
+    }
+
+    /**
+     * Whether a sequence's series count in the table of each tenant's own schema or database: a SYNC sequence (its
+     * increment runs on the session's connection, the tenant's) where each tenant has a schema or database of its
+     * own ({@code MultiTenantConnectionProvider}) and seqgen's table, in the session's database, is not qualified by
+     * a schema, so that the tenant's connection finds it in the tenant's schema or database. No I/O.
+     */
+    static boolean countsWithTenants(SequenceSettings settings, SequenceStore store, RegistrySource source) {
+        return settings.strategy() == Strategy.SYNC && source.tenantConnections() != null
+                && java.sql.Connection.class.equals(store.transactionType())
+                && store.sqlTable().map(table -> table.name().indexOf('.') < 0).orElse(false);
+    }
+
+    /** A tenant's schema or database has no seqgen table, where the tenant's SYNC counters live. */
+    private static SeqgenMappingException noTenantTable(TenantCounters counters, Object tenant, String name,
+            String where, RuntimeException unreadable, SequenceException cause) {
+        String table = counters.table();
+        String platform = counters.storeOf(tenant).sqlTable().map(SequenceStore.SqlTable::platform)
+                .orElse("postgresql");
+        return new SeqgenMappingException(where + ", tenant '" + tenant + "'", "the SYNC values of sequence '" + name
+                + "' count in seqgen's table " + table + " of each tenant's own schema or database (seqgen's table is"
+                + " not qualified by a schema, and each tenant has a schema or database of its own), and the"
+                + " connection of tenant '" + tenant + "' cannot read table " + table + ": "
+                + SeqgenTable.databaseError(unreadable) + "; nothing was inserted",
+                "Create the table in the tenant's schema or database, where the tenant's other tables are created (its"
+                + " Flyway or Liquibase migrations): the script dev/seqgen/schema/" + platform + ".sql of"
+                + " seqgen-spring-boot-starter creates it; or qualify seqgen.table with a schema every tenant's"
+                + " connection reaches, to count every tenant in that one table (see docs/multi-tenancy.md)", cause);
     }
 
     /**
@@ -368,28 +432,43 @@ final class SeqgenRegistryService implements Service, Stoppable {
             @Nullable String table, @Nullable String column, String where, @Nullable NumberPattern pattern) {
         start();
         try {
-            SequenceRegistry started = source.registry();
-            SequenceStore store = started.storeOf(name, settings);
-            if (table == null || column == null || !store.readsApplicationTables(source.platform())) {
-                return;
-            }
-            List<SequenceStore.Where> conditions = key == null ? List.of() : key.conditions();
-            List<String> parts = key == null ? List.of() : key.parts();
-            long highest = key != null && key.schemaTenant() != null
-                    ? highestOfTenant(key.schemaTenant(), table, column, conditions,
-                            pattern == null ? null : text -> pattern.counterOf(text, parts), where)
-                    : (pattern == null ? store.highestCounter(table, column, settings, conditions)
-                            : store.highestFormatted(table, column, conditions, text -> pattern.counterOf(text,
-                                    parts))).orElse(0);
-            String row = key == null ? name : SequenceRegistry.seriesRow(name, key.text());
-            if (highest > 0 && store.advance(row, highest + 1)) {
-                System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
-                        "seqgen: moved " + (key == null ? "sequence" : "series") + " '" + row + "' forward to "
-                                + (highest + 1) + ", above the highest value of its rows already in table " + table
-                                + " (" + highest + ")");
-            }
+            aboveExistingRows(source.registry(), name, settings, key, table, column, where, pattern);
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
+        }
+    }
+
+    /**
+     * {@link #aboveExistingRows(String, SequenceSettings, NumberSeries.Key, String, String, String, NumberPattern)}
+     * in the registry that counts the sequence: the application's, or a tenant's ({@link TenantCounters}).
+     */
+    private void aboveExistingRows(SequenceRegistry counting, String name, SequenceSettings settings,
+            NumberSeries.@Nullable Key key, @Nullable String table, @Nullable String column, String where,
+            @Nullable NumberPattern pattern) {
+        SequenceStore store = counting.storeOf(name, settings);
+        if (table == null || column == null || !store.readsApplicationTables(source.platform())) {
+            return;
+        }
+        List<SequenceStore.Where> conditions = key == null ? List.of() : key.conditions();
+        List<String> parts = key == null ? List.of() : key.parts();
+        long highest = key != null && key.schemaTenant() != null
+                ? highestOfTenant(key.schemaTenant(), table, column, conditions,
+                        pattern == null ? null : text -> pattern.counterOf(text, parts), where)
+                : (pattern == null ? store.highestCounter(table, column, settings, conditions)
+                        : store.highestFormatted(table, column, conditions, text -> pattern.counterOf(text,
+                                parts))).orElse(0);
+        String row = key == null ? name : SequenceRegistry.seriesRow(name, key.text());
+        // Read before the update, which only a row below the rows' values needs: an update waits for the row's
+        // lock, which this thread's own transaction holds if it took a value of the series through another
+        // generator of the same sequence (an invoice and a credit note numbered alike) before this one opened
+        // it; the read waits for nothing.
+        if (highest > 0 && store.nextValue(row).orElse(Long.MIN_VALUE) <= highest
+                && store.advance(row, highest + 1)) {
+            System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
+                    "seqgen: moved " + (key == null ? "sequence" : "series") + " '" + row + "' forward to "
+                            + (highest + 1) + ", above the highest value of its rows already in table " + table
+                            + " (" + highest + ")" + (key != null && key.schemaTenant() != null
+                                    ? " of tenant '" + key.schemaTenant() + "'" : ""));
         }
     }
 
@@ -423,6 +502,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
         pending.clear();
         eventListeners = null;
         listened = null;
-        source.close();
+        try {
+            if (tenantCounters != null) {
+                tenantCounters.close();
+                tenantCounters = null;
+            }
+        } finally {
+            source.close();
+        }
     }
 }

@@ -118,7 +118,7 @@ final class SeqgenTable {
     }
 
     /** What the database said, without the store's account of the statement (which names the row it read). */
-    private static String databaseError(RuntimeException unreadable) {
+    static String databaseError(RuntimeException unreadable) {
         for (Throwable cause = unreadable; cause != null; cause = cause.getCause()) {
             if (cause instanceof SQLException sql) {
                 return sql.getMessage() + " [SQLSTATE " + sql.getSQLState() + "]";

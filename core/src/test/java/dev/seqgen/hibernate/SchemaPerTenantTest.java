@@ -3,9 +3,11 @@ package dev.seqgen.hibernate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.testing.Concurrently;
+import dev.seqgen.testing.TenantDatabases;
 import dev.seqgen.testing.TestDatabase;
 
 import java.sql.Connection;
@@ -15,110 +17,217 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
 import org.hibernate.Transaction;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.cfg.Configuration;
-import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * An application whose tenants each have a schema of their own (Hibernate's {@code MultiTenantConnectionProvider}
- * setting the tenant's schema on its connections), seqgen's rows in one central table every tenant's connection
- * reaches (a schema-qualified {@code seqgen.table}): ids and numbers are counted per tenant, a tenant whose schema
- * already holds documents continues above them, and each tenant's numbers are gapless despite rollbacks.
+ * setting the tenant's schema on its connections; on MariaDB, whose schemas are databases, the tenant's database),
+ * on H2, PostgreSQL and MariaDB: ids and numbers are counted per tenant, a tenant whose schema already holds
+ * documents continues above them, and each tenant's numbers are gapless despite rollbacks, with the SYNC counters
+ * either in one central table every tenant's connection reaches (a schema-qualified {@code seqgen.table}) or in
+ * seqgen's table of each tenant's own schema (an unqualified one).
  */
 class SchemaPerTenantTest {
 
     private static final String PREFIX = HibernateTesting.prefix("hst_");
 
+    /** Where the tenants' SYNC counters are: seqgen's table qualified by the central schema, or unqualified. */
+    enum Counters { CENTRAL, TENANT }
+
     static List<TestDatabase> schemaDatabases() {
-        return List.of(TestDatabase.H2, TestDatabase.POSTGRESQL);
+        return List.of(TestDatabase.H2, TestDatabase.POSTGRESQL, TestDatabase.MARIADB);
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("schemaDatabases")
-    void eachTenantsIdsAndNumbersLiveWithItsSchemaAndStartAboveItsRows(TestDatabase db) throws Exception {
+    static Stream<Arguments> placements() {
+        return schemaDatabases().stream().flatMap(db -> Stream.of(Arguments.of(db, Counters.CENTRAL),
+                Arguments.of(db, Counters.TENANT)));
+    }
+
+    @ParameterizedTest(name = "{0}, counters {1}")
+    @MethodSource("placements")
+    void eachTenantsIdsAndNumbersLiveWithItsSchemaAndStartAboveItsRows(TestDatabase db, Counters counters)
+            throws Exception {
         // A pool of its own: tenants' connections change their schema, which must not reach other tests' pools.
-        com.zaxxer.hikari.HikariDataSource dataSource = db.newPool(8);
-        String central = centralSchema(db) + "." + TestDatabase.uniqueTable();
+        HikariDataSource dataSource = db.newPool(8);
+        String unqualified = TestDatabase.uniqueTable();
+        String table = counters == Counters.CENTRAL ? centralSchema(db, dataSource) + "." + unqualified : unqualified;
         List<String> tenants = List.of("acme", "globex");
-        for (String tenant : tenants) {
-            String schema = schema(tenant);
-            execute(dataSource, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-            execute(dataSource, "CREATE SCHEMA " + schema);
-            execute(dataSource, "CREATE TABLE " + schema + ".schema_doc (id BIGINT PRIMARY KEY, number BIGINT NOT NULL,"
-                    + " tag INT NOT NULL)");
-        }
-        for (int i = 1; i <= 5; i++) {
-            execute(dataSource, "INSERT INTO " + schema("acme") + ".schema_doc (id, number, tag) VALUES (" + (i * 10)
-                    + ", " + i + ", 0)");
-        }
-        try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource).table(central)
-                .build()).build();
-                SessionFactory factory = sessionFactory(dataSource, registry)) {
-            Map<String, List<Long>> numbers = new TreeMap<>();
-            Map<String, List<Long>> ids = new TreeMap<>();
+        try {
             for (String tenant : tenants) {
-                numbers.put(tenant, Collections.synchronizedList(new ArrayList<>()));
-                ids.put(tenant, Collections.synchronizedList(new ArrayList<>()));
+                createSchema(db, dataSource, tenant);
+                if (counters == Counters.TENANT) {
+                    createSeqgenTable(dataSource, schema(db, tenant) + "." + unqualified);
+                }
             }
-            Concurrently.run(4, thread -> {
-                String tenant = tenants.get(thread % 2);
-                for (int t = 0; t < 10; t++) {
-                    try (Session session = factory.withOptions().tenantIdentifier(tenant).openSession()) {
-                        Transaction transaction = session.beginTransaction();
-                        SchemaDoc doc = new SchemaDoc(thread);
-                        session.persist(doc);
-                        session.flush();
-                        if (t % 3 == 2) {
-                            transaction.rollback();
-                        } else {
-                            transaction.commit();
-                            numbers.get(tenant).add(doc.number());
-                            ids.get(tenant).add(doc.id());
+            for (int i = 1; i <= 5; i++) {
+                TenantDatabases.execute(dataSource, "INSERT INTO " + schema(db, "acme") + ".schema_doc (id, number,"
+                        + " tag) VALUES (" + (i * 10) + ", " + i + ", 0)");
+            }
+            try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource)
+                    .table(table).build()).build();
+                    SessionFactory factory = sessionFactory(db, dataSource, registry, SchemaDoc.class)) {
+                Map<String, List<Long>> numbers = new TreeMap<>();
+                Map<String, List<Long>> ids = new TreeMap<>();
+                for (String tenant : tenants) {
+                    numbers.put(tenant, Collections.synchronizedList(new ArrayList<>()));
+                    ids.put(tenant, Collections.synchronizedList(new ArrayList<>()));
+                }
+                Concurrently.run(4, thread -> {
+                    String tenant = tenants.get(thread % 2);
+                    for (int t = 0; t < 10; t++) {
+                        try (Session session = factory.withOptions().tenantIdentifier(tenant).openSession()) {
+                            Transaction transaction = session.beginTransaction();
+                            SchemaDoc doc = new SchemaDoc(thread);
+                            session.persist(doc);
+                            session.flush();
+                            if (t % 3 == 2) {
+                                transaction.rollback();
+                            } else {
+                                transaction.commit();
+                                numbers.get(tenant).add(doc.number());
+                                ids.get(tenant).add(doc.id());
+                            }
                         }
                     }
-                }
-                return new long[0];
-            });
+                    return new long[0];
+                });
 
-            long[] acme = Concurrently.assertUnique(numbers.get("acme").stream().mapToLong(Long::longValue).toArray());
-            assertThat(acme).as("acme: 2 threads x 7 commits, above its 5 documents").hasSize(14);
-            Concurrently.assertContiguousFrom(6, acme);
-            long[] globex = Concurrently.assertUnique(numbers.get("globex").stream().mapToLong(Long::longValue)
-                    .toArray());
-            Concurrently.assertContiguousFrom(1, globex);
-            assertThat(ids.get("acme")).as("above acme's ids").allMatch(id -> id > 50).doesNotHaveDuplicates();
-            assertThat(ids.get("globex")).doesNotHaveDuplicates();
-            assertThat(count(dataSource, schema("acme"))).isEqualTo(5 + 14);
-            assertThat(count(dataSource, schema("globex"))).isEqualTo(14);
-            assertThat(HibernateTesting.nextValue(dataSource, central, "schema_doc_numbers#acme")).isEqualTo(20);
+                long[] acme = Concurrently.assertUnique(numbers.get("acme").stream().mapToLong(Long::longValue)
+                        .toArray());
+                assertThat(acme).as("acme: 2 threads x 7 commits, above its 5 documents").hasSize(14);
+                Concurrently.assertContiguousFrom(6, acme);
+                long[] globex = Concurrently.assertUnique(numbers.get("globex").stream().mapToLong(Long::longValue)
+                        .toArray());
+                Concurrently.assertContiguousFrom(1, globex);
+                assertThat(ids.get("acme")).as("above acme's ids").allMatch(id -> id > 50).doesNotHaveDuplicates();
+                assertThat(ids.get("globex")).doesNotHaveDuplicates();
+                assertThat(count(dataSource, schema(db, "acme") + ".schema_doc")).isEqualTo(5 + 14);
+                assertThat(count(dataSource, schema(db, "globex") + ".schema_doc")).isEqualTo(14);
+                String acmeCounters = counters == Counters.CENTRAL ? table : schema(db, "acme") + "." + unqualified;
+                assertThat(HibernateTesting.nextValue(dataSource, acmeCounters, "schema_doc_numbers#acme"))
+                        .isEqualTo(20);
+                if (counters == Counters.TENANT) {
+                    assertThat(rows(dataSource, schema(db, "globex") + "." + unqualified))
+                            .as("globex's table holds globex's counter only")
+                            .containsExactly("schema_doc_numbers#globex");
+                    assertThat(rows(dataSource, centralSchema(db, dataSource) + "." + unqualified))
+                            .as("the central table holds no tenant's SYNC counter")
+                            .noneMatch(row -> row.startsWith("schema_doc_numbers#"))
+                            .contains("schema_doc_ids#acme", "schema_doc_ids#globex");
+                }
+            }
         } finally {
             for (String tenant : tenants) {
-                execute(dataSource, "DROP SCHEMA IF EXISTS " + schema(tenant) + " CASCADE");
+                dropSchema(db, dataSource, tenant);
             }
             dataSource.close();
-            db.dropTable(central);
+            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified);
+            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified + "_kept");
         }
     }
 
-    /** SYNC runs on the tenant's connection: seqgen's table must be qualified, or the start-up says so. */
+    /**
+     * Two entities numbered in one series, first used in one transaction: the second one's table is read after the
+     * transaction took the series' first number, and holds numbers below the row, so the row is not touched; an
+     * update of it would wait for the row lock of that very transaction (on MariaDB, whose updates lock the row before
+     * they compare, until the lock wait timeout).
+     */
+    @ParameterizedTest(name = "{0}, counters {1}")
+    @MethodSource("placements")
+    void aSeriesSharedByTwoTablesOpensInOneTransactionWithoutWaitingForItself(TestDatabase db, Counters counters)
+            throws Exception {
+        HikariDataSource dataSource = db.newPool(8);
+        String unqualified = TestDatabase.uniqueTable();
+        String table = counters == Counters.CENTRAL ? centralSchema(db, dataSource) + "." + unqualified : unqualified;
+        try {
+            createSchema(db, dataSource, "acme");
+            String schema = schema(db, "acme");
+            TenantDatabases.execute(dataSource, "CREATE TABLE " + schema + ".schema_note (id BIGINT PRIMARY KEY,"
+                    + " number BIGINT NOT NULL, tag INT NOT NULL)", "INSERT INTO " + schema + ".schema_doc (id, number,"
+                    + " tag) VALUES (10, 5, 0)", "INSERT INTO " + schema + ".schema_note (id, number, tag) VALUES (10,"
+                    + " 3, 0)");
+            if (counters == Counters.TENANT) {
+                createSeqgenTable(dataSource, schema + "." + unqualified);
+            }
+            try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource)
+                    .table(table).build()).build();
+                    SessionFactory factory = sessionFactory(db, dataSource, registry, SchemaDoc.class,
+                            SchemaNote.class);
+                    Session session = factory.withOptions().tenantIdentifier("acme").openSession()) {
+                Transaction transaction = session.beginTransaction();
+                SchemaDoc doc = new SchemaDoc(1);
+                session.persist(doc);
+                session.flush();
+                SchemaNote note = new SchemaNote(1);
+                session.persist(note);
+                session.flush();
+                transaction.commit();
+                assertThat(List.of(doc.number(), note.number())).containsExactly(6L, 7L);
+            }
+        } finally {
+            dropSchema(db, dataSource, "acme");
+            dataSource.close();
+            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified);
+            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified + "_kept");
+        }
+    }
+
+    /**
+     * Counters in the tenant's schema need seqgen's table there: a tenant schema without it fails the insert, naming
+     * the table, the tenant and how to create it, with nothing written.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("schemaDatabases")
-    void aSyncNumberWithAnUnqualifiedTableFailsTheStartUpSayingWhy(TestDatabase db) {
+    void aTenantSchemaWithoutSeqgensTableFailsTheInsertSayingHowToCreateIt(TestDatabase db) throws Exception {
+        HikariDataSource dataSource = db.newPool(4);
         String table = TestDatabase.uniqueTable();
-        try (com.zaxxer.hikari.HikariDataSource pool = db.newPool(4);
+        try {
+            createSchema(db, dataSource, "initech");
+            try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource)
+                    .table(table).build()).build();
+                    SessionFactory factory = sessionFactory(db, dataSource, registry, SchemaDoc.class);
+                    Session session = factory.withOptions().tenantIdentifier("initech").openSession()) {
+                Transaction transaction = session.beginTransaction();
+                assertThatThrownBy(() -> {
+                    session.persist(new SchemaDoc(1));
+                    session.flush();
+                }).satisfies(e -> assertThat(HibernateTesting.messages(e)).contains("sequence 'schema_doc_numbers'",
+                        "tenant 'initech'", "cannot read table " + table, "nothing was inserted",
+                        "dev/seqgen/schema/" + (db == TestDatabase.MARIADB ? "mariadb" : db.toString()) + ".sql",
+                        "or qualify seqgen.table"));
+                transaction.rollback();
+            }
+            assertThat(count(dataSource, schema(db, "initech") + ".schema_doc")).isZero();
+        } finally {
+            dropSchema(db, dataSource, "initech");
+            dataSource.close();
+            db.dropTable(table);
+            db.dropTable(table + "_kept");
+        }
+    }
+
+    /** One SYNC series for all tenants lives in no tenant's schema: its table must be qualified, or start-up says. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schemaDatabases")
+    void aSyncNumberSharedByAllTenantsWithAnUnqualifiedTableFailsTheStartUpSayingWhy(TestDatabase db) {
+        String table = TestDatabase.uniqueTable();
+        try (HikariDataSource pool = db.newPool(4);
                 SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(pool).table(table)
                         .build()).build()) {
-            assertThatThrownBy(() -> sessionFactory(pool, registry).close())
-                    .satisfies(e -> assertThat(HibernateTesting.messages(e)).contains("sequence 'schema_doc_numbers'",
+            assertThatThrownBy(() -> sessionFactory(db, pool, registry, SharedNumberDoc.class).close())
+                    .satisfies(e -> assertThat(HibernateTesting.messages(e)).contains(
+                            "sequence 'shared_doc_numbers'", "@SeqgenNumber(perTenant = false)",
                             "seqgen's table " + table + " is not qualified by a schema",
                             "seqgen.table=public." + table));
         } finally {
@@ -126,94 +235,71 @@ class SchemaPerTenantTest {
         }
     }
 
-    private static SessionFactory sessionFactory(DataSource dataSource, SequenceRegistry registry) {
-        Configuration configuration = new Configuration().addAnnotatedClass(SchemaDoc.class);
+    private static SessionFactory sessionFactory(TestDatabase db, DataSource dataSource, SequenceRegistry registry,
+            Class<?>... entities) {
+        Configuration configuration = new Configuration();
+        for (Class<?> entity : entities) {
+            configuration.addAnnotatedClass(entity);
+        }
         configuration.getProperties().put(AvailableSettings.MULTI_TENANT_CONNECTION_PROVIDER,
-                new SchemaPerTenant(dataSource));
+                new TenantDatabases.SchemaPerTenant(dataSource, tenant -> schema(db, tenant)));
         configuration.getProperties().put(AvailableSettings.HBM2DDL_AUTO, "none");
         configuration.getProperties().put(SeqgenHibernate.REGISTRY, registry);
         configuration.getProperties().put(SeqgenHibernate.SCHEMA_EXPORT, "false");
         return configuration.buildSessionFactory();
     }
 
-    private static String schema(String tenant) {
-        return PREFIX + tenant;
+    /** A tenant's schema: on MariaDB a database, whose name the test user may create ({@code seqgen_test_*}). */
+    private static String schema(TestDatabase db, String tenant) {
+        return db == TestDatabase.MARIADB ? TenantDatabases.currentDatabase(db) + "_" + PREFIX + tenant
+                : PREFIX + tenant;
     }
 
-    private static String centralSchema(TestDatabase db) {
-        return db == TestDatabase.H2 ? "PUBLIC" : "public";
+    private static String centralSchema(TestDatabase db, DataSource dataSource) {
+        return switch (db) {
+            case H2 -> "PUBLIC";
+            case MARIADB -> TenantDatabases.currentDatabase(db);
+            default -> "public";
+        };
     }
 
-    private static void execute(DataSource dataSource, String sql) throws SQLException {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-            if (!connection.getAutoCommit()) {
-                connection.commit();
-            }
+    private static void createSchema(TestDatabase db, DataSource dataSource, String tenant) {
+        dropSchema(db, dataSource, tenant);
+        String schema = schema(db, tenant);
+        TenantDatabases.execute(dataSource, (db == TestDatabase.MARIADB ? "CREATE DATABASE " : "CREATE SCHEMA ")
+                + schema, "CREATE TABLE " + schema + ".schema_doc (id BIGINT PRIMARY KEY, number BIGINT NOT NULL,"
+                + " tag INT NOT NULL)");
+    }
+
+    private static void dropSchema(TestDatabase db, DataSource dataSource, String tenant) {
+        TenantDatabases.execute(dataSource, db == TestDatabase.MARIADB ? "DROP DATABASE IF EXISTS " + schema(db, tenant)
+                : "DROP SCHEMA IF EXISTS " + schema(db, tenant) + " CASCADE");
+    }
+
+    /** seqgen's table (and its table of kept ranges) in a tenant's schema, as the tenant's migrations would make it. */
+    static void createSeqgenTable(DataSource dataSource, String qualified) {
+        try (JdbcSequenceStore store = JdbcSequenceStore.builder(dataSource).table(qualified).build()) {
+            store.createTableIfMissing();
         }
     }
 
-    private static long count(DataSource dataSource, String schema) throws SQLException {
+    static long count(DataSource dataSource, String table) throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
-                ResultSet rs = statement.executeQuery("SELECT COUNT(*) FROM " + schema + ".schema_doc")) {
+                ResultSet rs = statement.executeQuery("SELECT COUNT(*) FROM " + table)) {
             rs.next();
             return rs.getLong(1);
         }
     }
 
-    /** Each tenant's connections set its schema, as schema-per-tenant applications do. */
-    static final class SchemaPerTenant implements MultiTenantConnectionProvider<String> {
-
-        private static final long serialVersionUID = 1L;
-
-        private final transient DataSource dataSource;
-        private volatile String defaultSchema;
-
-        SchemaPerTenant(DataSource dataSource) {
-            this.dataSource = dataSource;
+    /** The names of the rows of a seqgen table. */
+    static List<String> rows(DataSource dataSource, String table) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT name FROM " + table + " ORDER BY name")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1));
+            }
         }
-
-        @Override
-        public Connection getAnyConnection() throws SQLException {
-            return dataSource.getConnection();
-        }
-
-        @Override
-        public void releaseAnyConnection(Connection connection) throws SQLException {
-            connection.close();
-        }
-
-        @Override
-        public Connection getConnection(String tenant) throws SQLException {
-            Connection connection = dataSource.getConnection();
-            defaultSchema = connection.getSchema();
-            connection.setSchema(normalized(connection, schema(tenant)));
-            return connection;
-        }
-
-        private static String normalized(Connection connection, String schema) throws SQLException {
-            return connection.getMetaData().storesUpperCaseIdentifiers() ? schema.toUpperCase(Locale.ROOT) : schema;
-        }
-
-        @Override
-        public void releaseConnection(String tenant, Connection connection) throws SQLException {
-            connection.setSchema(defaultSchema);
-            connection.close();
-        }
-
-        @Override
-        public boolean supportsAggressiveRelease() {
-            return false;
-        }
-
-        @Override
-        public boolean isUnwrappableAs(Class<?> unwrapType) {
-            return false;
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> unwrapType) {
-            throw new UnsupportedOperationException();
-        }
+        return rows;
     }
 }

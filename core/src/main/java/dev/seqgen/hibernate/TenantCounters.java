@@ -1,0 +1,172 @@
+package dev.seqgen.hibernate;
+
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.jdbc.JdbcSequenceStore;
+
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The counters of SYNC sequences that live with each tenant's data, where each tenant has a schema or database of
+ * its own and seqgen's table is not qualified by a schema: a registry per tenant, over a JDBC store whose table is
+ * seqgen's table as the tenant's connections see it (in the tenant's schema or database) and whose connections are
+ * the tenant's, taken from Hibernate's {@code MultiTenantConnectionProvider} for each of the store's own statements
+ * (a series' row created, moved above the tenant's rows) and given back. The increments themselves run on the
+ * session's connection, which is the tenant's, in the session's transaction, as for any SYNC value.
+ *
+ * <pre>
+ * Design: why a registry per tenant
+ *
+ * A tenant's series must have its row in the tenant's table and nowhere else: a row in the central table would
+ * be created, listed and closed there while the tenant's increments go to another one. A registry keeps one
+ * Sequence per row and creates each row once without a race (the store's insert-if-missing); giving each tenant a
+ * registry over a store of the tenant's connections keeps those guarantees unchanged. It costs an object per
+ * tenant and no thread: SYNC sequences never refill, so its executor runs nothing (a direct one is given).
+ * Tenants appear at run time; their registries are made at their first SYNC value and closed with the service.
+ * </pre>
+ */
+final class TenantCounters {
+
+    private final MultiTenantConnectionProvider<Object> tenants;
+    /** seqgen's table as the application's store names it, unqualified: each tenant's connection finds its own. */
+    private final String table;
+    private final Map<Object, SequenceRegistry> registries = new ConcurrentHashMap<>();
+    private final Map<Object, JdbcSequenceStore> stores = new ConcurrentHashMap<>();
+
+    TenantCounters(MultiTenantConnectionProvider<Object> tenants, String table) {
+        this.tenants = tenants;
+        this.table = table;
+    }
+
+    /**
+     * The registry of one tenant's counters, made at its first use; no I/O.
+     *
+     * @param tenant the session's tenant identifier
+     * @return the registry over the tenant's own table
+     */
+    SequenceRegistry registryOf(Object tenant) {
+        return registries.computeIfAbsent(tenant, key -> SequenceRegistry.builder(storeOf(key))
+                .executor(Runnable::run).build());
+    }
+
+    /**
+     * The tenant's store: seqgen's table of the tenant's schema or database, never created by seqgen (a tenant's
+     * tables are its migrations'). Its database is detected on a connection of the tenant's, once.
+     */
+    JdbcSequenceStore storeOf(Object tenant) {
+        return stores.computeIfAbsent(tenant, key -> JdbcSequenceStore.builder(new TenantDataSource(tenants, key))
+                .table(table).createTable(false).build());
+    }
+
+    /** @return the table the tenants' counters are in, as each tenant's connection names it */
+    String table() {
+        return table;
+    }
+
+    /**
+     * Why a tenant's table cannot be read, asked after a failure to tell a missing (or unreadable) table from
+     * another error: the database's error, or null when the table reads.
+     *
+     * @param tenant the tenant
+     * @param row the row to read
+     * @return the error, or null
+     */
+    @Nullable RuntimeException unreadable(Object tenant, String row) {
+        try {
+            storeOf(tenant).nextValue(row);
+            return null;
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
+    /** Closes the tenants' registries, then their stores. */
+    void close() {
+        registries.values().forEach(SequenceRegistry::close);
+        registries.clear();
+        stores.values().forEach(JdbcSequenceStore::close);
+        stores.clear();
+    }
+
+    /**
+     * A tenant's connections as a {@code DataSource}, for a store: a connection from the
+     * {@code MultiTenantConnectionProvider} for the tenant, whose {@code close()} gives it back to the provider.
+     */
+    private record TenantDataSource(MultiTenantConnectionProvider<Object> tenants, Object tenant)
+            implements DataSource {
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            Connection connection = tenants.getConnection(tenant);
+            AtomicBoolean released = new AtomicBoolean();
+            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                            if (released.compareAndSet(false, true)) {
+                                tenants.releaseConnection(tenant, connection);
+                            }
+                            return null;
+                        }
+                        if (method.getName().equals("isClosed") && released.get()) {
+                            return true;
+                        }
+                        try {
+                            return method.invoke(connection, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
+
+        @Override
+        public Connection getConnection(String username, String password) throws SQLException {
+            throw new SQLFeatureNotSupportedException("a tenant's connections come from its provider");
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {
+            // no log writer
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) {
+            // the provider's connections have their own
+        }
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+            throw new SQLFeatureNotSupportedException();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) throws SQLException {
+            throw new SQLException("not a wrapper");
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> type) {
+            return false;
+        }
+    }
+}
