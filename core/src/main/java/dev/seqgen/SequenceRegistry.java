@@ -26,7 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -93,10 +94,10 @@ public final class SequenceRegistry implements AutoCloseable {
      * series' monitor, then its group's, then the map's); taken by nothing that holds another lock.
      */
     private final Object sweep = new Object();
-    /** Guards {@link #sweeper}: taken alone, never while a map's bin lock or {@link #sweep} is held elsewhere. */
+    /** Guards {@link #sweeps}: taken alone, never while a map's bin lock or {@link #sweep} is held elsewhere. */
     private final Object sweeperStart = new Object();
-    /** Runs {@link #releaseIdleSeries()} periodically once a series is open; null before, and after close. */
-    private @Nullable ScheduledExecutorService sweeper;
+    /** This registry's periodic {@link #releaseIdleSeries()} once a series is open; null before, and after close. */
+    private @Nullable ScheduledFuture<?> sweeps;
     /**
      * The names whose row this registry has made sure of (created, or found), by {@link #createSequence} or a
      * sequence's creation: a row is created once per registry, by whichever user comes first, never again.
@@ -427,8 +428,9 @@ public final class SequenceRegistry implements AutoCloseable {
      * series in use, not for every tenant or year it ever numbered. The next use of a released series opens it
      * again, from its row, as a first use does; a caller that kept the released {@link Sequence} may go on using it:
      * it forwards to the series opened again. A series with a call under way is not released. The registry runs
-     * this itself, on a daemon thread of its own, every half idle timeout (at most every minute) once a series is
-     * open; a series is released between one and about two idle timeouts after its last use.
+     * this itself, on a daemon thread all the JVM's registries share, every half idle timeout (at most every
+     * minute) once a series is open; a series is released between one and about two idle timeouts after its last
+     * use.
      *
      * <p>What the release did is logged once per sequence and sweep: at DEBUG, or at WARNING when values were lost
      * (the store failed), naming those series.
@@ -513,17 +515,33 @@ public final class SequenceRegistry implements AutoCloseable {
             return;
         }
         synchronized (sweeperStart) {
-            if (sweeper != null || closed) {
+            if (sweeps != null || closed) {
                 return;
             }
-            ScheduledExecutorService started = Executors.newSingleThreadScheduledExecutor(task -> {
+            long period = Math.max(10, Math.min(seriesIdleTimeout.toMillis() / 2, TimeUnit.MINUTES.toMillis(1)));
+            sweeps = IdleSeriesThread.EXECUTOR.scheduleWithFixedDelay(this::releaseIdleSeriesQuietly, period, period,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * The one thread of the JVM that releases idle series, for every registry: a JVM may hold a registry per tenant
+     * (seqgen's Hibernate support makes one per tenant whose counters are in its own table), and a thread each would
+     * be a thread per tenant. Made at the first series of any registry; a daemon, so it never keeps the JVM alive.
+     */
+    private static final class IdleSeriesThread {
+
+        static final ScheduledThreadPoolExecutor EXECUTOR = executor();
+
+        private static ScheduledThreadPoolExecutor executor() {
+            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
                 Thread thread = new Thread(task, "seqgen-series-idle");
                 thread.setDaemon(true);
                 return thread;
             });
-            long period = Math.max(10, Math.min(seriesIdleTimeout.toMillis() / 2, TimeUnit.MINUTES.toMillis(1)));
-            started.scheduleWithFixedDelay(this::releaseIdleSeriesQuietly, period, period, TimeUnit.MILLISECONDS);
-            sweeper = started;
+            // A closed registry's sweeps leave the queue at once, and the registry with them.
+            executor.setRemoveOnCancelPolicy(true);
+            return executor;
         }
     }
 
@@ -787,16 +805,16 @@ public final class SequenceRegistry implements AutoCloseable {
      * Opens the named series of a sequence and waits until each holds its first block, as
      * {@link #warmUp(Collection, Duration)} does for sequences: for the series an application knows it will number
      * at once (its known tenants, this year), so that their first blocks are in hand before it takes traffic. A
-     * series opened here is opened as {@link #series(String, String)} opens it, with the settings
-     * {@linkplain #declare declared} for the sequence, otherwise {@link #settingsFor(String) its settings}; like
+     * series opened here is opened as {@link #series(String, String)} opens it, with
+     * {@link #settingsFor(String) the sequence's settings}; like
      * every series it is released again once idle ({@link #releaseIdleSeries()}). SYNC and ASYNC series hold no
      * block: they are opened (their rows created), and nothing more.
      *
      * <p>A sequence that a framework {@linkplain #declare declared} (seqgen's Hibernate generators and Spring Data
-     * JDBC callbacks do, for the sequences their entities number) reads a series' rows in its entities' table at the
-     * series' first use and starts it above them; for such a sequence of a {@code batch} or {@code async-batch}
-     * strategy the warm-up makes sure of the series' rows and takes no block, since a block taken before that read
-     * could hold numbers the table already has.
+     * JDBC callbacks do, for the sequences their entities number) is left alone, with a line at INFO: the framework
+     * opens a series at its first use, where its counter is (for some, a tenant's own table), after reading the
+     * numbers its entities' table already holds; a block taken or a row made here could hold one of those numbers, or
+     * be in the wrong table.
      *
      * @param name the sequence name
      * @param keys the series keys
@@ -808,19 +826,16 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public void warmUpSeries(String name, Collection<String> keys, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
-        SequenceSettings framework = declared.get(name);
-        SequenceSettings settings = framework != null ? framework : settingsFor(name);
-        if (framework != null && holdsBlocks(settings.strategy())) {
-            // Entities number this sequence, and their framework reads a series' rows in their table at its first
-            // use to start it above them: a block taken before that could hold numbers the table already has.
-            for (String key : keys) {
-                createSeries(name, key, settings);
-            }
-            LOG.log(System.Logger.Level.INFO, () -> "seqgen: warm-up of " + keys.size() + " series of sequence '"
-                    + name + "': rows made sure of; their first blocks are taken at their first use, after the rows"
-                    + " their entities' table holds are read");
+        if (declared.containsKey(name)) {
+            // Entities number this sequence: their framework opens a series at its first use, where its counter is
+            // (a tenant's own table for some), after reading the numbers its table holds; a block or a row made here
+            // could hold one of those numbers, or be in the wrong table.
+            LOG.log(System.Logger.Level.INFO, () -> "seqgen: the warm-up leaves the " + keys.size() + " series of"
+                    + " sequence '" + name + "' it was given: entities number it, and open each series at its first"
+                    + " use, after reading the numbers their table holds");
             return;
         }
+        SequenceSettings settings = settingsFor(name);
         List<Sequence> opened = new ArrayList<>();
         for (String key : keys) {
             opened.add(series(name, key, settings));
@@ -1060,13 +1075,11 @@ public final class SequenceRegistry implements AutoCloseable {
         // series that lost values.
         seriesReports.forEach((name, series) -> reports.add(CloseReport.ofSeries(name, series)));
         seriesGroups.values().forEach(SeriesGroup::closeTracker);
-        ScheduledExecutorService stopping;
         synchronized (sweeperStart) {
-            stopping = sweeper;
-            sweeper = null;
-        }
-        if (stopping != null) {
-            stopping.shutdownNow();
+            if (sweeps != null) {
+                sweeps.cancel(false);
+                sweeps = null;
+            }
         }
         if (ownedExecutor != null) {
             ownedExecutor.shutdown();

@@ -638,7 +638,8 @@ public class SeqgenProperties {
         /**
          * Series to open, with their first blocks, before the application reports itself ready, by sequence: keys
          * such as acme/2026, comma-separated (seqgen.series.warm-up.invoices=acme/2026,globex/2026). Within
-         * seqgen.warm-up.timeout, after the sequences' own warm-up.
+         * seqgen.warm-up.timeout, after the sequences' own warm-up. For series taken from the registry; the series of
+         * a sequence that entities number open at their first use, after reading their table, and are left alone.
          */
         private Map<String, List<String>> warmUp = new LinkedHashMap<>();
 
