@@ -86,6 +86,24 @@ class SeriesIdleReleaseTest {
         }
     }
 
+    /** A registry per tenant (as seqgen's Hibernate support makes for tenants' own tables) adds no thread each. */
+    @Test
+    void theRegistriesOfAJvmShareOneThreadForTheirIdleSeries() {
+        List<SequenceRegistry> registries = new ArrayList<>();
+        try {
+            for (int tenant = 0; tenant < 20; tenant++) {
+                SequenceRegistry registry = SequenceRegistry.builder(store.sameRows()).sequence("invoices", batch)
+                        .build();
+                registries.add(registry);
+                registry.series("invoices", "tenant-" + tenant).next();
+            }
+            assertThat(Thread.getAllStackTraces().keySet()).filteredOn(thread -> thread.getName()
+                    .equals("seqgen-series-idle")).hasSize(1);
+        } finally {
+            registries.forEach(SequenceRegistry::close);
+        }
+    }
+
     @Test
     void zeroKeepsEverySeriesOpenAndANegativeTimeoutIsRefused() {
         try (SequenceRegistry registry = SequenceRegistry.builder(store).ticker(ticker)
