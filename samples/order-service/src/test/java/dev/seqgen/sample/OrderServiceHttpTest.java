@@ -121,7 +121,7 @@ abstract class OrderServiceHttpTest {
     void invoicesAreNumberedPerCompanyAndYearWithoutGaps() throws Exception {
         List<String> companies = List.of("NORTH", "SOUTH");
         List<LocalDate> dates = List.of(LocalDate.of(2025, 12, 31), LocalDate.of(2026, 1, 1));
-        int invoicesPerThread = 8;
+        int invoicesPerThread = 4;
         Map<String, List<Long>> answered = new ConcurrentHashMap<>();
         Map<String, List<Long>> rolledBack = new ConcurrentHashMap<>();
 
