@@ -6,7 +6,7 @@
 #            stopped with SIGTERM.
 # After each phase it reads the database: for each batch and async-batch sequence, the values reserved (the row),
 # used (the rows of the entity tables), kept for the fleet (the table of kept ranges) and lost (the rest); and the
-# invoice numbers, which must be exactly 1..n. Phase 1 must lose nothing; phase 2 loses at most what README's
+# invoice numbers, which must be exactly 1..n in each series (company, year). Phase 1 must lose nothing; phase 2 loses at most what README's
 # strategy table says a crash costs. Each replica's log (LOG_DIR) holds its shut-down report, one INFO line per
 # sequence.
 #
@@ -124,14 +124,19 @@ report() {
     LOST=$((LOST + lost))
     printf '%-14s %10d %10d %10d %10d\n' "$name" "$reserved" "$used" "$kept" "$lost"
   done
-  local count min max
-  IFS='|' read -r count min max <<< "$(sql "SELECT count(*), coalesce(min(number), 0), coalesce(max(number), 0) FROM invoices")"
-  if [ "$count" = "$max" ] && { [ "$count" = 0 ] || [ "$min" = 1 ]; }; then
+  # Invoices are numbered per company and year (INV-ACME-2026-000042): the counter of each series, the digits
+  # after the last '-', must be exactly 1..n (the replicas' invoices are all the default company's, today's).
+  local count series broken
+  IFS='|' read -r count series broken <<< "$(sql "SELECT coalesce(sum(n), 0), count(*),
+      count(*) FILTER (WHERE lo <> 1 OR hi <> n) FROM (SELECT count(*) AS n, min(c) AS lo, max(c) AS hi
+      FROM (SELECT company, extract(year FROM issue_date) AS y,
+            CAST(substring(number FROM '[0-9]+$') AS bigint) AS c FROM invoices) i GROUP BY company, y) s")"
+  if [ "$broken" = 0 ]; then
     INVOICES_OK=1
-    printf 'invoices: %d, numbers exactly 1..%d\n' "$count" "$max"
+    printf 'invoices: %d in %d series (company, year), each numbered exactly 1..n\n' "$count" "$series"
   else
     INVOICES_OK=0
-    printf 'invoices: %d, numbers %d..%d: NOT gapless\n' "$count" "$min" "$max"
+    printf 'invoices: %d in %d series (company, year), %d NOT gapless\n' "$count" "$series" "$broken"
   fi
 }
 

@@ -31,12 +31,16 @@ CREATE TABLE IF NOT EXISTS order_events (
     CONSTRAINT fk_order_events_order FOREIGN KEY (order_id) REFERENCES orders (id)
 ) PRIMARY KEY (id);
 
+-- Invoices are numbered per issuing company and year of the issue date (INV-ACME-2026-000042): the unique index
+-- on the formatted number, which holds company, year and counter, proves no number was issued twice.
 CREATE TABLE IF NOT EXISTS invoices (
-    id        INT64     NOT NULL,
-    number    INT64     NOT NULL,
-    order_id  INT64     NOT NULL,
-    total     NUMERIC   NOT NULL,
-    issued_at TIMESTAMP NOT NULL,
+    id         INT64      NOT NULL,
+    company    STRING(10) NOT NULL,
+    issue_date DATE       NOT NULL,
+    number     STRING(40) NOT NULL,
+    order_id   INT64      NOT NULL,
+    total      NUMERIC    NOT NULL,
+    issued_at  TIMESTAMP  NOT NULL,
     CONSTRAINT fk_invoices_order FOREIGN KEY (order_id) REFERENCES orders (id)
 ) PRIMARY KEY (id);
 

@@ -11,10 +11,16 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import dev.seqgen.SequenceRegistry;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -23,8 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The order service over real HTTP, on the database of the subclass. Tests share the application and its
- * data, so what they assert about invoices holds for all invoices any test issued: the committed numbers
- * are exactly 1..N.
+ * data, so what they assert about the invoices of the default company this year holds for all such invoices any
+ * test issued: the committed counters of that series are exactly 1..N. The invoices numbered per company and
+ * year use companies and years of their own.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "seqgen.table=" + SampleDatabase.SEQUENCE_TABLE, "spring.jpa.hibernate.ddl-auto=create",
@@ -39,6 +46,9 @@ abstract class OrderServiceHttpTest {
 
     @LocalServerPort
     private int port;
+
+    @Autowired
+    private SequenceRegistry sequences;
 
     @Test
     void concurrentOrderCreationGivesEveryOrderAndLineItsOwnId() throws Exception {
@@ -83,9 +93,9 @@ abstract class OrderServiceHttpTest {
                 if (i % 2 == 0) {
                     JsonNode problem = body(post("/orders/" + orderId + "/invoice?simulateFailure=true", ""), 500);
                     assertThat(problem.path("title").asString()).isEqualTo("Invoice rolled back");
-                    rolledBack.add(problem.path("rolledBackNumber").asLong());
+                    rolledBack.add(problem.path("rolledBackCounter").asLong());
                 }
-                taken[i] = body(post("/orders/" + orderId + "/invoice", ""), 201).path("number").asLong();
+                taken[i] = body(post("/orders/" + orderId + "/invoice", ""), 201).path("counter").asLong();
             }
             return taken;
         });
@@ -98,14 +108,79 @@ abstract class OrderServiceHttpTest {
                 .contains(rolledBack.stream().mapToLong(Long::longValue).toArray());
         JsonNode invoices = body(get("/actuator/seqgen/invoices"), 200);
         assertThat(invoices.path("strategy").asString()).isEqualTo("sync");
-        assertThat(invoices.path("storeNextValue").asLong()).isEqualTo(committed.length + 1);
+        assertThat(sequences.store().nextValue(defaultSeriesRow())).as("the series' row")
+                .hasValue(committed.length + 1);
+    }
+
+    /**
+     * Invoices of two companies dated in two years, from eight threads, every third one first rolled back after
+     * it took its number: each (company, year) series holds exactly 1..n, formatted with its company and year,
+     * and the rolled-back numbers went to committed invoices of the same series.
+     */
+    @Test
+    void invoicesAreNumberedPerCompanyAndYearWithoutGaps() throws Exception {
+        List<String> companies = List.of("NORTH", "SOUTH");
+        List<LocalDate> dates = List.of(LocalDate.of(2025, 12, 31), LocalDate.of(2026, 1, 1));
+        int invoicesPerThread = 4;
+        Map<String, List<Long>> answered = new ConcurrentHashMap<>();
+        Map<String, List<Long>> rolledBack = new ConcurrentHashMap<>();
+
+        Concurrently.run(THREADS, thread -> {
+            for (int i = 0; i < invoicesPerThread; i++) {
+                String company = companies.get((thread + i) % 2);
+                LocalDate date = dates.get((thread / 2 + i) % 2);
+                String series = company + "/" + date.getYear();
+                String path = "/orders/" + createOrder("series-" + thread + "-" + i, 1).path("id").asLong()
+                        + "/invoice?company=" + company + "&issueDate=" + date;
+                if (i % 3 == 0) {
+                    JsonNode problem = body(post(path + "&simulateFailure=true", ""), 500);
+                    assertThat(problem.path("rolledBackNumber").asString()).startsWith("INV-" + company + "-"
+                            + date.getYear() + "-");
+                    rolledBack.computeIfAbsent(series, key -> Collections.synchronizedList(new ArrayList<>()))
+                            .add(problem.path("rolledBackCounter").asLong());
+                }
+                JsonNode invoice = body(post(path, ""), 201);
+                assertThat(invoice.path("company").asString()).isEqualTo(company);
+                assertThat(invoice.path("issueDate").asString()).isEqualTo(date.toString());
+                answered.computeIfAbsent(series, key -> Collections.synchronizedList(new ArrayList<>()))
+                        .add(invoice.path("counter").asLong());
+            }
+            return new long[0];
+        });
+
+        assertThat(answered).containsOnlyKeys("NORTH/2025", "NORTH/2026", "SOUTH/2025", "SOUTH/2026");
+        for (String company : companies) {
+            for (LocalDate date : dates) {
+                String series = company + "/" + date.getYear();
+                List<JsonNode> invoices = invoices("?company=" + company + "&year=" + date.getYear());
+                long[] counters = invoices.stream().mapToLong(invoice -> invoice.path("counter").asLong()).toArray();
+                Concurrently.assertContiguousFrom(1, counters);
+                assertThat(counters).as(series).hasSize(answered.get(series).size())
+                        .contains(answered.get(series).stream().mapToLong(Long::longValue).toArray())
+                        .as(series + ": every number a failed invoice took went to a committed one")
+                        .contains(rolledBack.getOrDefault(series, List.of()).stream().mapToLong(Long::longValue)
+                                .toArray());
+                for (JsonNode invoice : invoices) {
+                    assertThat(invoice.path("number").asString()).isEqualTo(String.format("INV-%s-%d-%06d",
+                            company, date.getYear(), invoice.path("counter").asLong()));
+                    assertThat(invoice.path("issueDate").asString()).isEqualTo(date.toString());
+                }
+                assertThat(sequences.store().nextValue("invoices#" + series)).as("the series' row")
+                        .hasValue(counters.length + 1);
+            }
+        }
+        String first = invoices("?company=NORTH&year=2025").get(0).path("number").asString();
+        assertThat(first).isEqualTo("INV-NORTH-2025-000001");
+        assertThat(body(get("/invoices/" + first), 200).path("company").asString()).isEqualTo("NORTH");
+        assertThat(problem(post("/orders/" + createOrder("bad-company", 1).path("id").asLong()
+                + "/invoice?company=no/pe", ""), 400).path("title").asString()).isEqualTo("Invalid company");
     }
 
     @Test
     void aSecondInvoiceForAnOrderIsAConflictAndTakesNoNumber() throws Exception {
         JsonNode order = createOrder("twice", 1);
         long orderId = order.path("id").asLong();
-        long number = body(post("/orders/" + orderId + "/invoice", ""), 201).path("number").asLong();
+        String number = body(post("/orders/" + orderId + "/invoice", ""), 201).path("number").asString();
 
         HttpResponse<String> second = post("/orders/" + orderId + "/invoice", "");
 
@@ -113,7 +188,7 @@ abstract class OrderServiceHttpTest {
         assertThat(problem.path("detail").asString()).contains("Order " + orderId + " has been invoiced already");
         assertThat(body(get("/invoices/" + number), 200).path("orderId").asLong()).isEqualTo(orderId);
         JsonNode fetched = body(get("/orders/" + orderId), 200);
-        assertThat(fetched.path("invoiceNumber").asLong()).isEqualTo(number);
+        assertThat(fetched.path("invoiceNumber").asString()).isEqualTo(number);
         assertThat(fetched.path("createdAt")).as("as stored").isEqualTo(order.path("createdAt"));
         Concurrently.assertContiguousFrom(1, allInvoiceNumbers());
     }
@@ -142,7 +217,7 @@ abstract class OrderServiceHttpTest {
         assertThat(problem(get("/orders/987654321987"), 404).path("detail").asString())
                 .isEqualTo("No order with id 987654321987.");
         problem(post("/orders/987654321987/invoice", ""), 404);
-        assertThat(problem(get("/invoices/987654321987"), 404).path("title").asString())
+        assertThat(problem(get("/invoices/INV-ACME-1999-987654"), 404).path("title").asString())
                 .isEqualTo("Invoice not found");
     }
 
@@ -202,14 +277,28 @@ abstract class OrderServiceHttpTest {
                 .isEqualTo("every rolled-back number went to a committed invoice (30 rollbacks)"));
     }
 
-    /** Every committed invoice number, in order, through the paged API. */
+    /**
+     * The committed counters of the default company's invoices of this year (the series of every invoice issued
+     * without a company and a date), in order, through the paged API.
+     */
     protected long[] allInvoiceNumbers() throws Exception {
-        List<Long> numbers = new ArrayList<>();
+        return invoices("?company=ACME&year=" + LocalDate.now(ZoneOffset.UTC).getYear()).stream()
+                .mapToLong(invoice -> invoice.path("counter").asLong()).toArray();
+    }
+
+    /** The row of seqgen's table that counts {@link #allInvoiceNumbers()}. */
+    protected String defaultSeriesRow() {
+        return "invoices#ACME/" + LocalDate.now(ZoneOffset.UTC).getYear();
+    }
+
+    /** The invoices that {@code query} selects ({@code ?company=...}), by number, through the paged API. */
+    protected List<JsonNode> invoices(String query) throws Exception {
+        List<JsonNode> invoices = new ArrayList<>();
         for (int page = 0; ; page++) {
-            JsonNode body = body(get("/invoices?size=100&page=" + page), 200);
-            body.path("content").forEach(invoice -> numbers.add(invoice.path("number").asLong()));
+            JsonNode body = body(get("/invoices" + query + "&size=100&page=" + page), 200);
+            body.path("content").forEach(invoices::add);
             if (page + 1 >= body.path("page").path("totalPages").asInt()) {
-                return numbers.stream().mapToLong(Long::longValue).toArray();
+                return invoices;
             }
         }
     }

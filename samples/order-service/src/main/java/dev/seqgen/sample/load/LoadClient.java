@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,9 +29,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Drives a running order service from several threads: each creates an order with one to three lines and
  * issues its invoice; every {@code --fail-every}th order first gets a deliberately failing invoice request,
- * whose number the rollback gives back. Prints throughput and latency percentiles per operation, then the
- * checks: no order id (or line id) twice, and the invoice numbers of the whole service, read back through
- * {@code GET /invoices}, exactly 1..N.
+ * whose number the rollback gives back. Every invoice is issued by company {@value #COMPANY} and dated the day the
+ * run started (UTC), so all of them fall in one series of the service's per-company, per-year numbering. Prints
+ * throughput and latency percentiles per operation, then the checks: no order id (or line id) twice, and the
+ * counters of that series, read back through {@code GET /invoices?company=ACME&year=...}, exactly 1..N.
  *
  * <p>Bounded on purpose: at most {@value #MAX_ORDERS} orders, {@value #MAX_CONCURRENCY} threads and
  * {@link #MAX_DURATION}, and only against a loopback address.
@@ -60,7 +63,13 @@ public final class LoadClient {
     /** Page size for reading the invoices back: the service's largest. */
     private static final int PAGE_SIZE = 100;
 
+    /** The issuing company of every invoice of a run. */
+    static final String COMPANY = "ACME";
+
     private final Options options;
+
+    /** The issue date of every invoice of a run: one series, even across midnight. */
+    private final LocalDate issueDate = LocalDate.now(ZoneOffset.UTC);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -165,7 +174,7 @@ public final class LoadClient {
 
     private void failingInvoice(long orderId, Results results) throws IOException, InterruptedException {
         long start = System.nanoTime();
-        HttpResponse<String> response = post("/orders/" + orderId + "/invoice?simulateFailure=true", "");
+        HttpResponse<String> response = post(invoicePath(orderId) + "&simulateFailure=true", "");
         long latency = System.nanoTime() - start;
         JsonNode problem = json.readTree(response.body());
         if (response.statusCode() != 500 || !problem.has("rolledBackNumber")) {
@@ -174,33 +183,38 @@ public final class LoadClient {
             return;
         }
         results.failingLatencies.add(latency);
-        results.rolledBackNumbers.add(problem.path("rolledBackNumber").asLong());
+        results.rolledBackNumbers.add(problem.path("rolledBackCounter").asLong());
     }
 
     private void issueInvoice(long orderId, Results results) throws IOException, InterruptedException {
         long start = System.nanoTime();
-        HttpResponse<String> response = post("/orders/" + orderId + "/invoice", "");
+        HttpResponse<String> response = post(invoicePath(orderId), "");
         long latency = System.nanoTime() - start;
         if (response.statusCode() != 201) {
             results.error("POST /orders/" + orderId + "/invoice: " + response.statusCode() + " " + response.body());
             return;
         }
         results.invoiceLatencies.add(latency);
-        results.invoiceNumbers.add(json.readTree(response.body()).path("number").asLong());
+        results.invoiceNumbers.add(json.readTree(response.body()).path("counter").asLong());
     }
 
-    /** Every invoice number of the service, in order, through {@code GET /invoices}. */
+    private String invoicePath(long orderId) {
+        return "/orders/" + orderId + "/invoice?company=" + COMPANY + "&issueDate=" + issueDate;
+    }
+
+    /** The counters of the run's series, in order, through {@code GET /invoices}. */
     private List<Long> readAllInvoiceNumbers() throws IOException, InterruptedException {
         List<Long> numbers = new ArrayList<>();
         for (int page = 0; ; page++) {
             HttpResponse<String> response = http.send(
-                    request("/invoices?sort=number&size=" + PAGE_SIZE + "&page=" + page).GET().build(),
+                    request("/invoices?company=" + COMPANY + "&year=" + issueDate.getYear() + "&sort=number&size="
+                            + PAGE_SIZE + "&page=" + page).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IOException("GET /invoices: " + response.statusCode() + " " + response.body());
             }
             JsonNode body = json.readTree(response.body());
-            body.path("content").forEach(invoice -> numbers.add(invoice.path("number").asLong()));
+            body.path("content").forEach(invoice -> numbers.add(invoice.path("counter").asLong()));
             if (page + 1 >= body.path("page").path("totalPages").asLong()) {
                 return numbers;
             }
@@ -349,7 +363,7 @@ public final class LoadClient {
                 gapless = serviceInvoices.get(i) == i + 1;
             }
             checks.add(new Check(readError != null ? "invoice numbers readable: " + readError
-                    : "invoice numbers of the service are 1.." + n + " without gaps", gapless));
+                    : "invoice numbers of the series are 1.." + n + " without gaps", gapless));
             Set<Long> committed = new HashSet<>(serviceInvoices);
             checks.add(new Check("every invoice number answered to this client is committed ("
                     + results.invoiceNumbers.size() + ")", unique(results.invoiceNumbers)

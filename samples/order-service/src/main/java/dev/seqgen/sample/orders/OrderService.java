@@ -2,7 +2,10 @@ package dev.seqgen.sample.orders;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.stereotype.Service;
@@ -28,8 +31,12 @@ public class OrderService {
 
     private final TransactionTemplate readOnly;
 
+    private final String defaultCompany;
+
     OrderService(OrderRepository orders, InvoiceRepository invoices, OrderEventRepository events,
-            Transactions transactions, PlatformTransactionManager transactionManager) {
+            Transactions transactions, PlatformTransactionManager transactionManager,
+            @Value("${sample.invoices.default-company:ACME}") String defaultCompany) {
+        this.defaultCompany = checkedCompany(defaultCompany);
         this.orders = orders;
         this.invoices = invoices;
         this.events = events;
@@ -66,7 +73,9 @@ public class OrderService {
     }
 
     /**
-     * Issues the invoice of an order. A read-only transaction finds the order, checks it has no invoice and
+     * Issues the invoice of an order, by {@code company} (null: {@code sample.invoices.default-company}, ACME) on
+     * {@code issueDate} (null: today, UTC); its number comes from the series of that company and the issue date's
+     * year. A read-only transaction finds the order, checks it has no invoice and
      * computes the total; then a read-write transaction that only writes: the invoice and its {@code INVOICED}
      * event take their ids when they are persisted, before the transaction's first statement, and the invoice
      * number is taken from the {@code sync} sequence when the invoice's insert is flushed, last, so the sequence
@@ -82,9 +91,12 @@ public class OrderService {
      *
      * @throws OrderNotFoundException no such order (404)
      * @throws InvoiceAlreadyIssuedException the order has its invoice (409)
+     * @throws InvalidCompanyException not a company code (400)
      * @throws InvoiceRolledBackException when {@code simulateFailure} is set (500)
      */
-    public InvoiceView issueInvoice(long orderId, boolean simulateFailure) {
+    public InvoiceView issueInvoice(long orderId, String company, LocalDate issueDate, boolean simulateFailure) {
+        String issuer = company == null ? defaultCompany : checkedCompany(company);
+        LocalDate date = issueDate == null ? LocalDate.now(ZoneOffset.UTC) : issueDate;
         BigDecimal total = readOnly.execute(status -> {
             Order order = orders.findById(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
             if (invoices.existsByOrderId(orderId)) {
@@ -94,25 +106,44 @@ public class OrderService {
         });
         return transactions.readWrite(() -> {
             Order order = orders.getReferenceById(orderId);
-            Invoice invoice = invoices.save(new Invoice(order, total, now()));
+            Invoice invoice = invoices.save(new Invoice(order, issuer, date, total, now()));
             events.save(new OrderEvent(order, OrderEvent.Type.INVOICED, invoice.getIssuedAt()));
             // The number is taken last, when this flush inserts the invoice.
             invoices.flush();
             if (simulateFailure) {
-                throw new InvoiceRolledBackException(orderId, invoice.getNumber());
+                throw new InvoiceRolledBackException(orderId, invoice);
             }
             return InvoiceView.of(invoice);
         });
     }
 
     @Transactional(readOnly = true)
-    public InvoiceView findInvoice(long number) {
+    public InvoiceView findInvoice(String number) {
         return InvoiceView.of(invoices.findByNumber(number).orElseThrow(() -> new InvoiceNotFoundException(number)));
     }
 
+    /**
+     * Invoices, all or those of one company ({@code company}), and of one issue year ({@code year}, with a
+     * company): one series, whose counters are 1..n.
+     */
     @Transactional(readOnly = true)
-    public Page<InvoiceView> listInvoices(Pageable pageable) {
-        return invoices.findAll(pageable).map(InvoiceView::of);
+    public Page<InvoiceView> listInvoices(String company, Integer year, Pageable pageable) {
+        if (company == null) {
+            return invoices.findAll(pageable).map(InvoiceView::of);
+        }
+        String issuer = checkedCompany(company);
+        if (year == null) {
+            return invoices.findByCompany(issuer, pageable).map(InvoiceView::of);
+        }
+        return invoices.findByCompanyAndIssueDateBetween(issuer, LocalDate.of(year, 1, 1), LocalDate.of(year, 12, 31),
+                pageable).map(InvoiceView::of);
+    }
+
+    private static String checkedCompany(String company) {
+        if (!company.matches(Invoice.COMPANY)) {
+            throw new InvalidCompanyException(company);
+        }
+        return company;
     }
 
     /** Microseconds: what every database here stores, so an answer shows what a later read returns. */

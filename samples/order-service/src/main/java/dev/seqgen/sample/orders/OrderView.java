@@ -9,7 +9,7 @@ import java.util.List;
  * sequence {@code order_numbers}) that people read.
  */
 public record OrderView(long id, Long number, String customer, Instant createdAt, BigDecimal total, List<LineView> lines,
-        Long invoiceNumber, List<EventView> events) {
+        String invoiceNumber, List<EventView> events) {
 
     /** A line; {@code id} comes from the {@code batch} sequence {@code order_lines}. */
     public record LineView(long id, String product, int quantity, BigDecimal unitPrice) {
@@ -26,7 +26,7 @@ public record OrderView(long id, Long number, String customer, Instant createdAt
         List<EventView> events = order.getEvents().stream()
                 .map(event -> new EventView(event.getId(), event.getType(), event.getAt()))
                 .toList();
-        Long invoiceNumber = order.getInvoice() == null ? null : order.getInvoice().getNumber();
+        String invoiceNumber = order.getInvoice() == null ? null : order.getInvoice().getNumber();
         return new OrderView(order.getId(), order.getNumber(), order.getCustomer(), order.getCreatedAt(), order.total(), lines,
                 invoiceNumber, events);
     }
