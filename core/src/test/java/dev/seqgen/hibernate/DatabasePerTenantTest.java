@@ -232,7 +232,6 @@ class DatabasePerTenantTest {
                 new TenantDatabases.DatabasePerTenant(db.dataSource(), pools));
         configuration.getProperties().put(AvailableSettings.HBM2DDL_AUTO, "none");
         configuration.getProperties().put(SeqgenHibernate.REGISTRY, registry);
-        configuration.getProperties().put(SeqgenHibernate.SCHEMA_EXPORT, "false");
         SessionFactory factory = configuration.buildSessionFactory();
         opened.add(factory);
         return factory;

@@ -245,7 +245,6 @@ class SchemaPerTenantTest {
                 new TenantDatabases.SchemaPerTenant(dataSource, tenant -> schema(db, tenant)));
         configuration.getProperties().put(AvailableSettings.HBM2DDL_AUTO, "none");
         configuration.getProperties().put(SeqgenHibernate.REGISTRY, registry);
-        configuration.getProperties().put(SeqgenHibernate.SCHEMA_EXPORT, "false");
         return configuration.buildSessionFactory();
     }
 
