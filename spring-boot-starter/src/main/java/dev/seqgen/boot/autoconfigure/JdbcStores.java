@@ -59,11 +59,6 @@ final class JdbcStores implements DisposableBean {
         return kinds;
     }
 
-    /** Whether a sequence of the configuration is counted in the table, so the table must exist. */
-    static boolean tableNeeded(SeqgenProperties properties) {
-        return configuredKinds(properties).contains(CounterKind.TABLE);
-    }
-
     /** The table store the registry is built over. */
     synchronized JdbcSequenceStore buildTable() {
         JdbcSequenceStore store = table();
