@@ -78,15 +78,11 @@ final class GeneratorSettings {
         }
         SequenceSettings settings;
         try {
-            settings = AnnotatedSettings.resolve(annotation, configured, defaults,
+            settings = AnnotatedSettings.resolve(annotation, configured, defaults, sources,
                     intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            String overridden = AnnotatedSettings.overridden(annotation, configured, defaults, sources);
             // Operations may retune a sequence without a rebuild; the code's choice is then not what runs,
-            // which whoever reads the annotation should be able to see. And a value set for the sequence that
-            // equals the default leaves the annotation's in force, which nothing else would show; only values
-            // whose source the registry knows are named, so a default is never told as a value set by the user.
-            String kept = AnnotatedSettings.keptOverConfiguredDefaults(annotation, configured, defaults, sources);
-            String told = overridden.isEmpty() ? kept : kept.isEmpty() ? overridden : overridden + "; " + kept;
+            // which whoever reads the annotation should be able to see.
+            String told = AnnotatedSettings.overridden(annotation, configured, defaults, sources);
             if (!told.isEmpty() && toldOnce.add(name + " (" + where + ")")) {
                 LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + told);
             }
