@@ -1,6 +1,6 @@
 -- The order service's tables in Cloud Spanner (GoogleSQL), run at start-up by the spanner profile
 -- (spring.sql.init). Hibernate maps the entities onto them (ddl-auto=none); seqgen's sequence table comes from
--- seqgen's own script (seqgen.jdbc.initialize-schema=always).
+-- seqgen itself (seqgen.schema.initialize=always).
 -- The ids come from seqgen sequences. The orders' ids are bit-reversed (seqgen.sequences.orders.key-order in
 -- application-spanner.properties), so consecutive orders land in far-apart splits; the other tables keep
 -- sequential ids, whose consecutive values land next to each other: fine for a sample, a write hotspot for a

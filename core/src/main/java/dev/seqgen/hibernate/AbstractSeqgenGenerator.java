@@ -257,7 +257,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     }
 
     /**
-     * Adds seqgen's table to Hibernate's schema (see {@link SeqgenHibernate#SCHEMA_EXPORT}); Hibernate calls
+     * Adds seqgen's tables to Hibernate's schema (see {@link SeqgenTable}); Hibernate calls
      * this right after {@code initialize}. No I/O.
      *
      * @param database the relational model Hibernate is building

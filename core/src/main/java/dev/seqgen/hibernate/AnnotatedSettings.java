@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -66,29 +65,30 @@ final class AnnotatedSettings {
     }
 
     /**
-     * Merges the annotation into the registry's settings for the name: a value the registry configures for
-     * this name (one that differs from the registry's default) wins; otherwise a set attribute; otherwise the
-     * registry's value. The maximum value is capped at {@code maxForIdType}.
+     * Merges the annotation into the registry's settings for the name: a value set for this name wins, whatever it
+     * is; otherwise a set attribute; otherwise the registry's value (its defaults, configured or built in). The
+     * maximum value is capped at {@code maxForIdType}.
      *
      * @param annotation a {@link SeqgenGenerator} or {@link SeqgenNumber}
      * @param configured the registry's settings for the name ({@code settingsFor(name)})
      * @param defaults the registry's defaults
+     * @param sources where the values set for the name came from ({@code SequenceRegistry.sourcesFor(name)})
      * @param maxForIdType the largest value the id type holds
      * @return the settings
      * @throws SequenceConfigurationException if a value breaks a rule, named by its setting
      */
     static SequenceSettings resolve(Annotation annotation, SequenceSettings configured,
-            SequenceSettings defaults, long maxForIdType) {
+            SequenceSettings defaults, Map<Setting, String> sources, long maxForIdType) {
         SequenceSettings.Builder builder = configured.toBuilder();
-        Fill fill = new Fill(configured, defaults);
+        Fill fill = new Fill(configured, defaults, sources);
         for (Setting setting : Setting.values()) {
             Object value = attribute(annotation, setting);
-            if (value != null && fill.open(setting::valueIn)) {
+            if (value != null && fill.open(setting)) {
                 setting.apply(builder, value);
             }
         }
         if (attribute(annotation, Setting.BLOCK_SIZE) != null && attribute(annotation, Setting.LOW_WATERMARK) == null
-                && fill.open(SequenceSettings::blockSize) && fill.open(SequenceSettings::lowWatermark)) {
+                && fill.open(Setting.BLOCK_SIZE) && fill.open(Setting.LOW_WATERMARK)) {
             // The low watermark the registry would use was a quarter of its own block: back to the default, a
             // quarter of the annotation's block (and for an adaptive ASYNC_BATCH, the floor of its refill point
             // rather than a fixed one).
@@ -118,9 +118,9 @@ final class AnnotatedSettings {
     }
 
     /**
-     * Describes the annotation's attributes that the registry's settings for the name override (a value of the
-     * name's own that differs from the default wins over the attribute), for a log line, each by its source where
-     * the registry knows it: empty when the annotation's attributes all apply.
+     * Describes the annotation's attributes that the registry's settings for the name override (a value set for the
+     * name wins over the attribute), for a log line, each by its source where the registry knows it: empty when the
+     * annotation's attributes all apply.
      *
      * @param sources where the values set for the name came from ({@code SequenceRegistry.sourcesFor(name)})
      * @return for example {@code seqgen.sequences.invoices.strategy=BATCH overrides the annotation's strategy=SYNC},
@@ -128,11 +128,11 @@ final class AnnotatedSettings {
      */
     static String overridden(Annotation annotation, SequenceSettings configured, SequenceSettings defaults,
             Map<Setting, String> sources) {
-        Fill fill = new Fill(configured, defaults);
+        Fill fill = new Fill(configured, defaults, sources);
         StringJoiner overridden = new StringJoiner("; ");
         for (Setting setting : Setting.values()) {
             Object value = attribute(annotation, setting);
-            if (value != null && !fill.open(setting::valueIn) && !value.equals(setting.valueIn(configured))) {
+            if (value != null && !fill.open(setting) && !value.equals(setting.valueIn(configured))) {
                 String source = sources.get(setting);
                 overridden.add((source != null ? source + "=" + setting.valueIn(configured)
                         : "the registry's " + setting.key() + "=" + setting.valueIn(configured) + " for the sequence")
@@ -140,35 +140,6 @@ final class AnnotatedSettings {
             }
         }
         return overridden.toString();
-    }
-
-    /**
-     * Describes the annotation's attributes that apply although a value was set for the sequence: one equal to the
-     * default, and a default never overrides an attribute. The case a user cannot see otherwise
-     * ({@code seqgen.sequences.x.strategy} set to the default strategy leaves an annotation's other strategy in
-     * force), for a log line. Only values the registry knows were set for the sequence, by their source, are named:
-     * a default, built in or configured as a default, is never presented as set for the sequence.
-     *
-     * @param sources where the values set for the name came from ({@code SequenceRegistry.sourcesFor(name)}); a
-     *     setting absent from it was not set for the sequence, as far as the registry knows
-     * @return for example {@code the annotation's strategy=SYNC applies, not seqgen.sequences.x.strategy=ASYNC_BATCH,
-     *     which equals the default (...)}, or empty
-     */
-    static String keptOverConfiguredDefaults(Annotation annotation, SequenceSettings configured,
-            SequenceSettings defaults, Map<Setting, String> sources) {
-        Fill fill = new Fill(configured, defaults);
-        StringJoiner kept = new StringJoiner("; ");
-        for (Setting setting : Setting.values()) {
-            Object value = attribute(annotation, setting);
-            String source = sources.get(setting);
-            if (value != null && source != null && fill.open(setting::valueIn)
-                    && !value.equals(setting.valueIn(configured))) {
-                kept.add("the annotation's " + setting.annotationAttribute().orElseThrow() + "=" + value
-                        + " applies, not " + source + "=" + setting.valueIn(configured) + ", which equals the default");
-            }
-        }
-        return kept.length() == 0 ? "" : kept + " (a value set for a sequence overrides an annotation only where it"
-                + " differs from the default)";
     }
 
     /**
@@ -213,20 +184,16 @@ final class AnnotatedSettings {
         return text.toString();
     }
 
-    /** Tells which settings the registry leaves open for the annotation to fill. */
-    private static final class Fill {
+    /**
+     * Tells which settings the registry leaves open for the annotation to fill: those not set for the name, as its
+     * sources say; when the registry was not told them ({@code SequenceRegistry.Builder.sequence(name, settings)}),
+     * those whose value is the default's.
+     */
+    private record Fill(SequenceSettings configured, SequenceSettings defaults, Map<Setting, String> sources) {
 
-        private final SequenceSettings configured;
-        private final SequenceSettings defaults;
-
-        Fill(SequenceSettings configured, SequenceSettings defaults) {
-            this.configured = configured;
-            this.defaults = defaults;
-        }
-
-        /** Whether the registry configures nothing of its own for this setting of the name. */
-        boolean open(Function<SequenceSettings, Object> setting) {
-            return setting.apply(configured).equals(setting.apply(defaults));
+        boolean open(Setting setting) {
+            return sources.isEmpty() ? setting.valueIn(configured).equals(setting.valueIn(defaults))
+                    : !sources.containsKey(setting);
         }
     }
 }

@@ -78,15 +78,11 @@ final class GeneratorSettings {
         }
         SequenceSettings settings;
         try {
-            settings = AnnotatedSettings.resolve(annotation, configured, defaults,
+            settings = AnnotatedSettings.resolve(annotation, configured, defaults, sources,
                     intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            String overridden = AnnotatedSettings.overridden(annotation, configured, defaults, sources);
             // Operations may retune a sequence without a rebuild; the code's choice is then not what runs,
-            // which whoever reads the annotation should be able to see. And a value set for the sequence that
-            // equals the default leaves the annotation's in force, which nothing else would show; only values
-            // whose source the registry knows are named, so a default is never told as a value set by the user.
-            String kept = AnnotatedSettings.keptOverConfiguredDefaults(annotation, configured, defaults, sources);
-            String told = overridden.isEmpty() ? kept : kept.isEmpty() ? overridden : overridden + "; " + kept;
+            // which whoever reads the annotation should be able to see.
+            String told = AnnotatedSettings.overridden(annotation, configured, defaults, sources);
             if (!told.isEmpty() && toldOnce.add(name + " (" + where + ")")) {
                 LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + told);
             }
@@ -201,6 +197,19 @@ final class GeneratorSettings {
     }
 
     /**
+     * Whether seqgen creates its tables, as {@link SeqgenHibernate#SCHEMA_INITIALIZE} says.
+     *
+     * @throws SequenceConfigurationException naming the setting if it is neither {@code always} nor {@code never}
+     */
+    static boolean initializes(@Nullable Object value) {
+        String text = value == null ? "always" : value.toString().trim();
+        if (!text.equalsIgnoreCase("always") && !text.equalsIgnoreCase("never")) {
+            throw new SequenceConfigurationException(SeqgenHibernate.SCHEMA_INITIALIZE, value, "always or never");
+        }
+        return text.equalsIgnoreCase("always");
+    }
+
+    /**
      * The {@code seqgen.*} Hibernate settings seqgen reads when it builds its own registry (see
      * {@link SeqgenHibernate}). Values may be strings, as in {@code hibernate.properties}, or objects of the
      * setting's type. Every bad value or unknown key fails with the full setting name and what is allowed.
@@ -230,8 +239,7 @@ final class GeneratorSettings {
 
         static PlainSettings from(Map<String, Object> settings) {
             Object table = settings.get(SeqgenHibernate.TABLE);
-            boolean createTable = bool(SeqgenHibernate.SCHEMA_CREATE, settings.get(SeqgenHibernate.SCHEMA_CREATE),
-                    true);
+            boolean createTable = initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
 
             SequenceSettings.Builder defaults = SequenceSettings.builder();
             Map<String, Map<String, Object>> sequences = new TreeMap<>();
@@ -294,20 +302,6 @@ final class GeneratorSettings {
                     e.value(), e.allowed());
             named.initCause(e);
             return named;
-        }
-
-        private static boolean bool(String setting, @Nullable Object value, boolean absent) {
-            if (value == null) {
-                return absent;
-            }
-            if (value instanceof Boolean b) {
-                return b;
-            }
-            String text = value.toString().trim();
-            if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
-                return Boolean.parseBoolean(text);
-            }
-            throw new SequenceConfigurationException(setting, value, "true or false");
         }
     }
 }

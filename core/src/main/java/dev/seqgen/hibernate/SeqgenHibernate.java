@@ -15,7 +15,7 @@ import org.hibernate.engine.spi.SessionFactoryImplementor;
  *       uses it, and seqgen neither builds nor closes a registry.</li>
  *   <li>Otherwise, unless {@link #REGISTRY_REQUIRED} is true, seqgen builds one registry for the Hibernate
  *       service registry (one per session factory in the usual bootstraps) over the session factory's
- *       {@code DataSource}, configured by {@link #TABLE}, {@link #SCHEMA_CREATE}, {@link #DEFAULTS_PREFIX} and
+ *       {@code DataSource}, configured by {@link #TABLE}, {@link #SCHEMA_INITIALIZE}, {@link #DEFAULTS_PREFIX} and
  *       {@link #SEQUENCES_PREFIX}, and closes it when the session factory closes.</li>
  * </ul>
  */
@@ -48,20 +48,14 @@ public final class SeqgenHibernate {
     public static final String SEQUENCE_PREFIX = "seqgen.jdbc.sequence-prefix";
 
     /**
-     * Setting ({@code true}/{@code false}, default true): whether seqgen creates its table when missing, when
-     * it builds its own registry.
+     * Setting ({@code always}/{@code never}, default {@code always}), the one that decides whether seqgen creates its
+     * tables (the sequence table and its table of kept ranges): with {@code always} the registry seqgen builds
+     * creates them when missing, and Hibernate's schema tools ({@code hibernate.hbm2ddl.auto=create},
+     * {@code create-drop}, {@code update}, generated schema scripts) create them too, with the same statements;
+     * with {@code never} neither does (migrations create them). Spring Boot sets it from
+     * {@code seqgen.schema.initialize}.
      */
-    public static final String SCHEMA_CREATE = "seqgen.schema.create";
-
-    /**
-     * Setting ({@code true}/{@code false}, default true): whether seqgen's table is part of Hibernate's schema,
-     * so that {@code hibernate.hbm2ddl.auto} ({@code create}, {@code create-drop}, {@code update},
-     * {@code validate}, {@code drop}) and generated schema scripts include it. It is, when the rows are in a
-     * table of the JDBC store: the one seqgen builds over the session factory's {@code DataSource}, or the
-     * store of the registry given in {@link #REGISTRY}. Set false when that store's table lives in another
-     * database than the entities.
-     */
-    public static final String SCHEMA_EXPORT = "seqgen.hibernate.schema-export";
+    public static final String SCHEMA_INITIALIZE = "seqgen.schema.initialize";
 
     /**
      * Prefix of the default sequence settings when seqgen builds its own registry, followed by the

@@ -402,17 +402,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private static SeqgenMappingException noTenantTable(TenantCounters counters, Object tenant, String name,
             String where, RuntimeException unreadable, SequenceException cause) {
         String table = counters.table();
-        String platform = counters.storeOf(tenant).sqlTable().map(SequenceStore.SqlTable::platform)
-                .orElse("postgresql");
+        String ddl = SeqgenTable.ddl(counters.storeOf(tenant).sqlTable()
+                .orElse(new SequenceStore.SqlTable(table, "postgresql")));
         return new SeqgenMappingException(where + ", tenant '" + tenant + "'", "the SYNC values of sequence '" + name
                 + "' count in seqgen's table " + table + " of each tenant's own schema or database (seqgen's table is"
                 + " not qualified by a schema, and each tenant has a schema or database of its own), and the"
                 + " connection of tenant '" + tenant + "' cannot read table " + table + ": "
                 + SeqgenTable.databaseError(unreadable) + "; nothing was inserted",
                 "Create the table in the tenant's schema or database, where the tenant's other tables are created (its"
-                + " Flyway or Liquibase migrations): the script dev/seqgen/schema/" + platform + ".sql of"
-                + " seqgen-spring-boot-starter creates it; or qualify seqgen.table with a schema every tenant's"
-                + " connection reaches, to count every tenant in that one table (see docs/multi-tenancy.md)", cause);
+                + " Flyway or Liquibase migrations): " + ddl + "; or qualify seqgen.table with a schema every"
+                + " tenant's connection reaches, to count every tenant in that one table (see docs/multi-tenancy.md)",
+                cause);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.seqgen.jdbc;
 
+import dev.seqgen.spi.Identifiers;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -7,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -135,6 +138,17 @@ public enum JdbcDialect {
         @Override
         String insertIfMissingSql(String table) {
             return "INSERT IGNORE INTO " + table + " (name, next_value) VALUES (?, ?)";
+        }
+
+        /** InnoDB whatever the server's default engine: a reservation is a transaction. */
+        @Override
+        String createTableSql(String table) {
+            return super.createTableSql(table) + " ENGINE = InnoDB";
+        }
+
+        @Override
+        String createKeptTableSql(String keptTable) {
+            return super.createKeptTableSql(keptTable) + " ENGINE = InnoDB";
         }
 
         @Override
@@ -442,13 +456,41 @@ public enum JdbcDialect {
     }
 
     /**
-     * Returns the database as seqgen's schema scripts name it ({@code dev/seqgen/schema/<platform>.sql}): the store
-     * name, but {@code spanner-postgresql} for PostgreSQL-dialect Spanner databases.
+     * Returns the database as seqgen's SPI names it ({@code SequenceStore.SqlTable#platform()}): the store name, but
+     * {@code spanner-postgresql} for PostgreSQL-dialect Spanner databases.
      *
      * @return the platform
      */
     public String platform() {
         return this == SPANNER_POSTGRESQL ? "spanner-postgresql" : storeName;
+    }
+
+    /**
+     * Finds the dialect of a platform ({@link #platform()}).
+     *
+     * @param platform the platform
+     * @return the dialect, or null if seqgen has none for it
+     */
+    public static @Nullable JdbcDialect ofPlatform(String platform) {
+        for (JdbcDialect dialect : values()) {
+            if (dialect.platform().equals(platform)) {
+                return dialect;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Returns the DDL of seqgen's tables in this database, the only one seqgen has (the JDBC stores, the Spanner
+     * store, the Spring Boot starter and Hibernate's schema tools all run these statements): the sequence table,
+     * a row per sequence, and its table of ranges kept for the fleet ({@code <table>_kept}, see
+     * {@link JdbcSequenceStore#keep}), each {@code CREATE TABLE IF NOT EXISTS} so that concurrent creators agree.
+     *
+     * @param table the sequence table, optionally schema-qualified
+     * @return the two statements, the sequence table's first
+     */
+    public List<String> createTablesSql(String table) {
+        return List.of(createTableSql(table), createKeptTableSql(Identifiers.keptTableName(table)));
     }
 
     /**
@@ -471,8 +513,8 @@ public enum JdbcDialect {
     }
 
     /**
-     * The table of ranges kept for the fleet ({@link JdbcSequenceStore#keep}): one row per range, keyed by the
-     * sequence and the range's first value. Column names avoid {@code first_value}, a reserved word of MySQL 8.
+     * The table of ranges kept for the fleet: one row per range, keyed by the sequence and the range's first value.
+     * Column names avoid {@code first_value}, a reserved word of MySQL 8.
      */
     String createKeptTableSql(String keptTable) {
         return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name VARCHAR(64) NOT NULL, range_start BIGINT NOT NULL,"

@@ -251,8 +251,9 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (!connection.getAutoCommit()) {
                 connection.setAutoCommit(true);
             }
-            createIfMissing(connection, table, dialect.createTableSql(table));
-            createIfMissing(connection, keptTable, dialect.createKeptTableSql(keptTable));
+            List<String> ddl = dialect.createTablesSql(table);
+            createIfMissing(connection, table, ddl.get(0));
+            createIfMissing(connection, keptTable, ddl.get(1));
         }
         tableReady = true;
     }

@@ -97,28 +97,25 @@ class AnnotatedSettingsTest {
     }
 
     /**
-     * A value set for the sequence that equals the default (as {@code seqgen.sequences.x.strategy} set to the
-     * default strategy) leaves the annotation's value in force: resolved so, and said so for the log, naming only
-     * the values set for the sequence, never one it has from the defaults.
+     * A value set for the sequence wins over the attribute whatever it is, the default's value too (as
+     * {@code seqgen.sequences.x.strategy} set to the default strategy), and is said so for the log; a value the
+     * sequence has from the defaults, not set for it, leaves the attribute in force.
      */
     @Test
-    void aValueSetForTheSequenceEqualToTheDefaultLeavesTheAttributeInForceAndSaysSo() throws Exception {
+    void aValueSetForTheSequenceEqualToTheDefaultOverridesTheAttribute() throws Exception {
         SequenceSettings defaults = SequenceSettings.defaults();
         SequenceSettings configured = defaults.toBuilder().initialValue(9000).build();
-        assertThat(resolve("tuned", configured, defaults).strategy()).isEqualTo(Strategy.SYNC);
         Map<Setting, String> sources = Map.of(Setting.STRATEGY, "seqgen.sequences.invoices.strategy",
-                Setting.INITIAL_VALUE, "seqgen.sequences.invoices.initial-value");
-        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("tuned"), configured, defaults, sources))
-                .isEqualTo("the annotation's strategy=SYNC applies, not seqgen.sequences.invoices.strategy="
-                        + defaults.strategy() + ", which equals the default (a value set for a sequence overrides an"
-                        + " annotation only where it differs from the default)");
-        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("tuned"), configured, defaults,
-                Map.of(Setting.INITIAL_VALUE, "seqgen.sequences.invoices.initial-value")))
-                .as("the strategy, block size and timeout are the defaults': not set for the sequence").isEmpty();
-        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("tuned"), configured, defaults, Map.of()))
-                .as("not known to be set for the sequence").isEmpty();
-        assertThat(AnnotatedSettings.keptOverConfiguredDefaults(annotation("bare"), configured, defaults, sources))
-                .as("no attribute set").isEmpty();
+                Setting.BLOCK_SIZE, "seqgen.sequences.invoices.block-size");
+        SequenceSettings settings = AnnotatedSettings.resolve(annotation("tuned"), configured, defaults, sources,
+                SequenceSettings.LARGEST_MAX_VALUE);
+        assertThat(settings.strategy()).as("set for the sequence, the default's").isEqualTo(defaults.strategy());
+        assertThat(settings.blockSize()).as("set for the sequence, the default's").isEqualTo(defaults.blockSize());
+        assertThat(settings.initialValue()).as("not set for the sequence: the attribute").isEqualTo(100);
+        assertThat(AnnotatedSettings.overridden(annotation("tuned"), configured, defaults, sources)).isEqualTo(
+                "seqgen.sequences.invoices.strategy=" + defaults.strategy() + " overrides the annotation's"
+                        + " strategy=SYNC; seqgen.sequences.invoices.block-size=" + defaults.blockSize()
+                        + " overrides the annotation's blockSize=40");
     }
 
     @Test
@@ -133,7 +130,7 @@ class AnnotatedSettingsTest {
     @Test
     void intIdsAreCappedAtTheIntRange() throws Exception {
         SequenceSettings settings = AnnotatedSettings.resolve(annotation("bare"), SequenceSettings.defaults(),
-                SequenceSettings.defaults(), SequenceSettings.INT_MAX_VALUE);
+                SequenceSettings.defaults(), Map.of(), SequenceSettings.INT_MAX_VALUE);
         assertThat(settings.maxValue()).isEqualTo(Integer.MAX_VALUE);
     }
 
@@ -183,7 +180,7 @@ class AnnotatedSettingsTest {
 
     private static SequenceSettings resolve(String field, SequenceSettings configured, SequenceSettings defaults)
             throws Exception {
-        return AnnotatedSettings.resolve(annotation(field), configured, defaults,
+        return AnnotatedSettings.resolve(annotation(field), configured, defaults, Map.of(),
                 SequenceSettings.LARGEST_MAX_VALUE);
     }
 

@@ -57,9 +57,6 @@ final class HibernateTesting {
         configuration.getProperties().put(AvailableSettings.DATASOURCE, dataSource);
         configuration.getProperties().put(AvailableSettings.HBM2DDL_AUTO, "create-drop");
         configuration.getProperties().put(SeqgenHibernate.TABLE, seqgenTable);
-        // The tests read seqgen's table after the session factory closed (given-back values), so create-drop
-        // must not drop it; SchemaExportTest turns the export on.
-        configuration.getProperties().put(SeqgenHibernate.SCHEMA_EXPORT, "false");
         configuration.getProperties().putAll(settings);
         return configuration.buildSessionFactory();
     }

@@ -3,6 +3,7 @@ package dev.seqgen.hibernate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.seqgen.jdbc.JdbcDialect;
 import dev.seqgen.testing.TestDatabase;
 import java.util.Arrays;
 import java.util.List;
@@ -24,7 +25,7 @@ class PlainHibernateStartUpErrorsTest {
     void aMissingSequenceTableThatSeqgenMayNotCreateFailsTheBuildWithSeqgensMessageOnTop() {
         String missing = TestDatabase.uniqueTable();
         Throwable failure = catchThrowable(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), PREFIX,
-                missing, Map.of(SeqgenHibernate.SCHEMA_CREATE, "false"), NumberedInvoice.class).close());
+                missing, Map.of(SeqgenHibernate.SCHEMA_INITIALIZE, "never"), NumberedInvoice.class).close());
         assertThat(failure).as("what the build threw").isInstanceOf(SeqgenMappingException.class)
                 .hasMessageContaining(missing)
                 .hasMessageContaining("NumberedInvoice");
@@ -32,14 +33,14 @@ class PlainHibernateStartUpErrorsTest {
 
     /**
      * The missing table's failure names what can be acted on: the table with every entity and sequence that uses it
-     * (not one of them picked at random), the database's error, and the settings and script that create the table
-     * in plain Hibernate; never a name of seqgen's own making.
+     * (not one of them picked at random), the database's error, and the setting and the store's DDL that create the
+     * table in plain Hibernate; never a name of seqgen's own making.
      */
     @Test
     void aMissingSequenceTableIsNamedWithEveryUserOfItAndWhatCreatesIt() {
         String missing = TestDatabase.uniqueTable();
         Throwable failure = catchThrowable(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), PREFIX,
-                missing, Map.of(SeqgenHibernate.SCHEMA_CREATE, "false"), NumberedInvoice.class,
+                missing, Map.of(SeqgenHibernate.SCHEMA_INITIALIZE, "never"), NumberedInvoice.class,
                 NumberedCreditNote.class).close());
         assertThat(failure).isInstanceOf(SeqgenMappingException.class);
         SeqgenMappingException missingTable = (SeqgenMappingException) failure;
@@ -58,10 +59,9 @@ class PlainHibernateStartUpErrorsTest {
                 + " database: Table \"" + missing.toUpperCase(java.util.Locale.ROOT) + "\" not found")
                 .endsWith("[SQLSTATE 42S02]");
         assertThat(missingTable.action()).isEqualTo("If the table does not exist, create it: let seqgen create it"
-                + " (seqgen.schema.create=true, the default; it is false here); or let Hibernate create it with its"
-                + " schema (hibernate.hbm2ddl.auto=create or update with seqgen.hibernate.schema-export=true, the"
-                + " default; it is false here); or run the script"
-                + " dev/seqgen/schema/h2.sql of seqgen-spring-boot-starter (in your Flyway or Liquibase migrations)");
+                + " (seqgen.schema.initialize=always, the default; it is never here); or run "
+                + String.join("; ", JdbcDialect.H2.createTablesSql(missing)) + " in your Flyway or Liquibase"
+                + " migrations");
         assertThat(missingTable.getMessage()).doesNotContain("seqgen-table-probe");
     }
 

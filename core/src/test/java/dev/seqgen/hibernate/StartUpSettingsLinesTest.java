@@ -35,15 +35,14 @@ class StartUpSettingsLinesTest {
                 + "seqgen.sequences.tuned.initial-value=7000 overrides the annotation's initialValue=100");
     }
 
+    /** A property set for the sequence wins over the annotation, the default's value too, and the line says so. */
     @Test
-    void aValueSetForTheSequenceThatEqualsTheDefaultIsNamedByItsPropertyAndNothingElse() {
+    void aPropertyForTheSequenceEqualToTheDefaultOverridesTheAnnotation() {
         start(TunedTicket.class, Map.of("seqgen.sequences.tuned.strategy", "async-batch",
                 "seqgen.sequences.tuned.block-size", "1000"));
         assertThat(linesAbout(TUNED)).containsExactly(TUNED
-                + "the annotation's strategy=BATCH applies, not seqgen.sequences.tuned.strategy=ASYNC_BATCH, which"
-                + " equals the default; the annotation's blockSize=10 applies, not seqgen.sequences.tuned.block-size"
-                + "=1000, which equals the default (a value set for a sequence overrides an annotation only where"
-                + " it differs from the default)");
+                + "seqgen.sequences.tuned.strategy=ASYNC_BATCH overrides the annotation's strategy=BATCH;"
+                + " seqgen.sequences.tuned.block-size=1000 overrides the annotation's blockSize=10");
     }
 
     /**

@@ -11,6 +11,7 @@ import com.google.cloud.spanner.Statement;
 import com.google.cloud.spanner.TransactionContext;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceExhaustedException;
+import dev.seqgen.jdbc.JdbcDialect;
 import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
@@ -43,19 +44,9 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>The table and the table of ranges kept for the fleet ({@link #keep}), created on demand (each only if it is
- * missing) when {@link Builder#createTable(boolean)} is set, or beforehand with:
- *
- * <pre>
- * CREATE TABLE seqgen_sequences (
- *   name STRING(64) NOT NULL,
- *   next_value INT64 NOT NULL
- * ) PRIMARY KEY (name);
- * CREATE TABLE seqgen_sequences_kept (
- *   name STRING(64) NOT NULL,
- *   range_start INT64 NOT NULL,
- *   range_end INT64 NOT NULL
- * ) PRIMARY KEY (name, range_start)
- * </pre>
+ * missing) when {@link Builder#createTable(boolean)} is set, or beforehand (by migrations) with the statements of
+ * {@link JdbcDialect#createTablesSql} of {@link JdbcDialect#SPANNER} (GoogleSQL) or
+ * {@link JdbcDialect#SPANNER_POSTGRESQL}: the JDBC store's tables on Spanner, the same ones.
  *
  * <p>A reservation is one read-write transaction holding one statement,
  * {@code UPDATE t SET next_value = next_value + @count WHERE name = @name AND next_value <= @lastStart
@@ -527,7 +518,8 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     private SequenceStoreException keptError(String what, SpannerException e) {
         return new SequenceStoreException(what + " in table " + keptTable + ": " + e.getMessage()
-                + "; if the table is missing, create it: " + sql().createKeptTableSql(keptTable), e, isTransient(e));
+                + "; if the table is missing, create it: " + sql().ddl.createTablesSql(table).get(1), e,
+                isTransient(e));
     }
 
     /**
@@ -625,12 +617,13 @@ public final class SpannerSequenceStore implements SequenceStore {
      * installation made before seqgen kept ranges for the fleet lacks.
      */
     private List<String> missingTables() {
+        List<String> statements = sql().ddl.createTablesSql(table);
         List<String> ddl = new ArrayList<>();
         if (!tableFound(table)) {
-            ddl.add(sql().createTableSql(table));
+            ddl.add(statements.get(0));
         }
         if (!tableFound(keptTable)) {
-            ddl.add(sql().createKeptTableSql(keptTable));
+            ddl.add(statements.get(1));
         }
         return ddl;
     }

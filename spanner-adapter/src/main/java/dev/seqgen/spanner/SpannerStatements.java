@@ -2,19 +2,20 @@ package dev.seqgen.spanner;
 
 import com.google.cloud.spanner.Dialect;
 import com.google.cloud.spanner.Statement;
+import dev.seqgen.jdbc.JdbcDialect;
 
 import java.util.Locale;
 
 /**
- * The statements of {@link SpannerSequenceStore} in each SQL dialect of Spanner, and the DDL of its table, all of
- * it in this one place: the same statements in both dialects, built here with their parameters bound. GoogleSQL
- * names its parameters (@name); PostgreSQL-dialect databases number them ($1), and the client binds $n as "pn":
- * {@link #param} picks the name.
+ * The statements of {@link SpannerSequenceStore} in each SQL dialect of Spanner, all of them in this one place (the
+ * DDL of its tables is the JDBC store's, {@link JdbcDialect#createTablesSql}): the same statements in both
+ * dialects, built here with their parameters bound. GoogleSQL names its parameters (@name); PostgreSQL-dialect
+ * databases number them ($1), and the client binds $n as "pn": {@link #param} picks the name.
  */
 enum SpannerStatements {
 
-    /** GoogleSQL databases: {@code THEN RETURN}, named parameters, Spanner's DDL. */
-    GOOGLE_STANDARD_SQL {
+    /** GoogleSQL databases: {@code THEN RETURN}, named parameters. */
+    GOOGLE_STANDARD_SQL(JdbcDialect.SPANNER) {
         @Override
         String reserveSql(String table) {
             return "UPDATE " + table + " SET next_value = next_value + @count"
@@ -41,17 +42,7 @@ enum SpannerStatements {
             return "UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower";
         }
 
-        @Override
-        String createTableSql(String table) {
-            return "CREATE TABLE IF NOT EXISTS " + table
-                    + " (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)";
-        }
 
-        @Override
-        String createKeptTableSql(String keptTable) {
-            return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name STRING(64) NOT NULL, range_start INT64 NOT NULL,"
-                    + " range_end INT64 NOT NULL) PRIMARY KEY (name, range_start)";
-        }
 
         @Override
         String keepSql(String keptTable) {
@@ -90,8 +81,8 @@ enum SpannerStatements {
         }
     },
 
-    /** PostgreSQL-dialect databases: {@code RETURNING}, numbered parameters, PostgreSQL DDL. */
-    POSTGRESQL {
+    /** PostgreSQL-dialect databases: {@code RETURNING}, numbered parameters. */
+    POSTGRESQL(JdbcDialect.SPANNER_POSTGRESQL) {
         @Override
         String reserveSql(String table) {
             return "UPDATE " + table + " SET next_value = next_value + $1"
@@ -118,17 +109,7 @@ enum SpannerStatements {
             return "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value < $3";
         }
 
-        @Override
-        String createTableSql(String table) {
-            return "CREATE TABLE IF NOT EXISTS " + table
-                    + " (name varchar(64) NOT NULL PRIMARY KEY, next_value bigint NOT NULL)";
-        }
 
-        @Override
-        String createKeptTableSql(String keptTable) {
-            return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name varchar(64) NOT NULL, range_start bigint NOT NULL,"
-                    + " range_end bigint NOT NULL, PRIMARY KEY (name, range_start))";
-        }
 
         @Override
         String keepSql(String keptTable) {
@@ -166,6 +147,13 @@ enum SpannerStatements {
         }
     };
 
+    /** The dialect whose DDL ({@link JdbcDialect#createTablesSql}) creates the store's tables. */
+    final JdbcDialect ddl;
+
+    SpannerStatements(JdbcDialect ddl) {
+        this.ddl = ddl;
+    }
+
     /**
      * Returns the statements of a database's dialect: those of PostgreSQL-dialect databases for
      * {@link Dialect#POSTGRESQL}, GoogleSQL's for any other.
@@ -186,15 +174,6 @@ enum SpannerStatements {
 
     /** Sets the row's next_value to {@code @target} only if it lies below {@code @lower}. */
     abstract String advanceSql(String table);
-
-    /** The DDL of the sequence table, {@code IF NOT EXISTS} so that concurrent creators agree. */
-    abstract String createTableSql(String table);
-
-    /**
-     * The DDL of the table of ranges kept for the fleet: a row per range, keyed by the sequence and the range's first
-     * value (see {@link SpannerSequenceStore#keep}).
-     */
-    abstract String createKeptTableSql(String keptTable);
 
     /** Inserts a kept range {@code (@name, @first, @end)}. */
     abstract String keepSql(String keptTable);

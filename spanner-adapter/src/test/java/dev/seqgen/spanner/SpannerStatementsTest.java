@@ -46,7 +46,7 @@ class SpannerStatementsTest {
         assertThat(sql.advance("seq", "orders", 50)).isEqualTo(Statement.newBuilder(
                 "UPDATE seq SET next_value = @target WHERE name = @name AND next_value < @lower")
                 .bind("target").to(50).bind("name").to("orders").bind("lower").to(50).build());
-        assertThat(sql.createTableSql("seq")).isEqualTo("CREATE TABLE IF NOT EXISTS seq"
+        assertThat(sql.ddl.createTablesSql("seq").get(0)).isEqualTo("CREATE TABLE IF NOT EXISTS seq"
                 + " (name STRING(64) NOT NULL, next_value INT64 NOT NULL) PRIMARY KEY (name)");
         assertThat(sql.tableLookup("Seq")).isEqualTo(Statement.newBuilder(
                 "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema AND TABLE_NAME = @table")
@@ -74,8 +74,8 @@ class SpannerStatementsTest {
         assertThat(sql.advance("seq", "orders", 50)).isEqualTo(Statement.newBuilder(
                 "UPDATE seq SET next_value = $1 WHERE name = $2 AND next_value < $3")
                 .bind("p1").to(50).bind("p2").to("orders").bind("p3").to(50).build());
-        assertThat(sql.createTableSql("seq")).isEqualTo(
-                "CREATE TABLE IF NOT EXISTS seq (name varchar(64) NOT NULL PRIMARY KEY, next_value bigint NOT NULL)");
+        assertThat(sql.ddl.createTablesSql("seq").get(0)).isEqualTo(
+                "CREATE TABLE IF NOT EXISTS seq (name VARCHAR(64) NOT NULL PRIMARY KEY, next_value BIGINT NOT NULL)");
         assertThat(sql.tableLookup("Seq")).isEqualTo(Statement.newBuilder(
                 "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = $1 AND TABLE_NAME = $2")
                 .bind("p1").to("public").bind("p2").to("seq").build());
@@ -99,8 +99,9 @@ class SpannerStatementsTest {
         List<String> documented = Pattern.compile("`([^`]+)`").matcher(section).results().map(code -> code.group(1))
                 .toList();
         SpannerStatements sql = SpannerStatements.GOOGLE_STANDARD_SQL;
+        List<String> ddl = sql.ddl.createTablesSql("t");
         List<String> sent = List.of(sql.reserveSql("t"), sql.selectSql("t"), sql.insertSql("t"), sql.giveBackSql("t"),
-                sql.advanceSql("t"), sql.createTableSql("t"), sql.createKeptTableSql("t_kept"), sql.keepSql("t_kept"),
+                sql.advanceSql("t"), ddl.get(0), ddl.get(1), sql.keepSql("t_kept"),
                 sql.keptRanges("t_kept", "orders", 0).getSql(), sql.keptRanges("t_kept", "orders", 8).getSql(),
                 sql.takeKeptSql("t_kept"), sql.tableLookupSql());
         assertThat(sent).as("the store's statements, against docs/spanner.md")

@@ -1,6 +1,6 @@
 package dev.seqgen.boot.autoconfigure;
 
-import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.jdbc.JdbcDialect;
 import dev.seqgen.spi.Identifiers;
 
 import java.sql.Connection;
@@ -10,7 +10,6 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.jdbc.metadata.CompositeDataSourcePoolMetadataProvider;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadata;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
@@ -38,42 +37,38 @@ final class JdbcSchema {
         requireRoomForTheDedicatedConnection(dataSource, poolMetadata);
     }
 
-    /** See {@link #storeCreatesRenamedTable(DataSource, SeqgenProperties)}. */
-    boolean storeCreatesRenamedTable() {
-        return storeCreatesRenamedTable(dataSource, properties);
-    }
-
     /**
-     * Fails naming the script to run when the table store's table does not exist; warns when its table of kept ranges
+     * Fails naming the DDL to run when the table store's table does not exist; warns when its table of kept ranges
      * does not (an installation from before seqgen kept ranges for the fleet, with its schema in a migration tool).
      */
     void requireTable(String table) {
-        requireTable(table, dataSource, properties);
-        warnIfKeptTableMissing(Identifiers.keptTableName(table));
+        requireSequenceTable(table);
+        warnIfKeptTableMissing(Identifiers.keptTableName(table), table);
     }
 
     /**
-     * Warns, with the script to run, when the table of ranges kept for the fleet is missing: the application works,
+     * Warns, with the DDL to run, when the table of ranges kept for the fleet is missing: the application works,
      * but a graceful stop that cannot give its unused values back to the row loses them instead of keeping them.
      */
-    private void warnIfKeptTableMissing(String keptTable) {
+    private void warnIfKeptTableMissing(String keptTable, String table) {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             statement.executeQuery("SELECT COUNT(*) FROM " + keptTable + " WHERE 1 = 0").close();
         } catch (SQLException e) {
             if (isMissingTable(e)) {
-                String schema = properties.getJdbc().getSchema();
-                String script;
-                try {
-                    script = String.join(", ", SeqgenDataSourceScriptDatabaseInitializer.resolve(dataSource, schema));
-                } catch (RuntimeException unresolved) {
-                    script = schema;
-                }
                 LOG.warn("seqgen's table of kept ranges " + keptTable + " does not exist:"
                         + " an instance stopping while others reserve will lose its unused values instead of keeping"
-                        + " them for the fleet. Create it with its statement in " + script + " (from Flyway,"
-                        + " Liquibase or by hand), or let Spring Boot run the script: seqgen.jdbc.initialize-schema="
-                        + "always.");
+                        + " them for the fleet. Create it (from Flyway, Liquibase or by hand) with " + ddl(table).get(1)
+                        + "; or let seqgen create it at start-up: seqgen.schema.initialize=always.");
             }
+        }
+    }
+
+    /** seqgen's DDL for its tables in this database ({@link JdbcDialect#createTablesSql}). */
+    private List<String> ddl(String table) {
+        try (Connection connection = dataSource.getConnection()) {
+            return JdbcDialect.forProductName(connection.getMetaData().getDatabaseProductName()).createTablesSql(table);
+        } catch (SQLException | IllegalArgumentException e) {
+            return List.of("seqgen's DDL for " + table, "seqgen's DDL for " + Identifiers.keptTableName(table));
         }
     }
 
@@ -114,32 +109,7 @@ final class JdbcSchema {
         return "spring.datasource.hikari.maximum-pool-size";
     }
 
-    /**
-     * Whether {@code seqgen.table} names another table than the shipped scripts create, while
-     * {@code seqgen.jdbc.schema} still points at them.
-     */
-    static boolean isRenamedTableWithDefaultScript(SeqgenProperties properties) {
-        return properties.getJdbc().getSchema().equals(SeqgenDataSourceScriptDatabaseInitializer.DEFAULT_SCHEMA_LOCATION)
-                && !properties.getTable().equals(JdbcSequenceStore.DEFAULT_TABLE);
-    }
-
-    /**
-     * Whether the store creates the renamed table itself (with the statement of the shipped scripts), as
-     * {@code seqgen.jdbc.initialize-schema} says: always, or on an embedded database.
-     */
-    @SuppressWarnings("deprecation")
-    private static boolean storeCreatesRenamedTable(DataSource dataSource, SeqgenProperties properties) {
-        if (properties.getSchema().getCreate() != null || !isRenamedTableWithDefaultScript(properties)) {
-            return false;
-        }
-        return switch (properties.getJdbc().getInitializeSchema()) {
-            case ALWAYS -> true;
-            case EMBEDDED -> EmbeddedDatabaseConnection.isEmbedded(dataSource);
-            case NEVER -> false;
-        };
-    }
-
-    private static void requireTable(String table, DataSource dataSource, SeqgenProperties properties) {
+    private void requireSequenceTable(String table) {
         SQLException unreadable;
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             statement.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE 1 = 0").close();
@@ -156,21 +126,12 @@ final class JdbcSchema {
                     "Check that the database answers and that the application's user may read and update "
                             + table + "; the cause below is the database's own error.", unreadable);
         }
-        String schema = properties.getJdbc().getSchema();
-        String script;
-        try {
-            script = String.join(", ", SeqgenDataSourceScriptDatabaseInitializer.resolve(dataSource, schema));
-        } catch (RuntimeException e) {
-            script = schema;
-        }
-        String customTable = isRenamedTableWithDefaultScript(properties)
-                ? " (with the table renamed to " + table + ", as seqgen.table says)" : "";
         throw new SeqgenSetupException("seqgen's sequence table " + table + " does not exist in the"
-                + " application's database (" + observed + "), and seqgen.jdbc.initialize-schema="
-                + properties.getJdbc().getInitializeSchema().name().toLowerCase(java.util.Locale.ROOT)
+                + " application's database (" + observed + "), and seqgen.schema.initialize="
+                + properties.getSchema().getInitialize().name().toLowerCase(java.util.Locale.ROOT)
                 + " did not create it (by default seqgen creates it on embedded databases only).",
-                "Create the table with the script " + script + customTable + ", from Flyway, Liquibase or by hand;"
-                        + " or let Spring Boot run it at start-up: seqgen.jdbc.initialize-schema=always.", unreadable);
+                "Create the tables with " + String.join("; ", ddl(table)) + " (from Flyway, Liquibase or by hand);"
+                        + " or let seqgen create them at start-up: seqgen.schema.initialize=always.", unreadable);
     }
 
     /**

@@ -12,10 +12,12 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
+import org.springframework.util.ClassUtils;
 
 /**
  * Builds seqgen's JDBC stores over the application's {@link DataSource} with the stores' own builders, which refuse a
@@ -40,18 +42,10 @@ final class JdbcStores implements DisposableBean {
         this.schema = schema;
     }
 
-    /**
-     * The kind of the store the registry is built over: {@code seqgen.defaults.kind}, else the deprecated
-     * {@code seqgen.jdbc.kind}, else the table.
-     */
-    @SuppressWarnings("deprecation")
+    /** The kind of the store the registry is built over: {@code seqgen.defaults.kind}, else the table. */
     static CounterKind primaryKind(SeqgenProperties properties) {
         CounterKind configured = properties.getDefaults().getKind();
-        if (configured != null) {
-            return configured;
-        }
-        return properties.getJdbc().getKind() == SeqgenProperties.JdbcKind.NATIVE_SEQUENCE
-                ? CounterKind.NATIVE_SEQUENCE : CounterKind.TABLE;
+        return configured != null ? configured : CounterKind.TABLE;
     }
 
     /** Every kind the configuration names: the primary kind and each {@code seqgen.sequences.<name>.kind} set. */
@@ -63,11 +57,6 @@ final class JdbcStores implements DisposableBean {
             }
         });
         return kinds;
-    }
-
-    /** Whether a sequence of the configuration is counted in the table, so the table must exist. */
-    static boolean tableNeeded(SeqgenProperties properties) {
-        return configuredKinds(properties).contains(CounterKind.TABLE);
     }
 
     /** The table store the registry is built over. */
@@ -141,17 +130,23 @@ final class JdbcStores implements DisposableBean {
                 .prefix(properties.getJdbc().getSequencePrefix(), "seqgen.jdbc.sequence-prefix");
     }
 
-    @SuppressWarnings("deprecation")
+    /**
+     * Whether seqgen creates its tables in the DataSource's database, as {@code seqgen.schema.initialize} says; a
+     * database counts as embedded as Spring Boot tells, or when Spring Boot's JDBC module is missing.
+     */
+    static boolean createsTables(SeqgenProperties properties, DataSource dataSource) {
+        return properties.getSchema().initializes(() -> !ClassUtils.isPresent(
+                "org.springframework.boot.jdbc.EmbeddedDatabaseConnection", null)
+                || EmbeddedDatabaseConnection.isEmbedded(dataSource));
+    }
+
+    /** The table store, which creates its tables now if {@code seqgen.schema.initialize} says so. */
     private JdbcSequenceStore table() {
-        Boolean create = properties.getSchema().getCreate();
-        // Without Spring Boot's JDBC module there is no database initialization: the store creates the
-        // table unless told not to.
-        boolean storeCreatesTable = Boolean.TRUE.equals(create) || (schema != null ? schema.storeCreatesRenamedTable()
-                : create == null && properties.getJdbc().getInitializeSchema() != DatabaseInitializationMode.NEVER);
+        boolean createsTables = createsTables(properties, dataSource);
         nativeSequenceBuilder(); // refuses a wrong prefix even when no sequence uses it
-        JdbcSequenceStore store = tableBuilder().createTable(storeCreatesTable)
-                .dedicatedConnection(dedicatedConnection()).build();
-        if (storeCreatesTable) {
+        JdbcSequenceStore store = supported(tableBuilder().createTable(createsTables)
+                .dedicatedConnection(dedicatedConnection())::build);
+        if (createsTables) {
             store.createTableIfMissing();
         }
         return store;
@@ -159,6 +154,17 @@ final class JdbcStores implements DisposableBean {
 
     private NativeSequenceStore nativeSequence() {
         tableBuilder(); // refuses a wrong table name even when no sequence uses it
-        return nativeSequenceBuilder().dedicatedConnection(dedicatedConnection()).build();
+        return supported(nativeSequenceBuilder().dedicatedConnection(dedicatedConnection())::build);
+    }
+
+    /** Builds a store, failing with the action to take when seqgen has no dialect for the database. */
+    private static <T> T supported(Supplier<T> build) {
+        try {
+            return build.get();
+        } catch (IllegalArgumentException unsupported) {
+            throw new SeqgenSetupException(unsupported.getMessage(), "Keep seqgen's sequences in a database it"
+                    + " supports: point the application's DataSource at one, or give seqgen a store of its own (a"
+                    + " SequenceStore bean); or set seqgen.enabled=false to leave seqgen out.", unsupported);
+        }
     }
 }

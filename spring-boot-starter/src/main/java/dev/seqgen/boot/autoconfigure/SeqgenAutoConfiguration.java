@@ -4,7 +4,6 @@ import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
-import dev.seqgen.boot.autoconfigure.SeqgenProperties.JdbcKind;
 import dev.seqgen.boot.autoconfigure.SeqgenProperties.StoreType;
 import dev.seqgen.hibernate.SeqgenHibernate;
 import dev.seqgen.jdbc.JdbcSequenceStore;
@@ -30,7 +29,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandi
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -118,12 +116,10 @@ public final class SeqgenAutoConfiguration {
     /**
      * Once every singleton has started (the entity manager factory and its {@code ddl-auto} included): warns of
      * every {@code seqgen.*} property that binds to nothing (a typo, with the nearest known name), fails
-     * the start-up naming the script to run when the JDBC store's table is missing, then creates the rows of
-     * the sequences configured under {@code seqgen.sequences} (unless the deprecated
-     * {@code seqgen.schema.create} is false), so that the health indicator and the endpoint show them.
+     * the start-up naming the DDL to run when the JDBC store's table is missing, then creates the rows of the
+     * sequences configured under {@code seqgen.sequences}, so that the health indicator and the endpoint show them.
      */
     @Bean
-    @SuppressWarnings("deprecation")
     static SmartInitializingSingleton seqgenStartUpChecks(ObjectProvider<SequenceRegistry> registry,
             ObjectProvider<SeqgenProperties> properties, ObjectProvider<JdbcSchema> jdbcSchema,
             ObjectProvider<JdbcStores> jdbcStores, Environment environment) {
@@ -139,10 +135,7 @@ public final class SeqgenAutoConfiguration {
                     .filter(table -> jdbcStores.getIfAvailable() != null && jdbcStores.getObject().built(table))
                     .flatMap(SequenceStore::sqlTable)
                     .ifPresent(table -> jdbcSchema.ifAvailable(schema -> schema.requireTable(table.name())));
-            SeqgenProperties seqgen = properties.getObject();
-            if (!Boolean.FALSE.equals(seqgen.getSchema().getCreate())) {
-                createConfiguredSequences(available, seqgen.getSequences().keySet());
-            }
+            createConfiguredSequences(available, properties.getObject().getSequences().keySet());
         });
     }
 
@@ -195,7 +188,6 @@ public final class SeqgenAutoConfiguration {
     @ConditionalOnClass(DataSource.class)
     @ConditionalOnSingleCandidate(DataSource.class)
     @Conditional(JdbcStoreCondition.class)
-    @SuppressWarnings("deprecation")
     static class JdbcStoreConfiguration {
 
         /** Builds the JDBC stores: the registry's own (below) and one of another kind when a sequence asks. */
@@ -227,24 +219,6 @@ public final class SeqgenAutoConfiguration {
         // imports it (as Spring Batch's does).
         @Import(DatabaseInitializationDependencyConfigurer.class)
         static class DatabaseInitializationConfiguration {
-
-            /**
-             * Creates the sequence table as {@code seqgen.jdbc.initialize-schema} says; none when the deprecated
-             * {@code seqgen.schema.create} is set, which makes the store create it (true) or no one (false), nor
-             * when {@code seqgen.table} renames the table of the shipped scripts: the store then creates it under
-             * the same mode, with the same statement.
-             */
-            @Bean
-            @ConditionalOnMissingBean(SeqgenDataSourceScriptDatabaseInitializer.class)
-            SeqgenDataSourceScriptDatabaseInitializer seqgenDataSourceScriptDatabaseInitializer(DataSource dataSource,
-                    SeqgenProperties properties) {
-                DatabaseInitializationMode mode = properties.getSchema().getCreate() != null
-                        || JdbcSchema.isRenamedTableWithDefaultScript(properties)
-                        || !JdbcStores.tableNeeded(properties) ? DatabaseInitializationMode.NEVER
-                                : properties.getJdbc().getInitializeSchema();
-                return new SeqgenDataSourceScriptDatabaseInitializer(dataSource, mode,
-                        properties.getJdbc().getSchema());
-            }
 
             /** The start-up checks of the pool and of the sequence table in the DataSource. */
             @Bean
@@ -279,8 +253,7 @@ public final class SeqgenAutoConfiguration {
         }
     }
 
-    /** The registry's own JDBC store counts in the table: {@code seqgen.defaults.kind} (or the deprecated
-     * {@code seqgen.jdbc.kind}) is {@code table} or unset. */
+    /** The registry's own JDBC store counts in the table: {@code seqgen.defaults.kind} is {@code table} or unset. */
     static final class TableKindCondition extends JdbcKindCondition {
 
         TableKindCondition() {
@@ -297,8 +270,8 @@ public final class SeqgenAutoConfiguration {
     }
 
     /**
-     * Matches the kind of the registry's own JDBC store: {@code seqgen.defaults.kind}, else the deprecated
-     * {@code seqgen.jdbc.kind}, bound as Spring binds them (any relaxed spelling); as {@link JdbcStores#primaryKind}.
+     * Matches the kind of the registry's own JDBC store: {@code seqgen.defaults.kind} (table when unset), bound as
+     * Spring binds it (any relaxed spelling); as {@link JdbcStores#primaryKind}.
      */
     abstract static class JdbcKindCondition extends SpringBootCondition {
 
@@ -311,13 +284,8 @@ public final class SeqgenAutoConfiguration {
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             Binder binder = Binder.get(context.getEnvironment());
-            CounterKind bound = binder.bind("seqgen.defaults.kind", CounterKind.class).orElse(null);
-            if (bound != null) {
-                return new ConditionOutcome(bound == kind, "seqgen.defaults.kind is " + bound.externalName());
-            }
-            JdbcKind old = binder.bind("seqgen.jdbc.kind", JdbcKind.class).orElse(JdbcKind.TABLE);
-            CounterKind primary = old == JdbcKind.NATIVE_SEQUENCE ? CounterKind.NATIVE_SEQUENCE : CounterKind.TABLE;
-            return new ConditionOutcome(primary == kind, "seqgen.jdbc.kind is " + primary.externalName());
+            CounterKind bound = binder.bind("seqgen.defaults.kind", CounterKind.class).orElse(CounterKind.TABLE);
+            return new ConditionOutcome(bound == kind, "seqgen.defaults.kind is " + bound.externalName());
         }
     }
 
@@ -347,12 +315,18 @@ public final class SeqgenAutoConfiguration {
          */
         @Bean
         @ConditionalOnMissingBean(name = "seqgenHibernatePropertiesCustomizer")
-        HibernatePropertiesCustomizer seqgenHibernatePropertiesCustomizer(ObjectProvider<SequenceRegistry> registry) {
+        HibernatePropertiesCustomizer seqgenHibernatePropertiesCustomizer(ObjectProvider<SequenceRegistry> registry,
+                SeqgenProperties properties, ObjectProvider<DataSource> dataSource) {
             return hibernateProperties -> {
                 // Without a registry (seqgen backed off: no store) an entity that uses seqgen fails to map,
                 // saying what to add, instead of getting a registry of seqgen's own with default settings.
                 registry.ifAvailable(available -> hibernateProperties.put(SeqgenHibernate.REGISTRY, available));
                 hibernateProperties.put(SeqgenHibernate.REGISTRY_REQUIRED, "true");
+                // Hibernate's schema tools create seqgen's tables as seqgen.schema.initialize says, as the store does.
+                DataSource unique = dataSource.getIfUnique();
+                boolean creates = unique != null ? JdbcStores.createsTables(properties, unique)
+                        : properties.getSchema().initializes(() -> false);
+                hibernateProperties.putIfAbsent(SeqgenHibernate.SCHEMA_INITIALIZE, creates ? "always" : "never");
             };
         }
 

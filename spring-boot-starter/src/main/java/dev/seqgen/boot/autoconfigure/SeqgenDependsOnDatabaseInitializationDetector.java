@@ -9,8 +9,8 @@ import java.util.Collections;
 import java.util.Set;
 
 /**
- * Makes seqgen's JDBC store start after the application's database initializers (seqgen's own schema
- * script, {@code schema.sql}, Flyway, Liquibase), so that its table exists when the store first uses it,
+ * Makes seqgen's JDBC store start after the application's database initializers ({@code schema.sql},
+ * Flyway, Liquibase), so that its table exists when the store first uses it,
  * except where the store must start before them.
  *
  * <p>With {@code spring.jpa.defer-datasource-initialization=true}, Spring Boot counts the JPA

@@ -10,9 +10,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 /**
@@ -141,33 +141,12 @@ public class SeqgenProperties {
         SPANNER
     }
 
-    /** How the JDBC store counts. */
-    public enum JdbcKind {
-
-        /** One row per sequence in the table of seqgen.table; every strategy. */
-        TABLE,
-
-        /**
-         * One database sequence per sequence (PostgreSQL, MariaDB, H2), of increment = block size; batch,
-         * async-batch and async only.
-         */
-        NATIVE_SEQUENCE
-    }
-
     /** The JDBC store. */
     public static class Jdbc {
 
         /**
-         * How the registry's own JDBC store counts: 'table' (a row per sequence in seqgen.table, every strategy) or
-         * 'native-sequence' (a database sequence per sequence, named seqgen.jdbc.sequence-prefix + name, whose
-         * increment is the block size; batch, async-batch and async only, no sync). Deprecated: use
-         * seqgen.defaults.kind, and seqgen.sequences.&lt;name&gt;.kind for one sequence.
-         */
-        private JdbcKind kind = JdbcKind.TABLE;
-
-        /**
-         * Prefix of the database sequences' names under seqgen.jdbc.kind=native-sequence: sequence 'orders' is
-         * database sequence seqgen_orders by default. Letters, digits and underscores, not starting with a digit.
+         * Prefix of the database sequences' names of the sequences whose kind is native-sequence: sequence 'orders'
+         * is database sequence seqgen_orders by default. Letters, digits and underscores, not starting with a digit.
          */
         private String sequencePrefix = "seqgen_";
 
@@ -179,61 +158,12 @@ public class SeqgenProperties {
          */
         private boolean dedicatedConnection = true;
 
-        /**
-         * When to create the sequence table with the script of seqgen.jdbc.schema at start-up: on embedded
-         * databases only (embedded), always, or never (Flyway, Liquibase or a DBA create it). The script
-         * creates the table only if it is missing.
-         */
-        private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
-
-        /**
-         * Location of the SQL script that creates the sequence table; @@platform@@ stands for the database
-         * (h2, postgresql, mariadb, mysql using mariadb's). The shipped scripts create seqgen_sequences; with
-         * another seqgen.table and these scripts, seqgen creates that table with the same statement.
-         */
-        private String schema = SeqgenDataSourceScriptDatabaseInitializer.DEFAULT_SCHEMA_LOCATION;
-
-        /**
-         * The kind of the registry's own JDBC store.
-         *
-         * @return the kind
-         * @deprecated since the kind is a setting of each sequence: use {@code seqgen.defaults.kind} (and
-         *     {@code seqgen.sequences.<name>.kind}), which this property stands for when that is not set
-         */
-        @Deprecated
-        @DeprecatedConfigurationProperty(replacement = "seqgen.defaults.kind",
-                reason = "The counter kind is a setting of each sequence; one registry may hold both kinds.")
-        public JdbcKind getKind() {
-            return this.kind;
-        }
-
-        @Deprecated
-        public void setKind(JdbcKind kind) {
-            this.kind = kind;
-        }
-
         public String getSequencePrefix() {
             return this.sequencePrefix;
         }
 
         public void setSequencePrefix(String sequencePrefix) {
             this.sequencePrefix = sequencePrefix;
-        }
-
-        public DatabaseInitializationMode getInitializeSchema() {
-            return this.initializeSchema;
-        }
-
-        public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
-            this.initializeSchema = initializeSchema;
-        }
-
-        public String getSchema() {
-            return this.schema;
-        }
-
-        public void setSchema(String schema) {
-            this.schema = schema;
         }
 
         public boolean isDedicatedConnection() {
@@ -346,33 +276,33 @@ public class SeqgenProperties {
         }
     }
 
-    /** Creation of the sequence table, replaced by seqgen.jdbc.initialize-schema. */
+    /** Creation of seqgen's tables. */
     public static class Schema {
 
         /**
-         * Whether seqgen creates the sequence table when it is missing, on any database, and the rows of the
-         * sequences configured under seqgen.sequences, at start-up. Unset by default: the table is then created
-         * as seqgen.jdbc.initialize-schema says.
+         * When seqgen creates its tables (the sequence table and its table of kept ranges, each only if it is
+         * missing) at start-up, in the JDBC store's database or in Cloud Spanner: on embedded databases only
+         * (embedded), always, or never (Flyway, Liquibase or a DBA create them).
          */
-        private @Nullable Boolean create;
+        private DatabaseInitializationMode initialize = DatabaseInitializationMode.EMBEDDED;
 
-        /**
-         * Whether seqgen creates the table itself, or null when not set.
-         *
-         * @return the value of seqgen.schema.create, or null
-         */
-        @DeprecatedConfigurationProperty(replacement = "seqgen.jdbc.initialize-schema",
-                reason = "The sequence table is created by Spring Boot's database initialization, as for Spring "
-                        + "Batch or Spring Session: seqgen.jdbc.initialize-schema=always stands for true, never "
-                        + "for false.", since = "0.1.0")
-        @Deprecated(since = "0.1.0")
-        public @Nullable Boolean getCreate() {
-            return this.create;
+        public DatabaseInitializationMode getInitialize() {
+            return this.initialize;
         }
 
-        @Deprecated(since = "0.1.0")
-        public void setCreate(@Nullable Boolean create) {
-            this.create = create;
+        public void setInitialize(DatabaseInitializationMode initialize) {
+            this.initialize = initialize;
+        }
+
+        /**
+         * Whether seqgen creates its tables: always, never, or on an embedded database.
+         *
+         * @param embedded whether the database is embedded, asked only under {@code embedded}
+         * @return whether to create the tables
+         */
+        public boolean initializes(BooleanSupplier embedded) {
+            return initialize == DatabaseInitializationMode.ALWAYS
+                    || initialize == DatabaseInitializationMode.EMBEDDED && embedded.getAsBoolean();
         }
     }
 

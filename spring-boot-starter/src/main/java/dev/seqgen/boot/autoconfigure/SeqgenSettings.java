@@ -106,7 +106,7 @@ final class SeqgenSettings {
         return camelCase(setting.key());
     }
 
-    /** Dashed to camel case, dots kept: {@code initialize-schema} to {@code initializeSchema}. */
+    /** Dashed to camel case, dots kept: {@code dedicated-connection} to {@code dedicatedConnection}. */
     static String camelCase(String dashed) {
         StringBuilder path = new StringBuilder();
         boolean upper = false;

@@ -84,7 +84,7 @@ public final class SeqgenSpannerAutoConfiguration {
             client = service.getDatabaseClient(DatabaseId.of(project, instance, database));
             builder = SpannerSequenceStore.builder(client)
                     .databaseAdminClient(service.getDatabaseAdminClient(), instance, database)
-                    .createTable(!Boolean.FALSE.equals(properties.getSchema().getCreate()));
+                    .createTable(properties.getSchema().initializes(() -> false)); // Spanner is not embedded
         }
         try {
             builder.table(properties.getTable());

@@ -111,7 +111,7 @@ class ExistingApplicationAdoptionTest {
         return new String[] {"spring.datasource.url=" + url[0], "spring.datasource.username=" + url[1],
                 "spring.datasource.password=" + url[2], "spring.main.web-application-type=none",
                 "spring.main.banner-mode=off", "spring.jpa.open-in-view=false", "seqgen.table=" + seqgenTable,
-                "seqgen.jdbc.initialize-schema=always"};
+                "seqgen.schema.initialize=always"};
     }
 
     /**

@@ -44,6 +44,7 @@ class SpannerStoreBesideH2Test {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withPropertyValues("spring.datasource.generate-unique-name=true", "seqgen.store=spanner",
+                    "seqgen.schema.initialize=always",
                     "seqgen.spanner.project-id=" + SpannerEmulator.PROJECT,
                     "seqgen.spanner.instance-id=" + emulator.instanceId(),
                     "seqgen.spanner.database-id=" + emulator.databaseId(),

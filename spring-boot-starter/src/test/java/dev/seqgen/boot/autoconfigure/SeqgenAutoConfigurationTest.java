@@ -180,9 +180,8 @@ class SeqgenAutoConfigurationTest {
     }
 
     @Test
-    void onAnEmbeddedDatabaseTheShippedScriptCreatesTheTableAndTheConfiguredSequencesRows() {
+    void onAnEmbeddedDatabaseSeqgenCreatesTheTableAndTheConfiguredSequencesRows() {
         contextRunner.withPropertyValues("seqgen.sequences.orders.initial-value=100").run(context -> {
-            assertThat(context).hasSingleBean(SeqgenDataSourceScriptDatabaseInitializer.class);
             JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
             assertThat(jdbc.queryForObject("SELECT next_value FROM seqgen_sequences WHERE name = 'orders'",
                     Long.class)).isEqualTo(100);
@@ -199,20 +198,6 @@ class SeqgenAutoConfigurationTest {
             assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES"
                     + " WHERE LOWER(TABLE_NAME) = 'seqgen_sequences'", Integer.class)).as("no unused table").isZero();
         });
-    }
-
-    @Test
-    @SuppressWarnings("deprecation")
-    void theDeprecatedSchemaCreateTrueStillCreatesTheTableAndTheConfiguredSequencesRowsAtStartUp() {
-        contextRunner.withPropertyValues("seqgen.schema.create=true", "seqgen.table=app_sequences",
-                "seqgen.sequences.orders.initial-value=100", "seqgen.sequences.invoices.strategy=sync").run(context -> {
-                    assertThat(context.getBean(SeqgenProperties.class).getSchema().getCreate()).isTrue();
-                    JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
-                    assertThat(jdbc.queryForMap("SELECT next_value FROM app_sequences WHERE name = 'orders'"))
-                            .containsValue(100L);
-                    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM app_sequences", Integer.class)).isEqualTo(2);
-                    assertThat(context.getBean(SequenceRegistry.class).sequences()).as("no sequence started").isEmpty();
-                });
     }
 
     @Test

@@ -27,7 +27,7 @@ class SeqgenDatabaseTest {
         JdbcTemplate jdbc = new JdbcTemplate(database.dataSource());
         try {
             contextRunner.withBean(DataSource.class, () -> unclosable(database))
-                    .withPropertyValues("seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                    .withPropertyValues("seqgen.table=" + table, "seqgen.schema.initialize=always",
                             "seqgen.sequences.orders.block-size=100",
                             "seqgen.sequences.invoices.strategy=sync", "seqgen.sequences.invoices.initial-value=5000")
                     .run(context -> {

@@ -14,7 +14,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The three databases Spring Boot calls embedded: H2 and HSQLDB get seqgen's table from their scripts with the
- * default {@code seqgen.jdbc.initialize-schema=embedded}; Apache Derby, retired and deprecated in Spring Boot 4.1,
+ * default {@code seqgen.schema.initialize=embedded}; Apache Derby, retired and deprecated in Spring Boot 4.1,
  * is refused first, with the advice, before any script is looked for.
  */
 class SeqgenEmbeddedDatabasesTest {

@@ -21,7 +21,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
-/** {@code seqgen.jdbc.kind=native-sequence} on each database: the store, start-up creation, use, and refusals. */
+/** {@code seqgen.defaults.kind=native-sequence} on each database: the store, start-up creation, use, and refusals. */
 class SeqgenNativeSequenceTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -33,7 +33,7 @@ class SeqgenNativeSequenceTest {
         String prefix = TestDatabase.uniqueTable() + "_";
         try {
             contextRunner.withBean(DataSource.class, () -> unclosable(database))
-                    .withPropertyValues("seqgen.jdbc.kind=native-sequence", "seqgen.jdbc.sequence-prefix=" + prefix,
+                    .withPropertyValues("seqgen.defaults.kind=native-sequence", "seqgen.jdbc.sequence-prefix=" + prefix,
                             "seqgen.sequences.orders.block-size=100", "seqgen.sequences.orders.initial-value=1000")
                     .run(context -> {
                         assertThat(context).hasNotFailed().hasSingleBean(NativeSequenceStore.class)
@@ -58,22 +58,23 @@ class SeqgenNativeSequenceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
-    void aSyncSequenceFailsTheStartUpNamingItsDatabaseSequence(TestDatabase database) {
+    void aSyncSequenceFailsTheStartUpNamingTheKindItInherits(TestDatabase database) {
         String prefix = TestDatabase.uniqueTable() + "_";
         contextRunner.withBean(DataSource.class, () -> unclosable(database))
-                .withPropertyValues("seqgen.jdbc.kind=NATIVE_SEQUENCE", "seqgen.jdbc.sequence-prefix=" + prefix,
+                .withPropertyValues("seqgen.defaults.kind=NATIVE_SEQUENCE", "seqgen.jdbc.sequence-prefix=" + prefix,
                         "seqgen.sequences.invoices.strategy=sync")
                 .run(context -> assertThat(context).hasFailed().getFailure()
-                        .isInstanceOf(dev.seqgen.SequenceConfigurationException.class)
-                        .hasMessageContaining("sequence 'invoices'").hasMessageContaining(prefix + "invoices")
-                        .hasMessageContaining("gapless"));
+                        .hasRootCauseInstanceOf(dev.seqgen.SequenceConfigurationException.class)
+                        .hasStackTraceContaining("'seqgen.sequences.invoices.kind': native-sequence")
+                        .hasStackTraceContaining("gapless")
+                        .hasStackTraceContaining("inherited from seqgen.defaults.kind"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void aBadPrefixFailsTheStartUpNamingTheProperty(TestDatabase database) {
         contextRunner.withBean(DataSource.class, () -> unclosable(database))
-                .withPropertyValues("seqgen.jdbc.kind=native-sequence", "seqgen.jdbc.sequence-prefix=no-dashes")
+                .withPropertyValues("seqgen.defaults.kind=native-sequence", "seqgen.jdbc.sequence-prefix=no-dashes")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("seqgen.jdbc.sequence-prefix"));
     }
@@ -86,7 +87,7 @@ class SeqgenNativeSequenceTest {
         try {
             contextRunner.withBean(DataSource.class, () -> unclosable(database))
                     .withPropertyValues("seqgen.defaults.kind=native-sequence", "seqgen.jdbc.sequence-prefix=" + prefix,
-                            "seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                            "seqgen.table=" + table, "seqgen.schema.initialize=always",
                             "seqgen.sequences.orders.block-size=100", "seqgen.sequences.invoices.strategy=sync",
                             "seqgen.sequences.invoices.kind=table")
                     .run(context -> {

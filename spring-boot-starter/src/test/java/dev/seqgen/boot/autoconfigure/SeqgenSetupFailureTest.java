@@ -8,6 +8,7 @@ import dev.seqgen.boot.badannotation.BadBlockSizeTicket;
 import dev.seqgen.boot.badnumber.TextNumberedInvoice;
 import dev.seqgen.boot.syncnumber.GaplessInvoice;
 import dev.seqgen.boot.jpa.BootTicket;
+import dev.seqgen.jdbc.JdbcDialect;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -56,14 +57,14 @@ class SeqgenSetupFailureTest {
                     "spring.jpa.hibernate.ddl-auto=create-drop");
 
     @Test
-    void aMissingTableWithInitializeSchemaNeverFailsNamingTheScriptToRun() {
-        contextRunner.withPropertyValues("seqgen.jdbc.initialize-schema=never").run(context -> {
+    void aMissingTableWithInitializeNeverFailsNamingTheDdlToRun() {
+        contextRunner.withPropertyValues("seqgen.schema.initialize=never").run(context -> {
             assertThat(context).hasFailed();
             FailureAnalysis analysis = analyze(context.getStartupFailure());
             assertThat(analysis.getDescription()).contains("seqgen_sequences does not exist",
-                    "seqgen.jdbc.initialize-schema=never");
-            assertThat(analysis.getAction()).contains("classpath:dev/seqgen/schema/h2.sql",
-                    "seqgen.jdbc.initialize-schema=always");
+                    "seqgen.schema.initialize=never");
+            assertThat(analysis.getAction()).contains(String.join("; ",
+                    JdbcDialect.H2.createTablesSql("seqgen_sequences")), "seqgen.schema.initialize=always");
         });
     }
 
@@ -74,7 +75,7 @@ class SeqgenSetupFailureTest {
      */
     @Test
     void aTableThatCannotBeReadIsReportedWithTheDatabasesErrorAsTheCause() {
-        contextRunner.withPropertyValues("seqgen.jdbc.initialize-schema=never")
+        contextRunner.withPropertyValues("seqgen.schema.initialize=never")
                 .withUserConfiguration(RefusingTableReads.class).run(context -> {
                     assertThat(context).hasFailed();
                     FailureAnalysis analysis = analyze(context.getStartupFailure());
@@ -134,8 +135,8 @@ class SeqgenSetupFailureTest {
      * what the database said, and the ways to create it under Spring Boot; no name of seqgen's own making.
      */
     @Test
-    void aMissingTableUnderJpaWithoutDdlAutoFailsAtStartUpNamingTheScriptToRun() {
-        jpaRunner.withUserConfiguration(Entities.class).withPropertyValues("seqgen.jdbc.initialize-schema=never",
+    void aMissingTableUnderJpaWithoutDdlAutoFailsAtStartUpNamingTheDdlToRun() {
+        jpaRunner.withUserConfiguration(Entities.class).withPropertyValues("seqgen.schema.initialize=never",
                 "spring.jpa.hibernate.ddl-auto=none").run(context -> {
                     assertThat(context).hasFailed();
                     // Not a stack trace: the report Spring Boot prints, however deep Hibernate wrapped the error,
@@ -146,11 +147,10 @@ class SeqgenSetupFailureTest {
                             + BootTicket.class.getName() + ", id property 'id', sequence 'boot_tickets'\n"
                             + "    Problem: the table could not be read in the h2 database: Table \"SEQGEN_SEQUENCES\""
                             + " not found").contains("SQLSTATE 42S04").doesNotContain("seqgen-table-probe");
-                    assertThat(analysis.getAction()).isEqualTo("If the table does not exist, create it: let Hibernate"
-                            + " create it with the schema it is part of (spring.jpa.hibernate.ddl-auto=create or"
-                            + " update); or run the script dev/seqgen/schema/h2.sql of seqgen-spring-boot-starter:"
-                            + " seqgen runs it at start-up with seqgen.jdbc.initialize-schema=always, or copy it into"
-                            + " your Flyway or Liquibase migrations.");
+                    assertThat(analysis.getAction()).isEqualTo("If the table does not exist, create it: let seqgen"
+                            + " create it (seqgen.schema.initialize=always); or run "
+                            + String.join("; ", JdbcDialect.H2.createTablesSql("seqgen_sequences"))
+                            + " in your Flyway or Liquibase migrations.");
                     assertThat(context.getStartupFailure()).rootCause().isInstanceOf(SQLException.class);
                 });
     }
@@ -206,18 +206,8 @@ class SeqgenSetupFailureTest {
     }
 
     @Test
-    void theDeprecatedSchemaCreateFalseCreatesNothingAndAMissingTableFailsTheStartUp() {
-        contextRunner.withPropertyValues("seqgen.schema.create=false", "seqgen.table=app_sequences").run(context -> {
-            FailureAnalysis analysis = analyze(context.getStartupFailure());
-            assertThat(analysis.getDescription()).contains("app_sequences does not exist");
-            assertThat(analysis.getAction()).contains("classpath:dev/seqgen/schema/h2.sql",
-                    "with the table renamed to app_sequences");
-        });
-    }
-
-    @Test
-    void aTableCreatedByTheApplicationIsAcceptedWithInitializeSchemaNever() {
-        contextRunner.withPropertyValues("seqgen.jdbc.initialize-schema=never")
+    void aTableCreatedByTheApplicationIsAcceptedWithInitializeNever() {
+        contextRunner.withPropertyValues("seqgen.schema.initialize=never")
                 .withUserConfiguration(ApplicationSchema.class)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
@@ -227,13 +217,13 @@ class SeqgenSetupFailureTest {
 
     @Test
     @ExtendWith(OutputCaptureExtension.class)
-    void aSchemaWithoutTheTableOfKeptRangesStartsWithAWarningNamingTheScript(CapturedOutput output) {
-        contextRunner.withPropertyValues("seqgen.jdbc.initialize-schema=never")
+    void aSchemaWithoutTheTableOfKeptRangesStartsWithAWarningNamingItsDdl(CapturedOutput output) {
+        contextRunner.withPropertyValues("seqgen.schema.initialize=never")
                 .withUserConfiguration(ApplicationSchema.class)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(output).contains("seqgen's table of kept ranges seqgen_sequences_kept does not exist")
-                            .contains("dev/seqgen/schema/h2.sql");
+                            .contains(JdbcDialect.H2.createTablesSql("seqgen_sequences").get(1));
                 });
     }
 

@@ -44,6 +44,7 @@ class SeqgenSpannerEmulatorTest {
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                     SeqgenSpannerAutoConfiguration.class, SeqgenAutoConfiguration.class))
             .withPropertyValues("spring.datasource.generate-unique-name=true", "seqgen.store=spanner",
+                    "seqgen.schema.initialize=always",
                     "seqgen.spanner.operation-timeout=" + SpannerEmulator.PATIENCE.toSeconds() + "s",
                     "seqgen.defaults.acquire-timeout=" + SpannerEmulator.PATIENCE.toSeconds() + "s");
 

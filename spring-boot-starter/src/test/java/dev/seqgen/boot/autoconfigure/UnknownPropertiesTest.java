@@ -23,11 +23,11 @@ class UnknownPropertiesTest {
                 .withProperty("seqgen.sequence.orders.block-size", "50")
                 .withProperty("seqgen.defaults.blocksize", "50")
                 .withProperty("seqgen.sequences.orders.block-sise", "50")
-                .withProperty("seqgen.jdbc.initialise-schema", "always")
+                .withProperty("seqgen.schema.initialise", "always")
                 .withProperty("seqgen.defaults.block-size", "50")
                 .withProperty("seqgen.sequences.orders.adaptive.max-block-size", "5000")
                 .withProperty("seqgen.sequences[Order.Lines].kind", "table")
-                .withProperty("seqgen.jdbc.initialize-schema", "always")
+                .withProperty("seqgen.schema.initialize", "always")
                 .withProperty("seqgen.health.capacity-warning-threshold", "0.5")
                 .withProperty("seqgen.spanner.project-id", "p")
                 .withProperty("seqgen.enabled", "true")
@@ -36,7 +36,7 @@ class UnknownPropertiesTest {
                 "seqgen.sequence.orders.block-size (did you mean seqgen.sequences.orders.block-size?)",
                 "seqgen.defaults.blocksize (did you mean seqgen.defaults.block-size?)",
                 "seqgen.sequences.orders.block-sise (did you mean seqgen.sequences.orders.block-size?)",
-                "seqgen.jdbc.initialise-schema (did you mean seqgen.jdbc.initialize-schema?)");
+                "seqgen.schema.initialise (did you mean seqgen.schema.initialize?)");
     }
 
     @RegisterExtension
@@ -69,7 +69,7 @@ class UnknownPropertiesTest {
                         "SEQGENTEST_REQUIRE_DATABASES", "true",
                         "SEQGEN_DEFAULTS_BLOCKSIZE", "50",
                         "SEQGEN_DEFAULTS_ADAPTIVE_MAX_BLOCK_SIZE", "5000",
-                        "SEQGEN_JDBC_INITIALIZESCHEMA", "always",
+                        "SEQGEN_JDBC_DEDICATEDCONNECTION", "true",
                         "SEQGEN_SEQUENCES_INVOICE_NUMBERS_STRATEGY", "sync",
                         "SEQGEN_DEFAULTS_BLOCKSISE", "50")));
         assertThat(UnknownProperties.find(environment)).containsExactly(

@@ -58,7 +58,7 @@ class SeqgenSpannerJpaTest {
         ApplicationContextRunner application = contextRunner.withPropertyValues(spannerDataSource());
         application.run(context -> assertThat(context).getFailure().rootCause()
                 .hasMessageContaining("Table not found: seqgen_sequences"));
-        application.withPropertyValues("seqgen.jdbc.initialize-schema=always").run(context -> {
+        application.withPropertyValues("seqgen.schema.initialize=always").run(context -> {
             assertThat(context).hasNotFailed();
             // The table exists: reading a row that is not there answers "none" instead of failing.
             assertThat(context.getBean(SequenceRegistry.class).store().nextValue("no_such_sequence")).isEmpty();
@@ -69,7 +69,7 @@ class SeqgenSpannerJpaTest {
     @Order(2)
     void spannerEntitiesGetGaplessSyncNumbersAndUniqueAsyncBatchIdsThroughTheJdbcDriver() {
         contextRunner.withPropertyValues(spannerDataSource()).withPropertyValues(
-                "seqgen.jdbc.initialize-schema=always",
+                "seqgen.schema.initialize=always",
                 // Spanner's own DDL created the entity tables, as the application's migrations would.
                 "spring.jpa.hibernate.ddl-auto=none")
                 .run(context -> {

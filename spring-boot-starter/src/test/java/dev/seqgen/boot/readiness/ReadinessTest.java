@@ -49,7 +49,7 @@ class ReadinessTest {
                 "spring.datasource.password=" + (shared.getPassword() == null ? "" : shared.getPassword()),
                 "spring.main.web-application-type=none", "spring.main.banner-mode=off",
                 "spring.jpa.open-in-view=false", "spring.jpa.hibernate.ddl-auto=create-drop",
-                "seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                "seqgen.table=" + table, "seqgen.schema.initialize=always",
                 "seqgen.sequences.ready_invoices.strategy=batch", "seqgen.sequences.ready_invoices.block-size=10")
                 .run()) {
             assertThat(AT_READINESS).containsOnlyKeys("ready_tickets", "ready_invoices");

@@ -93,7 +93,7 @@ class RowCreatedOnceOnSpannerTest {
                         SeqgenSpannerAutoConfiguration.class, SeqgenAutoConfiguration.class))
                 .withUserConfiguration(Entities.class)
                 .withBean(Spanner.class, () -> countingSpanner(table, inserts))
-                .withPropertyValues("seqgen.store=spanner", "seqgen.table=" + table,
+                .withPropertyValues("seqgen.store=spanner", "seqgen.table=" + table, "seqgen.schema.initialize=always",
                         "seqgen.spanner.instance-id=" + emulator.instanceId(),
                         "seqgen.spanner.database-id=" + emulator.databaseId(),
                         "seqgen.spanner.operation-timeout=" + SpannerEmulator.PATIENCE.toSeconds() + "s",

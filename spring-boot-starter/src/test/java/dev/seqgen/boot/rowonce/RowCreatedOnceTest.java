@@ -56,7 +56,7 @@ class RowCreatedOnceTest {
                             TransactionAutoConfiguration.class, SeqgenAutoConfiguration.class))
                     .withUserConfiguration(Entities.class)
                     .withBean(DataSource.class, () -> counted)
-                    .withPropertyValues("seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                    .withPropertyValues("seqgen.table=" + table, "seqgen.schema.initialize=always",
                             "spring.jpa.hibernate.ddl-auto=create-drop",
                             "seqgen.sequences.ticket_sale_seq.adaptive.enabled=false",
                             "spring.jpa.properties.hibernate.boot.allow_jdbc_metadata_access=" + !noJdbcAtBoot,

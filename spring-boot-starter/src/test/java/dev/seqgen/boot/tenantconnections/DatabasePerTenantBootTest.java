@@ -60,7 +60,7 @@ class DatabasePerTenantBootTest {
                             "spring.datasource.username=" + shared.getUsername(),
                             "spring.datasource.password=" + (shared.getPassword() == null ? ""
                                     : shared.getPassword()),
-                            "seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                            "seqgen.table=" + table, "seqgen.schema.initialize=always",
                             "spring.jpa.hibernate.ddl-auto=none")
                     .run(context -> {
                         OwnTenants.invoiceAndCheck(context);

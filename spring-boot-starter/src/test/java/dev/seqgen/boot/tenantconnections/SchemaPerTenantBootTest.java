@@ -59,7 +59,7 @@ class SchemaPerTenantBootTest {
                             "spring.datasource.username=" + shared.getUsername(),
                             "spring.datasource.password=" + (shared.getPassword() == null ? ""
                                     : shared.getPassword()),
-                            "seqgen.table=" + central + "." + table, "seqgen.jdbc.initialize-schema=always",
+                            "seqgen.table=" + central + "." + table, "seqgen.schema.initialize=always",
                             "spring.jpa.hibernate.ddl-auto=none")
                     .run(context -> {
                         OwnTenants.invoiceAndCheck(context);

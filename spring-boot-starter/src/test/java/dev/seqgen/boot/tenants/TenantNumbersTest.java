@@ -54,7 +54,7 @@ class TenantNumbersTest {
         contextRunner.withPropertyValues("spring.datasource.url=" + shared.getJdbcUrl(),
                 "spring.datasource.username=" + shared.getUsername(),
                 "spring.datasource.password=" + (shared.getPassword() == null ? "" : shared.getPassword()),
-                "seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                "seqgen.table=" + table, "seqgen.schema.initialize=always",
                 "spring.jpa.hibernate.ddl-auto=create-drop").run(context -> {
                     try {
                         assertThat(context).hasNotFailed();

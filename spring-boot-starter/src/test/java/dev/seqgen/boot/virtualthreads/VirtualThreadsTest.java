@@ -63,7 +63,7 @@ class VirtualThreadsTest {
                     TaskExecutionAutoConfiguration.class, SeqgenAutoConfiguration.class))
             .withUserConfiguration(Entities.class)
             .withPropertyValues("spring.threads.virtual.enabled=true", "spring.jpa.hibernate.ddl-auto=update",
-                    "seqgen.jdbc.initialize-schema=always");
+                    "seqgen.schema.initialize=always");
 
     static Stream<Arguments> databasesAndStrategies() {
         return TestDatabase.all().flatMap(database -> Arrays.stream(Strategy.values())

@@ -5,6 +5,7 @@ import dev.seqgen.Sequence;
 import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.Setting;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcDialect;
 import dev.seqgen.spi.Identifiers;
@@ -294,13 +295,17 @@ final class AggregateSequences {
     }
 
     /**
-     * The registry's settings for the name, with the annotation's strategy unless the configuration sets one for this
-     * name (one that differs from the registry's default), and the {@code int} range for an {@code int} property.
+     * The registry's settings for the name, with the annotation's strategy unless one was set for this name (as its
+     * sources say; where the registry was not told them, one that differs from the default), and the {@code int}
+     * range for an {@code int} property.
      */
     private SequenceSettings settings(String sequence, SeqgenValue annotation, boolean intValue) {
         SequenceSettings configured = registry.settingsFor(sequence);
         SequenceSettings.Builder settings = configured.toBuilder();
-        if (annotation.strategy().length == 1 && configured.strategy() == registry.defaults().strategy()) {
+        Map<Setting, String> set = registry.sourcesFor(sequence);
+        boolean strategySet = set.isEmpty() ? configured.strategy() != registry.defaults().strategy()
+                : set.containsKey(Setting.STRATEGY);
+        if (annotation.strategy().length == 1 && !strategySet) {
             settings.strategy(annotation.strategy()[0]);
         }
         if (intValue && configured.maxValue() > SequenceSettings.INT_MAX_VALUE) {

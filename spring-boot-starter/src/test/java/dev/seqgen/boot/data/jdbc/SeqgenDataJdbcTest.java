@@ -369,7 +369,7 @@ class SeqgenDataJdbcTest {
     @Test
     void aConfiguredStrategyThatWouldWeakenTheAnnotationsSyncFailsTheStartUp() {
         contextRunner.withUserConfiguration(Aggregates.class).withPropertyValues(datasource(TestDatabase.H2))
-                .withPropertyValues("seqgen.jdbc.initialize-schema=always",
+                .withPropertyValues("seqgen.schema.initialize=always",
                         "seqgen.sequences." + INVOICE_NUMBERS + ".strategy=async")
                 .run(context -> assertThat(seqgenError(context)).hasMessageContainingAll(
                         SeqgenJdbcInvoice.class.getName(), "property 'number'", "sequence '" + INVOICE_NUMBERS + "'",
@@ -450,7 +450,7 @@ class SeqgenDataJdbcTest {
         try {
             contextRunner.withUserConfiguration(Aggregates.class).withPropertyValues(datasource(database))
                     .withBean(NamingStrategy.class, tables::naming)
-                    .withPropertyValues("seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always",
+                    .withPropertyValues("seqgen.table=" + table, "seqgen.schema.initialize=always",
                             "spring.datasource.hikari.maximum-pool-size=24")
                     .withPropertyValues(properties == null ? new String[0] : properties)
                     .run(context -> {
@@ -555,7 +555,7 @@ class SeqgenDataJdbcTest {
     /** Starts the application of these aggregates on H2 and expects seqgen to fail it with this message. */
     private void assertTheStartUpFails(Class<?> aggregates, String... message) {
         contextRunner.withUserConfiguration(aggregates).withPropertyValues(datasource(TestDatabase.H2))
-                .withPropertyValues("seqgen.jdbc.initialize-schema=always")
+                .withPropertyValues("seqgen.schema.initialize=always")
                 .run(context -> assertThat(seqgenError(context)).hasMessageContainingAll(message));
     }
 

@@ -107,7 +107,7 @@ class SeqgenBeforeConvertEventTest {
             contextRunner.withPropertyValues("spring.datasource.url=" + shared.getJdbcUrl(),
                     "spring.datasource.username=" + shared.getUsername(),
                     "spring.datasource.password=" + (shared.getPassword() == null ? "" : shared.getPassword()),
-                    "seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always").run(context -> {
+                    "seqgen.table=" + table, "seqgen.schema.initialize=always").run(context -> {
                         assertThat(context).hasNotFailed();
                         test.run(context);
                     });

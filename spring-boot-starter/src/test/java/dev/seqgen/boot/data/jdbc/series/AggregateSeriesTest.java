@@ -55,7 +55,7 @@ class AggregateSeriesTest {
             contextRunner.withPropertyValues("spring.datasource.url=" + shared.getJdbcUrl(),
                     "spring.datasource.username=" + shared.getUsername(),
                     "spring.datasource.password=" + (shared.getPassword() == null ? "" : shared.getPassword()),
-                    "seqgen.table=" + table, "seqgen.jdbc.initialize-schema=always").run(context -> {
+                    "seqgen.table=" + table, "seqgen.schema.initialize=always").run(context -> {
                         assertThat(context).hasNotFailed();
                         SeriesLedgerRepository entries = context.getBean(SeriesLedgerRepository.class);
                         TransactionTemplate transaction = new TransactionTemplate(

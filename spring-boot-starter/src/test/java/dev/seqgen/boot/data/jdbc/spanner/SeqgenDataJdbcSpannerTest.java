@@ -92,7 +92,7 @@ class SeqgenDataJdbcSpannerTest {
                         + SpannerEmulator.PROJECT + "/instances/" + emulator.instanceId() + "/databases/"
                         + emulator.databaseId() + "?autoConfigEmulator=true",
                         "spring.datasource.driver-class-name=com.google.cloud.spanner.jdbc.JdbcDriver",
-                        "seqgen.jdbc.initialize-schema=always",
+                        "seqgen.schema.initialize=always",
                         "seqgen.defaults.acquire-timeout=" + SpannerEmulator.PATIENCE.toSeconds() + "s",
                         "seqgen.table=" + TestDatabase.uniqueTable());
     }
