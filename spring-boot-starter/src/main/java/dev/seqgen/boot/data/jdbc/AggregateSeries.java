@@ -2,10 +2,9 @@ package dev.seqgen.boot.data.jdbc;
 
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SeriesPeriod;
 import dev.seqgen.spi.SequenceStore.Where;
 
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,9 +21,8 @@ import org.springframework.data.relational.core.sql.IdentifierProcessing;
  */
 final class AggregateSeries {
 
-    private enum Kind { VALUE, YEAR, MONTH }
-
-    private record Part(RelationalPersistentProperty property, String column, Kind kind) {
+    /** One property of the key: its value, or the period of its date (null for the value). */
+    private record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
     }
 
     /**
@@ -66,7 +64,7 @@ final class AggregateSeries {
                         + " own class, held in one column");
             }
             Class<?> type = property.getType();
-            Kind kind;
+            SeriesPeriod kind = null;
             if (period == null) {
                 if (!(type == String.class || type.isEnum() || type == Long.class || type == long.class
                         || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
@@ -75,18 +73,15 @@ final class AggregateSeries {
                             + " whole-number or enum property, or a LocalDate or LocalDateTime one with :year or"
                             + " :month");
                 }
-                kind = Kind.VALUE;
             } else {
-                if (!period.equals("year") && !period.equals("month")) {
-                    throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' names the"
-                            + " period '" + period + "'", "Write '" + name + ":year' or '" + name + ":month'");
-                }
-                if (type != LocalDate.class && type != LocalDateTime.class) {
+                kind = SeriesPeriod.named(period).orElseThrow(() -> new SeqgenAggregateException(where,
+                        "@SeqgenValue(seriesBy) entry '" + entry + "' names the period '" + period + "'", "Write '"
+                                + name + ":year' or '" + name + ":month'"));
+                if (!SeriesPeriod.dates(type)) {
                     throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' takes a"
                             + " period of property '" + name + "' of type " + type.getName(), "Take the period of a"
                             + " LocalDate or LocalDateTime property (the document's own date)");
                 }
-                kind = period.equals("year") ? Kind.YEAR : Kind.MONTH;
             }
             parts.add(new Part(property, property.getColumnName().toSql(identifiers), kind));
         }
@@ -109,19 +104,14 @@ final class AggregateSeries {
                         + "' is null", "Give it a value before the save; nothing was written");
             }
             String text;
-            if (part.kind() == Kind.VALUE) {
+            SeriesPeriod period = part.period();
+            if (period == null) {
                 text = value instanceof Enum<?> constant ? constant.name() : value.toString();
                 conditions.add(new Where(part.column(), value instanceof Enum<?> constant ? constant.name() : value,
                         null));
             } else {
-                LocalDate date = value instanceof LocalDateTime time ? time.toLocalDate() : (LocalDate) value;
-                LocalDate start = part.kind() == Kind.YEAR ? date.withDayOfYear(1) : date.withDayOfMonth(1);
-                LocalDate end = part.kind() == Kind.YEAR ? start.plusYears(1) : start.plusMonths(1);
-                text = part.kind() == Kind.YEAR ? String.format(Locale.ROOT, "%04d", date.getYear())
-                        : String.format(Locale.ROOT, "%04d-%02d", date.getYear(), date.getMonthValue());
-                conditions.add(value instanceof LocalDateTime
-                        ? new Where(part.column(), start.atStartOfDay(), end.atStartOfDay())
-                        : new Where(part.column(), start, end));
+                text = period.keyPart(value);
+                conditions.add(period.rows(part.column(), value, value.getClass()));
             }
             if (text.contains("/")) {
                 throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name
