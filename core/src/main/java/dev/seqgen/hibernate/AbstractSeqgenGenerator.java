@@ -198,8 +198,10 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             // number of a numeric column when the sequence opens.
             // A tenant's rows are not in the tables the default connection sees (schema or database per tenant):
             // they are read through the tenant's connection at its series' first value, not at start-up.
-            service.register(pattern == null && !schemaPerTenant(context) ? registration
-                    : new Registration(name, settings, null, null, where, this::started));
+            // A generator numbered in series never takes a value of the sequence's own row, which is then not made.
+            Registration checked = pattern == null && !schemaPerTenant(context) ? registration
+                    : registration.withoutTable();
+            service.register(series != null ? checked.inSeriesOnly() : checked);
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }

@@ -189,8 +189,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
             byName.computeIfAbsent(registration.name(), key -> new ArrayList<>()).add(registration);
         }
         EntityColumns.requireAssignable(source.connectionProvider(), pending);
-        for (List<Registration> group : byName.values()) {
+        // Sequences with rows of their own first: the first row made creates the table where the store does, and
+        // a sequence numbered in series only then finds it readable and needs no row (see below).
+        List<List<Registration>> groups = new ArrayList<>(byName.values());
+        groups.sort(java.util.Comparator.comparing(group -> group.stream().allMatch(Registration::seriesOnly)));
+        for (List<Registration> group : groups) {
             Registration first = group.get(0);
+            boolean seriesOnly = group.stream().allMatch(Registration::seriesOnly);
             try {
                 // Another session factory over the same registry may have created it since register().
                 started.requireSettings(first.name(), first.settings());
@@ -202,6 +207,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 // which is here.
                 SequenceStore store = started.storeOf(first.name(), first.settings());
                 EntityColumns.warnIfTablesElsewhere(group, store, source.platform());
+                if (seriesOnly && readable(store, first.name())) {
+                    // Numbered in series only: the sequence's own row would never serve a value, so it is not
+                    // made; reading the table checks the store as making it would. A table that cannot be read
+                    // yet (the store creates it, or fails saying why) takes the path below, row and all.
+                    continue;
+                }
                 SequenceSettings creation = first.settings().keyOrder() == KeyOrder.SEQUENTIAL
                         ? first.settings() : EntityColumns.aboveExistingKeys(group, store, source.platform());
                 started.createSequence(first.name(), creation);
@@ -214,9 +225,21 @@ final class SeqgenRegistryService implements Service, Stoppable {
             } catch (SequenceException e) {
                 throw new SeqgenMappingException(first.where(), e.getMessage(), null, e);
             }
-            unopened.computeIfAbsent(first.name(), key -> new ArrayList<>()).addAll(group);
+            if (!seriesOnly) {
+                unopened.computeIfAbsent(first.name(), key -> new ArrayList<>()).addAll(group);
+            }
         }
         pending.clear();
+    }
+
+    /** Whether the store's table can be read (the sequence's row need not exist). */
+    private static boolean readable(SequenceStore store, String name) {
+        try {
+            store.nextValue(name);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**

@@ -70,6 +70,8 @@ class SchemaPerTenantTest {
                     createSeqgenTable(dataSource, schema(db, tenant) + "." + unqualified);
                 }
             }
+            // seqgen's table exists before the start, as the application's migrations make it.
+            createSeqgenTable(dataSource, centralSchema(db, dataSource) + "." + unqualified);
             for (int i = 1; i <= 5; i++) {
                 TenantDatabases.execute(dataSource, "INSERT INTO " + schema(db, "acme") + ".schema_doc (id, number,"
                         + " tag) VALUES (" + (i * 10) + ", " + i + ", 0)");
@@ -114,6 +116,9 @@ class SchemaPerTenantTest {
                 assertThat(ids.get("globex")).doesNotHaveDuplicates();
                 assertThat(count(dataSource, schema(db, "acme") + ".schema_doc")).isEqualTo(5 + 14);
                 assertThat(count(dataSource, schema(db, "globex") + ".schema_doc")).isEqualTo(14);
+                assertThat(rows(dataSource, centralSchema(db, dataSource) + "." + unqualified))
+                        .as("ids and numbers counted per tenant only: no row of the sequences' own")
+                        .doesNotContain("schema_doc_ids", "schema_doc_numbers");
                 String acmeCounters = counters == Counters.CENTRAL ? table : schema(db, "acme") + "." + unqualified;
                 assertThat(HibernateTesting.nextValue(dataSource, acmeCounters, "schema_doc_numbers#acme"))
                         .isEqualTo(20);
@@ -234,6 +239,58 @@ class SchemaPerTenantTest {
                             "seqgen.table=public." + table));
         } finally {
             db.dropTable(table);
+        }
+    }
+
+    /**
+     * One series for all tenants cannot start above the numbers of tenants seqgen learns of only at run time: without
+     * an initial value the start-up fails saying what to set; with one (1000), the series starts there, reads no
+     * tenant's table (acme's holds 5000) and numbers both tenants' documents in one gapless run.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schemaDatabases")
+    void aNumberSharedByAllTenantsStartsAtTheInitialValueItMustSet(TestDatabase db) throws Exception {
+        HikariDataSource dataSource = db.newPool(4);
+        String table = centralSchema(db, dataSource) + "." + TestDatabase.uniqueTable();
+        List<String> tenants = List.of("acme", "globex");
+        try {
+            for (String tenant : tenants) {
+                createSchema(db, dataSource, tenant);
+                TenantDatabases.execute(dataSource, "CREATE TABLE " + schema(db, tenant) + ".shared_doc (id BIGINT"
+                        + " PRIMARY KEY, number BIGINT NOT NULL)");
+            }
+            TenantDatabases.execute(dataSource, "INSERT INTO " + schema(db, "acme") + ".shared_doc (id, number)"
+                    + " VALUES (1, 5000)");
+            try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource)
+                    .table(table).build()).build()) {
+                assertThatThrownBy(() -> sessionFactory(db, dataSource, registry, SharedNumberDoc.class).close())
+                        .satisfies(e -> assertThat(HibernateTesting.messages(e)).contains(
+                                "sequence 'shared_doc_numbers'", "@SeqgenNumber(perTenant = false)",
+                                "no initial value is set", "seqgen.sequences.shared_doc_numbers.initial-value",
+                                "remove perTenant = false"));
+                try (SessionFactory factory = sessionFactory(db, dataSource, registry, SharedStartDoc.class)) {
+                    List<Long> numbers = new ArrayList<>();
+                    for (int i = 0; i < 4; i++) {
+                        try (Session session = factory.withOptions().tenantIdentifier(tenants.get(i % 2))
+                                .openSession()) {
+                            Transaction transaction = session.beginTransaction();
+                            SharedStartDoc doc = new SharedStartDoc(10 + i);
+                            session.persist(doc);
+                            session.flush();
+                            transaction.commit();
+                            numbers.add(doc.number());
+                        }
+                    }
+                    assertThat(numbers).containsExactly(1000L, 1001L, 1002L, 1003L);
+                }
+            }
+        } finally {
+            for (String tenant : tenants) {
+                dropSchema(db, dataSource, tenant);
+            }
+            dataSource.close();
+            db.dropTable(table);
+            db.dropTable(table + "_kept");
         }
     }
 
