@@ -29,9 +29,46 @@ final class AggregateSeries {
      * A series key read from one entity.
      *
      * @param text the key, its parts joined by {@code /}
-     * @param conditions the conditions of the series' rows in the entity's table
+     * @param values the properties' values the key was made of, in key order
      */
-    record Key(String text, List<Where> conditions) {
+    record Key(String text, List<Object> values) {
+    }
+
+    /**
+     * Whether another property's series make the same keys as this one's (the same number of parts, the same
+     * periods in the same places): then a key of one names the same series in the other's table.
+     *
+     * @param other the other property's series
+     * @return whether their keys mean the same
+     */
+    boolean sameKeysAs(AggregateSeries other) {
+        if (other.parts.size() != parts.size()) {
+            return false;
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            if (other.parts.get(i).period() != parts.get(i).period()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The conditions that select the rows of a series in this property's table, from the values its key was made of
+     * (by this property or another one whose keys are the same, {@link #sameKeysAs}).
+     *
+     * @param values the key's values, in key order
+     * @return the conditions, one per part
+     */
+    List<Where> conditionsOf(List<Object> values) {
+        List<Where> conditions = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            Part part = parts.get(i);
+            Object value = values.get(i);
+            conditions.add(part.period() != null ? part.period().rows(part.column(), value, part.property().getType())
+                    : new Where(part.column(), value instanceof Enum<?> constant ? constant.name() : value, null));
+        }
+        return conditions;
     }
 
     private final List<Part> parts;
@@ -95,7 +132,7 @@ final class AggregateSeries {
      */
     Key keyOf(Object entity, RelationalPersistentEntity<?> type, String sequence) {
         List<String> texts = new ArrayList<>(parts.size());
-        List<Where> conditions = new ArrayList<>(parts.size());
+        List<Object> values = new ArrayList<>(parts.size());
         for (Part part : parts) {
             Object value = type.getPropertyAccessor(entity).getProperty(part.property());
             String name = part.property().getName();
@@ -107,11 +144,8 @@ final class AggregateSeries {
             SeriesPeriod period = part.period();
             if (period == null) {
                 text = value instanceof Enum<?> constant ? constant.name() : value.toString();
-                conditions.add(new Where(part.column(), value instanceof Enum<?> constant ? constant.name() : value,
-                        null));
             } else {
                 text = period.keyPart(value);
-                conditions.add(period.rows(part.column(), value, value.getClass()));
             }
             if (text.contains("/")) {
                 throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name
@@ -119,11 +153,12 @@ final class AggregateSeries {
                         + " nothing was written");
             }
             texts.add(text);
+            values.add(value);
         }
         try {
             String key = SequenceRegistry.seriesKey(texts);
             SequenceRegistry.seriesRow(sequence, key);
-            return new Key(key, conditions);
+            return new Key(key, List.copyOf(values));
         } catch (SequenceConfigurationException e) {
             throw new SeqgenAggregateException(where, "the series key cannot be made from " + texts + ": "
                     + e.getMessage(), "Change the values; nothing was written", e);
