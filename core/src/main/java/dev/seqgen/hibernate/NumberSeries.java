@@ -28,8 +28,9 @@ import org.jspecify.annotations.Nullable;
  * tenant's first ({@link SeqgenNumber#perTenant()}), then {@link SeqgenNumber#seriesBy()} in order. Resolved and
  * checked when Hibernate creates the generator (every attribute exists, has a type a key can be made of, and is one
  * column); read from each entity at its insert, where a key that cannot be made fails naming the entity, the
- * attribute and the value. A key comes with the conditions that select the rows of its series in the entity's
- * table, for the adoption of the numbers a series already holds there.
+ * attribute and the value. A key's values give the conditions that select the rows of its series in the entity's
+ * table, or in another table numbered in the same series ({@link #conditionsOf}), for the adoption of the numbers a
+ * series already holds there.
  */
 final class NumberSeries {
 
@@ -63,20 +64,16 @@ final class NumberSeries {
     }
 
     /**
-     * A series key read from one entity: its text (the parts joined by {@code /}) and the conditions on the
-     * entity's table that select the rows of that series; a condition is missing where a part's attribute is not
-     * one plain column (then nothing is adopted for the key, see {@link #adoptable()}).
+     * A series key read from one entity: its text (the parts joined by {@code /}), and the values it was made of, from
+     * which {@link #conditionsOf} selects the rows of that series in a table numbered in it.
      *
      * @param text the key
      * @param parts the texts of its parts, in key order
      * @param values the values the parts were made of (the tenant identifier, the attributes' values), in key order
-     * @param conditions the conditions, one per part with a column
-     * @param adoptable whether every part has its condition, or reaches its rows through the tenant's connection
      * @param schemaTenant the tenant whose connection reaches the series' rows (schema or database per tenant), or
      *     null when they are in the tables every connection sees
      */
-    record Key(String text, List<String> parts, List<Object> values, List<Where> conditions, boolean adoptable,
-            @Nullable Object schemaTenant) {
+    record Key(String text, List<String> parts, List<Object> values, @Nullable Object schemaTenant) {
     }
 
     /**
@@ -203,7 +200,7 @@ final class NumberSeries {
     }
 
     /**
-     * The key of an entity's series and the conditions of its rows.
+     * The key of an entity's series, with the values it was made of.
      *
      * @throws IllegalArgumentException naming the entity, the attribute and the value, if a part is null, empty
      *     or holds a character a key cannot hold, or the key is too long
@@ -230,12 +227,10 @@ final class NumberSeries {
             texts.add(text);
             values.add(value);
         }
-        List<Where> conditions = conditionsOf(values);
         try {
             String key = SequenceRegistry.seriesKey(texts);
             SequenceRegistry.seriesRow(sequence, key);
-            return new Key(key, List.copyOf(texts), List.copyOf(values), conditions == null ? List.of() : conditions,
-                    conditions != null, schemaTenant);
+            return new Key(key, List.copyOf(texts), List.copyOf(values), schemaTenant);
         } catch (SequenceConfigurationException e) {
             throw new IllegalArgumentException("seqgen: " + where + ": the series key of entity "
                     + session.getEntityPersister(null, entity).getEntityName() + " cannot be made from "

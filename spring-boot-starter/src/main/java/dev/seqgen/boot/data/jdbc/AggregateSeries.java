@@ -16,8 +16,8 @@ import org.springframework.data.relational.core.sql.IdentifierProcessing;
 /**
  * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the properties of the
  * entity whose values make the series key, checked when the entity's properties are resolved; read from each
- * entity at its save, where a key that cannot be made fails naming the aggregate, the property and the value. A key
- * comes with the conditions that select the rows of its series in the entity's table, for their adoption.
+ * entity at its save, where a key that cannot be made fails naming the aggregate, the property and the value. A key's
+ * values give the conditions that select the rows of its series in each table numbered in it, for their adoption.
  */
 final class AggregateSeries {
 
