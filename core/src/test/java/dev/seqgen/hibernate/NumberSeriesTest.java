@@ -212,6 +212,35 @@ class NumberSeriesTest {
         }
     }
 
+    /**
+     * Formatted numbers of one series in two tables, first used in one transaction: the sequence reads both tables
+     * back with their patterns when it opens, before the note takes its number, and continues above the receipts'
+     * RC-0050 (MANUAL-900 is not of the pattern).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void formattedNumbersOfOneSeriesContinueAboveEveryTableTheSequenceFormats(TestDatabase db) throws Exception {
+        String seqgenTable = TestDatabase.uniqueTable();
+        try (SessionFactory factory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable, Map.of(),
+                FormattedNote.class, FormattedReceipt.class)) {
+            insert(db.dataSource(), "INSERT INTO " + PREFIX + "formatted_note (id, number) VALUES (?, ?)",
+                    new Object[] { 1L, "CN-0041" });
+            insert(db.dataSource(), "INSERT INTO " + PREFIX + "formatted_receipt (id, number) VALUES (?, ?)",
+                    new Object[] { 1L, "RC-0050" }, new Object[] { 2L, "MANUAL-900" });
+            FormattedNote note = new FormattedNote(2);
+            FormattedReceipt receipt = new FormattedReceipt(3);
+            HibernateTesting.inTransaction(factory, session -> {
+                session.persist(note);
+                session.flush();
+                session.persist(receipt);
+                session.flush();
+            });
+            assertThat(List.of(note.number(), receipt.number())).containsExactly("CN-0051", "RC-0052");
+        } finally {
+            db.dropTable(seqgenTable);
+        }
+    }
+
     /** A value a series key cannot hold fails the flush naming the entity, the attribute and the value. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
