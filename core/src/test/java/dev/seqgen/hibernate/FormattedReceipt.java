@@ -3,16 +3,12 @@ package dev.seqgen.hibernate;
 import dev.seqgen.Strategy;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 /** A receipt whose number is formatted ({@code RC-0042}), in one series with the other formatted documents. */
 @Entity
 @Table(name = "formatted_receipt")
-public class FormattedReceipt {
-
-    @Id
-    private Long id;
+public class FormattedReceipt extends FormattedDocument {
 
     @SeqgenNumber(sequence = "formatted_document_numbers", strategy = Strategy.SYNC, format = "RC-{number:4}")
     @Column(nullable = false, updatable = false, length = 32)
@@ -22,9 +18,10 @@ public class FormattedReceipt {
     }
 
     FormattedReceipt(long id) {
-        this.id = id;
+        super(id);
     }
 
+    @Override
     String number() {
         return number;
     }
