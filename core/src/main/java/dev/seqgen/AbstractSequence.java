@@ -346,6 +346,14 @@ abstract class AbstractSequence implements Sequence {
                 + source + " in " + millis + " ms; size: " + reason;
     }
 
+    /**
+     * Writes no start-up line at the first block: a series' first block comes at its first use by a tenant or in a
+     * year, thousands of times in a JVM, and is no start-up event.
+     */
+    final void quietFirstBlock() {
+        firstBlockLogged.set(true);
+    }
+
     /** Why the first block has the size asked for, for the start-up line; null where no block is held (no line). */
     @Nullable String firstBlockReason() {
         return null;

@@ -13,6 +13,11 @@ import org.jspecify.annotations.Nullable;
  * {@link SequenceRegistry#closeAndReport()} returns one per sequence so that a framework can log them where the
  * application's log still listens; {@link SequenceRegistry#close()} logs them itself.
  *
+ * <p>The series of a sequence ({@link SequenceRegistry#series}) are reported together, one report per sequence
+ * whatever the number of its series ({@link #series()} says how many): the values summed, and the series that lost
+ * values named, the first {@value #NAMED_SERIES} of them, so that a JVM that numbered for thousands of tenants does
+ * not write thousands of lines at its stop.
+ *
  * @param sequence the sequence name
  * @param strategy its strategy
  * @param issued the values it handed out in this JVM
@@ -21,15 +26,84 @@ import org.jspecify.annotations.Nullable;
  * @param lost how many values will never be handed out
  * @param actions what was done with each range, in order, as log text: {@code "gave back [101, 201) to the row"}
  * @param failure the first store failure met while releasing the values, or null
+ * @param series for a report of a sequence's series, how many series it covers; 0 for a sequence's own report
  */
 public record CloseReport(String sequence, Strategy strategy, long issued, long givenBack, long kept, long lost,
-        List<String> actions, @Nullable Throwable failure) {
+        List<String> actions, @Nullable Throwable failure, int series) {
+
+    /** How many of the series that lost values a report of series names. */
+    public static final int NAMED_SERIES = 10;
 
     /**
      * Copies the actions.
      */
     public CloseReport {
         actions = List.copyOf(actions);
+    }
+
+    /**
+     * The report of one sequence's own row.
+     *
+     * @param sequence the sequence name
+     * @param strategy its strategy
+     * @param issued the values it handed out in this JVM
+     * @param givenBack how many values went back to the row
+     * @param kept how many values were kept for the fleet
+     * @param lost how many values will never be handed out
+     * @param actions what was done with each range, in order, as log text
+     * @param failure the first store failure met while releasing the values, or null
+     */
+    public CloseReport(String sequence, Strategy strategy, long issued, long givenBack, long kept, long lost,
+            List<String> actions, @Nullable Throwable failure) {
+        this(sequence, strategy, issued, givenBack, kept, lost, actions, failure, 0);
+    }
+
+    /**
+     * Sums the reports of a sequence's series into one: the values of each kind, how many series gave back or kept
+     * values, and the first {@link #NAMED_SERIES} series that lost values, by row, with what each lost and why.
+     */
+    static CloseReport ofSeries(String sequence, List<CloseReport> reports) {
+        long issued = 0;
+        long givenBack = 0;
+        long kept = 0;
+        long lost = 0;
+        int givingBack = 0;
+        int keeping = 0;
+        Throwable failure = null;
+        List<String> losing = new ArrayList<>();
+        int losingCount = 0;
+        Strategy strategy = reports.get(0).strategy();
+        for (CloseReport report : reports) {
+            issued += report.issued();
+            givenBack += report.givenBack();
+            kept += report.kept();
+            lost += report.lost();
+            givingBack += report.givenBack() > 0 ? 1 : 0;
+            keeping += report.kept() > 0 ? 1 : 0;
+            if (report.lost() > 0 || report.failed()) {
+                if (losingCount++ < NAMED_SERIES) {
+                    losing.add("series '" + report.sequence() + "' " + String.join(", ", report.actions().stream()
+                            .filter(action -> action.startsWith("lost")).toList()));
+                }
+                if (failure == null) {
+                    failure = report.failure();
+                }
+            }
+        }
+        List<String> actions = new ArrayList<>();
+        if (givenBack > 0) {
+            actions.add("gave back " + givenBack + " value" + (givenBack == 1 ? "" : "s") + " to the rows of "
+                    + givingBack + " series");
+        }
+        if (kept > 0) {
+            actions.add("kept " + kept + " value" + (kept == 1 ? "" : "s") + " of " + keeping + " series for the fleet"
+                    + " (another instance reserved after this one)");
+        }
+        actions.addAll(losing);
+        if (losingCount > NAMED_SERIES) {
+            actions.add("and " + (losingCount - NAMED_SERIES) + " more series lost values");
+        }
+        return new CloseReport(sequence, strategy, issued, givenBack, kept, lost, actions, failure, reports.size());
     }
 
     /**
@@ -43,16 +117,20 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
 
     /**
      * Returns the report as one log line, such as {@code sequence 'orders' (async-batch) closed after issuing 412
-     * values: gave back [413, 1001) to the row; lost nothing}.
+     * values: gave back [413, 1001) to the row; lost nothing}, or for series {@code sequence 'invoices' (batch): 3000
+     * series closed after issuing 41250 values: gave back 12000 values to the rows of 2400 series; lost nothing}.
      *
      * @return the line
      */
     public String message() {
         StringBuilder line = new StringBuilder("sequence '").append(sequence).append("' (")
-                .append(strategy.externalName()).append(") closed after issuing ").append(issued).append(" value")
-                .append(issued == 1 ? "" : "s");
+                .append(strategy.externalName()).append(")");
+        if (series > 0) {
+            line.append(": ").append(series).append(" series");
+        }
+        line.append(" closed after issuing ").append(issued).append(" value").append(issued == 1 ? "" : "s");
         if (actions.isEmpty()) {
-            return line.append("; it held no values").toString();
+            return line.append(series > 0 ? "; they held no values" : "; it held no values").toString();
         }
         line.append(": ").append(String.join("; ", actions));
         if (lost == 0) {

@@ -26,6 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,6 +51,12 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 public final class SequenceRegistry implements AutoCloseable {
+
+    /** The default of {@link Builder#seriesIdleTimeout(Duration)}: 10 minutes. */
+    public static final Duration DEFAULT_SERIES_IDLE_TIMEOUT = Duration.ofMinutes(10);
+
+    /** The name of the idle timeout of series in messages; the Spring Boot starter prefixes it with {@code seqgen.}. */
+    public static final String SERIES_IDLE_TIMEOUT_SETTING = "series.idle-timeout";
 
     /** How long {@link #close()} waits for background refills to finish after the sequences closed. */
     private static final long EXECUTOR_SHUTDOWN_SECONDS = 10;
@@ -77,8 +85,19 @@ public final class SequenceRegistry implements AutoCloseable {
     private static final String SERIES_KEY_PUNCTUATION = " _.-:@+";
 
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
-    /** The sequences whose series the metrics were told of, once each. */
-    private final Set<String> seriesCounted = ConcurrentHashMap.newKeySet();
+    /** What the series of each sequence share (meters, counts of released series), by sequence name. */
+    private final ConcurrentHashMap<String, SeriesGroup> seriesGroups = new ConcurrentHashMap<>();
+    /** How long a series may go unused before {@link #releaseIdleSeries()} releases it; zero: never. */
+    private final Duration seriesIdleTimeout;
+    /**
+     * Held by one sweep of idle series at a time ({@link #releaseIdleSeries()}), around the locks a release takes (a
+     * series' monitor, then its group's, then the map's); taken by nothing that holds another lock.
+     */
+    private final Object sweep = new Object();
+    /** Guards {@link #sweeps}: taken alone, never while a map's bin lock or {@link #sweep} is held elsewhere. */
+    private final Object sweeperStart = new Object();
+    /** This registry's periodic {@link #releaseIdleSeries()} once a series is open; null before, and after close. */
+    private @Nullable ScheduledFuture<?> sweeps;
     /**
      * The names whose row this registry has made sure of (created, or found), by {@link #createSequence} or a
      * sequence's creation: a row is created once per registry, by whichever user comes first, never again.
@@ -107,6 +126,7 @@ public final class SequenceRegistry implements AutoCloseable {
         this.executor = builder.executor == null ? ownedExecutor : builder.executor;
         this.ticker = builder.ticker;
         this.metrics = builder.metrics;
+        this.seriesIdleTimeout = builder.seriesIdleTimeout;
         LOG.log(System.Logger.Level.INFO, () -> "seqgen registry on the " + store.name() + " store " + store
                 + (stores.size() > 1 ? " and " + stores.values().stream().filter(other -> other != store)
                         .map(Object::toString).collect(java.util.stream.Collectors.joining(" and ")) : "")
@@ -256,23 +276,31 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public Sequence series(String name, String key, SequenceSettings settings) {
         String row = seriesRow(name, key);
-        Sequence open = sequences.get(row);
-        if (open != null) {
+        for (;;) {
+            Sequence open = sequences.get(row);
+            if (open == null) {
+                requireSeriesStore(name, settings);
+                lifecycle.readLock().lock();
+                try {
+                    open = sequences.computeIfAbsent(row, ignored -> openNewSeries(name, row, settings));
+                } finally {
+                    lifecycle.readLock().unlock();
+                }
+                if (closed) {
+                    throw closedError(row);
+                }
+            }
+            if (open instanceof SeriesSequence handle && handle.released()) {
+                // Released as idle a moment ago: wait until its release is done (it holds the handle's monitor
+                // until the handle is out of the map, see SeriesSequence), then open the series again.
+                synchronized (handle) {
+                    sequences.remove(row, handle);
+                }
+                continue;
+            }
             requireSameSettings(row, open.settings(), settings);
             return open;
         }
-        requireSeriesStore(name, settings);
-        lifecycle.readLock().lock();
-        try {
-            open = sequences.computeIfAbsent(row, ignored -> createSeries(row, settings));
-        } finally {
-            lifecycle.readLock().unlock();
-        }
-        if (closed) {
-            throw closedError(row);
-        }
-        requireSameSettings(row, open.settings(), settings);
-        return open;
     }
 
     /**
@@ -347,7 +375,7 @@ public final class SequenceRegistry implements AutoCloseable {
         String prefix = name + SERIES_SEPARATOR;
         SortedMap<String, Sequence> open = new TreeMap<>();
         sequences.forEach((row, sequence) -> {
-            if (row.startsWith(prefix)) {
+            if (row.startsWith(prefix) && !(sequence instanceof SeriesSequence series && series.released())) {
                 open.put(row.substring(prefix.length()), sequence);
             }
         });
@@ -355,14 +383,175 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private int openSeriesCount(String name) {
-        String prefix = name + SERIES_SEPARATOR;
         int count = 0;
-        for (String row : sequences.keySet()) {
-            if (row.startsWith(prefix)) {
-                count++;
+        for (SeriesSequence series : seriesInMap(name)) {
+            count += series.released() ? 0 : 1;
+        }
+        return count;
+    }
+
+    /**
+     * The series of a sequence in the registry's map, those being released included (until their counts are their
+     * group's, see {@link #release}); for statistics, never on a value's path.
+     */
+    private List<SeriesSequence> seriesInMap(String name) {
+        String prefix = name + SERIES_SEPARATOR;
+        List<SeriesSequence> open = new ArrayList<>();
+        sequences.forEach((row, sequence) -> {
+            if (sequence instanceof SeriesSequence series && row.startsWith(prefix)) {
+                open.add(series);
+            }
+        });
+        return open;
+    }
+
+    /** The statistics of the series of this row open now, or none (a series released and not opened again). */
+    @Nullable SequenceStats openSeriesStats(String row) {
+        Sequence open = sequences.get(row);
+        Sequence sequence = open instanceof SeriesSequence series ? series.sequence() : null;
+        return sequence == null ? null : sequence.stats();
+    }
+
+    /**
+     * Returns how long a series may go unused before the registry releases it ({@link Builder#seriesIdleTimeout}).
+     *
+     * @return the idle timeout; zero if series are never released
+     */
+    public Duration seriesIdleTimeout() {
+        return seriesIdleTimeout;
+    }
+
+    /**
+     * Releases the series not used for the {@linkplain Builder#seriesIdleTimeout idle timeout}: each is closed as the
+     * registry's close closes a sequence (the values it held and had not handed out go back to its row, or are kept
+     * for the fleet; nothing is handed out twice) and dropped from the registry, so that a JVM holds memory for the
+     * series in use, not for every tenant or year it ever numbered. The next use of a released series opens it
+     * again, from its row, as a first use does; a caller that kept the released {@link Sequence} may go on using it:
+     * it forwards to the series opened again. A series with a call under way is not released. The registry runs
+     * this itself, on a daemon thread all the JVM's registries share, every half idle timeout (at most every
+     * minute) once a series is open; a series is released between one and about two idle timeouts after its last
+     * use.
+     *
+     * <p>What the release did is logged once per sequence and sweep: at DEBUG, or at WARNING when values were lost
+     * (the store failed), naming those series.
+     *
+     * @return how many series were released
+     */
+    public int releaseIdleSeries() {
+        if (seriesIdleTimeout.isZero()) {
+            return 0;
+        }
+        long idle = seriesIdleTimeout.toNanos();
+        Map<String, List<CloseReport>> released = new TreeMap<>();
+        synchronized (sweep) {
+            long now = ticker.read();
+            for (Sequence sequence : sequences.values()) {
+                if (closed) {
+                    break;
+                }
+                if (!(sequence instanceof SeriesSequence series)) {
+                    continue;
+                }
+                if (series.takeUsed() || series.inUse()) {
+                    series.idleSince = now;
+                } else if (now - series.idleSince >= idle) {
+                    CloseReport report = release(series);
+                    if (report != null) {
+                        released.computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report);
+                    }
+                }
+            }
+        }
+        int count = 0;
+        for (Map.Entry<String, List<CloseReport>> entry : released.entrySet()) {
+            count += entry.getValue().size();
+            CloseReport summary = CloseReport.ofSeries(entry.getKey(), entry.getValue());
+            String line = "seqgen: released series not used for " + seriesIdleTimeout + ": " + summary.message();
+            if (summary.lost() > 0 || summary.failed()) {
+                LOG.log(System.Logger.Level.WARNING, line, summary.failure());
+            } else {
+                LOG.log(System.Logger.Level.DEBUG, line);
             }
         }
         return count;
+    }
+
+    /**
+     * Releases one series if no call is inside it: see {@link SeriesSequence} for why no value is handed out twice
+     * and no closed series serves.
+     *
+     * @return the close report, or null if a call was inside (or the series was released already)
+     */
+    private @Nullable CloseReport release(SeriesSequence series) {
+        synchronized (series) {
+            Sequence open = series.release();
+            if (open == null) {
+                return null;
+            }
+            try {
+                return Sequences.closeAndReport(open);
+            } finally {
+                SeriesGroup group = seriesGroups.get(series.sequenceName());
+                if (group != null) {
+                    synchronized (group) {
+                        group.retire(open.stats());
+                        series.clear();
+                        sequences.remove(series.name(), series);
+                    }
+                } else {
+                    series.clear();
+                    sequences.remove(series.name(), series);
+                }
+                synchronized (rows) {
+                    rows.remove(series.name());
+                }
+            }
+        }
+    }
+
+    /** Starts the periodic release of idle series, once, when the first series opens. */
+    private void startSweeper() {
+        if (seriesIdleTimeout.isZero()) {
+            return;
+        }
+        synchronized (sweeperStart) {
+            if (sweeps != null || closed) {
+                return;
+            }
+            long period = Math.max(10, Math.min(seriesIdleTimeout.toMillis() / 2, TimeUnit.MINUTES.toMillis(1)));
+            sweeps = IdleSeriesThread.EXECUTOR.scheduleWithFixedDelay(this::releaseIdleSeriesQuietly, period, period,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * The one thread of the JVM that releases idle series, for every registry: a JVM may hold a registry per tenant
+     * (seqgen's Hibernate support makes one per tenant whose counters are in its own table), and a thread each would
+     * be a thread per tenant. Made at the first series of any registry; a daemon, so it never keeps the JVM alive.
+     */
+    private static final class IdleSeriesThread {
+
+        static final ScheduledThreadPoolExecutor EXECUTOR = executor();
+
+        private static ScheduledThreadPoolExecutor executor() {
+            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
+                Thread thread = new Thread(task, "seqgen-series-idle");
+                thread.setDaemon(true);
+                return thread;
+            });
+            // A closed registry's sweeps leave the queue at once, and the registry with them.
+            executor.setRemoveOnCancelPolicy(true);
+            return executor;
+        }
+    }
+
+    private void releaseIdleSeriesQuietly() {
+        try {
+            releaseIdleSeries();
+        } catch (RuntimeException e) {
+            // The next sweep tries again; a failure of the store is in the series' report, this is anything else.
+            LOG.log(System.Logger.Level.WARNING, "seqgen: the release of idle series failed", e);
+        }
     }
 
     private static void requireSeriesPart(String setting, String key, String part) {
@@ -385,24 +574,34 @@ public final class SequenceRegistry implements AutoCloseable {
         return served;
     }
 
-    private Sequence createSeries(String row, SequenceSettings settings) {
+    private Sequence openNewSeries(String name, String row, SequenceSettings settings) {
         if (closed) {
             throw closedError(row);
         }
         SequenceStore served = storeFor(row, settings);
         createRowOnce(row, settings, served);
-        String name = row.substring(0, row.indexOf(SERIES_SEPARATOR));
-        if (seriesCounted.add(name)) {
-            try {
-                metrics.series(name, () -> openSeriesCount(name));
-            } catch (RuntimeException e) {
-                // A metrics failure never fails a value (as GuardedMetricsTracker guards the sequences' trackers).
-                LOG.log(System.Logger.Level.WARNING, "seqgen: the metrics of the series of sequence '" + name
-                        + "' could not be registered: " + e);
-            }
-        }
+        SeriesGroup group = seriesGroups.computeIfAbsent(name, ignored -> seriesGroup(name, settings, served));
         // Metrics are per sequence, not per series: a tag per tenant or year would be unbounded.
-        return Sequences.create(row, settings, served, ticker, executor, SequenceMetricsTrackerFactory.noop());
+        Sequence sequence = Sequences.create(row, settings, served, ticker, executor,
+                (series, store) -> group.seriesTracker());
+        Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
+        ((AbstractSequence) counter).quietFirstBlock();
+        startSweeper();
+        return new SeriesSequence(this, row, settings, sequence, ticker.read());
+    }
+
+    /** The group of a sequence's series, with its meters: registered once, when its first series opens. */
+    private SeriesGroup seriesGroup(String name, SequenceSettings settings, SequenceStore served) {
+        SeriesGroup group = new SeriesGroup(name, settings, () -> seriesInMap(name));
+        try {
+            group.tracker(GuardedMetricsTracker.guard(metrics.create(group.view(), served)));
+            metrics.series(name, () -> openSeriesCount(name));
+        } catch (RuntimeException e) {
+            // A metrics failure never fails a value (as GuardedMetricsTracker guards the sequences' trackers).
+            LOG.log(System.Logger.Level.WARNING, "seqgen: the metrics of the series of sequence '" + name
+                    + "' could not be registered: " + e);
+        }
+        return group;
     }
 
     /**
@@ -599,6 +798,52 @@ public final class SequenceRegistry implements AutoCloseable {
         for (String name : names) {
             opened.add(sequence(name, settingsOf(name)));
         }
+        awaitFirstBlocks(opened, deadline, timeout);
+    }
+
+    /**
+     * Opens the named series of a sequence and waits until each holds its first block, as
+     * {@link #warmUp(Collection, Duration)} does for sequences: for the series an application knows it will number
+     * at once (its known tenants, this year), so that their first blocks are in hand before it takes traffic. A
+     * series opened here is opened as {@link #series(String, String)} opens it, with
+     * {@link #settingsFor(String) the sequence's settings}; like
+     * every series it is released again once idle ({@link #releaseIdleSeries()}). SYNC and ASYNC series hold no
+     * block: they are opened (their rows created), and nothing more.
+     *
+     * <p>A sequence that a framework {@linkplain #declare declared} (seqgen's Hibernate generators and Spring Data
+     * JDBC callbacks do, for the sequences their entities number) is left alone, with a line at INFO: the framework
+     * opens a series at its first use, where its counter is (for some, a tenant's own table), after reading the
+     * numbers its entities' table already holds; a block taken or a row made here could hold one of those numbers, or
+     * be in the wrong table.
+     *
+     * @param name the sequence name
+     * @param keys the series keys
+     * @param timeout the longest the call waits, for all of them together
+     * @throws SequenceConfigurationException if the name or a key is not valid
+     * @throws SequenceUnavailableException naming the first series whose first block is not in hand in time (the
+     *     others' failures suppressed in it)
+     * @throws IllegalStateException if the registry is closed
+     */
+    public void warmUpSeries(String name, Collection<String> keys, Duration timeout) {
+        long deadline = ticker.read() + timeout.toNanos();
+        if (declared.containsKey(name)) {
+            // Entities number this sequence: their framework opens a series at its first use, where its counter is
+            // (a tenant's own table for some), after reading the numbers its table holds; a block or a row made here
+            // could hold one of those numbers, or be in the wrong table.
+            LOG.log(System.Logger.Level.INFO, () -> "seqgen: the warm-up leaves the " + keys.size() + " series of"
+                    + " sequence '" + name + "' it was given: entities number it, and open each series at its first"
+                    + " use, after reading the numbers their table holds");
+            return;
+        }
+        SequenceSettings settings = settingsFor(name);
+        List<Sequence> opened = new ArrayList<>();
+        for (String key : keys) {
+            opened.add(series(name, key, settings));
+        }
+        awaitFirstBlocks(opened, deadline, timeout);
+    }
+
+    private static void awaitFirstBlocks(List<Sequence> opened, long deadline, Duration timeout) {
         SequenceUnavailableException failure = null;
         for (Sequence sequence : opened) {
             try {
@@ -639,9 +884,13 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private static void awaitFirstBlock(Sequence sequence, long deadline, Duration timeout) {
-        if (sequence instanceof AbstractSequence held) {
+        if (sequence instanceof AbstractSequence || sequence instanceof SeriesSequence) {
             try {
-                held.awaitFirstBlock(deadline);
+                if (sequence instanceof SeriesSequence series) {
+                    series.awaitFirstBlock(deadline);
+                } else {
+                    ((AbstractSequence) sequence).awaitFirstBlock(deadline);
+                }
             } catch (SequenceUnavailableException e) {
                 throw new SequenceUnavailableException(sequence.name(), "its first block was not in hand within the"
                         + " warm-up's " + timeout + ": " + e.getMessage(), e);
@@ -803,9 +1052,17 @@ public final class SequenceRegistry implements AutoCloseable {
     public List<CloseReport> closeAndReport() {
         closed = true;
         List<CloseReport> reports = new ArrayList<>();
+        Map<String, List<CloseReport>> seriesReports = new TreeMap<>();
         lifecycle.writeLock().lock();
         try {
             for (Sequence sequence : sequences.values()) {
+                if (sequence instanceof SeriesSequence series) {
+                    CloseReport report = series.closeAndReport();
+                    if (report != null) {
+                        seriesReports.computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report);
+                    }
+                    continue;
+                }
                 CloseReport report = Sequences.closeAndReport(sequence);
                 if (report != null) {
                     reports.add(report);
@@ -813,6 +1070,16 @@ public final class SequenceRegistry implements AutoCloseable {
             }
         } finally {
             lifecycle.writeLock().unlock();
+        }
+        // One report per sequence for all its series (thousands of tenants would be thousands of lines), naming the
+        // series that lost values.
+        seriesReports.forEach((name, series) -> reports.add(CloseReport.ofSeries(name, series)));
+        seriesGroups.values().forEach(SeriesGroup::closeTracker);
+        synchronized (sweeperStart) {
+            if (sweeps != null) {
+                sweeps.cancel(false);
+                sweeps = null;
+            }
         }
         if (ownedExecutor != null) {
             ownedExecutor.shutdown();
@@ -835,6 +1102,7 @@ public final class SequenceRegistry implements AutoCloseable {
         private @Nullable Executor executor;
         private Ticker ticker = Ticker.systemTicker();
         private SequenceMetricsTrackerFactory metrics = SequenceMetricsTrackerFactory.noop();
+        private Duration seriesIdleTimeout = DEFAULT_SERIES_IDLE_TIMEOUT;
 
         private final Map<CounterKind, SequenceStore> stores = new EnumMap<>(CounterKind.class);
 
@@ -944,6 +1212,26 @@ public final class SequenceRegistry implements AutoCloseable {
          */
         public Builder metrics(SequenceMetricsTrackerFactory metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics");
+            return this;
+        }
+
+        /**
+         * Sets how long a series may go unused before the registry releases it ({@link #releaseIdleSeries()}): its
+         * unused values go back to its row and the registry forgets it until its next use, which opens it again (one
+         * store round trip, and a new block for a batch strategy). Default {@link #DEFAULT_SERIES_IDLE_TIMEOUT}; zero
+         * keeps every series open until the registry closes. Plain sequences are never released.
+         *
+         * @param idleTimeout the idle timeout, zero or positive
+         * @return this builder
+         * @throws SequenceConfigurationException naming {@code series.idle-timeout} if it is negative
+         */
+        public Builder seriesIdleTimeout(Duration idleTimeout) {
+            Objects.requireNonNull(idleTimeout, "idleTimeout");
+            if (idleTimeout.isNegative()) {
+                throw new SequenceConfigurationException(SERIES_IDLE_TIMEOUT_SETTING, idleTimeout,
+                        "a duration of 0 (never released) or more");
+            }
+            this.seriesIdleTimeout = idleTimeout;
             return this;
         }
 

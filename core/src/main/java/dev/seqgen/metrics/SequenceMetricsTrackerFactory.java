@@ -34,7 +34,11 @@ public interface SequenceMetricsTrackerFactory {
     /**
      * Told once per sequence, when the first series of it opens in the registry: a sequence numbered in series has
      * one gauge of the series it has open, tagged by the sequence, never one meter per series (a tag per tenant or
-     * year would be unbounded). Series themselves report no meters. The default does nothing.
+     * year would be unbounded). The series' events and statistics are the sequence's: the registry calls
+     * {@link #create(Sequence, dev.seqgen.spi.SequenceStore)} once for them all, with a sequence named as the
+     * sequence whose {@link Sequence#stats()} sums its series (the values in hand of those open, the counts of those
+     * released too; the highest value and capacity of the series nearest its maximum) and that hands out no value.
+     * The default does nothing.
      *
      * @param sequence the sequence name
      * @param openSeries the number of its series open in the registry, read when the gauge is

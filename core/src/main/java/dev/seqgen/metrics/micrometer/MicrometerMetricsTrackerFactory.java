@@ -49,6 +49,11 @@ import org.jspecify.annotations.Nullable;
  * the meter registry asks. The strategy tag is the strategy in lowercase with hyphens, as in the
  * configuration ({@code async-batch}).
  *
+ * <p>The series of a sequence ({@link dev.seqgen.SequenceRegistry#series}) share one set of these meters, tagged by
+ * the sequence's name, never by a key: the counters and timers count all its series, the released ones included, the
+ * values in hand are summed, and the capacity used is that of the series nearest its maximum; {@value #SERIES_OPEN}
+ * counts them.
+ *
  * <p>A second sequence with the same name, strategy and store in the same meter registry (two registries
  * over one store in one JVM) shares the first one's meters, and its gauges keep reading the first
  * sequence; give such registries separate meter registries or common tags.

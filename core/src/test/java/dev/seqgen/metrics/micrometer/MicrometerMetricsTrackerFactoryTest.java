@@ -42,14 +42,15 @@ class MicrometerMetricsTrackerFactoryTest {
     }
 
     /**
-     * A sequence numbered in series has one gauge of its open series, tagged by the sequence alone; the series report
-     * no meter of their own (a tag per tenant or year would be unbounded).
+     * A sequence numbered in series has one gauge of its open series, tagged by the sequence alone, and its series
+     * share the sequence's meters: tagged by the sequence's name, never by a key (a tag per tenant or year would be
+     * unbounded).
      */
     @Test
-    void aSequencesSeriesAreCountedByOneGaugeAndTagNoMeterOfTheirOwn() {
+    void aSequencesSeriesAreCountedByOneGaugeAndShareTheSequencesMeters() {
         registry.series("invoices", "acme/2026").next();
         registry.series("invoices", "acme/2025").next();
-        registry.series("invoices", "globex/2026").next();
+        registry.series("invoices", "globex/2026").nextValues(2);
         registry.series("credit_notes", "acme").next();
 
         assertThat(meters.get(MicrometerMetricsTrackerFactory.SERIES_OPEN).tag("sequence", "invoices").gauge()
@@ -58,8 +59,47 @@ class MicrometerMetricsTrackerFactoryTest {
                 .value()).isEqualTo(1);
         assertThat(meters.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTag("sequence"))
                 .as(meter.getId().toString()).doesNotContain("#"));
+        assertThat(meters.get("seqgen.ids.issued").tag("sequence", "invoices").functionCounter().count())
+                .as("the values of its three series").isEqualTo(4);
+        assertThat(meters.get("seqgen.reservations").tag("sequence", "invoices").tag("result", "success").timer()
+                .count()).as("one block per series").isEqualTo(3);
+        assertThat(meters.get("seqgen.block.remaining").tag("sequence", "invoices").gauge().value()).isEqualTo(26);
+        assertThat(meters.get("seqgen.ids.issued").tag("sequence", "credit_notes").functionCounter().count())
+                .isEqualTo(1);
         assertThat(registry.sequences()).as("series are listed by their sequence").isEmpty();
         assertThat(registry.seriesSequences()).containsExactly("credit_notes", "invoices");
+
+        registry.close();
+        assertThat(meters.find("seqgen.ids.issued").tag("sequence", "invoices").functionCounter())
+                .as("removed at the registry's close").isNull();
+    }
+
+    /**
+     * A released idle series leaves the gauge of open series, and its values stay in the sequence's counters: a
+     * counter never goes down. The capacity gauge is that of the series nearest its maximum.
+     */
+    @Test
+    void aReleasedSeriesStaysInTheCountersAndLeavesTheGauge() {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+        MeterRegistry own = new SimpleMeterRegistry();
+        try (SequenceRegistry idle = SequenceRegistry.builder(store)
+                .defaults(SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).maxValue(100).build())
+                .metrics(new MicrometerMetricsTrackerFactory(own)).ticker(now::get)
+                .seriesIdleTimeout(Duration.ofMinutes(1)).build()) {
+            idle.series("invoices", "acme").nextValues(3);
+            idle.series("invoices", "globex").next();
+            idle.releaseIdleSeries();
+            now.addAndGet(Duration.ofMinutes(1).toNanos());
+            idle.series("invoices", "globex").next();
+            assertThat(idle.releaseIdleSeries()).isEqualTo(1);
+
+            assertThat(own.get(MicrometerMetricsTrackerFactory.SERIES_OPEN).tag("sequence", "invoices").gauge()
+                    .value()).isEqualTo(1);
+            assertThat(own.get("seqgen.ids.issued").tag("sequence", "invoices").functionCounter().count())
+                    .as("acme's 3 values stay counted").isEqualTo(5);
+            assertThat(own.get("seqgen.capacity.used").tag("sequence", "invoices").gauge().value())
+                    .as("the series that reserved highest: [1, 11) of 1..100").isEqualTo(0.1);
+        }
     }
 
     /**

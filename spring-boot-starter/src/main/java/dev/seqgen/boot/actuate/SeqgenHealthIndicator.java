@@ -34,7 +34,12 @@ import org.springframework.boot.health.contributor.Status;
  *       application still works, but someone must raise the maximum or plan a new sequence;</li>
  *   <li>{@code UP} otherwise.</li>
  * </ul>
- * {@code WARNING} is a custom status: Spring Boot shows it for this indicator and answers HTTP 200, but leaves
+ * The series of a sequence numbered per tenant, year or other key are reported by sequence under {@code series}:
+ * how many this JVM has open, and how many of them have used more than the threshold by what this JVM reserved
+ * (their rows are not read, one per tenant and year would be thousands); {@code WARNING} names the first
+ * {@value #NAMED_SERIES} of those of each sequence, most used first, and counts the others.
+ *
+ * <p>{@code WARNING} is a custom status: Spring Boot shows it for this indicator and answers HTTP 200, but leaves
  * it out of the aggregate status until it is added to {@code management.endpoint.health.status.order}
  * (for example {@code down,out-of-service,warning,up,unknown}).
  *
@@ -68,6 +73,9 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
     private final ReentrantLock readLock = new ReentrantLock();
 
     private volatile @Nullable StoreRows lastRead;
+
+    /** How many series near exhaustion the warnings name per sequence; the others are counted. */
+    public static final int NAMED_SERIES = 10;
 
     /** A sequence has used more than the warning threshold of its range. */
     public static final Status WARNING = new Status("WARNING",
@@ -146,7 +154,11 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
                         + " %.1f%%)", name, used * 100, capacityWarningThreshold * 100));
             }
         });
+        Map<String, Object> series = seriesHealth(warnings);
         builder.withDetail("store", store.name()).withDetail("sequences", sequences);
+        if (!series.isEmpty()) {
+            builder.withDetail("series", series);
+        }
         if (!missingRows.isEmpty()) {
             builder.down().withDetail("missingRows", missingRows);
         } else if (!warnings.isEmpty()) {
@@ -154,6 +166,40 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
         } else {
             builder.up();
         }
+    }
+
+    /**
+     * The series open in this JVM, by sequence: how many, and how many have used more than the threshold of their
+     * range, by what this JVM reserved (no row is read per series: a JVM may have thousands open). A warning names
+     * the first {@value #NAMED_SERIES} such series of a sequence, by key, most used first, and counts the others.
+     */
+    private Map<String, Object> seriesHealth(List<String> warnings) {
+        Map<String, Object> bySequence = new LinkedHashMap<>();
+        for (String name : registry.seriesSequences()) {
+            List<Map.Entry<String, Double>> near = new ArrayList<>();
+            Map<String, Sequence> open = registry.openSeries(name);
+            open.forEach((key, series) -> {
+                double used = series.stats().capacityUsed();
+                if (used > capacityWarningThreshold) {
+                    near.add(Map.entry(key, used));
+                }
+            });
+            near.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+            Map<String, Object> detail = new LinkedHashMap<>();
+            detail.put("open", open.size());
+            detail.put("nearExhaustion", near.size());
+            bySequence.put(name, detail);
+            for (Map.Entry<String, Double> series : near.subList(0, Math.min(NAMED_SERIES, near.size()))) {
+                warnings.add(String.format(Locale.ROOT, "series '%s' of sequence '%s' has used %.1f%% of its range"
+                        + " (warning above %.1f%%)", series.getKey(), name, series.getValue() * 100,
+                        capacityWarningThreshold * 100));
+            }
+            if (near.size() > NAMED_SERIES) {
+                warnings.add(String.format(Locale.ROOT, "and %d more series of sequence '%s' above %.1f%% of their"
+                        + " range", near.size() - NAMED_SERIES, name, capacityWarningThreshold * 100));
+            }
+        }
+        return bySequence;
     }
 
     /** The rows of these sequences: fresh enough, being read by another check, or read now. */

@@ -12,6 +12,7 @@ import dev.seqgen.jdbc.NativeSequenceStore;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 import dev.seqgen.spi.SequenceStore;
 
+import java.time.Duration;
 import java.util.Locale;
 import jakarta.persistence.EntityManagerFactory;
 import javax.sql.DataSource;
@@ -93,6 +94,12 @@ public final class SeqgenAutoConfiguration {
         }
         properties.getSequences()
                 .forEach((name, sequence) -> SeqgenSettings.addSequence(builder, name, sequence, defaults));
+        Duration idleTimeout = properties.getSeries().getIdleTimeout();
+        if (idleTimeout.isNegative()) {
+            throw new SequenceConfigurationException("seqgen." + SequenceRegistry.SERIES_IDLE_TIMEOUT_SETTING,
+                    idleTimeout, "a duration of 0 (series never released) or more");
+        }
+        builder.seriesIdleTimeout(idleTimeout);
         metrics.ifAvailable(builder::metrics);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
@@ -147,7 +154,8 @@ public final class SeqgenAutoConfiguration {
     @ConditionalOnMissingBean
     static SeqgenWarmUp seqgenWarmUp(ObjectProvider<SequenceRegistry> registry,
             ObjectProvider<SeqgenWarmUp.MappedSequences> mapped, SeqgenProperties properties) {
-        return new SeqgenWarmUp(registry, mapped, properties.getWarmUp().getTimeout());
+        return new SeqgenWarmUp(registry, mapped, properties.getWarmUp().getTimeout())
+                .series(properties.getSeries().getWarmUp());
     }
 
     /** The first property that asks for a kind: a sequence's, else the defaults'. */

@@ -3,10 +3,12 @@ package dev.seqgen.boot.autoconfigure;
 import dev.seqgen.CounterKind;
 import dev.seqgen.KeyOrder;
 import dev.seqgen.KeyRange;
+import dev.seqgen.SequenceRegistry;
 import dev.seqgen.Strategy;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -60,6 +62,8 @@ public class SeqgenProperties {
     private final Health health = new Health();
 
     private final WarmUp warmUp = new WarmUp();
+
+    private final Series series = new Series();
 
     public boolean isEnabled() {
         return this.enabled;
@@ -115,6 +119,10 @@ public class SeqgenProperties {
 
     public WarmUp getWarmUp() {
         return this.warmUp;
+    }
+
+    public Series getSeries() {
+        return this.series;
     }
 
     /** The store that holds the sequences. */
@@ -614,6 +622,41 @@ public class SeqgenProperties {
 
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+    }
+
+    /** The series of sequences numbered per tenant, year or other key. */
+    public static class Series {
+
+        /**
+         * How long a series may go unused before the registry releases it: its unused values go back to its row and
+         * it is opened again at its next use, so that the JVM holds memory for the series in use. 0 keeps every
+         * series open until the application stops.
+         */
+        private Duration idleTimeout = SequenceRegistry.DEFAULT_SERIES_IDLE_TIMEOUT;
+
+        /**
+         * Series to open, with their first blocks, before the application reports itself ready, by sequence: keys
+         * such as acme/2026, comma-separated (seqgen.series.warm-up.invoices=acme/2026,globex/2026). Within
+         * seqgen.warm-up.timeout, after the sequences' own warm-up. For series taken from the registry; the series of
+         * a sequence that entities number open at their first use, after reading their table, and are left alone.
+         */
+        private Map<String, List<String>> warmUp = new LinkedHashMap<>();
+
+        public Duration getIdleTimeout() {
+            return this.idleTimeout;
+        }
+
+        public void setIdleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+        }
+
+        public Map<String, List<String>> getWarmUp() {
+            return this.warmUp;
+        }
+
+        public void setWarmUp(Map<String, List<String>> warmUp) {
+            this.warmUp = warmUp;
         }
     }
 }

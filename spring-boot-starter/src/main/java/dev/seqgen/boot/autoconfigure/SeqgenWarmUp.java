@@ -5,6 +5,8 @@ import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceUnavailableException;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ApplicationArguments;
@@ -24,7 +26,9 @@ import org.springframework.core.Ordered;
  *   <li>the sequences of the entity mappings that no value has opened yet, through Hibernate, which moves each
  *       row above the ids its tables hold first, as at a first value;</li>
  *   <li>the sequences configured under {@code seqgen.sequences} and every sequence open by then
- *       ({@link SequenceRegistry#warmUp(Duration)}).</li>
+ *       ({@link SequenceRegistry#warmUp(Duration)});</li>
+ *   <li>the series named under {@code seqgen.series.warm-up}
+ *       ({@link SequenceRegistry#warmUpSeries(String, java.util.Collection, Duration)}).</li>
  * </ol>
  *
  * <pre>
@@ -67,6 +71,8 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
     private final ObjectProvider<MappedSequences> mapped;
     private final Duration timeout;
     private final LongSupplier nanoTime;
+    /** The series to warm up, by sequence ({@code seqgen.series.warm-up}). */
+    private Map<String, List<String>> series = Map.of();
 
     SeqgenWarmUp(ObjectProvider<SequenceRegistry> registry, ObjectProvider<MappedSequences> mapped, Duration timeout) {
         this(registry, mapped, timeout, System::nanoTime);
@@ -96,12 +102,24 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
             try {
                 mapped.orderedStream().forEach(sequences -> sequences.warmUp(left(deadline)));
                 available.warmUp(left(deadline));
+                series.forEach((name, keys) -> available.warmUpSeries(name, keys, left(deadline)));
             } catch (SequenceUnavailableException e) {
                 SeqgenSetupException notReady = notReady(e);
                 LOG.log(System.Logger.Level.ERROR, notReady.getMessage());
                 throw notReady;
             }
         });
+    }
+
+    /**
+     * Adds series to warm up after the sequences, within the same limit ({@code seqgen.series.warm-up}).
+     *
+     * @param series the series keys, by sequence name
+     * @return this warm-up
+     */
+    SeqgenWarmUp series(Map<String, List<String>> series) {
+        this.series = Map.copyOf(series);
+        return this;
     }
 
     /** The failed start-up: the sequence, the limit, the reason, and what to change. */
