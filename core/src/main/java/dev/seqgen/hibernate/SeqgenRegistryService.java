@@ -379,19 +379,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /**
      * Opens one series of a number's sequence at its first use by a generator: its row made sure of (created at
      * the initial value by whichever registry comes first; two JVMs starting a series at once make one row), moved
-     * forward above the highest number the generator's column already holds in the rows of that series (a tenant's,
-     * a company's, a year's), then opened. A series' rows are read once per generator, on the store's own
-     * connection (a tenant's own, where each tenant has a schema or database of its own), never in the caller's
-     * transaction; the row only ever moves forward, so JVMs that adopt at once agree. The row is in the application's
-     * table, or, for a SYNC sequence counted with each tenant's data ({@link #countsWithTenants}), in seqgen's table
-     * of the tenant's schema or database ({@link TenantCounters}).
+     * forward above the highest number the columns of every table the sequence numbers ({@link #registerTable})
+     * already hold in the rows of that series (a tenant's, a company's, a year's), then opened. A series' rows are
+     * read once per generator, on the store's own connection (a tenant's own, where each tenant has a schema or
+     * database of its own), never in the caller's transaction; the row only ever moves forward, so JVMs that adopt at
+     * once agree. The row is in the application's table, or, for a SYNC sequence counted with each tenant's data
+     * ({@link #countsWithTenants}), in seqgen's table of the tenant's schema or database ({@link TenantCounters}).
      *
      * @param name the sequence name
      * @param settings the sequence's settings, which its series share
-     * @param key the series key and the conditions of its rows
-     * @param table the generator's table, or null when its attribute is not one column (nothing is adopted)
-     * @param column the generator's column, or null
-     * @param where the entity, attribute and sequence, for messages
+     * @param key the series key and the values it was made of
+     * @param opening the series and table of the generator opening it (its where names it in messages)
      * @return the series' sequence
      * @throws SeqgenMappingException naming {@code where} if the series could not be opened
      */
