@@ -68,15 +68,10 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private @Nullable NumberSeries series;
     /** The pattern of a formatted number in a String attribute; null for a numeric attribute. */
     private @Nullable NumberPattern pattern;
-    /** Whether a formatted number of one series has read back the numbers its column holds. */
-    private volatile boolean plainAdopted;
     /** The sequence's settings, which its series share. */
     private @Nullable SequenceSettings settings;
-    /** The table and column this generator fills, for the adoption of a series' rows; null if not one column. */
-    private @Nullable String table;
-    private @Nullable String column;
-    /** The where of messages: entity, attribute and sequence. */
-    private @Nullable String where;
+    /** The generator's series and table, as the service adopts from it; set with the settings. */
+    private SeqgenRegistryService.@Nullable SeriesTable seriesTable;
     /**
      * The series this generator has opened, by key: a series is opened (and its rows adopted) once per generator,
      * then read from here without a lock. Holds the series in use, as the registry does.
@@ -184,7 +179,6 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             // values.
             sequenceName = name;
             this.settings = settings;
-            this.where = where;
             series = series(annotation, context, where);
             pattern = format.isEmpty() ? null
                     : NumberPattern.of(format, series == null ? List.of() : series.partNames(), where);
@@ -192,14 +186,22 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
                 flushReservations = service.numbersAtFlush();
             }
             Registration registration = Registration.of(name, settings, context, where, this::started);
-            table = registration.table();
-            column = registration.column();
-            // A text column's numbers are read back with the pattern at the first value of each series (see
-            // sequenceFor), not as the highest number of a numeric column when the sequence opens.
+            seriesTable = new SeqgenRegistryService.SeriesTable(series, registration.table(), registration.column(),
+                    pattern, where);
+            if (series != null || (pattern != null && !schemaPerTenant(context))) {
+                // Read at the opening of each series, or of the sequence for formatted numbers of one series, with
+                // the other tables of the sequence (see SeqgenRegistryService.openSeries). A series shared by all
+                // tenants that have schemas of their own reads nothing (NumberSeries), nor do its formatted numbers.
+                service.registerTable(name, seriesTable);
+            }
+            // A text column's numbers are read back with the pattern (registerTable above), not as the highest
+            // number of a numeric column when the sequence opens.
             // A tenant's rows are not in the tables the default connection sees (schema or database per tenant):
             // they are read through the tenant's connection at its series' first value, not at start-up.
-            service.register(pattern == null && !schemaPerTenant(context) ? registration
-                    : new Registration(name, settings, null, null, where, this::started));
+            // A generator numbered in series never takes a value of the sequence's own row, which is then not made.
+            Registration checked = pattern == null && !schemaPerTenant(context) ? registration
+                    : registration.withoutTable();
+            service.register(series != null ? checked.inSeriesOnly() : checked);
         } catch (SequenceException e) {
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }
@@ -336,18 +338,14 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private Sequence seriesOf(NumberSeries.Key key) {
         Sequence open = openSeries.get(key.text());
         if (open == null) {
-            open = service.openSeries(sequenceName, settings, key, table, column, where, pattern);
+            open = service.openSeries(sequenceName, settings, key, seriesTable);
             openSeries.putIfAbsent(key.text(), open);
         }
         return open;
     }
 
-    /** The generator's sequence; a formatted number's column read back once first (see configure). */
+    /** The generator's sequence; a formatted number's column read back when it opens (see configure). */
     private Sequence plain() {
-        if (pattern != null && !plainAdopted) {
-            service.aboveExistingRows(sequenceName, settings, null, table, column, where, pattern);
-            plainAdopted = true;
-        }
         return started();
     }
 

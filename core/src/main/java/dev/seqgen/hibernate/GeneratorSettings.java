@@ -137,6 +137,21 @@ final class GeneratorSettings {
                         + " (remove perTenant = false); see docs/multi-tenancy.md", null);
             }
         }
+        if (source.tenantConnections() != null && annotation instanceof SeqgenNumber number && !number.perTenant()
+                && number.initialValue() == SeqgenGenerator.UNSET && !sources.containsKey(Setting.INITIAL_VALUE)
+                && configured.initialValue() == defaults.initialValue()) {
+            // Refused rather than started at 1: the tenants, and so the tables whose numbers the series would
+            // have to start above, are known only at run time, one at a time, after values are in hand.
+            throw new SeqgenMappingException(where, "@SeqgenNumber(perTenant = false) numbers all tenants in one"
+                    + " series, and each tenant has a schema or database of its own (a MultiTenantConnectionProvider):"
+                    + " the numbers already in the tenants' tables are in as many schemas or databases as there are"
+                    + " tenants, which seqgen learns of only at run time, so it cannot start the series above them;"
+                    + " and no initial value is set for sequence '" + name + "'", "Set the initial value above the"
+                    + " highest number of any tenant's table (1 if they hold none): @SeqgenNumber(perTenant = false,"
+                    + " initialValue = ...), or seqgen.sequences." + name + ".initial-value; the series then starts"
+                    + " there and reads no tenant's table. Or number per tenant (remove perTenant = false), each"
+                    + " tenant's series above its own numbers; see docs/multi-tenancy.md", null);
+        }
         return settings;
     }
 
@@ -174,9 +189,26 @@ final class GeneratorSettings {
      * @param column the quoted generated column
      * @param where the entity, property and sequence, for messages
      * @param target receives the sequence
+     * @param seriesOnly whether the generator's values all come from series of the sequence (no row of its own)
      */
     record Registration(String name, SequenceSettings settings, @Nullable String table, @Nullable String column,
-            String where, Consumer<Sequence> target) {
+            String where, Consumer<Sequence> target, boolean seriesOnly) {
+
+        /**
+         * The registration of a generator whose values all come from series of the sequence (seriesBy, a tenant's):
+         * its settings and columns are checked at start-up as any generator's, and no row of the sequence's own is
+         * made for it (nobody would take a value from it).
+         *
+         * @return this registration, of a generator numbered in series only
+         */
+        Registration inSeriesOnly() {
+            return new Registration(name, settings, table, column, where, target, true);
+        }
+
+        /** @return this registration without its table and column: nothing is read from them at the opening */
+        Registration withoutTable() {
+            return new Registration(name, settings, null, null, where, target, seriesOnly);
+        }
 
         /**
          * The registration of a generated property, with the qualified table and quoted column Hibernate writes
@@ -188,11 +220,11 @@ final class GeneratorSettings {
             Table table = value.getTable();
             if (table == null || value.getColumnSpan() != 1
                     || !(value.getSelectables().get(0) instanceof Column column)) {
-                return new Registration(name, settings, null, null, where, target);
+                return new Registration(name, settings, null, null, where, target, false);
             }
             String qualified = (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
                     + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
-            return new Registration(name, settings, qualified, column.getQuotedName(), where, target);
+            return new Registration(name, settings, qualified, column.getQuotedName(), where, target, false);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SeriesPeriod;
 import dev.seqgen.spi.SequenceStore.Where;
 
 import jakarta.persistence.EnumType;
@@ -9,8 +10,6 @@ import jakarta.persistence.Enumerated;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,44 +28,107 @@ import org.jspecify.annotations.Nullable;
  * tenant's first ({@link SeqgenNumber#perTenant()}), then {@link SeqgenNumber#seriesBy()} in order. Resolved and
  * checked when Hibernate creates the generator (every attribute exists, has a type a key can be made of, and is one
  * column); read from each entity at its insert, where a key that cannot be made fails naming the entity, the
- * attribute and the value. A key comes with the conditions that select the rows of its series in the entity's
- * table, for the adoption of the numbers a series already holds there.
+ * attribute and the value. A key's values give the conditions that select the rows of its series in the entity's
+ * table, or in another table numbered in the same series ({@link #conditionsOf}), for the adoption of the numbers a
+ * series already holds there.
  */
 final class NumberSeries {
 
-    /** The part of a key one attribute (or the tenant) gives; {@code name} is how a format names it. */
+    /**
+     * The part of a key one attribute (or the tenant) gives; {@code name} is how a format names it, {@code period}
+     * the period of a PERIOD part, {@code type} the attribute's type (how its column is bound).
+     */
     private record Part(String name, String attribute, @Nullable String column, Kind kind,
-            @Nullable EnumType enumType) {
+            @Nullable SeriesPeriod period, @Nullable Class<?> type, @Nullable EnumType enumType) {
     }
 
     /**
      * TENANT: the {@code @TenantId} attribute's tenant (a column of the shared table); SCHEMA: the session's tenant
-     * where each tenant has a schema or database of its own (no column: the tenant's connection reaches its rows).
+     * where each tenant has a schema or database of its own (no column: the tenant's connection reaches its rows);
+     * VALUE: an attribute's value; PERIOD: a period of a date attribute.
      */
-    private enum Kind { TENANT, SCHEMA, VALUE, YEAR, MONTH }
+    private enum Kind { TENANT, SCHEMA, VALUE, PERIOD }
 
     private final List<Part> parts;
     private final String where;
+    /**
+     * Whether the rows of a series are adopted: not for a series shared by all tenants where each has a schema or
+     * database of its own (perTenant = false), whose rows are in every tenant's tables, which no connection reads.
+     */
+    private final boolean adopts;
 
-    private NumberSeries(List<Part> parts, String where) {
+    private NumberSeries(List<Part> parts, String where, boolean adopts) {
         this.parts = List.copyOf(parts);
         this.where = where;
+        this.adopts = adopts;
     }
 
     /**
-     * A series key read from one entity: its text (the parts joined by {@code /}) and the conditions on the
-     * entity's table that select the rows of that series; a condition is missing where a part's attribute is not
-     * one plain column (then nothing is adopted for the key, see {@link #adoptable()}).
+     * A series key read from one entity: its text (the parts joined by {@code /}), and the values it was made of, from
+     * which {@link #conditionsOf} selects the rows of that series in a table numbered in it.
      *
      * @param text the key
      * @param parts the texts of its parts, in key order
-     * @param conditions the conditions, one per part with a column
-     * @param adoptable whether every part has its condition, or reaches its rows through the tenant's connection
+     * @param values the values the parts were made of (the tenant identifier, the attributes' values), in key order
      * @param schemaTenant the tenant whose connection reaches the series' rows (schema or database per tenant), or
      *     null when they are in the tables every connection sees
      */
-    record Key(String text, List<String> parts, List<Where> conditions, boolean adoptable,
-            @Nullable Object schemaTenant) {
+    record Key(String text, List<String> parts, List<Object> values, @Nullable Object schemaTenant) {
+    }
+
+    /**
+     * Whether another generator's series make the same keys as this one's: the same kinds of parts, in the same
+     * order, the same periods. Then a key of one names the same series in the other's table, whose rows
+     * {@link #conditionsOf} selects.
+     *
+     * @param other the other generator's series
+     * @return whether their keys mean the same
+     */
+    boolean sameKeysAs(NumberSeries other) {
+        if (other.parts.size() != parts.size()) {
+            return false;
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            if (other.parts.get(i).kind() != parts.get(i).kind() || other.parts.get(i).period() != parts.get(i)
+                    .period()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The conditions that select the rows of a series in this generator's table, from the values a key was made of
+     * (by this generator or by another one whose keys are the same, {@link #sameKeysAs}).
+     *
+     * @param values the key's values, in key order
+     * @return the conditions, or null when a part is not one plain column, or the series adopts nothing (then no
+     *     rows of this table are read)
+     */
+    @Nullable List<Where> conditionsOf(List<Object> values) {
+        if (!adopts) {
+            return null;
+        }
+        List<Where> conditions = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            Part part = parts.get(i);
+            if (part.kind() == Kind.SCHEMA) {
+                continue;
+            }
+            if (part.column() == null) {
+                return null;
+            }
+            Object value = values.get(i);
+            if (part.kind() == Kind.PERIOD) {
+                conditions.add(part.period().rows(part.column(), value, part.type()));
+            } else if (value instanceof Enum<?> constant) {
+                conditions.add(new Where(part.column(), part.enumType() == EnumType.STRING ? constant.name()
+                        : (Object) constant.ordinal(), null));
+            } else {
+                conditions.add(new Where(part.column(), value, null));
+            }
+        }
+        return conditions;
     }
 
     /** @return the names a format gives the key's parts, in key order: {@code tenant}, then the seriesBy entries */
@@ -88,9 +150,9 @@ final class NumberSeries {
         if (annotation.perTenant()) {
             String tenant = tenantAttribute(mapped);
             if (schemaPerTenant) {
-                parts.add(new Part("tenant", "tenant", null, Kind.SCHEMA, null));
+                parts.add(new Part("tenant", "tenant", null, Kind.SCHEMA, null, null, null));
             } else if (tenant != null) {
-                parts.add(new Part("tenant", tenant, column(entity, tenant), Kind.TENANT, null));
+                parts.add(new Part("tenant", tenant, column(entity, tenant), Kind.TENANT, null, null, null));
             }
         }
         for (String entry : annotation.seriesBy()) {
@@ -99,6 +161,7 @@ final class NumberSeries {
             String period = colon < 0 ? null : entry.substring(colon + 1).trim().toLowerCase(Locale.ROOT);
             Class<?> type = attributeType(entity, mapped, attribute, where);
             Kind kind;
+            SeriesPeriod named = null;
             if (period == null) {
                 if (!(type == String.class || type.isEnum() || type == Long.class || type == long.class
                         || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
@@ -109,23 +172,22 @@ final class NumberSeries {
                 }
                 kind = Kind.VALUE;
             } else {
-                kind = switch (period) {
-                    case "year" -> Kind.YEAR;
-                    case "month" -> Kind.MONTH;
-                    default -> throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry
-                            + "' names the period '" + period + "'", "Write '" + attribute + ":year' or '"
-                            + attribute + ":month'", null);
-                };
-                if (type != LocalDate.class && type != LocalDateTime.class) {
+                kind = Kind.PERIOD;
+                named = SeriesPeriod.named(period).orElseThrow(() -> new SeqgenMappingException(where,
+                        "@SeqgenNumber(seriesBy) entry '" + entry + "' names the period '" + period + "'", "Write '"
+                                + attribute + ":year' or '" + attribute + ":month'", null));
+                if (!SeriesPeriod.dates(type)) {
                     throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry + "' takes a"
                             + " period of attribute '" + attribute + "' of type " + type.getName(), "Take the"
                             + " period of a LocalDate or LocalDateTime attribute (the document's own date)", null);
                 }
             }
             parts.add(new Part(period == null ? attribute : attribute + ":" + period, attribute,
-                    column(entity, attribute), kind, type.isEnum() ? enumType(mapped, attribute) : null));
+                    column(entity, attribute), kind, named, type, type.isEnum() ? enumType(mapped, attribute) : null));
         }
-        return parts.isEmpty() ? null : new NumberSeries(parts, where);
+        // A series shared by all tenants that each have a schema or database of their own has its rows in every
+        // tenant's tables: none is read, it starts at the initial value its sequence must set (GeneratorSettings).
+        return parts.isEmpty() ? null : new NumberSeries(parts, where, annotation.perTenant() || !schemaPerTenant);
     }
 
     /**
@@ -133,19 +195,19 @@ final class NumberSeries {
      * tenant's tables start from their own ids.
      */
     static NumberSeries perSchemaTenant(String where) {
-        return new NumberSeries(List.of(new Part("tenant", "tenant", null, Kind.SCHEMA, null)), where);
+        return new NumberSeries(List.of(new Part("tenant", "tenant", null, Kind.SCHEMA, null, null, null)), where,
+                true);
     }
 
     /**
-     * The key of an entity's series and the conditions of its rows.
+     * The key of an entity's series, with the values it was made of.
      *
      * @throws IllegalArgumentException naming the entity, the attribute and the value, if a part is null, empty
      *     or holds a character a key cannot hold, or the key is too long
      */
     Key keyOf(SharedSessionContractImplementor session, Object entity, String sequence) {
         List<String> texts = new ArrayList<>(parts.size());
-        List<Where> conditions = new ArrayList<>(parts.size());
-        boolean adoptable = true;
+        List<Object> values = new ArrayList<>(parts.size());
         Object schemaTenant = null;
         for (Part part : parts) {
             boolean tenant = part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA;
@@ -157,50 +219,18 @@ final class NumberSeries {
             if (part.kind() == Kind.SCHEMA) {
                 schemaTenant = value;
             }
-            String text;
-            Where condition = null;
-            switch (part.kind()) {
-                case YEAR, MONTH -> {
-                    LocalDate date = value instanceof LocalDateTime time ? time.toLocalDate() : (LocalDate) value;
-                    LocalDate start = part.kind() == Kind.YEAR ? date.withDayOfYear(1) : date.withDayOfMonth(1);
-                    LocalDate end = part.kind() == Kind.YEAR ? start.plusYears(1) : start.plusMonths(1);
-                    text = part.kind() == Kind.YEAR ? String.format(Locale.ROOT, "%04d", date.getYear())
-                            : String.format(Locale.ROOT, "%04d-%02d", date.getYear(), date.getMonthValue());
-                    if (part.column() != null) {
-                        condition = value instanceof LocalDateTime
-                                ? new Where(part.column(), start.atStartOfDay(), end.atStartOfDay())
-                                : new Where(part.column(), start, end);
-                    }
-                }
-                default -> {
-                    if (value instanceof Enum<?> constant) {
-                        text = constant.name();
-                        if (part.column() != null) {
-                            condition = new Where(part.column(), part.enumType() == EnumType.STRING ? constant.name()
-                                    : (Object) constant.ordinal(), null);
-                        }
-                    } else {
-                        text = value.toString();
-                        if (part.column() != null) {
-                            condition = new Where(part.column(), value, null);
-                        }
-                    }
-                }
-            }
+            String text = part.kind() == Kind.PERIOD ? part.period().keyPart(value)
+                    : value instanceof Enum<?> constant ? constant.name() : value.toString();
             if (text.contains("/")) {
                 throw badKey(part, value, "a part of a series key cannot hold '/'");
             }
             texts.add(text);
-            if (condition != null) {
-                conditions.add(condition);
-            } else if (part.kind() != Kind.SCHEMA) {
-                adoptable = false;
-            }
+            values.add(value);
         }
         try {
             String key = SequenceRegistry.seriesKey(texts);
             SequenceRegistry.seriesRow(sequence, key);
-            return new Key(key, List.copyOf(texts), conditions, adoptable, schemaTenant);
+            return new Key(key, List.copyOf(texts), List.copyOf(values), schemaTenant);
         } catch (SequenceConfigurationException e) {
             throw new IllegalArgumentException("seqgen: " + where + ": the series key of entity "
                     + session.getEntityPersister(null, entity).getEntityName() + " cannot be made from "

@@ -88,6 +88,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private transient @Nullable FlushReservations flushReservations;
     private transient @Nullable EventListenerRegistry eventListeners;
     private transient @Nullable EventListenerRegistry listened;
+    /**
+     * The tables each sequence numbered in series fills, by sequence name, then by generator (its where: Hibernate
+     * may create a generator more than once): a series' first opening adopts from all of them. Guarded by this.
+     */
+    private final transient Map<String, Map<String, SeriesTable>> seriesTables = new LinkedHashMap<>();
     /** The SYNC counters kept with each tenant's data, made at the first of them; guarded by {@code this}. */
     private transient @Nullable TenantCounters tenantCounters;
 
@@ -184,8 +189,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
             byName.computeIfAbsent(registration.name(), key -> new ArrayList<>()).add(registration);
         }
         EntityColumns.requireAssignable(source.connectionProvider(), pending);
-        for (List<Registration> group : byName.values()) {
+        // Sequences with rows of their own first: the first row made creates the table where the store does, and
+        // a sequence numbered in series only then finds it readable and needs no row (see below).
+        List<List<Registration>> groups = new ArrayList<>(byName.values());
+        groups.sort(java.util.Comparator.comparing(group -> group.stream().allMatch(Registration::seriesOnly)));
+        for (List<Registration> group : groups) {
             Registration first = group.get(0);
+            boolean seriesOnly = group.stream().allMatch(Registration::seriesOnly);
             try {
                 // Another session factory over the same registry may have created it since register().
                 started.requireSettings(first.name(), first.settings());
@@ -197,6 +207,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 // which is here.
                 SequenceStore store = started.storeOf(first.name(), first.settings());
                 EntityColumns.warnIfTablesElsewhere(group, store, source.platform());
+                if (seriesOnly && readable(store, first.name())) {
+                    // Numbered in series only: the sequence's own row would never serve a value, so it is not
+                    // made; reading the table checks the store as making it would. A table that cannot be read
+                    // yet (the store creates it, or fails saying why) takes the path below, row and all.
+                    continue;
+                }
                 SequenceSettings creation = first.settings().keyOrder() == KeyOrder.SEQUENTIAL
                         ? first.settings() : EntityColumns.aboveExistingKeys(group, store, source.platform());
                 started.createSequence(first.name(), creation);
@@ -209,9 +225,21 @@ final class SeqgenRegistryService implements Service, Stoppable {
             } catch (SequenceException e) {
                 throw new SeqgenMappingException(first.where(), e.getMessage(), null, e);
             }
-            unopened.computeIfAbsent(first.name(), key -> new ArrayList<>()).addAll(group);
+            if (!seriesOnly) {
+                unopened.computeIfAbsent(first.name(), key -> new ArrayList<>()).addAll(group);
+            }
         }
         pending.clear();
+    }
+
+    /** Whether the store's table can be read (the sequence's row need not exist). */
+    private static boolean readable(SequenceStore store, String name) {
+        try {
+            store.nextValue(name);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**
@@ -298,6 +326,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         try {
             SequenceRegistry started = source.registry();
             EntityColumns.aboveExistingRows(group, started.storeOf(first.name(), first.settings()), source.platform());
+            aboveFormattedRows(started, first.name(), first.settings());
             Sequence sequence;
             if (warmUp == null) {
                 sequence = started.sequence(first.name(), first.settings());
@@ -323,26 +352,50 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
+     * A table whose rows a sequence's series, or its formatted numbers, number: a generator's series, table, column
+     * and pattern.
+     *
+     * @param series how the generator makes its keys, or null for one series (its formatted numbers)
+     * @param table the generator's table, or null when its attribute is not one column (nothing is read)
+     * @param column the generator's column, or null
+     * @param pattern the pattern of a formatted number, or null
+     * @param where the entity, attribute and sequence, for messages
+     */
+    record SeriesTable(@Nullable NumberSeries series, @Nullable String table, @Nullable String column,
+            @Nullable NumberPattern pattern, String where) {
+    }
+
+    /**
+     * Registers a table that a sequence's series (or formatted numbers) number, for the adoption of every series of
+     * the sequence (or of its row, at its opening). No I/O.
+     *
+     * @param name the sequence name
+     * @param table the generator's series and table
+     */
+    synchronized void registerTable(String name, SeriesTable table) {
+        seriesTables.computeIfAbsent(name, key -> new LinkedHashMap<>()).put(table.where(), table);
+    }
+
+    /**
      * Opens one series of a number's sequence at its first use by a generator: its row made sure of (created at
      * the initial value by whichever registry comes first; two JVMs starting a series at once make one row), moved
-     * forward above the highest number the generator's column already holds in the rows of that series (a tenant's,
-     * a company's, a year's), then opened. A series' rows are read once per generator, on the store's own
-     * connection (a tenant's own, where each tenant has a schema or database of its own), never in the caller's
-     * transaction; the row only ever moves forward, so JVMs that adopt at once agree. The row is in the application's
-     * table, or, for a SYNC sequence counted with each tenant's data ({@link #countsWithTenants}), in seqgen's table
-     * of the tenant's schema or database ({@link TenantCounters}).
+     * forward above the highest number the columns of every table the sequence numbers ({@link #registerTable})
+     * already hold in the rows of that series (a tenant's, a company's, a year's), then opened. A series' rows are
+     * read once per generator, on the store's own connection (a tenant's own, where each tenant has a schema or
+     * database of its own), never in the caller's transaction; the row only ever moves forward, so JVMs that adopt at
+     * once agree. The row is in the application's table, or, for a SYNC sequence counted with each tenant's data
+     * ({@link #countsWithTenants}), in seqgen's table of the tenant's schema or database ({@link TenantCounters}).
      *
      * @param name the sequence name
      * @param settings the sequence's settings, which its series share
-     * @param key the series key and the conditions of its rows
-     * @param table the generator's table, or null when its attribute is not one column (nothing is adopted)
-     * @param column the generator's column, or null
-     * @param where the entity, attribute and sequence, for messages
+     * @param key the series key and the values it was made of
+     * @param opening the series and table of the generator opening it (its where names it in messages)
      * @return the series' sequence
      * @throws SeqgenMappingException naming {@code where} if the series could not be opened
      */
     synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
-            @Nullable String table, @Nullable String column, String where, @Nullable NumberPattern pattern) {
+            SeriesTable opening) {
+        String where = opening.where();
         start();
         Object tenant = key.schemaTenant();
         TenantCounters counters = null;
@@ -351,9 +404,14 @@ final class SeqgenRegistryService implements Service, Stoppable {
             counters = tenant == null ? null : tenantCounters(name, settings, started);
             SequenceRegistry counting = counters == null ? started : counters.registryOf(tenant);
             counting.createSeries(name, key.text(), settings);
-            if (key.adoptable()) {
-                aboveExistingRows(counting, name, settings, key, table, column, where, pattern);
-            }
+            // Every table of the sequence is read here, not only the opening generator's: two tables numbered in
+            // one series (an invoice and a credit note) first used in one transaction would otherwise have the
+            // second one's adoption come after the transaction took a number through the first, and an update of
+            // the row would wait for that transaction's own lock (on MariaDB, until the lock wait timeout). Once
+            // the row is above all the tables, a later opening (another generator, this series) reads them again
+            // and finds nothing to move: the read waits for no lock, and only numbers written past seqgen since
+            // could make it update.
+            aboveExistingRows(counting, name, settings, key, opening);
             return counting.series(name, key.text(), settings);
         } catch (SequenceException e) {
             RuntimeException unreadable = counters == null ? null
@@ -416,48 +474,67 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Moves the row of a sequence, or of one series of it, above the highest number its generator's column holds
-     * in the rows of that series: the highest value of a numeric column, or the highest counter read back with the
-     * pattern from a formatted one. The row must exist; it only ever moves forward.
-     *
-     * @param name the sequence name
-     * @param settings the sequence's settings
-     * @param key the series, or null for the sequence's own row (every row of the table)
-     * @param table the generator's table, or null (nothing is read)
-     * @param column the generator's column, or null
-     * @param where the entity, attribute and sequence, for messages
-     * @param pattern the pattern of a formatted number, or null for a number
+     * Moves a series' row above the numbers of its rows in every table the sequence's series number (see
+     * {@link #openSeries}): each table whose generator makes the same keys, read with its own columns.
      */
-    synchronized void aboveExistingRows(String name, SequenceSettings settings, NumberSeries.@Nullable Key key,
-            @Nullable String table, @Nullable String column, String where, @Nullable NumberPattern pattern) {
-        start();
-        try {
-            aboveExistingRows(source.registry(), name, settings, key, table, column, where, pattern);
-        } catch (SequenceException e) {
-            throw new SeqgenMappingException(where, e.getMessage(), null, e);
+    private void aboveExistingRows(SequenceRegistry counting, String name, SequenceSettings settings,
+            NumberSeries.Key key, SeriesTable opening) {
+        SequenceStore store = counting.storeOf(name, settings);
+        if (!store.readsApplicationTables(source.platform())) {
+            return;
         }
+        long highest = 0;
+        List<String> tables = new ArrayList<>();
+        for (SeriesTable user : seriesTables.getOrDefault(name, Map.of(opening.where(), opening)).values()) {
+            List<SequenceStore.Where> conditions = user.series() != null && user.series().sameKeysAs(opening.series())
+                    ? user.series().conditionsOf(key.values()) : null;
+            if (conditions != null && user.table() != null && user.column() != null) {
+                highest = Math.max(highest, highest(store, settings, key, user.table(), user.column(), conditions,
+                        user.pattern(), user.where()));
+                tables.add(user.table());
+            }
+        }
+        advanceAbove(store, SequenceRegistry.seriesRow(name, key.text()), highest, key,
+                String.join(", ", new LinkedHashSet<>(tables)));
     }
 
     /**
-     * {@link #aboveExistingRows(String, SequenceSettings, NumberSeries.Key, String, String, String, NumberPattern)}
-     * in the registry that counts the sequence: the application's, or a tenant's ({@link TenantCounters}).
+     * Moves a sequence's own row above the counters its formatted numbers hold, read back with each pattern from
+     * every table whose formatted numbers the sequence fills (its numeric columns are EntityColumns' job), all before
+     * the sequence opens, for the reason {@link #openSeries} gives.
      */
-    private void aboveExistingRows(SequenceRegistry counting, String name, SequenceSettings settings,
-            NumberSeries.@Nullable Key key, @Nullable String table, @Nullable String column, String where,
-            @Nullable NumberPattern pattern) {
-        SequenceStore store = counting.storeOf(name, settings);
-        if (table == null || column == null || !store.readsApplicationTables(source.platform())) {
+    private void aboveFormattedRows(SequenceRegistry started, String name, SequenceSettings settings) {
+        SequenceStore store = started.storeOf(name, settings);
+        if (!store.readsApplicationTables(source.platform())) {
             return;
         }
-        List<SequenceStore.Where> conditions = key == null ? List.of() : key.conditions();
+        long highest = 0;
+        List<String> tables = new ArrayList<>();
+        for (SeriesTable user : seriesTables.getOrDefault(name, Map.of()).values()) {
+            if (user.series() == null && user.pattern() != null && user.table() != null && user.column() != null) {
+                highest = Math.max(highest, highest(store, settings, null, user.table(), user.column(), List.of(),
+                        user.pattern(), user.where()));
+                tables.add(user.table());
+            }
+        }
+        advanceAbove(store, name, highest, null, String.join(", ", new LinkedHashSet<>(tables)));
+    }
+
+    /** The highest number (or counter of a formatted one) of a series' rows, or of all rows, in one table. */
+    private long highest(SequenceStore store, SequenceSettings settings, NumberSeries.@Nullable Key key, String table,
+            String column, List<SequenceStore.Where> conditions, @Nullable NumberPattern pattern, String where) {
         List<String> parts = key == null ? List.of() : key.parts();
-        long highest = key != null && key.schemaTenant() != null
+        return key != null && key.schemaTenant() != null
                 ? highestOfTenant(key.schemaTenant(), table, column, conditions,
                         pattern == null ? null : text -> pattern.counterOf(text, parts), where)
                 : (pattern == null ? store.highestCounter(table, column, settings, conditions)
                         : store.highestFormatted(table, column, conditions, text -> pattern.counterOf(text,
                                 parts))).orElse(0);
-        String row = key == null ? name : SequenceRegistry.seriesRow(name, key.text());
+    }
+
+    /** Moves a row forward above {@code highest}, the highest value its rows in {@code tables} hold, if below it. */
+    private static void advanceAbove(SequenceStore store, String row, long highest, NumberSeries.@Nullable Key key,
+            String tables) {
         // Read before the update, which only a row below the rows' values needs: an update waits for the row's
         // lock, which this thread's own transaction holds if it took a value of the series through another
         // generator of the same sequence (an invoice and a credit note numbered alike) before this one opened
@@ -466,7 +543,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 && store.advance(row, highest + 1)) {
             System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
                     "seqgen: moved " + (key == null ? "sequence" : "series") + " '" + row + "' forward to "
-                            + (highest + 1) + ", above the highest value of its rows already in table " + table
+                            + (highest + 1) + ", above the highest value of its rows already in table " + tables
                             + " (" + highest + ")" + (key != null && key.schemaTenant() != null
                                     ? " of tenant '" + key.schemaTenant() + "'" : ""));
         }

@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -142,6 +143,45 @@ class NumberSeriesTest {
             assertThat(later.number()).isEqualTo(3);
             assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "series_invoice_numbers#ACME/2026"))
                     .isEqualTo(4);
+            assertThat(SchemaPerTenantTest.rows(db.dataSource(), seqgenTable))
+                    .as("a sequence numbered in series only has no row of its own, which nobody would take from")
+                    .contains("series_invoice_ids", "series_invoice_numbers#ACME/2026")
+                    .doesNotContain("series_invoice_numbers");
+        } finally {
+            db.dropTable(seqgenTable);
+        }
+    }
+
+    /**
+     * An invoice and a credit note numbered in one series, first used in one transaction, the credit notes' table
+     * (dated by a timestamp) holding a number of the series above the invoices' (8 against 5): the series' first
+     * opening reads both tables, each with its own date bounds, and starts above 8 before the invoice takes its
+     * number; the credit note's opening then finds the row above its table. Read only then, the row would have to
+     * move, an update waiting for the row lock of that very transaction.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void twoTablesNumberedInOneSeriesOpenItInOneTransactionWithoutWaitingForThemselves(TestDatabase db)
+            throws Exception {
+        String seqgenTable = TestDatabase.uniqueTable();
+        try (SessionFactory factory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable, Map.of(),
+                SeriesInvoice.class, SeriesCreditNote.class)) {
+            insert(db.dataSource(), "INSERT INTO " + PREFIX + "series_invoice (id, company, issueDate, number) VALUES"
+                    + " (?, ?, ?, ?)", new Object[] { 900_001L, "ACME", LocalDate.of(2026, 2, 1), 5L });
+            insert(db.dataSource(), "INSERT INTO " + PREFIX + "series_credit_note (id, company, issuedAt, number)"
+                    + " VALUES (?, ?, ?, ?)",
+                    new Object[] { 900_001L, "ACME", LocalDateTime.of(2026, 3, 1, 9, 30), 8L },
+                    new Object[] { 900_002L, "ACME", LocalDateTime.of(2027, 1, 1, 0, 0), 50L });
+            SeriesInvoice invoice = new SeriesInvoice("ACME", LocalDate.of(2026, 6, 1));
+            SeriesCreditNote note = new SeriesCreditNote("ACME", LocalDateTime.of(2026, 12, 31, 23, 59));
+            HibernateTesting.inTransaction(factory, session -> {
+                session.persist(invoice);
+                session.flush();
+                session.persist(note);
+                session.flush();
+            });
+            assertThat(List.of(invoice.number(), note.number())).as("above 8, not above 2027's 50")
+                    .containsExactly(9L, 10L);
         } finally {
             db.dropTable(seqgenTable);
         }
@@ -167,6 +207,35 @@ class NumberSeriesTest {
                     .containsExactly("INV-2026-000042", "INV-2027-000001", "INV-2026-000043");
             assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "formatted_invoice_numbers#2026"))
                     .as("the counter underneath is numeric").isEqualTo(44);
+        } finally {
+            db.dropTable(seqgenTable);
+        }
+    }
+
+    /**
+     * Formatted numbers of one series in two tables, first used in one transaction: the sequence reads both tables
+     * back with their patterns when it opens, before the note takes its number, and continues above the receipts'
+     * RC-0050 (MANUAL-900 is not of the pattern).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void formattedNumbersOfOneSeriesContinueAboveEveryTableTheSequenceFormats(TestDatabase db) throws Exception {
+        String seqgenTable = TestDatabase.uniqueTable();
+        try (SessionFactory factory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable, Map.of(),
+                FormattedNote.class, FormattedReceipt.class)) {
+            insert(db.dataSource(), "INSERT INTO " + PREFIX + "formatted_note (id, number) VALUES (?, ?)",
+                    new Object[] { 1L, "CN-0041" });
+            insert(db.dataSource(), "INSERT INTO " + PREFIX + "formatted_receipt (id, number) VALUES (?, ?)",
+                    new Object[] { 1L, "RC-0050" }, new Object[] { 2L, "MANUAL-900" });
+            FormattedNote note = new FormattedNote(2);
+            FormattedReceipt receipt = new FormattedReceipt(3);
+            HibernateTesting.inTransaction(factory, session -> {
+                session.persist(note);
+                session.flush();
+                session.persist(receipt);
+                session.flush();
+            });
+            assertThat(List.of(note.number(), receipt.number())).containsExactly("CN-0051", "RC-0052");
         } finally {
             db.dropTable(seqgenTable);
         }

@@ -70,6 +70,8 @@ class SchemaPerTenantTest {
                     createSeqgenTable(dataSource, schema(db, tenant) + "." + unqualified);
                 }
             }
+            // seqgen's table exists before the start, as the application's migrations make it.
+            createSeqgenTable(dataSource, centralSchema(db, dataSource) + "." + unqualified);
             for (int i = 1; i <= 5; i++) {
                 TenantDatabases.execute(dataSource, "INSERT INTO " + schema(db, "acme") + ".schema_doc (id, number,"
                         + " tag) VALUES (" + (i * 10) + ", " + i + ", 0)");
@@ -114,6 +116,9 @@ class SchemaPerTenantTest {
                 assertThat(ids.get("globex")).doesNotHaveDuplicates();
                 assertThat(count(dataSource, schema(db, "acme") + ".schema_doc")).isEqualTo(5 + 14);
                 assertThat(count(dataSource, schema(db, "globex") + ".schema_doc")).isEqualTo(14);
+                assertThat(rows(dataSource, centralSchema(db, dataSource) + "." + unqualified))
+                        .as("ids and numbers counted per tenant only: no row of the sequences' own")
+                        .doesNotContain("schema_doc_ids", "schema_doc_numbers");
                 String acmeCounters = counters == Counters.CENTRAL ? table : schema(db, "acme") + "." + unqualified;
                 assertThat(HibernateTesting.nextValue(dataSource, acmeCounters, "schema_doc_numbers#acme"))
                         .isEqualTo(20);
@@ -138,10 +143,12 @@ class SchemaPerTenantTest {
     }
 
     /**
-     * Two entities numbered in one series, first used in one transaction: the second one's table is read after the
-     * transaction took the series' first number, and holds numbers below the row, so the row is not touched; an
-     * update of it would wait for the row lock of that very transaction (on MariaDB, whose updates lock the row before
-     * they compare, until the lock wait timeout).
+     * Two entities numbered in one series, first used in one transaction, the second one's table holding a number
+     * above the first one's (8 against 5): the series' first opening reads both tables and starts above 8, before
+     * the transaction takes a number; the second entity's opening, after that number, finds the row above its table
+     * and leaves it alone. Had the second table been read only then, the row would have to move above 8, an update
+     * that waits for the row lock of that very transaction (for ever on PostgreSQL, until the lock wait timeout on
+     * MariaDB and H2).
      */
     @ParameterizedTest(name = "{0}, counters {1}")
     @MethodSource("placements")
@@ -156,7 +163,7 @@ class SchemaPerTenantTest {
             TenantDatabases.execute(dataSource, "CREATE TABLE " + schema + ".schema_note (id BIGINT PRIMARY KEY,"
                     + " number BIGINT NOT NULL, tag INT NOT NULL)", "INSERT INTO " + schema + ".schema_doc (id, number,"
                     + " tag) VALUES (10, 5, 0)", "INSERT INTO " + schema + ".schema_note (id, number, tag) VALUES (10,"
-                    + " 3, 0)");
+                    + " 8, 0)");
             if (counters == Counters.TENANT) {
                 createSeqgenTable(dataSource, schema + "." + unqualified);
             }
@@ -173,7 +180,7 @@ class SchemaPerTenantTest {
                 session.persist(note);
                 session.flush();
                 transaction.commit();
-                assertThat(List.of(doc.number(), note.number())).containsExactly(6L, 7L);
+                assertThat(List.of(doc.number(), note.number())).containsExactly(9L, 10L);
             }
         } finally {
             dropSchema(db, dataSource, "acme");
@@ -232,6 +239,58 @@ class SchemaPerTenantTest {
                             "seqgen.table=public." + table));
         } finally {
             db.dropTable(table);
+        }
+    }
+
+    /**
+     * One series for all tenants cannot start above the numbers of tenants seqgen learns of only at run time: without
+     * an initial value the start-up fails saying what to set; with one (1000), the series starts there, reads no
+     * tenant's table (acme's holds 5000) and numbers both tenants' documents in one gapless run.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schemaDatabases")
+    void aNumberSharedByAllTenantsStartsAtTheInitialValueItMustSet(TestDatabase db) throws Exception {
+        HikariDataSource dataSource = db.newPool(4);
+        String table = centralSchema(db, dataSource) + "." + TestDatabase.uniqueTable();
+        List<String> tenants = List.of("acme", "globex");
+        try {
+            for (String tenant : tenants) {
+                createSchema(db, dataSource, tenant);
+                TenantDatabases.execute(dataSource, "CREATE TABLE " + schema(db, tenant) + ".shared_doc (id BIGINT"
+                        + " PRIMARY KEY, number BIGINT NOT NULL)");
+            }
+            TenantDatabases.execute(dataSource, "INSERT INTO " + schema(db, "acme") + ".shared_doc (id, number)"
+                    + " VALUES (1, 5000)");
+            try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource)
+                    .table(table).build()).build()) {
+                assertThatThrownBy(() -> sessionFactory(db, dataSource, registry, SharedNumberDoc.class).close())
+                        .satisfies(e -> assertThat(HibernateTesting.messages(e)).contains(
+                                "sequence 'shared_doc_numbers'", "@SeqgenNumber(perTenant = false)",
+                                "no initial value is set", "seqgen.sequences.shared_doc_numbers.initial-value",
+                                "remove perTenant = false"));
+                try (SessionFactory factory = sessionFactory(db, dataSource, registry, SharedStartDoc.class)) {
+                    List<Long> numbers = new ArrayList<>();
+                    for (int i = 0; i < 4; i++) {
+                        try (Session session = factory.withOptions().tenantIdentifier(tenants.get(i % 2))
+                                .openSession()) {
+                            Transaction transaction = session.beginTransaction();
+                            SharedStartDoc doc = new SharedStartDoc(10 + i);
+                            session.persist(doc);
+                            session.flush();
+                            transaction.commit();
+                            numbers.add(doc.number());
+                        }
+                    }
+                    assertThat(numbers).containsExactly(1000L, 1001L, 1002L, 1003L);
+                }
+            }
+        } finally {
+            for (String tenant : tenants) {
+                dropSchema(db, dataSource, tenant);
+            }
+            dataSource.close();
+            db.dropTable(table);
+            db.dropTable(table + "_kept");
         }
     }
 

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
@@ -376,12 +377,23 @@ final class AggregateSequences {
             SequenceStore store = registry.storeOf(name, settings);
             String platform = platform();
             if (platform == null || store.readsApplicationTables(platform)) {
-                long highest = store.highestCounter(property.table(), property.column(), settings, key.conditions())
-                        .orElse(0);
-                if (highest > 0 && highest < Long.MAX_VALUE && store.advance(row, highest + 1)) {
+                // Every table whose property is numbered in this sequence's series is read, at the series' one
+                // opening (this JVM opens a series once, whichever aggregate comes first): a second aggregate
+                // numbered alike (an entry and a credit entry) would otherwise never be adopted.
+                long highest = 0;
+                Set<String> tables = new LinkedHashSet<>();
+                for (ValueProperty user : bySequence.getOrDefault(name, List.of(property))) {
+                    if (user.series() != null && user.series().sameKeysAs(property.series())) {
+                        highest = Math.max(highest, store.highestCounter(user.table(), user.column(), settings,
+                                user.series().conditionsOf(key.values())).orElse(0));
+                        tables.add(user.table());
+                    }
+                }
+                long above = highest;
+                if (above > 0 && above < Long.MAX_VALUE && store.advance(row, above + 1)) {
                     LOG.log(System.Logger.Level.INFO, () -> "seqgen: moved series '" + row + "' forward to "
-                            + (highest + 1) + ", above the highest value of its rows already in table "
-                            + property.table() + " (" + highest + ")");
+                            + (above + 1) + ", above the highest value of its rows already in table "
+                            + String.join(", ", tables) + " (" + above + ")");
                 }
             }
             sequence = registry.series(name, key.text(), settings);

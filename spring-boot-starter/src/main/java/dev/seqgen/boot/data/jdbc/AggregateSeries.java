@@ -2,10 +2,9 @@ package dev.seqgen.boot.data.jdbc;
 
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SeriesPeriod;
 import dev.seqgen.spi.SequenceStore.Where;
 
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,23 +16,59 @@ import org.springframework.data.relational.core.sql.IdentifierProcessing;
 /**
  * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the properties of the
  * entity whose values make the series key, checked when the entity's properties are resolved; read from each
- * entity at its save, where a key that cannot be made fails naming the aggregate, the property and the value. A key
- * comes with the conditions that select the rows of its series in the entity's table, for their adoption.
+ * entity at its save, where a key that cannot be made fails naming the aggregate, the property and the value. A key's
+ * values give the conditions that select the rows of its series in each table numbered in it, for their adoption.
  */
 final class AggregateSeries {
 
-    private enum Kind { VALUE, YEAR, MONTH }
-
-    private record Part(RelationalPersistentProperty property, String column, Kind kind) {
+    /** One property of the key: its value, or the period of its date (null for the value). */
+    private record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
     }
 
     /**
      * A series key read from one entity.
      *
      * @param text the key, its parts joined by {@code /}
-     * @param conditions the conditions of the series' rows in the entity's table
+     * @param values the properties' values the key was made of, in key order
      */
-    record Key(String text, List<Where> conditions) {
+    record Key(String text, List<Object> values) {
+    }
+
+    /**
+     * Whether another property's series make the same keys as this one's (the same number of parts, the same
+     * periods in the same places): then a key of one names the same series in the other's table.
+     *
+     * @param other the other property's series
+     * @return whether their keys mean the same
+     */
+    boolean sameKeysAs(AggregateSeries other) {
+        if (other.parts.size() != parts.size()) {
+            return false;
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            if (other.parts.get(i).period() != parts.get(i).period()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The conditions that select the rows of a series in this property's table, from the values its key was made of
+     * (by this property or another one whose keys are the same, {@link #sameKeysAs}).
+     *
+     * @param values the key's values, in key order
+     * @return the conditions, one per part
+     */
+    List<Where> conditionsOf(List<Object> values) {
+        List<Where> conditions = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            Part part = parts.get(i);
+            Object value = values.get(i);
+            conditions.add(part.period() != null ? part.period().rows(part.column(), value, part.property().getType())
+                    : new Where(part.column(), value instanceof Enum<?> constant ? constant.name() : value, null));
+        }
+        return conditions;
     }
 
     private final List<Part> parts;
@@ -66,7 +101,7 @@ final class AggregateSeries {
                         + " own class, held in one column");
             }
             Class<?> type = property.getType();
-            Kind kind;
+            SeriesPeriod kind = null;
             if (period == null) {
                 if (!(type == String.class || type.isEnum() || type == Long.class || type == long.class
                         || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
@@ -75,18 +110,15 @@ final class AggregateSeries {
                             + " whole-number or enum property, or a LocalDate or LocalDateTime one with :year or"
                             + " :month");
                 }
-                kind = Kind.VALUE;
             } else {
-                if (!period.equals("year") && !period.equals("month")) {
-                    throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' names the"
-                            + " period '" + period + "'", "Write '" + name + ":year' or '" + name + ":month'");
-                }
-                if (type != LocalDate.class && type != LocalDateTime.class) {
+                kind = SeriesPeriod.named(period).orElseThrow(() -> new SeqgenAggregateException(where,
+                        "@SeqgenValue(seriesBy) entry '" + entry + "' names the period '" + period + "'", "Write '"
+                                + name + ":year' or '" + name + ":month'"));
+                if (!SeriesPeriod.dates(type)) {
                     throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' takes a"
                             + " period of property '" + name + "' of type " + type.getName(), "Take the period of a"
                             + " LocalDate or LocalDateTime property (the document's own date)");
                 }
-                kind = period.equals("year") ? Kind.YEAR : Kind.MONTH;
             }
             parts.add(new Part(property, property.getColumnName().toSql(identifiers), kind));
         }
@@ -100,7 +132,7 @@ final class AggregateSeries {
      */
     Key keyOf(Object entity, RelationalPersistentEntity<?> type, String sequence) {
         List<String> texts = new ArrayList<>(parts.size());
-        List<Where> conditions = new ArrayList<>(parts.size());
+        List<Object> values = new ArrayList<>(parts.size());
         for (Part part : parts) {
             Object value = type.getPropertyAccessor(entity).getProperty(part.property());
             String name = part.property().getName();
@@ -109,19 +141,11 @@ final class AggregateSeries {
                         + "' is null", "Give it a value before the save; nothing was written");
             }
             String text;
-            if (part.kind() == Kind.VALUE) {
+            SeriesPeriod period = part.period();
+            if (period == null) {
                 text = value instanceof Enum<?> constant ? constant.name() : value.toString();
-                conditions.add(new Where(part.column(), value instanceof Enum<?> constant ? constant.name() : value,
-                        null));
             } else {
-                LocalDate date = value instanceof LocalDateTime time ? time.toLocalDate() : (LocalDate) value;
-                LocalDate start = part.kind() == Kind.YEAR ? date.withDayOfYear(1) : date.withDayOfMonth(1);
-                LocalDate end = part.kind() == Kind.YEAR ? start.plusYears(1) : start.plusMonths(1);
-                text = part.kind() == Kind.YEAR ? String.format(Locale.ROOT, "%04d", date.getYear())
-                        : String.format(Locale.ROOT, "%04d-%02d", date.getYear(), date.getMonthValue());
-                conditions.add(value instanceof LocalDateTime
-                        ? new Where(part.column(), start.atStartOfDay(), end.atStartOfDay())
-                        : new Where(part.column(), start, end));
+                text = period.keyPart(value);
             }
             if (text.contains("/")) {
                 throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name
@@ -129,11 +153,12 @@ final class AggregateSeries {
                         + " nothing was written");
             }
             texts.add(text);
+            values.add(value);
         }
         try {
             String key = SequenceRegistry.seriesKey(texts);
             SequenceRegistry.seriesRow(sequence, key);
-            return new Key(key, conditions);
+            return new Key(key, List.copyOf(values));
         } catch (SequenceConfigurationException e) {
             throw new SeqgenAggregateException(where, "the series key cannot be made from " + texts + ": "
                     + e.getMessage(), "Change the values; nothing was written", e);

@@ -27,8 +27,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Spring Data JDBC aggregates numbered in series ({@code @SeqgenValue(seriesBy)}), on each database: per company and
- * year, gapless despite a rolled-back save, a series continuing above the rows it holds, one increment per series for
- * a {@code saveAll}, and a key that cannot be made refused with nothing written.
+ * year, gapless despite a rolled-back save, a series continuing above the rows it holds in every table numbered in it,
+ * one increment per series for a {@code saveAll}, and a key that cannot be made refused with nothing written.
  */
 class AggregateSeriesTest {
 
@@ -51,6 +51,12 @@ class AggregateSeriesTest {
         jdbc.execute("CREATE TABLE " + ledger + " (id BIGINT PRIMARY KEY, company VARCHAR(40) NOT NULL, issue_date DATE"
                 + " NOT NULL, number BIGINT NOT NULL)");
         jdbc.update("INSERT INTO " + ledger + " VALUES (900001, 'ACME', ?, 41)", LocalDate.of(2026, 1, 5));
+        // A second table numbered in the same series: its ACME 2025 rows are adopted with the ledger's.
+        String credits = "series_credit_entry";
+        jdbc.execute("DROP TABLE IF EXISTS " + credits);
+        jdbc.execute("CREATE TABLE " + credits + " (id BIGINT PRIMARY KEY, company VARCHAR(40) NOT NULL, issue_date"
+                + " DATE NOT NULL, number BIGINT NOT NULL)");
+        jdbc.update("INSERT INTO " + credits + " VALUES (900001, 'ACME', ?, 7)", LocalDate.of(2025, 3, 5));
         try {
             contextRunner.withPropertyValues("spring.datasource.url=" + shared.getJdbcUrl(),
                     "spring.datasource.username=" + shared.getUsername(),
@@ -67,8 +73,8 @@ class AggregateSeriesTest {
                                 new SeriesLedgerEntry("ACME", LocalDate.of(2025, 12, 31)),
                                 new SeriesLedgerEntry("ACME", LocalDate.of(2026, 3, 1)))));
                         assertThat(first).extracting(SeriesLedgerEntry::getNumber)
-                                .as("ACME 2026 above its 41; Globex and ACME 2025 from 1").containsExactly(42L, 1L, 1L,
-                                        43L);
+                                .as("ACME 2026 above its 41, ACME 2025 above its credit entry's 7, Globex from 1")
+                                .containsExactly(42L, 1L, 8L, 43L);
 
                         transaction.executeWithoutResult(status -> {
                             entries.save(new SeriesLedgerEntry("ACME", LocalDate.of(2026, 4, 1)));
@@ -77,6 +83,10 @@ class AggregateSeriesTest {
                         SeriesLedgerEntry after = transaction.execute(status -> entries.save(
                                 new SeriesLedgerEntry("ACME", LocalDate.of(2026, 4, 2))));
                         assertThat(after.getNumber()).as("the rolled-back number is used again").isEqualTo(44);
+                        SeriesCreditEntry credit = transaction.execute(status -> context.getBean(
+                                SeriesCreditRepository.class).save(new SeriesCreditEntry("ACME",
+                                        LocalDate.of(2026, 5, 2))));
+                        assertThat(credit.getNumber()).as("the same series, in the other table").isEqualTo(45);
 
                         assertThatThrownBy(() -> transaction.execute(status -> entries.saveAll(List.of(
                                 new SeriesLedgerEntry("Initech", LocalDate.of(2026, 1, 1)),
@@ -85,10 +95,11 @@ class AggregateSeriesTest {
                                 .hasStackTraceContaining(SeriesLedgerEntry.class.getName());
                         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM " + ledger + " WHERE company = 'Initech'", Long.class)).as("nothing written").isZero();
                         assertThat(jdbc.queryForObject("SELECT next_value FROM " + table + " WHERE name = ?",
-                                Long.class, "seqgen_series_ledger_numbers#ACME/2026")).isEqualTo(45);
+                                Long.class, "seqgen_series_ledger_numbers#ACME/2026")).isEqualTo(46);
                     });
         } finally {
             jdbc.execute("DROP TABLE IF EXISTS " + ledger);
+            jdbc.execute("DROP TABLE IF EXISTS " + credits);
             database.dropTable(table);
         }
     }
