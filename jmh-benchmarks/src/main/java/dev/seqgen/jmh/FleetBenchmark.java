@@ -345,6 +345,11 @@ public final class FleetBenchmark {
         /** Calls that waited for the row (seqgen counts them); -1 where the source does not say. */
         long waits();
 
+        /** What the instance holds, for the report of a failed call. */
+        default String describe() {
+            return "";
+        }
+
         @Override
         void close();
     }
@@ -649,8 +654,10 @@ public final class FleetBenchmark {
                         instances.get(index).next();
                     } catch (RuntimeException e) {
                         ok = false;
-                        if (errors.sum() == 0) {
-                            System.err.println("first caller error: " + e);
+                        if (errors.sum() < 3) {
+                            System.err.println("caller error of instance " + index + ", ready "
+                                    + (System.nanoTime() - from) / MS + " ms before: " + e + " "
+                                    + instances.get(index).describe());
                         }
                         errors.increment();
                     }
@@ -737,6 +744,12 @@ public final class FleetBenchmark {
                 public long waits() {
                     Sequence opened = orders;
                     return opened == null ? 0 : opened.stats().waits();
+                }
+
+                @Override
+                public String describe() {
+                    Sequence opened = orders;
+                    return opened == null ? "" : opened.stats().toString();
                 }
 
                 @Override
