@@ -58,14 +58,15 @@ import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
  * <pre>{@code
  * java -cp jmh-benchmarks/target/benchmarks.jar dev.seqgen.jmh.FleetBenchmark \
  *     --scenarios=SEQGEN:1,SEQGEN:1000,COSID:1000,HIBERNATE_POOLED:1,HIBERNATE_POOLED:64 \
- *     --rate=1000 --service=10 --measure=180 --warm-up-bound=5 --out=jmh-benchmarks/results/fleet
+ *     --rate=1000 --service=10 --measure=60 --out=jmh-benchmarks/results/fleet
  * }</pre>
  *
  * The warm-up bound ({@code --warm-up-bound}, seconds, printed with the results) is the longest a seqgen instance's
  * warm-up waits ({@link SequenceRegistry#warmUp(java.util.Collection, Duration)}: the first block, and for
- * async-batch the second). Its default, 60 s, is the Spring Boot starter's ({@code seqgen.warm-up.timeout}), whose
- * start-up fails when the first block is not in hand by then; here such an instance is counted as "ready without a
- * first block" and takes traffic, so that what it would cost shows.
+ * async-batch the second, and a third when the start-up queue asks for it). Its default, 60 s, is the Spring Boot
+ * starter's ({@code seqgen.warm-up.timeout}), whose start-up fails when the first block is not in hand by then;
+ * here such an instance is counted as "ready without a first block" and takes traffic, so that what it would cost
+ * shows.
  *
  * With {@code --store=postgres} or {@code --store=spanner} the row is a real one ({@link ServerRow}): every
  * instance is a registry over a store of its own with one connection of its own, and {@code --service} is the
