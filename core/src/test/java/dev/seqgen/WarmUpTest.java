@@ -16,7 +16,8 @@ class WarmUpTest {
     @Test
     void warmUpOpensTheConfiguredBlockSequencesAndEachHoldsItsFirstBlock() {
         InMemorySequenceStore store = new InMemorySequenceStore();
-        try (SequenceRegistry registry = SequenceRegistry.builder(store)
+        // A clock that stands still: every reservation takes no time, so the second block is sized by a wait of 0.
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).ticker(() -> 0L)
                 .sequence("orders", SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).build())
                 .sequence("invoices", SequenceSettings.builder().strategy(Strategy.BATCH).blockSize(10).build())
                 .sequence("tickets", SequenceSettings.builder().strategy(Strategy.ASYNC).build())
@@ -44,7 +45,7 @@ class WarmUpTest {
     @Test
     void aSequenceOpenBeforeTheWarmUpKeepsTheFirstBlockItAskedFor() {
         InMemorySequenceStore store = new InMemorySequenceStore();
-        try (SequenceRegistry registry = SequenceRegistry.builder(store).build()) {
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).ticker(() -> 0L).build()) {
             Sequence orders = registry.sequence("orders");
             registry.warmUp();
             assertThat(orders.stats().remaining()).as("the first block it asked for, and the second").isEqualTo(2000);
