@@ -53,6 +53,13 @@ class StartUpQueueTest {
         return SequenceRegistry.builder(row).ticker(now::get).executor(Runnable::run).build();
     }
 
+    /** A registry over the row whose sequence 'orders' is warmed up as the starter does, within 60 s. */
+    private SequenceRegistry warmedUp(QueuedRow row) {
+        SequenceRegistry registry = registry(row);
+        registry.warmUp(List.of("orders"), Duration.ofSeconds(60));
+        return registry;
+    }
+
     /** Takes {@code count} values at one per millisecond; returns whether they were increasing and unique. */
     private static boolean takeIncreasing(Sequence sequence, long count, AtomicLong clock) {
         long last = 0;
@@ -70,8 +77,7 @@ class StartUpQueueTest {
     @Test
     void anInstanceAloneIsReadyWithTwoBlocksOfTheConfiguredSizeAndKeepsThatSize() {
         QueuedRow row = new QueuedRow(10, 10);
-        try (SequenceRegistry registry = registry(row)) {
-            registry.warmUp(List.of("orders"), Duration.ofSeconds(60));
+        try (SequenceRegistry registry = warmedUp(row)) {
             Sequence orders = registry.sequence("orders");
             assertThat(row.sizes).as("the first block and the second, both of block-size").containsExactly(1000L, 1000L);
             assertThat(orders.stats().remaining()).isEqualTo(2000);
@@ -89,8 +95,7 @@ class StartUpQueueTest {
         // Its first reservation was served at once; its second waited 10 s behind the first reservations of the rest
         // of the fleet.
         QueuedRow row = new QueuedRow(10, 10_000);
-        try (SequenceRegistry registry = registry(row)) {
-            registry.warmUp(List.of("orders"), Duration.ofSeconds(60));
+        try (SequenceRegistry registry = warmedUp(row)) {
             Sequence orders = registry.sequence("orders");
             assertThat(row.sizes).as("first and second of block-size (a 10 ms wait asks for no more); the third lasts"
                     + " eight 10 s queues at 1 value per ms").containsExactly(1000L, 1000L, 80_000L);
@@ -105,8 +110,7 @@ class StartUpQueueTest {
     @Test
     void anInstanceServedLastSizesItsSecondBlockByTheQueueItWaitedInAndNeedsNoThird() {
         QueuedRow row = new QueuedRow(10_000, 10_000);
-        try (SequenceRegistry registry = registry(row)) {
-            registry.warmUp(List.of("orders"), Duration.ofSeconds(60));
+        try (SequenceRegistry registry = warmedUp(row)) {
             assertThat(row.sizes).containsExactly(1000L, 80_000L);
             assertThat(registry.sequence("orders").stats().remaining()).isEqualTo(81_000);
         }
