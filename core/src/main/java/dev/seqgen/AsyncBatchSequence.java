@@ -38,13 +38,21 @@ import org.jspecify.annotations.Nullable;
  * on transient errors is replaced by a fresh one while the waiting caller's deadline leaves time (the
  * failed one may have started long before, during an outage that has ended); any other failure is
  * reported to the caller that waited for it, and the next caller starts a new refill, which is how the
- * sequence recovers when the store comes back.
+ * sequence recovers when the store comes back. The warm-up alone may queue a third block behind the second
+ * (following: set under refillLock while prefetch holds the finished second block, and moved into prefetch by the
+ * same compare-and-set that takes the second out), so refills still never overlap and blocks are installed in the
+ * order they were reserved.
  * </pre>
  */
 final class AsyncBatchSequence extends BlockSequence {
 
     private final Executor executor;
     private final AtomicReference<@Nullable CompletableFuture<Block>> prefetch = new AtomicReference<>();
+    /**
+     * A third block the warm-up reserved while the second waits in prefetch; it takes the second's place in prefetch
+     * when the second is installed (or fails). Set only under refillLock while prefetch holds the second.
+     */
+    private final AtomicReference<@Nullable CompletableFuture<Block>> following = new AtomicReference<>();
     /** Whether the last background refill failed; refills of one sequence never overlap (see prefetch). */
     private volatile boolean refillsFailing;
 
@@ -72,29 +80,33 @@ final class AsyncBatchSequence extends BlockSequence {
             }
             CompletableFuture<Block> refill = new CompletableFuture<>();
             if (prefetch.compareAndSet(existing, refill)) {
-                // The refill is published before the hand-off, so whatever the hand-off throws must complete it:
-                // a refill left pending would be waited for by every later caller and never replaced. Errors too
-                // (an executor that cannot start a thread throws OutOfMemoryError): the caller here may be the
-                // one that claimed the trigger offset, whose value must not be lost to the background's trouble.
-                // The failed refill is replaced by the next caller that needs one, so the sequence recovers as
-                // soon as the executor works again.
-                Object caller = tracker.captureContext();
-                // The refill's time is measured from here, so the control loop sees the whole time a caller would
-                // wait for it, the executor's queueing included.
-                long askedAt = ticker.read();
-                try {
-                    executor.execute(() -> runRefill(refill, caller, askedAt));
-                } catch (RejectedExecutionException e) {
-                    refill.completeExceptionally(new SequenceUnavailableException(name,
-                            "the refill executor rejected the background refill", e));
-                } catch (Throwable e) {
-                    LOG.log(Level.WARNING, "sequence '" + name + "': the refill executor failed to start the"
-                            + " background refill: " + e);
-                    refill.completeExceptionally(new SequenceUnavailableException(name,
-                            "the refill executor failed to start the background refill: " + e, e));
-                }
+                handOff(refill);
                 return refill;
             }
+        }
+    }
+
+    /** Hands a published refill to the executor. */
+    private void handOff(CompletableFuture<Block> refill) {
+        // The refill is published before the hand-off, so whatever the hand-off throws must complete it: a refill
+        // left pending would be waited for by every later caller and never replaced. Errors too (an executor that
+        // cannot start a thread throws OutOfMemoryError): the caller here may be the one that claimed the trigger
+        // offset, whose value must not be lost to the background's trouble. The failed refill is replaced by the
+        // next caller that needs one, so the sequence recovers as soon as the executor works again.
+        Object caller = tracker.captureContext();
+        // The refill's time is measured from here, so the control loop sees the whole time a caller would wait for
+        // it, the executor's queueing included.
+        long askedAt = ticker.read();
+        try {
+            executor.execute(() -> runRefill(refill, caller, askedAt));
+        } catch (RejectedExecutionException e) {
+            refill.completeExceptionally(new SequenceUnavailableException(name,
+                    "the refill executor rejected the background refill", e));
+        } catch (Throwable e) {
+            LOG.log(Level.WARNING, "sequence '" + name + "': the refill executor failed to start the background"
+                    + " refill: " + e);
+            refill.completeExceptionally(new SequenceUnavailableException(name,
+                    "the refill executor failed to start the background refill: " + e, e));
         }
     }
 
@@ -106,7 +118,8 @@ final class AsyncBatchSequence extends BlockSequence {
             ReservedRange range = reserve(size, ticker.read() + timeoutNanos);
             // Claiming this offset leaves exactly the refill point in the block (offset 0 for a block shorter
             // than the refill point, as the last block below the maximum value may be).
-            long refillPoint = control.afterReservation(range.count(), ticker.read() - askedAt);
+            long arrived = ticker.read();
+            long refillPoint = control.afterReservation(range.count(), arrived - askedAt, arrived, issued());
             long triggerAt = Math.max(0, range.count() - 1 - refillPoint);
             // Noted before the block is handed over, so the note precedes every value of the block.
             if (refillsFailing) {
@@ -131,6 +144,56 @@ final class AsyncBatchSequence extends BlockSequence {
             refill.completeExceptionally(e);
         } finally {
             span.end(failure);
+        }
+    }
+
+    /**
+     * Starts the refill of the second block at once and waits for it until the warm-up's deadline; when the blocks
+     * in hand then do not last the start-up queue the two reservations revealed, reserves a third one, queued behind
+     * the second in {@link #following}, and waits for it too (see {@link RefillControl}, "The first block and the
+     * start-up queue"). A block that does not come in time leaves the warm-up with what is in hand; its refill goes
+     * on, as any background refill.
+     */
+    @Override
+    void awaitSecondBlock(long deadline) {
+        CompletableFuture<Block> second = startPrefetch();
+        if (!arrivesBy(second, deadline)) {
+            return;
+        }
+        CompletableFuture<Block> third = new CompletableFuture<>();
+        try {
+            if (!refillLock.tryLock(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        try {
+            // Under the lock, which every installation of a block holds: the second block is still the next one.
+            if (closed || prefetch.get() != second || following.get() != null
+                    || control.lastsTheStartUpQueue(current.remaining() + Block.sizeIfReady(second))) {
+                return;
+            }
+            following.set(third);
+        } finally {
+            refillLock.unlock();
+        }
+        handOff(third);
+        arrivesBy(third, deadline);
+    }
+
+    /** Waits for a refill until the deadline: whether it brought a block by then. */
+    private boolean arrivesBy(CompletableFuture<Block> refill, long deadline) {
+        try {
+            refill.get(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS);
+            return ticker.read() <= deadline;
+        } catch (TimeoutException | ExecutionException e) {
+            // Callers wait for this refill, or a fresh one, as for any late refill.
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -161,7 +224,7 @@ final class AsyncBatchSequence extends BlockSequence {
             CompletableFuture<Block> refill = startPrefetch();
             try {
                 Block next = refill.get(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS);
-                prefetch.compareAndSet(refill, null);
+                prefetch.compareAndSet(refill, following.getAndSet(null));
                 return next;
             } catch (TimeoutException e) {
                 throw timedOut("the background refill is late");
@@ -169,7 +232,7 @@ final class AsyncBatchSequence extends BlockSequence {
                 Thread.currentThread().interrupt();
                 throw new SequenceUnavailableException(name, "interrupted while waiting for the background refill", e);
             } catch (ExecutionException e) {
-                prefetch.compareAndSet(refill, null);
+                prefetch.compareAndSet(refill, following.getAndSet(null));
                 Throwable cause = e.getCause();
                 if (cause instanceof SequenceExhaustedException) {
                     throw new SequenceExhaustedException(name, settings.maxValue());
@@ -192,36 +255,49 @@ final class AsyncBatchSequence extends BlockSequence {
 
     @Override
     long extraRemaining() {
-        return Block.sizeIfReady(prefetch.get());
+        return Block.sizeIfReady(prefetch.get()) + Block.sizeIfReady(following.get());
     }
 
     @Override
     void releaseUnused(CloseReport.Collector report, Block block, long firstUnused) {
-        CompletableFuture<Block> refill = prefetch.getAndSet(null);
-        Block next = null;
-        if (refill != null) {
-            try {
-                next = refill.get(timeoutNanos, TimeUnit.NANOSECONDS);
-            } catch (ExecutionException e) {
-                // The refill reserved nothing.
-            } catch (TimeoutException e) {
-                report.note("the background refill did not finish within the acquire timeout; its block is"
-                        + " released when it arrives");
-                refill.thenAccept(this::releaseLate);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                report.note("interrupted while waiting for the background refill; its block is released when it"
-                        + " arrives");
-                refill.thenAccept(this::releaseLate);
-            }
-        }
+        Block next = arrivedForRelease(report, prefetch.getAndSet(null));
+        Block third = arrivedForRelease(report, following.getAndSet(null));
         if (next != null && next.first == block.end) {
             release(report, firstUnused, next.end);
-            return;
+        } else {
+            release(report, firstUnused, block.end);
+            if (next != null) {
+                release(report, next.first, next.end);
+            }
         }
-        release(report, firstUnused, block.end);
-        if (next != null) {
-            release(report, next.first, next.end);
+        if (third != null) {
+            release(report, third.first, third.end);
         }
+    }
+
+    /**
+     * The block of a refill that is to be released at close, waiting for it up to the acquire timeout: null if there
+     * is none, if it reserved nothing, or if it is still under way (then it is released when it arrives).
+     */
+    private @Nullable Block arrivedForRelease(CloseReport.Collector report,
+            @Nullable CompletableFuture<Block> refill) {
+        if (refill == null) {
+            return null;
+        }
+        try {
+            return refill.get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            // The refill reserved nothing.
+        } catch (TimeoutException e) {
+            report.note("the background refill did not finish within the acquire timeout; its block is"
+                    + " released when it arrives");
+            refill.thenAccept(this::releaseLate);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            report.note("interrupted while waiting for the background refill; its block is released when it"
+                    + " arrives");
+            refill.thenAccept(this::releaseLate);
+        }
+        return null;
     }
 }

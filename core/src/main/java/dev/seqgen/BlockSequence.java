@@ -262,6 +262,17 @@ abstract class BlockSequence extends AbstractSequence {
         } finally {
             refillLock.unlock();
         }
+        awaitSecondBlock(deadline);
+    }
+
+    /**
+     * Called by the warm-up once the first block is in hand, outside the lock: ASYNC_BATCH takes its second block
+     * before the warm-up returns (see {@link RefillControl}, "The first block and the start-up queue"); BATCH, whose
+     * blocks are reserved by the caller that needs one, takes none.
+     *
+     * @param deadline the ticker reading by which the warm-up must return
+     */
+    void awaitSecondBlock(long deadline) {
     }
 
     /**

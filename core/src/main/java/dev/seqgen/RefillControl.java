@@ -66,20 +66,44 @@ import org.jspecify.annotations.Nullable;
  * never queues behind another, so its spaced interval stays the target and the loop is the one above, to the
  * value; a latency spike doubles its spacing once and is given back over the next refills.
  *
- * The first block: nothing is measured before it (no rate, no latency), so it is the configured block-size, at
- * start-up as at any first use, warmed up or not. What an instance can read without talking to the others is what
- * its own reservations reveal about the row's load, and the blocks after the first grow only as much as that asks
- * for: a first reservation that waited behind a start-up queue is a refill-time sample like any other, so the lead
- * (rate x refill time x margin, the time capped at the acquire timeout) and with it the second block grow to what
- * a refill that slow needs at the rate measured; from the second reservation on, one that took longer than the
- * least latency seen by the queued rule spaces the refills out as above. Neither goes straight to
- * adaptive.max-block-size unless the rate times the refill time or the spacing asks for it. What it trades: in a
- * fleet that starts at once, the instances the row serves first learn nothing of the queue of first reservations
- * behind them; one whose first block runs out before that queue has cleared meets it with its second refill, which
- * comes late (a caller waits, within its acquire timeout) and reads as queued, and from then on its blocks are
- * spaced out as any queued instance's. The alternative, the largest block first for every warmed-up instance, put
- * adaptive.max-block-size values (100,000 by default) into every instance's hands before it had taken a value:
- * numbers from regions a block apart, and the largest block lost at every crash.
+ * The first block and the start-up queue: nothing is measured before the first block, so it is the configured
+ * block-size, at start-up as at any first use, warmed up or not. What an instance can read without talking to the
+ * others is how long its own reservations took, and at start-up that is the fleet's queue: instances that start at
+ * once are served one first reservation at a time, so the one served k-th waited k reservations, and every instance
+ * of that fleet comes back to the row at about the same moment and meets a queue as long again. So the latencies of
+ * an instance's first two reservations (the first block's, and the next one's, which waits for the first
+ * reservations still queued behind it) are its start-up queue, not capped at the acquire timeout:
+ *
+ *     start-up queue  = max(latency of reservation 1, latency of reservation 2), then given back 1/128 per later
+ *                       reservation (as the spacing below)
+ *     block          >= rate x start-up queue x 8        (bounded by adaptive.max-block-size)
+ *     lead           >= rate x start-up queue x margin   (the refill starts while that much is left)
+ *
+ * A block that lasts eight queues brings an instance back at most once per eight times what the fleet's round of
+ * reservations took, so a fleet that started at once keeps the row at most about an eighth busy; an instance alone,
+ * or a few replicas, wait one reservation (10 ms on a 10 ms row: 80 values at 1,000 a second), which asks for nothing
+ * beyond the configured block, so their numbers stay compact. Before values flow (the warm-up, or a first block
+ * whose values have not started to go), the rate is the prior one the loop leaves the configured block alone at
+ * (block-size per target interval); a rate sample is taken only once a value has been handed out, over a window of
+ * at least 1 ms that starts no earlier than the last block that arrived before the first value, so that waiting for
+ * the row is not read as a slow consumer.
+ *
+ * The warm-up (SequenceRegistry.warmUp, the starter's readiness) takes the second block before it returns
+ * (AsyncBatchSequence.awaitSecondBlock): its latency is what tells an instance the row served early that a queue is
+ * behind it, and sized by the first block's wait it carries an instance served late past the queue of second
+ * reservations. When the two blocks in hand do not last the start-up queue with the margin (the instances served
+ * early, whose second block was sized by a short first wait), the warm-up reserves a third block, sized by the queue,
+ * before it returns too. What it trades: an application that starts with a fleet becomes ready after two or three
+ * reservations instead of one (for N instances starting at once on a row of transaction time s, about 2 x N x s plus
+ * the third reservations of the instances served first, instead of N x s): no instance can learn of the queue behind
+ * it sooner, since its next reservation waits behind that queue. An instance alone, or among a few replicas, becomes
+ * ready after two reservations, holding two blocks of the configured size (what an async-batch sequence holds after
+ * its first refill anyway). Without a warm-up the same rule sizes the blocks, but an instance takes traffic with its
+ * first block and the ones served first run dry while their second reservation waits (callers wait, and fail at the
+ * acquire timeout) until the start-up queue has cleared. The alternative, the largest block first for every
+ * warmed-up instance, put adaptive.max-block-size values (100,000 by default) into every instance's hands before it
+ * had taken a value: numbers from regions a block apart, and the largest block lost at every crash, for three
+ * replicas as for thousands.
  *
  * Thread safety: every method is synchronized. They run once per block (at a refill's start and end, and when
  * a caller finds a refill late), never per value, so the monitor costs nothing on the hot path; the two values
@@ -100,6 +124,12 @@ final class RefillControl {
     private static final double SPACING_RELEASE = 1.0 / 128;
     /** The largest spaced interval, in target intervals. */
     private static final int MAX_SPACING = 1024;
+    /** The reservations whose latencies are the start-up queue (see "The first block and the start-up queue"). */
+    private static final int START_UP_RESERVATIONS = 2;
+    /** How many start-up queues a block lasts at least. */
+    private static final int QUEUES_PER_BLOCK = 8;
+    /** The shortest window a rate sample is taken over: a refill asked for right after a block arrived measures none. */
+    private static final long RATE_WINDOW_FLOOR_NANOS = 1_000_000;
 
     private final int baseBlockSize;
     private final int maxBlockSize;
@@ -142,6 +172,17 @@ final class RefillControl {
     /** The time between the last two refill starts. */
     @GuardedBy("this")
     private long lastInterval;
+    /** Whether a rate sample was taken; before it, {@link #rateOrPrior()} is the prior rate. */
+    @GuardedBy("this")
+    private boolean rateMeasured;
+    /** Values per nanosecond at which the configured block lasts the target interval: the rate before any sample. */
+    private final double priorRate;
+    /** Latency samples taken so far. */
+    @GuardedBy("this")
+    private long samples;
+    /** The start-up queue, in nanoseconds (see the design comment); 0 before the first sample. */
+    @GuardedBy("this")
+    private double startUpQueue;
 
     /** Reservations that queued at the row; written only under the monitor. */
     private volatile long queuedReservations;
@@ -169,6 +210,7 @@ final class RefillControl {
         this.latencyCapNanos = settings.acquireTimeout().toNanos();
         this.spacing = sizing && settings.strategy() == Strategy.ASYNC_BATCH;
         this.spacedInterval = targetIntervalNanos;
+        this.priorRate = (double) baseBlockSize / targetIntervalNanos;
         this.blockSize = baseBlockSize;
         this.refillPoint = lowWatermark;
     }
@@ -180,29 +222,37 @@ final class RefillControl {
      * @param issued the values handed out by the sequence so far
      */
     synchronized long beforeReservation(long now, long issued) {
+        boolean measured = false;
         if (started) {
             long interval = Math.max(1, now - lastStartAt);
-            double sample = Math.max(0, issued - issuedAtLastStart) / (double) interval;
-            rate = sample >= rate ? sample : rate + (sample - rate) * RATE_FALL;
-            lastInterval = interval;
+            measured = issued > 0 && interval >= RATE_WINDOW_FLOOR_NANOS;
+            if (measured) {
+                double sample = Math.max(0, issued - issuedAtLastStart) / (double) interval;
+                rate = sample >= rate ? sample : rate + (sample - rate) * RATE_FALL;
+                rateMeasured = true;
+                lastInterval = interval;
+            }
             if (sizing) {
                 long size = blockSize;
-                if (interval < spacedInterval) {
+                if (measured && interval < spacedInterval) {
                     size = spacedInterval > targetIntervalNanos
                             ? Math.max(size * 2, (long) Math.min(Math.ceil(rate * spacedInterval), maxBlockSize))
                             : size * 2;
-                } else if (interval > 2 * spacedInterval) {
+                } else if (measured && interval > 2 * spacedInterval) {
                     size = size / 2;
                 }
+                size = Math.max(size, saturated(rateOrPrior() * startUpQueue * QUEUES_PER_BLOCK));
                 if (placing) {
                     size = Math.max(size, 2 * lead());
                 }
                 blockSize = (int) clamp(size, baseBlockSize, maxBlockSize);
             }
         }
+        if (!started || measured) {
+            lastStartAt = now;
+            issuedAtLastStart = issued;
+        }
         started = true;
-        lastStartAt = now;
-        issuedAtLastStart = issued;
         return blockSize;
     }
 
@@ -217,6 +267,12 @@ final class RefillControl {
      * takes a latency sample and returns the number of values to leave in the block when its refill starts.
      */
     synchronized long afterReservation(long size, long refillNanos) {
+        samples++;
+        if (samples <= START_UP_RESERVATIONS) {
+            startUpQueue = Math.max(startUpQueue, Math.min(refillNanos, (double) targetIntervalNanos * MAX_SPACING));
+        } else {
+            startUpQueue *= 1 - SPACING_RELEASE;
+        }
         boolean late = lateSinceLastBlock;
         lateSinceLastBlock = false;
         if (late) {
@@ -234,6 +290,18 @@ final class RefillControl {
         long point = placing ? clamp(lead(), scaled, size - 1) : scaled;
         refillPoint = Math.max(0, Math.min(point, size - 1));
         return refillPoint;
+    }
+
+    /**
+     * {@link #afterReservation(long, long)} for a block that arrived at {@code now}, when the sequence had handed out
+     * {@code issued} values: while none has been handed out, the rate window restarts at each block's arrival, so
+     * that the wait for the row is not read as a slow consumer (see the design comment).
+     */
+    synchronized long afterReservation(long size, long refillNanos, long now, long issued) {
+        if (started && issued == 0) {
+            lastStartAt = now;
+        }
+        return afterReservation(size, refillNanos);
     }
 
     /**
@@ -267,8 +335,31 @@ final class RefillControl {
     /** Values taken, at the estimated rate, while a refill that takes the estimated time is under way, with the margin. */
     @GuardedBy("this")
     private long lead() {
-        double values = rate * Math.max(latencyAverage, latencyPeak) * margin;
+        return saturated(rateOrPrior() * Math.max(Math.max(latencyAverage, latencyPeak), startUpQueue) * margin);
+    }
+
+    /**
+     * Whether {@code valuesInHand} last the start-up queue, with the margin, at the rate (see the design comment):
+     * if not, the warm-up reserves one more block before it returns. Always true for blocks that do not adapt.
+     */
+    synchronized boolean lastsTheStartUpQueue(long valuesInHand) {
+        return !sizing || valuesInHand >= saturated(rateOrPrior() * startUpQueue * margin);
+    }
+
+    /** The measured rate, or the prior one before any sample (see the design comment). */
+    @GuardedBy("this")
+    private double rateOrPrior() {
+        return rateMeasured ? rate : priorRate;
+    }
+
+    /** {@code values} rounded up, at most the largest block. */
+    private long saturated(double values) {
         return (long) Math.min(Math.ceil(values), maxBlockSize);
+    }
+
+    /** The start-up queue in nanoseconds (see the design comment). */
+    synchronized long startUpQueue() {
+        return (long) startUpQueue;
     }
 
     /** The size of the next block. */

@@ -781,8 +781,11 @@ public final class SequenceRegistry implements AutoCloseable {
      * acquire timeout, as for any refill). A first block is the configured block size, warmed up or not (the
      * lowest range kept for the fleet, split to that size when it is larger, or a block from the row), and each
      * sequence logs one INFO line with it, where it came from and why it has that size; later blocks adapt to the
-     * rate and to the queue the row's reservations reveal. SYNC and ASYNC sequences hold no block: they are opened
-     * (their rows created) and nothing more.
+     * rate and to the queue the row's reservations reveal. An ASYNC_BATCH sequence also takes its second block before
+     * the call returns, and a third when the two do not last the queue its reservations waited in (an instance the
+     * row served early in a fleet that starts at once); a block that does not come by the deadline leaves the
+     * sequence with what it holds, without an error once the first block is in hand. SYNC and ASYNC sequences hold
+     * no block: they are opened (their rows created) and nothing more.
      *
      * @param names the sequence names, opened if not open yet with the settings {@linkplain #declare declared} for
      *     them, otherwise {@link #settingsFor(String) their settings}

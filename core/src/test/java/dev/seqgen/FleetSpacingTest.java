@@ -92,7 +92,7 @@ class FleetSpacingTest {
                 .build()) {
             registry.warmUp(List.of("orders"), Duration.ofSeconds(5));
             Sequence orders = registry.sequence("orders");
-            assertThat(orders.stats().remaining()).as("the configured block, not 100,000").isEqualTo(1000);
+            assertThat(orders.stats().remaining()).as("two blocks of the configured size, not 100,000").isEqualTo(2000);
             take(orders, 60);
             assertThat(orders.stats().blockSize()).as("a refill a second: the configured block lasts the target")
                     .isEqualTo(1000);

@@ -275,14 +275,15 @@ class RefillControlTest {
         assertThat(idle.size).as("750 values in 0.75 s: doubled, as for any instance alone").isEqualTo(2000);
 
         // The first block took 10 s, behind a thousand other instances' first reservations: still the configured
-        // block, as nothing was measured before it. The wait it measured sizes the next one: a refill that may take
-        // that long (capped at the 5 s acquire timeout) at 1 value per ms, margin 2, in a block twice that lead.
+        // block, as nothing was measured before it. The wait it measured is the start-up queue (not capped at the
+        // 5 s acquire timeout): the refill starts at once, and the next block lasts eight such queues at 1 value per
+        // ms, below the largest block.
         Simulation queued = new Simulation(fleetMember());
         queued.block(1, 0, 10_000);
         assertThat(queued.size).isEqualTo(1000);
+        assertThat(queued.point).as("a lead of 20,000 values, clamped to the block").isEqualTo(999);
         queued.block(1, 750, 10);
-        assertThat(queued.size).as("what the measured refill time asks for, far below the largest block")
-                .isEqualTo(20_000);
+        assertThat(queued.size).as("1 value per ms x 10 s x 8").isEqualTo(80_000);
 
         // A reservation that waited 30 ms behind others, in the steady state: the block grows to what the spaced
         // interval needs at the rate, far below the largest block.

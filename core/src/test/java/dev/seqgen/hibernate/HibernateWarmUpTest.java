@@ -34,8 +34,9 @@ class HibernateWarmUpTest {
 
             assertThat(SeqgenHibernate.warmUp(factory, Duration.ofSeconds(30))).containsExactly("adopted_order");
             assertThat(HibernateTesting.nextValue(dataSource, seqgenTable, "adopted_order"))
-                    .as("moved above the table's 500 ids, then a first block of the configured block-size reserved")
-                    .isEqualTo(501 + 1000);
+                    .as("moved above the table's 500 ids, then a first block of the configured block-size and a"
+                            + " second reserved (of that size or, after a slow first reservation, a little more)")
+                    .isGreaterThanOrEqualTo(501 + 2 * 1000);
             assertThat(SeqgenHibernate.warmUp(factory, Duration.ofSeconds(30))).as("nothing left to open").isEmpty();
 
             HibernateTesting.inTransaction(factory, session -> session.persist(new AdoptedOrder()));

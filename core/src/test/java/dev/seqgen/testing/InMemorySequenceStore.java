@@ -328,6 +328,7 @@ public final class InMemorySequenceStore implements SequenceStore {
 
     @Override
     public List<ReservedRange> keptRanges(String sequence) {
+        checkUp();
         Row row = rows.get(sequence);
         if (row == null) {
             return List.of();

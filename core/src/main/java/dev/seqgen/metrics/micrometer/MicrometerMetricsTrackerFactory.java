@@ -42,6 +42,10 @@ import org.jspecify.annotations.Nullable;
  *       <td>reserved values that will never be handed out</td></tr>
  *   <tr><td>{@value #CAPACITY_USED}</td><td>gauge</td><td>ratio</td>
  *       <td>share of the range from initial to maximum value this JVM has reserved up to, 0 to 1</td></tr>
+ *   <tr><td>{@value #KEPT_VALUES}</td><td>gauge (batch and async-batch)</td><td>ids</td>
+ *       <td>values of the sequence waiting in the store's table of kept ranges for an instance that starts: the
+ *       fleet's, the same in every JVM, read from the store (one query) each time the gauge is read; NaN when the
+ *       read fails</td></tr>
  * </table>
  *
  * <p>Every meter is registered once, in {@link #create}: the tracker holds its counters and timers, so
@@ -92,6 +96,9 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
 
     /** Share of the sequence's range used up. */
     public static final String CAPACITY_USED = PREFIX + ".capacity.used";
+
+    /** Gauge: values of a sequence kept for the fleet, waiting in the store for the first block of an instance. */
+    public static final String KEPT_VALUES = PREFIX + ".kept.values";
 
     /** Gauge: the series of a sequence open in this JVM, tagged by the sequence only. */
     public static final String SERIES_OPEN = PREFIX + ".series.open";
@@ -161,7 +168,32 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     /** Tags the store's counter kind, {@code table} or {@code native-sequence}, beside its name. */
     @Override
     public SequenceMetricsTracker create(Sequence sequence, dev.seqgen.spi.SequenceStore store) {
-        return create(sequence, store.name(), store.kind().externalName());
+        SequenceMetricsTracker tracker = create(sequence, store.name(), store.kind().externalName());
+        if (sequence.strategy() == Strategy.BATCH || sequence.strategy() == Strategy.ASYNC_BATCH) {
+            // Registered with the other meters of the sequence, whose tags it carries, so the tracker's close
+            // removes it too.
+            Gauge.builder(KEPT_VALUES, store, served -> keptValues(served, sequence.name()))
+                    .description("Values of the sequence kept for the fleet by stopped instances, waiting in the"
+                            + " store for the first block of an instance that starts (the same in every JVM)")
+                    .baseUnit(IDS)
+                    .tags(tags(sequence, store.name(), store.kind().externalName()))
+                    .register(registry);
+        }
+        return tracker;
+    }
+
+    /** The values of the sequence's kept ranges, or NaN when the store cannot be read. */
+    private static double keptValues(dev.seqgen.spi.SequenceStore store, String sequence) {
+        try {
+            return store.keptRanges(sequence).stream().mapToLong(range -> range.count()).sum();
+        } catch (RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    private static Tags tags(Sequence sequence, String storeName, String kind) {
+        return Tags.of("sequence", sequence.name(), "strategy", strategyTag(sequence.strategy()), "store",
+                storeName, "kind", kind);
     }
 
     /** Tags the kind the sequence's settings name (a registry serves it from its store of that kind). */
@@ -171,8 +203,7 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     }
 
     private SequenceMetricsTracker create(Sequence sequence, String storeName, String kind) {
-        Tags tags = Tags.of("sequence", sequence.name(), "strategy", strategyTag(sequence.strategy()), "store",
-                storeName, "kind", kind);
+        Tags tags = tags(sequence, storeName, kind);
         FunctionCounter.builder(IDS_ISSUED, sequence, s -> s.stats().issued())
                 .description("Values handed out by this JVM")
                 .baseUnit(IDS)

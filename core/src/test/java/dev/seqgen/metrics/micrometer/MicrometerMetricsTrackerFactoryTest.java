@@ -137,7 +137,7 @@ class MicrometerMetricsTrackerFactoryTest {
         Set<String> names = meters.getMeters().stream().map(m -> m.getId().getName()).collect(Collectors.toSet());
         assertThat(names).containsExactlyInAnyOrder("seqgen.ids.issued", "seqgen.reservations",
                 "seqgen.reservation.retries", "seqgen.waits", "seqgen.block.remaining", "seqgen.block.size",
-                "seqgen.ids.discarded", "seqgen.capacity.used");
+                "seqgen.ids.discarded", "seqgen.capacity.used", "seqgen.kept.values");
         assertThat(meters.find("seqgen.reservations").tag("result", "success").timer()).isNotNull();
         assertThat(meters.find("seqgen.reservations").tag("result", "failure").timer()).isNotNull();
     }
@@ -190,6 +190,36 @@ class MicrometerMetricsTrackerFactoryTest {
                     .as("the new sequence's count, not the closed one's").isZero();
         }
         assertThat(meters.getMeters()).isEmpty();
+    }
+
+    /**
+     * The values stopped instances kept for the fleet are read from the store's table of kept ranges when the gauge
+     * is read: what a stop keeps raises it, what a start takes lowers it, and a store that cannot be read shows NaN
+     * rather than a count it does not know.
+     */
+    @Test
+    void theValuesKeptForTheFleetAreAGaugeThatReadsTheStoresKeptRanges() {
+        registry.sequence("orders").next();
+        registry.sequence("tickets", SequenceSettings.builder().strategy(Strategy.ASYNC).build());
+        io.micrometer.core.instrument.Gauge kept = meters.get("seqgen.kept.values").tag("sequence", "orders").gauge();
+        assertThat(kept.getId().getTags()).containsExactlyInAnyOrder(Tag.of("sequence", "orders"),
+                Tag.of("strategy", "batch"), Tag.of("store", "memory"), Tag.of("kind", "table"));
+        assertThat(meters.find("seqgen.kept.values").tag("sequence", "tickets").gauge())
+                .as("an async sequence holds no block and keeps nothing").isNull();
+        assertThat(kept.value()).isZero();
+
+        // Two stopped instances kept what they held; a starting one takes the lowest range, split to its block.
+        store.keep("orders", 1000, 1500);
+        store.keep("orders", 2000, 2100);
+        assertThat(kept.value()).isEqualTo(600);
+        assertThat(store.takeKept("orders", 10, Long.MAX_VALUE)).isPresent();
+        assertThat(kept.value()).isEqualTo(590);
+
+        store.down(true);
+        assertThat(kept.value()).isNaN();
+        store.down(false);
+        registry.close();
+        assertThat(meters.find("seqgen.kept.values").gauges()).as("removed with the sequence's meters").isEmpty();
     }
 
     @Test

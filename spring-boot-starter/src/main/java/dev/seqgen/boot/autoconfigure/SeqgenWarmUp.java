@@ -35,10 +35,12 @@ import org.springframework.core.Ordered;
  * The start-up limit
  *
  * Both steps together wait at most seqgen.warm-up.timeout (60 s by default), a limit of the start-up's own and not
- * the callers' acquire timeout: a fleet that starts at once is served one first reservation at a time, about N x the
- * row's transaction time for N instances (10 s for 1,000 instances on a 10 ms row), far longer than a caller should
- * wait for a value. 60 s covers 6,000 instances on such a row, or 1,000 on a row six times slower; Spring Boot's
- * liveness state is CORRECT before the runners run, so a liveness probe does not restart an instance that waits.
+ * the callers' acquire timeout: a fleet that starts at once is served one reservation at a time, and an async-batch
+ * sequence takes its second block (and, when two do not last the queue its reservations revealed, a third) before
+ * the warm-up returns (RefillControl, "The first block and the start-up queue"), about 2 x N x the row's transaction
+ * time for N instances (20 s for 1,000 instances on a 10 ms row), far longer than a caller should wait for a value.
+ * Spring Boot's liveness state is CORRECT before the runners run, so a liveness probe does not restart an instance
+ * that waits.
  *
  * An instance whose first blocks are not in hand by then fails to start, with the sequence and the reason (a
  * SeqgenSetupException, which Boot's failure analysis reports): it never reports itself ready without a block. Not
@@ -127,9 +129,10 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
         return new SeqgenSetupException("seqgen: the application is not ready: a first block was not in hand within "
                 + TIMEOUT_PROPERTY + " (" + timeout + "), so the application does not report itself ready and stops: "
                 + late.getMessage(),
-                "A row serves one first reservation at a time: a fleet of N instances that starts at once waits about"
-                        + " N x the row's transaction time for its first blocks. Raise " + TIMEOUT_PROPERTY
-                        + " above that, start the fleet in waves, or, if the store failed, see its error above.",
+                "A row serves one reservation at a time: a fleet of N instances that starts at once waits about"
+                        + " 2 x N x the row's transaction time for its first blocks and the ones its queue asks for."
+                        + " Raise " + TIMEOUT_PROPERTY + " above that, start the fleet in waves, or, if the store"
+                        + " failed, see its error above.",
                 late);
     }
 

@@ -54,9 +54,12 @@ class ReadinessTest {
                 .run()) {
             assertThat(AT_READINESS).containsOnlyKeys("ready_tickets", "ready_invoices");
             SequenceStats tickets = AT_READINESS.get("ready_tickets");
-            assertThat(tickets.reservations()).isEqualTo(1);
-            assertThat(tickets.remaining()).as("an adaptive async-batch sequence warmed up takes the configured block")
-                    .isEqualTo(1000);
+            assertThat(tickets.blockEnd() - tickets.blockFirst())
+                    .as("an adaptive async-batch sequence warmed up takes the configured block first").isEqualTo(1000);
+            // Its second block too, sized by how long the first reservation took (the configured block, or a little
+            // more after a slow first connection), and a third only if the row had queued for seconds.
+            assertThat(tickets.reservations()).isBetween(2L, 3L);
+            assertThat(tickets.remaining()).isGreaterThanOrEqualTo(2000);
             assertThat(AT_READINESS.get("ready_invoices").remaining()).isEqualTo(10);
 
             assertThat(persist(context)).as("the mapped sequence serves its entity").isEqualTo(1);

@@ -1,0 +1,164 @@
+package dev.seqgen;
+
+import dev.seqgen.spi.ReservedRange;
+import dev.seqgen.testing.ForwardingSequenceStore;
+import dev.seqgen.testing.InMemorySequenceStore;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The start-up queue (see {@link RefillControl}, "The first block and the start-up queue") on the test's
+ * {@link Ticker}: a row whose reservations take, one after the other, the latencies the test lists (where an instance
+ * stood in a fleet's queue), the background refills run on the caller's thread, and a caller that takes one value per
+ * simulated millisecond, the prior rate of the default settings (1,000 values per 1 s target interval).
+ */
+class StartUpQueueTest {
+
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final AtomicLong now = new AtomicLong();
+
+    /** A row whose reservations take the listed latencies on the test's clock, then 10 ms each. */
+    private final class QueuedRow extends ForwardingSequenceStore {
+
+        private final Deque<Long> latencies = new ArrayDeque<>();
+        final List<Long> sizes = new ArrayList<>();
+
+        QueuedRow(long... latenciesMs) {
+            super(new InMemorySequenceStore());
+            for (long latency : latenciesMs) {
+                latencies.add(latency * MS);
+            }
+        }
+
+        @Override
+        public ReservedRange reserve(String sequence, long count, long maxValue) {
+            Long latency = latencies.poll();
+            now.addAndGet(latency == null ? 10 * MS : latency);
+            sizes.add(count);
+            return delegate.reserve(sequence, count, maxValue);
+        }
+    }
+
+    private SequenceRegistry registry(QueuedRow row) {
+        return SequenceRegistry.builder(row).ticker(now::get).executor(Runnable::run).build();
+    }
+
+    /** A registry over the row whose sequence 'orders' is warmed up as the starter does, within 60 s. */
+    private SequenceRegistry warmedUp(QueuedRow row) {
+        SequenceRegistry registry = registry(row);
+        registry.warmUp(List.of("orders"), Duration.ofSeconds(60));
+        return registry;
+    }
+
+    /** Takes {@code count} values at one per millisecond; returns whether they were increasing and unique. */
+    private static boolean takeIncreasing(Sequence sequence, long count, AtomicLong clock) {
+        long last = 0;
+        for (long i = 0; i < count; i++) {
+            clock.addAndGet(MS);
+            long value = sequence.next();
+            if (value <= last) {
+                return false;
+            }
+            last = value;
+        }
+        return true;
+    }
+
+    @Test
+    void anInstanceAloneIsReadyWithTwoBlocksOfTheConfiguredSizeAndKeepsThatSize() {
+        QueuedRow row = new QueuedRow(10, 10);
+        try (SequenceRegistry registry = warmedUp(row)) {
+            Sequence orders = registry.sequence("orders");
+            assertThat(row.sizes).as("the first block and the second, both of block-size").containsExactly(1000L, 1000L);
+            assertThat(orders.stats().remaining()).isEqualTo(2000);
+
+            assertThat(takeIncreasing(orders, 60_000, now)).isTrue();
+            assertThat(row.sizes).as("a minute at the prior rate: blocks of the configured size, compact numbers")
+                    .allMatch(size -> size == 1000L);
+            assertThat(orders.stats().highestReserved()).isLessThanOrEqualTo(60_000 + 2 * 1000);
+            assertThat(orders.stats().waits()).isZero();
+        }
+    }
+
+    @Test
+    void anInstanceServedFirstLearnsOfTheQueueBehindItFromItsSecondBlockAndTakesAThirdBeforeItIsReady() {
+        // Its first reservation was served at once; its second waited 10 s behind the first reservations of the rest
+        // of the fleet.
+        QueuedRow row = new QueuedRow(10, 10_000);
+        try (SequenceRegistry registry = warmedUp(row)) {
+            Sequence orders = registry.sequence("orders");
+            assertThat(row.sizes).as("first and second of block-size (a 10 ms wait asks for no more); the third lasts"
+                    + " eight 10 s queues at 1 value per ms").containsExactly(1000L, 1000L, 80_000L);
+            assertThat(orders.stats().remaining()).as("all three in hand when the warm-up returns").isEqualTo(82_000);
+
+            assertThat(takeIncreasing(orders, 82_000, now)).as("handed out in the order reserved").isTrue();
+            assertThat(orders.stats().waits()).as("no caller waited").isZero();
+            assertThat(row.sizes).as("the fourth block was reserved while the third lasted").hasSize(4);
+        }
+    }
+
+    @Test
+    void anInstanceServedLastSizesItsSecondBlockByTheQueueItWaitedInAndNeedsNoThird() {
+        QueuedRow row = new QueuedRow(10_000, 10_000);
+        try (SequenceRegistry registry = warmedUp(row)) {
+            assertThat(row.sizes).containsExactly(1000L, 80_000L);
+            assertThat(registry.sequence("orders").stats().remaining()).isEqualTo(81_000);
+        }
+    }
+
+    @Test
+    void aRowThatDoesNotAnswerWithinTheWarmUpLeavesTheFirstBlockInHandAndTheWarmUpReturns() {
+        QueuedRow row = new QueuedRow(10, 120_000);
+        try (SequenceRegistry registry = registry(row)) {
+            // The executor runs the refill on this thread, so the 120 s reservation is over before the wait begins;
+            // the warm-up's deadline has passed by then, and it returns with what is in hand without a third block.
+            registry.warmUp(List.of("orders"), Duration.ofSeconds(60));
+            assertThat(row.sizes).containsExactly(1000L, 1000L);
+        }
+    }
+
+    @Test
+    void withoutAWarmUpTheBlockAfterAQueuedReservationLastsEightQueuesAtTheMeasuredRate() {
+        QueuedRow row = new QueuedRow(10, 10_000);
+        try (SequenceRegistry registry = registry(row)) {
+            Sequence orders = registry.sequence("orders");
+            assertThat(takeIncreasing(orders, 5_000, now)).isTrue();
+            // The caller found the first block empty while the second waited behind the queue, so the rate measured
+            // over that window fell (by a quarter of the difference, 1 to 0.76 values per ms); the start-up queue is
+            // the 10 s of the second reservation, not capped at the 5 s acquire timeout.
+            assertThat(row.sizes.get(1)).as("the second, sized before the queue was seen").isEqualTo(2000L);
+            assertThat(row.sizes.get(2)).as("eight 10 s queues at the rate measured").isBetween(60_000L, 80_000L);
+        }
+    }
+
+    @Test
+    void beforeAnyValueTheRateIsThePriorOneAndWaitingForTheRowIsNotReadAsASlowConsumer() {
+        RefillControl control = new RefillControl(SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).build(),
+                true);
+        assertThat(control.beforeReservation(0, 0)).isEqualTo(1000);
+        control.afterReservation(1000, 10_000 * MS, 10_000 * MS, 0);
+        assertThat(control.startUpQueue()).isEqualTo(10_000 * MS);
+        assertThat(control.lastsTheStartUpQueue(2000)).as("1 value per ms x 10 s x margin 2").isFalse();
+        assertThat(control.lastsTheStartUpQueue(20_000)).isTrue();
+
+        // Values flow from the block's arrival at 10 s: 750 in 750 ms is 1 value per ms, not 750 in 10.75 s.
+        long size = control.beforeReservation(10_750 * MS, 750);
+        assertThat(size).isEqualTo(80_000);
+        control.afterReservation(size, 10 * MS, 10_760 * MS, 760);
+        long next = control.beforeReservation(11_750 * MS, 1750);
+        assertThat(next).as("the measured rate keeps it: 1 value per ms x 10 s x 8").isEqualTo(80_000);
+
+        assertThat(new RefillControl(SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).adaptive(false).build(),
+                true).lastsTheStartUpQueue(1)).as("blocks that do not adapt take no third block").isTrue();
+    }
+}
