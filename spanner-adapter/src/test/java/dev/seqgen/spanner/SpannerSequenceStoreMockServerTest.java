@@ -184,7 +184,9 @@ class SpannerSequenceStoreMockServerTest {
         }
 
         assertThat(stats.waits()).as("calls that waited").isZero();
-        assertThat(stats.reservations()).isGreaterThanOrEqualTo(3);
+        // 3,000 values from blocks of 1,000: at least one background refill. How many more depends on how long the
+        // first reservations waited (the later blocks are sized by that wait), so only the one is certain.
+        assertThat(stats.reservations()).isGreaterThanOrEqualTo(2);
         assertThat(values).isSorted();
         Concurrently.assertContiguousFrom(1, Concurrently.assertUnique(values));
     }
