@@ -365,6 +365,23 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
+     * Returns one series if it is open in this registry now, without opening it, creating its row or any other I/O:
+     * for frameworks that look a series up on each use instead of keeping every series they ever used, so that what
+     * they hold follows the series the registry keeps open (a series released as idle is not returned, and the
+     * caller opens it again through {@link #series(String, String, SequenceSettings)}). The look-up is a string
+     * concatenation, one map read and one volatile read; a key that is not valid is simply not found.
+     *
+     * @param name the sequence name
+     * @param key the series key
+     * @return the open series' sequence, or null if the series is not open (never opened in this registry, or
+     *     released)
+     */
+    public @Nullable Sequence seriesIfOpen(String name, String key) {
+        Sequence open = sequences.get(name + SERIES_SEPARATOR + key);
+        return open instanceof SeriesSequence handle && !handle.released() ? open : null;
+    }
+
+    /**
      * Returns the series open in this registry of a sequence, by key, for listings: an operator's view of which
      * series are in use, never read on the value path.
      *

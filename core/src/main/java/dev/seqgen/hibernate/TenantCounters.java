@@ -61,6 +61,16 @@ final class TenantCounters {
     }
 
     /**
+     * The registry of one tenant's counters if it was made, without a lock; null before its first use.
+     *
+     * @param tenant the session's tenant identifier
+     * @return the registry, or null
+     */
+    @Nullable SequenceRegistry registryIfMade(Object tenant) {
+        return registries.get(tenant);
+    }
+
+    /**
      * The tenant's store: seqgen's table of the tenant's schema or database, never created by seqgen (a tenant's
      * tables are its migrations'). Its database is detected on a connection of the tenant's, once.
      */
