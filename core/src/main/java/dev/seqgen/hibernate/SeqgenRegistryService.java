@@ -413,7 +413,10 @@ final class SeqgenRegistryService implements Service, Stoppable {
         try {
             SequenceRegistry started = source.registry();
             counters = tenant == null ? null : tenantCounters(name, settings, started);
-            SequenceRegistry counting = counters == null ? started : counters.registryOf(tenant);
+            if (counters != null) {
+                counters.dropIdleDue();
+            }
+            SequenceRegistry counting = counters == null ? started : counters.registryOf(tenant, name);
             seriesRegistry = started;
             if (tenant != null) {
                 seriesWithTenants.putIfAbsent(name, counters != null);
@@ -437,6 +440,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
             }
             throw new SeqgenMappingException(where, e.getMessage(), null, e);
         }
+    }
+
+    /** The SYNC counters kept with each tenant's data, or null before the first of them; for tests. */
+    @Nullable TenantCounters tenantCounters() {
+        return tenantCounters;
     }
 
     /**
@@ -498,7 +506,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             MultiTenantConnectionProvider<Object> tenants =
                     (MultiTenantConnectionProvider<Object>) source.tenantConnections();
             String table = started.storeOf(name, settings).sqlTable().orElseThrow().name();
-            tenantCounters = new TenantCounters(tenants, table);
+            tenantCounters = new TenantCounters(tenants, table, started);
         }
         return tenantCounters;
     }
