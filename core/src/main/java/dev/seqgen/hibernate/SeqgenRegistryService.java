@@ -442,6 +442,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
+    /** The registry the service serves from, given or seqgen's own, resolved now if it was not; for tests. */
+    SequenceRegistry registry() {
+        return source.registry();
+    }
+
     /** The SYNC counters kept with each tenant's data, or null before the first of them; for tests. */
     @Nullable TenantCounters tenantCounters() {
         return tenantCounters;
