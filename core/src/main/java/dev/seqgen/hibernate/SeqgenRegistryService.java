@@ -388,11 +388,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens one series of a number's sequence at its first use by a generator: its row made sure of (created at
+     * Opens one series of a number's sequence when its registry does not hold it open (its first use, or its first
+     * use after its release as idle; see {@link #seriesIfOpen}): its row made sure of (created at
      * the initial value by whichever registry comes first; two JVMs starting a series at once make one row), moved
      * forward above the highest number the columns of every table the sequence numbers ({@link #registerTable})
      * already hold in the rows of that series (a tenant's, a company's, a year's), then opened. A series' rows are
-     * read once per generator, on the store's own connection (a tenant's own, where each tenant has a schema or
+     * read at each such opening, on the store's own connection (a tenant's own, where each tenant has a schema or
      * database of its own), never in the caller's transaction; the row only ever moves forward, so JVMs that adopt at
      * once agree. The row is in the application's table, or, for a SYNC sequence counted with each tenant's data
      * ({@link #countsWithTenants}), in seqgen's table of the tenant's schema or database ({@link TenantCounters}).

@@ -385,9 +385,9 @@ final class AggregateSequences {
             SequenceStore store = registry.storeOf(name, settings);
             String platform = platform();
             if (platform == null || store.readsApplicationTables(platform)) {
-                // Every table whose property is numbered in this sequence's series is read, at the series' one
-                // opening (this JVM opens a series once, whichever aggregate comes first): a second aggregate
-                // numbered alike (an entry and a credit entry) would otherwise never be adopted.
+                // Every table whose property is numbered in this sequence's series is read, at the series' opening
+                // (whichever aggregate comes first; again after a release as idle, then finding nothing to move): a
+                // second aggregate numbered alike (an entry and a credit entry) would otherwise never be adopted.
                 long highest = 0;
                 Set<String> tables = new LinkedHashSet<>();
                 for (ValueProperty user : bySequence.getOrDefault(name, List.of(property))) {
