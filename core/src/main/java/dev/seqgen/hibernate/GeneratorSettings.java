@@ -258,12 +258,12 @@ final class GeneratorSettings {
         final Map<String, SequenceSettings> perSequence;
         /** Per sequence name, the key of each value set for it ({@code seqgen.sequences.orders.block-size}). */
         final Map<String, Map<Setting, String>> sources;
-        /** How long a series may go unused before the registry releases it. */
-        final Duration seriesIdleTimeout;
+        /** How long a series may go unused before the registry releases it; null for the registry's default. */
+        final @Nullable Duration seriesIdleTimeout;
 
         private PlainSettings(String table, @Nullable String sequencePrefix, boolean createTable,
                 SequenceSettings defaults, Map<String, SequenceSettings> perSequence,
-                Map<String, Map<Setting, String>> sources, Duration seriesIdleTimeout) {
+                Map<String, Map<Setting, String>> sources, @Nullable Duration seriesIdleTimeout) {
             this.seriesIdleTimeout = seriesIdleTimeout;
             this.table = table;
             this.sequencePrefix = sequencePrefix;
@@ -313,10 +313,10 @@ final class GeneratorSettings {
                     perSequence, sources, seriesIdleTimeout(settings.get(SeqgenHibernate.SERIES_IDLE_TIMEOUT)));
         }
 
-        /** {@link SeqgenHibernate#SERIES_IDLE_TIMEOUT}: a Duration or its text, 0 or more; the default if unset. */
-        private static Duration seriesIdleTimeout(@Nullable Object value) {
+        /** {@link SeqgenHibernate#SERIES_IDLE_TIMEOUT}: a Duration or its text, 0 or more; null if unset. */
+        private static @Nullable Duration seriesIdleTimeout(@Nullable Object value) {
             if (value == null) {
-                return SequenceRegistry.DEFAULT_SERIES_IDLE_TIMEOUT;
+                return null;
             }
             Duration timeout;
             try {

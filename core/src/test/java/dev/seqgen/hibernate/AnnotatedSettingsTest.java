@@ -1,7 +1,6 @@
 package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceConfigurationException;
-import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
 import dev.seqgen.SettingTest;
@@ -131,8 +130,7 @@ class AnnotatedSettingsTest {
 
     @Test
     void plainHibernateReadsTheIdleTimeoutOfSeries() {
-        assertThat(PlainSettings.from(Map.of()).seriesIdleTimeout).isEqualTo(
-                SequenceRegistry.DEFAULT_SERIES_IDLE_TIMEOUT);
+        assertThat(PlainSettings.from(Map.of()).seriesIdleTimeout).as("the registry's default").isNull();
         assertThat(PlainSettings.from(Map.of(SeqgenHibernate.SERIES_IDLE_TIMEOUT, "3m")).seriesIdleTimeout)
                 .isEqualTo(Duration.ofMinutes(3));
         assertThat(PlainSettings.from(Map.of(SeqgenHibernate.SERIES_IDLE_TIMEOUT, "PT90S")).seriesIdleTimeout)
