@@ -286,6 +286,9 @@ public final class SequenceRegistry implements AutoCloseable {
                 } finally {
                     lifecycle.readLock().unlock();
                 }
+                // After the series is in the map, so that a sweep stopping for want of series sees it or is
+                // followed by this start (stopSweeperIfNoSeries).
+                startSweeper();
                 if (closed) {
                     throw closedError(row);
                 }
@@ -365,6 +368,23 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
+     * Returns one series if it is open in this registry now, without opening it, creating its row or any other I/O:
+     * for frameworks that look a series up on each use instead of keeping every series they ever used, so that what
+     * they hold follows the series the registry keeps open (a series released as idle is not returned, and the
+     * caller opens it again through {@link #series(String, String, SequenceSettings)}). The look-up is a string
+     * concatenation, one map read and one volatile read; a key that is not valid is simply not found.
+     *
+     * @param name the sequence name
+     * @param key the series key
+     * @return the open series' sequence, or null if the series is not open (never opened in this registry, or
+     *     released)
+     */
+    public @Nullable Sequence seriesIfOpen(String name, String key) {
+        Sequence open = sequences.get(name + SERIES_SEPARATOR + key);
+        return open instanceof SeriesSequence handle && !handle.released() ? open : null;
+    }
+
+    /**
      * Returns the series open in this registry of a sequence, by key, for listings: an operator's view of which
      * series are in use, never read on the value path.
      *
@@ -429,7 +449,7 @@ public final class SequenceRegistry implements AutoCloseable {
      * again, from its row, as a first use does; a caller that kept the released {@link Sequence} may go on using it:
      * it forwards to the series opened again. A series with a call under way is not released. The registry runs
      * this itself, on a daemon thread all the JVM's registries share, every half idle timeout (at most every
-     * minute) once a series is open; a series is released between one and about two idle timeouts after its last
+     * minute) while a series is open; a series is released between one and about two idle timeouts after its last
      * use.
      *
      * <p>What the release did is logged once per sequence and sweep: at DEBUG, or at WARNING when values were lost
@@ -462,6 +482,7 @@ public final class SequenceRegistry implements AutoCloseable {
                 }
             }
         }
+        stopSweeperIfNoSeries();
         int count = 0;
         for (Map.Entry<String, List<CloseReport>> entry : released.entrySet()) {
             count += entry.getValue().size();
@@ -509,7 +530,38 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /** Starts the periodic release of idle series, once, when the first series opens. */
+    /**
+     * Stops the periodic release once the registry holds no series, so that a registry whose series were all
+     * released is held by nothing of seqgen's (a tenant's registry that no tenant uses any more can then be
+     * collected); the next series' opening starts it again. Under {@link #sweeperStart}, as the start is, which
+     * comes after the series is in the map: either this sees that series, or the start follows and restarts.
+     */
+    private void stopSweeperIfNoSeries() {
+        synchronized (sweeperStart) {
+            if (sweeps == null) {
+                return;
+            }
+            for (Sequence sequence : sequences.values()) {
+                if (sequence instanceof SeriesSequence) {
+                    return;
+                }
+            }
+            sweeps.cancel(false);
+            sweeps = null;
+        }
+    }
+
+    /**
+     * Returns the clock the registry reads, for frameworks that build registries beside it on the same clock (seqgen's
+     * Hibernate support makes one per tenant whose counters are in the tenant's own table).
+     *
+     * @return the registry's ticker
+     */
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    /** Starts the periodic release of idle series, once a series is open. */
     private void startSweeper() {
         if (seriesIdleTimeout.isZero()) {
             return;
@@ -586,7 +638,6 @@ public final class SequenceRegistry implements AutoCloseable {
                 (series, store) -> group.seriesTracker());
         Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
         ((AbstractSequence) counter).quietFirstBlock();
-        startSweeper();
         return new SeriesSequence(this, row, settings, sequence, ticker.read());
     }
 

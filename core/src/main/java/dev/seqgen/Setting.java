@@ -263,7 +263,16 @@ public enum Setting {
         return Enum.valueOf((Class) type, name);
     }
 
-    private static Duration duration(String text) {
+    /**
+     * Reads a duration as the settings' text values are read: ISO-8601 ({@code PT10M}), or an amount with a unit of
+     * {@code ms}, {@code s}, {@code m}, {@code h} or {@code d} ({@code 10m}; no unit: milliseconds). For the
+     * integrations' own settings of durations ({@code seqgen.series.idle-timeout} of plain Hibernate).
+     *
+     * @param text the text
+     * @return the duration
+     * @throws IllegalArgumentException if the text is not a duration
+     */
+    public static Duration duration(String text) {
         if (text.startsWith("P") || text.startsWith("p") || text.startsWith("-P")) {
             return Duration.parse(text);
         }

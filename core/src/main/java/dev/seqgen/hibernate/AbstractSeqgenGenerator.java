@@ -22,8 +22,6 @@ import java.lang.reflect.Member;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -72,11 +70,6 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private @Nullable SequenceSettings settings;
     /** The generator's series and table, as the service adopts from it; set with the settings. */
     private SeqgenRegistryService.@Nullable SeriesTable seriesTable;
-    /**
-     * The series this generator has opened, by key: a series is opened (and its rows adopted) once per generator,
-     * then read from here without a lock. Holds the series in use, as the registry does.
-     */
-    private final transient Map<String, Sequence> openSeries = new ConcurrentHashMap<>();
 
     /**
      * Creates an unconfigured generator; Hibernate then calls {@link #initialize}.
@@ -336,12 +329,9 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     }
 
     private Sequence seriesOf(NumberSeries.Key key) {
-        Sequence open = openSeries.get(key.text());
-        if (open == null) {
-            open = service.openSeries(sequenceName, settings, key, seriesTable);
-            openSeries.putIfAbsent(key.text(), open);
-        }
-        return open;
+        // No series is kept here: the registry holds the open ones (see SeqgenRegistryService.seriesIfOpen).
+        Sequence open = service.seriesIfOpen(sequenceName, key);
+        return open != null ? open : service.openSeries(sequenceName, settings, key, seriesTable);
     }
 
     /** The generator's sequence; a formatted number's column read back when it opens (see configure). */

@@ -17,6 +17,7 @@ import org.hibernate.mapping.Value;
 
 import java.lang.annotation.Annotation;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -257,10 +258,13 @@ final class GeneratorSettings {
         final Map<String, SequenceSettings> perSequence;
         /** Per sequence name, the key of each value set for it ({@code seqgen.sequences.orders.block-size}). */
         final Map<String, Map<Setting, String>> sources;
+        /** How long a series may go unused before the registry releases it; null for the registry's default. */
+        final @Nullable Duration seriesIdleTimeout;
 
         private PlainSettings(String table, @Nullable String sequencePrefix, boolean createTable,
                 SequenceSettings defaults, Map<String, SequenceSettings> perSequence,
-                Map<String, Map<Setting, String>> sources) {
+                Map<String, Map<Setting, String>> sources, @Nullable Duration seriesIdleTimeout) {
+            this.seriesIdleTimeout = seriesIdleTimeout;
             this.table = table;
             this.sequencePrefix = sequencePrefix;
             this.createTable = createTable;
@@ -306,7 +310,25 @@ final class GeneratorSettings {
             Object sequencePrefix = settings.get(SeqgenHibernate.SEQUENCE_PREFIX);
             return new PlainSettings(table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim(),
                     sequencePrefix == null ? null : sequencePrefix.toString().trim(), createTable, builtDefaults,
-                    perSequence, sources);
+                    perSequence, sources, seriesIdleTimeout(settings.get(SeqgenHibernate.SERIES_IDLE_TIMEOUT)));
+        }
+
+        /** {@link SeqgenHibernate#SERIES_IDLE_TIMEOUT}: a Duration or its text, 0 or more; null if unset. */
+        private static @Nullable Duration seriesIdleTimeout(@Nullable Object value) {
+            if (value == null) {
+                return null;
+            }
+            Duration timeout;
+            try {
+                timeout = value instanceof Duration given ? given : Setting.duration(value.toString().trim());
+            } catch (RuntimeException e) {
+                timeout = null;
+            }
+            if (timeout == null || timeout.isNegative()) {
+                throw new SequenceConfigurationException(SeqgenHibernate.SERIES_IDLE_TIMEOUT, value,
+                        "a duration of 0 (never released) or more, as 10m or PT10M");
+            }
+            return timeout;
         }
 
         /** Sets the setting of that key on {@code builder} and returns it. */

@@ -202,6 +202,9 @@ final class RegistrySource {
         ownedStore = tableStore.build();
         try {
             SequenceRegistry.Builder builder = SequenceRegistry.builder(ownedStore).defaults(plain.defaults);
+            if (plain.seriesIdleTimeout != null) {
+                builder.seriesIdleTimeout(plain.seriesIdleTimeout);
+            }
             // A native-sequence store beside the table store only when a sequence is of that kind: it keeps a
             // dedicated connection of its own.
             if (nativeKind) {

@@ -58,6 +58,14 @@ public final class SeqgenHibernate {
     public static final String SCHEMA_INITIALIZE = "seqgen.schema.initialize";
 
     /**
+     * Setting: how long a series may go unused before seqgen's own registry releases it
+     * ({@link dev.seqgen.SequenceRegistry.Builder#seriesIdleTimeout}), as {@code 10m} or {@code PT10M}, or a
+     * {@link java.time.Duration}; {@code 0} never releases. Default 10 minutes. A given {@link #REGISTRY} has its
+     * own; as Spring Boot's property of the same name.
+     */
+    public static final String SERIES_IDLE_TIMEOUT = "seqgen.series.idle-timeout";
+
+    /**
      * Prefix of the default sequence settings when seqgen builds its own registry, followed by the
      * {@link dev.seqgen.Setting#key() key} of a {@link dev.seqgen.Setting} (values as text, as
      * {@link dev.seqgen.Setting#apply} reads them); for example {@code seqgen.defaults.block-size=500} or

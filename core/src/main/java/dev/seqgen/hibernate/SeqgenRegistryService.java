@@ -26,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -93,8 +94,18 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * may create a generator more than once): a series' first opening adopts from all of them. Guarded by this.
      */
     private final transient Map<String, Map<String, SeriesTable>> seriesTables = new LinkedHashMap<>();
-    /** The SYNC counters kept with each tenant's data, made at the first of them; guarded by {@code this}. */
-    private transient @Nullable TenantCounters tenantCounters;
+    /**
+     * The SYNC counters kept with each tenant's data, made at the first of them; written under {@code this}, read
+     * without a lock by {@link #seriesIfOpen}.
+     */
+    private transient volatile @Nullable TenantCounters tenantCounters;
+    /** The registry series are opened in, once the first series opened; for {@link #seriesIfOpen}. */
+    private transient volatile @Nullable SequenceRegistry seriesRegistry;
+    /**
+     * Whether each sequence whose series opened counts them with each tenant's data ({@link #countsWithTenants}),
+     * by name: fixed per sequence, recorded at its first opening; for {@link #seriesIfOpen}.
+     */
+    private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
@@ -377,11 +388,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens one series of a number's sequence at its first use by a generator: its row made sure of (created at
+     * Opens one series of a number's sequence when its registry does not hold it open (its first use, or its first
+     * use after its release as idle; see {@link #seriesIfOpen}): its row made sure of (created at
      * the initial value by whichever registry comes first; two JVMs starting a series at once make one row), moved
      * forward above the highest number the columns of every table the sequence numbers ({@link #registerTable})
      * already hold in the rows of that series (a tenant's, a company's, a year's), then opened. A series' rows are
-     * read once per generator, on the store's own connection (a tenant's own, where each tenant has a schema or
+     * read at each such opening, on the store's own connection (a tenant's own, where each tenant has a schema or
      * database of its own), never in the caller's transaction; the row only ever moves forward, so JVMs that adopt at
      * once agree. The row is in the application's table, or, for a SYNC sequence counted with each tenant's data
      * ({@link #countsWithTenants}), in seqgen's table of the tenant's schema or database ({@link TenantCounters}).
@@ -402,7 +414,14 @@ final class SeqgenRegistryService implements Service, Stoppable {
         try {
             SequenceRegistry started = source.registry();
             counters = tenant == null ? null : tenantCounters(name, settings, started);
-            SequenceRegistry counting = counters == null ? started : counters.registryOf(tenant);
+            if (counters != null) {
+                counters.dropIdleDue();
+            }
+            SequenceRegistry counting = counters == null ? started : counters.registryOf(tenant, name);
+            seriesRegistry = started;
+            if (tenant != null) {
+                seriesWithTenants.putIfAbsent(name, counters != null);
+            }
             counting.createSeries(name, key.text(), settings);
             // Every table of the sequence is read here, not only the opening generator's: two tables numbered in
             // one series (an invoice and a credit note) first used in one transaction would otherwise have the
@@ -424,6 +443,60 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
+    /** The registry the service serves from, given or seqgen's own, resolved now if it was not; for tests. */
+    SequenceRegistry registry() {
+        return source.registry();
+    }
+
+    /** The SYNC counters kept with each tenant's data, or null before the first of them; for tests. */
+    @Nullable TenantCounters tenantCounters() {
+        return tenantCounters;
+    }
+
+    /**
+     * One series of a number's sequence if its registry holds it open now, without a lock or any I/O; null if it is
+     * not open (never opened, or released as idle), and the generator then {@linkplain #openSeries opens} it.
+     *
+     * <pre>
+     * Design: the generators hold no series
+     *
+     * A generator once kept every series it had opened, by key, so that a series was looked up without a lock: a
+     * JVM that numbered 10,000 tenants x 3 years held 30,000 handles forever, though the registry released the idle
+     * ones. Now the registry's own map is the only place an open series is held, and a generator asks it on each
+     * value: the key's text concatenated to the row's name, one map read and one volatile read (whether the handle
+     * was released), beside the map read the generator's own map cost; a SYNC value is a statement besides. Once the
+     * registry releases an idle series, nothing in seqgen holds it. Values stay safe while a release races with a
+     * use: a handle found open and released before the caller enters it forwards to the series opened again
+     * (SeriesSequence), and a series not found open takes the opening path, whose adoption of the tables' rows then
+     * finds the row above them already and moves nothing. Where the series count in each tenant's table, the
+     * tenant's registry is asked, found without a lock ({@link TenantCounters#registryIfMade}).
+     * </pre>
+     *
+     * @param name the sequence name
+     * @param key the series key
+     * @return the open series' sequence, or null
+     */
+    @Nullable Sequence seriesIfOpen(String name, NumberSeries.Key key) {
+        SequenceRegistry started = seriesRegistry;
+        if (started == null) {
+            return null;
+        }
+        Object tenant = key.schemaTenant();
+        if (tenant == null) {
+            return started.seriesIfOpen(name, key.text());
+        }
+        Boolean withTenants = seriesWithTenants.get(name);
+        if (withTenants == null) {
+            return null;
+        }
+        if (!withTenants) {
+            return started.seriesIfOpen(name, key.text());
+        }
+        TenantCounters counters = tenantCounters;
+        SequenceRegistry counting = counters == null ? null : counters.registryIfMade(tenant);
+        return counting == null ? null : counting.seriesIfOpen(name, key.text());
+    }
+
     /**
      * The counters kept with each tenant's data, for a SYNC sequence where each tenant has a schema or database of
      * its own and seqgen's table is not qualified by a schema (see docs/multi-tenancy.md); null where the sequence
@@ -439,7 +512,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             MultiTenantConnectionProvider<Object> tenants =
                     (MultiTenantConnectionProvider<Object>) source.tenantConnections();
             String table = started.storeOf(name, settings).sqlTable().orElseThrow().name();
-            tenantCounters = new TenantCounters(tenants, table);
+            tenantCounters = new TenantCounters(tenants, table, started);
         }
         return tenantCounters;
     }

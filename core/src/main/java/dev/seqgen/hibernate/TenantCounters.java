@@ -1,6 +1,7 @@
 package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.Ticker;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 
 import java.io.PrintWriter;
@@ -9,7 +10,9 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
@@ -33,7 +36,21 @@ import org.jspecify.annotations.Nullable;
  * Sequence per row and creates each row once without a race (the store's insert-if-missing); giving each tenant a
  * registry over a store of the tenant's connections keeps those guarantees unchanged. It costs an object per
  * tenant and no thread: SYNC sequences never refill, so its executor runs nothing (a direct one is given).
- * Tenants appear at run time; their registries are made at their first SYNC value and closed with the service.
+ * Tenants appear at run time; their registries are made at their first SYNC value.
+ *
+ * Design: a tenant's registry is dropped once it holds no series, and is not closed
+ *
+ * Each tenant's registry has the application registry's idle timeout and clock, and releases its idle series on
+ * the one thread all registries share; a registry stops its sweeps once it holds no series. At an opening of a
+ * series, at most once per idle timeout, the registries holding no series are dropped from here (dropIdle), with
+ * their stores: nothing of seqgen's holds them then, and they are collected. A dropped registry is not closed, and
+ * that is what keeps concurrent use safe: a caller that took one of its series just before the release (a session
+ * between its look-up and its increment) enters a released handle, which opens the series again in that registry,
+ * and a closed one would fail the insert. Such a registry, and the tenant's next one made here, then both count in
+ * the tenant's one row, as two JVMs do: a SYNC value is an increment of the row in the caller's transaction, so
+ * none is handed out twice nor lost, whichever registry takes it; the stray one releases its series when idle and
+ * is collected in turn. Closing would add nothing: a registry whose series were all released holds no value, no
+ * connection (the tenant's store takes one per statement) and no thread.
  * </pre>
  */
 final class TenantCounters {
@@ -43,21 +60,76 @@ final class TenantCounters {
     private final String table;
     private final Map<Object, SequenceRegistry> registries = new ConcurrentHashMap<>();
     private final Map<Object, JdbcSequenceStore> stores = new ConcurrentHashMap<>();
+    /** The sequences the tenants' registries count, by name: what {@link #dropIdle()} looks for in each. */
+    private final Set<String> names = ConcurrentHashMap.newKeySet();
+    /** The application registry's idle timeout of series, which each tenant's registry has too. */
+    private final Duration idleTimeout;
+    private final Ticker ticker;
+    /** When {@link #dropIdle()} last ran, on {@link #ticker}; guarded by {@code this}. */
+    private long lastDrop;
 
-    TenantCounters(MultiTenantConnectionProvider<Object> tenants, String table) {
+    TenantCounters(MultiTenantConnectionProvider<Object> tenants, String table, SequenceRegistry application) {
         this.tenants = tenants;
         this.table = table;
+        this.idleTimeout = application.seriesIdleTimeout();
+        this.ticker = application.ticker();
+        this.lastDrop = ticker.read();
     }
 
     /**
      * The registry of one tenant's counters, made at its first use; no I/O.
      *
      * @param tenant the session's tenant identifier
+     * @param name the sequence whose series it will count
      * @return the registry over the tenant's own table
      */
-    SequenceRegistry registryOf(Object tenant) {
+    SequenceRegistry registryOf(Object tenant, String name) {
+        names.add(name);
         return registries.computeIfAbsent(tenant, key -> SequenceRegistry.builder(storeOf(key))
-                .executor(Runnable::run).build());
+                .executor(Runnable::run).ticker(ticker).seriesIdleTimeout(idleTimeout).build());
+    }
+
+    /**
+     * The registry of one tenant's counters if it was made, without a lock; null before its first use, and once
+     * dropped.
+     *
+     * @param tenant the session's tenant identifier
+     * @return the registry, or null
+     */
+    @Nullable SequenceRegistry registryIfMade(Object tenant) {
+        return registries.get(tenant);
+    }
+
+    /**
+     * Drops the registries that hold no series, with their stores, if an idle timeout passed since the last time
+     * (see the class comment); called at an opening of a series, by the service, which serialises its openings.
+     *
+     * @return how many registries were dropped
+     */
+    synchronized int dropIdleDue() {
+        if (idleTimeout.isZero() || ticker.read() - lastDrop < idleTimeout.toNanos()) {
+            return 0;
+        }
+        return dropIdle();
+    }
+
+    /**
+     * Drops the registries that hold no series now, with their stores (see the class comment). No I/O.
+     *
+     * @return how many registries were dropped
+     */
+    synchronized int dropIdle() {
+        lastDrop = ticker.read();
+        int dropped = 0;
+        for (Map.Entry<Object, SequenceRegistry> entry : registries.entrySet()) {
+            SequenceRegistry registry = entry.getValue();
+            if (names.stream().allMatch(name -> registry.openSeries(name).isEmpty())
+                    && registries.remove(entry.getKey(), registry)) {
+                stores.remove(entry.getKey());
+                dropped++;
+            }
+        }
+        return dropped;
     }
 
     /**
@@ -91,7 +163,7 @@ final class TenantCounters {
         }
     }
 
-    /** Closes the tenants' registries, then their stores. */
+    /** Closes the tenants' registries, then their stores (a registry dropped before has nothing left to close). */
     void close() {
         registries.values().forEach(SequenceRegistry::close);
         registries.clear();

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -125,6 +126,22 @@ class AnnotatedSettingsTest {
         assertThat(plain.sources.get("orders")).containsExactly(
                 Map.entry(Setting.STRATEGY, "seqgen.sequences.orders.strategy"),
                 Map.entry(Setting.INITIAL_VALUE, "seqgen.sequences.orders.initial-value"));
+    }
+
+    @Test
+    void plainHibernateReadsTheIdleTimeoutOfSeries() {
+        assertThat(PlainSettings.from(Map.of()).seriesIdleTimeout).as("the registry's default").isNull();
+        assertThat(PlainSettings.from(Map.of(SeqgenHibernate.SERIES_IDLE_TIMEOUT, "3m")).seriesIdleTimeout)
+                .isEqualTo(Duration.ofMinutes(3));
+        assertThat(PlainSettings.from(Map.of(SeqgenHibernate.SERIES_IDLE_TIMEOUT, "PT90S")).seriesIdleTimeout)
+                .isEqualTo(Duration.ofSeconds(90));
+        assertThat(PlainSettings.from(Map.of(SeqgenHibernate.SERIES_IDLE_TIMEOUT, Duration.ZERO)).seriesIdleTimeout)
+                .isZero();
+        for (String wrong : List.of("soon", "-PT1M")) {
+            assertThatThrownBy(() -> PlainSettings.from(Map.of(SeqgenHibernate.SERIES_IDLE_TIMEOUT, wrong)))
+                    .isInstanceOf(SequenceConfigurationException.class)
+                    .hasMessageContaining("'seqgen.series.idle-timeout'").hasMessageContaining("0 (never released)");
+        }
     }
 
     @Test

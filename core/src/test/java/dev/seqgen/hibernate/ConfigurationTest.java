@@ -93,6 +93,28 @@ class ConfigurationTest {
         }
     }
 
+    @Test
+    void seqgensOwnRegistryTakesTheIdleTimeoutOfSeries() {
+        TestDatabase db = TestDatabase.H2;
+        String seqgenTable = TestDatabase.uniqueTable();
+        try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
+                Map.of(SeqgenHibernate.SERIES_IDLE_TIMEOUT, "3m"), SeriesInvoice.class)) {
+            SeriesInvoice invoice = new SeriesInvoice("acme", java.time.LocalDate.of(2026, 1, 5));
+            HibernateTesting.inTransaction(sessionFactory, session -> session.persist(invoice));
+            assertThat(invoice.number()).isEqualTo(1L);
+            SequenceRegistry registry = sessionFactory.unwrap(
+                    org.hibernate.engine.spi.SessionFactoryImplementor.class).getServiceRegistry()
+                    .requireService(SeqgenRegistryService.class).registry();
+            assertThat(registry.seriesIdleTimeout()).isEqualTo(Duration.ofMinutes(3));
+            assertThat(registry.openSeries("series_invoice_numbers")).containsOnlyKeys("acme/2026");
+        } finally {
+            db.dropTable(seqgenTable);
+        }
+        assertStartupFails(db, seqgenTable, Map.of(SeqgenHibernate.SERIES_IDLE_TIMEOUT, "soon"),
+                "seqgen.series.idle-timeout", "a duration of 0 (never released) or more");
+        db.dropTable(seqgenTable);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
     void mistakesFailAtStartupWithTheSettingOrEntityNamed(TestDatabase db) {

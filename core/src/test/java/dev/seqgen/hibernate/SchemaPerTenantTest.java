@@ -10,15 +10,18 @@ import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.TenantDatabases;
 import dev.seqgen.testing.TestDatabase;
 
+import java.lang.ref.WeakReference;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.hibernate.Session;
@@ -26,6 +29,7 @@ import org.hibernate.SessionFactory;
 import org.hibernate.Transaction;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.cfg.Configuration;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -291,6 +295,78 @@ class SchemaPerTenantTest {
             dataSource.close();
             db.dropTable(table);
             db.dropTable(table + "_kept");
+        }
+    }
+
+    /**
+     * A tenant's registry of counters (its SYNC numbers counted in its own schema) released as idle is dropped at a
+     * later opening of a series and collected, and the tenant's next insert continues its numbers without a gap.
+     * Time is the registry's ticker; the tenant's registry has the application registry's clock and idle timeout.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("idleDatabases")
+    void anIdleTenantsRegistryIsDroppedAndItsNextInsertContinuesGapless(TestDatabase db) throws Exception {
+        HikariDataSource dataSource = db.newPool(4);
+        String table = TestDatabase.uniqueTable();
+        List<String> tenants = List.of("acme", "globex");
+        Duration idle = Duration.ofMinutes(10);
+        AtomicLong now = new AtomicLong();
+        try {
+            for (String tenant : tenants) {
+                createSchema(db, dataSource, tenant);
+                createSeqgenTable(dataSource, schema(db, tenant) + "." + table);
+            }
+            createSeqgenTable(dataSource, centralSchema(db, dataSource) + "." + table);
+            try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource)
+                    .table(table).build()).ticker(now::get).seriesIdleTimeout(idle).build();
+                    SessionFactory factory = sessionFactory(db, dataSource, registry, SchemaDoc.class)) {
+                assertThat(insert(factory, "acme")).isEqualTo(1L);
+                assertThat(insert(factory, "acme")).isEqualTo(2L);
+                TenantCounters counters = factory.unwrap(SessionFactoryImplementor.class).getServiceRegistry()
+                        .requireService(SeqgenRegistryService.class).tenantCounters();
+                SequenceRegistry acme = counters.registryIfMade("acme");
+                assertThat(acme).isNotNull();
+                assertThat(acme.releaseIdleSeries()).as("used since the last look").isZero();
+                now.addAndGet(idle.toNanos());
+                assertThat(acme.releaseIdleSeries()).as("acme's series, idle for the timeout").isEqualTo(1);
+
+                assertThat(insert(factory, "globex")).as("an opening, an idle timeout later").isEqualTo(1L);
+                assertThat(counters.registryIfMade("acme")).as("acme's registry dropped").isNull();
+                assertThat(counters.registryIfMade("globex")).isNotNull();
+                WeakReference<SequenceRegistry> dropped = new WeakReference<>(acme);
+                acme = null;
+                for (int round = 0; round < 10 && !dropped.refersTo(null); round++) {
+                    System.gc();
+                }
+                assertThat(dropped.refersTo(null)).as("nothing holds acme's dropped registry").isTrue();
+
+                assertThat(insert(factory, "acme")).as("acme continues without a gap").isEqualTo(3L);
+                assertThat(counters.registryIfMade("acme")).as("a registry of acme's again").isNotNull();
+                assertThat(HibernateTesting.nextValue(dataSource, schema(db, "acme") + "." + table,
+                        "schema_doc_numbers#acme")).isEqualTo(4);
+            }
+        } finally {
+            for (String tenant : tenants) {
+                dropSchema(db, dataSource, tenant);
+            }
+            dataSource.close();
+            db.dropTable(centralSchema(db, db.dataSource()) + "." + table);
+            db.dropTable(centralSchema(db, db.dataSource()) + "." + table + "_kept");
+        }
+    }
+
+    static List<TestDatabase> idleDatabases() {
+        return List.of(TestDatabase.H2, TestDatabase.POSTGRESQL);
+    }
+
+    /** One document of the tenant, committed: its number. */
+    private static long insert(SessionFactory factory, String tenant) {
+        try (Session session = factory.withOptions().tenantIdentifier(tenant).openSession()) {
+            Transaction transaction = session.beginTransaction();
+            SchemaDoc doc = new SchemaDoc(0);
+            session.persist(doc);
+            transaction.commit();
+            return doc.number();
         }
     }
 

@@ -62,6 +62,14 @@ final class AggregateSequences {
     private final Map<Class<?>, List<ValueProperty>> byType = new ConcurrentHashMap<>();
     /** Every property resolved so far, per sequence name: the tables adoption reads. */
     private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
+    /**
+     * The plain sequences opened, by name. Series are not kept here: the registry holds the open ones and releases
+     * the idle ones, and {@link #sequence(ValueProperty, Object)} asks it on each use ({@link
+     * SequenceRegistry#seriesIfOpen}: a string concatenation, one map read, one volatile read, where this map's
+     * read was the row's name made and one map read), so that what this holds follows the series in use, not every
+     * series ever used. A series released as idle between the look-up and its use forwards to the series opened
+     * again; one not found open takes {@link #openSeries}, whose adoption then finds nothing to move.
+     */
     private final Map<String, Sequence> open = new ConcurrentHashMap<>();
     private final Map<Class<?>, List<HeldEntities>> children = new ConcurrentHashMap<>();
     private final DataSource dataSource;
@@ -353,7 +361,7 @@ final class AggregateSequences {
         }
         AggregateSeries.Key key = series.keyOf(entity, mappingContext.getRequiredPersistentEntity(entity.getClass()),
                 property.sequence());
-        Sequence sequence = open.get(SequenceRegistry.seriesRow(property.sequence(), key.text()));
+        Sequence sequence = registry.seriesIfOpen(property.sequence(), key.text());
         return sequence != null ? sequence : openSeries(property, key);
     }
 
@@ -368,7 +376,7 @@ final class AggregateSequences {
         String name = property.sequence();
         SequenceSettings settings = property.settings();
         String row = SequenceRegistry.seriesRow(name, key.text());
-        Sequence sequence = open.get(row);
+        Sequence sequence = registry.seriesIfOpen(name, key.text());
         if (sequence != null) {
             return sequence;
         }
@@ -377,9 +385,9 @@ final class AggregateSequences {
             SequenceStore store = registry.storeOf(name, settings);
             String platform = platform();
             if (platform == null || store.readsApplicationTables(platform)) {
-                // Every table whose property is numbered in this sequence's series is read, at the series' one
-                // opening (this JVM opens a series once, whichever aggregate comes first): a second aggregate
-                // numbered alike (an entry and a credit entry) would otherwise never be adopted.
+                // Every table whose property is numbered in this sequence's series is read, at the series' opening
+                // (whichever aggregate comes first; again after a release as idle, then finding nothing to move): a
+                // second aggregate numbered alike (an entry and a credit entry) would otherwise never be adopted.
                 long highest = 0;
                 Set<String> tables = new LinkedHashSet<>();
                 for (ValueProperty user : bySequence.getOrDefault(name, List.of(property))) {
@@ -400,7 +408,6 @@ final class AggregateSequences {
         } catch (SequenceException e) {
             throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
         }
-        open.put(row, sequence);
         return sequence;
     }
 

@@ -4,12 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.seqgen.Sequence;
+import dev.seqgen.SequenceRegistry;
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
+import dev.seqgen.boot.autoconfigure.SequenceRegistryCustomizer;
 import dev.seqgen.boot.data.jdbc.SeqgenDataJdbcAutoConfiguration;
 import dev.seqgen.testing.TestDatabase;
 
+import java.lang.ref.WeakReference;
+import java.time.Duration;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
@@ -101,6 +109,68 @@ class AggregateSeriesTest {
             jdbc.execute("DROP TABLE IF EXISTS " + ledger);
             jdbc.execute("DROP TABLE IF EXISTS " + credits);
             database.dropTable(table);
+        }
+    }
+
+    /**
+     * The aggregate callback holds none of the series it used: once the registry released them (the test's ticker
+     * past the idle timeout), their handles are unreachable, and a released series continues without a gap.
+     */
+    @Test
+    void theSeriesUsedAreHeldByNothingOnceReleased() {
+        String table = TestDatabase.uniqueTable();
+        HikariDataSource shared = (HikariDataSource) TestDatabase.H2.dataSource();
+        JdbcTemplate jdbc = new JdbcTemplate(shared);
+        String ledger = "series_ledger_entry";
+        jdbc.execute("DROP TABLE IF EXISTS " + ledger);
+        jdbc.execute("CREATE TABLE " + ledger + " (id BIGINT PRIMARY KEY, company VARCHAR(40) NOT NULL, issue_date DATE"
+                + " NOT NULL, number BIGINT NOT NULL)");
+        String credits = "series_credit_entry";
+        jdbc.execute("DROP TABLE IF EXISTS " + credits);
+        jdbc.execute("CREATE TABLE " + credits + " (id BIGINT PRIMARY KEY, company VARCHAR(40) NOT NULL, issue_date"
+                + " DATE NOT NULL, number BIGINT NOT NULL)");
+        AtomicLong now = new AtomicLong();
+        Duration idle = Duration.ofMinutes(10);
+        int companies = 100;
+        try {
+            contextRunner.withPropertyValues("spring.datasource.url=" + shared.getJdbcUrl(),
+                    "spring.datasource.username=" + shared.getUsername(),
+                    "spring.datasource.password=" + (shared.getPassword() == null ? "" : shared.getPassword()),
+                    "seqgen.table=" + table, "seqgen.schema.initialize=always")
+                    .withBean(SequenceRegistryCustomizer.class, () -> builder -> builder.ticker(now::get)
+                            .seriesIdleTimeout(idle))
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        SeriesLedgerRepository entries = context.getBean(SeriesLedgerRepository.class);
+                        SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                        List<SeriesLedgerEntry> saved = new ArrayList<>();
+                        for (int company = 0; company < companies; company++) {
+                            saved.add(new SeriesLedgerEntry("C" + company, LocalDate.of(2026, 2, 1)));
+                        }
+                        entries.saveAll(saved);
+                        List<WeakReference<Sequence>> handles = new ArrayList<>();
+                        registry.openSeries("seqgen_series_ledger_numbers").values()
+                                .forEach(open -> handles.add(new WeakReference<>(open)));
+                        assertThat(handles).hasSize(companies);
+
+                        assertThat(registry.releaseIdleSeries()).as("used since the last look").isZero();
+                        now.addAndGet(idle.toNanos());
+                        assertThat(registry.releaseIdleSeries()).isEqualTo(companies);
+                        for (int round = 0; round < 10 && handles.stream().anyMatch(h -> !h.refersTo(null));
+                                round++) {
+                            System.gc();
+                        }
+                        assertThat(handles).as("handles no longer reachable after the release")
+                                .allMatch(handle -> handle.refersTo(null));
+
+                        SeriesLedgerEntry next = entries.save(new SeriesLedgerEntry("C7", LocalDate.of(2026, 5, 1)));
+                        assertThat(next.getNumber()).as("the released series continues without a gap")
+                                .isEqualTo(2L);
+                    });
+        } finally {
+            jdbc.execute("DROP TABLE IF EXISTS " + ledger);
+            jdbc.execute("DROP TABLE IF EXISTS " + credits);
+            TestDatabase.H2.dropTable(table);
         }
     }
 
