@@ -107,7 +107,6 @@ public final class ArchitectureRules {
             "dev.seqgen.Strategy", "dev.seqgen.Ticker",
             "dev.seqgen.boot.actuate.SeqgenEndpoint", "dev.seqgen.boot.actuate.SeqgenHealthIndicator",
             "dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration",
-            "dev.seqgen.boot.autoconfigure.SeqgenDataSourceScriptDatabaseInitializer",
             "dev.seqgen.boot.autoconfigure.SeqgenProperties",
             "dev.seqgen.boot.autoconfigure.SeqgenSpannerAutoConfiguration",
             "dev.seqgen.boot.autoconfigure.SequenceRegistryCustomizer",
