@@ -3,6 +3,7 @@ package dev.seqgen.hibernate;
 import dev.seqgen.CounterKind;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcDialect;
+import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.boot.model.relational.Database;
 import org.hibernate.boot.model.relational.SimpleAuxiliaryDatabaseObject;
@@ -141,6 +142,8 @@ final class SeqgenTable {
      * @param tableName the table, optionally qualified by schema (and catalog), as seqgen's settings give it
      */
     static void register(Database database, String tableName) {
+        // Checked before Hibernate's schema tools could run a statement built from it.
+        Identifiers.requireTableName(SeqgenHibernate.TABLE, tableName);
         JdbcDialect dialect = JdbcDialect.ofPlatform(RegistrySource.platform(database.getDialect()));
         if (dialect != null && database.getAuxiliaryDatabaseObjects().stream()
                 .noneMatch(object -> object instanceof Tables tables && tables.table.equals(tableName))) {
