@@ -61,9 +61,10 @@ final class EmbeddedServers {
                         + " (or set SEQGENTEST_POSTGRES_URL, _USER, _PASSWORD to a running server)", e);
             }
             // An unprivileged owner of its own database, as on a real server: tests that revoke privileges
-            // or open read-only sessions need a user whom they bind (a superuser ignores both).
+            // or open read-only sessions need a user whom they bind (a superuser ignores both). It may create
+            // databases, as on the provisioned server (.ci/provision.sh): the database-per-tenant tests make theirs.
             asAdmin("jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres", "postgres", "",
-                    "CREATE ROLE seqgen LOGIN PASSWORD 'seqgen'", "CREATE DATABASE seqgen_test OWNER seqgen");
+                    "CREATE ROLE seqgen LOGIN CREATEDB PASSWORD 'seqgen'", "CREATE DATABASE seqgen_test OWNER seqgen");
             TestServers.used("postgresql", "embedded PostgreSQL 17 (port " + postgres.getPort() + ")");
         }
         config.setJdbcUrl("jdbc:postgresql://localhost:" + postgres.getPort() + "/seqgen_test");
