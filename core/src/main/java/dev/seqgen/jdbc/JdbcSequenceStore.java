@@ -362,7 +362,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings, List<Where> where) {
         try {
-            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where));
+            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where, null));
         } catch (SQLException e) {
             throw failure("reading the values of column " + column + " of table " + table + " in one series", e);
         }
@@ -372,7 +372,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public OptionalLong highestFormatted(String table, String column, List<Where> where,
             ToLongFunction<String> counterOf) {
         try {
-            return OptionalLong.of(ApplicationTables.highestFormatted(connections, table, column, where, counterOf));
+            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where, counterOf));
         } catch (SQLException e) {
             throw failure("reading the formatted numbers of column " + column + " of table " + table, e);
         }
