@@ -120,7 +120,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     /**
      * Returns a builder for a store over the given database.
      *
-     * @param databaseClient the client of the database that holds (or will hold) the sequence table
+     * @param databaseClient the client of the database that holds the sequence table
      * @return a new builder
      * @throws NullPointerException if {@code databaseClient} is null
      */
@@ -154,12 +154,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         return table;
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Creates missing tables first with {@link Builder#createTable(boolean)}. The row is inserted in a read-write
-     * transaction that reads it first, so of two concurrent creators one is aborted and its retry finds the row.
-     */
+    /** {@inheritDoc} Of two concurrent creators one is aborted, and its retry finds the row. */
     @Override
     public void createSequence(String sequence, long initialValue) {
         if (createTable && !tableExists) {
@@ -188,10 +183,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /**
-     * {@inheritDoc}
-     *
-     * <p>One read-write transaction on a thread of the store's own, so it may be called inside a caller's
-     * Spanner transaction.
+     * {@inheritDoc} May be called inside a caller's Spanner transaction (it runs on a store thread).
      *
      * @throws SequenceStoreException also when the row does not exist (not transient; it is never recreated here)
      */
@@ -219,12 +211,9 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /**
-     * {@inheritDoc}
+     * {@inheritDoc} Runs on the caller's thread.
      *
-     * <p>Runs on the caller's thread; the row stays locked for other writers until the caller's transaction ends.
-     *
-     * @param transaction a {@link TransactionContext}, as passed to a {@code TransactionCallable} or
-     *     returned by {@code TransactionManager.begin()}
+     * @param transaction a {@link TransactionContext}
      * @throws IllegalArgumentException if {@code transaction} is not a {@link TransactionContext}
      * @throws com.google.cloud.spanner.AbortedException if Spanner aborted the caller's transaction, which
      *     must then be retried as a whole (a {@code TransactionRunner} does that by itself)
@@ -247,11 +236,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return outcome.range(this, sequence, maxValue);
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>A single-use read (strong), on a thread of the store's own.
-     */
     @Override
     public OptionalLong nextValue(String sequence) {
         Long next = SpannerOwnThreads.call(table, operationTimeout, () -> {
@@ -264,12 +248,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         return next == null ? OptionalLong.empty() : OptionalLong.of(next);
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>A strong single-use read on a thread of the store's own: {@code MAX} of the column for sequential keys,
-     * otherwise one pass over the keys outside the skip range.
-     */
+    /** {@inheritDoc} {@code MAX} for sequential keys, else one pass over the keys outside the skip range. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         KeyRange skip = settings.skipRange();
@@ -299,12 +278,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return platform.startsWith("spanner");
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>One read-write transaction with {@code UPDATE ... SET next_value = @restored WHERE name = @name AND
-     * next_value = @expected}, on a thread of the store's own.
-     */
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
@@ -318,13 +291,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>The same guarded UPDATE as {@link #giveBack}, in the caller's {@link TransactionContext}.
-     *
-     * @throws SpannerException ABORTED as is, as {@link #reserveInTransaction}
-     */
+    /** {@inheritDoc} Rethrows ABORTED as is, as {@link #reserveInTransaction}. */
     @Override
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
@@ -363,7 +330,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /** {@inheritDoc} Deletes the lowest range and inserts back the rest of a split one, in one transaction. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
         return takeKept(sequence, Long.MAX_VALUE, maxValue);
@@ -660,8 +626,7 @@ public final class SpannerSequenceStore implements SequenceStore {
 
         /**
          * Sets the SQL dialect of the database: {@link Dialect#GOOGLE_STANDARD_SQL} (the default) or
-         * {@link Dialect#POSTGRESQL} for a PostgreSQL-dialect database ({@code RETURNING}, {@code $1} parameters,
-         * PostgreSQL DDL). {@code databaseClient.getDialect()} tells which a database speaks.
+         * {@link Dialect#POSTGRESQL}.
          *
          * @param dialect the database's dialect
          * @return this builder
@@ -672,8 +637,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
 
         /**
-         * Lets the store ask the database for its dialect ({@code DatabaseClient.getDialect()}), once, at its
-         * first operation rather than when it is built.
+         * Lets the store ask the database for its dialect once, at its first operation.
          *
          * @return this builder
          */
