@@ -244,19 +244,15 @@ abstract class AbstractSequence implements Sequence {
                             + " for the fleet", null);
                 }
                 return;
-            } catch (SequenceStoreException e) {
-                if (e.isTransient() && backoff.fits(ticker.read(), deadline)) {
+            } catch (RuntimeException e) {
+                boolean storeError = e instanceof SequenceStoreException;
+                if (storeError && ((SequenceStoreException) e).isTransient() && backoff.fits(ticker.read(), deadline)) {
                     backoff.pause(name);
                     continue;
                 }
                 discard(range.count());
                 report.lost(range, "another instance reserved after this one, and keeping them for the fleet failed: "
-                        + e.getMessage(), e);
-                return;
-            } catch (RuntimeException e) {
-                discard(range.count());
-                report.lost(range, "another instance reserved after this one, and keeping them for the fleet failed: "
-                        + e, e);
+                        + (storeError ? e.getMessage() : e.toString()), e);
                 return;
             }
         }

@@ -447,12 +447,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public boolean keep(String sequence, long first, long end) {
         try {
             return connections.inOwnTransaction(connection -> {
-                try (PreparedStatement insert = connection.prepareStatement(dialect.keepSql(keptTable))) {
-                    insert.setString(1, sequence);
-                    insert.setLong(2, first);
-                    insert.setLong(3, end);
-                    insert.executeUpdate();
-                }
+                insertKept(connection, sequence, first, end);
                 return true;
             });
         } catch (SQLException e) {
@@ -491,12 +486,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                     ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
                             maxValue);
                     if (taken.count() == count && taken.end() < candidate.end()) {
-                        try (PreparedStatement rest = connection.prepareStatement(dialect.keepSql(keptTable))) {
-                            rest.setString(1, sequence);
-                            rest.setLong(2, taken.end());
-                            rest.setLong(3, candidate.end());
-                            rest.executeUpdate();
-                        }
+                        insertKept(connection, sequence, taken.end(), candidate.end());
                     }
                     return Optional.of(taken);
                 }
@@ -513,6 +503,15 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return readKept(connection, sequence, 0);
         } catch (SQLException e) {
             throw keptFailure("reading the kept ranges of sequence '" + sequence + "'", e);
+        }
+    }
+
+    private void insertKept(Connection connection, String sequence, long first, long end) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(dialect.keepSql(keptTable))) {
+            insert.setString(1, sequence);
+            insert.setLong(2, first);
+            insert.setLong(3, end);
+            insert.executeUpdate();
         }
     }
 
