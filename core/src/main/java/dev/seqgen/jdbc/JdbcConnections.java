@@ -37,9 +37,6 @@ final class JdbcConnections implements AutoCloseable {
     /**
      * Borrows the dedicated connection if asked to and detects the dialect unless given (giving it back on failure).
      *
-     * @param pool the application's data source
-     * @param dedicatedConnection whether to borrow one connection and keep it
-     * @param dialect the dialect, or null to detect it from the database's product name
      * @param store the store, for messages: {@code "JDBC store"}, {@code "native-sequence store"}
      * @throws SequenceStoreException if the dedicated connection could not be borrowed, or the dialect detected
      * @throws IllegalArgumentException if the database is not supported
@@ -73,34 +70,17 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /**
-     * Returns the dialect, given or detected.
-     *
-     * @return the dialect
-     */
+    /** The dialect, given or detected. */
     JdbcDialect dialect() {
         return dialect;
     }
 
-    /**
-     * Returns a connection for one of the store's statements: the dedicated one (waiting while another statement
-     * of the store uses it) or one from the pool. The caller closes it.
-     *
-     * @return the connection
-     * @throws SQLException if none could be had
-     */
+    /** A connection for one of the store's statements, dedicated or pooled; the caller closes it. */
     Connection get() throws SQLException {
         return dataSource.getConnection();
     }
 
-    /**
-     * Runs the work in a transaction of its own on a connection of {@link #get()}, and commits it.
-     *
-     * @param work the statements
-     * @param <T> what the work returns
-     * @return what the work returned
-     * @throws SQLException the work's failure (after a rollback), or the commit's
-     */
+    /** Runs the work in a transaction of its own on a connection of {@link #get()}, and commits it. */
     <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {
         try (Connection connection = get()) {
             if (dialect == JdbcDialect.SPANNER || dialect == JdbcDialect.SPANNER_POSTGRESQL) {
@@ -148,14 +128,7 @@ final class JdbcConnections implements AutoCloseable {
      * Runs the work and commits it, or rolls back on failure, when it runs in a transaction: one begun for it when
      * {@code begin} and the connection is in auto-commit mode (restored afterwards), or the connection's own when
      * auto-commit is off. Otherwise each statement commits by itself. The connection is not asked again after a
-     * failure, so its own error never replaces the work's.
-     *
-     * @param connection the connection, which the caller closes
-     * @param begin whether the work needs a transaction even on a connection in auto-commit mode
-     * @param work the statements
-     * @param <T> what the work returns
-     * @return what the work returned
-     * @throws SQLException the work's failure (after a rollback), or the commit's
+     * failure, so its own error never replaces the work's. The caller closes the connection.
      */
     static <T extends @Nullable Object> T inTransaction(Connection connection, boolean begin, SqlWork<T> work)
             throws SQLException {
@@ -196,9 +169,7 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /**
-     * Returns the dedicated connection to the pool, if one was borrowed; otherwise does nothing. Idempotent.
-     */
+    /** Returns the dedicated connection to the pool, if one was borrowed. Idempotent. */
     @Override
     public void close() {
         if (dedicated != null) {
@@ -239,12 +210,7 @@ final class JdbcConnections implements AutoCloseable {
         /** Whether {@link #close()} ran; guarded by {@code lock}. */
         private boolean closed;
 
-        /**
-         * Borrows the dedicated connection at once.
-         *
-         * @param pool the application's pool
-         * @throws SQLException if the pool has no connection
-         */
+        /** Borrows the dedicated connection at once. */
         Dedicated(DataSource pool) throws SQLException {
             this.pool = pool;
             this.connection = pool.getConnection();
@@ -427,21 +393,10 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /**
-     * Statements run on one connection.
-     *
-     * @param <T> what they return
-     */
+    /** Statements run on one connection. */
     @FunctionalInterface
     interface SqlWork<T extends @Nullable Object> {
 
-        /**
-         * Runs the statements.
-         *
-         * @param connection the connection to run them on
-         * @return their result
-         * @throws SQLException if a statement failed
-         */
         T run(Connection connection) throws SQLException;
     }
 }
