@@ -12,25 +12,13 @@ package dev.seqgen;
  */
 public interface Sequence extends AutoCloseable {
 
-    /**
-     * Returns the sequence name, which is the key of its row in the store.
-     *
-     * @return the name
-     */
+    /** {@return the sequence name, which is the key of its row in the store} */
     String name();
 
-    /**
-     * Returns the strategy this sequence uses.
-     *
-     * @return the strategy
-     */
+    /** {@return the strategy this sequence uses} */
     Strategy strategy();
 
-    /**
-     * Returns the settings this sequence was created with.
-     *
-     * @return the settings
-     */
+    /** {@return the settings this sequence was created with} */
     SequenceSettings settings();
 
     /**
@@ -103,11 +91,7 @@ public interface Sequence extends AutoCloseable {
         return false;
     }
 
-    /**
-     * Returns a snapshot of this sequence's counters and current block, for metrics and health checks.
-     *
-     * @return a consistent-enough snapshot; counters are read without stopping other callers
-     */
+    /** {@return a snapshot of this sequence's counters and current block, read without stopping other callers} */
     SequenceStats stats();
 
     /**

@@ -81,20 +81,12 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return new Builder(dataSource);
     }
 
-    /**
-     * Returns the dialect in use.
-     *
-     * @return the dialect
-     */
+    /** {@return the dialect in use} */
     public JdbcDialect dialect() {
         return dialect;
     }
 
-    /**
-     * Returns the (validated) table name.
-     *
-     * @return the table name
-     */
+    /** {@return the (validated) table name} */
     public String table() {
         return table;
     }
@@ -104,21 +96,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return dialect.storeName();
     }
 
-    /**
-     * Returns {@code java.sql.Connection}: SYNC increments the row on the caller's connection, in its transaction.
-     *
-     * @return {@code Connection.class}
-     */
+    /** {@return {@code java.sql.Connection}: SYNC increments the row on the caller's connection, in its transaction} */
     @Override
     public Class<?> transactionType() {
         return Connection.class;
     }
 
-    /**
-     * Returns the table of the rows, with the platform of its database.
-     *
-     * @return the table
-     */
+    /** {@return the table of the rows, with the platform of its database} */
     @Override
     public Optional<SqlTable> sqlTable() {
         return Optional.of(new SqlTable(table, dialect.platform()));
@@ -195,11 +179,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return e.getSQLState() != null && e.getSQLState().startsWith("23");
     }
 
-    /**
-     * Returns the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended.
-     *
-     * @return the table of kept ranges
-     */
+    /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
     public String keptTable() {
         return keptTable;
     }

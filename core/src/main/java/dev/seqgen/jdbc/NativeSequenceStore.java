@@ -90,20 +90,12 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         connections.close();
     }
 
-    /**
-     * Returns the dialect in use.
-     *
-     * @return the dialect
-     */
+    /** {@return the dialect in use} */
     public JdbcDialect dialect() {
         return dialect;
     }
 
-    /**
-     * Returns the prefix of the database sequences' names.
-     *
-     * @return the prefix
-     */
+    /** {@return the prefix of the database sequences' names} */
     public String prefix() {
         return prefix;
     }
@@ -142,11 +134,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 + ", " + connections + "]";
     }
 
-    /**
-     * Returns false: a sequence hands out exactly its increment per {@code nextval}.
-     *
-     * @return false
-     */
+    /** {@return false: a sequence hands out exactly its increment per {@code nextval}} */
     @Override
     public boolean variableReservationSizes() {
         return false;
@@ -322,11 +310,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /**
-     * Returns false: a sequence has no compare-and-set, so the unused values are a gap.
-     *
-     * @return false
-     */
+    /** {@return false: a sequence has no compare-and-set, so the unused values are a gap} */
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         return false;

@@ -91,11 +91,7 @@ public interface SequenceMetricsTracker {
         void end(@Nullable Throwable failure);
     }
 
-    /**
-     * Returns the tracker that ignores every event.
-     *
-     * @return the no-op tracker
-     */
+    /** {@return the tracker that ignores every event} */
     static SequenceMetricsTracker noop() {
         return NoopTracker.INSTANCE;
     }

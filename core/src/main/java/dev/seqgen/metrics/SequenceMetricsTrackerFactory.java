@@ -41,11 +41,7 @@ public interface SequenceMetricsTrackerFactory {
     default void series(String sequence, java.util.function.IntSupplier openSeries) {
     }
 
-    /**
-     * Returns the factory that creates no-op trackers.
-     *
-     * @return the no-op factory
-     */
+    /** {@return the factory that creates no-op trackers} */
     static SequenceMetricsTrackerFactory noop() {
         return (sequence, storeName) -> SequenceMetricsTracker.noop();
     }

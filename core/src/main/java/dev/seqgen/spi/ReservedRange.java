@@ -71,11 +71,7 @@ public record ReservedRange(long first, long end) {
         return new ReservedRange(first, first + fitting(first, count, maxValue));
     }
 
-    /**
-     * Returns the number of values in the range.
-     *
-     * @return {@code end - first}
-     */
+    /** {@return the number of values in the range, {@code end - first}} */
     public long count() {
         return end - first;
     }

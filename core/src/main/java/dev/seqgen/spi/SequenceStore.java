@@ -26,11 +26,7 @@ import org.jspecify.annotations.Nullable;
  */
 public interface SequenceStore {
 
-    /**
-     * Returns a short lowercase name for metrics and messages, such as {@code postgresql}.
-     *
-     * @return the store name
-     */
+    /** {@return a short lowercase name for metrics and messages, such as {@code postgresql}} */
     String name();
 
     /**
@@ -297,18 +293,14 @@ public interface SequenceStore {
     }
 
     /**
-     * Returns the type of the caller's transaction {@link #reserveInTransaction} takes, or null if none (no SYNC).
-     *
-     * @return the transaction type, or null (the default)
+     * {@return the type of the caller's transaction {@link #reserveInTransaction} takes, or null (the default) if none (no SYNC)}
      */
     default @Nullable Class<?> transactionType() {
         return null;
     }
 
     /**
-     * Returns the SQL table of the rows, when the application's schema tools can see it (Hibernate exports it).
-     *
-     * @return the table, or empty (the default) when the rows are elsewhere
+     * {@return the SQL table of the rows when the application's schema tools can see it (Hibernate exports it), or empty (the default)}
      */
     default Optional<SqlTable> sqlTable() {
         return Optional.empty();

@@ -128,11 +128,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         return new Builder(databaseClient);
     }
 
-    /**
-     * Returns {@code spanner}.
-     *
-     * @return the store name for metrics and messages
-     */
+    /** {@return {@code spanner}, the store name for metrics and messages} */
     @Override
     public String name() {
         return "spanner";
@@ -145,11 +141,7 @@ public final class SpannerSequenceStore implements SequenceStore {
                 + table + "]";
     }
 
-    /**
-     * Returns the name of the table that holds the sequences.
-     *
-     * @return the validated table name
-     */
+    /** {@return the name of the table that holds the sequences} */
     public String table() {
         return table;
     }
@@ -200,11 +192,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         return outcome.range(this, sequence, maxValue);
     }
 
-    /**
-     * Returns the client library's {@link TransactionContext}, in which SYNC increments the row.
-     *
-     * @return {@code TransactionContext.class}
-     */
+    /** {@return the client library's {@link TransactionContext}, in which SYNC increments the row} */
     @Override
     public Class<?> transactionType() {
         return TransactionContext.class;
@@ -377,11 +365,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /**
-     * Returns the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended.
-     *
-     * @return the table of kept ranges
-     */
+    /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
     public String keptTable() {
         return keptTable;
     }
