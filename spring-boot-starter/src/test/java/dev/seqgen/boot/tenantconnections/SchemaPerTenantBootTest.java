@@ -22,7 +22,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * handed to Hibernate by a {@code HibernatePropertiesCustomizer}, and seqgen's table qualified by the application's
  * schema ({@code seqgen.table}), so that every tenant's counters are rows of that one table, which every tenant's
  * connection reaches. Each tenant's invoices are numbered on their own, per year, gapless despite a rollback, above
- * the invoices the tenant's schema already holds; its ids above its own.
+ * the invoices the tenant's schema already holds; its ids above its own. The actuator endpoint lists the sequences
+ * numbered only in series, and their series, which the {@code seqgen.series.open} gauge counts.
  */
 class SchemaPerTenantBootTest {
 
@@ -62,7 +63,9 @@ class SchemaPerTenantBootTest {
                             "seqgen.table=" + central + "." + table, "seqgen.schema.initialize=always",
                             "spring.jpa.hibernate.ddl-auto=none")
                     .run(context -> {
+                        OwnTenants.numberedInSeriesListedBeforeAnyInvoice(context);
                         OwnTenants.invoiceAndCheck(context);
+                        OwnTenants.seriesListedAndCounted(context);
                         List<String> rows = new JdbcTemplate(context.getBean(DataSource.class)).queryForList(
                                 "SELECT name FROM " + central + "." + table + " ORDER BY name", String.class);
                         assertThat(rows).as("the tenants' counters, rows of the central table").contains(
