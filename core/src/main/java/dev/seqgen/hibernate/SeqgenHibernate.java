@@ -108,10 +108,10 @@ public final class SeqgenHibernate {
     }
 
     /**
-     * Returns the sequences whose values the session factory's generators all take from series ({@code seriesBy},
-     * or a series per tenant), with the settings the generators resolved, whether or not a series of them is open:
-     * such a sequence has no row of its own, and is used only through its series. For listings, such as the Spring
-     * Boot starter's actuator endpoint. No I/O.
+     * Returns the sequences a generator of the session factory takes values from in series ({@code seriesBy}, or a
+     * series per tenant), with the settings the generators resolved, whether or not a series of them is open: a
+     * sequence numbered only in series has no row of its own and is used only through its series, so that nothing
+     * else shows it. For listings, such as the Spring Boot starter's actuator endpoint. No I/O.
      *
      * @param sessionFactory the session factory
      * @return the sequences' settings, by name; empty if none of its generators numbers in series

@@ -109,8 +109,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
      */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
     /**
-     * The sequences whose generators take values from series only, with their settings, by name, as registered; read
-     * without a lock by {@link #seriesSequences}.
+     * The sequences a generator takes values from in series only, with that generator's settings, by name, as
+     * registered; read without a lock by {@link #seriesSequences}.
      */
     private final transient Map<String, SequenceSettings> seriesOnly = new ConcurrentHashMap<>();
 
@@ -183,8 +183,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * The sequences whose generators take their values from series only, with their settings, whether or not a
-     * series is open; no lock, no I/O.
+     * The sequences a generator takes values from in series only, with their settings, whether or not a series is
+     * open; no lock, no I/O.
      */
     SortedMap<String, SequenceSettings> seriesSequences() {
         return new TreeMap<>(seriesOnly);
