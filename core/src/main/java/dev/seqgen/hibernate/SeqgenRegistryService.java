@@ -1,6 +1,7 @@
 package dev.seqgen.hibernate;
 
 import dev.seqgen.KeyOrder;
+import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
@@ -10,6 +11,7 @@ import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.jdbc.ApplicationTables;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.hibernate.dialect.Dialect;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
@@ -21,6 +23,7 @@ import org.hibernate.service.spi.Stoppable;
 import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -106,6 +110,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * by name: fixed per sequence, recorded at its first opening; for {@link #seriesIfOpen}.
      */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
+    /** The settings of every sequence a generator registered, by name: those a warm-up opens series of. Guarded. */
+    private final transient Map<String, SequenceSettings> registered = new LinkedHashMap<>();
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
@@ -170,6 +176,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             known.declare(registration.name(), registration.settings());
         }
         pending.add(registration);
+        registered.putIfAbsent(registration.name(), registration.settings());
     }
 
     /**
@@ -360,6 +367,101 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (late != null) {
             throw late;
         }
+    }
+
+    /**
+     * Opens the series named under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX} in the session factory's settings,
+     * once it is built (after {@link #startAtBoot()}, and like it not while Hibernate may not access the database
+     * at boot), each waited for within its sequence's acquire timeout ({@link #warmUpSeries}).
+     *
+     * @param tenantOf reads a tenant identifier from its text, as the session factory's tenants are
+     * @throws SequenceConfigurationException naming the setting and the key, if a sequence is not one the entities
+     *     number in series or a key is not one of its series
+     */
+    synchronized void warmUpConfiguredSeriesAtBoot(Function<String, Object> tenantOf) {
+        if (!source.jdbcAtBoot()) {
+            return;
+        }
+        source.seriesWarmUp().forEach((name, keys) -> {
+            SequenceSettings settings = registered.get(name);
+            if (settings == null) {
+                throw new SequenceConfigurationException(SeqgenHibernate.SERIES_WARM_UP_PREFIX + name,
+                        String.join(",", keys), "keys of a sequence this session factory's entities number in"
+                                + " series; none numbers sequence '" + name + "' (its entities number "
+                                + String.join(", ", registered.keySet()) + ")");
+            }
+            warmUpSeries(name, keys, tenantOf, settings.acquireTimeout());
+        });
+    }
+
+    /**
+     * Opens known series of a sequence that the entities number in series, before their first use, each as its first
+     * use would ({@link #openSeries}: its row made sure of, then moved above the numbers its rows hold in every table
+     * the sequence numbers, read through the tenant's own connection where each tenant has a schema or database of
+     * its own, in whose table the series counts where its SYNC counters live with the tenant's data), and waits until
+     * each holds its first block. Every key is read before any series opens.
+     *
+     * @param name the sequence name
+     * @param keys the series keys, such as {@code acme/2026}
+     * @param tenantOf reads a tenant identifier from its text
+     * @param timeout the longest the call waits for the first blocks, for all the series together
+     * @return false if no entity of this session factory numbers the sequence (nothing is opened)
+     * @throws SequenceConfigurationException naming {@code seqgen.series.warm-up.<name>} and the key, if a key is
+     *     not valid, has another number of parts than the sequence's series, or a part is not what it stands for, or
+     *     if the entities number the sequence in one series only
+     * @throws SequenceUnavailableException naming a series whose first block did not come in time (it is open)
+     * @throws SeqgenMappingException naming the entity and sequence if a series could not be opened
+     */
+    synchronized boolean warmUpSeries(String name, Collection<String> keys, Function<String, Object> tenantOf,
+            Duration timeout) {
+        start();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        SequenceSettings settings = registered.get(name);
+        if (settings == null) {
+            return false;
+        }
+        String setting = SeqgenHibernate.SERIES_WARM_UP_PREFIX + name;
+        List<SeriesTable> tables = seriesTables.getOrDefault(name, Map.of()).values().stream()
+                .filter(table -> table.series() != null).toList();
+        if (tables.isEmpty()) {
+            throw new SequenceConfigurationException(setting, String.join(",", keys), "no key: the entities number"
+                    + " sequence '" + name + "' in one series (no seriesBy, no tenant); SeqgenHibernate.warmUp"
+                    + " opens it, as the Spring Boot starter's warm-up does");
+        }
+        String allowed = "a series key of sequence '" + name + "', its parts " + tables.stream()
+                .map(table -> String.join("/", table.series().partNames())).distinct()
+                .collect(Collectors.joining(" or ")) + ", joined by '/'";
+        Map<NumberSeries.Key, SeriesTable> opening = new LinkedHashMap<>();
+        for (String key : keys) {
+            try {
+                SequenceRegistry.seriesRow(name, key);
+            } catch (SequenceConfigurationException e) {
+                throw warmUpKey(setting, key, allowed + " (" + e.allowed() + ")", e);
+            }
+            int parts = key.split("/", -1).length;
+            SeriesTable table = tables.stream().filter(t -> t.series().partNames().size() == parts).findFirst()
+                    .orElseThrow(() -> warmUpKey(setting, key, allowed + ": it has " + parts + " part"
+                            + (parts == 1 ? "" : "s"), null));
+            try {
+                opening.put(table.series().keyOf(key, tenantOf), table);
+            } catch (IllegalArgumentException e) {
+                throw warmUpKey(setting, key, allowed + ": " + e.getMessage(), e);
+            }
+        }
+        List<Sequence> opened = new ArrayList<>();
+        opening.forEach((key, table) -> opened.add(openSeries(name, settings, key, table)));
+        source.registry().awaitFirstBlocks(opened, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        return true;
+    }
+
+    private static SequenceConfigurationException warmUpKey(String setting, String key, String allowed,
+            @Nullable Exception cause) {
+        SequenceConfigurationException invalid = new SequenceConfigurationException(setting, "'" + key + "'",
+                allowed);
+        if (cause != null) {
+            invalid.initCause(cause);
+        }
+        return invalid;
     }
 
     /**
