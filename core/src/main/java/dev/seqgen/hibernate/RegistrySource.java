@@ -179,9 +179,17 @@ final class RegistrySource {
         return null;
     }
 
-    private void requireNoRegistryRequired() {
+    /**
+     * Whether {@link SeqgenHibernate#REGISTRY_REQUIRED} is true: a framework gives the registry (the Spring Boot
+     * starter), and applies the start-up's warm-up itself. No I/O.
+     */
+    boolean registryRequired() {
         Object required = settings.get(SeqgenHibernate.REGISTRY_REQUIRED);
-        if (required != null && Boolean.parseBoolean(required.toString().trim())) {
+        return required != null && Boolean.parseBoolean(required.toString().trim());
+    }
+
+    private void requireNoRegistryRequired() {
+        if (registryRequired()) {
             throw new SequenceConfigurationException(SeqgenHibernate.REGISTRY, null, "a dev.seqgen.SequenceRegistry"
                     + " object, which is required because " + SeqgenHibernate.REGISTRY_REQUIRED + " is true: the"
                     + " framework that sets it (the seqgen Spring Boot starter) did not provide its registry to"

@@ -78,9 +78,10 @@ public final class SeqgenHibernate {
      * connection where each tenant has a schema or database of its own) and its first block waited for within the
      * sequence's acquire timeout, so that the first entities of known tenants and periods do not read their tables.
      * A sequence no entity numbers in series, or a key that is not one of its series, fails the start-up naming the
-     * setting and the key. Read whether or not the registry is given ({@link #REGISTRY}); as Spring Boot's property of
-     * the same name, which the starter applies before the application reports itself ready
-     * ({@link #warmUpSeries}).
+     * setting and the key. Read whether or not the registry is given ({@link #REGISTRY}), unless
+     * {@link #REGISTRY_REQUIRED} is true: the framework that sets it applies the warm-up itself (the Spring Boot
+     * starter, its property of the same name, before the application reports itself ready, through
+     * {@link #warmUpSeries}).
      */
     public static final String SERIES_WARM_UP_PREFIX = "seqgen.series.warm-up.";
 

@@ -63,6 +63,9 @@ import org.jspecify.annotations.Nullable;
  *    column in one report), and each sequence's row created once, with its settings; a bit-reversed sequence's
  *    row above the counters of the keys its tables hold (EntityColumns), since its keys say nothing of a row later. A
  *    store that cannot read the tables (its rows in a database of another kind) adopts nothing, with a warning.
+ *    Then the series listed under seqgen.series.warm-up (SeqgenHibernate.SERIES_WARM_UP_PREFIX) are opened through
+ *    the path of their first value (openSeries), so that known tenants and periods start above their rows before the
+ *    application takes traffic; Spring Boot's warm-up calls the same path (warmUpSeries) before readiness.
  * 3. First value (open()): the highest value of every column the sequence serves is read once, by the store on
  *    its own connection, and the row moved forward above it (EntityColumns): rows may arrive after start-up (Spring
  *    Boot's deferred data.sql). Only then is the sequence opened, without a second create, so no block below
@@ -372,14 +375,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /**
      * Opens the series named under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX} in the session factory's settings,
      * once it is built (after {@link #startAtBoot()}, and like it not while Hibernate may not access the database
-     * at boot), each waited for within its sequence's acquire timeout ({@link #warmUpSeries}).
+     * at boot), each waited for within its sequence's acquire timeout ({@link #warmUpSeries}). Not where a framework
+     * requires its registry ({@link SeqgenHibernate#REGISTRY_REQUIRED}): the Spring Boot starter warms up the series
+     * of its property of the same name itself, before readiness, and Hibernate's settings hold every system property,
+     * one that sets that property included.
      *
      * @param tenantOf reads a tenant identifier from its text, as the session factory's tenants are
      * @throws SequenceConfigurationException naming the setting and the key, if a sequence is not one the entities
      *     number in series or a key is not one of its series
      */
     synchronized void warmUpConfiguredSeriesAtBoot(Function<String, Object> tenantOf) {
-        if (!source.jdbcAtBoot()) {
+        if (!source.jdbcAtBoot() || source.registryRequired()) {
             return;
         }
         source.seriesWarmUp().forEach((name, keys) -> {

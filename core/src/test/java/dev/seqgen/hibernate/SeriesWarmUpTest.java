@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.testing.TestDatabase;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +115,34 @@ class SeriesWarmUpTest {
                     WarmUpInvoice.class).close())
                     .satisfies(e -> assertThat(HibernateTesting.messages(e)).contains(
                             "seqgen.series.warm-up.warm_invoice_ids", "in one series"));
+        } finally {
+            TestDatabase.H2.dropTable(TABLE);
+            TestDatabase.H2.dropTable(seqgenTable);
+            TestDatabase.H2.dropTable(seqgenTable + "_kept");
+        }
+    }
+
+    /**
+     * A framework that requires its registry (the Spring Boot starter) warms up itself, before readiness: the setting
+     * in Hibernate's settings (where every system property lands) opens nothing when the session factory is built,
+     * and {@link SeqgenHibernate#warmUpSeries} opens the series, telling the sequences it numbers from the others.
+     */
+    @Test
+    void aFrameworkThatRequiresItsRegistryWarmsUpThroughSeqgenHibernate() {
+        String seqgenTable = TestDatabase.uniqueTable();
+        try (SequenceRegistry given = SequenceRegistry.builder(JdbcSequenceStore.builder(
+                TestDatabase.H2.dataSource()).table(seqgenTable).build()).build();
+                SessionFactory factory = HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), PREFIX,
+                        seqgenTable, Map.of(SeqgenHibernate.REGISTRY, given, SeqgenHibernate.REGISTRY_REQUIRED, "true",
+                                SETTING, "acme/2026", SETTING + "s", "acme/2026"), WarmUpInvoice.class)) {
+            assertThat(given.openSeries("warm_invoice_numbers")).as("left to the framework").isEmpty();
+
+            assertThat(SeqgenHibernate.warmUpSeries(factory, "warm_invoice_numbers", List.of("acme/2026"),
+                    Duration.ofSeconds(30))).isTrue();
+            assertThat(given.seriesIfOpen("warm_invoice_numbers", "acme/2026")).isNotNull()
+                    .satisfies(series -> assertThat(series.stats().remaining()).isEqualTo(10));
+            assertThat(SeqgenHibernate.warmUpSeries(factory, "orders", List.of("acme/2026"),
+                    Duration.ofSeconds(30))).as("a sequence no entity numbers").isFalse();
         } finally {
             TestDatabase.H2.dropTable(TABLE);
             TestDatabase.H2.dropTable(seqgenTable);
