@@ -3,10 +3,8 @@ package dev.seqgen.hibernate;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.function.Function;
 import org.hibernate.SessionFactory;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
-import org.hibernate.type.descriptor.java.JavaType;
 
 /**
  * The Hibernate settings seqgen reads, for {@code hibernate.properties}, {@code persistence.xml},
@@ -149,21 +147,7 @@ public final class SeqgenHibernate {
             Duration timeout) {
         SessionFactoryImplementor factory = sessionFactory.unwrap(SessionFactoryImplementor.class);
         SeqgenRegistryService service = factory.getServiceRegistry().getService(SeqgenRegistryService.class);
-        return service != null && service.warmUpSeries(sequence, keys, tenantOf(factory), timeout);
-    }
-
-    /**
-     * Reads a tenant identifier from a series key's part, as the session factory's tenant identifiers are (their Java
-     * type's text form; the text itself where the type has none, as for {@code String} tenants).
-     */
-    static Function<String, Object> tenantOf(SessionFactoryImplementor factory) {
-        JavaType<Object> type = factory.getTenantIdentifierJavaType();
-        return text -> {
-            try {
-                return type == null ? text : type.fromString(text);
-            } catch (UnsupportedOperationException e) {
-                return text;
-            }
-        };
+        return service != null && service.warmUpSeries(sequence, keys, SeqgenRegistryService.tenantOf(factory),
+                timeout);
     }
 }

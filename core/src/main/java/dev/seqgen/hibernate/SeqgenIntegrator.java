@@ -173,7 +173,7 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
             SeqgenRegistryService service = service(factory);
             if (service != null) {
                 service.startAtBoot();
-                service.warmUpConfiguredSeriesAtBoot(SeqgenHibernate.tenantOf(built));
+                service.warmUpConfiguredSeriesAtBoot(built);
             }
         }
 

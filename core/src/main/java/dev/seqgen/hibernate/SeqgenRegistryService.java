@@ -15,10 +15,12 @@ import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.hibernate.dialect.Dialect;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.event.service.spi.EventListenerRegistry;
 import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
+import org.hibernate.type.descriptor.java.JavaType;
 
 import java.lang.annotation.Annotation;
 import java.time.Duration;
@@ -380,11 +382,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * of its property of the same name itself, before readiness, and Hibernate's settings hold every system property,
      * one that sets that property included.
      *
-     * @param tenantOf reads a tenant identifier from its text, as the session factory's tenants are
+     * @param factory the session factory, whose tenant identifiers the keys' tenants are
      * @throws SequenceConfigurationException naming the setting and the key, if a sequence is not one the entities
      *     number in series or a key is not one of its series
      */
-    synchronized void warmUpConfiguredSeriesAtBoot(Function<String, Object> tenantOf) {
+    synchronized void warmUpConfiguredSeriesAtBoot(SessionFactoryImplementor factory) {
         if (!source.jdbcAtBoot() || source.registryRequired()) {
             return;
         }
@@ -396,7 +398,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                                 + " series; none numbers sequence '" + name + "' (its entities number "
                                 + String.join(", ", registered.keySet()) + ")");
             }
-            warmUpSeries(name, keys, tenantOf, settings.acquireTimeout());
+            warmUpSeries(name, keys, tenantOf(factory), settings.acquireTimeout());
         });
     }
 
@@ -458,6 +460,21 @@ final class SeqgenRegistryService implements Service, Stoppable {
         opening.forEach((key, table) -> opened.add(openSeries(name, settings, key, table)));
         source.registry().awaitFirstBlocks(opened, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         return true;
+    }
+
+    /**
+     * Reads a tenant identifier from a series key's part, as the session factory's tenant identifiers are (their Java
+     * type's text form; the text itself where the type has none, as for {@code String} tenants).
+     */
+    static Function<String, Object> tenantOf(SessionFactoryImplementor factory) {
+        JavaType<Object> type = factory.getTenantIdentifierJavaType();
+        return text -> {
+            try {
+                return type == null ? text : type.fromString(text);
+            } catch (UnsupportedOperationException e) {
+                return text;
+            }
+        };
     }
 
     private static SequenceConfigurationException warmUpKey(String setting, String key, String allowed,
