@@ -138,7 +138,8 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
      * first, else through the registry, if it knows the sequence (configured, declared by a framework, or open).
      *
      * @throws SequenceConfigurationException naming the property if no mapping numbers the sequence and the registry
-     *     does not know it (a misspelt name would otherwise make series of a sequence nobody numbers)
+     *     does not know it (a misspelt name would otherwise make series of a sequence nobody numbers), or a key is not
+     *     valid
      */
     private void warmUpSeries(SequenceRegistry available, String name, List<String> keys, long deadline) {
         boolean byEntities = false;
@@ -148,12 +149,17 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
         if (byEntities) {
             return;
         }
+        String property = SERIES_PROPERTY + "." + name;
         if (!available.knows(name)) {
-            throw new SequenceConfigurationException(SERIES_PROPERTY + "." + name, String.join(",", keys),
-                    "keys of a sequence the application numbers in series: one its entities number, or one"
-                            + " configured under seqgen.sequences (sequence '" + name + "' is neither)");
+            throw new SequenceConfigurationException(property, String.join(",", keys), "keys of a sequence the"
+                    + " application numbers in series: one its entities number, or one configured under"
+                    + " seqgen.sequences (sequence '" + name + "' is neither)");
         }
-        available.warmUpSeries(name, keys, left(deadline));
+        try {
+            available.warmUpSeries(name, keys, left(deadline));
+        } catch (SequenceConfigurationException e) {
+            throw SeqgenSettings.invalid(property, e.value(), e.allowed() + " (" + e.setting() + ")", e);
+        }
     }
 
     /**

@@ -165,7 +165,10 @@ class TenantNumbersTest {
         }
     }
 
-    /** A key that is not one of the sequence's series, or a sequence nothing numbers: the start-up fails. */
+    /**
+     * A key that is not one of the sequence's series, or a sequence nothing numbers: the start-up fails naming the
+     * property and the key; so does an invalid key of a sequence of the plain API.
+     */
     @Test
     void aWarmUpKeyThatIsNotOneOfTheSeriesOrAnUnknownSequenceFailsTheStartUp() {
         ApplicationContextRunner runner = contextRunner.withPropertyValues(
@@ -178,6 +181,9 @@ class TenantNumbersTest {
                 context -> assertThatThrownBy(() -> runRunners(context)).hasMessageContainingAll(
                         "seqgen.series.warm-up.seqgen_tenant_invoice_number", "acme/2026",
                         "sequence 'seqgen_tenant_invoice_number' is neither"));
+        runner.withPropertyValues("seqgen.sequences.invoices.strategy=batch", "seqgen.series.warm-up.invoices=acme//2026")
+                .run(context -> assertThatThrownBy(() -> runRunners(context)).hasMessageContainingAll(
+                        "seqgen.series.warm-up.invoices", "'acme//2026'", "sequence 'invoices'", "a part is empty"));
     }
 
     private static void runRunners(AssertableApplicationContext context) throws Exception {
