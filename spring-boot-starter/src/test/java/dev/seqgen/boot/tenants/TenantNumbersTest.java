@@ -181,9 +181,10 @@ class TenantNumbersTest {
                 context -> assertThatThrownBy(() -> runRunners(context)).hasMessageContainingAll(
                         "seqgen.series.warm-up.seqgen_tenant_invoice_number", "acme/2026",
                         "sequence 'seqgen_tenant_invoice_number' is neither"));
-        runner.withPropertyValues("seqgen.sequences.invoices.strategy=batch", "seqgen.series.warm-up.invoices=acme//2026")
-                .run(context -> assertThatThrownBy(() -> runRunners(context)).hasMessageContainingAll(
-                        "seqgen.series.warm-up.invoices", "'acme//2026'", "sequence 'invoices'", "a part is empty"));
+        runner.withPropertyValues("seqgen.sequences.invoices.strategy=batch",
+                "seqgen.series.warm-up.invoices=acme//2026").run(context -> assertThatThrownBy(() -> runRunners(
+                        context)).hasMessageContainingAll("seqgen.series.warm-up.invoices", "'acme//2026'",
+                                "sequence 'invoices'", "a part is empty"));
     }
 
     private static void runRunners(AssertableApplicationContext context) throws Exception {
