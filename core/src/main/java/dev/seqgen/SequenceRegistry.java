@@ -878,9 +878,9 @@ public final class SequenceRegistry implements AutoCloseable {
      *
      * <p>A sequence that a framework {@linkplain #declare declared} (seqgen's Hibernate generators and Spring Data
      * JDBC callbacks do, for the sequences their entities number) is left alone, with a line at INFO: the framework
-     * opens a series at its first use, where its counter is (for some, a tenant's own table), after reading the
-     * numbers its entities' table already holds; a block taken or a row made here could hold one of those numbers, or
-     * be in the wrong table.
+     * opens a series where its counter is (for some, a tenant's own table), after reading the numbers its entities'
+     * table already holds; a block taken or a row made here could hold one of those numbers, or be in the wrong
+     * table. Hibernate's series are warmed up through {@code SeqgenHibernate.warmUpSeries}, which reads them first.
      *
      * @param name the sequence name
      * @param keys the series keys
@@ -907,6 +907,33 @@ public final class SequenceRegistry implements AutoCloseable {
             opened.add(series(name, key, settings));
         }
         awaitFirstBlocks(opened, deadline, timeout);
+    }
+
+    /**
+     * Waits until each of the given sequences or series holds its first block, as
+     * {@link #warmUp(Collection, Duration)} does for those it opens: for frameworks that open a series themselves,
+     * where its counter is and after reading the numbers their tables hold, before the application takes traffic.
+     * SYNC and ASYNC sequences hold no block and are not waited for.
+     *
+     * @param opened sequences or series opened by this registry (or by one with its ticker)
+     * @param timeout the longest the call waits, for all of them together
+     * @throws SequenceUnavailableException naming the first one whose first block is not in hand in time (the
+     *     others' failures suppressed in it)
+     */
+    public void awaitFirstBlocks(Collection<Sequence> opened, Duration timeout) {
+        awaitFirstBlocks(List.copyOf(opened), ticker.read() + timeout.toNanos(), timeout);
+    }
+
+    /**
+     * Whether this registry knows a sequence by its name: configured in the builder, {@linkplain #declare declared}
+     * by a framework, or open. Every name is valid for {@link #sequence(String)}; frameworks ask this to tell a
+     * name their configuration lists from a misspelt one.
+     *
+     * @param name the sequence name
+     * @return whether the name is configured, declared or open
+     */
+    public boolean knows(String name) {
+        return perSequence.containsKey(name) || declared.containsKey(name) || sequences.containsKey(name);
     }
 
     private static void awaitFirstBlocks(List<Sequence> opened, long deadline, Duration timeout) {

@@ -10,9 +10,11 @@ import jakarta.persistence.Enumerated;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import org.hibernate.MappingException;
 import org.hibernate.annotations.TenantId;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
@@ -242,6 +244,71 @@ final class NumberSeries {
                     + session.getEntityPersister(null, entity).getEntityName() + " cannot be made from "
                     + describe(session, entity) + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The key of a series named by its text, as {@link #keyOf(SharedSessionContractImplementor, Object, String)}
+     * makes it from an entity whose values the parts are: for a warm-up that opens a known series ({@code acme/2026})
+     * before its first entity. A part is read as what it stands for and must be written as an entity's value would
+     * write it: a tenant identifier, a value of the attribute's type (an enum constant's name), a year
+     * ({@code 2026}) or a month ({@code 2026-03}), whose first day then stands for the period.
+     *
+     * @param text the key, valid as a key ({@link SequenceRegistry#seriesRow}) and of this series' number of parts
+     * @param tenantOf reads a tenant identifier from its text
+     * @return the key, with the values its parts stand for
+     * @throws IllegalArgumentException naming the part that is not what it stands for, and what it must be
+     */
+    Key keyOf(String text, Function<String, Object> tenantOf) {
+        List<String> texts = List.of(text.split("/", -1));
+        List<Object> values = new ArrayList<>(parts.size());
+        Object schemaTenant = null;
+        for (int i = 0; i < parts.size(); i++) {
+            Part part = parts.get(i);
+            Object value;
+            try {
+                value = switch (part.kind()) {
+                    case TENANT, SCHEMA -> tenantOf.apply(texts.get(i));
+                    case PERIOD -> YearMonth.parse(part.period() == SeriesPeriod.YEAR ? texts.get(i) + "-01"
+                            : texts.get(i)).atDay(1);
+                    case VALUE -> valueOf(part.type(), texts.get(i));
+                };
+            } catch (RuntimeException e) {
+                value = null;
+            }
+            String written = value == null ? null : part.kind() == Kind.PERIOD ? part.period().keyPart(value)
+                    : value instanceof Enum<?> constant ? constant.name() : value.toString();
+            if (!texts.get(i).equals(written)) {
+                throw new IllegalArgumentException("its part " + (i + 1) + ", '" + texts.get(i) + "', is not "
+                        + (part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA ? "a tenant identifier"
+                                : part.kind() == Kind.PERIOD ? (part.period() == SeriesPeriod.YEAR ? "a year, as 2026"
+                                        : "a month, as 2026-03") + ", of attribute '" + part.attribute() + "'"
+                                : "a value of attribute '" + part.attribute() + "' (" + part.type().getSimpleName()
+                                        + ")"));
+            }
+            if (part.kind() == Kind.SCHEMA) {
+                schemaTenant = value;
+            }
+            values.add(value);
+        }
+        return new Key(text, texts, List.copyOf(values), schemaTenant);
+    }
+
+    /** A value of a VALUE part's type read from its key part, or an exception. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object valueOf(Class<?> type, String text) {
+        if (type.isEnum()) {
+            return Enum.valueOf((Class<? extends Enum>) type, text);
+        }
+        if (type == Long.class || type == long.class) {
+            return Long.valueOf(text);
+        }
+        if (type == Integer.class || type == int.class) {
+            return Integer.valueOf(text);
+        }
+        if (type == Short.class || type == short.class) {
+            return Short.valueOf(text);
+        }
+        return text;
     }
 
     /** The attributes the key is made of, with their values, for a message. */

@@ -18,8 +18,11 @@ import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.hibernate.engine.jdbc.spi.JdbcServices;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -57,6 +60,25 @@ final class RegistrySource {
     /** @return the Hibernate setting of that name, or null */
     @Nullable Object setting(String name) {
         return settings.get(name);
+    }
+
+    /**
+     * The series to warm up, by sequence ({@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}): each setting's keys, from
+     * its text (comma-separated, spaces around a key ignored) or a collection of them. No I/O.
+     *
+     * @return the keys by sequence name, in the settings' order of names
+     */
+    Map<String, List<String>> seriesWarmUp() {
+        Map<String, List<String>> series = new TreeMap<>();
+        settings.forEach((name, value) -> {
+            if (name.startsWith(SeqgenHibernate.SERIES_WARM_UP_PREFIX) && value != null) {
+                Stream<?> keys = value instanceof Collection<?> listed ? listed.stream()
+                        : Stream.of(value.toString().split(",", -1));
+                series.put(name.substring(SeqgenHibernate.SERIES_WARM_UP_PREFIX.length()),
+                        keys.map(key -> key.toString().trim()).toList());
+            }
+        });
+        return series;
     }
 
     /** @return Hibernate's connection provider, or null (a multi-tenant set-up) */
@@ -157,9 +179,17 @@ final class RegistrySource {
         return null;
     }
 
-    private void requireNoRegistryRequired() {
+    /**
+     * Whether {@link SeqgenHibernate#REGISTRY_REQUIRED} is true: a framework gives the registry (the Spring Boot
+     * starter), and applies the start-up's warm-up itself. No I/O.
+     */
+    boolean registryRequired() {
         Object required = settings.get(SeqgenHibernate.REGISTRY_REQUIRED);
-        if (required != null && Boolean.parseBoolean(required.toString().trim())) {
+        return required != null && Boolean.parseBoolean(required.toString().trim());
+    }
+
+    private void requireNoRegistryRequired() {
+        if (registryRequired()) {
             throw new SequenceConfigurationException(SeqgenHibernate.REGISTRY, null, "a dev.seqgen.SequenceRegistry"
                     + " object, which is required because " + SeqgenHibernate.REGISTRY_REQUIRED + " is true: the"
                     + " framework that sets it (the seqgen Spring Boot starter) did not provide its registry to"

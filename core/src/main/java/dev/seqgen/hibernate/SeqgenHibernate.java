@@ -3,6 +3,7 @@ package dev.seqgen.hibernate;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.SortedMap;
@@ -69,6 +70,23 @@ public final class SeqgenHibernate {
      * own; as Spring Boot's property of the same name.
      */
     public static final String SERIES_IDLE_TIMEOUT = "seqgen.series.idle-timeout";
+
+    /**
+     * Prefix of the settings naming series to open at start-up, followed by a sequence name that the entities number
+     * in series; the value is the series keys, comma-separated (or a collection of them), such as
+     * {@code seqgen.series.warm-up.invoices=acme/2026,globex/2026}: a key's parts in the order of the series' parts,
+     * the tenant's first, then {@link SeqgenNumber#seriesBy()}'s (a year as {@code 2026}, a month as
+     * {@code 2026-03}). Once the session factory is built, each series is opened as its first entity would open it
+     * (above the numbers its rows already hold in every table the sequence numbers, read through the tenant's own
+     * connection where each tenant has a schema or database of its own) and its first block waited for within the
+     * sequence's acquire timeout, so that the first entities of known tenants and periods do not read their tables.
+     * A sequence no entity numbers in series, or a key that is not one of its series, fails the start-up naming the
+     * setting and the key. Read whether or not the registry is given ({@link #REGISTRY}), unless
+     * {@link #REGISTRY_REQUIRED} is true: the framework that sets it applies the warm-up itself (the Spring Boot
+     * starter, its property of the same name, before the application reports itself ready, through
+     * {@link #warmUpSeries}).
+     */
+    public static final String SERIES_WARM_UP_PREFIX = "seqgen.series.warm-up.";
 
     /**
      * Prefix of the default sequence settings when seqgen builds its own registry, followed by the
@@ -140,5 +158,35 @@ public final class SeqgenHibernate {
     private static @Nullable SeqgenRegistryService service(SessionFactory sessionFactory) {
         return sessionFactory.unwrap(SessionFactoryImplementor.class).getServiceRegistry()
                 .getService(SeqgenRegistryService.class);
+    }
+
+    /**
+     * Opens known series of a sequence that the session factory's entities number in series ({@link SeqgenNumber}
+     * with {@code seriesBy} or per tenant, an id counted per tenant's schema), each as its first entity would open it:
+     * its row made sure of, then moved above the numbers its rows already hold in every table the sequence numbers,
+     * read through the tenant's own connection where each tenant has a schema or database of its own (and counted in
+     * seqgen's table of the tenant's schema where its SYNC counters live there); then waits until each holds its
+     * first block. What {@link #SERIES_WARM_UP_PREFIX} does at start-up; Spring Boot's warm-up calls it before the
+     * application reports itself ready.
+     *
+     * @param sessionFactory the session factory
+     * @param sequence the sequence name
+     * @param keys the series keys, as {@link #SERIES_WARM_UP_PREFIX} describes them ({@code acme/2026})
+     * @param timeout the longest the call waits for the first blocks, for all the series together
+     * @return false if no seqgen generator of the session factory numbers the sequence (nothing is opened)
+     * @throws dev.seqgen.SequenceConfigurationException naming {@code seqgen.series.warm-up.<sequence>} and the key,
+     *     if a key is not one of the sequence's series (not valid, another number of parts, a part that is not a
+     *     value of its attribute), or the entities number the sequence in one series only; nothing is opened then
+     * @throws dev.seqgen.SequenceUnavailableException naming a series whose first block did not come in time (it is
+     *     open, and its reservation goes on in the background)
+     * @throws org.hibernate.MappingException naming the entity and sequence if a series could not be opened (a
+     *     tenant's table that cannot be read)
+     */
+    public static boolean warmUpSeries(SessionFactory sessionFactory, String sequence, Collection<String> keys,
+            Duration timeout) {
+        SessionFactoryImplementor factory = sessionFactory.unwrap(SessionFactoryImplementor.class);
+        SeqgenRegistryService service = factory.getServiceRegistry().getService(SeqgenRegistryService.class);
+        return service != null && service.warmUpSeries(sequence, keys, SeqgenRegistryService.tenantOf(factory),
+                timeout);
     }
 }

@@ -34,8 +34,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Generators do no database I/O while Hibernate reads the mappings; they register with seqgen's service,
  * and this integrator's observer does the I/O (building the registry if none was given, putting each sequence
  * row above the rows already in the entity tables) once the session factory exists, so that a broken
- * database or store still fails at start-up. With {@code hibernate.boot.allow_jdbc_metadata_access=false}
- * (offline metadata builds, Spring's AOT processing) it does nothing at start-up, and the first id does it.
+ * database or store still fails at start-up; it then opens the series listed under
+ * {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}, each above the rows it already holds. With
+ * {@code hibernate.boot.allow_jdbc_metadata_access=false} (offline metadata builds, Spring's AOT processing) it does
+ * nothing at start-up, and the first id does it.
  * Flushes are watched only once a SYNC {@link SeqgenNumber} that reserves at flush exists
  * ({@link SeqgenRegistryService#listenTo}); session factories without one pay nothing per flush.
  *
@@ -171,6 +173,7 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
             SeqgenRegistryService service = service(factory);
             if (service != null) {
                 service.startAtBoot();
+                service.warmUpConfiguredSeriesAtBoot(built);
             }
         }
 

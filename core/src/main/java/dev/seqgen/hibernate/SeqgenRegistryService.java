@@ -1,6 +1,7 @@
 package dev.seqgen.hibernate;
 
 import dev.seqgen.KeyOrder;
+import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceException;
 import dev.seqgen.SequenceRegistry;
@@ -10,17 +11,21 @@ import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.jdbc.ApplicationTables;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.hibernate.dialect.Dialect;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.event.service.spi.EventListenerRegistry;
 import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
+import org.hibernate.type.descriptor.java.JavaType;
 
 import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +35,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,6 +67,9 @@ import org.jspecify.annotations.Nullable;
  *    column in one report), and each sequence's row created once, with its settings; a bit-reversed sequence's
  *    row above the counters of the keys its tables hold (EntityColumns), since its keys say nothing of a row later. A
  *    store that cannot read the tables (its rows in a database of another kind) adopts nothing, with a warning.
+ *    Then the series listed under seqgen.series.warm-up (SeqgenHibernate.SERIES_WARM_UP_PREFIX) are opened through
+ *    the path of their first value (openSeries), so that known tenants and periods start above their rows before the
+ *    application takes traffic; Spring Boot's warm-up calls the same path (warmUpSeries) before readiness.
  * 3. First value (open()): the highest value of every column the sequence serves is read once, by the store on
  *    its own connection, and the row moved forward above it (EntityColumns): rows may arrive after start-up (Spring
  *    Boot's deferred data.sql). Only then is the sequence opened, without a second create, so no block below
@@ -113,6 +122,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * registered; read without a lock by {@link #seriesSequences}.
      */
     private final transient Map<String, SequenceSettings> seriesOnly = new ConcurrentHashMap<>();
+    /** The settings of every sequence a generator registered, by name: those a warm-up opens series of. Guarded. */
+    private final transient Map<String, SequenceSettings> registered = new LinkedHashMap<>();
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
@@ -177,6 +188,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             known.declare(registration.name(), registration.settings());
         }
         pending.add(registration);
+        registered.putIfAbsent(registration.name(), registration.settings());
         if (registration.seriesOnly()) {
             seriesOnly.putIfAbsent(registration.name(), registration.settings());
         }
@@ -384,6 +396,119 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (late != null) {
             throw late;
         }
+    }
+
+    /**
+     * Opens the series named under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX} in the session factory's settings,
+     * once it is built (after {@link #startAtBoot()}, and like it not while Hibernate may not access the database
+     * at boot), each waited for within its sequence's acquire timeout ({@link #warmUpSeries}). Not where a framework
+     * requires its registry ({@link SeqgenHibernate#REGISTRY_REQUIRED}): the Spring Boot starter warms up the series
+     * of its property of the same name itself, before readiness, and Hibernate's settings hold every system property,
+     * one that sets that property included.
+     *
+     * @param factory the session factory, whose tenant identifiers the keys' tenants are
+     * @throws SequenceConfigurationException naming the setting and the key, if a sequence is not one the entities
+     *     number in series or a key is not one of its series
+     */
+    synchronized void warmUpConfiguredSeriesAtBoot(SessionFactoryImplementor factory) {
+        if (!source.jdbcAtBoot() || source.registryRequired()) {
+            return;
+        }
+        source.seriesWarmUp().forEach((name, keys) -> {
+            SequenceSettings settings = registered.get(name);
+            if (settings == null) {
+                throw new SequenceConfigurationException(SeqgenHibernate.SERIES_WARM_UP_PREFIX + name,
+                        String.join(",", keys), "keys of a sequence this session factory's entities number in"
+                                + " series; none numbers sequence '" + name + "' (its entities number "
+                                + String.join(", ", registered.keySet()) + ")");
+            }
+            warmUpSeries(name, keys, tenantOf(factory), settings.acquireTimeout());
+        });
+    }
+
+    /**
+     * Opens known series of a sequence that the entities number in series, before their first use, each as its first
+     * use would ({@link #openSeries}: its row made sure of, then moved above the numbers its rows hold in every table
+     * the sequence numbers, read through the tenant's own connection where each tenant has a schema or database of
+     * its own, in whose table the series counts where its SYNC counters live with the tenant's data), and waits until
+     * each holds its first block. Every key is read before any series opens.
+     *
+     * @param name the sequence name
+     * @param keys the series keys, such as {@code acme/2026}
+     * @param tenantOf reads a tenant identifier from its text
+     * @param timeout the longest the call waits for the first blocks, for all the series together
+     * @return false if no entity of this session factory numbers the sequence (nothing is opened)
+     * @throws SequenceConfigurationException naming {@code seqgen.series.warm-up.<name>} and the key, if a key is
+     *     not valid, has another number of parts than the sequence's series, or a part is not what it stands for, or
+     *     if the entities number the sequence in one series only
+     * @throws SequenceUnavailableException naming a series whose first block did not come in time (it is open)
+     * @throws SeqgenMappingException naming the entity and sequence if a series could not be opened
+     */
+    synchronized boolean warmUpSeries(String name, Collection<String> keys, Function<String, Object> tenantOf,
+            Duration timeout) {
+        start();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        SequenceSettings settings = registered.get(name);
+        if (settings == null) {
+            return false;
+        }
+        String setting = SeqgenHibernate.SERIES_WARM_UP_PREFIX + name;
+        List<SeriesTable> tables = seriesTables.getOrDefault(name, Map.of()).values().stream()
+                .filter(table -> table.series() != null).toList();
+        if (tables.isEmpty()) {
+            throw new SequenceConfigurationException(setting, String.join(",", keys), "no key: the entities number"
+                    + " sequence '" + name + "' in one series (no seriesBy, no tenant); SeqgenHibernate.warmUp"
+                    + " opens it, as the Spring Boot starter's warm-up does");
+        }
+        String allowed = "a series key of sequence '" + name + "', its parts " + tables.stream()
+                .map(table -> String.join("/", table.series().partNames())).distinct()
+                .collect(Collectors.joining(" or ")) + ", joined by '/'";
+        Map<NumberSeries.Key, SeriesTable> opening = new LinkedHashMap<>();
+        for (String key : keys) {
+            try {
+                SequenceRegistry.seriesRow(name, key);
+            } catch (SequenceConfigurationException e) {
+                throw warmUpKey(setting, key, allowed + " (" + e.allowed() + ")", e);
+            }
+            int parts = key.split("/", -1).length;
+            SeriesTable table = tables.stream().filter(t -> t.series().partNames().size() == parts).findFirst()
+                    .orElseThrow(() -> warmUpKey(setting, key, allowed + ": it has " + parts + " part"
+                            + (parts == 1 ? "" : "s"), null));
+            try {
+                opening.put(table.series().keyOf(key, tenantOf), table);
+            } catch (IllegalArgumentException e) {
+                throw warmUpKey(setting, key, allowed + ": " + e.getMessage(), e);
+            }
+        }
+        List<Sequence> opened = new ArrayList<>();
+        opening.forEach((key, table) -> opened.add(openSeries(name, settings, key, table)));
+        source.registry().awaitFirstBlocks(opened, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        return true;
+    }
+
+    /**
+     * Reads a tenant identifier from a series key's part, as the session factory's tenant identifiers are (their Java
+     * type's text form; the text itself where the type has none, as for {@code String} tenants).
+     */
+    static Function<String, Object> tenantOf(SessionFactoryImplementor factory) {
+        JavaType<Object> type = factory.getTenantIdentifierJavaType();
+        return text -> {
+            try {
+                return type == null ? text : type.fromString(text);
+            } catch (UnsupportedOperationException e) {
+                return text;
+            }
+        };
+    }
+
+    private static SequenceConfigurationException warmUpKey(String setting, String key, String allowed,
+            @Nullable Exception cause) {
+        SequenceConfigurationException invalid = new SequenceConfigurationException(setting, "'" + key + "'",
+                allowed);
+        if (cause != null) {
+            invalid.initCause(cause);
+        }
+        return invalid;
     }
 
     /**

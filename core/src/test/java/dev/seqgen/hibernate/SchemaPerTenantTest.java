@@ -147,6 +147,82 @@ class SchemaPerTenantTest {
     }
 
     /**
+     * Known tenants listed under {@code seqgen.series.warm-up}: once the session factory is built, each tenant's number
+     * series is open above the documents its schema already holds (read through the tenant's own connection), counted
+     * in the tenant's schema or in the central table, and acme's id series holds its first block; the first inserts
+     * continue above the documents, and no other row or number appears.
+     */
+    @ParameterizedTest(name = "{0}, counters {1}")
+    @MethodSource("placements")
+    void theListedTenantsSeriesAreOpenAboveTheirSchemasRowsBeforeTheFirstInsert(TestDatabase db, Counters counters)
+            throws Exception {
+        HikariDataSource dataSource = db.newPool(8);
+        String unqualified = TestDatabase.uniqueTable();
+        String central = centralSchema(db, dataSource) + "." + unqualified;
+        String table = counters == Counters.CENTRAL ? central : unqualified;
+        List<String> tenants = List.of("acme", "globex");
+        try {
+            for (String tenant : tenants) {
+                createSchema(db, dataSource, tenant);
+                if (counters == Counters.TENANT) {
+                    createSeqgenTable(dataSource, schema(db, tenant) + "." + unqualified);
+                }
+            }
+            createSeqgenTable(dataSource, central);
+            for (int i = 1; i <= 5; i++) {
+                TenantDatabases.execute(dataSource, "INSERT INTO " + schema(db, "acme") + ".schema_doc (id, number,"
+                        + " tag) VALUES (" + (i * 10) + ", " + i + ", 0)");
+            }
+            try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource)
+                    .table(table).build()).build();
+                    SessionFactory factory = sessionFactory(db, dataSource, registry, Map.of(
+                            SeqgenHibernate.SERIES_WARM_UP_PREFIX + "schema_doc_numbers", "acme,globex",
+                            SeqgenHibernate.SERIES_WARM_UP_PREFIX + "schema_doc_ids", List.of("acme")),
+                            SchemaDoc.class)) {
+                SeqgenRegistryService service = factory.unwrap(SessionFactoryImplementor.class).getServiceRegistry()
+                        .requireService(SeqgenRegistryService.class);
+                for (String tenant : tenants) {
+                    assertThat(service.seriesIfOpen("schema_doc_numbers", new NumberSeries.Key(tenant,
+                            List.of(tenant), List.of(tenant), tenant))).as("%s's numbers, open", tenant).isNotNull();
+                }
+                String acmeCounters = counters == Counters.CENTRAL ? central : schema(db, "acme") + "." + unqualified;
+                String globexCounters = counters == Counters.CENTRAL ? central
+                        : schema(db, "globex") + "." + unqualified;
+                assertThat(HibernateTesting.nextValue(dataSource, acmeCounters, "schema_doc_numbers#acme"))
+                        .as("above acme's 5 documents").isEqualTo(6);
+                assertThat(HibernateTesting.nextValue(dataSource, globexCounters, "schema_doc_numbers#globex"))
+                        .isEqualTo(1);
+                assertThat(registry.seriesIfOpen("schema_doc_ids", "acme")).as("acme's ids, open")
+                        .isNotNull().satisfies(ids -> assertThat(ids.stats().remaining()).isPositive());
+                assertThat(HibernateTesting.nextValue(dataSource, central, "schema_doc_ids#acme"))
+                        .as("a block above acme's ids, up to 50").isGreaterThanOrEqualTo(51 + 10);
+                assertThat(registry.seriesIfOpen("schema_doc_ids", "globex")).as("not listed").isNull();
+
+                assertThat(insert(factory, "acme")).isEqualTo(6L);
+                assertThat(insert(factory, "globex")).isEqualTo(1L);
+                assertThat(count(dataSource, schema(db, "acme") + ".schema_doc")).isEqualTo(5 + 1);
+                assertThat(HibernateTesting.nextValue(dataSource, acmeCounters, "schema_doc_numbers#acme"))
+                        .isEqualTo(7);
+                if (counters == Counters.TENANT) {
+                    assertThat(rows(dataSource, schema(db, "acme") + "." + unqualified))
+                            .containsExactly("schema_doc_numbers#acme");
+                    assertThat(rows(dataSource, central)).noneMatch(row -> row.startsWith("schema_doc_numbers"));
+                } else {
+                    assertThat(rows(dataSource, central)).filteredOn(row -> row.startsWith("schema_doc_numbers"))
+                            .containsExactly("schema_doc_numbers#acme", "schema_doc_numbers#globex");
+                }
+            }
+        } finally {
+            for (String tenant : tenants) {
+                dropSchema(db, dataSource, tenant);
+            }
+            dataSource.close();
+            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified);
+            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified + "_kept");
+        }
+    }
+
+    /**
      * Two entities numbered in one series, first used in one transaction, the second one's table holding a number
      * above the first one's (8 against 5): the series' first opening reads both tables and starts above 8, before
      * the transaction takes a number; the second entity's opening, after that number, finds the row above its table
@@ -372,7 +448,13 @@ class SchemaPerTenantTest {
 
     private static SessionFactory sessionFactory(TestDatabase db, DataSource dataSource, SequenceRegistry registry,
             Class<?>... entities) {
+        return sessionFactory(db, dataSource, registry, Map.of(), entities);
+    }
+
+    private static SessionFactory sessionFactory(TestDatabase db, DataSource dataSource, SequenceRegistry registry,
+            Map<String, Object> settings, Class<?>... entities) {
         Configuration configuration = new Configuration();
+        configuration.getProperties().putAll(settings);
         for (Class<?> entity : entities) {
             configuration.addAnnotatedClass(entity);
         }

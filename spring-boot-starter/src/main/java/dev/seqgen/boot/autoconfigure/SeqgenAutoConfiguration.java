@@ -12,6 +12,7 @@ import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 import dev.seqgen.spi.SequenceStore;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import jakarta.persistence.EntityManagerFactory;
 import javax.sql.DataSource;
@@ -330,11 +331,30 @@ public final class SeqgenAutoConfiguration {
             };
         }
 
-        /** The sequences of the entity mappings, opened for the warm-up through Hibernate ({@link SeqgenWarmUp}). */
+        /**
+         * The sequences and series of the entity mappings, opened for the warm-up through Hibernate
+         * ({@link SeqgenWarmUp}).
+         */
         @Bean
         SeqgenWarmUp.MappedSequences seqgenMappedSequences(ObjectProvider<EntityManagerFactory> factories) {
-            return timeout -> factories.orderedStream()
-                    .forEach(factory -> SeqgenHibernate.warmUp(factory.unwrap(SessionFactory.class), timeout));
+            return new SeqgenWarmUp.MappedSequences() {
+
+                @Override
+                public void warmUp(Duration timeout) {
+                    factories.orderedStream()
+                            .forEach(factory -> SeqgenHibernate.warmUp(factory.unwrap(SessionFactory.class), timeout));
+                }
+
+                @Override
+                public boolean warmUpSeries(String name, List<String> keys, Duration timeout) {
+                    boolean numbered = false;
+                    for (EntityManagerFactory factory : factories.orderedStream().toList()) {
+                        numbered |= SeqgenHibernate.warmUpSeries(factory.unwrap(SessionFactory.class), name, keys,
+                                timeout);
+                    }
+                    return numbered;
+                }
+            };
         }
     }
 }

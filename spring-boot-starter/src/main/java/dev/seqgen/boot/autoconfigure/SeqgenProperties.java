@@ -568,8 +568,10 @@ public class SeqgenProperties {
         /**
          * Series to open, with their first blocks, before the application reports itself ready, by sequence: keys
          * such as acme/2026, comma-separated (seqgen.series.warm-up.invoices=acme/2026,globex/2026). Within
-         * seqgen.warm-up.timeout, after the sequences' own warm-up. For series taken from the registry; the series of
-         * a sequence that entities number open at their first use, after reading their table, and are left alone.
+         * seqgen.warm-up.timeout, after the sequences' own warm-up. A sequence that entities number in series has
+         * its series opened as their first entity would open them, above the numbers their rows already hold (read
+         * through each tenant's own connection where tenants have schemas of their own); any other must be configured
+         * under seqgen.sequences. An unknown sequence, or a key that is not one of its series, fails the start-up.
          */
         private Map<String, List<String>> warmUp = new LinkedHashMap<>();
 

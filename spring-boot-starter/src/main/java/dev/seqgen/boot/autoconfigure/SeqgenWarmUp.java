@@ -27,7 +27,9 @@ import org.springframework.core.Ordered;
  *       row above the ids its tables hold first, as at a first value;</li>
  *   <li>the sequences configured under {@code seqgen.sequences} and every sequence open by then
  *       ({@link SequenceRegistry#warmUp(Duration)});</li>
- *   <li>the series named under {@code seqgen.series.warm-up}
+ *   <li>the series named under {@code seqgen.series.warm-up}: through Hibernate for a sequence the entities number
+ *       in series, which reads the series' rows in their tables first (through each tenant's own connection where
+ *       tenants have schemas of their own), as at a first value; else through the registry
  *       ({@link SequenceRegistry#warmUpSeries(String, java.util.Collection, Duration)}).</li>
  * </ol>
  *
@@ -58,15 +60,33 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
     /** The property of the start-up limit. */
     static final String TIMEOUT_PROPERTY = "seqgen.warm-up.timeout";
 
-    /** Opens the sequences of the entity mappings not opened yet and takes their first blocks. */
-    @FunctionalInterface
+    /** The property of the series to warm up, followed by a sequence name. */
+    static final String SERIES_PROPERTY = "seqgen.series.warm-up";
+
+    /** Opens the sequences, and named series, of the entity mappings, as their first values would. */
     interface MappedSequences {
 
         /**
+         * Opens the sequences of the entity mappings not opened yet and takes their first blocks.
+         *
          * @param timeout the longest the first blocks are waited for, all together
          * @throws SequenceUnavailableException naming a sequence whose first block did not come in time
          */
         void warmUp(Duration timeout);
+
+        /**
+         * Opens named series of a sequence the entity mappings number in series, after reading their tables, and
+         * takes their first blocks.
+         *
+         * @param name the sequence name
+         * @param keys the series keys
+         * @param timeout the longest the first blocks are waited for, all together
+         * @return whether the mappings number the sequence (false: nothing was opened)
+         * @throws SequenceConfigurationException naming the property and the key, if a key is not one of the
+         *     sequence's series
+         * @throws SequenceUnavailableException naming a series whose first block did not come in time
+         */
+        boolean warmUpSeries(String name, List<String> keys, Duration timeout);
     }
 
     private final ObjectProvider<SequenceRegistry> registry;
@@ -104,13 +124,42 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
             try {
                 mapped.orderedStream().forEach(sequences -> sequences.warmUp(left(deadline)));
                 available.warmUp(left(deadline));
-                series.forEach((name, keys) -> available.warmUpSeries(name, keys, left(deadline)));
+                series.forEach((name, keys) -> warmUpSeries(available, name, keys, deadline));
             } catch (SequenceUnavailableException e) {
                 SeqgenSetupException notReady = notReady(e);
                 LOG.log(System.Logger.Level.ERROR, notReady.getMessage());
                 throw notReady;
             }
         });
+    }
+
+    /**
+     * Warms up the named series of one sequence: through the entity mappings that number it, which read their tables
+     * first, else through the registry, if it knows the sequence (configured, declared by a framework, or open).
+     *
+     * @throws SequenceConfigurationException naming the property if no mapping numbers the sequence and the registry
+     *     does not know it (a misspelt name would otherwise make series of a sequence nobody numbers), or a key is not
+     *     valid
+     */
+    private void warmUpSeries(SequenceRegistry available, String name, List<String> keys, long deadline) {
+        boolean byEntities = false;
+        for (MappedSequences sequences : mapped.orderedStream().toList()) {
+            byEntities |= sequences.warmUpSeries(name, keys, left(deadline));
+        }
+        if (byEntities) {
+            return;
+        }
+        String property = SERIES_PROPERTY + "." + name;
+        if (!available.knows(name)) {
+            throw new SequenceConfigurationException(property, String.join(",", keys), "keys of a sequence the"
+                    + " application numbers in series: one its entities number, or one configured under"
+                    + " seqgen.sequences (sequence '" + name + "' is neither)");
+        }
+        try {
+            available.warmUpSeries(name, keys, left(deadline));
+        } catch (SequenceConfigurationException e) {
+            throw SeqgenSettings.invalid(property, e.value(), e.allowed() + " (" + e.setting() + ")", e);
+        }
     }
 
     /**

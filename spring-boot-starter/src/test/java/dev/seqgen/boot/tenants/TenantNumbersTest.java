@@ -1,8 +1,10 @@
 package dev.seqgen.boot.tenants;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.seqgen.SequenceRegistry;
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
 import dev.seqgen.testing.TestDatabase;
 import jakarta.persistence.EntityManager;
@@ -13,8 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.hibernate.cfg.MultiTenancySettings;
 import org.hibernate.context.spi.CurrentTenantIdentifierResolver;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.DefaultApplicationArguments;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
@@ -87,6 +92,112 @@ class TenantNumbersTest {
                     }
                 });
         database.dropTable(table);
+    }
+
+    /**
+     * Known tenants' series under {@code seqgen.series.warm-up}, with invoices in the table before the start-up: the
+     * warm-up opens them before the application reports itself ready, each above its tenant's invoices of that year
+     * (the formatted codes read back with their pattern), and the first invoices continue there, with no other row or
+     * number made.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.seqgen.testing.TestDatabase#all")
+    void theWarmUpOpensTheListedSeriesAboveTheirInvoicesBeforeReadiness(TestDatabase database) {
+        String table = TestDatabase.uniqueTable();
+        HikariDataSource shared = (HikariDataSource) database.dataSource();
+        ApplicationContextRunner runner = contextRunner.withPropertyValues(
+                "spring.datasource.url=" + shared.getJdbcUrl(), "spring.datasource.username=" + shared.getUsername(),
+                "spring.datasource.password=" + (shared.getPassword() == null ? "" : shared.getPassword()),
+                "seqgen.table=" + table, "seqgen.schema.initialize=always");
+        try {
+            runner.withPropertyValues("spring.jpa.hibernate.ddl-auto=create").run(context -> {
+                assertThat(context).hasNotFailed();
+                JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));
+                String insert = "INSERT INTO seqgen_tenant_invoice (id, tenant, issue_date, number, code) VALUES"
+                        + " (?, ?, ?, ?, ?)";
+                jdbc.update(insert, 900001, "acme", LocalDate.of(2026, 1, 5), 41, "acme-2026-0041");
+                jdbc.update(insert, 900002, "acme", LocalDate.of(2025, 6, 1), 90, "acme-2025-0090");
+                jdbc.update(insert, 900003, "globex", LocalDate.of(2026, 2, 1), 12, "globex-2026-0050");
+            });
+            runner.withPropertyValues("spring.jpa.hibernate.ddl-auto=none",
+                    "seqgen.series.warm-up.seqgen_tenant_invoice_numbers=acme/2026,globex/2026",
+                    "seqgen.series.warm-up.seqgen_tenant_invoice_codes=acme/2026,globex/2026").run(context -> {
+                        try {
+                            assertThat(context).hasNotFailed();
+                            SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                            assertThat(registry.seriesIfOpen("seqgen_tenant_invoice_numbers", "acme/2026"))
+                                    .as("not before the runners").isNull();
+                            runRunners(context);
+
+                            for (String sequence : List.of("seqgen_tenant_invoice_numbers",
+                                    "seqgen_tenant_invoice_codes")) {
+                                assertThat(registry.openSeries(sequence)).as(sequence)
+                                        .containsOnlyKeys("acme/2026", "globex/2026");
+                            }
+                            JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));
+                            assertThat(nextValues(jdbc, table)).as("above the invoices of each series, before the"
+                                    + " first insert; no series of 2025").containsExactly(
+                                            "seqgen_tenant_invoice_codes#acme/2026=42",
+                                            "seqgen_tenant_invoice_codes#globex/2026=51",
+                                            "seqgen_tenant_invoice_numbers#acme/2026=42",
+                                            "seqgen_tenant_invoice_numbers#globex/2026=13");
+
+                            TenantInvoice acme = persist(context, "acme", false, LocalDate.of(2026, 4, 1)).get(0);
+                            TenantInvoice globex = persist(context, "globex", false, LocalDate.of(2026, 4, 1)).get(0);
+                            assertThat(List.of(acme.getNumber(), globex.getNumber())).containsExactly(42L, 13L);
+                            assertThat(List.of(acme.getCode(), globex.getCode()))
+                                    .containsExactly("acme-2026-0042", "globex-2026-0051");
+                            assertThat(nextValues(jdbc, table)).containsExactly(
+                                    "seqgen_tenant_invoice_codes#acme/2026=43",
+                                    "seqgen_tenant_invoice_codes#globex/2026=52",
+                                    "seqgen_tenant_invoice_numbers#acme/2026=43",
+                                    "seqgen_tenant_invoice_numbers#globex/2026=14");
+                            assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM seqgen_tenant_invoice", Long.class))
+                                    .isEqualTo(3 + 2);
+                        } finally {
+                            TENANT.remove();
+                        }
+                    });
+        } finally {
+            database.dropTable("seqgen_tenant_invoice");
+            database.dropTable(table);
+            database.dropTable(table + "_kept");
+        }
+    }
+
+    /**
+     * A key that is not one of the sequence's series, or a sequence nothing numbers: the start-up fails naming the
+     * property and the key; so does an invalid key of a sequence of the plain API.
+     */
+    @Test
+    void aWarmUpKeyThatIsNotOneOfTheSeriesOrAnUnknownSequenceFailsTheStartUp() {
+        ApplicationContextRunner runner = contextRunner.withPropertyValues(
+                "spring.datasource.generate-unique-name=true", "spring.jpa.hibernate.ddl-auto=create-drop");
+        runner.withPropertyValues("seqgen.series.warm-up.seqgen_tenant_invoice_numbers=acme/2026,acme").run(
+                context -> assertThatThrownBy(() -> runRunners(context)).hasMessageContainingAll(
+                        "seqgen.series.warm-up.seqgen_tenant_invoice_numbers", "'acme'",
+                        "sequence 'seqgen_tenant_invoice_numbers'", "tenant/issueDate:year", "it has 1 part"));
+        runner.withPropertyValues("seqgen.series.warm-up.seqgen_tenant_invoice_number=acme/2026").run(
+                context -> assertThatThrownBy(() -> runRunners(context)).hasMessageContainingAll(
+                        "seqgen.series.warm-up.seqgen_tenant_invoice_number", "acme/2026",
+                        "sequence 'seqgen_tenant_invoice_number' is neither"));
+        runner.withPropertyValues("seqgen.sequences.invoices.strategy=batch",
+                "seqgen.series.warm-up.invoices=acme//2026").run(context -> assertThatThrownBy(() -> runRunners(
+                        context)).hasMessageContainingAll("seqgen.series.warm-up.invoices", "'acme//2026'",
+                                "sequence 'invoices'", "a part is empty"));
+    }
+
+    private static void runRunners(AssertableApplicationContext context) throws Exception {
+        for (ApplicationRunner runner : context.getBeansOfType(ApplicationRunner.class).values()) {
+            runner.run(new DefaultApplicationArguments());
+        }
+    }
+
+    /** The series rows of the invoices' number sequences, as {@code name=next_value}, by name. */
+    private static List<String> nextValues(JdbcTemplate jdbc, String table) {
+        return jdbc.queryForList("SELECT name, next_value FROM " + table + " WHERE name LIKE"
+                + " 'seqgen_tenant_invoice_%#%' AND name NOT LIKE 'seqgen_tenant_invoice_ids%' ORDER BY name").stream()
+                .map(row -> row.get("name") + "=" + ((Number) row.get("next_value")).longValue()).toList();
     }
 
     private static List<TenantInvoice> persist(AssertableApplicationContext context, String tenant, boolean rollBack,
