@@ -41,8 +41,8 @@ import java.lang.annotation.Target;
  * <p><b>Sequence name</b>, first that applies: {@link #sequence()}; the generator name of
  * {@code @GeneratedValue(generator = ...)}; otherwise the JPA entity name of the root entity in snake_case
  * ({@code PurchaseOrder} becomes {@code purchase_order}, {@code HTTPRequestLog} becomes
- * {@code http_request_log}). Entities that use one name share one sequence, and must then agree on its
- * settings.
+ * {@code http_request_log}). Entities that use one name share one sequence, and must then agree on the
+ * attributes they declare.
  *
  * <p><b>Settings</b>: the attributes declare what the code depends on, the {@link #strategy()} (SYNC: gapless),
  * the {@link #keyOrder()}, the {@link #initialValue()} and the {@link #maxValue()}; every attribute is unset by
