@@ -92,16 +92,9 @@ abstract class AbstractSequence implements Sequence {
     }
 
     /**
-     * Reserves up to {@code count} values in the store's own transaction. Transient errors are retried
-     * with exponential backoff and jitter until {@code deadline}; each attempt is one atomic store
-     * operation, so a retry after an error whose outcome is unknown can leave a gap but never hand out a
-     * value twice.
-     *
-     * <p>A range that starts at or below a value this instance reserved before the attempt began means the
-     * row's {@code next_value} was moved back (edited by hand, restored from a backup): no give-back can do
-     * that, because a give-back succeeds only when nobody reserved after the giver. The range is discarded
-     * and the call fails, rather than hand out values twice. Only this instance's own reservations are
-     * checked; a row moved back below values that other JVMs took cannot be detected here.
+     * Reserves up to {@code count} values in the store's own transaction, retrying transient errors with backoff
+     * until {@code deadline}; a retry may leave a gap, never a duplicate. A range at or below what this instance
+     * reserved before means the row was moved back (no give-back can do that): it is discarded and the call fails.
      */
     final ReservedRange reserve(long count, long deadline) {
         return reserve(count, deadline, null);
@@ -135,8 +128,7 @@ abstract class AbstractSequence implements Sequence {
         Backoff backoff = new Backoff();
         for (int attempt = 1; ; attempt++) {
             checkOpen();
-            // Read before the statement: every reservation counted here has committed, so an untouched row
-            // is beyond it, even while other threads' reservations (ASYNC) complete out of order.
+            // Read before the statement: everything counted here has committed, so an untouched row is beyond it.
             long reservedBefore = highestReserved.get();
             long start = ticker.read();
             ReservedRange range;
@@ -192,7 +184,7 @@ abstract class AbstractSequence implements Sequence {
         tracker.recordReservation(ticker.read() - start, false);
     }
 
-    /** Ends the tracker's life with the sequence's (see {@link SequenceMetricsTracker#close()}). */
+    /** Closes the tracker with the sequence. */
     final void closeTracker() {
         tracker.close();
     }
@@ -214,21 +206,9 @@ abstract class AbstractSequence implements Sequence {
     }
 
     /*
-     * Release at close
-     *
-     * What an instance reserved and never handed out has one owner, this instance, until it releases it, in this
-     * order:
-     *   1. back to the row, with the store's compare-and-set (giveBack): only if the range ends at the row's
-     *      next_value, so that nobody reserved after it; the row then hands the values out again to anyone;
-     *   2. otherwise kept for the fleet (store.keep): the range is stored apart, and the store hands it out once,
-     *      as the first block of a later instance (takeKeptAsFirstBlock);
-     *   3. otherwise lost (counted as discarded), with the reason in the close report.
-     * Step 2 follows only a compare-and-set that answered "not changed": a give-back that failed may have moved
-     * the row back before the failure, and keeping the same values too could hand them out twice. A crash anywhere
-     * loses the range at most: each step is one atomic change of the store, and this instance hands out nothing
-     * after close began.
+     * Release at close (docs/design.md#release-at-close): back to the row by compare-and-set, else kept for the
+     * fleet (only after a compare-and-set that answered "not changed"), else lost. Each step is one atomic change.
      */
-
     /** Releases {@code [firstUnused, end)} at close: back to the row, else kept for the fleet, else lost. */
     final void release(CloseReport.Collector report, long firstUnused, long end) {
         if (firstUnused >= end) {
@@ -264,32 +244,23 @@ abstract class AbstractSequence implements Sequence {
                             + " for the fleet", null);
                 }
                 return;
-            } catch (SequenceStoreException e) {
-                if (e.isTransient() && backoff.fits(ticker.read(), deadline)) {
+            } catch (RuntimeException e) {
+                boolean storeError = e instanceof SequenceStoreException;
+                if (storeError && ((SequenceStoreException) e).isTransient() && backoff.fits(ticker.read(), deadline)) {
                     backoff.pause(name);
                     continue;
                 }
                 discard(range.count());
                 report.lost(range, "another instance reserved after this one, and keeping them for the fleet failed: "
-                        + e.getMessage(), e);
-                return;
-            } catch (RuntimeException e) {
-                discard(range.count());
-                report.lost(range, "another instance reserved after this one, and keeping them for the fleet failed: "
-                        + e, e);
+                        + (storeError ? e.getMessage() : e.toString()), e);
                 return;
             }
         }
     }
 
     /**
-     * Takes a range kept for the fleet ({@link SequenceStore#takeKept(String, long, long)}) in place of the first
-     * reservation of a block strategy, so that what stopped instances kept is handed out again: the lowest range,
-     * and of a range larger than the first block only the block's {@code count} values (the store keeps the rest),
-     * so the fleet's numbers stay compact and no instance starts with a stopped instance's largest block. Later
-     * blocks come from the row, above it (see {@link SequenceStore#takeKept}), so the values of this JVM stay
-     * increasing. Only the first block: a range kept while this JVM already held values could lie below them. A store
-     * that fails here costs nothing but the kept range's turn: the reservation goes to the row.
+     * Takes a range kept for the fleet as a block strategy's first block, only the first (docs/design.md#release-at-close);
+     * a store failure here sends the reservation to the row.
      */
     private @Nullable ReservedRange takeKeptAsFirstBlock(long count) {
         if (!takesKeptRanges() || !keptRangesChecked.compareAndSet(false, true)) {
@@ -311,16 +282,7 @@ abstract class AbstractSequence implements Sequence {
         }
     }
 
-    /**
-     * Writes the start-up line of a block strategy, once, at its first block: the block, where it came from (the row
-     * or a range kept for the fleet), how long it took, and why it has that size ({@link #firstBlockReason()}), so
-     * that an operator reads at start-up how many values an instance holds before it has handed out any.
-     *
-     * @param range the first block
-     * @param asked the size the sequence asked for
-     * @param kept whether it is a range kept for the fleet
-     * @param since the ticker's reading when the reservation began
-     */
+    /** Logs a block strategy's first block once: range, source, duration and why it has that size. */
     private void logFirstBlock(ReservedRange range, long asked, boolean kept, long since) {
         String reason = firstBlockReason();
         if (reason == null || !firstBlockLogged.compareAndSet(false, true)) {
@@ -346,10 +308,7 @@ abstract class AbstractSequence implements Sequence {
                 + source + " in " + millis + " ms; size: " + reason;
     }
 
-    /**
-     * Writes no start-up line at the first block: a series' first block comes at its first use by a tenant or in a
-     * year, thousands of times in a JVM, and is no start-up event.
-     */
+    /** No start-up line: a series' first block comes at each tenant's or period's first use, no start-up event. */
     final void quietFirstBlock() {
         firstBlockLogged.set(true);
     }
@@ -405,8 +364,7 @@ abstract class AbstractSequence implements Sequence {
     }
 
     /**
-     * Waits until the sequence holds its first block, for {@link SequenceRegistry#warmUp}; strategies that hold
-     * no block have nothing to wait for.
+     * Waits until the sequence holds its first block, for {@link SequenceRegistry#warmUp}; a no-op without blocks.
      *
      * @param deadline the ticker reading by which the block must be in hand
      * @throws SequenceUnavailableException if it is not in hand by then

@@ -16,42 +16,19 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link Strategy#ASYNC_BATCH}: BATCH plus a background refill, so callers wait only when the refill is
- * late. Unique; ordered per JVM only; not gapless: a crashed JVM loses at most the rest of its block and its
- * prefetched block; a closed one gives them back to the row or keeps them for the fleet. Throughput is bounded by block size over the store round
- * trip, with no store latency on the callers' path while refills keep up.
+ * {@link Strategy#ASYNC_BATCH}: BATCH plus a background refill, so callers wait only when the refill is late.
+ * Unique; ordered per JVM only; not gapless: a crash loses at most the rest of the block and the prefetched block.
  *
- * <pre>
- * The background path
- *
- * prefetch holds at most one refill: in flight, ready, or failed. It is set by a compare-and-set from
- * null (or from a failed refill) to a new future, so two refills of one sequence never run at once; the
- * thread that wins the CAS hands the reservation to the executor. Two callers start refills:
- *   - the one caller that claims the block's trigger offset (size - 1 - refill point), on the fast path;
- *   - a caller in the slow path that finds no usable refill (the first block, or a failed refill).
- * Only the refillLock holder in the slow path takes a ready block out of prefetch (CAS to null) and then
- * publishes it as current; the CAS comes first, so a trigger on the new block always finds prefetch free.
- * A caller waits for the refill with a timed get, bounded by its acquire timeout. The refill point (how many
- * values are left when the refill starts) and the block size come from {@link RefillControl}, whose control
- * loop measures how long refills take and how fast values go, and spaces refills out when they queue at a row
- * shared with other instances. A refill that failed
- * on transient errors is replaced by a fresh one while the waiting caller's deadline leaves time (the
- * failed one may have started long before, during an outage that has ended); any other failure is
- * reported to the caller that waited for it, and the next caller starts a new refill, which is how the
- * sequence recovers when the store comes back. The warm-up alone may queue a third block behind the second
- * (following: set under refillLock while prefetch holds the finished second block, and moved into prefetch by the
- * same compare-and-set that takes the second out), so refills still never overlap and blocks are installed in the
- * order they were reserved.
- * </pre>
+ * <p>Background path (docs/design.md#background-refill): {@code prefetch} holds at most one refill, set by a CAS from
+ * null or from a failed refill, so refills never overlap. It is started by the caller that claims the trigger offset
+ * or by a slow-path caller that finds none usable; only the {@code refillLock} holder takes a ready block out (CAS to
+ * null, then publish). Callers wait with a timed get within the acquire timeout.
  */
 final class AsyncBatchSequence extends BlockSequence {
 
     private final Executor executor;
     private final AtomicReference<@Nullable CompletableFuture<Block>> prefetch = new AtomicReference<>();
-    /**
-     * A third block the warm-up reserved while the second waits in prefetch; it takes the second's place in prefetch
-     * when the second is installed (or fails). Set only under refillLock while prefetch holds the second.
-     */
+    /** A third block the warm-up reserved; moves into prefetch when the second leaves it. Set under refillLock. */
     private final AtomicReference<@Nullable CompletableFuture<Block>> following = new AtomicReference<>();
     /** Whether the last background refill failed; refills of one sequence never overlap (see prefetch). */
     private volatile boolean refillsFailing;
@@ -88,15 +65,9 @@ final class AsyncBatchSequence extends BlockSequence {
 
     /** Hands a published refill to the executor. */
     private void handOff(CompletableFuture<Block> refill) {
-        // The refill is published before the hand-off, so whatever the hand-off throws must complete it: a refill
-        // left pending would be waited for by every later caller and never replaced. Errors too (an executor that
-        // cannot start a thread throws OutOfMemoryError): the caller here may be the one that claimed the trigger
-        // offset, whose value must not be lost to the background's trouble. The failed refill is replaced by the
-        // next caller that needs one, so the sequence recovers as soon as the executor works again.
+        // Already published: any Throwable here must complete it, or later callers would wait for it forever.
         Object caller = tracker.captureContext();
-        // The refill's time is measured from here, so the control loop sees the whole time a caller would wait for
-        // it, the executor's queueing included.
-        long askedAt = ticker.read();
+        long askedAt = ticker.read(); // the refill time includes the executor's queueing
         try {
             executor.execute(() -> runRefill(refill, caller, askedAt));
         } catch (RejectedExecutionException e) {
@@ -116,22 +87,17 @@ final class AsyncBatchSequence extends BlockSequence {
         try {
             long size = sizeNextReservation();
             ReservedRange range = reserve(size, ticker.read() + timeoutNanos);
-            // Claiming this offset leaves exactly the refill point in the block (offset 0 for a block shorter
-            // than the refill point, as the last block below the maximum value may be).
+            // Claiming this offset leaves the refill point in the block (0 for a block shorter than it).
             long arrived = ticker.read();
             long refillPoint = control.afterReservation(range.count(), arrived - askedAt, arrived, issued());
             long triggerAt = Math.max(0, range.count() - 1 - refillPoint);
-            // Noted before the block is handed over, so the note precedes every value of the block.
             if (refillsFailing) {
                 refillsFailing = false;
                 LOG.log(Level.INFO, "sequence '" + name + "': background refills work again");
             }
             refill.complete(new Block(range.first(), range.end(), triggerAt));
         } catch (Throwable e) {
-            // A refill that finds the sequence closed (it was queued or under way when close() began, which waits
-            // for it) reserved nothing and is no outage: noted at DEBUG, not warned of at every shut-down.
-            // Otherwise one warning per outage: the first failed refill after a good one (or the first refill)
-            // warns; later ones are left to the metrics until a refill succeeds again.
+            // One warning per outage; a refill that finds the sequence closed is no outage.
             if (closed) {
                 LOG.log(Level.DEBUG, "sequence '" + name + "': a background refill failed after the sequence was"
                         + " closed: " + e.getMessage());
@@ -148,11 +114,8 @@ final class AsyncBatchSequence extends BlockSequence {
     }
 
     /**
-     * Starts the refill of the second block at once and waits for it until the warm-up's deadline; when the blocks
-     * in hand then do not last the start-up queue the two reservations revealed, reserves a third one, queued behind
-     * the second in {@link #following}, and waits for it too (see {@link RefillControl}, "The first block and the
-     * start-up queue"). A block that does not come in time leaves the warm-up with what is in hand; its refill goes
-     * on, as any background refill.
+     * Waits until the deadline for the second block and, when the blocks in hand do not last the start-up queue, for
+     * a third one queued in {@link #following}. A block not there in time is left to its background refill.
      */
     @Override
     void awaitSecondBlock(long deadline) {
@@ -237,8 +200,7 @@ final class AsyncBatchSequence extends BlockSequence {
                 if (cause instanceof SequenceExhaustedException) {
                     throw new SequenceExhaustedException(name, settings.maxValue());
                 }
-                // A refill that gave up on transient errors may have started long before this caller came (an
-                // outage that has just ended): while this caller's own deadline leaves time, start a fresh one.
+                // A refill that gave up on transient errors may predate this caller: retry within its deadline.
                 if (!endedOnTransientErrors(cause) || !new Backoff().fits(ticker.read(), deadline)) {
                     throw new SequenceUnavailableException(name, "the background refill failed: "
                             + cause.getMessage(), cause);
@@ -275,10 +237,7 @@ final class AsyncBatchSequence extends BlockSequence {
         }
     }
 
-    /**
-     * The block of a refill that is to be released at close, waiting for it up to the acquire timeout: null if there
-     * is none, if it reserved nothing, or if it is still under way (then it is released when it arrives).
-     */
+    /** The refill's block, awaited up to the acquire timeout; null if none or failed, or late (released on arrival). */
     private @Nullable Block arrivedForRelease(CloseReport.Collector report,
             @Nullable CompletableFuture<Block> refill) {
         if (refill == null) {

@@ -37,9 +37,7 @@ final class AsyncSequence extends UnbufferedSequence {
         SequenceMetricsTracker.Span wait = tracker.start(SequenceMetricsTracker.Operation.WAIT, null);
         Throwable failure = null;
         try {
-            // The store call runs on the executor and the caller waits for it until its deadline (see
-            // BatchSequence: bounded waits). A value whose reservation arrives after the caller gave up is never
-            // handed out: it is counted as discarded, a gap, which ASYNC allows.
+            // Bounded waits, as BatchSequence's; a reservation that arrives after the caller gave up is discarded.
             long deadline = start + timeoutNanos;
             checkOpen();
             Object caller = tracker.captureContext();
@@ -47,7 +45,7 @@ final class AsyncSequence extends UnbufferedSequence {
                     () -> reserve(count, deadline, caller));
             ReservedRange range;
             try {
-                range = BatchSequence.Handoff.await(call, name, ticker, deadline, this);
+                range = BatchSequence.Handoff.await(call, this, deadline);
             } catch (SequenceUnavailableException e) {
                 call.thenAccept(late -> discard(late.count()));
                 throw e;

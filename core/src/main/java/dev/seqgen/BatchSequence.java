@@ -4,27 +4,20 @@ import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link Strategy#BATCH}: one store transaction per block; the caller that finds the block empty reserves
- * the next one while the others wait for it (see {@link BlockSequence} for the hand-off). Unique; ordered
- * per JVM only; not gapless: a crashed JVM loses at most the rest of one block; a closed one gives it back to the
- * row or keeps it for the fleet.
- * Throughput is bounded by block size over the store round trip.
+ * {@link Strategy#BATCH}: one store transaction per block, reserved by the caller that finds the block empty while
+ * the others wait ({@link BlockSequence}). Unique; ordered per JVM only; not gapless: a crash loses at most the rest
+ * of one block. Throughput is bounded by block size over the store round trip.
  *
- * <pre>
- * Bounded waits
- *
- * The refilling caller does not run the reservation itself: it hands it to the executor and waits for it with
- * a timed get, so a store call that hangs (a slow statement, a lock held elsewhere, the dedicated connection
- * lent to another sequence) ends the caller's wait at its acquire timeout, not when the store answers. The
- * reservation it stopped waiting for stays in pending: the next caller that needs a block (under refillLock,
- * like this one) waits for that same reservation instead of starting another, and uses its block. At close a
- * finished one is released with the block in hand, and a late one when it arrives. A failed one is dropped
- * by the next caller, which starts a fresh reservation.
- * </pre>
+ * <p>Bounded waits (docs/design.md#bounded-waits): the reservation runs on the executor and the caller waits with a
+ * timed get, so a hanging store ends the wait at the acquire timeout. The abandoned reservation stays in
+ * {@code pending} for the next caller (under refillLock) to use; a failed one is replaced.
  */
 final class BatchSequence extends BlockSequence {
 
@@ -58,15 +51,14 @@ final class BatchSequence extends BlockSequence {
                 pending = refill;
             }
             try {
-                Block next = Handoff.await(refill, name, ticker, deadline, this);
+                Block next = Handoff.await(refill, this, deadline);
                 pending = null;
                 return next;
             } catch (SequenceUnavailableException e) {
                 if (refill.isCompletedExceptionally()) {
                     pending = null;
                 }
-                // A reservation inherited from a caller that gave up may have failed on an outage that has ended
-                // since it began: while this caller's own deadline leaves time, it starts one of its own.
+                // An inherited reservation may have failed on an outage since ended: retry within this deadline.
                 if (!inherited || !refill.isCompletedExceptionally() || !new Backoff().fits(ticker.read(), deadline)) {
                     throw e;
                 }
@@ -101,9 +93,8 @@ final class BatchSequence extends BlockSequence {
         if (next != null) {
             release(report, next.first, next.end);
         } else if (late != null && !late.isDone()) {
-            // Still in flight: released when it arrives, and reported then.
             report.note("a reservation still in flight is released when it arrives");
-            late.thenAccept(arrived -> releaseLate(arrived));
+            late.thenAccept(this::releaseLate);
         }
     }
 
@@ -130,8 +121,7 @@ final class BatchSequence extends BlockSequence {
                     }
                 });
             } catch (Throwable e) {
-                // The registry shuts its executor down at close: a caller racing close is told the sequence is
-                // closed, not that the executor refused.
+                // The registry shuts its executor down at close: a caller racing close is told it is closed.
                 future.completeExceptionally(sequence.closed
                         ? new SequenceUnavailableException(sequence.name, "the sequence is closed", null)
                         : new SequenceUnavailableException(sequence.name,
@@ -141,16 +131,16 @@ final class BatchSequence extends BlockSequence {
         }
 
         /** Waits for the call until the deadline; a call that fails rethrows its sequence exception. */
-        static <T> T await(CompletableFuture<T> future, String name, Ticker ticker, long deadline,
-                AbstractSequence sequence) {
+        static <T> T await(CompletableFuture<T> future, AbstractSequence sequence, long deadline) {
+            String name = sequence.name;
             try {
-                return future.get(Math.max(0, deadline - ticker.read()), java.util.concurrent.TimeUnit.NANOSECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
+                return future.get(Math.max(0, deadline - sequence.ticker.read()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
                 throw sequence.timedOut("the store did not answer");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new SequenceUnavailableException(name, "interrupted while waiting for the store", e);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
                 if (cause instanceof SequenceException sequenceFailure) {
                     throw sequenceFailure;

@@ -12,44 +12,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The block hand-off shared by BATCH and ASYNC_BATCH.
  *
- * <pre>
- * Design
- *
- * State: one volatile reference, {@code current}, to an immutable-bounds {@link Block} whose cursor (an
- * offset from the block's first value) is advanced with getAndAdd. A block is published by a volatile write of {@code current} only after it is
- * fully built, so every reader that sees the reference sees its bounds.
- *
- * Fast path (no lock, no allocation): read current, claim(1). An offset below size is this caller's value
- * and no other caller can get it, because getAndAdd hands every cursor position out once. For
- * ASYNC_BATCH, the one caller whose offset equals the block's triggerAt starts the background refill:
- * exactly one caller per block sees that position, so no flag or CAS is needed to elect it.
- *
- * Slow path (the block is exhausted): callers queue on refillLock with tryLock(acquire-timeout), so at
- * most one of them talks to the store (BATCH) or installs the prefetched block (ASYNC_BATCH) while the
- * others wait, and nobody waits longer than the acquire timeout. Holding the lock, a caller re-reads
- * current: if another caller has already installed a new block it simply claims from it; otherwise it
- * obtains the next block, retires the old one and publishes the new one.
- *
- * Only the lock holder writes current, so blocks are installed one at a time and never lost. Values are
- * increasing per JVM in the order blocks were reserved, but threads racing on one block may return
- * them out of order, and other JVMs hold other blocks: BATCH and ASYNC_BATCH are not ordered globally.
- *
- * Keys (key-order bit-reversed): next() maps the claimed counter value itself instead of leaving it to a
- * wrapper. At one thread, the atomic add (a locked instruction) does not start before the older instructions
- * are done, so whatever depends on the previous add's result, or on a load issued after it, lies on the path
- * between two adds: a wrapper's load of its delegate added about as much as the reversal. Here the only work
- * after the add is the reversal of its result (and, with a skip range, the test of the key); which of the three
- * paths to take is read from final fields of this sequence, independent of the add. BIT_REVERSED is the one key
- * order besides SEQUENTIAL, named as a constant so that the compiler reduces key() to the reversal.
- *
- * Close takes the lock, installs the EMPTY block (so every later claim fails and reaches checkOpen in the
- * slow path), and drains the old block with getAndSet: values below the drained cursor were handed out,
- * the rest (and a next block already reserved) are released: given back to the row with a compare-and-set when
- * nobody reserved after us, otherwise kept for the fleet, for the store to hand out again as another instance's
- * first block (AbstractSequence, "Release at close"). A sequence's first reservation takes such a kept range
- * when the store has one, the lowest, split to the size of the first block when it is larger: only the first,
- * so that the values of this JVM stay increasing.
- * </pre>
+ * <p>Design (docs/design.md#block-hand-off): {@code current} is a volatile reference to a fully built {@link Block};
+ * a caller claims a value with one {@code getAndAdd} on its cursor, no lock. When the block is exhausted, callers
+ * queue on {@code refillLock} (timed by the acquire timeout); only the holder writes {@code current}, so blocks are
+ * installed one at a time and never lost. The one caller that claims {@code triggerAt} starts ASYNC_BATCH's refill.
+ * Close installs {@link Block#EMPTY} under the lock and drains the old block.
  */
 abstract class BlockSequence extends AbstractSequence {
 
@@ -67,10 +34,10 @@ abstract class BlockSequence extends AbstractSequence {
      */
     private final LongAdder claimedByFailedCalls = new LongAdder();
 
-    /** Sizes blocks and places ASYNC_BATCH's refill point (see its design comment). */
+    /** Sizes blocks and places ASYNC_BATCH's refill point. */
     final RefillControl control;
 
-    /** Maps counter values to the values handed out; {@code null} for sequential values (see the design comment). */
+    /** Maps counter values to the values handed out; {@code null} for sequential values. */
     private final @Nullable KeyMapping mapping;
     /** Whether the mapping has a skip range: read on the hot path without following {@link #mapping}. */
     private final boolean skipping;
@@ -85,8 +52,7 @@ abstract class BlockSequence extends AbstractSequence {
 
     @Override
     public final long next() {
-        // The path is chosen from final fields, before the atomic add: only the mapping of the value itself waits
-        // for the add's result (see the design comment).
+        // Chosen from final fields, so only the reversal waits for the add (docs/design.md#block-hand-off).
         if (mapping == null) {
             return nextCounter();
         }
@@ -106,10 +72,7 @@ abstract class BlockSequence extends AbstractSequence {
         return nextSlow();
     }
 
-    /**
-     * Returns the key of the next counter value whose key is not in {@code skip}: {@link KeyMapping#key}'s loop,
-     * written out so that the hot path takes no supplier.
-     */
+    /** {@link KeyMapping#key}'s loop, written out so that the hot path takes no supplier. */
     private long nextKey(KeyRange skip) {
         long key;
         do {
@@ -169,7 +132,6 @@ abstract class BlockSequence extends AbstractSequence {
     abstract Block obtainNextBlock(Block exhausted, long deadline);
 
     private long nextSlow() {
-        // The wait is observed from the moment the caller finds it must block until it has a value or fails.
         SequenceMetricsTracker.Span[] wait = {null};
         try {
             long value = nextSlow(wait);
@@ -188,8 +150,7 @@ abstract class BlockSequence extends AbstractSequence {
     private long nextSlow(SequenceMetricsTracker.@Nullable Span[] wait) {
         long start = ticker.read();
         long deadline = start + timeoutNanos;
-        // A wait is counted when the caller blocks: on another caller's refill (a contended lock) or on the
-        // store. Installing a prefetched block that is already there is not a wait.
+        // A wait: blocking on another caller's refill or on the store, not installing a block already there.
         boolean waited = false;
         try {
             if (!refillLock.tryLock()) {
@@ -216,8 +177,7 @@ abstract class BlockSequence extends AbstractSequence {
                     return block.first + offset;
                 }
                 if (!nextBlockReady()) {
-                    // The first block (the sequence has never held one) is not a refill that came late: counting it
-                    // would report a late refill at every start and widen the adaptive margin for nothing.
+                    // The first block is not a late refill (it would widen the adaptive margin at every start).
                     if (block != Block.EMPTY) {
                         blockLate();
                     }
@@ -238,11 +198,7 @@ abstract class BlockSequence extends AbstractSequence {
         }
     }
 
-    /**
-     * Installs the first block without taking a value from it, as the slow path would for the first caller: the
-     * lock, then the block from {@link #obtainNextBlock} (ASYNC_BATCH's first background refill, BATCH's first
-     * reservation). A caller that comes meanwhile waits on the lock as on any refill, within its acquire timeout.
-     */
+    /** Installs the first block under the lock, as the slow path would, without taking a value from it. */
     @Override
     final void awaitFirstBlock(long deadline) {
         try {
@@ -266,19 +222,15 @@ abstract class BlockSequence extends AbstractSequence {
     }
 
     /**
-     * Called by the warm-up once the first block is in hand, outside the lock: ASYNC_BATCH takes its second block
-     * before the warm-up returns (see {@link RefillControl}, "The first block and the start-up queue"); BATCH, whose
-     * blocks are reserved by the caller that needs one, takes none.
+     * Called by the warm-up, outside the lock, once the first block is in hand: ASYNC_BATCH takes its second block
+     * (docs/design.md#the-first-block-and-the-start-up-queue); BATCH takes none.
      *
      * @param deadline the ticker reading by which the warm-up must return
      */
     void awaitSecondBlock(long deadline) {
     }
 
-    /**
-     * Called holding refillLock by the caller that finds the block in hand empty and the next block not there:
-     * for ASYNC_BATCH, a refill that came late.
-     */
+    /** Called holding refillLock when the block is empty and the next one not there: a late refill. */
     void blockLate() {
     }
 
@@ -338,9 +290,6 @@ abstract class BlockSequence extends AbstractSequence {
         return mapping == null ? super.toString() : super.toString() + " (" + mapping + ")";
     }
 
-    /**
-     * Releases what is left in hand at close ({@code [firstUnused, block.end)} and a next block), each range back to
-     * the row, else kept for the fleet, else lost (see {@link AbstractSequence}'s release), into the report.
-     */
+    /** Releases {@code [firstUnused, block.end)} and any next block at close ({@link #release}). */
     abstract void releaseUnused(CloseReport.Collector report, Block block, long firstUnused);
 }

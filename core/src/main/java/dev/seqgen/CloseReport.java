@@ -7,16 +7,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What closing one sequence did with the values it held and had not handed out: given back to the row (the store's
- * compare-and-set succeeded: nobody reserved after this instance), kept for the fleet (another instance reserved
- * after it; the store hands the range out again, once, as a later instance's first block), or lost, with the reason.
- * {@link SequenceRegistry#closeAndReport()} returns one per sequence so that a framework can log them where the
- * application's log still listens; {@link SequenceRegistry#close()} logs them itself.
- *
- * <p>The series of a sequence ({@link SequenceRegistry#series}) are reported together, one report per sequence
- * whatever the number of its series ({@link #series()} says how many): the values summed, and the series that lost
- * values named, the first {@value #NAMED_SERIES} of them, so that a JVM that numbered for thousands of tenants does
- * not write thousands of lines at its stop.
+ * What closing one sequence did with the values it held and had not handed out: given back to the row, kept for the
+ * fleet, or lost, with the reason. {@link SequenceRegistry#closeAndReport()} returns one per sequence for a framework
+ * to log; {@link SequenceRegistry#close()} logs them itself. A sequence's series are summed into one report, which
+ * names the first {@value #NAMED_SERIES} series that lost values.
  *
  * @param sequence the sequence name
  * @param strategy its strategy
@@ -41,27 +35,13 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
         actions = List.copyOf(actions);
     }
 
-    /**
-     * The report of one sequence's own row.
-     *
-     * @param sequence the sequence name
-     * @param strategy its strategy
-     * @param issued the values it handed out in this JVM
-     * @param givenBack how many values went back to the row
-     * @param kept how many values were kept for the fleet
-     * @param lost how many values will never be handed out
-     * @param actions what was done with each range, in order, as log text
-     * @param failure the first store failure met while releasing the values, or null
-     */
+    /** The report of one sequence's own row: {@code series} 0, the other components as the record's. */
     public CloseReport(String sequence, Strategy strategy, long issued, long givenBack, long kept, long lost,
             List<String> actions, @Nullable Throwable failure) {
         this(sequence, strategy, issued, givenBack, kept, lost, actions, failure, 0);
     }
 
-    /**
-     * Sums the reports of a sequence's series into one: the values of each kind, how many series gave back or kept
-     * values, and the first {@link #NAMED_SERIES} series that lost values, by row, with what each lost and why.
-     */
+    /** Sums the reports of a sequence's series, naming the first {@link #NAMED_SERIES} that lost values. */
     static CloseReport ofSeries(String sequence, List<CloseReport> reports) {
         long issued = 0;
         long givenBack = 0;

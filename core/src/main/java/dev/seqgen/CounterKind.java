@@ -21,11 +21,7 @@ public enum CounterKind {
      */
     NATIVE_SEQUENCE;
 
-    /**
-     * Returns the name as configuration spells it: {@code table}, {@code native-sequence}.
-     *
-     * @return the lower-case, hyphenated name
-     */
+    /** {@return the name as configuration spells it: {@code table}, {@code native-sequence}} */
     public String externalName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

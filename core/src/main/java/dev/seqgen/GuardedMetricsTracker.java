@@ -21,40 +21,32 @@ final class GuardedMetricsTracker implements SequenceMetricsTracker {
                 : new GuardedMetricsTracker(tracker);
     }
 
+    private static void guarded(String method, Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "metrics tracker failed in " + method, e);
+        }
+    }
+
     @Override
     public void recordReservation(long durationNanos, boolean success) {
-        try {
-            delegate.recordReservation(durationNanos, success);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "metrics tracker failed in recordReservation", e);
-        }
+        guarded("recordReservation", () -> delegate.recordReservation(durationNanos, success));
     }
 
     @Override
     public void recordRetry() {
-        try {
-            delegate.recordRetry();
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "metrics tracker failed in recordRetry", e);
-        }
+        guarded("recordRetry", delegate::recordRetry);
     }
 
     @Override
     public void recordWait(long durationNanos) {
-        try {
-            delegate.recordWait(durationNanos);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "metrics tracker failed in recordWait", e);
-        }
+        guarded("recordWait", () -> delegate.recordWait(durationNanos));
     }
 
     @Override
     public void recordDiscarded(long count) {
-        try {
-            delegate.recordDiscarded(count);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "metrics tracker failed in recordDiscarded", e);
-        }
+        guarded("recordDiscarded", () -> delegate.recordDiscarded(count));
     }
 
     @Override
@@ -76,21 +68,11 @@ final class GuardedMetricsTracker implements SequenceMetricsTracker {
             LOG.log(Level.WARNING, "metrics tracker failed in start", e);
             return Span.NONE;
         }
-        return failure -> {
-            try {
-                span.end(failure);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "metrics tracker failed in end", e);
-            }
-        };
+        return failure -> guarded("end", () -> span.end(failure));
     }
 
     @Override
     public void close() {
-        try {
-            delegate.close();
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "metrics tracker failed in close", e);
-        }
+        guarded("close", delegate::close);
     }
 }

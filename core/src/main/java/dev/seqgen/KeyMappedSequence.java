@@ -1,10 +1,8 @@
 package dev.seqgen;
 
 /**
- * A SYNC or ASYNC sequence whose values are its counter's values mapped by a {@link KeyMapping}. {@link #stats()}
- * stays in counter values (blocks, highest reserved), as the store row and the metrics do. A thin wrapper: every
- * value of these strategies is a store round trip, beside which one more call and one bit reversal are nothing.
- * BATCH and ASYNC_BATCH map inside their own hot path instead (see {@link BlockSequence}).
+ * A SYNC or ASYNC sequence whose values are its counter's mapped by a {@link KeyMapping}; {@link #stats()} stays in
+ * counter values. A wrapper costs nothing beside these strategies' store round trip per value.
  */
 final class KeyMappedSequence implements Sequence {
 

@@ -6,16 +6,11 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a sequence's counter values become the values it hands out when its {@link KeyOrder} is not sequential:
- * every value is {@code keyOrder.key(counter)}, and a counter whose key falls in the {@link SequenceSettings#skipRange()
- * skip range} is passed over. The mapping is a bijection, so the strategy's guarantees on counter values (unique
- * across JVMs, gapless for SYNC, bounded gaps) carry over to the keys; only their order changes. A passed-over
- * counter stays unused: a gap in the counter, never a duplicate key. The range holds at most half of the keys, and
- * bit reversal spreads any range's images evenly over the counters, so the expected number of counters taken per
- * key stays at most two, and is close to one for the ranges kept for existing keys.
- *
- * <p>BATCH and ASYNC_BATCH apply it inside their own {@code next()} ({@link BlockSequence}); SYNC and ASYNC, whose
- * every value is a store round trip, through the {@link KeyMappedSequence} wrapper.
+ * How counter values become the values handed out when the {@link KeyOrder} is not sequential: {@code
+ * keyOrder.key(counter)}, passing over counters whose key is in the {@link SequenceSettings#skipRange() skip range}
+ * (a gap in the counter, never a duplicate). A bijection, so the strategy's guarantees carry over to the keys; the
+ * range holds at most half of the keys, so at most two counters are taken per key on average. Applied inside
+ * {@link BlockSequence#next()}, and by the {@link KeyMappedSequence} wrapper for SYNC and ASYNC.
  */
 final class KeyMapping {
 
@@ -33,12 +28,7 @@ final class KeyMapping {
                 : new KeyMapping(settings.keyOrder(), settings.skipRange());
     }
 
-    /**
-     * Returns the key of the next counter from {@code counters} whose key lies outside the skip range. (BlockSequence
-     * writes this loop out on its hot path, without a supplier.)
-     *
-     * @param counters hands out counter values
-     */
+    /** The key of the next counter from {@code counters} outside the skip range (BlockSequence inlines this). */
     long key(LongSupplier counters) {
         long key;
         do {
@@ -47,11 +37,7 @@ final class KeyMapping {
         return key;
     }
 
-    /**
-     * Returns {@code count} keys, taking counters from {@code counters} until enough keys lie outside the skip range.
-     *
-     * @param counters hands out the given number of counter values; its arrays are mapped in place
-     */
+    /** {@code count} keys, taking counters until enough lie outside the skip range (arrays mapped in place). */
     long[] keys(int count, IntFunction<long[]> counters) {
         long[] keys = keys(counters.apply(count));
         while (keys.length < count) {

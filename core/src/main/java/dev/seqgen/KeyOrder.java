@@ -42,11 +42,7 @@ public enum KeyOrder {
         return key(key);
     }
 
-    /**
-     * Returns the name as configuration spells it: {@code sequential}, {@code bit-reversed}.
-     *
-     * @return the lower-case, hyphenated name
-     */
+    /** {@return the name as configuration spells it: {@code sequential}, {@code bit-reversed}} */
     public String externalName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

@@ -67,11 +67,7 @@ public final class KeyRange {
         }
     }
 
-    /**
-     * Returns whether the range is {@link #NONE}.
-     *
-     * @return whether it holds no value
-     */
+    /** {@return whether the range is {@link #NONE}, holding no value} */
     public boolean isEmpty() {
         return max < min;
     }

@@ -12,25 +12,13 @@ package dev.seqgen;
  */
 public interface Sequence extends AutoCloseable {
 
-    /**
-     * Returns the sequence name, which is the key of its row in the store.
-     *
-     * @return the name
-     */
+    /** {@return the sequence name, which is the key of its row in the store} */
     String name();
 
-    /**
-     * Returns the strategy this sequence uses.
-     *
-     * @return the strategy
-     */
+    /** {@return the strategy this sequence uses} */
     Strategy strategy();
 
-    /**
-     * Returns the settings this sequence was created with.
-     *
-     * @return the settings
-     */
+    /** {@return the settings this sequence was created with} */
     SequenceSettings settings();
 
     /**
@@ -60,15 +48,10 @@ public interface Sequence extends AutoCloseable {
     long[] nextValues(int count);
 
     /**
-     * Returns the next value, taken within the caller's transaction when the strategy is
-     * {@link Strategy#SYNC}: the increment becomes permanent only if the caller commits, so committed values
-     * are gapless, and the row stays locked for other callers until then. The transaction's type depends
-     * on the store: a {@link java.sql.Connection} with auto-commit off for the JDBC store, a
-     * {@code TransactionContext} for the Spanner store. Other strategies ignore the transaction and behave
-     * as {@link #next()}, so that callers can treat every strategy alike.
-     *
-     * <p>A SYNC increment is not retried: a store error surfaces at once, because the caller's
-     * transaction is in an unknown state and must be rolled back and retried as a whole.
+     * Returns the next value, taken within the caller's transaction for {@link Strategy#SYNC}: it commits (gapless)
+     * or rolls back with it, and the row stays locked until then. The transaction's type is the store's
+     * ({@link dev.seqgen.spi.SequenceStore#transactionType()}). A SYNC increment is not retried: the caller retries its
+     * whole transaction. Other strategies ignore the transaction and behave as {@link #next()}.
      *
      * @param transaction the caller's transaction
      * @return a value no committed transaction of another caller gets
@@ -93,10 +76,8 @@ public interface Sequence extends AutoCloseable {
     long[] nextValuesInTransaction(Object transaction, int count);
 
     /**
-     * Gives back values that the last {@link #nextValuesInTransaction} call of this same transaction took and
-     * the caller did not use, so that a {@link Strategy#SYNC} sequence stays gapless when fewer values were
-     * needed than taken. Only the tail of the last values taken can be given back, and only while the
-     * transaction is open; the transaction's commit then publishes the row without them.
+     * Gives back the unused tail of the last {@link #nextValuesInTransaction} call of this open transaction, so a
+     * {@link Strategy#SYNC} sequence stays gapless when fewer values were needed than taken.
      *
      * @param transaction the caller's transaction, the one that took the values
      * @param firstUnused the first value not used; a counter value: for a {@link KeyOrder key order} other than
@@ -110,18 +91,12 @@ public interface Sequence extends AutoCloseable {
         return false;
     }
 
-    /**
-     * Returns a snapshot of this sequence's counters and current block, for metrics and health checks.
-     *
-     * @return a consistent-enough snapshot; counters are read without stopping other callers
-     */
+    /** {@return a snapshot of this sequence's counters and current block, read without stopping other callers} */
     SequenceStats stats();
 
     /**
-     * Closes the sequence: later calls throw {@link SequenceUnavailableException}, and the values in hand that were
-     * not handed out are given back to the row when no other generator reserved after this one (a compare-and-set
-     * on the row), or otherwise kept for the fleet where the store can keep them ({@link
-     * dev.seqgen.spi.SequenceStore#keep}); what became of them is logged (see {@link CloseReport}). Idempotent.
+     * Closes the sequence: later calls throw {@link SequenceUnavailableException}; values in hand go back to the row,
+     * else are kept for the fleet, and what became of them is logged ({@link CloseReport}). Idempotent.
      */
     @Override
     void close();

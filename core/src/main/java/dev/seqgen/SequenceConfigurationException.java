@@ -30,29 +30,17 @@ public class SequenceConfigurationException extends SequenceException {
         this.allowed = allowed;
     }
 
-    /**
-     * Returns the name of the rejected setting.
-     *
-     * @return the setting name
-     */
+    /** {@return the name of the rejected setting} */
     public String setting() {
         return setting;
     }
 
-    /**
-     * Returns the rejected value.
-     *
-     * @return the value
-     */
+    /** {@return the rejected value} */
     public @Nullable Object value() {
         return value;
     }
 
-    /**
-     * Returns a description of the values that are allowed.
-     *
-     * @return what is allowed
-     */
+    /** {@return a description of the values that are allowed} */
     public String allowed() {
         return allowed;
     }

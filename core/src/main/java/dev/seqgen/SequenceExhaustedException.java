@@ -21,11 +21,7 @@ public class SequenceExhaustedException extends SequenceException {
         this.maxValue = maxValue;
     }
 
-    /**
-     * Returns the maximum value the sequence was configured with.
-     *
-     * @return the maximum value
-     */
+    /** {@return the maximum value the sequence was configured with} */
     public long maxValue() {
         return maxValue;
     }

@@ -561,6 +561,18 @@ public final class SequenceRegistry implements AutoCloseable {
         return ticker;
     }
 
+    /**
+     * Returns the factory of metrics trackers the registry was built with ({@link Builder#metrics}), for frameworks
+     * that keep series in registries beside it and publish their gauges where this registry publishes its own
+     * (seqgen's Hibernate support counts the series of tenants' own tables in one {@code seqgen.series.open} gauge
+     * per sequence).
+     *
+     * @return the factory; the no-op one when none was set
+     */
+    public SequenceMetricsTrackerFactory metrics() {
+        return metrics;
+    }
+
     /** Starts the periodic release of idle series, once a series is open. */
     private void startSweeper() {
         if (seriesIdleTimeout.isZero()) {

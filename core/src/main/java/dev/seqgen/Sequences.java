@@ -14,13 +14,8 @@ final class Sequences {
     }
 
     /**
-     * Creates the sequence's row if it is missing, retrying transient store errors (two generators creating
-     * a row at once under SERIALIZABLE isolation, a lost connection) with backoff within the acquire timeout.
+     * Creates the sequence's row if it is missing, retrying transient store errors within the acquire timeout.
      *
-     * @param name the validated sequence name
-     * @param settings its settings, for the initial value and the acquire timeout
-     * @param store the store
-     * @param ticker the time source
      * @throws SequenceUnavailableException if the row could not be created
      * @throws SequenceConfigurationException if the store cannot serve the settings
      */
@@ -49,18 +44,7 @@ final class Sequences {
                 + e.getMessage(), e);
     }
 
-    /**
-     * Creates a sequence whose row already exists in the store.
-     *
-     * @param name the validated sequence name
-     * @param settings its settings
-     * @param store the store holding its row
-     * @param ticker the time source
-     * @param executor runs the store calls of ASYNC, BATCH and ASYNC_BATCH, which callers wait for until their
-     *     acquire timeout
-     * @param metrics creates the sequence's metrics tracker
-     * @return the sequence, started
-     */
+    /** Creates and starts a sequence whose row exists; {@code executor} runs the store calls callers wait for. */
     static Sequence create(String name, SequenceSettings settings, SequenceStore store, Ticker ticker,
             Executor executor, SequenceMetricsTrackerFactory metrics) {
         settings.validateFor(name);
@@ -74,19 +58,13 @@ final class Sequences {
         if (sequence instanceof AsyncBatchSequence asyncBatch) {
             asyncBatch.start();
         }
-        // Block strategies map their own values on their hot path (BlockSequence); a wrapper there would cost a
-        // dependent load per value (see its design comment).
+        // Block strategies map keys on their own hot path (docs/design.md#block-hand-off).
         KeyMapping mapping = KeyMapping.of(settings);
         return mapping == null || sequence instanceof BlockSequence ? sequence
                 : new KeyMappedSequence(sequence, mapping);
     }
 
-    /**
-     * Closes a sequence the registry made and returns what became of the values it held.
-     *
-     * @param sequence a sequence made by {@link #create}
-     * @return the report, or null if the sequence was closed already
-     */
+    /** Closes a sequence made by {@link #create}; its report, or null if it was closed already. */
     static @Nullable CloseReport closeAndReport(Sequence sequence) {
         Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
         return ((AbstractSequence) counter).closeAndReport();

@@ -4,7 +4,6 @@ import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
-
 /**
  * {@link Strategy#SYNC}: the increment runs inside the caller's transaction. Unique, ordered among commits,
  * gapless (a rollback undoes the increment); a crash costs nothing. Throughput is bounded by one over the

@@ -7,18 +7,10 @@ package dev.seqgen;
 @FunctionalInterface
 public interface Ticker {
 
-    /**
-     * Returns the current time in nanoseconds, only meaningful as a difference to another reading.
-     *
-     * @return the current time in nanoseconds
-     */
+    /** {@return the current time in nanoseconds, only meaningful as a difference to another reading} */
     long read();
 
-    /**
-     * Returns the ticker backed by {@link System#nanoTime()}.
-     *
-     * @return the system ticker
-     */
+    /** {@return the ticker backed by {@link System#nanoTime()}} */
     static Ticker systemTicker() {
         return SystemTicker.INSTANCE;
     }

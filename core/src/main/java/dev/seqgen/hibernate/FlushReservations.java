@@ -12,9 +12,11 @@ import java.lang.ref.WeakReference;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * The values of SYNC {@link SeqgenNumber} sequences, taken for a whole flush in one increment per sequence,
@@ -71,9 +73,18 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class FlushReservations {
 
-    /** The blocks of each session in a transaction; the value holds its session weakly. */
-    private final Map<SharedSessionContractImplementor, SessionBlocks> sessions =
-            Collections.synchronizedMap(new WeakHashMap<>());
+    /** Stripes of the map of sessions: a power of two. */
+    private static final int STRIPES = 32;
+
+    /**
+     * The blocks of each session in a transaction (the value holds its session weakly), in stripes by the session's
+     * identity hash: every flush and every end of a transaction passes through this map, so one lock for all the
+     * JVM's sessions would make concurrent transactions of different tenants wait for each other here (and for a
+     * holder descheduled under load); with stripes they rarely meet.
+     */
+    private final List<Map<SharedSessionContractImplementor, SessionBlocks>> sessions =
+            Stream.generate(() -> Collections.synchronizedMap(
+                    new WeakHashMap<SharedSessionContractImplementor, SessionBlocks>())).limit(STRIPES).toList();
     /** What an entity type's inserts draw from SYNC number sequences, per sequence; filled as types are met. */
     private final Map<EntityPersister, Map<String, PendingInserts.Draw>> drawsPerInsert = new ConcurrentHashMap<>();
     /** The session whose flush began on this thread and has not executed its first action yet. */
@@ -137,13 +148,18 @@ final class FlushReservations {
     }
 
     private SessionBlocks blocksOf(SessionImplementor session) {
-        SessionBlocks blocks = sessions.get(session);
+        Map<SharedSessionContractImplementor, SessionBlocks> stripe = stripeOf(session);
+        SessionBlocks blocks = stripe.get(session);
         if (blocks == null) {
             blocks = new SessionBlocks(this, session);
             session.getTransactionCoordinator().addObserver(blocks);
-            sessions.put(session, blocks);
+            stripe.put(session, blocks);
         }
         return blocks;
+    }
+
+    private Map<SharedSessionContractImplementor, SessionBlocks> stripeOf(SharedSessionContractImplementor session) {
+        return sessions.get(System.identityHashCode(session) & (STRIPES - 1));
     }
 
     /**
@@ -243,7 +259,7 @@ final class FlushReservations {
             blocks.clear();
             SharedSessionContractImplementor current = session.get();
             if (current != null) {
-                owner.sessions.remove(current);
+                owner.stripeOf(current).remove(current);
                 current.getTransactionCoordinator().removeObserver(this);
             }
         }

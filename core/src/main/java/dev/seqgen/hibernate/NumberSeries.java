@@ -21,6 +21,7 @@ import org.hibernate.mapping.Column;
 import org.hibernate.mapping.PersistentClass;
 import org.hibernate.mapping.Property;
 import org.hibernate.mapping.Value;
+import org.hibernate.persister.entity.EntityPersister;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -209,10 +210,14 @@ final class NumberSeries {
         List<String> texts = new ArrayList<>(parts.size());
         List<Object> values = new ArrayList<>(parts.size());
         Object schemaTenant = null;
+        EntityPersister persister = null;
         for (Part part : parts) {
             boolean tenant = part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA;
+            if (!tenant && persister == null) {
+                persister = session.getEntityPersister(null, entity);
+            }
             Object value = tenant ? session.getTenantIdentifierValue()
-                    : session.getEntityPersister(null, entity).getPropertyValue(entity, part.attribute());
+                    : persister.getPropertyValue(entity, part.attribute());
             if (value == null) {
                 throw badKey(part, null, tenant ? "the session has no tenant identifier" : "the attribute is null");
             }
@@ -228,7 +233,8 @@ final class NumberSeries {
             values.add(value);
         }
         try {
-            String key = SequenceRegistry.seriesKey(texts);
+            // Each part is checked once, by seriesRow, with the sequence name and the row's length.
+            String key = String.join("/", texts);
             SequenceRegistry.seriesRow(sequence, key);
             return new Key(key, List.copyOf(texts), List.copyOf(values), schemaTenant);
         } catch (SequenceConfigurationException e) {

@@ -1,9 +1,14 @@
 package dev.seqgen.hibernate;
 
+import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
+import java.util.SortedMap;
 import org.hibernate.SessionFactory;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Hibernate settings seqgen reads, for {@code hibernate.properties}, {@code persistence.xml},
@@ -98,8 +103,42 @@ public final class SeqgenHibernate {
      * @throws org.hibernate.MappingException naming the entity and sequence if a sequence could not be opened
      */
     public static List<String> warmUp(SessionFactory sessionFactory, Duration timeout) {
-        SeqgenRegistryService service = sessionFactory.unwrap(SessionFactoryImplementor.class).getServiceRegistry()
-                .getService(SeqgenRegistryService.class);
+        SeqgenRegistryService service = service(sessionFactory);
         return service == null ? List.of() : service.warmUp(timeout);
+    }
+
+    /**
+     * Returns the sequences a generator of the session factory takes values from in series ({@code seriesBy}, or a
+     * series per tenant), with the settings the generators resolved, whether or not a series of them is open: a
+     * sequence numbered only in series has no row of its own and is used only through its series, so that nothing
+     * else shows it. For listings, such as the Spring Boot starter's actuator endpoint. No I/O.
+     *
+     * @param sessionFactory the session factory
+     * @return the sequences' settings, by name; empty if none of its generators numbers in series
+     */
+    public static SortedMap<String, SequenceSettings> seriesSequences(SessionFactory sessionFactory) {
+        SeqgenRegistryService service = service(sessionFactory);
+        return service == null ? Collections.emptySortedMap() : service.seriesSequences();
+    }
+
+    /**
+     * Returns the registries in which the session factory counts {@code SYNC} series in each tenant's own schema or
+     * database (seqgen's table not qualified by a schema, and a {@code MultiTenantConnectionProvider}; see
+     * docs/multi-tenancy.md), one per tenant whose series are open or were recently: the application's registry
+     * holds none of those series. For listings, through {@link SequenceRegistry#openSeries(String)} and
+     * {@link SequenceRegistry#seriesSequences()}; seqgen opens, releases and drops these registries, and a caller
+     * must not close them. No I/O.
+     *
+     * @param sessionFactory the session factory
+     * @return a snapshot of the registries; empty where no series counts in a tenant's own table
+     */
+    public static List<SequenceRegistry> tenantRegistries(SessionFactory sessionFactory) {
+        SeqgenRegistryService service = service(sessionFactory);
+        return service == null ? List.of() : service.tenantRegistries();
+    }
+
+    private static @Nullable SeqgenRegistryService service(SessionFactory sessionFactory) {
+        return sessionFactory.unwrap(SessionFactoryImplementor.class).getServiceRegistry()
+                .getService(SeqgenRegistryService.class);
     }
 }

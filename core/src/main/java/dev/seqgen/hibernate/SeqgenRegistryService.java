@@ -26,6 +26,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
@@ -106,6 +108,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * by name: fixed per sequence, recorded at its first opening; for {@link #seriesIfOpen}.
      */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
+    /**
+     * The sequences a generator takes values from in series only, with that generator's settings, by name, as
+     * registered; read without a lock by {@link #seriesSequences}.
+     */
+    private final transient Map<String, SequenceSettings> seriesOnly = new ConcurrentHashMap<>();
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
@@ -170,6 +177,23 @@ final class SeqgenRegistryService implements Service, Stoppable {
             known.declare(registration.name(), registration.settings());
         }
         pending.add(registration);
+        if (registration.seriesOnly()) {
+            seriesOnly.putIfAbsent(registration.name(), registration.settings());
+        }
+    }
+
+    /**
+     * The sequences a generator takes values from in series only, with their settings, whether or not a series is
+     * open; no lock, no I/O.
+     */
+    SortedMap<String, SequenceSettings> seriesSequences() {
+        return new TreeMap<>(seriesOnly);
+    }
+
+    /** The registries of the counters kept with each tenant's data, held now; none before the first; no lock. */
+    List<SequenceRegistry> tenantRegistries() {
+        TenantCounters counters = tenantCounters;
+        return counters == null ? List.of() : counters.registries();
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.seqgen.hibernate;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.Ticker;
 import dev.seqgen.jdbc.JdbcSequenceStore;
+import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
@@ -11,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -51,6 +53,13 @@ import org.jspecify.annotations.Nullable;
  * none is handed out twice nor lost, whichever registry takes it; the stray one releases its series when idle and
  * is collected in turn. Closing would add nothing: a registry whose series were all released holds no value, no
  * connection (the tenant's store takes one per statement) and no thread.
+ *
+ * Design: one gauge per sequence, over every tenant
+ *
+ * The tenants' registries publish no meter of their own: each would register the same seqgen.series.open gauge
+ * (tagged by the sequence alone, never by tenant: a tag per tenant would be unbounded), and the meter registry keeps
+ * the first, holding that tenant's registry for ever. Instead the application registry's metrics factory is told of
+ * each sequence once, at its first series here, with a count summed over the registries held at the time of reading.
  * </pre>
  */
 final class TenantCounters {
@@ -65,6 +74,8 @@ final class TenantCounters {
     /** The application registry's idle timeout of series, which each tenant's registry has too. */
     private final Duration idleTimeout;
     private final Ticker ticker;
+    /** The application registry's metrics, where the gauge of each sequence's series goes. */
+    private final SequenceMetricsTrackerFactory metrics;
     /** When {@link #dropIdle()} last ran, on {@link #ticker}; guarded by {@code this}. */
     private long lastDrop;
 
@@ -73,6 +84,7 @@ final class TenantCounters {
         this.table = table;
         this.idleTimeout = application.seriesIdleTimeout();
         this.ticker = application.ticker();
+        this.metrics = application.metrics();
         this.lastDrop = ticker.read();
     }
 
@@ -84,9 +96,45 @@ final class TenantCounters {
      * @return the registry over the tenant's own table
      */
     SequenceRegistry registryOf(Object tenant, String name) {
-        names.add(name);
+        if (names.add(name)) {
+            publishSeriesGauge(name);
+        }
         return registries.computeIfAbsent(tenant, key -> SequenceRegistry.builder(storeOf(key))
                 .executor(Runnable::run).ticker(ticker).seriesIdleTimeout(idleTimeout).build());
+    }
+
+    /** Publishes the gauge of the series of a sequence open in the tenants' registries; a failure fails no value. */
+    private void publishSeriesGauge(String name) {
+        try {
+            metrics.series(name, () -> openSeriesCount(name));
+        } catch (RuntimeException e) {
+            System.getLogger(TenantCounters.class.getName()).log(System.Logger.Level.WARNING, "seqgen: the gauge of"
+                    + " the series of sequence '" + name + "' counted in tenants' tables could not be registered: "
+                    + e);
+        }
+    }
+
+    /**
+     * How many series of a sequence are open in the tenants' registries now; no I/O.
+     *
+     * @param name the sequence name
+     * @return the number of series open, over every tenant
+     */
+    int openSeriesCount(String name) {
+        int count = 0;
+        for (SequenceRegistry registry : registries.values()) {
+            count += registry.openSeries(name).size();
+        }
+        return count;
+    }
+
+    /**
+     * The tenants' registries held now (those holding series, and those not dropped yet), for listings; no I/O.
+     *
+     * @return a snapshot
+     */
+    List<SequenceRegistry> registries() {
+        return List.copyOf(registries.values());
     }
 
     /**

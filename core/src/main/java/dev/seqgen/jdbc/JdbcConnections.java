@@ -22,38 +22,21 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where the statements of a seqgen JDBC store ({@link JdbcSequenceStore}, {@link NativeSequenceStore}) get their
- * connections, and how they run in transactions of their own: one connection the store borrows when it is built
- * and keeps until {@link #close()} ({@link Dedicated}, which lends it to one statement at a time and replaces it
- * when it breaks), or a connection from the application's pool per statement; the {@link JdbcDialect} detected on
- * it; and a transaction that commits, rolls back and turns auto-commit back on without ever hiding the outcome of
- * the work. The stores' own statements and messages stay in the stores.
- *
- * <p>The dedicated connection's lending is a nested class rather than a file of its own because it is this job's:
- * it is how a store that keeps a connection gets one, and nothing but these connections uses it.
+ * The connections of seqgen's JDBC stores: a dedicated one kept until {@link #close()} ({@link Dedicated}) or one
+ * from the pool per statement; the {@link JdbcDialect} detected on it; and transactions of the store's own that
+ * never hide the outcome of the work.
  */
 final class JdbcConnections implements AutoCloseable {
 
     /** What the store's connections come from: {@link #dedicated}, or the application's pool. */
     private final DataSource dataSource;
-    /**
-     * The connection borrowed for {@link JdbcSequenceStore.Builder#dedicatedConnection(boolean)} or
-     * {@link NativeSequenceStore.Builder#dedicatedConnection(boolean)}, or null. Why it exists: the application's
-     * inserting threads hold their pooled connection while a generator runs (every JPA transaction does), so a
-     * reservation that borrowed a second connection from the same pool could deadlock a small pool, n threads each
-     * holding one connection and waiting for another; a connection taken before any of them never makes a
-     * reservation wait for the pool (see {@link Dedicated}).
-     */
+    /** The dedicated connection, or null (see {@link Dedicated}). */
     private final @Nullable Dedicated dedicated;
     private final JdbcDialect dialect;
 
     /**
-     * Borrows the dedicated connection if asked to, and detects the dialect on it (or on a pooled connection)
-     * unless one is given; gives the dedicated connection back if the detection fails.
+     * Borrows the dedicated connection if asked to and detects the dialect unless given (giving it back on failure).
      *
-     * @param pool the application's data source
-     * @param dedicatedConnection whether to borrow one connection and keep it
-     * @param dialect the dialect, or null to detect it from the database's product name
      * @param store the store, for messages: {@code "JDBC store"}, {@code "native-sequence store"}
      * @throws SequenceStoreException if the dedicated connection could not be borrowed, or the dialect detected
      * @throws IllegalArgumentException if the database is not supported
@@ -87,34 +70,17 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /**
-     * Returns the dialect, given or detected.
-     *
-     * @return the dialect
-     */
+    /** The dialect, given or detected. */
     JdbcDialect dialect() {
         return dialect;
     }
 
-    /**
-     * Returns a connection for one of the store's statements: the dedicated one (waiting while another statement
-     * of the store uses it) or one from the pool. The caller closes it.
-     *
-     * @return the connection
-     * @throws SQLException if none could be had
-     */
+    /** A connection for one of the store's statements, dedicated or pooled; the caller closes it. */
     Connection get() throws SQLException {
         return dataSource.getConnection();
     }
 
-    /**
-     * Runs the work in a transaction of its own on a connection of {@link #get()}, and commits it.
-     *
-     * @param work the statements
-     * @param <T> what the work returns
-     * @return what the work returned
-     * @throws SQLException the work's failure (after a rollback), or the commit's
-     */
+    /** Runs the work in a transaction of its own on a connection of {@link #get()}, and commits it. */
     <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {
         try (Connection connection = get()) {
             if (dialect == JdbcDialect.SPANNER || dialect == JdbcDialect.SPANNER_POSTGRESQL) {
@@ -125,12 +91,9 @@ final class JdbcConnections implements AutoCloseable {
     }
 
     /**
-     * Runs the work with the Spanner JDBC driver's {@code auto_batch_dml} off, and puts it back as it was. With it
-     * on (Google's samples turn it on in the URL, which the store's connections share with the application), the
-     * driver buffers each DML statement and answers it with an assumed update count of 1, checked when the batch
-     * goes out: the store's {@code INSERT OR IGNORE} of a row that exists (0 rows) then failed that check, and
-     * the compare-and-set of a give-back would believe an assumed 1. The setting belongs to the connection, which
-     * may be the application's pooled one, so it is restored; the two client-side statements make no round trip.
+     * Runs the work with the Spanner JDBC driver's {@code auto_batch_dml} off, then restores it (the connection may
+     * be the application's). With it on, the driver answers each DML with an assumed update count of 1, which breaks
+     * an insert-if-missing of an existing row and fakes a give-back's compare-and-set.
      */
     private <T extends @Nullable Object> T withoutAutoBatchDml(Connection connection, SqlWork<T> work)
             throws SQLException {
@@ -153,31 +116,19 @@ final class JdbcConnections implements AutoCloseable {
         try {
             return inTransaction(connection, true, work);
         } finally {
-            // Never hides the work's outcome (its values are taken once it committed); a connection that cannot
-            // run a client-side statement is broken, and its pool discards it.
             try (Statement set = connection.createStatement()) {
                 set.execute("SET " + variable + " = true");
-            } catch (SQLException ignored) {
-                // broken: see above
+            } catch (SQLException broken) {
+                // Never hides the work's outcome; the pool discards a broken connection.
             }
         }
     }
 
     /**
-     * Runs the work on the connection and commits it, or rolls it back on a failure, when it runs in a
-     * transaction: the one the work is given when {@code begin} is true and the connection is in auto-commit mode
-     * (auto-commit is turned back on afterwards), or the one a connection whose auto-commit is off is always in.
-     * In auto-commit mode with {@code begin} false, each statement of the work commits by itself.
-     *
-     * <p>Whether to commit or roll back is remembered, never asked of the connection again: after a failure the
-     * connection may be broken, and asking it would throw an error of its own in place of the work's.
-     *
-     * @param connection the connection, which the caller closes
-     * @param begin whether the work needs a transaction even on a connection in auto-commit mode
-     * @param work the statements
-     * @param <T> what the work returns
-     * @return what the work returned
-     * @throws SQLException the work's failure (after a rollback), or the commit's
+     * Runs the work and commits it, or rolls back on failure, when it runs in a transaction: one begun for it when
+     * {@code begin} and the connection is in auto-commit mode (restored afterwards), or the connection's own when
+     * auto-commit is off. Otherwise each statement commits by itself. The connection is not asked again after a
+     * failure, so its own error never replaces the work's. The caller closes the connection.
      */
     static <T extends @Nullable Object> T inTransaction(Connection connection, boolean begin, SqlWork<T> work)
             throws SQLException {
@@ -209,23 +160,16 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /**
-     * Turns auto-commit back on without ever hiding the outcome: after a commit the values are taken, and
-     * after a failure its error (a lost connection is transient) must reach the retry. A connection that
-     * cannot even do this is broken (HikariCP then answers "Connection is closed", with no SQLSTATE), and the
-     * pool discards it.
-     */
+    /** Turns auto-commit back on without hiding the outcome; the pool discards a connection that cannot. */
     private static void restoreAutoCommit(Connection connection) {
         try {
             connection.setAutoCommit(true);
-        } catch (SQLException ignored) {
-            // broken: see above
+        } catch (SQLException broken) {
+            // see above
         }
     }
 
-    /**
-     * Returns the dedicated connection to the pool, if one was borrowed; otherwise does nothing. Idempotent.
-     */
+    /** Returns the dedicated connection to the pool, if one was borrowed. Idempotent. */
     @Override
     public void close() {
         if (dedicated != null) {
@@ -240,32 +184,11 @@ final class JdbcConnections implements AutoCloseable {
     }
 
     /**
-     * A {@link DataSource} for seqgen's own transactions that borrows one connection from the application's pool
-     * at startup, keeps it, and lends it to one seqgen statement at a time: what
-     * {@link JdbcSequenceStore.Builder#dedicatedConnection(boolean)} turns on.
-     *
-     * <pre>
-     * Why: the pool deadlock
-     *
-     * An inserting thread holds its session's pooled connection (Hibernate takes it at begin()) while the id
-     * generator runs. If a reservation borrowed a second connection from the same pool, then with a pool of n
-     * connections, n inserting threads can each hold one and wait for another: a cycle that only the pool's
-     * connection timeout ends. A pool deadlock needs "hold one, wait for another of the same pool". Seqgen's
-     * statements here never wait for the pool, because their connection was taken before any session existed;
-     * they wait only for this lock, whose holder never waits for anything but the database. So every wait chain
-     * ends at a running seqgen statement, and there is no cycle, whatever the pool size (at least 2: one for
-     * seqgen, one for the application).
-     *
-     * What was traded: one pooled connection is kept for the session factory's lifetime, and seqgen's own
-     * statements (reservations of every sequence, background refills, row creation, give-back) run one at a
-     * time. Reservations of one sequence serialise on its row lock anyway; BATCH and ASYNC_BATCH make them rare.
-     *
-     * Who may use the connection: the thread that holds lock, between getConnection() and close() of the lent
-     * handle. A lent handle refuses calls after its close(), so a stale reference cannot touch the connection
-     * of the next borrower. A connection found closed on return, or invalid when lent after being idle, is
-     * given back to the pool and replaced by a new one on the next borrow; that one borrow can wait for the
-     * pool (the pool's own timeout bounds it).
-     * </pre>
+     * A {@link DataSource} that borrows one connection of the pool at start-up and lends it to one seqgen statement
+     * at a time. Design (docs/design.md#dedicated-connection): its statements never wait for the pool, only for
+     * {@code lock}, whose holder waits only for the database, so threads holding pooled connections cannot deadlock
+     * with it. The holder of {@code lock} may use the connection between {@code getConnection()} and the handle's
+     * {@code close()}; a closed handle refuses calls. A broken connection is replaced at the next borrow.
      */
     static final class Dedicated implements DataSource, AutoCloseable {
 
@@ -287,12 +210,7 @@ final class JdbcConnections implements AutoCloseable {
         /** Whether {@link #close()} ran; guarded by {@code lock}. */
         private boolean closed;
 
-        /**
-         * Borrows the dedicated connection at once.
-         *
-         * @param pool the application's pool
-         * @throws SQLException if the pool has no connection
-         */
+        /** Borrows the dedicated connection at once. */
         Dedicated(DataSource pool) throws SQLException {
             this.pool = pool;
             this.connection = pool.getConnection();
@@ -372,7 +290,7 @@ final class JdbcConnections implements AutoCloseable {
                 try {
                     broken.close();
                 } catch (SQLException ignored) {
-                    // It is broken already; the pool evicts it.
+                    // the pool evicts it
                 }
             }
         }
@@ -475,21 +393,10 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /**
-     * Statements run on one connection.
-     *
-     * @param <T> what they return
-     */
+    /** Statements run on one connection. */
     @FunctionalInterface
     interface SqlWork<T extends @Nullable Object> {
 
-        /**
-         * Runs the statements.
-         *
-         * @param connection the connection to run them on
-         * @return their result
-         * @throws SQLException if a statement failed
-         */
         T run(Connection connection) throws SQLException;
     }
 }

@@ -113,19 +113,28 @@ public enum JdbcDialect {
 
     /**
      * MariaDB and MySQL, which have no {@code UPDATE ... RETURNING}: the increment stores the new value with
-     * {@code LAST_INSERT_ID(expr)}, which the same connection reads back without touching the row again.
+     * {@code LAST_INSERT_ID(expr)}, which the server returns in the update's reply (the insert id of its OK
+     * packet) and the driver hands over as the update's generated key: one round trip, the row's lock held no
+     * longer than the update. A driver that returns no key (or not a positive one) is answered by
+     * {@code SELECT LAST_INSERT_ID()} on the same connection, which does not touch the row again.
      */
     MARIADB("mariadb") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
             try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
-                    + " SET next_value = LAST_INSERT_ID(next_value + ?) WHERE name = ? AND next_value <= ?")) {
+                    + " SET next_value = LAST_INSERT_ID(next_value + ?) WHERE name = ? AND next_value <= ?",
+                    Statement.RETURN_GENERATED_KEYS)) {
                 update.setLong(1, count);
                 update.setString(2, name);
                 update.setLong(3, lastStart);
                 if (update.executeUpdate() == 0) {
                     return NO_ROW;
+                }
+                try (ResultSet keys = update.getGeneratedKeys()) {
+                    if (keys.next() && keys.getLong(1) > 0) {
+                        return keys.getLong(1);
+                    }
                 }
             }
             try (Statement select = connection.createStatement();

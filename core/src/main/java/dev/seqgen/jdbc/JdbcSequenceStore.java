@@ -16,42 +16,31 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.ToLongFunction;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link SequenceStore} over a JDBC {@link DataSource} (a HikariCP pool, typically): one table of
- * {@code (name VARCHAR(64) PRIMARY KEY, next_value BIGINT)} rows, with the SQL of each database in
- * {@link JdbcDialect}, and beside it the table of ranges kept for the fleet ({@link #keptTable()},
- * {@code (name, range_start, range_end)} keyed by {@code (name, range_start)}): what a graceful stop could not give
- * back to the row, handed out again once by {@link #takeKept}.
+ * A {@link SequenceStore} over a JDBC {@link DataSource}: a table of {@code (name VARCHAR(64) PRIMARY KEY,
+ * next_value BIGINT)} rows, SQL per database in {@link JdbcDialect}, and beside it the table of ranges kept for the
+ * fleet ({@link #keptTable()}).
  *
- * <p>{@link #reserve} borrows a connection, runs the increment in a transaction of its own and returns the
- * connection before the values are handed out, so a caller never holds two pooled connections at once
- * because of seqgen. {@link #reserveInTransaction} runs the same statement on the caller's
- * {@link Connection}, which must have auto-commit off: the row stays locked and the increment stays
- * undone until the caller commits.
- *
- * <p>When the application's threads hold a pooled connection while they take values (every JPA transaction
- * does), a reservation that borrows a second connection from the same pool can deadlock a small pool: n
- * threads each hold one connection and wait for another. {@link Builder#dedicatedConnection(boolean)} avoids
- * that by borrowing one connection at build time and running seqgen's own statements on it, one at a time;
- * {@link #close()} returns it.
+ * <p>{@link #reserve} runs in a transaction of its own on a borrowed connection, returned before the values are
+ * handed out. {@link #reserveInTransaction} runs on the caller's {@link Connection} (auto-commit off); the row stays
+ * locked until the caller commits. {@link Builder#dedicatedConnection(boolean)} keeps one connection for the
+ * store's own statements, so threads that hold a pooled connection cannot deadlock a small pool. Thread-safe.
  */
 public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
-    /**
-     * Updates tried by one increment, with the row found where it was, before it gives up: two suffice, as the
-     * second follows a locking read.
-     */
+    /** Updates one increment tries while the row stays where it was (two suffice after a locking read). */
     private static final int MAX_INCREMENT_ATTEMPTS = 4;
 
     /** Kept ranges one {@link #takeKept} reads and tries, lowest first, before it gives up to other takers. */
     private static final int TAKE_CANDIDATES = 8;
-
 
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
@@ -92,20 +81,12 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return new Builder(dataSource);
     }
 
-    /**
-     * Returns the dialect in use.
-     *
-     * @return the dialect
-     */
+    /** {@return the dialect in use} */
     public JdbcDialect dialect() {
         return dialect;
     }
 
-    /**
-     * Returns the (validated) table name.
-     *
-     * @return the table name
-     */
+    /** {@return the (validated) table name} */
     public String table() {
         return table;
     }
@@ -115,21 +96,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return dialect.storeName();
     }
 
-    /**
-     * Returns {@code java.sql.Connection}: SYNC increments the row on the caller's connection, in its transaction.
-     *
-     * @return {@code Connection.class}
-     */
+    /** {@return {@code java.sql.Connection}: SYNC increments the row on the caller's connection, in its transaction} */
     @Override
     public Class<?> transactionType() {
         return Connection.class;
     }
 
-    /**
-     * Returns the table of the rows, with the platform of its database.
-     *
-     * @return the table
-     */
+    /** {@return the table of the rows, with the platform of its database} */
     @Override
     public Optional<SqlTable> sqlTable() {
         return Optional.of(new SqlTable(table, dialect.platform()));
@@ -138,16 +111,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     /** Describes the store for logs: database, table and connection use. */
     @Override
     public String toString() {
-        return "JdbcSequenceStore[" + dialect.name().toLowerCase(java.util.Locale.ROOT) + ", table " + table
+        return "JdbcSequenceStore[" + dialect.name().toLowerCase(Locale.ROOT) + ", table " + table
                 + ", " + connections + "]";
     }
 
     /**
-     * Creates the row as {@link #createSequence(String, long)} does, after checking that the database can serve the
-     * strategy: on HSQLDB a SYNC sequence needs MVCC mode, since in HSQLDB's default LOCKS mode (and in MVLOCKS) the
-     * increment in the caller's transaction locks the whole sequence table until that transaction ends, which would
-     * block every other sequence of the table, and a reservation of another sequence made during that transaction
-     * would wait for it for ever.
+     * {@inheritDoc} On HSQLDB a SYNC sequence needs MVCC mode: in LOCKS or MVLOCKS mode the increment in the caller's
+     * transaction locks the whole table until it ends, so another sequence's reservation would wait for ever.
      */
     @Override
     public void createSequence(String sequence, SequenceSettings settings) {
@@ -176,8 +146,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public void createSequence(String sequence, long initialValue) {
-        // Creators racing for one new row at SERIALIZABLE (CockroachDB, YugabyteDB, PostgreSQL so configured)
-        // fail with 40001, a transient error: the registry retries, and the insert-if-missing finds the row.
+        // Racing creators at SERIALIZABLE fail with 40001 (transient): the retry's insert-if-missing finds the row.
         try {
             if (createTable && !tableReady) {
                 createTable();
@@ -191,10 +160,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 return null;
             });
         } catch (SQLException e) {
-            // H2's MERGE checks for the row and then inserts it, so a creator racing another can see no row and still
-            // hit the primary key (SQLSTATE class 23). The row is there then, which is all creation needs; if the
-            // other creator has not committed it yet, trying again will find it (or insert it, if that one rolled
-            // back): transient.
+            // H2's MERGE can hit the key of a racing creator's row (class 23): present is enough; uncommitted is
+            // transient.
             if (isIntegrityViolation(e)) {
                 OptionalLong existing = nextValue(sequence);
                 if (existing.isPresent()) {
@@ -212,20 +179,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return e.getSQLState() != null && e.getSQLState().startsWith("23");
     }
 
-    /**
-     * Returns the table the store keeps ranges for the fleet in ({@link #keep}): {@link #table()} with
-     * {@code _kept} appended ({@link Identifiers#keptTableName}).
-     *
-     * @return the table of kept ranges
-     */
+    /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
     public String keptTable() {
         return keptTable;
     }
 
     /**
-     * Creates the table and the table of kept ranges ({@code CREATE TABLE IF NOT EXISTS}, each only if it is
-     * missing) now rather than with the first sequence, for frameworks that prepare the schema at start-up. Safe to
-     * call from several processes at once.
+     * Creates the missing tables now rather than with the first sequence. Safe to call from several processes at once.
      *
      * @throws SequenceStoreException if the table could not be created
      */
@@ -234,15 +194,11 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             createTable();
         } catch (SQLException e) {
             throw new SequenceStoreException("creating table " + table + " or " + keptTable + " (" + dialect.storeName()
-                    + ") failed: "
-                    + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
+                    + ") failed: " + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
         }
     }
 
-    /**
-     * Creates the sequence table and the table of kept ranges, each only if it is missing: an installation made
-     * before seqgen kept ranges for the fleet gets the second table beside its first.
-     */
+    /** Creates each table only if it is missing (an older installation lacks the kept ranges' table). */
     private synchronized void createTable() throws SQLException {
         if (tableReady) {
             return;
@@ -259,17 +215,14 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     private void createIfMissing(Connection connection, String name, String ddl) throws SQLException {
-        // Read before any DDL: even a CREATE TABLE IF NOT EXISTS of a table that exists is DDL, and HSQLDB runs
-        // DDL only when no other transaction is open; a second application starting beside running ones
-        // would queue their reservations behind it.
+        // Looked up first: even CREATE TABLE IF NOT EXISTS is DDL, which HSQLDB runs only with no transaction open.
         if (tableExists(connection, name)) {
             return;
         }
         try (Statement statement = connection.createStatement()) {
             statement.execute(ddl);
         } catch (SQLException e) {
-            // Two processes creating the table at once: PostgreSQL may report a duplicate catalog entry
-            // although the statement said IF NOT EXISTS. The table exists then, which is all we need.
+            // A concurrent creator (PostgreSQL may report a duplicate despite IF NOT EXISTS): it exists, enough.
             if (!tableExists(connection, name)) {
                 throw e;
             }
@@ -337,25 +290,17 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Takes up to {@code count} values: the whole block if it fits below {@code maxValue}, otherwise the rest
-     * up to {@code maxValue}. Returns null if the row is missing.
-     *
-     * <p>When the guarded update matches no row, the row is read with a <em>locking</em> read: a plain read in
-     * the caller's transaction would see that transaction's snapshot (MariaDB/MySQL at REPEATABLE READ), not the
-     * committed value the update compared against, and a block computed from that stale value would never fit.
-     * The locking read sees the latest committed value and holds the row until the transaction ends, so the
-     * next update (sized from it) is the last one. Where the read takes no lock (HSQLDB in MVCC mode), another
-     * transaction may move the row again before the next update; the loop goes on while the row keeps moving,
-     * which ends: an update here fails only when the block does not fit below the maximum, and each move
-     * consumes at least one of the fewer than {@code count} values left. Only attempts that find the row where
-     * it was are counted, and bounded.
+     * Takes up to {@code count} values, fewer only near {@code maxValue}; null if the row is missing. After a guarded
+     * update that matched no row the row is read with a <em>locking</em> read (a plain one may see a stale snapshot:
+     * MariaDB at REPEATABLE READ); where that takes no lock (HSQLDB MVCC) the loop goes on while the row moves,
+     * which ends as each move consumes a value left. See docs/design.md#jdbc-increment.
      */
     private @Nullable ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
             throws SQLException {
         long wanted = count;
         long lastRead = Long.MIN_VALUE;
         for (int attempt = 1; ; attempt++) {
-            // lastStart is computed here, never in SQL, so no database ever evaluates an overflowing sum.
+            // Computed here, never in SQL, so no database evaluates an overflowing sum.
             long lastStart = ReservedRange.lastStart(wanted, maxValue);
             long next = dialect.increment(connection, table, sequence, wanted, lastStart);
             if (next != JdbcDialect.NO_ROW) {
@@ -397,7 +342,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings, List<Where> where) {
         try {
-            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where));
+            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where, null));
         } catch (SQLException e) {
             throw failure("reading the values of column " + column + " of table " + table + " in one series", e);
         }
@@ -405,9 +350,9 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public OptionalLong highestFormatted(String table, String column, List<Where> where,
-            java.util.function.ToLongFunction<String> counterOf) {
+            ToLongFunction<String> counterOf) {
         try {
-            return OptionalLong.of(ApplicationTables.highestFormatted(connections, table, column, where, counterOf));
+            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where, counterOf));
         } catch (SQLException e) {
             throw failure("reading the formatted numbers of column " + column + " of table " + table, e);
         }
@@ -423,16 +368,15 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     private OptionalLong readForUpdate(Connection connection, String sequence) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(dialect.selectForUpdateSql(table))) {
-            select.setString(1, sequence);
-            try (ResultSet rs = select.executeQuery()) {
-                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
-            }
-        }
+        return read(connection, dialect.selectForUpdateSql(table), sequence);
     }
 
     private OptionalLong read(Connection connection, String sequence) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(dialect.selectSql(table))) {
+        return read(connection, dialect.selectSql(table), sequence);
+    }
+
+    private static OptionalLong read(Connection connection, String sql, String sequence) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
             select.setString(1, sequence);
             try (ResultSet rs = select.executeQuery()) {
                 return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
@@ -473,41 +417,17 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /*
-     * Ranges kept for the fleet
-     *
-     * A graceful stop whose compare-and-set give-back fails (another instance reserved after it) keeps its unused
-     * range as a row (name, range_start, range_end) of keptTable, inserted in a transaction of its own; the next
-     * instance that starts the sequence takes it as its first block with takeKept. A value has one owner at any
-     * time (see SequenceStore): the insert moves the range from the stopping instance to the table, and the take's
-     * delete moves it from the table to one instance, atomically:
-     *   - the delete names the row exactly as it was read; of two takers only the one whose delete changes the row
-     *     hands it out, whatever the isolation level (a delete waiting on another's uncommitted delete finds no
-     *     row once that one commits, or the row again if it rolled back);
-     *   - the range is handed out only after the delete committed; a crash before the commit leaves the row kept,
-     *     a crash after it loses the range: never both;
-     *   - an insert retried after an unknown outcome meets its own row on the primary key: that is "kept".
-     * The range stays below the row's next_value (it was reserved from the row, and the row never moves back into
-     * a range someone owns), so a first block taken from here and later blocks from the row are increasing.
-     * A take asks for what its first block needs: a larger range is split, the delete and the insert of the rest
-     * [first + count, end) in the one transaction, so the rest moves back to the table as the taken part moves to
-     * the instance, atomically; the rest's key (name, first + count) is free, as kept ranges never overlap.
+     * Ranges kept for the fleet (docs/design.md#kept-ranges): keep inserts a row in a transaction of its own; a take
+     * deletes a row exactly as read (of two takers only one delete changes it) and, when it splits the range,
+     * inserts the rest in the same transaction; the range is handed out only after that commits.
      */
 
-    /**
-     * Keeps {@code [first, end)} as a row of {@link #keptTable()}, in a transaction of its own (see the comment
-     * above). The table must exist: created with the sequence table when the store creates tables, by the schema
-     * script otherwise.
-     */
+    /** {@inheritDoc} A row of {@link #keptTable()}, which must exist. */
     @Override
     public boolean keep(String sequence, long first, long end) {
         try {
             return connections.inOwnTransaction(connection -> {
-                try (PreparedStatement insert = connection.prepareStatement(dialect.keepSql(keptTable))) {
-                    insert.setString(1, sequence);
-                    insert.setLong(2, first);
-                    insert.setLong(3, end);
-                    insert.executeUpdate();
-                }
+                insertKept(connection, sequence, first, end);
                 return true;
             });
         } catch (SQLException e) {
@@ -525,11 +445,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return takeKept(sequence, Long.MAX_VALUE, maxValue);
     }
 
-    /**
-     * Takes at most {@code count} values of the lowest kept range whose delete changes a row, in a transaction of its
-     * own (see the comment above): a larger range is split, its rest inserted again as a kept range in the same
-     * transaction, so the rest is kept or, if the transaction fails, the whole range still is.
-     */
+    /** {@inheritDoc} A larger range is split, its rest kept again in the same transaction. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
         ReservedRange.requireCount(count);
@@ -550,12 +466,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                     ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
                             maxValue);
                     if (taken.count() == count && taken.end() < candidate.end()) {
-                        try (PreparedStatement rest = connection.prepareStatement(dialect.keepSql(keptTable))) {
-                            rest.setString(1, sequence);
-                            rest.setLong(2, taken.end());
-                            rest.setLong(3, candidate.end());
-                            rest.executeUpdate();
-                        }
+                        insertKept(connection, sequence, taken.end(), candidate.end());
                     }
                     return Optional.of(taken);
                 }
@@ -572,6 +483,15 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return readKept(connection, sequence, 0);
         } catch (SQLException e) {
             throw keptFailure("reading the kept ranges of sequence '" + sequence + "'", e);
+        }
+    }
+
+    private void insertKept(Connection connection, String sequence, long first, long end) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(dialect.keepSql(keptTable))) {
+            insert.setString(1, sequence);
+            insert.setLong(2, first);
+            insert.setLong(3, end);
+            insert.executeUpdate();
         }
     }
 
@@ -643,9 +563,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets the table as a front end's setting gave it (a Spring Boot property, a Hibernate setting): a name
-         * that is not allowed is refused here, under the name of that setting, so the user learns which key to
-         * change.
+         * Sets the table as a front end's setting gave it: a name that is not allowed is refused under that setting.
          *
          * @param table the table name, optionally schema-qualified
          * @param setting the name of the setting that gave it
@@ -670,12 +588,10 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets whether the store borrows one connection from the data source when it is built, keeps it until
-         * {@link JdbcSequenceStore#close()}, and runs all its own statements on it, one at a time. Turn it on
-         * when threads take values while holding a connection of the same pool (JPA transactions do): then a
-         * reservation never waits for the pool, so a small pool cannot deadlock. The cost: one connection kept
-         * for the store's life (the pool needs at least two), and reservations of different sequences run one
-         * at a time (those of one sequence serialise on its row lock anyway). Default false.
+         * Sets whether the store borrows one connection when built, keeps it until {@link JdbcSequenceStore#close()}
+         * and runs its own statements on it, one at a time. Use it when threads take values while holding a
+         * connection of the same pool (JPA does), so a small pool cannot deadlock. Costs one connection and
+         * serialises reservations of different sequences. Default false.
          *
          * @param dedicatedConnection whether to keep a connection of its own
          * @return this builder

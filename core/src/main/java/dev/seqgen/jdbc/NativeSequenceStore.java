@@ -24,44 +24,22 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link SequenceStore} over the database's own sequences (PostgreSQL, MariaDB, H2) instead of a counter row:
- * each seqgen sequence is one database sequence, named {@linkplain Builder#prefix(String) prefix} + name, whose
- * {@code INCREMENT BY} is the sequence's block size, so that one reservation is one {@code nextval}: the value it
- * returns is the first of a block of increment values that this JVM alone holds.
+ * A {@link SequenceStore} over the database's own sequences (PostgreSQL, MariaDB, H2): each seqgen sequence is a
+ * database sequence named {@linkplain Builder#prefix(String) prefix} + name whose {@code INCREMENT BY} is the block
+ * size (1 for ASYNC), so one reservation is one non-transactional {@code nextval}, free of row locks and
+ * serialization conflicts. See docs/native-sequences.md.
  *
- * <p>Why: a counter row that many sessions update is a hot key (each reservation waits for the previous one's
- * commit, and at SERIALIZABLE they conflict), whereas {@code nextval} is not transactional: it never holds a lock
- * until a commit and never takes part in a serialization conflict. The block lives in the JVM, so it survives
- * {@code DISCARD ALL} / {@code DISCARD SEQUENCES}, a connection reset and pool churn, which the database's own
- * per-connection sequence cache does not; that cache stays 1.
- *
- * <p>What it serves, and what it cannot:
  * <ul>
- * <li>{@link Strategy#BATCH} and {@link Strategy#ASYNC_BATCH}: a database sequence of increment = block size.
- *     The block size is fixed ({@link #variableReservationSizes()} is false): adaptive block sizing is off on this
- *     store.</li>
- * <li>{@link Strategy#ASYNC}: a database sequence of increment 1, one {@code nextval} per value; so
- *     {@code nextValues(n)} with n &gt; 1, which needs n consecutive values, fails.</li>
- * <li>{@link Strategy#SYNC} is refused when the sequence is opened: a sequence increment cannot be rolled back,
- *     so it cannot give gapless numbers.</li>
- * <li>No give-back and nothing kept for the fleet: a sequence has no compare-and-set, so {@link #giveBack} returns
- *     false, and no place for ranges, so {@link #keep} keeps none (the SPI's default); the values a stopped JVM held
- *     (its block in hand and, with ASYNC_BATCH, the prefetched one) are a gap, after a clean shutdown as after a
- *     crash.</li>
+ * <li>BATCH and ASYNC_BATCH with a fixed block size ({@link #variableReservationSizes()} is false); ASYNC with one
+ *     {@code nextval} per value, so {@code nextValues(n > 1)} fails; SYNC is refused when the sequence is opened.</li>
+ * <li>No give-back and nothing kept for the fleet: the values a stopped JVM held are a gap.</li>
+ * <li>A missing database sequence is created ({@code CREATE SEQUENCE IF NOT EXISTS ... CACHE 1 NO CYCLE}); an
+ *     existing one is adopted only if its increment matches. Blocks are cut at the maximum value; beyond it
+ *     reservations throw {@link SequenceExhaustedException}, never wrap.</li>
+ * <li>{@link #advance} is atomic against every session on PostgreSQL (an ACCESS EXCLUSIVE lock) and MariaDB
+ *     ({@code SETVAL} never moves back), against this JVM's native stores only on H2. Not for Cloud Spanner, whose
+ *     bit-reversed sequences cannot serve contiguous blocks.</li>
  * </ul>
- *
- * <p>Creation and adoption: when a sequence is opened, its database sequence is created if missing
- * ({@code CREATE SEQUENCE IF NOT EXISTS ... INCREMENT BY <block> START WITH <initial> MAXVALUE <max> CACHE 1
- * NO CYCLE}); an existing one is adopted if its increment equals the block size (1 for ASYNC), and refused
- * otherwise, with both increments in the message. A block never crosses the settings' maximum value: the last
- * block is cut short there, and a reservation beyond it (the database's "reached maximum value" included) is a
- * {@link SequenceExhaustedException}, never a wrap-around.
- *
- * <p>{@link #advance}: PostgreSQL holds the sequence's ACCESS EXCLUSIVE lock (taken by {@code ALTER SEQUENCE ...
- * OWNER TO} its current owner, which changes nothing) while it reads and sets, so a concurrent {@code nextval} of
- * any session waits; MariaDB's {@code SETVAL} never moves a sequence backwards by
- * itself; H2 has neither, so its read-then-restart is atomic only against the native stores of the same JVM.
- * Cloud Spanner is not supported: its bit-reversed sequences cannot serve contiguous blocks.
  */
 public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
 
@@ -112,20 +90,12 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         connections.close();
     }
 
-    /**
-     * Returns the dialect in use.
-     *
-     * @return the dialect
-     */
+    /** {@return the dialect in use} */
     public JdbcDialect dialect() {
         return dialect;
     }
 
-    /**
-     * Returns the prefix of the database sequences' names.
-     *
-     * @return the prefix
-     */
+    /** {@return the prefix of the database sequences' names} */
     public String prefix() {
         return prefix;
     }
@@ -164,11 +134,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 + ", " + connections + "]";
     }
 
-    /**
-     * Returns false: a sequence hands out exactly its increment per {@code nextval}.
-     *
-     * @return false
-     */
+    /** {@return false: a sequence hands out exactly its increment per {@code nextval}} */
     @Override
     public boolean variableReservationSizes() {
         return false;
@@ -200,8 +166,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                     execute(connection, dialect.createSequenceSql(quoted, settings.initialValue(), increment,
                             settings.maxValue()));
                 } catch (SQLException e) {
-                    // Two JVMs creating one sequence at once: the loser's IF NOT EXISTS may still fail (PostgreSQL
-                    // reports a duplicate catalog entry). The sequence exists then, which is all we need.
+                    // A concurrent creator (PostgreSQL may report a duplicate despite IF NOT EXISTS): it exists.
                     if (dialect.readSequence(connection, quoted) == null) {
                         throw e;
                     }
@@ -308,8 +273,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Always fails: a sequence increment cannot be rolled back with the caller's transaction. The registry refuses
-     * SYNC sequences on this store when they are opened, so this is never reached through it.
+     * Always fails: a sequence increment cannot be rolled back with the caller's transaction.
      *
      * @throws UnsupportedOperationException always
      */
@@ -320,11 +284,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 + " cannot be rolled back); SYNC needs the table store");
     }
 
-    /**
-     * Reads the value the database sequence returns next, without consuming it. Values in the blocks JVMs hold
-     * are below it.
-     */
-    /** Reads on the store's own connection (see {@link ApplicationTables}), never in a caller's transaction. */
+    /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         try {
@@ -334,6 +294,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
+    /** Reads the value the database sequence returns next, without consuming it. */
     @Override
     public OptionalLong nextValue(String sequence) {
         NativeSequenceState state = readState(sequence);
@@ -349,22 +310,13 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /**
-     * Returns false: a sequence has no compare-and-set, so an unused tail cannot be given back safely. The values
-     * stay unused (a gap).
-     *
-     * @return false
-     */
+    /** {@return false: a sequence has no compare-and-set, so the unused values are a gap} */
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         return false;
     }
 
-    /**
-     * Moves the database sequence forward so that it next returns {@code nextValue}, only if it would return less;
-     * never backwards. PostgreSQL and MariaDB: atomic against every session's {@code nextval}. H2: atomic against
-     * the native stores of this JVM only (H2 has no conditional restart).
-     */
+    /** {@inheritDoc} Atomic as the class documentation says per database. */
     @Override
     public boolean advance(String sequence, long nextValue) {
         String databaseName = databaseSequenceName(sequence);
@@ -441,9 +393,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets the prefix as a front end's setting gave it (a Spring Boot property, a Hibernate setting): a prefix
-         * that is not allowed is refused here, under the name of that setting, so the user learns which key to
-         * change.
+         * Sets the prefix as a front end's setting gave it: a prefix that is not allowed is refused under that setting.
          *
          * @param prefix the prefix of the database sequences' names
          * @param setting the name of the setting that gave it
@@ -457,10 +407,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets whether the store borrows one connection from the data source when it is built, keeps it until
-         * {@link NativeSequenceStore#close()}, and runs all its statements on it, one at a time, so that a
-         * reservation never waits for a pool whose connections the callers hold (see
-         * {@link JdbcSequenceStore.Builder#dedicatedConnection(boolean)}). Default false.
+         * Sets whether the store keeps one connection of its own until {@link NativeSequenceStore#close()}, as
+         * {@link JdbcSequenceStore.Builder#dedicatedConnection(boolean)}. Default false.
          *
          * @param dedicatedConnection whether to keep a connection of its own
          * @return this builder

@@ -3,13 +3,9 @@ package dev.seqgen.metrics;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Receives the events of one sequence that are not visible in its {@link dev.seqgen.SequenceStats}
- * snapshot: how long reservations and waits took. Counts and gauges (values issued, remaining, block size,
- * capacity used) are read from {@link dev.seqgen.Sequence#stats()} when a metrics system asks, so the hot
- * path reports nothing.
- *
- * <p>Implementations must be thread-safe and fast; seqgen guards every call, so an exception thrown here is
- * logged and never breaks a caller of {@code next()}.
+ * Receives the events of one sequence that its {@link dev.seqgen.SequenceStats} snapshot does not show: how long
+ * reservations and waits took. The hot path reports nothing. Implementations must be thread-safe and fast; seqgen
+ * guards every call, so an exception thrown here is logged and never breaks a caller.
  */
 public interface SequenceMetricsTracker {
 
@@ -43,18 +39,13 @@ public interface SequenceMetricsTracker {
     default void recordDiscarded(long count) {
     }
 
-    /**
-     * Called once when the sequence closes: a tracker that registered meters removes them, so that a sequence
-     * created again under the same name (a refreshed application context, a new registry) publishes its own and
-     * no meter keeps reading a closed sequence.
-     */
+    /** Called once when the sequence closes: a tracker removes its meters, so a new sequence can publish its own. */
     default void close() {
     }
 
     /**
-     * Returns the caller's current trace context (for Micrometer, the current {@code Observation}), captured on
-     * the thread that starts work another thread will do, such as a background refill, so that work can be
-     * observed as its child.
+     * Returns the current trace context, captured on a thread that hands work (a background refill) to another, so
+     * that work can be observed as its child.
      *
      * @return the context, or null
      */
@@ -100,11 +91,7 @@ public interface SequenceMetricsTracker {
         void end(@Nullable Throwable failure);
     }
 
-    /**
-     * Returns the tracker that ignores every event.
-     *
-     * @return the no-op tracker
-     */
+    /** {@return the tracker that ignores every event} */
     static SequenceMetricsTracker noop() {
         return NoopTracker.INSTANCE;
     }

@@ -20,8 +20,7 @@ public interface SequenceMetricsTrackerFactory {
 
     /**
      * Creates the tracker of a newly created sequence served by {@code store}; what the registry calls. The
-     * default calls {@link #create(Sequence, String)} with the store's name; a factory that tags the
-     * {@linkplain dev.seqgen.spi.SequenceStore#kind() counter kind} too overrides it.
+     * default calls {@link #create(Sequence, String)} with the store's name.
      *
      * @param sequence the sequence, whose {@code stats()} gauges may read
      * @param store the store that serves it
@@ -32,13 +31,9 @@ public interface SequenceMetricsTrackerFactory {
     }
 
     /**
-     * Told once per sequence, when the first series of it opens in the registry: a sequence numbered in series has
-     * one gauge of the series it has open, tagged by the sequence, never one meter per series (a tag per tenant or
-     * year would be unbounded). The series' events and statistics are the sequence's: the registry calls
-     * {@link #create(Sequence, dev.seqgen.spi.SequenceStore)} once for them all, with a sequence named as the
-     * sequence whose {@link Sequence#stats()} sums its series (the values in hand of those open, the counts of those
-     * released too; the highest value and capacity of the series nearest its maximum) and that hands out no value.
-     * The default does nothing.
+     * Told once per sequence, when its first series opens, for one gauge of its open series (never a meter per
+     * series: the tags would be unbounded). The series' events go to one tracker, created for a sequence whose
+     * {@link Sequence#stats()} sums them. The default does nothing.
      *
      * @param sequence the sequence name
      * @param openSeries the number of its series open in the registry, read when the gauge is
@@ -46,11 +41,7 @@ public interface SequenceMetricsTrackerFactory {
     default void series(String sequence, java.util.function.IntSupplier openSeries) {
     }
 
-    /**
-     * Returns the factory that creates no-op trackers.
-     *
-     * @return the no-op factory
-     */
+    /** {@return the factory that creates no-op trackers} */
     static SequenceMetricsTrackerFactory noop() {
         return (sequence, storeName) -> SequenceMetricsTracker.noop();
     }

@@ -6,9 +6,8 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The name rules, for the registry and for stores. Sequence names are always bound as parameters (the name
- * column is 64 characters wide in every store); table names must be written into SQL text, so they are
- * restricted to plain identifiers and can never carry SQL.
+ * The name rules, for the registry and for stores. Sequence names are bound as parameters (64 characters wide);
+ * table names are written into SQL text, so they are restricted to plain identifiers.
  */
 public final class Identifiers {
 
@@ -41,9 +40,8 @@ public final class Identifiers {
     }
 
     /**
-     * Returns the table a table store keeps ranges for the fleet in ({@link SequenceStore#keep}), beside its
-     * sequence table: the same schema, the table's name with {@code _kept} appended, cut so that the name stays
-     * within 63 characters.
+     * Returns the table of ranges kept for the fleet ({@link SequenceStore#keep}): the same schema, the name with
+     * {@code _kept} appended, cut to stay within 63 characters.
      *
      * @param table a valid table name, optionally schema-qualified
      * @return the name of the table of kept ranges

@@ -34,10 +34,8 @@ public record ReservedRange(long first, long end) {
     }
 
     /**
-     * Returns how many of {@code count} values starting at {@code next} a store may hand out: all of them, fewer
-     * when the maximum is nearer (what is left below it), none when {@code next} is above the maximum (the
-     * sequence is exhausted). No sum overflows for any maximum up to
-     * {@link dev.seqgen.SequenceSettings#LARGEST_MAX_VALUE}.
+     * Returns how many of {@code count} values starting at {@code next} fit at or below {@code maxValue} (0 when
+     * exhausted), without overflow for any maximum up to {@link dev.seqgen.SequenceSettings#LARGEST_MAX_VALUE}.
      *
      * @param next the row's {@code next_value}
      * @param count how many values are asked for, at least 1
@@ -49,9 +47,8 @@ public record ReservedRange(long first, long end) {
     }
 
     /**
-     * Returns the largest {@code next_value} from which {@code count} values still fit at or below
-     * {@code maxValue}: the guard of a conditional increment ({@code ... WHERE next_value <= lastStart}). A store
-     * computes it in Java and binds it, so that no database evaluates a sum that overflows.
+     * Returns the largest {@code next_value} from which {@code count} values fit at or below {@code maxValue}: the
+     * guard of a conditional increment, computed in Java so that no database evaluates an overflowing sum.
      *
      * @param count how many values the increment takes, at least 1
      * @param maxValue the largest value that may be handed out
@@ -62,8 +59,7 @@ public record ReservedRange(long first, long end) {
     }
 
     /**
-     * Returns the range a block of {@code count} values taken at {@code first} may hand out: the block, cut at
-     * {@code maxValue}, for stores whose blocks come whole from the database (a native sequence).
+     * Returns the block of {@code count} values at {@code first}, cut at {@code maxValue}.
      *
      * @param first the first value of the block, at most {@code maxValue}
      * @param count the block's size
@@ -75,11 +71,7 @@ public record ReservedRange(long first, long end) {
         return new ReservedRange(first, first + fitting(first, count, maxValue));
     }
 
-    /**
-     * Returns the number of values in the range.
-     *
-     * @return {@code end - first}
-     */
+    /** {@return the number of values in the range, {@code end - first}} */
     public long count() {
         return end - first;
     }

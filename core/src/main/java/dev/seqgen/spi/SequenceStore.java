@@ -17,32 +17,21 @@ import org.jspecify.annotations.Nullable;
  * only {@link #giveBack} moves it back, and only with a compare-and-set.
  *
  * <p>A store may also <em>keep</em> ranges for the fleet ({@link #keep}, {@link #takeKept}): values a stopping
- * instance reserved and never handed out, which it cannot give back to the row because another instance reserved
- * after it. Every value then has exactly one owner at any time: the row (at or above {@code next_value}), one
- * instance (a range it reserved or took), one kept range, or a caller it was handed to. {@link #giveBack},
- * {@link #keep} and {@link #takeKept} each move a range from one owner to another in one atomic change, so no
- * crash at any point hands a value out twice; a crash between two of them loses the range at most.
+ * instance could not give back to the row. Every value has one owner at a time (the row, an instance, a kept range,
+ * or a caller); {@link #giveBack}, {@link #keep} and {@link #takeKept} each move a range between owners in one atomic
+ * change, so a crash loses a range at most and never hands a value out twice.
  *
- * <p>Implementations must be thread-safe and must make each reservation one atomic statement or one
- * retried transaction, so that seqgen can retry it after a transient error without handing out a value
- * twice. Sequence names reach the store already validated by seqgen; stores still pass them as bound
- * parameters, never as SQL text.
+ * <p>Implementations must be thread-safe, make each reservation one atomic statement or one retried transaction,
+ * and bind sequence names as parameters, never as SQL text.
  */
 public interface SequenceStore {
 
-    /**
-     * Returns a short lowercase name for metrics and messages, such as {@code postgresql} or
-     * {@code spanner}.
-     *
-     * @return the store name
-     */
+    /** {@return a short lowercase name for metrics and messages, such as {@code postgresql}} */
     String name();
 
     /**
      * Returns where this store counts values: a row per sequence ({@link CounterKind#TABLE}, the default) or a
-     * database sequence per sequence ({@link CounterKind#NATIVE_SEQUENCE}). A registry serves each sequence from
-     * its store of the sequence's {@link dev.seqgen.SequenceSettings#kind() kind}, so it may hold one store of
-     * each kind ({@link dev.seqgen.SequenceRegistry.Builder#store(SequenceStore)}).
+     * database sequence ({@link CounterKind#NATIVE_SEQUENCE}); a registry may hold one store of each kind.
      *
      * @return the counter kind
      */
@@ -51,9 +40,8 @@ public interface SequenceStore {
     }
 
     /**
-     * Makes sure the sequence's row exists, creating it (and the table, if the store is configured to)
-     * with {@code next_value = initialValue} when it does not. An existing row is left as it is. Safe to
-     * call concurrently from several JVMs.
+     * Creates the sequence's row (and the table, if configured to) with {@code next_value = initialValue} unless it
+     * exists; an existing row is left as it is. Safe to call concurrently from several JVMs.
      *
      * @param sequence the sequence name
      * @param initialValue the first value of a new sequence
@@ -62,11 +50,9 @@ public interface SequenceStore {
     void createSequence(String sequence, long initialValue);
 
     /**
-     * Makes sure the sequence exists, as {@link #createSequence(String, long)} with the settings' initial value.
-     * A store whose sequences depend on more than the initial value (the increment of a native database sequence
-     * is the block size) overrides this, and may refuse settings it cannot serve, such as a strategy it does not
-     * support. The registry calls this method when it opens a sequence. The default calls
-     * {@link #createSequence(String, long)}.
+     * Makes sure the sequence exists, called by the registry when it opens one. The default is
+     * {@link #createSequence(String, long)} with the initial value; a store whose sequences depend on more (a native
+     * sequence's increment) overrides it and may refuse settings it cannot serve.
      *
      * @param sequence the sequence name
      * @param settings the sequence's settings
@@ -78,9 +64,8 @@ public interface SequenceStore {
     }
 
     /**
-     * Whether {@link #reserve} serves any {@code count}. A store whose reservation size is fixed per sequence
-     * (a native database sequence hands out exactly its increment) returns false, and the strategies then keep
-     * the block size fixed: no adaptive sizing. The default is true.
+     * Whether {@link #reserve} serves any {@code count} (default true); false keeps block sizes fixed (a native
+     * sequence hands out exactly its increment).
      *
      * @return whether reservations of any size are served
      */
@@ -137,9 +122,8 @@ public interface SequenceStore {
     boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue);
 
     /**
-     * As {@link #giveBack}, but within the caller's transaction, the one that reserved the tail with
-     * {@link #reserveInTransaction}: while that transaction holds the row, nobody else can have reserved after
-     * it, so the compare-and-set fails only if the caller itself reserved again. The default gives nothing back.
+     * As {@link #giveBack}, within the caller's transaction that reserved the tail with {@link #reserveInTransaction}
+     * (which holds the row). The default gives nothing back.
      *
      * @param transaction the caller's transaction, of the type {@link #reserveInTransaction} takes
      * @param sequence the sequence name
@@ -155,12 +139,9 @@ public interface SequenceStore {
     }
 
     /**
-     * Keeps {@code [first, end)} for the fleet: values the caller reserved (or took with {@link #takeKept}) and
-     * will never hand out, stored so that {@link #takeKept} hands them out again, once. Called at a graceful stop
-     * for what {@link #giveBack} could not return because another instance reserved after the caller. The range is
-     * kept in a transaction of the store's own; when this returns true it is committed and the caller must not use
-     * any of its values any more. When it fails, the caller does not know whether it was kept, and must not use the
-     * values either (a crash there loses the range, never duplicates it). The default keeps nothing.
+     * Keeps {@code [first, end)}, values the caller holds and will never hand out, for {@link #takeKept} to hand out
+     * once: at a graceful stop, for what {@link #giveBack} could not return. Committed in a transaction of its own
+     * when this returns true; after true or a failure the caller must not use the values. The default keeps nothing.
      *
      * @param sequence the sequence name
      * @param first the first value of the range
@@ -173,11 +154,9 @@ public interface SequenceStore {
     }
 
     /**
-     * Takes one kept range of the sequence (the lowest the store finds), in a transaction of the store's own that
-     * removes it from the kept ranges: a range is handed to at most one caller, whatever crashes where. Values above
-     * {@code maxValue} (a maximum lowered since the range was kept) are not handed out. The range is below the
-     * row's {@code next_value}, so a caller that takes it as its first block and reserves later blocks from the row
-     * hands its values out in increasing order. The default takes nothing.
+     * Takes the lowest kept range, removing it in a transaction of the store's own, so it goes to one caller at most;
+     * nothing above {@code maxValue} is handed out. The range lies below the row's {@code next_value}. The default
+     * takes nothing.
      *
      * @param sequence the sequence name
      * @param maxValue the largest value that may be handed out
@@ -189,12 +168,8 @@ public interface SequenceStore {
     }
 
     /**
-     * Takes at most {@code count} values of the lowest kept range of the sequence, as {@link #takeKept(String, long)}
-     * but split: a range larger than {@code count} is handed out as its first {@code count} values, and the rest,
-     * {@code [first + count, end)}, stays kept, in the same transaction as the take, so the rest has one owner (the
-     * kept ranges) whatever crashes where. An instance takes what its first block needs rather than a range a stopped
-     * instance's largest block left, and the fleet's numbers stay compact: the lowest values go out first. The
-     * default takes a whole range ({@link #takeKept(String, long)}), for stores that cannot split one.
+     * As {@link #takeKept(String, long)}, but a range larger than {@code count} is split: its first {@code count}
+     * values are taken and the rest stays kept, in the same transaction. The default takes a whole range.
      *
      * @param sequence the sequence name
      * @param count the most values to take, at least 1
@@ -219,8 +194,7 @@ public interface SequenceStore {
     }
 
     /**
-     * Moves the row forward: sets {@code next_value} to {@code nextValue} only if it is lower, never
-     * backwards, atomically, so that several callers racing agree on the highest value asked for.
+     * Sets {@code next_value} to {@code nextValue} only if it is lower, atomically, so racing callers agree.
      *
      * @param sequence the sequence name
      * @param nextValue the lowest {@code next_value} the row must have afterwards
@@ -233,12 +207,10 @@ public interface SequenceStore {
     }
 
     /**
-     * Reads the highest counter the values of an application's column already hold, so that a sequence serving
-     * that column starts above them (adoption of existing rows). For {@link dev.seqgen.KeyOrder#SEQUENTIAL
-     * sequential} settings that is the column's highest value; for a key order that maps counters to keys, the
-     * highest counter whose key the column holds outside the {@linkplain SequenceSettings#skipRange() skip range}.
-     * Runs on the store's own connection or client, in a transaction of its own that only reads, never in a
-     * caller's. Frameworks call it only for tables the store can reach ({@link #readsApplicationTables}).
+     * Reads the highest counter an application's column already holds, so a sequence serving it starts above: the
+     * highest value for sequential keys, else the highest counter whose key lies outside the
+     * {@linkplain SequenceSettings#skipRange() skip range}. Reads in a transaction of the store's own, never a
+     * caller's; called only where {@link #readsApplicationTables} is true.
      *
      * @param table the table, qualified and quoted as the database needs it
      * @param column the column, quoted as the database needs it
@@ -253,10 +225,8 @@ public interface SequenceStore {
     }
 
     /**
-     * Reads the highest value a column holds in the rows of one series: those whose columns match every condition
-     * of {@code where} (a tenant's, a company's, a year's rows), so that the series starts above them. As
-     * {@link #highestCounter(String, String, SequenceSettings)} otherwise; sequential settings only (a series is
-     * numbered for people to read). The conditions' values are bound as parameters, never written into a statement.
+     * As {@link #highestCounter(String, String, SequenceSettings)}, over the rows that match every condition of
+     * {@code where} (one series); sequential settings only. Values are bound as parameters.
      *
      * @param table the table, qualified and quoted as the database needs it
      * @param column the column, quoted as the database needs it
@@ -271,10 +241,8 @@ public interface SequenceStore {
     }
 
     /**
-     * Reads the highest counter among the formatted numbers a text column holds in the rows of one series
-     * ({@code INV-2026-000041} holds 41): every value of those rows is read once and given to {@code counterOf},
-     * which returns its counter, or a negative number for a value that is not a number of the series. As
-     * {@link #highestCounter(String, String, SequenceSettings, List)} otherwise.
+     * Reads the highest counter among formatted numbers in a text column of one series ({@code INV-2026-000041} holds
+     * 41), each value given once to {@code counterOf} (negative for a value not of the series).
      *
      * @param table the table, qualified and quoted as the database needs it
      * @param column the text column, quoted as the database needs it
@@ -312,12 +280,8 @@ public interface SequenceStore {
     }
 
     /**
-     * Whether {@link #highestCounter} can read the tables of an application whose entities are in a database of
-     * the given platform: false when this store's rows are in a database of another kind, which cannot hold those
-     * tables (a Cloud Spanner store beside entities on PostgreSQL or H2). A framework then adopts nothing and says
-     * so, instead of reading a table the store's database does not have. A store reading through the application's
-     * own database (seqgen's JDBC stores over its {@code DataSource}) answers true for every platform, as does the
-     * default.
+     * Whether {@link #highestCounter} can read an application's tables on the given platform: false when this store's
+     * database is of another kind (a Spanner store beside entities on PostgreSQL). The default is true.
      *
      * @param platform the database of the application's tables, as seqgen's schema scripts name it
      *     ({@code postgresql}, {@code mariadb}, {@code h2}, {@code hsqldb}, {@code spanner},
@@ -329,22 +293,14 @@ public interface SequenceStore {
     }
 
     /**
-     * Returns the type of the caller's transaction that {@link #reserveInTransaction} takes, or null if this store
-     * takes none (it cannot serve SYNC). Frameworks check it before they hand their own transactions over: the
-     * Hibernate generator serves SYNC only from a store that takes the session's {@code java.sql.Connection}.
-     *
-     * @return the transaction type, or null (the default)
+     * {@return the type of the caller's transaction {@link #reserveInTransaction} takes, or null (the default) if none (no SYNC)}
      */
     default @Nullable Class<?> transactionType() {
         return null;
     }
 
     /**
-     * Returns the SQL table this store keeps its rows in, when that is a table of a relational database the
-     * application's schema tools can see: Hibernate's schema export includes it, and a missing one is reported
-     * with the script that creates it.
-     *
-     * @return the table, or empty (the default) when the rows are elsewhere
+     * {@return the SQL table of the rows when the application's schema tools can see it (Hibernate exports it), or empty (the default)}
      */
     default Optional<SqlTable> sqlTable() {
         return Optional.empty();

@@ -29,11 +29,7 @@ public class SequenceStoreException extends SequenceException {
         this.transientError = transientError;
     }
 
-    /**
-     * Returns whether retrying the operation may succeed.
-     *
-     * @return whether the error is transient
-     */
+    /** {@return whether retrying the operation may succeed} */
     public boolean isTransient() {
         return transientError;
     }

@@ -15,22 +15,13 @@ final class SpannerDialectDetection {
     /** The statements in the database's dialect; resolved on first use when the dialect is asked for. */
     private volatile @Nullable SpannerStatements statements;
 
-    /**
-     * Takes the statements of the configured dialect, or leaves them to the first operation.
-     *
-     * @param client the client of the store's database
-     * @param dialect the database's dialect as configured, or null to ask the database on first use
-     */
+    /** {@code dialect} null: ask the database at the first operation. */
     SpannerDialectDetection(DatabaseClient client, @Nullable Dialect dialect) {
         this.client = client;
         this.statements = dialect == null ? null : SpannerStatements.of(dialect);
     }
 
-    /**
-     * The statements in the database's dialect. With no dialect configured, the database is asked once
-     * ({@code DatabaseClient.getDialect()}) at the first operation, not when the store is built, so that
-     * building it never reaches the database; a failed question is asked again by the next operation.
-     */
+    /** The statements of the database's dialect; a failed question is asked again by the next operation. */
     SpannerStatements statements() {
         SpannerStatements resolved = statements;
         if (resolved == null) {

@@ -33,11 +33,8 @@ final class SpannerOwnThreads {
     }
 
     /**
-     * Runs an operation that opens a transaction or read of its own on a thread of the store's own, within
-     * a deadline, and waits for it: so it is never nested in a transaction of the calling thread, and never
-     * outlives the deadline.
-     *
-     * @param table the store's table, for the message when the wait is interrupted
+     * Runs an operation on a store thread within a gRPC deadline and waits for it, so it is never nested in the
+     * calling thread's transaction (docs/design.md#spanner-store). {@code table} is for the message.
      */
     static <T extends @Nullable Object> T call(String table, Duration timeout, Supplier<T> operation) {
         CompletableFuture<T> result = CompletableFuture.supplyAsync(() -> {

@@ -9,9 +9,11 @@ import com.google.cloud.spanner.ResultSet;
 import com.google.cloud.spanner.SpannerException;
 import com.google.cloud.spanner.Statement;
 import com.google.cloud.spanner.TransactionContext;
+import dev.seqgen.KeyOrder;
+import dev.seqgen.KeyRange;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceExhaustedException;
-import dev.seqgen.jdbc.JdbcDialect;
+import dev.seqgen.SequenceSettings;
 import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
@@ -43,28 +45,17 @@ import org.jspecify.annotations.Nullable;
  *         .build();
  * }</pre>
  *
- * <p>The table and the table of ranges kept for the fleet ({@link #keep}), created on demand (each only if it is
- * missing) when {@link Builder#createTable(boolean)} is set, or beforehand (by migrations) with the statements of
- * {@link JdbcDialect#createTablesSql} of {@link JdbcDialect#SPANNER} (GoogleSQL) or
- * {@link JdbcDialect#SPANNER_POSTGRESQL}: the JDBC store's tables on Spanner, the same ones.
+ * <p>The tables (the sequences and the ranges kept for the fleet) are created on demand with
+ * {@link Builder#createTable(boolean)}, or beforehand with the statements of {@code JdbcDialect.createTablesSql} of
+ * {@code SPANNER} or {@code SPANNER_POSTGRESQL}: the JDBC store's tables on Spanner.
  *
- * <p>A reservation is one read-write transaction holding one statement,
- * {@code UPDATE t SET next_value = next_value + @count WHERE name = @name AND next_value <= @lastStart
- * THEN RETURN next_value}, where {@code lastStart = maxValue - count + 1} is computed in Java so that the
- * SQL can never overflow. Only when that statement changes no row does the transaction read the row, to
- * tell a missing row from an exhausted sequence and to take the values left below the maximum (a shorter
- * block, with the same statement).
- *
- * <p>{@link #reserveInTransaction} takes a {@link TransactionContext} and runs the same statements in it:
- * DML, not buffered mutations, so several values taken in one transaction are consecutive and each
- * statement sees the ones before it. When Spanner aborts the caller's transaction, the
- * {@link com.google.cloud.spanner.AbortedException} is rethrown as it is, so that the caller's
- * {@code TransactionRunner} or {@code TransactionManager} retries the whole transaction as Spanner
- * requires.
- *
- * <p>Every other operation opens a transaction or read of the store's own, which it runs on a thread of the
- * store's own (Spanner allows no nested transaction on the caller's thread) under a deadline of
- * {@link Builder#operationTimeout(Duration)}, while the caller waits.
+ * <p>A reservation is one statement, {@code UPDATE ... SET next_value = next_value + @count WHERE name = @name AND
+ * next_value <= @lastStart THEN RETURN next_value} ({@code lastStart} computed in Java, so the SQL cannot
+ * overflow); only when it changes no row is the row read, to tell missing from exhausted and to take what is left.
+ * {@link #reserveInTransaction} runs it as DML in the caller's {@link TransactionContext} and rethrows
+ * {@link com.google.cloud.spanner.AbortedException} as is, for the caller's runner to retry the whole transaction.
+ * Every other operation runs in a transaction or read of the store's own, on a thread of the store's own, within
+ * {@link Builder#operationTimeout(Duration)}.
  *
  * <p>Errors are {@link SequenceStoreException}s, transient for {@code ABORTED}, {@code UNAVAILABLE},
  * {@code DEADLINE_EXCEEDED} and {@code RESOURCE_EXHAUSTED}. Thread-safe.
@@ -72,42 +63,11 @@ import org.jspecify.annotations.Nullable;
 public final class SpannerSequenceStore implements SequenceStore {
 
     /*
-     * Design: why reservations never run in the caller's transaction, and why ABORTED retries stay
-     * exactly-once.
-     *
-     * Spanner has no nested transactions, and the Java client enforces it per thread: a thread inside
-     * TransactionRunner.run() that asks for another transaction (or even a single-use read) gets
-     * "Nested transactions are not supported". ASYNC, BATCH and ASYNC_BATCH reserve values in a
-     * transaction of the store's own, and their callers are very often inside a transaction of their
-     * own (an entity being persisted). So every operation that opens its own transaction or read runs on
-     * a thread of the store (SpannerOwnThreads) while the caller waits for it: this is the workaround the
-     * Spanner document itself gives ("requesting the sequence value by using a background thread and
-     * waiting for the result"). The hop costs microseconds against a round trip of milliseconds. The
-     * reservation then is an independent transaction that commits before the value is returned: if the
-     * caller's transaction is later aborted and retried, the retry takes a new value and the old one is
-     * a gap, never a duplicate. Only reserveInTransaction (SYNC) uses the caller's transaction, on the
-     * caller's thread, and never opens one.
-     *
-     * Exactly-once under ABORTED: the increment is a DML statement inside a read-write transaction run by
-     * DatabaseClient.readWriteTransaction().run(). When Spanner aborts the transaction, none of its
-     * writes become visible, and the runner runs the callable again from the start in a new transaction
-     * that reads the row afresh; the callable has no side effect outside the transaction and returns a
-     * value computed only from what its own statements returned. So however often it is aborted and
-     * retried, one reserve() call commits at most one increment and returns exactly the range that
-     * increment committed. An error whose commit outcome is unknown (DEADLINE_EXCEEDED, UNAVAILABLE
-     * during commit) is reported as transient; seqgen's retry then reserves a new range, so an
-     * increment that did commit is lost as a gap but its values are never handed out.
-     *
-     * Bounded: each operation of the store's own runs in a gRPC Context with a deadline (operationTimeout),
-     * which the client honours in its RPCs and in its retry loops (aborted transactions, broken streams;
-     * it retries UNAVAILABLE on a streaming query for as long as the context lives). So a store outage
-     * costs a caller at most the operation timeout per attempt, and the thread of the store's own is
-     * released with it, instead of a thread left retrying for ever behind a caller that gave up.
-     *
-     * The emulator allows a single read-write transaction at a time: a reservation committed while a
-     * caller's transaction is already active aborts the caller's transaction, whose retry takes another
-     * value, and so on. On the emulator, take ASYNC or BATCH values before the first statement of the
-     * transaction that uses them (as the Spanner document recommends anyway).
+     * Design (docs/design.md#spanner-store): Spanner forbids a transaction nested on the caller's thread, so every
+     * operation of the store's own runs on a store thread (SpannerOwnThreads) as an independent read-write
+     * transaction under a gRPC deadline. The client re-runs an ABORTED callable from the start; the callable has no
+     * side effect outside its transaction, so one call commits at most one increment. An unknown commit outcome is
+     * reported transient: the retry may leave a gap, never a duplicate.
      */
 
     /** The table name used when none is set. */
@@ -122,10 +82,10 @@ public final class SpannerSequenceStore implements SequenceStore {
     /** The longest {@link #highestCounter} may take: a pass over a table's keys, once per sequence. */
     private static final Duration READ_KEYS_TIMEOUT = Duration.ofMinutes(5);
 
-    /** Error codes after which retrying the operation may succeed. */
     /** Kept ranges one {@link #takeKept} reads and tries, lowest first. */
     private static final int TAKE_CANDIDATES = 8;
 
+    /** Error codes after which retrying the operation may succeed. */
     private static final Set<ErrorCode> TRANSIENT_ERRORS = EnumSet.of(ErrorCode.ABORTED, ErrorCode.UNAVAILABLE,
             ErrorCode.DEADLINE_EXCEEDED, ErrorCode.RESOURCE_EXHAUSTED);
 
@@ -160,7 +120,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     /**
      * Returns a builder for a store over the given database.
      *
-     * @param databaseClient the client of the database that holds (or will hold) the sequence table
+     * @param databaseClient the client of the database that holds the sequence table
      * @return a new builder
      * @throws NullPointerException if {@code databaseClient} is null
      */
@@ -168,11 +128,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         return new Builder(databaseClient);
     }
 
-    /**
-     * Returns {@code spanner}.
-     *
-     * @return the store name for metrics and messages
-     */
+    /** {@return {@code spanner}, the store name for metrics and messages} */
     @Override
     public String name() {
         return "spanner";
@@ -185,23 +141,12 @@ public final class SpannerSequenceStore implements SequenceStore {
                 + table + "]";
     }
 
-    /**
-     * Returns the name of the table that holds the sequences.
-     *
-     * @return the validated table name
-     */
+    /** {@return the name of the table that holds the sequences} */
     public String table() {
         return table;
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Creates the table first when the store was built with {@link Builder#createTable(boolean)} and
-     * the table does not exist ({@code CREATE TABLE IF NOT EXISTS}, so concurrent creators agree). The row
-     * is inserted in a read-write transaction that first reads it: two processes that both find it missing
-     * conflict on that read, Spanner aborts one of them, and its retry finds the row and leaves it alone.
-     */
+    /** {@inheritDoc} Of two concurrent creators one is aborted, and its retry finds the row. */
     @Override
     public void createSequence(String sequence, long initialValue) {
         if (createTable && !tableExists) {
@@ -230,14 +175,9 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /**
-     * {@inheritDoc}
+     * {@inheritDoc} May be called inside a caller's Spanner transaction (it runs on a store thread).
      *
-     * <p>Runs one read-write transaction of the store's own on a thread of the store's own, so it can be
-     * called from inside a caller's Spanner transaction, which Spanner does not allow on the same thread.
-     *
-     * @throws SequenceStoreException also when the sequence's row does not exist (not transient): the row
-     *     is created by {@link #createSequence}, and recreating a row that has gone could hand out values
-     *     a second time
+     * @throws SequenceStoreException also when the row does not exist (not transient; it is never recreated here)
      */
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
@@ -252,25 +192,16 @@ public final class SpannerSequenceStore implements SequenceStore {
         return outcome.range(this, sequence, maxValue);
     }
 
-    /**
-     * Returns the client library's {@link TransactionContext}: SYNC increments the row in the caller's Spanner
-     * read-write transaction.
-     *
-     * @return {@code TransactionContext.class}
-     */
+    /** {@return the client library's {@link TransactionContext}, in which SYNC increments the row} */
     @Override
     public Class<?> transactionType() {
         return TransactionContext.class;
     }
 
     /**
-     * {@inheritDoc}
+     * {@inheritDoc} Runs on the caller's thread.
      *
-     * <p>Runs the reservation statements in the caller's transaction, on the caller's thread; the
-     * increment commits or rolls back with it, and the row stays locked for other writers until then.
-     *
-     * @param transaction a {@link TransactionContext}, as passed to a {@code TransactionCallable} or
-     *     returned by {@code TransactionManager.begin()}
+     * @param transaction a {@link TransactionContext}
      * @throws IllegalArgumentException if {@code transaction} is not a {@link TransactionContext}
      * @throws com.google.cloud.spanner.AbortedException if Spanner aborted the caller's transaction, which
      *     must then be retried as a whole (a {@code TransactionRunner} does that by itself)
@@ -278,11 +209,7 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
-        if (!(transaction instanceof TransactionContext tx)) {
-            String given = transaction == null ? "null" : transaction.getClass().getName();
-            throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
-                    + " as the caller's transaction, got " + given);
-        }
+        TransactionContext tx = callersTransaction(transaction);
         ReservedRange.requireCount(count);
         Outcome outcome;
         try {
@@ -297,11 +224,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return outcome.range(this, sequence, maxValue);
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>A single-use read (strong), on a thread of the store's own.
-     */
     @Override
     public OptionalLong nextValue(String sequence) {
         Long next = SpannerOwnThreads.call(table, operationTimeout, () -> {
@@ -314,19 +236,11 @@ public final class SpannerSequenceStore implements SequenceStore {
         return next == null ? OptionalLong.empty() : OptionalLong.of(next);
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>A single-use read (strong, no locks), on a thread of the store's own, of the application's table in the
-     * store's database (entities on Cloud Spanner through the JDBC driver share it): {@code MAX} of the column
-     * for sequential keys; for mapped keys one pass over the keys outside the skip range, each mapped back to its
-     * counter, done once, when a sequence has no counter row yet. The table and column are given as the
-     * application's schema names them.
-     */
+    /** {@inheritDoc} {@code MAX} for sequential keys, else one pass over the keys outside the skip range. */
     @Override
-    public OptionalLong highestCounter(String table, String column, dev.seqgen.SequenceSettings settings) {
-        dev.seqgen.KeyRange skip = settings.skipRange();
-        boolean sequential = settings.keyOrder() == dev.seqgen.KeyOrder.SEQUENTIAL;
+    public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
+        KeyRange skip = settings.skipRange();
+        boolean sequential = settings.keyOrder() == KeyOrder.SEQUENTIAL;
         Statement read = Statement.of(sequential ? "SELECT MAX(" + column + ") FROM " + table
                 : "SELECT " + column + " FROM " + table + " WHERE " + column + " > 0" + (skip.isEmpty() ? ""
                         : " AND (" + column + " < " + skip.min() + " OR " + column + " > " + skip.max() + ")"));
@@ -346,23 +260,12 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>True only for the Cloud Spanner platforms ({@code spanner}, {@code spanner-postgresql}): entities on
-     * Spanner may share this store's database; entities on another database never do.
-     */
+    /** {@inheritDoc} True only for the Cloud Spanner platforms ({@code spanner}, {@code spanner-postgresql}). */
     @Override
     public boolean readsApplicationTables(String platform) {
         return platform.startsWith("spanner");
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>One read-write transaction with {@code UPDATE ... SET next_value = @restored WHERE name = @name AND
-     * next_value = @expected}, on a thread of the store's own.
-     */
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
@@ -376,21 +279,11 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>The same guarded UPDATE as {@link #giveBack}, in the caller's {@link TransactionContext}.
-     *
-     * @throws SpannerException ABORTED as is, as {@link #reserveInTransaction}
-     */
+    /** {@inheritDoc} Rethrows ABORTED as is, as {@link #reserveInTransaction}. */
     @Override
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
-        if (!(transaction instanceof TransactionContext tx)) {
-            String given = transaction == null ? "null" : transaction.getClass().getName();
-            throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
-                    + " as the caller's transaction, got " + given);
-        }
+        TransactionContext tx = callersTransaction(transaction);
         try {
             long changed = tx.executeUpdate(sql().giveBack(table, sequence, expectedNextValue, restoredNextValue));
             return changed == 1;
@@ -403,22 +296,10 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    /*
-     * Ranges kept for the fleet: as in JdbcSequenceStore. keep inserts (name, range_start, range_end) into keptTable
-     * in a read-write transaction of its own; takeKept reads the lowest ranges and deletes one exactly as read, in
-     * one read-write transaction (with the insert of its rest when the range is split), and hands it out only after
-     * the commit. Spanner's transactions are serializable:
-     * two takers that read the same range conflict, one is aborted and retried by the client, and its retry no
-     * longer sees the range. A range is therefore handed to one caller at most; a crash before the commit leaves it
-     * kept, after it loses it.
-     */
+    // Kept ranges (docs/design.md#kept-ranges): serializable transactions make two takers of one range conflict;
+    // the aborted one's retry no longer sees it.
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Inserts the range into the table of kept ranges ({@link #keptTable()}) in a read-write transaction of its
-     * own, on a thread of the store's own.
-     */
+    /** {@inheritDoc} Inserts the range into {@link #keptTable()} in a transaction of its own. */
     @Override
     public boolean keep(String sequence, long first, long end) {
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
@@ -437,24 +318,12 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Reads the lowest kept ranges and deletes the first one whose delete changes a row, in one read-write
-     * transaction, on a thread of the store's own.
-     */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
         return takeKept(sequence, Long.MAX_VALUE, maxValue);
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Reads the lowest kept ranges and deletes the first one whose delete changes a row; a range larger than
-     * {@code count} is split, its rest inserted again as a kept range, in the same read-write transaction (a key
-     * column cannot be updated in Spanner), on a thread of the store's own.
-     */
+    /** {@inheritDoc} Deletes the lowest range and inserts back the rest of a split one, in one transaction. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
         ReservedRange.requireCount(count);
@@ -496,12 +365,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /**
-     * Returns the table the store keeps ranges for the fleet in ({@link #keep}): {@link #table()} with {@code _kept}
-     * appended ({@link Identifiers#keptTableName}).
-     *
-     * @return the table of kept ranges
-     */
+    /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
     public String keptTable() {
         return keptTable;
     }
@@ -522,10 +386,7 @@ public final class SpannerSequenceStore implements SequenceStore {
                 isTransient(e));
     }
 
-    /**
-     * Moves the row forward to {@code nextValue} if it lies below, in one guarded UPDATE (a read-write
-     * transaction of its own, retried by the client on ABORTED), so that several JVMs starting at once agree.
-     */
+    /** {@inheritDoc} One guarded UPDATE in a read-write transaction of its own. */
     @Override
     public boolean advance(String sequence, long nextValue) {
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
@@ -539,10 +400,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /**
-     * The reservation, in whichever transaction it is given: the increment, and only when it changed no
-     * row, the read that explains why and the increment of what is left below the maximum.
-     */
+    /** The reservation in {@code tx}: the increment; if it changed no row, the read and what is left below max. */
     private Outcome take(TransactionContext tx, String sequence, long count, long maxValue) {
         Long end = increment(tx, sequence, count, ReservedRange.lastStart(count, maxValue));
         if (end != null) {
@@ -578,10 +436,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    /**
-     * Creates the table unless it exists. A failed creation is forgiven when the table exists afterwards:
-     * another process created it at the same time (Spanner runs one schema change at a time).
-     */
+    /** Creates missing tables; a failed creation is forgiven when the tables exist afterwards (a concurrent one). */
     private void ensureTable() {
         List<String> missing = missingTables();
         if (missing.isEmpty()) {
@@ -612,10 +467,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         tableExists = true;
     }
 
-    /**
-     * The DDL of the tables that do not exist yet: the sequence table, and the table of kept ranges, which an
-     * installation made before seqgen kept ranges for the fleet lacks.
-     */
+    /** The DDL of the tables that do not exist yet (an older installation lacks the kept ranges' table). */
     private List<String> missingTables() {
         List<String> statements = sql().ddl.createTablesSql(table);
         List<String> ddl = new ArrayList<>();
@@ -645,11 +497,16 @@ public final class SpannerSequenceStore implements SequenceStore {
         return error instanceof SpannerException spanner && TRANSIENT_ERRORS.contains(spanner.getErrorCode());
     }
 
+    private static TransactionContext callersTransaction(Object transaction) {
+        if (transaction instanceof TransactionContext tx) {
+            return tx;
+        }
+        String given = transaction == null ? "null" : transaction.getClass().getName();
+        throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
+                + " as the caller's transaction, got " + given);
+    }
 
-    /**
-     * What the reservation statements found. Returned, not thrown, from the transaction callable: the
-     * runner would wrap an exception, and a result with no writes commits harmlessly.
-     */
+    /** What the reservation found; returned, not thrown, as the runner would wrap an exception. */
     private record Outcome(Kind kind, long first, long end) {
 
         enum Kind { TAKEN, MISSING, EXHAUSTED, CHANGED }
@@ -692,13 +549,12 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
 
         /**
-         * Sets the table that holds the sequences, optionally qualified by a named schema
-         * ({@code schema.table}). Default {@value SpannerSequenceStore#DEFAULT_TABLE}.
+         * Sets the table that holds the sequences, optionally {@code schema.table}. Default
+         * {@value SpannerSequenceStore#DEFAULT_TABLE}.
          *
          * @param table the table name
          * @return this builder
-         * @throws SequenceConfigurationException if the name is not a plain identifier (it is written into
-         *     SQL text, so it can never carry SQL)
+         * @throws SequenceConfigurationException if the name is not a plain identifier
          */
         public Builder table(String table) {
             this.table = Identifiers.requireTableName("table", table);
@@ -723,9 +579,8 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
 
         /**
-         * Sets whether {@link SpannerSequenceStore#createSequence} creates the table when it does not exist.
-         * Needs {@link #databaseAdminClient}. Default false: the table must exist (see the DDL in the class
-         * documentation).
+         * Sets whether {@link SpannerSequenceStore#createSequence} creates missing tables. Needs
+         * {@link #databaseAdminClient}. Default false.
          *
          * @param createTable whether to create the table on demand
          * @return this builder
@@ -736,13 +591,9 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
 
         /**
-         * Sets the longest one operation of the store's own may take (a reservation, a read, a give-back, the
-         * creation of a row), the Spanner client's retries of aborted transactions and broken streams
-         * included. When it passes, the operation fails with {@code DEADLINE_EXCEEDED}, a transient error
-         * that seqgen retries within the sequence's acquire timeout; keep it at or below the acquire timeouts
-         * of the sequences so that callers get their error in time. It does not bound
-         * {@link SpannerSequenceStore#reserveInTransaction} (the caller's transaction is the caller's to
-         * bound) nor the schema change that creates the table. Default
+         * Sets the longest one operation of the store's own may take, the client's retries included; past it the
+         * operation fails with {@code DEADLINE_EXCEEDED} (transient). Keep it at or below the sequences' acquire
+         * timeouts. Does not bound {@link SpannerSequenceStore#reserveInTransaction} nor table creation. Default
          * {@link SpannerSequenceStore#DEFAULT_OPERATION_TIMEOUT}, 5 seconds.
          *
          * @param operationTimeout the operation timeout
@@ -759,8 +610,7 @@ public final class SpannerSequenceStore implements SequenceStore {
 
         /**
          * Sets the SQL dialect of the database: {@link Dialect#GOOGLE_STANDARD_SQL} (the default) or
-         * {@link Dialect#POSTGRESQL} for a PostgreSQL-dialect database ({@code RETURNING}, {@code $1} parameters,
-         * PostgreSQL DDL). {@code databaseClient.getDialect()} tells which a database speaks.
+         * {@link Dialect#POSTGRESQL}.
          *
          * @param dialect the database's dialect
          * @return this builder
@@ -771,8 +621,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
 
         /**
-         * Lets the store ask the database for its dialect ({@code DatabaseClient.getDialect()}), once, at its
-         * first operation rather than when it is built.
+         * Lets the store ask the database for its dialect once, at its first operation.
          *
          * @return this builder
          */

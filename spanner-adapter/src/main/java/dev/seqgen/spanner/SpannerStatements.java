@@ -7,10 +7,9 @@ import dev.seqgen.jdbc.JdbcDialect;
 import java.util.Locale;
 
 /**
- * The statements of {@link SpannerSequenceStore} in each SQL dialect of Spanner, all of them in this one place (the
- * DDL of its tables is the JDBC store's, {@link JdbcDialect#createTablesSql}): the same statements in both
- * dialects, built here with their parameters bound. GoogleSQL names its parameters (@name); PostgreSQL-dialect
- * databases number them ($1), and the client binds $n as "pn": {@link #param} picks the name.
+ * The statements of {@link SpannerSequenceStore} in each SQL dialect of Spanner, with their parameters bound (the DDL
+ * is the JDBC store's, {@link JdbcDialect#createTablesSql}). GoogleSQL names parameters ({@code @name});
+ * PostgreSQL-dialect databases number them ({@code $1}, bound as {@code p1}): {@link #param} picks the name.
  */
 enum SpannerStatements {
 
@@ -41,8 +40,6 @@ enum SpannerStatements {
         String advanceSql(String table) {
             return "UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower";
         }
-
-
 
         @Override
         String keepSql(String keptTable) {
@@ -108,8 +105,6 @@ enum SpannerStatements {
         String advanceSql(String table) {
             return "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value < $3";
         }
-
-
 
         @Override
         String keepSql(String keptTable) {

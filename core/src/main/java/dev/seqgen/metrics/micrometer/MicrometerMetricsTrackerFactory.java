@@ -15,52 +15,15 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Publishes every sequence's metrics to a Micrometer {@link MeterRegistry}. Pass it to
- * {@link dev.seqgen.SequenceRegistry.Builder#metrics}; the Spring Boot starter does so when a
- * {@code MeterRegistry} bean exists.
+ * Publishes every sequence's metrics to a Micrometer {@link MeterRegistry}: pass it to
+ * {@link dev.seqgen.SequenceRegistry.Builder#metrics} (the Spring Boot starter does so when a {@code MeterRegistry}
+ * bean exists). The meters are the name constants below, tagged {@code sequence}, {@code strategy}, {@code store}
+ * and {@code kind}, with descriptions and base units; docs/operations.md#metrics is their table.
  *
- * <table>
- *   <caption>Meters, each tagged {@code sequence}, {@code strategy} and {@code store}</caption>
- *   <tr><th>name</th><th>type</th><th>base unit</th><th>what it measures</th></tr>
- *   <tr><td>{@value #IDS_ISSUED}</td><td>function counter</td><td>ids</td>
- *       <td>values handed out by this JVM</td></tr>
- *   <tr><td>{@value #RESERVATIONS}</td><td>timer, tag {@code result=success|failure}</td><td>seconds</td>
- *       <td>attempts to reserve values in the store</td></tr>
- *   <tr><td>{@value #RESERVATION_RETRIES}</td><td>counter</td><td>retries</td>
- *       <td>reservations retried after a transient store error</td></tr>
- *   <tr><td>{@value #WAITS}</td><td>timer</td><td>seconds</td>
- *       <td>callers that had to wait for values, and how long</td></tr>
- *   <tr><td>{@value #BLOCK_REMAINING}</td><td>gauge</td><td>ids</td>
- *       <td>values in hand, including a prefetched block</td></tr>
- *   <tr><td>{@value #BLOCK_SIZE}</td><td>gauge</td><td>ids</td>
- *       <td>size of the next block (changes when adaptive)</td></tr>
- *   <tr><td>{@value #REFILL_POINT}</td><td>gauge (async-batch only)</td><td>ids</td>
- *       <td>values left in the block in hand when the background refill starts (changes when adaptive)</td></tr>
- *   <tr><td>{@value #REFILLS_LATE}</td><td>function counter (async-batch only)</td><td>refills</td>
- *       <td>background refills that arrived after the block in hand ran out, so that a caller waited</td></tr>
- *   <tr><td>{@value #IDS_DISCARDED}</td><td>counter</td><td>ids</td>
- *       <td>reserved values that will never be handed out</td></tr>
- *   <tr><td>{@value #CAPACITY_USED}</td><td>gauge</td><td>ratio</td>
- *       <td>share of the range from initial to maximum value this JVM has reserved up to, 0 to 1</td></tr>
- *   <tr><td>{@value #KEPT_VALUES}</td><td>gauge (batch and async-batch)</td><td>ids</td>
- *       <td>values of the sequence waiting in the store's table of kept ranges for an instance that starts: the
- *       fleet's, the same in every JVM, read from the store (one query) each time the gauge is read; NaN when the
- *       read fails</td></tr>
- * </table>
- *
- * <p>Every meter is registered once, in {@link #create}: the tracker holds its counters and timers, so
- * recording an event looks nothing up, and the counts and gauges read {@link Sequence#stats()} only when
- * the meter registry asks. The strategy tag is the strategy in lowercase with hyphens, as in the
- * configuration ({@code async-batch}).
- *
- * <p>The series of a sequence ({@link dev.seqgen.SequenceRegistry#series}) share one set of these meters, tagged by
- * the sequence's name, never by a key: the counters and timers count all its series, the released ones included, the
- * values in hand are summed, and the capacity used is that of the series nearest its maximum; {@value #SERIES_OPEN}
- * counts them.
- *
- * <p>A second sequence with the same name, strategy and store in the same meter registry (two registries
- * over one store in one JVM) shares the first one's meters, and its gauges keep reading the first
- * sequence; give such registries separate meter registries or common tags.
+ * <p>Every meter is registered once, in {@link #create}, so recording an event looks nothing up; counts and gauges
+ * read {@link Sequence#stats()} when scraped. A sequence's series share its meters (tagged by the sequence, never by
+ * a key). A second sequence with the same tags in the same meter registry shares the first one's meters, whose
+ * gauges keep reading the first.
  */
 public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTrackerFactory {
 
@@ -129,11 +92,9 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     }
 
     /**
-     * Creates a factory that registers meters in the given registry and also reports each reservation,
-     * background refill and caller's wait as a Micrometer {@code Observation} (a trace span where tracing is set
-     * up): {@value #RESERVATION_OBSERVATION}, {@value #REFILL_OBSERVATION} and {@value #WAIT_OBSERVATION}, with
-     * the low-cardinality key values {@code sequence}, {@code strategy}, {@code store} and {@code outcome}. A
-     * background refill is the child of the observation current on the thread whose value triggered it.
+     * Creates a factory that also reports each reservation, background refill and wait as an {@code Observation}
+     * ({@value #RESERVATION_OBSERVATION}, {@value #REFILL_OBSERVATION}, {@value #WAIT_OBSERVATION}); a refill is a
+     * child of the observation current on the thread that triggered it.
      *
      * @param registry the meter registry
      * @param observationRegistry the observation registry
@@ -170,8 +131,7 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     public SequenceMetricsTracker create(Sequence sequence, dev.seqgen.spi.SequenceStore store) {
         SequenceMetricsTracker tracker = create(sequence, store.name(), store.kind().externalName());
         if (sequence.strategy() == Strategy.BATCH || sequence.strategy() == Strategy.ASYNC_BATCH) {
-            // Registered with the other meters of the sequence, whose tags it carries, so the tracker's close
-            // removes it too.
+            // Carries the sequence's tags, so the tracker's close removes it too.
             Gauge.builder(KEPT_VALUES, store, served -> keptValues(served, sequence.name()))
                     .description("Values of the sequence kept for the fleet by stopped instances, waiting in the"
                             + " store for the first block of an instance that starts (the same in every JVM)")

@@ -250,7 +250,14 @@ abstract class OrderServiceHttpTest {
         assertThat(sequences.path("orders").path("strategy").asString()).isEqualTo("async-batch");
         assertThat(sequences.path("order_lines").path("strategy").asString()).isEqualTo("batch");
         assertThat(sequences.path("order_lines").path("blockSize").asLong()).isEqualTo(100);
-        assertThat(sequences.has("invoices")).as("numbered only in series: no row, no entry of its own").isFalse();
+        assertThat(sequences.path("invoices").path("openSeries").asInt()).as("numbered only in series: listed with"
+                + " its series").isPositive();
+        JsonNode invoices = body(get("/actuator/seqgen/invoices"), 200);
+        assertThat(invoices.path("strategy").asString()).as("the annotation's").isEqualTo("sync");
+        assertThat(invoices.path("inUse").asBoolean()).as("only its series are used").isFalse();
+        assertThat(invoices.path("storeNextValue").isNumber()).as("no row of its own").isFalse();
+        assertThat(invoices.path("openSeries").asInt()).isPositive();
+        assertThat(invoices.path("seriesPage").asString()).isEqualTo("invoices/{prefix}");
         assertThat(defaultSeriesOnTheEndpoint().path("strategy").asString()).isEqualTo("sync");
         assertThat(sequences.path("order_event").path("strategy").asString())
                 .as("set by seqgen.sequences.order_event.strategy alone").isEqualTo("async");

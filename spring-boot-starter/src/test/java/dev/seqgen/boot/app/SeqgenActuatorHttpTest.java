@@ -85,8 +85,12 @@ class SeqgenActuatorHttpTest {
         }
         registry.series("ledger", "acme/001").next();
 
-        assertThat(json.readTree(get("/actuator/seqgen").body()).path("sequences").propertyNames())
-                .noneMatch(name -> name.contains("#"));
+        JsonNode sequences = json.readTree(get("/actuator/seqgen").body()).path("sequences");
+        assertThat(sequences.propertyNames()).noneMatch(name -> name.contains("#"));
+        assertThat(sequences.path("ledger").path("openSeries").asInt()).isEqualTo(120);
+        JsonNode ledger = json.readTree(get("/actuator/seqgen/ledger").body());
+        assertThat(ledger.path("openSeries").asInt()).as("numbered only in series, listed by its name").isEqualTo(120);
+        assertThat(ledger.path("seriesPage").asString()).isEqualTo("ledger/{prefix}");
         JsonNode acme = json.readTree(get("/actuator/seqgen/ledger/acme?page=1").body());
         assertThat(acme.path("total").asInt()).isEqualTo(60);
         assertThat(acme.path("pageSize").asInt()).isEqualTo(50);

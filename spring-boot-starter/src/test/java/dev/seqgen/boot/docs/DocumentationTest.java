@@ -106,59 +106,6 @@ class DocumentationTest {
     }
 
     /**
-     * Every {@code seqgen.*} name the README and docs/ write in backticks exists: a property the starter binds (a
-     * sequence's name and a setting's key stand for any), a plain Hibernate setting of {@code SeqgenHibernate}, or
-     * a meter or observation of {@code MicrometerMetricsTrackerFactory} (with Micrometer's {@code .active} and
-     * Prometheus' suffixes). A renamed property leaves no stale name in the docs.
-     */
-    @Test
-    void everySeqgenNameTheDocsWriteExists() throws IOException, IllegalAccessException {
-        assertThat(dev.seqgen.boot.autoconfigure.DocumentedNames.isProperty("seqgen.jdbc.initialise-schema"))
-                .as("the check itself tells a misspelt property").isFalse();
-        assertThat(dev.seqgen.boot.autoconfigure.DocumentedNames.isProperty("seqgen.sequences.x.adaptive.enabled"))
-                .isTrue();
-        java.util.Set<String> other = new java.util.HashSet<>();
-        for (Class<?> constants : List.of(dev.seqgen.hibernate.SeqgenHibernate.class,
-                MicrometerMetricsTrackerFactory.class)) {
-            for (Field field : constants.getFields()) {
-                if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
-                    other.add(((String) field.get(null)).replaceAll("\\.$", ""));
-                }
-            }
-        }
-        java.util.regex.Pattern name = java.util.regex.Pattern.compile("`(seqgen\\.[a-z0-9.\\-<>\\[\\]A-Z_]*[a-z0-9>\\]*])");
-        List<Path> pages = new ArrayList<>(List.of(Path.of("../README.md")));
-        // The changelog is history: it may name what was renamed, and the typos the start-up warns of.
-        try (var docs = Files.list(Path.of("../docs"))) {
-            docs.filter(page -> page.toString().endsWith(".md") && !page.endsWith("changelog.md"))
-                    .forEach(pages::add);
-        }
-        List<String> metadata = seqgenProperties().stream().map(p -> p.path("name").asString()).toList();
-        List<String> unknown = new ArrayList<>();
-        for (Path page : pages) {
-            java.util.regex.Matcher matcher = name.matcher(Files.readString(page));
-            while (matcher.find()) {
-                String written = matcher.group(1);
-                // A sequence's name is any map key: <name>, invoice_numbers, [Order.Lines]; under
-                // seqgen.series.warm-up too.
-                String generic = written.replaceAll("\\[[^\\]]*]", ".x").replace("<key>", "block-size")
-                        .replaceAll("^seqgen\\.sequences\\.[^.]+", "seqgen.sequences.x")
-                        .replaceAll("^seqgen\\.series\\.warm-up\\.[^.]+$", "seqgen.series.warm-up");
-                boolean known = other.contains(written) || other.stream().anyMatch(constant ->
-                        written.equals(constant + ".active") || written.startsWith(constant + "_"))
-                        || generic.equals("seqgen.sequences.x")
-                        || generic.endsWith(".*") && (generic.equals("seqgen.*") || generic.equals("seqgen.sequences.x.*")
-                                || metadata.stream().anyMatch(p -> p.startsWith(generic.substring(0, generic.length() - 1))))
-                        || dev.seqgen.boot.autoconfigure.DocumentedNames.isProperty(generic);
-                if (!known) {
-                    unknown.add(page.getFileName() + ": " + written);
-                }
-            }
-        }
-        assertThat(unknown).as("seqgen names in the docs that no property, setting or meter has").isEmpty();
-    }
-
-    /**
      * Types of other libraries (the JDK, Hibernate, Spring, Micrometer, the Spanner client) the docs name; a name
      * in backticks that is neither one of these nor a type of this repository is a stale seqgen name.
      */

@@ -25,7 +25,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * tenant's SYNC numbers count in seqgen's table of the tenant's own database, which its migrations created, even on
  * PostgreSQL, where a tenant's connection cannot reach another database. Each tenant's invoices are numbered on
  * their own, per year, gapless despite a rollback, above the invoices its database already holds; its ids (counted
- * in the application's table) above its own.
+ * in the application's table) above its own. The actuator endpoint lists the series counted in the tenants' databases
+ * beside the application's, and the {@code seqgen.series.open} gauge of each sequence counts them.
  */
 class DatabasePerTenantBootTest {
 
@@ -63,7 +64,9 @@ class DatabasePerTenantBootTest {
                             "seqgen.table=" + table, "seqgen.schema.initialize=always",
                             "spring.jpa.hibernate.ddl-auto=none")
                     .run(context -> {
+                        OwnTenants.numberedInSeriesListedBeforeAnyInvoice(context);
                         OwnTenants.invoiceAndCheck(context);
+                        OwnTenants.seriesListedAndCounted(context);
                         for (String tenant : TENANTS) {
                             assertThat(new JdbcTemplate(pools.get(tenant)).queryForList("SELECT name FROM " + table
                                     + " ORDER BY name", String.class)).as("%s's own counters", tenant)

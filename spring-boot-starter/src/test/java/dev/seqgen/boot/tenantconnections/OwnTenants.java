@@ -2,7 +2,14 @@ package dev.seqgen.boot.tenantconnections;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seqgen.boot.actuate.SeqgenEndpoint;
+import dev.seqgen.boot.actuate.SeqgenEndpoint.SequenceDescriptor;
+import dev.seqgen.boot.actuate.SeqgenEndpoint.SeriesPage;
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
+import dev.seqgen.boot.autoconfigure.endpoint.SeqgenEndpointAutoConfiguration;
+import dev.seqgen.boot.autoconfigure.metrics.SeqgenMetricsAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 
@@ -41,16 +48,74 @@ final class OwnTenants {
     /** The tenant of the current thread's transactions. */
     static final ThreadLocal<String> TENANT = new ThreadLocal<>();
 
+    /** The sequences of {@link OwnInvoice}. */
+    private static final String NUMBERS = "seqgen_own_invoice_numbers";
+    private static final String CODES = "seqgen_own_invoice_codes";
+    private static final String IDS = "seqgen_own_invoice_ids";
+
     private OwnTenants() {
     }
 
-    /** The application, with the auto-configurations it uses; the test adds a MultiTenantConnectionProvider bean. */
+    /**
+     * The application, with the auto-configurations it uses, seqgen's endpoint and meters among them; the test adds a
+     * MultiTenantConnectionProvider bean.
+     */
     static ApplicationContextRunner application() {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                         HibernateJpaAutoConfiguration.class, TransactionAutoConfiguration.class,
-                        SeqgenAutoConfiguration.class))
+                        SeqgenAutoConfiguration.class, SeqgenEndpointAutoConfiguration.class,
+                        SeqgenMetricsAutoConfiguration.class))
+                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withPropertyValues("management.endpoints.web.exposure.include=seqgen")
                 .withUserConfiguration(Tenants.class);
+    }
+
+    /**
+     * Before any invoice: the endpoint lists the sequences numbered only in series, with their settings, no series
+     * open, and where their series are listed.
+     */
+    static void numberedInSeriesListedBeforeAnyInvoice(AssertableApplicationContext context) {
+        assertThat(context).hasNotFailed();
+        SeqgenEndpoint endpoint = context.getBean(SeqgenEndpoint.class);
+        assertThat(endpoint.sequences().sequences()).containsKeys(NUMBERS, CODES);
+        SequenceDescriptor numbers = endpoint.sequence(NUMBERS);
+        assertThat(numbers).as("numbered only in series, never used itself").isNotNull();
+        assertThat(numbers.strategy()).as("the annotation's").isEqualTo("sync");
+        assertThat(numbers.inUse()).isFalse();
+        assertThat(numbers.openSeries()).isZero();
+        assertThat(numbers.seriesPage()).isEqualTo(NUMBERS + "/{prefix}");
+    }
+
+    /**
+     * After {@link #invoiceAndCheck}: every series of the invoice numbers, wherever it counts (a central table, or
+     * each tenant's own), is listed by the endpoint by key prefix with its row's next value, and counted by the
+     * sequence's {@code seqgen.series.open} gauge; the ids' series, in the application's table, beside them.
+     */
+    static void seriesListedAndCounted(AssertableApplicationContext context) {
+        SeqgenEndpoint endpoint = context.getBean(SeqgenEndpoint.class);
+        SequenceDescriptor numbers = endpoint.sequence(NUMBERS);
+        assertThat(numbers).isNotNull();
+        assertThat(numbers.openSeries()).as("acme/2025, acme/2026, globex/2026").isEqualTo(3);
+        assertThat(endpoint.sequences().sequences().get(CODES).openSeries()).isEqualTo(3);
+        SeriesPage acme = endpoint.series(NUMBERS, new String[] {"acme"}, null);
+        assertThat(acme.total()).isEqualTo(2);
+        assertThat(acme.series()).containsOnlyKeys("acme/2025", "acme/2026");
+        assertThat(acme.series().get("acme/2026").storeNextValue()).as("after 43, read from the series' row")
+                .isEqualTo(44);
+        assertThat(acme.series().get("acme/2025").storeNextValue()).isEqualTo(2);
+        assertThat(acme.series().get("acme/2026").strategy()).isEqualTo("sync");
+        SeriesPage all = endpoint.series(NUMBERS, new String[] {"*"}, null);
+        assertThat(all.series()).containsOnlyKeys("acme/2025", "acme/2026", "globex/2026");
+        assertThat(all.series().get("globex/2026").storeNextValue()).isEqualTo(3);
+        assertThat(endpoint.series(IDS, new String[] {"*"}, null).series()).containsOnlyKeys("acme", "globex");
+
+        MeterRegistry meters = context.getBean(MeterRegistry.class);
+        assertThat(meters.get("seqgen.series.open").tag("sequence", NUMBERS).gauge().value()).isEqualTo(3);
+        assertThat(meters.get("seqgen.series.open").tag("sequence", CODES).gauge().value()).isEqualTo(3);
+        assertThat(meters.get("seqgen.series.open").tag("sequence", IDS).gauge().value()).isEqualTo(2);
+        assertThat(meters.get("seqgen.series.open").gauges()).as("one gauge per sequence, never per tenant")
+                .allSatisfy(gauge -> assertThat(gauge.getId().getTags()).hasSize(1));
     }
 
     /** The invoice table of one tenant, with the invoice acme-2026-0041 when {@code invoice41} is true. */

@@ -1,9 +1,17 @@
 package dev.seqgen.boot.autoconfigure.endpoint;
 
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
 import dev.seqgen.boot.actuate.SeqgenEndpoint;
 import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
 import dev.seqgen.boot.autoconfigure.SeqgenProperties;
+import dev.seqgen.hibernate.SeqgenHibernate;
+import jakarta.persistence.EntityManagerFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.hibernate.SessionFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -33,8 +41,41 @@ public final class SeqgenEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        SeqgenEndpoint seqgenEndpoint(SequenceRegistry registry, SeqgenProperties properties) {
-            return new SeqgenEndpoint(registry, properties.getSequences().keySet());
+        SeqgenEndpoint seqgenEndpoint(SequenceRegistry registry, SeqgenProperties properties,
+                ObjectProvider<SeqgenEndpoint.MappedSeries> mappedSeries) {
+            return new SeqgenEndpoint(registry, properties.getSequences().keySet(),
+                    mappedSeries.getIfAvailable(() -> SeqgenEndpoint.MappedSeries.NONE));
+        }
+    }
+
+    /**
+     * The series the entity mappings know of, read from every {@code EntityManagerFactory} at each request (an
+     * application may have several, and a tenant's registry comes and goes).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({ SessionFactory.class, EntityManagerFactory.class })
+    @ConditionalOnAvailableEndpoint(SeqgenEndpoint.class)
+    static class MappedSeriesConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        SeqgenEndpoint.MappedSeries seqgenMappedSeries(ObjectProvider<EntityManagerFactory> factories) {
+            return new SeqgenEndpoint.MappedSeries() {
+
+                @Override
+                public Map<String, SequenceSettings> sequences() {
+                    Map<String, SequenceSettings> sequences = new TreeMap<>();
+                    factories.orderedStream().forEach(factory -> SeqgenHibernate.seriesSequences(
+                            factory.unwrap(SessionFactory.class)).forEach(sequences::putIfAbsent));
+                    return sequences;
+                }
+
+                @Override
+                public List<SequenceRegistry> registries() {
+                    return factories.orderedStream().flatMap(factory -> SeqgenHibernate.tenantRegistries(
+                            factory.unwrap(SessionFactory.class)).stream()).toList();
+                }
+            };
         }
     }
 }

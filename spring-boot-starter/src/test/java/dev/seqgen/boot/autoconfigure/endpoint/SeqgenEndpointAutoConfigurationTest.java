@@ -93,6 +93,44 @@ class SeqgenEndpointAutoConfigurationTest {
         });
     }
 
+    /**
+     * A sequence used only through its series (no row of its own) is listed, and answers by its name, with its
+     * settings, its open series and where they are listed, with or without Hibernate on the class path.
+     */
+    @Test
+    void aSequenceNumberedOnlyInSeriesIsListedWithItsSeries() {
+        for (ClassLoader classLoader : new ClassLoader[] {getClass().getClassLoader(),
+                new FilteredClassLoader("org.hibernate")}) {
+            contextRunner.withClassLoader(classLoader).withPropertyValues("seqgen.sequences.ledger.strategy=batch")
+                    .run(context -> {
+                        assertThat(context.getBeansOfType(SeqgenEndpoint.MappedSeries.class)).as("with Hibernate")
+                                .hasSize(classLoader instanceof FilteredClassLoader ? 0 : 1);
+                        SequenceRegistry registry = context.getBean(SequenceRegistry.class);
+                        registry.series("ledger", "acme/2026").next();
+                        registry.series("ledger", "globex/2026");
+                        SeqgenEndpoint endpoint = context.getBean(SeqgenEndpoint.class);
+                        registry.series("journal", "acme");
+
+                        SequenceDescriptor ledger = endpoint.sequence("ledger");
+
+                        assertThat(ledger).isNotNull();
+                        assertThat(ledger.strategy()).isEqualTo("batch");
+                        assertThat(ledger.inUse()).as("only its series are").isFalse();
+                        assertThat(ledger.storeNextValue()).as("its row, made at start-up as configured, unused")
+                                .isEqualTo(1);
+                        assertThat(ledger.openSeries()).isEqualTo(2);
+                        assertThat(ledger.seriesPage()).isEqualTo("ledger/{prefix}");
+                        assertThat(endpoint.series("ledger", new String[] {"acme"}, null).series().get("acme/2026")
+                                .counters().issued()).isEqualTo(1);
+                        assertThat(endpoint.sequences().sequences()).as("configured, or numbered in series")
+                                .containsOnlyKeys("journal", "ledger");
+                        assertThat(endpoint.sequences().sequences().get("journal").openSeries()).isEqualTo(1);
+                        assertThat(endpoint.sequence("journal").strategy()).as("the defaults")
+                                .isEqualTo("async-batch");
+                    });
+        }
+    }
+
     @Test
     void aStoreErrorIsShownNotThrown() {
         contextRunner.withPropertyValues("seqgen.sequences.orders.block-size=10").run(context -> {
