@@ -421,17 +421,6 @@ public final class SequenceSettings {
         }
 
         /**
-         * Returns the low watermark to its default: a quarter of the block size, the lowest refill point of an
-         * adaptive ASYNC_BATCH sequence, which places the refill point itself.
-         *
-         * @return this builder
-         */
-        public Builder defaultLowWatermark() {
-            this.lowWatermark = UNSET;
-            return this;
-        }
-
-        /**
          * Sets the longest a caller waits for a value (a refill, the store's retries of transient errors)
          * before it gets a {@link SequenceUnavailableException}. Default 5 seconds.
          *

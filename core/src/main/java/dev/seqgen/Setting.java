@@ -48,16 +48,16 @@ public enum Setting {
             (builder, value) -> builder.skipRange((KeyRange) value)),
 
     /** {@link SequenceSettings#blockSize()}. */
-    BLOCK_SIZE("block-size", Integer.class, "blockSize", "an integer >= 1", "1000",
+    BLOCK_SIZE("block-size", Integer.class, null, "an integer >= 1", "1000",
             SequenceSettings::blockSize, (builder, value) -> builder.blockSize((Integer) value)),
 
     /** {@link SequenceSettings#lowWatermark()}; its default is a quarter of the block size. */
-    LOW_WATERMARK("low-watermark", Integer.class, "lowWatermark", "an integer >= 0 and < block-size",
+    LOW_WATERMARK("low-watermark", Integer.class, null, "an integer >= 0 and < block-size",
             "a quarter of the block size", SequenceSettings::lowWatermark,
             (builder, value) -> builder.lowWatermark((Integer) value)),
 
     /** {@link SequenceSettings#acquireTimeout()}. */
-    ACQUIRE_TIMEOUT("acquire-timeout", Duration.class, "acquireTimeoutMillis", Setting.DURATION, "5s",
+    ACQUIRE_TIMEOUT("acquire-timeout", Duration.class, null, Setting.DURATION, "5s",
             SequenceSettings::acquireTimeout, (builder, value) -> builder.acquireTimeout((Duration) value)),
 
     /** {@link SequenceSettings#initialValue()}. */
@@ -70,18 +70,18 @@ public enum Setting {
             (builder, value) -> builder.maxValue((Long) value)),
 
     /** {@link SequenceSettings#adaptive()}; its default depends on the strategy (on for ASYNC_BATCH). */
-    ADAPTIVE_ENABLED("adaptive.enabled", Boolean.class, "adaptive", "true or false",
+    ADAPTIVE_ENABLED("adaptive.enabled", Boolean.class, null, "true or false",
             "on for async-batch, off for the other strategies", SequenceSettings::adaptive,
             (builder, value) -> builder.adaptive((Boolean) value)),
 
     /** {@link SequenceSettings#adaptiveMaxBlockSize()}. */
-    ADAPTIVE_MAX_BLOCK_SIZE("adaptive.max-block-size", Integer.class, "adaptiveMaxBlockSize",
+    ADAPTIVE_MAX_BLOCK_SIZE("adaptive.max-block-size", Integer.class, null,
             "an integer >= block-size", "100000", SequenceSettings::adaptiveMaxBlockSize,
             (builder, value) -> builder.adaptiveMaxBlockSize((Integer) value)),
 
     /** {@link SequenceSettings#adaptiveTargetRefillInterval()}. */
     ADAPTIVE_TARGET_REFILL_INTERVAL("adaptive.target-refill-interval", Duration.class,
-            "adaptiveTargetRefillIntervalMillis", Setting.DURATION, "1s",
+            null, Setting.DURATION, "1s",
             SequenceSettings::adaptiveTargetRefillInterval,
             (builder, value) -> builder.adaptiveTargetRefillInterval((Duration) value)),
 
@@ -137,9 +137,9 @@ public enum Setting {
     }
 
     /**
-     * Returns the name of the attribute of {@code @SeqgenGenerator} and {@code @SeqgenNumber} that sets it
-     * (durations in milliseconds, attributes whose name ends in {@code Millis}), or empty if the annotations do
-     * not set it.
+     * Returns the name of the attribute of {@code @SeqgenGenerator} and {@code @SeqgenNumber} that sets it, or
+     * empty if the annotations do not set it: they declare what the code depends on (the strategy, the key order,
+     * the initial and maximum values); tuning is configuration only.
      *
      * @return the annotation attribute's name, if the annotations have one
      */

@@ -37,15 +37,6 @@ class SequenceSettingsTest {
     }
 
     @Test
-    void defaultLowWatermarkFollowsTheBlockSizeAgain() {
-        SequenceSettings set = SequenceSettings.builder().blockSize(1000).lowWatermark(900).build();
-        SequenceSettings reset = set.toBuilder().blockSize(100).defaultLowWatermark().build();
-        assertThat(reset.lowWatermark()).isEqualTo(25);
-        assertThat(reset.lowWatermarkSet()).isFalse();
-        assertThat(set.lowWatermarkSet()).isTrue();
-    }
-
-    @Test
     void rejectsZeroAndNegativeBlockSizesNamingTheSetting() {
         assertThatThrownBy(() -> SequenceSettings.builder().blockSize(0))
                 .isInstanceOf(SequenceConfigurationException.class)

@@ -192,15 +192,25 @@ public class SettingTest {
                             .isTrue());
             Class<?> valueType = attribute.getReturnType().isArray() ? attribute.getReturnType().getComponentType()
                     : attribute.getReturnType();
-            assertThat(attribute.getName().endsWith("Millis") ? Duration.class : box(valueType))
+            assertThat(box(valueType))
                     .as("the type of " + annotation.getSimpleName() + "." + attribute.getName())
                     .isEqualTo(setting.type());
         }
     }
 
     private static Class<?> box(Class<?> type) {
-        return type == int.class ? Integer.class : type == long.class ? Long.class
-                : type == boolean.class ? Boolean.class : type;
+        return type == int.class ? Integer.class : type == long.class ? Long.class : type;
+    }
+
+    /**
+     * The annotations declare what the code's correctness depends on, the strategy (SYNC: gapless), the key order
+     * and the range of values; tuning (block, refill point, acquire timeout, adaptive sizing) is configuration only,
+     * so that one place sets it and no attribute competes with it.
+     */
+    @Test
+    void onlyWhatTheCodeDependsOnHasAnAnnotationAttribute() {
+        assertThat(Arrays.stream(Setting.values()).filter(setting -> setting.annotationAttribute().isPresent()))
+                .containsExactly(Setting.STRATEGY, Setting.KEY_ORDER, Setting.INITIAL_VALUE, Setting.MAX_VALUE);
     }
 
     @Test

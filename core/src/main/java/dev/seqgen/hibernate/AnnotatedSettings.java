@@ -7,7 +7,6 @@ import dev.seqgen.Strategy;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Array;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -87,13 +86,6 @@ final class AnnotatedSettings {
                 setting.apply(builder, value);
             }
         }
-        if (attribute(annotation, Setting.BLOCK_SIZE) != null && attribute(annotation, Setting.LOW_WATERMARK) == null
-                && fill.open(Setting.BLOCK_SIZE) && fill.open(Setting.LOW_WATERMARK)) {
-            // The low watermark the registry would use was a quarter of its own block: back to the default, a
-            // quarter of the annotation's block (and for an adaptive ASYNC_BATCH, the floor of its refill point
-            // rather than a fixed one).
-            builder.defaultLowWatermark();
-        }
 
         SequenceSettings merged = builder.build();
         if (merged.maxValue() > maxForIdType) {
@@ -144,9 +136,8 @@ final class AnnotatedSettings {
 
     /**
      * The annotation's value for a setting, or null when the annotation has no attribute for it or leaves it
-     * unset: {@link SeqgenGenerator#UNSET} for numbers, an empty array for the strategy and {@code adaptive}
-     * (arrays so that "unset" can be told from a value). Attributes whose name ends in {@code Millis} are
-     * durations in milliseconds.
+     * unset: {@link SeqgenGenerator#UNSET} for numbers, an empty array for the strategy and the key order (arrays
+     * so that "unset" can be told from a value).
      */
     static @Nullable Object attribute(Annotation annotation, Setting setting) {
         String name = setting.annotationAttribute().orElse(null);
@@ -170,10 +161,7 @@ final class AnnotatedSettings {
             }
             return length == 0 ? null : Array.get(value, 0);
         }
-        if (value instanceof Number number && number.longValue() == SeqgenGenerator.UNSET) {
-            return null;
-        }
-        return name.endsWith("Millis") ? Duration.ofMillis(((Number) value).longValue()) : value;
+        return value instanceof Number number && number.longValue() == SeqgenGenerator.UNSET ? null : value;
     }
 
     private static String arrayText(Object array) {

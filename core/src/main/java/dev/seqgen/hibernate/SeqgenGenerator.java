@@ -25,7 +25,7 @@ import java.lang.annotation.Target;
  * with the default strategy ({@code AUTO}) declared in that package or class that has no generator
  * annotation of its own:
  * <pre>{@code
- * @SeqgenGenerator(strategy = Strategy.ASYNC_BATCH, blockSize = 500)
+ * @SeqgenGenerator(strategy = Strategy.ASYNC_BATCH)
  * package com.example.orders;
  *
  * // in that package:
@@ -41,18 +41,20 @@ import java.lang.annotation.Target;
  * <p><b>Sequence name</b>, first that applies: {@link #sequence()}; the generator name of
  * {@code @GeneratedValue(generator = ...)}; otherwise the JPA entity name of the root entity in snake_case
  * ({@code PurchaseOrder} becomes {@code purchase_order}, {@code HTTPRequestLog} becomes
- * {@code http_request_log}). Entities that use one name share one sequence, and must then agree on its
- * settings.
+ * {@code http_request_log}). Entities that use one name share one sequence, and must then agree on the
+ * attributes they declare.
  *
- * <p><b>Settings</b>: every attribute is unset by default. Each setting of the sequence is, first that
- * applies: the value configured for this sequence name in the registry (the Spring property
- * {@code seqgen.sequences.<name>.*}, or {@link SeqgenHibernate#SEQUENCES_PREFIX} in plain Hibernate) where it
- * differs from the registry's default; the attribute here; the registry's default ({@code seqgen.defaults.*});
- * the built-in default of {@link SequenceSettings}. So operations can retune a sequence without a rebuild,
- * while a global default never overrides what the code asked for. A configured value equal to the registry
- * default cannot be told apart from an unset one, and does not override an attribute. For {@code int} ids
- * the maximum value is at most {@link SequenceSettings#INT_MAX_VALUE}. Bad values fail at startup with the
- * entity, the property and the rule.
+ * <p><b>Settings</b>: the attributes declare what the code depends on, the {@link #strategy()} (SYNC: gapless),
+ * the {@link #keyOrder()}, the {@link #initialValue()} and the {@link #maxValue()}; every attribute is unset by
+ * default. Tuning (block size, low watermark, acquire timeout, adaptive sizing) is configuration only:
+ * {@code seqgen.sequences.<name>.*} and {@code seqgen.defaults.*} (Spring Boot properties, or the same keys as
+ * Hibernate settings, {@link SeqgenHibernate#SEQUENCES_PREFIX}), or {@link SequenceSettings} for a registry built
+ * in code. Each setting is the first of: the value set for this sequence name, the attribute here, the
+ * configured default, the built-in default of {@link SequenceSettings}. So operations can retune a sequence
+ * without a rebuild, while a global default never overrides what the code asked for; a configured strategy
+ * that would weaken the attribute's SYNC fails the start-up unless {@code allow-weaker-strategy} says it is
+ * meant. For {@code int} ids the maximum value is at most {@link SequenceSettings#INT_MAX_VALUE}. Bad values
+ * fail at startup with the entity, the property and the rule.
  */
 @IdGeneratorType(SeqgenIdGenerator.class)
 @Documented
@@ -91,30 +93,6 @@ public @interface SeqgenGenerator {
     Strategy[] strategy() default {};
 
     /**
-     * Values reserved per store transaction by BATCH and ASYNC_BATCH, at least 1. Default: unset.
-     *
-     * @return the block size, or {@link #UNSET}
-     */
-    int blockSize() default (int) UNSET;
-
-    /**
-     * Values left in the block at which ASYNC_BATCH refills in the background, less than the block size; set,
-     * it fixes the refill point. Default: unset; when this annotation sets the block size but no low watermark,
-     * a quarter of that block, the lowest refill point of an adaptive sequence.
-     *
-     * @return the low watermark, or {@link #UNSET}
-     */
-    int lowWatermark() default (int) UNSET;
-
-    /**
-     * Longest wait for a value, in milliseconds, before the insert fails with
-     * {@link dev.seqgen.SequenceUnavailableException}; at least 1. Default: unset.
-     *
-     * @return the acquire timeout in milliseconds, or {@link #UNSET}
-     */
-    long acquireTimeoutMillis() default UNSET;
-
-    /**
      * The first value of a sequence whose row does not exist yet, at least 0. An existing row is never
      * changed. Default: unset.
      *
@@ -130,27 +108,4 @@ public @interface SeqgenGenerator {
      * @return the maximum value, or {@link #UNSET}
      */
     long maxValue() default UNSET;
-
-    /**
-     * Whether the sequence adapts its block size (and for ASYNC_BATCH its refill point) to what it measures, at
-     * most one: {@code adaptive = false}. Default: unset (the registry's default: on for ASYNC_BATCH).
-     *
-     * @return an empty array (unset) or the flag
-     */
-    boolean[] adaptive() default {};
-
-    /**
-     * The largest block an adaptive sequence reserves, at least the block size. Default: unset.
-     *
-     * @return the largest adaptive block, or {@link #UNSET}
-     */
-    int adaptiveMaxBlockSize() default (int) UNSET;
-
-    /**
-     * The refill interval an adaptive sequence steers its block size towards, in milliseconds, at least 1.
-     * Default: unset.
-     *
-     * @return the target refill interval in milliseconds, or {@link #UNSET}
-     */
-    long adaptiveTargetRefillIntervalMillis() default UNSET;
 }

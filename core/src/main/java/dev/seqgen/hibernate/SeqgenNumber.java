@@ -49,9 +49,11 @@ import java.lang.annotation.Target;
  *
  * <p><b>Sequence name</b>, first that applies: {@link #sequence()}; otherwise the JPA entity name of the root
  * entity and the attribute name in snake_case, joined by an underscore ({@code Invoice.number} becomes
- * {@code invoice_number}). <b>Settings</b> are resolved exactly as for {@link SeqgenGenerator}: a value the
- * registry configures for this sequence name wins over an attribute here, which wins over the registry's
- * default. For {@code int} attributes the maximum value is at most {@link SequenceSettings#INT_MAX_VALUE}.
+ * {@code invoice_number}). <b>Settings</b> are resolved exactly as for {@link SeqgenGenerator}: the attributes
+ * declare the strategy, the initial value and the maximum value; tuning is configuration only
+ * ({@code seqgen.sequences.<name>.*}); each setting is the first of the value set for this sequence name, the
+ * attribute here, the configured default, the built-in default. For {@code int} attributes the maximum value is
+ * at most {@link SequenceSettings#INT_MAX_VALUE}.
  */
 @ValueGenerationType(generatedBy = SeqgenNumberGenerator.class)
 @Documented
@@ -118,29 +120,6 @@ public @interface SeqgenNumber {
     Strategy[] strategy() default {};
 
     /**
-     * Values reserved per store transaction by BATCH and ASYNC_BATCH, at least 1. Default: unset.
-     *
-     * @return the block size, or {@link SeqgenGenerator#UNSET}
-     */
-    int blockSize() default (int) SeqgenGenerator.UNSET;
-
-    /**
-     * Values left in the block at which ASYNC_BATCH refills in the background, less than the block size.
-     * Default: unset; a quarter of {@link #blockSize()} when only that is set.
-     *
-     * @return the low watermark, or {@link SeqgenGenerator#UNSET}
-     */
-    int lowWatermark() default (int) SeqgenGenerator.UNSET;
-
-    /**
-     * Longest wait for a value, in milliseconds, before the flush fails with
-     * {@link dev.seqgen.SequenceUnavailableException}; at least 1. Default: unset.
-     *
-     * @return the acquire timeout in milliseconds, or {@link SeqgenGenerator#UNSET}
-     */
-    long acquireTimeoutMillis() default SeqgenGenerator.UNSET;
-
-    /**
      * The first value of a sequence whose row does not exist yet, at least 0. Default: unset.
      *
      * @return the initial value, or {@link SeqgenGenerator#UNSET}
@@ -154,27 +133,4 @@ public @interface SeqgenNumber {
      * @return the maximum value, or {@link SeqgenGenerator#UNSET}
      */
     long maxValue() default SeqgenGenerator.UNSET;
-
-    /**
-     * Whether the sequence adapts its block size (and for ASYNC_BATCH its refill point), at most one. Default:
-     * unset.
-     *
-     * @return an empty array (unset) or the flag
-     */
-    boolean[] adaptive() default {};
-
-    /**
-     * The largest block an adaptive sequence reserves, at least the block size. Default: unset.
-     *
-     * @return the largest adaptive block, or {@link SeqgenGenerator#UNSET}
-     */
-    int adaptiveMaxBlockSize() default (int) SeqgenGenerator.UNSET;
-
-    /**
-     * The refill interval an adaptive sequence steers its block size towards, in milliseconds, at least 1.
-     * Default: unset.
-     *
-     * @return the target refill interval in milliseconds, or {@link SeqgenGenerator#UNSET}
-     */
-    long adaptiveTargetRefillIntervalMillis() default SeqgenGenerator.UNSET;
 }

@@ -24,17 +24,15 @@ class AnnotatedSettingsTest {
     @SeqgenGenerator
     private static Object bare;
 
-    @SeqgenGenerator(sequence = "invoices", strategy = Strategy.SYNC, blockSize = 40, initialValue = 100,
-            acquireTimeoutMillis = 750)
+    @SeqgenGenerator(sequence = "invoices", strategy = Strategy.SYNC, initialValue = 100, maxValue = 999_999)
     private static Object tuned;
 
     @SeqgenGenerator(strategy = {Strategy.SYNC, Strategy.BATCH})
     private static Object twoStrategies;
 
-    /** Every setting away from its default (the values of SettingTest.NON_DEFAULT). */
-    @SeqgenGenerator(strategy = Strategy.BATCH, keyOrder = KeyOrder.BIT_REVERSED, blockSize = 40, lowWatermark = 3,
-            acquireTimeoutMillis = 750, initialValue = 100, maxValue = 999_999, adaptive = false,
-            adaptiveMaxBlockSize = 400, adaptiveTargetRefillIntervalMillis = 250)
+    /** Every attribute away from its default (the values of SettingTest.NON_DEFAULT). */
+    @SeqgenGenerator(strategy = Strategy.BATCH, keyOrder = KeyOrder.BIT_REVERSED, initialValue = 100,
+            maxValue = 999_999)
     private static Object everySetting;
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -65,14 +63,31 @@ class AnnotatedSettingsTest {
     }
 
     @Test
-    void setAttributesWinOverDefaultsAndABlockFromTheAnnotationGetsAQuarterAsLowWatermark() throws Exception {
-        SequenceSettings defaults = SequenceSettings.builder().blockSize(500).lowWatermark(100).build();
+    void setAttributesWinOverDefaultsAndTheTuningIsTheConfigurations() throws Exception {
+        SequenceSettings defaults = SequenceSettings.builder().blockSize(500).lowWatermark(100)
+                .acquireTimeout(Duration.ofMillis(750)).initialValue(7).build();
         SequenceSettings settings = resolve("tuned", defaults, defaults);
         assertThat(settings.strategy()).isEqualTo(Strategy.SYNC);
-        assertThat(settings.blockSize()).isEqualTo(40);
-        assertThat(settings.lowWatermark()).isEqualTo(10);
         assertThat(settings.initialValue()).isEqualTo(100);
-        assertThat(settings.acquireTimeout()).isEqualTo(Duration.ofMillis(750));
+        assertThat(settings.maxValue()).isEqualTo(999_999);
+        assertThat(settings.blockSize()).as("configured").isEqualTo(500);
+        assertThat(settings.lowWatermark()).as("configured").isEqualTo(100);
+        assertThat(settings.acquireTimeout()).as("configured").isEqualTo(Duration.ofMillis(750));
+    }
+
+    /** Tuning set for the sequence applies beside the attributes and overrides none of them: nothing to log. */
+    @Test
+    void tuningSetForTheSequenceAppliesBesideTheAttributes() throws Exception {
+        SequenceSettings defaults = SequenceSettings.defaults();
+        SequenceSettings configured = defaults.toBuilder().blockSize(40).lowWatermark(3).adaptive(false).build();
+        Map<Setting, String> sources = Map.of(Setting.BLOCK_SIZE, "seqgen.sequences.invoices.block-size",
+                Setting.LOW_WATERMARK, "seqgen.sequences.invoices.low-watermark",
+                Setting.ADAPTIVE_ENABLED, "seqgen.sequences.invoices.adaptive.enabled");
+        SequenceSettings settings = AnnotatedSettings.resolve(annotation("tuned"), configured, defaults, sources,
+                SequenceSettings.LARGEST_MAX_VALUE);
+        assertThat(settings).isEqualTo(configured.toBuilder().strategy(Strategy.SYNC).initialValue(100)
+                .maxValue(999_999).build());
+        assertThat(AnnotatedSettings.overridden(annotation("tuned"), configured, defaults, sources)).isEmpty();
     }
 
     @Test
@@ -82,7 +97,7 @@ class AnnotatedSettingsTest {
         SequenceSettings settings = resolve("tuned", configured, defaults);
         assertThat(settings.strategy()).isEqualTo(Strategy.BATCH);
         assertThat(settings.initialValue()).isEqualTo(9000);
-        assertThat(settings.blockSize()).as("not configured for the sequence: the attribute").isEqualTo(40);
+        assertThat(settings.maxValue()).as("not configured for the sequence: the attribute").isEqualTo(999_999);
         Map<Setting, String> sources = Map.of(Setting.STRATEGY, "seqgen.sequences.invoices.strategy",
                 Setting.INITIAL_VALUE, "seqgen.sequences.invoices.initial-value");
         assertThat(AnnotatedSettings.overridden(annotation("tuned"), configured, defaults, sources)).as("for the log")
@@ -107,16 +122,16 @@ class AnnotatedSettingsTest {
         SequenceSettings defaults = SequenceSettings.defaults();
         SequenceSettings configured = defaults.toBuilder().initialValue(9000).build();
         Map<Setting, String> sources = Map.of(Setting.STRATEGY, "seqgen.sequences.invoices.strategy",
-                Setting.BLOCK_SIZE, "seqgen.sequences.invoices.block-size");
+                Setting.MAX_VALUE, "seqgen.sequences.invoices.max-value");
         SequenceSettings settings = AnnotatedSettings.resolve(annotation("tuned"), configured, defaults, sources,
                 SequenceSettings.LARGEST_MAX_VALUE);
         assertThat(settings.strategy()).as("set for the sequence, the default's").isEqualTo(defaults.strategy());
-        assertThat(settings.blockSize()).as("set for the sequence, the default's").isEqualTo(defaults.blockSize());
+        assertThat(settings.maxValue()).as("set for the sequence, the default's").isEqualTo(defaults.maxValue());
         assertThat(settings.initialValue()).as("not set for the sequence: the attribute").isEqualTo(100);
         assertThat(AnnotatedSettings.overridden(annotation("tuned"), configured, defaults, sources)).isEqualTo(
                 "seqgen.sequences.invoices.strategy=" + defaults.strategy() + " overrides the annotation's"
-                        + " strategy=SYNC; seqgen.sequences.invoices.block-size=" + defaults.blockSize()
-                        + " overrides the annotation's blockSize=40");
+                        + " strategy=SYNC; seqgen.sequences.invoices.max-value=" + defaults.maxValue()
+                        + " overrides the annotation's maxValue=999999");
     }
 
     @Test
@@ -155,16 +170,15 @@ class AnnotatedSettingsTest {
     void everySettingHasItsAttributeAndAnUnsetAttributeGivesNothing() throws Exception {
         SequenceSettings fromAnnotation = resolve("everySetting", SequenceSettings.defaults(),
                 SequenceSettings.defaults());
+        SequenceSettings.Builder expected = SequenceSettings.builder();
         for (Setting setting : Setting.values()) {
-            SequenceSettings expected = SettingTest.nonDefault(setting).build();
-            if (setting.annotationAttribute().isEmpty()) {
-                assertThat(setting.valueIn(fromAnnotation)).as(setting.key() + ": configuration only")
-                        .isEqualTo(setting.defaultValue());
-                continue;
+            if (setting.annotationAttribute().isPresent()) {
+                setting.apply(expected, SettingTest.NON_DEFAULT.get(setting));
+                assertThat(AnnotatedSettings.attribute(annotation("bare"), setting)).as(setting.key()).isNull();
             }
-            assertThat(setting.valueIn(fromAnnotation)).as(setting.key()).isEqualTo(setting.valueIn(expected));
-            assertThat(AnnotatedSettings.attribute(annotation("bare"), setting)).as(setting.key()).isNull();
         }
+        assertThat(fromAnnotation).as("the attributes' settings, and the rest (configuration only) as by default")
+                .isEqualTo(expected.build());
     }
 
     @Test

@@ -13,7 +13,7 @@ public class AsyncBatchTicket implements Ticket {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(strategy = Strategy.ASYNC_BATCH, blockSize = 100)
+    @SeqgenGenerator(strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     private int worker;

@@ -13,7 +13,7 @@ public class BatchTicket implements Ticket {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(strategy = Strategy.BATCH, blockSize = 100)
+    @SeqgenGenerator(strategy = Strategy.BATCH)
     private Long id;
 
     private int worker;

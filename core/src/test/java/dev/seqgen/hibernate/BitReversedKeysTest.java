@@ -30,13 +30,16 @@ class BitReversedKeysTest {
 
     private static final String PREFIX = HibernateTesting.prefix("br_");
 
+    /** Blocks of 20 for {@code spread_orders}: the counters the tests hand out stay far below 1000. */
+    private static final String BLOCK_SIZE = SeqgenHibernate.SEQUENCES_PREFIX + "spread_orders.block-size";
+
     @Entity
     @Table(name = "spread_order")
     public static class SpreadOrder {
 
         @Id
         @GeneratedValue
-        @SeqgenGenerator(sequence = "spread_orders", keyOrder = KeyOrder.BIT_REVERSED, blockSize = 20)
+        @SeqgenGenerator(sequence = "spread_orders", keyOrder = KeyOrder.BIT_REVERSED)
         private Long id;
 
         Long id() {
@@ -73,7 +76,7 @@ class BitReversedKeysTest {
         try {
             long[] first;
             try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
-                    Map.of(AvailableSettings.HBM2DDL_AUTO, "create"), SpreadOrder.class)) {
+                    Map.of(AvailableSettings.HBM2DDL_AUTO, "create", BLOCK_SIZE, "20"), SpreadOrder.class)) {
                 first = persist(sessionFactory);
             }
             Concurrently.assertUnique(first);
@@ -87,7 +90,7 @@ class BitReversedKeysTest {
 
             long[] second;
             try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
-                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none"), SpreadOrder.class)) {
+                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none", BLOCK_SIZE, "20"), SpreadOrder.class)) {
                 second = persist(sessionFactory);
             }
             long[] all = Concurrently.assertUnique(java.util.stream.LongStream.concat(Arrays.stream(first),
@@ -189,6 +192,7 @@ class BitReversedKeysTest {
         }
         Map<String, Object> started = new java.util.HashMap<>(settings);
         started.put(AvailableSettings.HBM2DDL_AUTO, "none");
+        started.put(BLOCK_SIZE, "20");
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable, started,
                 SpreadOrder.class)) {
             return persist(sessionFactory);

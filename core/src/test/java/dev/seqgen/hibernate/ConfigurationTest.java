@@ -38,7 +38,7 @@ class ConfigurationTest {
         try (SequenceRegistry registry = SequenceRegistry.builder(
                         JdbcSequenceStore.builder(db.dataSource()).table(seqgenTable).build())
                 .defaults(defaults)
-                .sequence("tuned", defaults.toBuilder().initialValue(5000).build())
+                .sequence("tuned", defaults.toBuilder().initialValue(5000).blockSize(10).build())
                 .build()) {
             TunedTicket tuned = new TunedTicket();
             DefaultTicket plain = new DefaultTicket();
@@ -52,7 +52,7 @@ class ConfigurationTest {
             }
             SequenceSettings tunedSettings = settingsOf(registry, "tuned");
             assertThat(tunedSettings.strategy()).as("from the annotation").isEqualTo(Strategy.BATCH);
-            assertThat(tunedSettings.blockSize()).as("from the annotation").isEqualTo(10);
+            assertThat(tunedSettings.blockSize()).as("configured for the sequence").isEqualTo(10);
             assertThat(tunedSettings.initialValue()).as("configured for the sequence").isEqualTo(5000);
             assertThat(tunedSettings.acquireTimeout()).as("a default").isEqualTo(Duration.ofSeconds(3));
             assertThat(tuned.id()).isEqualTo(5000);
@@ -76,7 +76,7 @@ class ConfigurationTest {
         DefaultTicket plain = new DefaultTicket();
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
                 Map.of("seqgen.defaults.block-size", "20", "seqgen.defaults.strategy", "batch",
-                        "seqgen.sequences.tuned.initial-value", "7000"),
+                        "seqgen.sequences.tuned.initial-value", "7000", "seqgen.sequences.tuned.block-size", "10"),
                 TunedTicket.class, DefaultTicket.class)) {
             HibernateTesting.inTransaction(sessionFactory, session -> {
                 session.persist(tuned);
@@ -84,7 +84,7 @@ class ConfigurationTest {
             });
             assertThat(tuned.id()).as("configured for the sequence").isEqualTo(7000);
             assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "tuned"))
-                    .as("a block of 10, from the annotation").isEqualTo(7010);
+                    .as("a block of 10, configured for the sequence").isEqualTo(7010);
             assertThat(plain.id()).isEqualTo(1);
             assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "default_ticket"))
                     .as("a block of 20, from seqgen.defaults").isEqualTo(21);

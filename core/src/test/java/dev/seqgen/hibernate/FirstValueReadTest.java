@@ -38,7 +38,7 @@ class FirstValueReadTest {
 
         @Id
         @GeneratedValue
-        @SeqgenGenerator(sequence = "fvr_tickets", strategy = Strategy.ASYNC_BATCH, blockSize = 10)
+        @SeqgenGenerator(sequence = "fvr_tickets", strategy = Strategy.ASYNC_BATCH)
         private Long id;
 
         Long id() {

@@ -523,8 +523,11 @@ class FlushTimeNumbersTest {
     void everyStrategyNumbersANonIdAttributeOfEveryType(TestDatabase db) {
         String seqgenTable = TestDatabase.uniqueTable();
         List<MultiNumbered> all = new ArrayList<>();
+        // Small blocks: the 100 numbers of BATCH and ASYNC_BATCH take many, some of them within one flush.
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
-                Map.of(), MultiNumbered.class)) {
+                Map.of(SeqgenHibernate.SEQUENCES_PREFIX + "multi_batch.block-size", "7",
+                        SeqgenHibernate.SEQUENCES_PREFIX + "multi_async_batch.block-size", "10"),
+                MultiNumbered.class)) {
             for (int t = 0; t < 5; t++) {
                 HibernateTesting.inTransaction(sessionFactory, session -> {
                     for (int i = 0; i < 20; i++) {

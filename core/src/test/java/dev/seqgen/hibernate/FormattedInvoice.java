@@ -15,7 +15,7 @@ public class FormattedInvoice {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "formatted_invoice_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 20)
+    @SeqgenGenerator(sequence = "formatted_invoice_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @Column(nullable = false)

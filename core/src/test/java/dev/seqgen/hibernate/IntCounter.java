@@ -15,7 +15,7 @@ public class IntCounter {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(initialValue = Integer.MAX_VALUE - 4, maxValue = Long.MAX_VALUE - 1, blockSize = 3)
+    @SeqgenGenerator(initialValue = Integer.MAX_VALUE - 4, maxValue = Long.MAX_VALUE - 1)
     private int id;
 
     int id() {

@@ -33,8 +33,9 @@ class IntIdLimitTest {
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void intIdsEndAtIntegerMaxValueWithSequenceExhaustedNeverAWrap(TestDatabase db, Strategy strategy) {
         String seqgenTable = TestDatabase.uniqueTable();
+        // Blocks of 3: the second block is cut short by the end of the int range.
         Map<String, Object> settings = Map.of(SeqgenHibernate.SEQUENCES_PREFIX + "int_counter.strategy",
-                strategy.externalName());
+                strategy.externalName(), SeqgenHibernate.SEQUENCES_PREFIX + "int_counter.block-size", "3");
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
                 settings, IntCounter.class)) {
             List<Integer> ids = new ArrayList<>();

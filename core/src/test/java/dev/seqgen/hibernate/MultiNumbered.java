@@ -13,16 +13,16 @@ public class MultiNumbered {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "multi_numbered_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 50)
+    @SeqgenGenerator(sequence = "multi_numbered_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @SeqgenNumber(strategy = Strategy.ASYNC)
     private Long asyncNumber;
 
-    @SeqgenNumber(sequence = "multi_batch", strategy = Strategy.BATCH, blockSize = 7)
+    @SeqgenNumber(sequence = "multi_batch", strategy = Strategy.BATCH)
     private long batchNumber;
 
-    @SeqgenNumber(sequence = "multi_async_batch", strategy = Strategy.ASYNC_BATCH, blockSize = 10)
+    @SeqgenNumber(sequence = "multi_async_batch", strategy = Strategy.ASYNC_BATCH)
     private Integer asyncBatchNumber;
 
     @SeqgenNumber(sequence = "multi_sync", strategy = Strategy.SYNC)

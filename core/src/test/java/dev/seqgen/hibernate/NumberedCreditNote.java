@@ -17,7 +17,7 @@ public class NumberedCreditNote {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "numbered_credit_note_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 50)
+    @SeqgenGenerator(sequence = "numbered_credit_note_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @SeqgenNumber(sequence = "credit_note_numbers", strategy = Strategy.SYNC)

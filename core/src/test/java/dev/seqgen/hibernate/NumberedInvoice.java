@@ -17,7 +17,7 @@ public class NumberedInvoice {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "numbered_invoice_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 50)
+    @SeqgenGenerator(sequence = "numbered_invoice_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @SeqgenNumber(sequence = "invoice_numbers", strategy = Strategy.SYNC)

@@ -33,8 +33,8 @@ class PackageLevelTest {
     void thePackageAnnotationServesGeneratedValueIdsOfThePackage(TestDatabase db) {
         String seqgenTable = TestDatabase.uniqueTable();
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
-                Map.of(), PurchaseOrder.class, CustomerAccount.class, CreditNote.class, Shipment.class,
-                LegacyItem.class)) {
+                Map.of("seqgen.defaults.block-size", "10"), PurchaseOrder.class, CustomerAccount.class,
+                CreditNote.class, Shipment.class, LegacyItem.class)) {
             PurchaseOrder[] orders = {new PurchaseOrder(), new PurchaseOrder(), new PurchaseOrder()};
             CustomerAccount account = new CustomerAccount();
             CreditNote creditNote = new CreditNote();
@@ -60,7 +60,7 @@ class PackageLevelTest {
             assertThat(sequenceNames(db.dataSource(), seqgenTable)).as("seqgen sequences")
                     .containsExactly("credit_notes", "customer_account", "orders", "shipment");
             assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "orders"))
-                    .as("BATCH with blocks of 10, from the package").isEqualTo(11);
+                    .as("BATCH from the package, with blocks of 10 from the configured defaults").isEqualTo(11);
             assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "customer_account")).isEqualTo(11);
             assertThat(HibernateTesting.nextValue(db.dataSource(), seqgenTable, "credit_notes"))
                     .as("SYNC, from the id's own annotation").isEqualTo(2);

@@ -30,6 +30,7 @@ class PlainHibernateBootstrapTest {
                     .managedClasses(Invoice.class, PurchaseOrder.class)
                     .property(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, dataSource)
                     .property(SeqgenHibernate.TABLE, seqgenTable)
+                    .property(SeqgenHibernate.SEQUENCES_PREFIX + "orders.block-size", 10)
                     .schemaToolingAction(Action.CREATE)
                     .property(AvailableSettings.PHYSICAL_NAMING_STRATEGY, new HibernateTesting.PrefixedTables("hpb_"))
                     .createEntityManagerFactory();
@@ -43,7 +44,7 @@ class PlainHibernateBootstrapTest {
                 assertThat(invoice.number()).isEqualTo(1);
                 assertThat(order.getId()).isEqualTo(1);
                 assertThat(HibernateTesting.nextValue(dataSource, seqgenTable, "orders"))
-                        .as("a BATCH block of 10 in hand").isEqualTo(11);
+                        .as("a BATCH block of 10 in hand, as configured for the sequence").isEqualTo(11);
             } finally {
                 sessionFactory.close();
             }

@@ -14,7 +14,7 @@ public class SchemaDoc {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "schema_doc_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 10)
+    @SeqgenGenerator(sequence = "schema_doc_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @SeqgenNumber(sequence = "schema_doc_numbers", strategy = Strategy.SYNC)

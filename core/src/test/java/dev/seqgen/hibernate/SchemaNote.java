@@ -14,7 +14,7 @@ public class SchemaNote {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "schema_note_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 10)
+    @SeqgenGenerator(sequence = "schema_note_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @SeqgenNumber(sequence = "schema_doc_numbers", strategy = Strategy.SYNC)

@@ -18,7 +18,7 @@ public class SeriesCreditNote {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "series_credit_note_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 20)
+    @SeqgenGenerator(sequence = "series_credit_note_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @Column(nullable = false)

@@ -15,7 +15,7 @@ public class SeriesInvoice {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "series_invoice_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 20)
+    @SeqgenGenerator(sequence = "series_invoice_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @Column(nullable = false)

@@ -49,8 +49,9 @@ class SmallPoolTest {
             case ASYNC_BATCH -> AsyncBatchTicket::new;
         };
         try (HikariDataSource pool = db.newPool(POOL_SIZE);
-                SessionFactory sessionFactory = HibernateTesting.sessionFactory(pool, PREFIX, seqgenTable, Map.of(),
-                        create.apply(0).getClass())) {
+                // Blocks of 100: BATCH and ASYNC_BATCH reserve several while the threads hold the pool's connections.
+                SessionFactory sessionFactory = HibernateTesting.sessionFactory(pool, PREFIX, seqgenTable,
+                        Map.of(SeqgenHibernate.DEFAULTS_PREFIX + "block-size", "100"), create.apply(0).getClass())) {
             long[] ids = Concurrently.run(THREADS, thread -> {
                 long[] mine = new long[TRANSACTIONS_PER_THREAD * ENTITIES_PER_TRANSACTION];
                 int taken = 0;

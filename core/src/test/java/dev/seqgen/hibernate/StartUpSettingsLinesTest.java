@@ -26,7 +26,7 @@ class StartUpSettingsLinesTest {
     @RegisterExtension
     final LogRecords logs = new LogRecords();
 
-    /** {@code @SeqgenGenerator(strategy = BATCH, blockSize = 10, initialValue = 100)} on {@link TunedTicket}. */
+    /** {@code @SeqgenGenerator(strategy = BATCH, initialValue = 100)} on {@link TunedTicket}. */
     @Test
     void aDefaultIsNeverCalledAValueConfiguredForTheSequence() {
         start(TunedTicket.class, Map.of("seqgen.defaults.block-size", "20",
@@ -35,14 +35,17 @@ class StartUpSettingsLinesTest {
                 + "seqgen.sequences.tuned.initial-value=7000 overrides the annotation's initialValue=100");
     }
 
-    /** A property set for the sequence wins over the annotation, the default's value too, and the line says so. */
+    /**
+     * A property set for the sequence wins over the annotation, the default's value too, and the line says so; a
+     * tuning property overrides nothing (the annotations have no tuning), and the line does not name it.
+     */
     @Test
     void aPropertyForTheSequenceEqualToTheDefaultOverridesTheAnnotation() {
         start(TunedTicket.class, Map.of("seqgen.sequences.tuned.strategy", "async-batch",
-                "seqgen.sequences.tuned.block-size", "1000"));
+                "seqgen.sequences.tuned.initial-value", "1", "seqgen.sequences.tuned.block-size", "1000"));
         assertThat(linesAbout(TUNED)).containsExactly(TUNED
                 + "seqgen.sequences.tuned.strategy=ASYNC_BATCH overrides the annotation's strategy=BATCH;"
-                + " seqgen.sequences.tuned.block-size=1000 overrides the annotation's blockSize=10");
+                + " seqgen.sequences.tuned.initial-value=1 overrides the annotation's initialValue=100");
     }
 
     /**

@@ -43,8 +43,9 @@ class StrategiesOnEntitiesTest {
         String seqgenTable = TestDatabase.uniqueTable();
         long[] persistedInThreadOrder;
         long[] stored;
+        // Blocks of 100: BATCH and ASYNC_BATCH reserve several while the threads insert.
         try (SessionFactory sessionFactory = HibernateTesting.sessionFactory(db.dataSource(), PREFIX, seqgenTable,
-                Map.of(), entity.type)) {
+                Map.of(SeqgenHibernate.DEFAULTS_PREFIX + "block-size", "100"), entity.type)) {
             persistedInThreadOrder = Concurrently.run(THREADS, thread -> {
                 long[] ids = new long[TRANSACTIONS_PER_THREAD * ENTITIES_PER_TRANSACTION];
                 int taken = 0;

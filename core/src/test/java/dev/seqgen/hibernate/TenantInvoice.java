@@ -18,7 +18,7 @@ public class TenantInvoice {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "tenant_invoice_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 20)
+    @SeqgenGenerator(sequence = "tenant_invoice_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @TenantId

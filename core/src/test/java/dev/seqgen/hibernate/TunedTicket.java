@@ -13,7 +13,7 @@ public class TunedTicket implements Ticket {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "tuned", strategy = Strategy.BATCH, blockSize = 10, initialValue = 100)
+    @SeqgenGenerator(sequence = "tuned", strategy = Strategy.BATCH, initialValue = 100)
     private Long id;
 
     @Override

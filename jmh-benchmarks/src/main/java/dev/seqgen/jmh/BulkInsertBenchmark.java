@@ -27,8 +27,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code hibernate.order_inserts=true} over a HikariCP pool; every id kind ({@link IdKind}) is an entity class
  * of its own with the same columns:
  * <ul>
- * <li>{@code SEQGEN_ASYNC_BATCH}: {@code @SeqgenGenerator(strategy = ASYNC_BATCH, blockSize = 1000)}, the
- *     registry given in {@code seqgen.hibernate.registry} over a {@code JdbcSequenceStore} with a dedicated
+ * <li>{@code SEQGEN_ASYNC_BATCH}: {@code @SeqgenGenerator(strategy = ASYNC_BATCH)} with blocks of 1000 configured
+ *     for the sequence, the registry given in {@code seqgen.hibernate.registry} over a {@code JdbcSequenceStore} with a dedicated
  *     connection, in the same database;</li>
  * <li>{@code IDENTITY}: {@code GenerationType.IDENTITY};</li>
  * <li>{@code SEQUENCE_POOLED}: {@code GenerationType.SEQUENCE}, allocation size 50 (Hibernate's pooled

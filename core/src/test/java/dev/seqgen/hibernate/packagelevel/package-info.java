@@ -1,8 +1,8 @@
 /**
  * Entities for the package-level form: every {@code @GeneratedValue} id here without a generator annotation
- * of its own is served by seqgen, BATCH with blocks of 10.
+ * of its own is served by seqgen, BATCH (blocks of the configured size).
  */
-@SeqgenGenerator(strategy = Strategy.BATCH, blockSize = 10)
+@SeqgenGenerator(strategy = Strategy.BATCH)
 package dev.seqgen.hibernate.packagelevel;
 
 import dev.seqgen.Strategy;

@@ -1,6 +1,8 @@
 package dev.seqgen.jmh.bulk;
 
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.SeqgenHibernate;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import java.util.Map;
@@ -14,8 +16,8 @@ import javax.sql.DataSource;
 public enum IdKind {
 
     /**
-     * seqgen ASYNC_BATCH through {@code @SeqgenGenerator}, blocks of 1000, from a registry given to Hibernate
-     * in {@code seqgen.hibernate.registry} over a {@link JdbcSequenceStore} with a dedicated connection (as the
+     * seqgen ASYNC_BATCH through {@code @SeqgenGenerator}, blocks of 1000 configured for the sequence, from a
+     * registry given to Hibernate in {@code seqgen.hibernate.registry} over a {@link JdbcSequenceStore} with a dedicated connection (as the
      * Spring Boot starter does).
      */
     SEQGEN_ASYNC_BATCH(SeqgenOrderLine.class, SeqgenOrderLine::new) {
@@ -25,7 +27,8 @@ public enum IdKind {
                     .dedicatedConnection(true).build();
             SequenceRegistry registry;
             try {
-                registry = SequenceRegistry.builder(store).build();
+                registry = SequenceRegistry.builder(store).sequence("bulk_seqgen",
+                        SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(1000).build()).build();
             } catch (RuntimeException e) {
                 store.close();
                 throw e;

@@ -7,14 +7,14 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** Ids from seqgen ASYNC_BATCH, blocks of 1000: known before the insert, so inserts batch. */
+/** Ids from seqgen ASYNC_BATCH, blocks of 1000 ({@link IdKind}): known before the insert, so inserts batch. */
 @Entity
 @Table(name = "bulk_seqgen")
 public class SeqgenOrderLine extends Payload {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "bulk_seqgen", strategy = Strategy.ASYNC_BATCH, blockSize = 1000)
+    @SeqgenGenerator(sequence = "bulk_seqgen", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @Override

@@ -44,6 +44,9 @@ import org.hibernate.jpa.HibernatePersistenceConfiguration;
 public final class SeriesFixture implements AutoCloseable {
 
     private static final SequenceSettings SYNC = SequenceSettings.builder().strategy(Strategy.SYNC).build();
+    /** The invoices' ids, through Hibernate ({@code series_bench_ids}) or JDBC: ASYNC_BATCH in blocks of 1000. */
+    private static final SequenceSettings IDS = SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH)
+            .blockSize(1000).build();
 
     private final Counter counter;
     private final Api api;
@@ -100,7 +103,7 @@ public final class SeriesFixture implements AutoCloseable {
         try {
             builtStore = JdbcSequenceStore.builder(dataSource).table("seqgen_series_" + suffix)
                     .dedicatedConnection(true).build();
-            builtRegistry = SequenceRegistry.builder(builtStore).build();
+            builtRegistry = SequenceRegistry.builder(builtStore).sequence("series_bench_ids", IDS).build();
             built = new HibernatePersistenceConfiguration("series")
                     .managedClass(counter.entityClass)
                     .property(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, dataSource)
@@ -116,8 +119,7 @@ public final class SeriesFixture implements AutoCloseable {
         this.store = builtStore;
         this.registry = builtRegistry;
         this.sessionFactory = built;
-        this.ids = api == Api.JDBC ? registry.sequence("series_bench_jdbc_ids",
-                SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(1000).build()) : null;
+        this.ids = api == Api.JDBC ? registry.sequence("series_bench_jdbc_ids", IDS) : null;
         try {
             everyTenantOnce(threads);
         } catch (RuntimeException e) {

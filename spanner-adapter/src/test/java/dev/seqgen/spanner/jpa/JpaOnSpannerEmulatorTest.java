@@ -68,6 +68,9 @@ class JpaOnSpannerEmulatorTest {
         }
         configuration.getProperties().put(AvailableSettings.HBM2DDL_AUTO, "none");
         configuration.getProperties().put(SeqgenHibernate.TABLE, "seqgen_sequences");
+        // Blocks of 50 refilled early: the 80 orders of the threads take a second block, reserved in the background.
+        configuration.getProperties().put(SeqgenHibernate.SEQUENCES_PREFIX + "orders.block-size", "50");
+        configuration.getProperties().put(SeqgenHibernate.SEQUENCES_PREFIX + "orders.low-watermark", "10");
         sessionFactory = configuration.buildSessionFactory();
     }
 

@@ -14,7 +14,7 @@ public class SpannerNumberedCreditNote {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "numbered_credit_note_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 50)
+    @SeqgenGenerator(sequence = "numbered_credit_note_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @SeqgenNumber(sequence = "spanner_credit_note_numbers", strategy = Strategy.SYNC)

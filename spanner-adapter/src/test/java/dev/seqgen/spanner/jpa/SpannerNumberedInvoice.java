@@ -14,7 +14,7 @@ public class SpannerNumberedInvoice {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "numbered_invoice_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 50)
+    @SeqgenGenerator(sequence = "numbered_invoice_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @SeqgenNumber(sequence = "spanner_invoice_numbers", strategy = Strategy.SYNC)

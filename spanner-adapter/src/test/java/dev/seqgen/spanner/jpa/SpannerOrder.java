@@ -12,7 +12,7 @@ public class SpannerOrder {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "orders", strategy = Strategy.ASYNC_BATCH, blockSize = 50, lowWatermark = 10)
+    @SeqgenGenerator(sequence = "orders", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     private String customer;

@@ -1,6 +1,7 @@
 package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.SequenceConfigurationException;
+import dev.seqgen.Setting;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,11 +41,11 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, SequenceConfigurationException cause) {
-        if (!cause.setting().startsWith("seqgen.")) {
-            Matcher annotatedId = annotatedId(rootFailure, cause);
-            if (annotatedId != null) {
-                return analyzeAnnotation(annotatedId, cause);
-            }
+        // A setting the annotations have an attribute for, named bare (not as a property): the value is in code.
+        String attribute = Setting.find(cause.setting()).flatMap(Setting::annotationAttribute).orElse(null);
+        Matcher annotatedId = attribute != null ? annotatedId(rootFailure, cause) : null;
+        if (annotatedId != null) {
+            return analyzeAnnotation(annotatedId, attribute, cause);
         }
         StringBuilder description = new StringBuilder("Invalid seqgen configuration:\n\n");
         description.append(cause.setting().startsWith("seqgen.") ? "    Property: " : "    Setting: ")
@@ -81,11 +82,11 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
      * The value comes from a {@code @SeqgenGenerator} attribute (or from one combined with the defaults):
      * it is in code, and configuration can only override it.
      */
-    private static FailureAnalysis analyzeAnnotation(Matcher annotatedId, SequenceConfigurationException cause) {
+    private static FailureAnalysis analyzeAnnotation(Matcher annotatedId, String attribute,
+            SequenceConfigurationException cause) {
         String entity = annotatedId.group(1);
         String property = annotatedId.group(2);
         String sequence = annotatedId.group(3);
-        String attribute = attribute(cause.setting());
         String override = "seqgen.sequences." + sequence + "." + cause.setting();
         String description = "Invalid seqgen setting in code, on an entity's @SeqgenGenerator annotation:\n\n"
                 + "    Entity: " + entity + "\n"
@@ -98,24 +99,6 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
                 + " in the source code: " + cause.setting() + " must be " + cause.allowed() + ". The value is not"
                 + " in the application's configuration; a property (" + override + ") would override it.";
         return new FailureAnalysis(description, action, cause);
-    }
-
-    /** The {@code @SeqgenGenerator} attribute of a setting: {@code block-size} is {@code blockSize}. */
-    private static String attribute(String setting) {
-        if (setting.equals("acquire-timeout")) {
-            return "acquireTimeoutMillis";
-        }
-        StringBuilder attribute = new StringBuilder();
-        boolean upper = false;
-        for (char c : setting.toCharArray()) {
-            if (c == '-' || c == '.') {
-                upper = true;
-            } else {
-                attribute.append(upper ? Character.toUpperCase(c) : c);
-                upper = false;
-            }
-        }
-        return attribute.toString();
     }
 
     /** The {@code seqgen.defaults.*} property a {@code seqgen.sequences.<name>.*} setting falls back to. */

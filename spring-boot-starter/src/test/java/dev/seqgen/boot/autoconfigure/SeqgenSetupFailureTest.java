@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.Strategy;
-import dev.seqgen.boot.badannotation.BadBlockSizeTicket;
+import dev.seqgen.boot.badannotation.BadMaxValueTicket;
 import dev.seqgen.boot.badnumber.TextNumberedInvoice;
 import dev.seqgen.boot.syncnumber.GaplessInvoice;
 import dev.seqgen.boot.jpa.BootTicket;
@@ -256,10 +256,10 @@ class SeqgenSetupFailureTest {
         jpaRunner.withUserConfiguration(BadAnnotationEntities.class).run(context -> {
             assertThat(context).hasFailed();
             FailureAnalysis analysis = analyze(context.getStartupFailure());
-            assertThat(analysis.getDescription()).contains("in code", BadBlockSizeTicket.class.getSimpleName(),
-                    "Id property: id", "Sequence: bad_tickets", "@SeqgenGenerator(blockSize)", "Value: \"0\"");
-            assertThat(analysis.getAction()).contains("blockSize attribute of @SeqgenGenerator", "source code",
-                    "seqgen.sequences.bad_tickets.block-size").doesNotContain("Update your application's configuration");
+            assertThat(analysis.getDescription()).contains("in code", BadMaxValueTicket.class.getSimpleName(),
+                    "Id property: id", "Sequence: bad_tickets", "@SeqgenGenerator(maxValue)", "Value: \"0\"");
+            assertThat(analysis.getAction()).contains("maxValue attribute of @SeqgenGenerator", "source code",
+                    "seqgen.sequences.bad_tickets.max-value").doesNotContain("Update your application's configuration");
         });
     }
 
@@ -341,7 +341,7 @@ class SeqgenSetupFailureTest {
     static class Entities {
     }
 
-    @AutoConfigurationPackage(basePackageClasses = BadBlockSizeTicket.class)
+    @AutoConfigurationPackage(basePackageClasses = BadMaxValueTicket.class)
     static class BadAnnotationEntities {
     }
 

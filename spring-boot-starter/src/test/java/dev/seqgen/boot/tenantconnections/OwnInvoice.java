@@ -22,7 +22,7 @@ public class OwnInvoice {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "seqgen_own_invoice_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 20)
+    @SeqgenGenerator(sequence = "seqgen_own_invoice_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @Column(nullable = false)

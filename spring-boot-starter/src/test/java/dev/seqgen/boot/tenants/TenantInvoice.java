@@ -22,7 +22,7 @@ public class TenantInvoice {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "seqgen_tenant_invoice_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 20)
+    @SeqgenGenerator(sequence = "seqgen_tenant_invoice_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @TenantId

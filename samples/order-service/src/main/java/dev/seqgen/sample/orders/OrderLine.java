@@ -14,7 +14,8 @@ import jakarta.persistence.Table;
 import java.math.BigDecimal;
 
 /**
- * A line of an order. Its id comes from {@code batch}: one reservation per block of 100 lines; the caller
+ * A line of an order. Its id comes from {@code batch}: one reservation per block of 100 lines (configured:
+ * {@code seqgen.sequences.order_lines.block-size} in {@code application.properties}); the caller
  * that finds the block empty reserves the next while the others wait for it (no background thread). Lines
  * are inserted in JDBC batches because their ids are known before the insert.
  */
@@ -24,7 +25,7 @@ public class OrderLine {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "order_lines", strategy = Strategy.BATCH, blockSize = 100)
+    @SeqgenGenerator(sequence = "order_lines", strategy = Strategy.BATCH)
     private Long id;
 
     @ManyToOne(fetch = FetchType.LAZY, optional = false)
