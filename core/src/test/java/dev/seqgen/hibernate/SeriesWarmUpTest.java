@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceRegistry;
+import dev.seqgen.SequenceSettings;
+import dev.seqgen.Setting;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.testing.TestDatabase;
 
@@ -44,8 +46,8 @@ class SeriesWarmUpTest {
         DataSource dataSource = db.dataSource();
         try {
             // The invoice table with invoices in it before the start-up, as a restarted application finds it.
-            HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable, Map.of(AvailableSettings.HBM2DDL_AUTO,
-                    "create"), WarmUpInvoice.class).close();
+            HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
+                    blocks(Map.of(AvailableSettings.HBM2DDL_AUTO, "create")), WarmUpInvoice.class).close();
             insert(dataSource, new Object[] {900_001L, "acme", LocalDate.of(2026, 3, 1), 41L},
                     new Object[] {900_002L, "acme", LocalDate.of(2026, 1, 9), 7L},
                     new Object[] {900_003L, "acme", LocalDate.of(2025, 12, 31), 90L},
@@ -53,7 +55,7 @@ class SeriesWarmUpTest {
                     new Object[] {900_005L, "other", LocalDate.of(2026, 2, 1), 500L});
 
             try (SessionFactory factory = HibernateTesting.sessionFactory(dataSource, PREFIX, seqgenTable,
-                    Map.of(AvailableSettings.HBM2DDL_AUTO, "none", SETTING, "acme/2026, globex/2026"),
+                    blocks(Map.of(AvailableSettings.HBM2DDL_AUTO, "none", SETTING, "acme/2026, globex/2026")),
                     WarmUpInvoice.class)) {
                 SequenceRegistry registry = registry(factory);
                 Sequence acme = registry.seriesIfOpen("warm_invoice_numbers", "acme/2026");
@@ -101,17 +103,17 @@ class SeriesWarmUpTest {
                     {"acme/26", "its part 2, '26', is not a year, as 2026, of attribute 'issueDate'"},
                     {"acme//2026", "a part is empty"}}) {
                 assertThatThrownBy(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), PREFIX,
-                        seqgenTable, Map.of(SETTING, "globex/2026," + wrong[0]), WarmUpInvoice.class).close())
+                        seqgenTable, blocks(Map.of(SETTING, "globex/2026," + wrong[0])), WarmUpInvoice.class).close())
                         .satisfies(e -> assertThat(HibernateTesting.messages(e)).as(wrong[0]).contains(SETTING,
                                 "'" + wrong[0] + "'", "sequence 'warm_invoice_numbers'").contains(List.of(wrong)
                                 .subList(1, wrong.length)));
             }
             assertThatThrownBy(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), PREFIX,
-                    seqgenTable, Map.of(SETTING + "s", "acme/2026"), WarmUpInvoice.class).close())
+                    seqgenTable, blocks(Map.of(SETTING + "s", "acme/2026")), WarmUpInvoice.class).close())
                     .satisfies(e -> assertThat(HibernateTesting.messages(e)).contains(SETTING + "s", "acme/2026",
                             "none numbers sequence 'warm_invoice_numberss'"));
             assertThatThrownBy(() -> HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), PREFIX,
-                    seqgenTable, Map.of(SeqgenHibernate.SERIES_WARM_UP_PREFIX + "warm_invoice_ids", "acme"),
+                    seqgenTable, blocks(Map.of(SeqgenHibernate.SERIES_WARM_UP_PREFIX + "warm_invoice_ids", "acme")),
                     WarmUpInvoice.class).close())
                     .satisfies(e -> assertThat(HibernateTesting.messages(e)).contains(
                             "seqgen.series.warm-up.warm_invoice_ids", "in one series"));
@@ -131,10 +133,13 @@ class SeriesWarmUpTest {
     void aFrameworkThatRequiresItsRegistryWarmsUpThroughSeqgenHibernate() {
         String seqgenTable = TestDatabase.uniqueTable();
         try (SequenceRegistry given = SequenceRegistry.builder(JdbcSequenceStore.builder(
-                TestDatabase.H2.dataSource()).table(seqgenTable).build()).build();
+                TestDatabase.H2.dataSource()).table(seqgenTable).build())
+                .sequence("warm_invoice_numbers", SequenceSettings.builder().blockSize(10).build(),
+                        Map.of(Setting.BLOCK_SIZE, "the framework's configuration")).build();
                 SessionFactory factory = HibernateTesting.sessionFactory(TestDatabase.H2.dataSource(), PREFIX,
-                        seqgenTable, Map.of(SeqgenHibernate.REGISTRY, given, SeqgenHibernate.REGISTRY_REQUIRED, "true",
-                                SETTING, "acme/2026", SETTING + "s", "acme/2026"), WarmUpInvoice.class)) {
+                        seqgenTable, blocks(Map.of(SeqgenHibernate.REGISTRY, given,
+                                SeqgenHibernate.REGISTRY_REQUIRED, "true", SETTING, "acme/2026", SETTING + "s",
+                                "acme/2026")), WarmUpInvoice.class)) {
             assertThat(given.openSeries("warm_invoice_numbers")).as("left to the framework").isEmpty();
 
             assertThat(SeqgenHibernate.warmUpSeries(factory, "warm_invoice_numbers", List.of("acme/2026"),
@@ -178,5 +183,12 @@ class SeriesWarmUpTest {
                 connection.commit();
             }
         }
+    }
+    /** The blocks the assertions count on: 10 numbers, 20 ids (tuning is configuration, not an attribute). */
+    private static Map<String, Object> blocks(Map<String, Object> settings) {
+        Map<String, Object> all = new java.util.HashMap<>(settings);
+        all.put(SeqgenHibernate.SEQUENCES_PREFIX + "warm_invoice_numbers.block-size", "10");
+        all.put(SeqgenHibernate.SEQUENCES_PREFIX + "warm_invoice_ids.block-size", "20");
+        return all;
     }
 }

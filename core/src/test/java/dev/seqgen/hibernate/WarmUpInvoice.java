@@ -19,7 +19,7 @@ public class WarmUpInvoice {
 
     @Id
     @GeneratedValue
-    @SeqgenGenerator(sequence = "warm_invoice_ids", strategy = Strategy.ASYNC_BATCH, blockSize = 20)
+    @SeqgenGenerator(sequence = "warm_invoice_ids", strategy = Strategy.ASYNC_BATCH)
     private Long id;
 
     @TenantId
@@ -29,7 +29,7 @@ public class WarmUpInvoice {
     @Column(nullable = false)
     private LocalDate issueDate;
 
-    @SeqgenNumber(sequence = "warm_invoice_numbers", strategy = Strategy.BATCH, blockSize = 10,
+    @SeqgenNumber(sequence = "warm_invoice_numbers", strategy = Strategy.BATCH,
             seriesBy = "issueDate:year")
     @Column(nullable = false, updatable = false)
     private Long number;
