@@ -8,14 +8,10 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the series of one sequence share in a registry: one metrics tracker, so that their meters are the sequence's,
- * tagged by its name and never by a key (a tag per tenant or year would be unbounded), and the counts of the series
- * released since they opened, so that the meters' counters never go down when an idle series is released.
- *
- * <p>{@link #view()} is the {@link Sequence} the metrics factory registers the meters on: its name is the sequence's,
- * its {@link Sequence#stats()} the sum over the series (open ones, and released ones for the counters), the values in
- * hand summed, and the highest value reserved and the capacity used those of the series nearest its maximum: the
- * capacity gauge warns of the series that runs out first. It hands out no value.
+ * What the series of one sequence share in a registry: one metrics tracker (meters tagged by the sequence, never by
+ * an unbounded key), and the counts of released series, so counters never go down. {@link #view()} is the
+ * {@link Sequence} the meters are registered on: statistics summed over the series (open and released), highest
+ * reserved and capacity used of the series nearest its maximum; it hands out no value.
  */
 final class SeriesGroup {
 
@@ -53,10 +49,7 @@ final class SeriesGroup {
         this.tracker = shared;
     }
 
-    /**
-     * The tracker each series of the group gets: the group's, whose {@code close()} does nothing, since a series
-     * released or closed must not remove the meters the others share. The registry closes the group's at its close.
-     */
+    /** The tracker of each series: the group's, without {@code close()} (the meters are shared). */
     SequenceMetricsTracker seriesTracker() {
         SequenceMetricsTracker shared = tracker;
         return shared == SequenceMetricsTracker.noop() ? shared : new SharedTracker(shared);
@@ -73,9 +66,8 @@ final class SeriesGroup {
     }
 
     /**
-     * Adds the counts of a series the registry released and is about to remove from its map, so that the group's
-     * counters keep them; the caller holds this group's monitor, as {@link View#stats()} does, so that no reading
-     * counts the series twice or not at all.
+     * Adds a released series' counts to the group's; the caller holds this group's monitor, as {@link #stats()}
+     * does, so no reading counts the series twice or not at all.
      */
     void retire(SequenceStats released) {
         issued.add(released.issued());

@@ -2,43 +2,21 @@ package dev.seqgen;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One open series as {@link SequenceRegistry#series} hands it out: the series' sequence (its strategy's
- * implementation, which holds the block) behind a handle that the registry can release when the series has been idle
- * ({@link SequenceRegistry#releaseIdleSeries()}), and that forwards to the series opened again when a caller that kept
- * it uses it after that.
+ * One open series as {@link SequenceRegistry#series} hands it out: the series' sequence behind a handle the registry
+ * can release when idle ({@link SequenceRegistry#releaseIdleSeries()}), forwarding to the series opened again when a
+ * caller that kept it uses it after that.
  *
  * <pre>
- * Release of an idle series, and why no value is handed out twice and no closed series serves
- *
- * Every call into the series enters the handle first and leaves it after: `users` counts the calls inside, and
- * holds RELEASED once the registry has released the series. Entering is a compare-and-set from a count to the count
- * plus one, never from RELEASED; release is the registry's compare-and-set from 0 to RELEASED, taken only while no
- * call is inside. Exactly one of a caller's entry and the registry's release wins:
- *   - the caller's: the count is above 0, the release fails and the series stays open (it is idle again only after
- *     another full idle time);
- *   - the registry's: the caller sees RELEASED, never touches the released sequence, and forwards its call to the
- *     series the registry opens again (live()).
- * So the released sequence is closed with no call inside it, and nothing calls it afterwards. Its close is the close
- * of any sequence: the values it held and had not handed out go back to the row by the store's compare-and-set, or
- * are kept for the fleet, as when a JVM stops. The series opened again reserves from the row like any new instance,
- * so no value is handed out twice and none is lost.
- *
- * The release runs holding this handle's monitor, from the compare-and-set until the handle is out of the registry's
- * map, the close's store call included. A caller that finds the handle RELEASED takes the monitor first (live()), so
- * it opens the series again only after the released one has given its values back: the reopened series' first
- * reservation comes after the give-back, which then finds the row as the released series left it and succeeds.
- *
- * A call entering costs one compare-and-set, and one more leaving; a series' values are business numbers, most of
- * them SYNC, whose every value is a store round trip beside which that is nothing. Whether a series was used since the
- * registry last looked is a flag set on entry and on leaving (a plain read when it is set already), so that the
- * registry reads no clock on a caller's path.
- *
- * The registry's final close does not wait for calls inside: it closes the sequence as it closes every other one (a
- * call inside then fails with "the sequence is closed", as a plain sequence's does), and a handle released before
- * forwards to a registry that refuses to open anything.
+ * Release (lock-free entry, see docs/design.md#idle-series-release): `users` counts the calls inside, or holds
+ * RELEASED. Entry is a CAS from a count to count + 1, never from RELEASED; release is the registry's CAS from 0 to
+ * RELEASED. Exactly one wins: a caller inside keeps the series open; a caller finding RELEASED never touches the
+ * released sequence and forwards to live(), which first takes this monitor, held by the release until the released
+ * sequence has given its values back, so the reopened series reserves after the give-back.
  * </pre>
  */
 final class SeriesSequence implements Sequence {
@@ -115,10 +93,8 @@ final class SeriesSequence implements Sequence {
     }
 
     /**
-     * Marks the series released if no call is inside; the caller (the registry) holds this handle's monitor and then
-     * closes the sequence, {@linkplain #clear() lets go of it} and removes the handle from its map.
-     *
-     * @return the sequence to close, or null if a call is inside (or the series was released already)
+     * Marks the series released if no call is inside; the registry holds this monitor, then closes the sequence,
+     * {@linkplain #clear() lets go of it} and unmaps the handle. Returns the sequence to close, or null.
      */
     @Nullable Sequence release() {
         return USERS.compareAndSet(this, 0, RELEASED) ? sequence : null;
@@ -156,7 +132,7 @@ final class SeriesSequence implements Sequence {
     /** The series as the registry has it open now, once the release of this handle has finished. */
     private Sequence live() {
         synchronized (this) {
-            // Waits for a release under way (see the class comment): it holds this monitor until it is done.
+            // Waits for a release under way: it holds this monitor until it is done.
         }
         return registry.series(sequenceName(), key(), settings);
     }
@@ -178,73 +154,56 @@ final class SeriesSequence implements Sequence {
 
     @Override
     public long next() {
-        Sequence open = enter();
-        if (open == null) {
-            return live().next();
-        }
-        try {
-            return open.next();
-        } finally {
-            leave();
-        }
+        return callLong(Sequence::next);
     }
 
     @Override
     public long[] nextValues(int count) {
-        Sequence open = enter();
-        if (open == null) {
-            return live().nextValues(count);
-        }
-        try {
-            return open.nextValues(count);
-        } finally {
-            leave();
-        }
+        return call(open -> open.nextValues(count));
     }
 
     @Override
     public long nextInTransaction(Object transaction) {
-        Sequence open = enter();
-        if (open == null) {
-            return live().nextInTransaction(transaction);
-        }
-        try {
-            return open.nextInTransaction(transaction);
-        } finally {
-            leave();
-        }
+        return callLong(open -> open.nextInTransaction(transaction));
     }
 
     @Override
     public long[] nextValuesInTransaction(Object transaction, int count) {
-        Sequence open = enter();
-        if (open == null) {
-            return live().nextValuesInTransaction(transaction, count);
-        }
-        try {
-            return open.nextValuesInTransaction(transaction, count);
-        } finally {
-            leave();
-        }
+        return call(open -> open.nextValuesInTransaction(transaction, count));
     }
 
     @Override
     public boolean giveBackInTransaction(Object transaction, long firstUnused, long end) {
+        return call(open -> open.giveBackInTransaction(transaction, firstUnused, end));
+    }
+
+    /** Runs a call inside the open sequence, or forwards it to the series opened again once this one is released. */
+    private <T> T call(Function<Sequence, T> call) {
         Sequence open = enter();
         if (open == null) {
-            return live().giveBackInTransaction(transaction, firstUnused, end);
+            return call.apply(live());
         }
         try {
-            return open.giveBackInTransaction(transaction, firstUnused, end);
+            return call.apply(open);
         } finally {
             leave();
         }
     }
 
-    /**
-     * The open sequence's statistics; once this handle was released, those of the series opened again, or none
-     * (zeros) while it is not: reading them never opens a series.
-     */
+    /** {@link #call} for a {@code long}, unboxed. */
+    private long callLong(ToLongFunction<Sequence> call) {
+        Sequence open = enter();
+        if (open == null) {
+            return call.applyAsLong(live());
+        }
+        try {
+            return call.applyAsLong(open);
+        } finally {
+            leave();
+        }
+    }
+
+    /** The open sequence's statistics; once released, the reopened series' or zeros (never opens a series). */
     @Override
     public SequenceStats stats() {
         Sequence open = sequence;
@@ -265,12 +224,7 @@ final class SeriesSequence implements Sequence {
         }
     }
 
-    /**
-     * Closes the open sequence for good, calls inside or not (the registry's close); a released handle has nothing
-     * left to close.
-     *
-     * @return the report, or null if there was nothing to close
-     */
+    /** Closes the open sequence for good, calls inside or not; returns the report, or null if released. */
     synchronized @Nullable CloseReport closeAndReport() {
         Sequence open = sequence;
         return open == null ? null : Sequences.closeAndReport(open);

@@ -6,12 +6,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Columns whose values seqgen assigns (a {@code @SeqgenGenerator} id, a {@code @SeqgenNumber}) refuse assigned
- * values: identity columns declared {@code GENERATED ALWAYS AS IDENTITY}, or computed columns. Found when the
- * session factory starts, from the database's information schema, instead of at every insert; every such column
- * of the session factory is in one exception, so one start names them all.
- *
- * <p>The message lists each column in the Where / Problem / Action layout of seqgen's start-up errors:
+ * Columns seqgen assigns values to (a {@code @SeqgenGenerator} id, a {@code @SeqgenNumber}) refuse assigned values
+ * ({@code GENERATED ALWAYS AS IDENTITY}, computed columns): found at start-up, every such column in one exception,
+ * each in the Where / Problem / Action layout:
  * <pre>
  * 2 columns seqgen assigns values to refuse assigned values, so every insert into them would fail:
  *   Where: entity com.example.Vet, property 'id', sequence 'vets', column id of table vets (PostgreSQL)
@@ -85,38 +82,22 @@ public class ColumnRefusesAssignedValuesException extends SequenceException {
                 + columns.stream().map(RefusingColumn::describe).collect(Collectors.joining("\n"));
     }
 
-    /**
-     * Returns every column that refuses assigned values.
-     *
-     * @return the columns, at least one
-     */
+    /** {@return every column that refuses assigned values, at least one} */
     public List<RefusingColumn> columns() {
         return columns;
     }
 
-    /**
-     * Returns the table of the first column.
-     *
-     * @return the table as mapped
-     */
+    /** {@return the table of the first column, as mapped} */
     public String table() {
         return columns.get(0).table();
     }
 
-    /**
-     * Returns the first column.
-     *
-     * @return the column as mapped
-     */
+    /** {@return the first column, as mapped} */
     public String column() {
         return columns.get(0).column();
     }
 
-    /**
-     * Returns the changes that let the columns take assigned values, one per column, separated by {@code "; "}.
-     *
-     * @return the DDL or mapping changes
-     */
+    /** {@return the changes (DDL or mapping) that let the columns take assigned values, joined by {@code "; "}} */
     public String fix() {
         return columns.stream().map(RefusingColumn::fix).collect(Collectors.joining("; "));
     }

@@ -23,34 +23,21 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The entity columns seqgen's sequences fill (an id, a number), as the application's tables hold them: that they
- * take the values seqgen assigns ({@link #requireAssignable}, at start-up, every refusing column in one report), and
- * that each sequence starts above the values they already hold, once (adoption). A sequential sequence adopts at its
- * first value ({@link #aboveExistingRows}, its row moved forward), since rows may arrive after start-up; a
- * bit-reversed one where its row is created ({@link #aboveExistingKeys}), since its keys say nothing of a row's
- * position later. Both jobs are one class because they are the Hibernate side of one thing, the reads of the
- * application's own tables that the store layer makes ({@link ApplicationTables}): the column check on a connection
- * borrowed from Hibernate, every read of rows by the store, on its own connection, and only of tables the store can
- * reach ({@link #warnIfTablesElsewhere}).
+ * The entity columns seqgen's sequences fill, as the application's tables hold them: that they take assigned values
+ * ({@link #requireAssignable}) and that each sequence starts above the values they hold (adoption). The Hibernate
+ * side of the store's reads of application tables ({@link ApplicationTables}). See docs/design.md#adoption.
  */
 final class EntityColumns {
 
-    /**
-     * The adoption and column checks log under the generator's public name, the logger docs/hibernate.md names (as
-     * AbstractSequence logs under Sequence and PooledOptimizerChecks under SeqgenPooledOptimizer): a class's own
-     * name changes with the code's structure, an operator's logging configuration should not have to.
-     */
+    /** Logs under the generator's public name, the logger docs/hibernate.md names. */
     private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
 
     private EntityColumns() {
     }
 
     /**
-     * Fails the start-up when columns seqgen assigns refuse assigned values (identity columns declared
-     * {@code GENERATED ALWAYS AS IDENTITY}, computed columns), naming every one of them at once, each with its
-     * entity, table, column, database and the change, rather than letting every insert fail or a restart per
-     * column find the next. The store layer reads the columns ({@link ApplicationTables#refusals}) on a connection
-     * borrowed from Hibernate, here at start-up only.
+     * Fails the start-up naming every column seqgen assigns that refuses assigned values, read by
+     * {@link ApplicationTables#refusals} on a connection borrowed from Hibernate.
      */
     static void requireAssignable(@Nullable ConnectionProvider provider, List<Registration> registrations) {
         if (provider == null) {
@@ -96,14 +83,7 @@ final class EntityColumns {
         }
     }
 
-    /**
-     * Puts the row of the group's sequence (created by {@link SeqgenRegistryService#start()}) above the highest id
-     * of all its tables: a row below is moved forward by the store's guarded update, never backwards, so JVMs
-     * starting at once agree. A table that cannot be read fails the first value, with the store's error as its
-     * cause (see {@link #highest}); a store whose rows are elsewhere reads nothing.
-     *
-     * @param platform the entities' database ({@link RegistrySource#platform()})
-     */
+    /** At a sequential sequence's first value: moves its row forward above the highest value of its tables. */
     static void aboveExistingRows(List<Registration> group, SequenceStore store, String platform) {
         String name = group.get(0).name();
         SequenceSettings settings = group.get(0).settings();
@@ -132,16 +112,8 @@ final class EntityColumns {
     }
 
     /**
-     * Adoption for a sequence whose keys are images of its counters ({@code key-order bit-reversed}). The maximum
-     * key says nothing of the counters used (bit-reversed keys reach 2<sup>62</sup> at the first value), so:
-     * with the sequence's row there, seqgen's own counter is the truth and nothing is read. Without it (the table
-     * was filled by another program, by Spanner's own bit-reversed sequence, or the row was lost), every existing
-     * key outside the {@code skip-range} is mapped back to its counter and the row starts above the highest of
-     * them, so no new key can equal an existing one. That read goes over the keys once, when the session factory
-     * starts and the sequence has no row yet, never again; keys inside the skip range are left to the range.
-     *
-     * @param platform the entities' database ({@link RegistrySource#platform()})
-     * @return the settings to create the row with: the sequence's, its initial value raised above those counters
+     * {@return the settings to create a bit-reversed sequence's row with: the initial value raised above the
+     * counters of the existing keys outside the skip range}
      */
     static SequenceSettings aboveExistingKeys(List<Registration> group, SequenceStore store, String platform) {
         String name = group.get(0).name();
@@ -178,14 +150,7 @@ final class EntityColumns {
         return above;
     }
 
-    /**
-     * Warns, once per sequence when it starts, that its store cannot read its tables: the store keeps its rows in a
-     * database of another kind than the entities' (a Cloud Spanner store beside entities on H2 or PostgreSQL), so
-     * adoption reads nothing and the sequence starts at its row, whatever the tables hold. Not an error: the tables
-     * may be empty, or the row placed above them by hand.
-     *
-     * @param platform the entities' database ({@link RegistrySource#platform()})
-     */
+    /** Warns, once per sequence, that its store is in another database and cannot read its tables. */
     static void warnIfTablesElsewhere(List<Registration> group, SequenceStore store, String platform) {
         List<String> tables = group.stream().map(Registration::table).filter(Objects::nonNull).distinct().toList();
         if (tables.isEmpty() || store.readsApplicationTables(platform)) {
@@ -206,17 +171,8 @@ final class EntityColumns {
     }
 
     /**
-     * Reads, through the store, the highest counter the group's tables hold. The store reads on its own connection,
-     * never in the caller's transaction: on Cloud Spanner that read would otherwise begin the caller's read-write
-     * transaction and widen what it locks and what can abort it. A store that cannot reach the tables
-     * ({@link SequenceStore#readsApplicationTables}) is not asked: they count as empty, as
-     * {@link #warnIfTablesElsewhere} said when the sequence started.
-     *
-     * <p>A table the store cannot read: at the first value ({@code atFirstValue}) the schema is in place (hbm2ddl,
-     * Flyway and {@code data.sql} have run), so the error is the caller's, with its cause: taking it as an empty
-     * table would start the sequence at its initial value over rows that may hold it. At start-up (a bit-reversed
-     * sequence's row is made there) the table may not exist yet, since hbm2ddl creates it later; it then counts as
-     * empty, with a warning that names the table and what the store said.
+     * The highest counter the group's tables hold, read by the store on its own connection. An unreadable table
+     * fails at the first value ({@code atFirstValue}) and counts as empty, with a warning, at start-up.
      */
     private static Highest highest(List<Registration> group, SequenceStore store, String platform,
             boolean atFirstValue) {

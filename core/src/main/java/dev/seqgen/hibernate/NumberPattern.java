@@ -26,14 +26,8 @@ final class NumberPattern {
     }
 
     /**
-     * Reads a pattern.
-     *
-     * @param pattern the pattern
-     * @param parts the names the key's parts go by, in key order ({@code tenant}, then the {@code seriesBy} entries)
-     * @param where the entity, attribute and sequence, for messages
-     * @return the pattern
-     * @throws SeqgenMappingException if a placeholder is unknown or malformed, the counter is missing or repeated, or
-     *     the counter is followed directly by a placeholder or a digit (it could not be read back)
+     * Reads a pattern whose key parts go by {@code parts} (in key order); throws {@link SeqgenMappingException} if a
+     * placeholder is unknown or malformed, the counter missing or repeated, or followed by a placeholder or digit.
      */
     static NumberPattern of(String pattern, List<String> parts, String where) {
         List<Segment> segments = new ArrayList<>();
@@ -102,13 +96,7 @@ final class NumberPattern {
                 null);
     }
 
-    /**
-     * Formats a counter.
-     *
-     * @param parts the texts of the entity's key parts, in key order
-     * @param counter the counter
-     * @return the formatted number
-     */
+    /** {@return the counter formatted with the entity's key parts (texts, in key order)} */
     String format(List<String> parts, long counter) {
         StringBuilder out = new StringBuilder();
         for (Segment segment : segments) {
@@ -124,13 +112,7 @@ final class NumberPattern {
         return out.toString();
     }
 
-    /**
-     * Reads the counter back from a formatted number of the series whose key parts are given.
-     *
-     * @param formatted a value of the column
-     * @param parts the texts of the series' key parts
-     * @return the counter, or -1 if the value is not a number of this pattern and series
-     */
+    /** {@return the counter read back from a column value, or -1 if it is not a number of this pattern and series} */
     long counterOf(@Nullable String formatted, List<String> parts) {
         if (formatted == null) {
             return -1;

@@ -9,10 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The values a session's pending inserts need from one SYNC number sequence (or one series of it), summed over its
- * entities, and what
- * one insert of an entity type draws ({@link #draws}): the count {@link FlushReservations} reserves at a flush's
- * first action.
+ * The values a session's pending inserts need from one SYNC number sequence (or one series of it), and what one
+ * insert of an entity type draws ({@link #draws}): the count {@link FlushReservations} reserves.
  */
 final class PendingInserts {
 

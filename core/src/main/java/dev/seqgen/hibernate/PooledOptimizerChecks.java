@@ -17,18 +17,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The start-up checks Hibernate makes for its own pooled optimizers and skips for a custom one, made for each
- * {@link SeqgenPooledOptimizer} of a session factory once it is built (by {@link SeqgenIntegrator}'s observer, which
- * finds them, before the first session); throws on the first refusal:
- * <ul>
- *   <li>{@code hibernate.id.sequence.increment_size_mismatch_strategy} against the database sequence's
- *       increment, read from the sequence information Hibernate extracted at boot (no I/O of its own), skipped
- *       where the schema is recreated, as Hibernate skips it;</li>
- *   <li>a dialect whose sequences cannot serve pooled blocks, where Hibernate would have moved {@code pooled}
- *       to a table but leaves the custom optimizer on the database sequence: refused.</li>
- * </ul>
- * They read the built session factory (its dialect, settings and the sequences Hibernate extracted), which the
- * optimizer, serving Hibernate's blocks, never sees; and only a session factory with such an optimizer enters them,
- * so the path of seqgen's own generators does not.
+ * {@link SeqgenPooledOptimizer} once the session factory is built: the database sequence's increment (from the
+ * sequence information Hibernate read at boot, no I/O) against {@code increment_size_mismatch_strategy}, skipped
+ * where the schema is recreated; and a dialect whose sequences cannot serve pooled blocks, refused. Only a session
+ * factory with such an optimizer enters them.
  */
 final class PooledOptimizerChecks {
 
@@ -38,15 +30,7 @@ final class PooledOptimizerChecks {
     private PooledOptimizerChecks() {
     }
 
-    /**
-     * Checks one entity's optimizer.
-     *
-     * @param factory the session factory just built
-     * @param entity the entity whose id the optimizer serves, for messages
-     * @param structure the database sequence or table behind the optimizer
-     * @param optimizer the optimizer
-     * @throws SeqgenMappingException naming the entity and sequence if the optimizer cannot serve it
-     */
+    /** Checks one entity's optimizer; throws {@link SeqgenMappingException} naming entity and sequence. */
     static void check(SessionFactoryImplementor factory, String entity,
             DatabaseStructure structure, SeqgenPooledOptimizer optimizer) {
         JdbcEnvironment jdbc = factory.getServiceRegistry().requireService(JdbcEnvironment.class);

@@ -9,46 +9,18 @@ import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Hibernate 7 identifier generator behind {@link SeqgenGenerator}: one class for all four strategies,
- * chosen per sequence. Hibernate creates one per entity hierarchy while it reads the mappings; this is when
- * the id type is checked and the settings are resolved, without database I/O, so every configuration mistake
- * shows at startup. The sequence (with its row, placed above the ids already in the entity's table) is
- * created when the session factory has been built, see SeqgenRegistryService. Not for direct use: annotate
- * the id.
- *
- * <pre>
- * Design: where a value comes from
- *
- * SYNC takes the value on the session's own JDBC connection, inside the session's transaction
- * (Session.doReturningWork): the row's increment commits or rolls back with the entity, so committed ids are
- * gapless, and several entities persisted in one transaction get consecutive values, because the
- * transaction holds the row lock from its first increment until it ends. It never needs a second
- * connection.
- *
- * ASYNC, BATCH and ASYNC_BATCH call Sequence.next(), the JVM-wide sequence of the registry, and never touch
- * the session's connection: their reservations commit in transactions of their own, so a rollback of the
- * entity leaves a gap but never undoes a value someone else may already hold. ASYNC_BATCH refills in the
- * background, so inserting threads normally take a value from the block in hand without any I/O; BATCH and
- * ASYNC wait for a reservation, at most for the acquire timeout. Those reservations need a connection
- * while the inserting thread holds its session's: when seqgen builds the registry, it gives the store a
- * connection of its own, borrowed at startup (see JdbcSequenceStore.Builder#dedicatedConnection), so no reservation ever
- * waits for the application's pool and a small pool cannot deadlock. A registry given through
- * SeqgenHibernate.REGISTRY must avoid that wait likewise (a separate pool or a dedicated connection).
- *
- * The value is known before the insert (a before-execution generator), so Hibernate's JDBC batching
- * (hibernate.jdbc.batch_size) keeps working.
- * </pre>
+ * The Hibernate 7 identifier generator behind {@link SeqgenGenerator}, for all four strategies. The id type and
+ * settings are checked while Hibernate reads the mappings (no I/O), so mistakes show at start-up; the sequence and
+ * its row are created once the session factory is built. SYNC takes the value in the session's transaction (gapless
+ * committed ids), the others from the JVM-wide sequence; the value is known before the insert, so JDBC batching
+ * keeps working. See docs/design.md#generator-values. Not for direct use: annotate the id.
  */
 public class SeqgenIdGenerator extends AbstractSeqgenGenerator<SeqgenGenerator>
         implements AnnotationBasedGenerator<SeqgenGenerator> {
 
     private static final long serialVersionUID = 1L;
 
-    /**
-     * Creates an unconfigured generator; Hibernate then calls {@link #initialize}. The constructor takes no
-     * arguments so that every way Hibernate instantiates generators works alike: for an annotated attribute,
-     * for a class- or package-level annotation, and through a bean container such as Spring's.
-     */
+    /** Creates an unconfigured generator (Hibernate, or a bean container, then calls {@link #initialize}). */
     public SeqgenIdGenerator() {
         super("SeqgenIdGenerator", "id property");
     }

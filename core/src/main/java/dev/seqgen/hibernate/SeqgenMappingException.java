@@ -4,12 +4,9 @@ import org.hibernate.MappingException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * seqgen's Hibernate generators could not be set up for a generated attribute (an id of
- * {@link SeqgenGenerator @SeqgenGenerator}, a number of {@link SeqgenNumber @SeqgenNumber}): its type, its sequence's
- * store or table, or its column. A {@link MappingException}, as Hibernate expects from a generator, that names the
- * attribute ({@link #where()}), the problem and, where one change fixes it, that change ({@link #action()}), so
- * that a start-up report (Spring Boot's failure analysis) can show them apart, however deep Hibernate has wrapped
- * the exception. The database's or the store's error, if any, is the cause.
+ * A generated attribute ({@link SeqgenGenerator @SeqgenGenerator} id, {@link SeqgenNumber @SeqgenNumber}) could not
+ * be set up: its type, its sequence's store or table, or its column. Names the attribute ({@link #where()}), the
+ * problem and the fix ({@link #action()}) apart, for start-up reports; the database's or store's error is the cause.
  */
 public class SeqgenMappingException extends MappingException {
 
@@ -35,29 +32,19 @@ public class SeqgenMappingException extends MappingException {
     }
 
     /**
-     * Returns the entity, property and sequence at fault, or, when seqgen's sequence table is, the table and every
-     * entity, property and sequence that uses it.
-     *
-     * @return for example {@code entity com.example.Invoice, property 'number', sequence 'invoice_number'}
+     * {@return the entity, property and sequence at fault (or seqgen's table and every attribute using it), e.g.
+     * {@code entity com.example.Invoice, property 'number', sequence 'invoice_number'}}
      */
     public String where() {
         return where;
     }
 
-    /**
-     * Returns what is wrong.
-     *
-     * @return the problem
-     */
+    /** {@return what is wrong} */
     public String problem() {
         return problem;
     }
 
-    /**
-     * Returns the change that fixes the problem, or null when the problem itself says what to do.
-     *
-     * @return the action, or null
-     */
+    /** {@return the change that fixes the problem, or null when the problem says it} */
     public @Nullable String action() {
         return action;
     }

@@ -5,40 +5,18 @@ import org.hibernate.generator.GeneratorCreationContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Hibernate 7 value generator behind {@link SeqgenNumber}: a seqgen number on an attribute that is not the
- * id, for all four strategies. Hibernate creates one per annotated attribute while it builds the session
- * factory; the attribute type is checked, the settings are resolved and the sequence (with its row) is created
- * then, so every mistake shows at startup. Not for direct use: annotate the attribute.
- *
- * <pre>
- * Design: why the number is taken at flush, and what that buys SYNC
- *
- * A before-execution generator for INSERT on a non-id attribute is called by Hibernate's insert coordinator
- * (InsertCoordinatorStandard.preInsertInMemoryValueGeneration) when the entity's insert action executes,
- * immediately before the INSERT is bound and added to the JDBC batch (or executed): at flush, not at
- * persist(). The id, by contrast, is generated at persist().
- *
- * SYNC increments the sequence row on the session's own connection, in its transaction
- * (Session.doReturningWork, which does not execute a pending JDBC batch, so batching continues): once per
- * flush and sequence, by the number of the flush's inserts that draw from it (FlushReservations explains
- * where that number is known). From that increment to the end of the transaction the row is locked; taking
- * it at flush shortens that window from "persist() to commit" to "flush to commit". The inserts of one flush
- * get consecutive numbers, in the order Hibernate executes them. A rollback (before or after the flush)
- * undoes the increment with the entities, so committed numbers are gapless.
- *
- * ASYNC, BATCH and ASYNC_BATCH take Sequence.next() from the JVM-wide sequence and never touch the session's
- * connection, exactly as SeqgenIdGenerator does for ids.
- * </pre>
+ * The Hibernate 7 value generator behind {@link SeqgenNumber}: a number on an attribute that is not the id, for all
+ * four strategies; mistakes show at start-up. The number is taken at flush, not at persist(); SYNC reserves once per
+ * flush and sequence in the session's transaction ({@link FlushReservations}): gapless, consecutive within a flush,
+ * the row locked from flush to commit. See docs/design.md#generator-values. Not for direct use: annotate the
+ * attribute.
  */
 public class SeqgenNumberGenerator extends AbstractSeqgenGenerator<SeqgenNumber>
         implements AnnotationBasedGenerator<SeqgenNumber> {
 
     private static final long serialVersionUID = 1L;
 
-    /**
-     * Creates an unconfigured generator; Hibernate then calls {@link #initialize}. The no-argument constructor
-     * lets every way Hibernate instantiates generators work alike, a bean container such as Spring's included.
-     */
+    /** Creates an unconfigured generator (Hibernate, or a bean container, then calls {@link #initialize}). */
     public SeqgenNumberGenerator() {
         super("SeqgenNumberGenerator", "property");
     }

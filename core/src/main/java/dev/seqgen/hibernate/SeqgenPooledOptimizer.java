@@ -19,73 +19,36 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An opt-in drop-in for Hibernate's default {@code pooled} optimizer, for existing
- * {@code @SequenceGenerator(allocationSize > 1)} ids: the same values from the same database sequence, but
- * taken without a lock, and the next block fetched before the current one runs out, so the other threads
- * never wait for the database. Enable it for every pooled sequence of a session factory:
+ * An opt-in drop-in for Hibernate's {@code pooled} optimizer, for existing {@code @SequenceGenerator(allocationSize >
+ * 1)} ids: the same values from the same database sequence (it can run beside nodes on {@code pooled}, not on
+ * {@code pooled-lo} or {@code hilo}), taken without a lock, the next block fetched when a quarter of the current one
+ * is left. A stopped JVM leaves up to two blocks unused; ids are unique, not ordered across threads. It honours
+ * {@code hibernate.id.sequence.increment_size_mismatch_strategy} ({@link PooledOptimizerChecks}) and, where the
+ * increment is unknown at start-up, fetches twice before the first value and fails the inserts of a sequence whose
+ * values are not a multiple of {@code allocationSize} apart. See docs/hibernate-generator.md. Enable it with
  * <pre>
  * hibernate.id.optimizer.pooled.preferred=dev.seqgen.hibernate.SeqgenPooledOptimizer
  * </pre>
  *
- * <p>What it can do: it reads each value of the database sequence as {@code pooled} does (the value is the
- * top of a block of {@code allocationSize}; the first value of a new sequence stands alone), so it can run
- * beside nodes still on {@code pooled}, and the sequence and mapping stay as they are.
- *
- * <p>What it cannot do, or costs:
- * <ul>
- *   <li>It is not seqgen's table store and has no SYNC/ASYNC/BATCH choice: values come from the database
- *       sequence, fetched on the session's connection, as with {@code pooled}.</li>
- *   <li>It must not run beside nodes on {@code pooled-lo} or {@code hilo}, which read the sequence otherwise.</li>
- *   <li>It honours {@code hibernate.id.sequence.increment_size_mismatch_strategy} at start-up as
- *       {@code pooled} does, from the sequence information Hibernate read at boot: {@code exception} (the
- *       default) fails the session factory, {@code log} logs a warning, {@code fix} takes the database
- *       sequence's increment as the block size, {@code none} skips the check. Where the check saw the increment
- *       equal the allocation size (or took it, under {@code fix}), the first use reads the sequence once, as
- *       {@code pooled} does. Where the increment is not known
- *       at start-up (schema recreated, JDBC metadata access off), and under {@code log} and {@code none}, it
- *       also checks at first use: it fetches twice before handing out anything and fails every insert with a
- *       clear error when the values are not a multiple of {@code allocationSize} apart (an
- *       {@code INCREMENT BY 1} sequence, for instance), where {@code pooled} would hand out duplicates.</li>
- *   <li>On a dialect whose sequences cannot serve pooled blocks (Hibernate's Spanner dialects, whose
- *       sequences are bit-reversed), Hibernate moves {@code pooled} to a table but leaves a custom optimizer
- *       on the database sequence: the session factory then fails at start-up naming the entity, rather than
- *       at the first insert.</li>
- *   <li>A stopped JVM leaves up to two blocks unused (the rest of the current one and the one fetched ahead),
- *       where {@code pooled} leaves one. Ids are unique, but not ordered across threads.</li>
- *   <li>A failure of the fetch ahead fails the insert of the thread that made it, as with {@code pooled}.</li>
- *   <li>Where Hibernate emulates the sequence with a table, each fetch runs in a transaction of its own on a
- *       second connection, exactly as with {@code pooled}.</li>
- * </ul>
- *
  * <pre>
- * Design
- *
- * Per tenant, one volatile reference to the current block, whose offset counter is advanced with getAndIncrement: a
- * claim below the block's size is the caller's value (start + offset), handed out once. The one caller whose claim
- * lands on the block's trigger offset (a quarter of the block left) fetches the next block on its own session and
- * queues it in ready, unless a block is queued already; the others keep claiming meanwhile. A caller that finds the
- * block exhausted takes refillLock, re-reads current (another caller may have installed a block), then installs a
- * ready block or, if the fetch ahead has not arrived, fetches one itself. Only refillLock holders write current, so
- * no block is lost, and a block that arrives late simply waits in ready for the next exhaustion.
+ * Design (lock-free path): per tenant, a volatile reference to the current block, whose offset counter advances by
+ * getAndIncrement; a claim below the size is the caller's value, handed out once. The caller whose claim lands on
+ * the trigger offset fetches the next block on its own session and queues it in ready (unless one is queued). A
+ * caller finding the block exhausted takes refillLock, re-reads current, then installs a ready block or fetches
+ * one. Only refillLock holders write current, so no block is lost; a late block waits in ready.
  * </pre>
  */
 public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAwareOptimizer {
 
     private final Class<?> returnClass;
-    /**
-     * The block size: the allocation size, or the database sequence's own increment once
-     * {@link #adoptDatabaseIncrement} has run (at start-up, before any value is handed out).
-     */
+    /** The allocation size, or the database sequence's increment after {@link #adoptDatabaseIncrement}. */
     private volatile int incrementSize;
     /** Values left in a block when the fetch ahead starts. */
     private volatile int lowWatermark;
     /** Delegate for the SQL of insert-select statements, which only depends on the pooled reading. */
     private volatile PooledOptimizer sqlShape;
     private volatile long initialValue = -1;
-    /**
-     * Whether the start-up check saw the database sequence step by the block size: then the first use reads the
-     * sequence once, as {@code pooled} does, instead of twice to find out.
-     */
+    /** Whether the start-up check saw the sequence step by the block size: the first use then fetches once. */
     private volatile boolean incrementVerified;
     private volatile State noTenant = new State();
     private volatile ConcurrentHashMap<String, State> tenants = new ConcurrentHashMap<>();
@@ -116,10 +79,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
                 || type == Short.class || type == short.class || type == BigInteger.class || type == BigDecimal.class;
     }
 
-    /**
-     * Takes the database sequence's increment as the block size: what {@code increment_size_mismatch_strategy=fix}
-     * asks, applied by seqgen's integrator when the session factory is built, before the first value.
-     */
+    /** Takes the database sequence's increment as the block size ({@code increment_size_mismatch_strategy=fix}). */
     void adoptDatabaseIncrement(int databaseIncrement) {
         if (databaseIncrement < 1) {
             throw new HibernateException("the database sequence's increment must be at least 1 for"
@@ -136,10 +96,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         reset();
     }
 
-    /**
-     * Records that the database sequence steps by the block size, as the start-up check read it from the sequence
-     * information Hibernate extracted at boot: the first use then need not read the sequence twice to find out.
-     */
+    /** Records that the start-up check saw the database sequence step by the block size. */
     void incrementVerified() {
         this.incrementVerified = true;
     }
@@ -237,10 +194,8 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
     }
 
     /**
-     * A block {@code [start, last]} whose positions are claimed once each through an offset counter. The counter
-     * holds offsets, never values: claims on an exhausted block (and callers keep claiming while a fetch fails
-     * again and again at the top of the sequence) only grow the offset past the block's size, so no claim can
-     * ever turn into a value beyond {@code last}, let alone wrap past {@code Long.MAX_VALUE}.
+     * A block {@code [start, last]} claimed through an offset counter: claims on an exhausted block only grow the
+     * offset past the size, so none becomes a value beyond {@code last} or wraps past {@code Long.MAX_VALUE}.
      */
     private static final class Block {
 

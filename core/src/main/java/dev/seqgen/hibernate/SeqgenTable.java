@@ -17,13 +17,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * seqgen's tables in Hibernate's schema, the sequence table and its table of ranges kept for the fleet: registered by
- * the generators while Hibernate reads the mappings, as an auxiliary database object whose statements are the JDBC
- * store's own ({@link JdbcDialect#createTablesSql}), so that {@code hibernate.hbm2ddl.auto=create|create-drop|update}
- * and generated schema scripts create them exactly as the store does. Hibernate never drops them (its {@code update}
- * drops and re-creates auxiliary objects, which would lose the rows) and {@code validate} does not check them. No
- * I/O. The failure when the table cannot be read at start-up ({@link #unreadable}) is made here too, since it names
- * the ways the table comes to exist, Hibernate's schema among them.
+ * seqgen's tables (sequence table and kept ranges) in Hibernate's schema, as an auxiliary database object whose
+ * statements are the store's own ({@link JdbcDialect#createTablesSql}), so {@code hbm2ddl.auto} and schema scripts
+ * create them as the store does; never dropped (Hibernate's {@code update} re-creates auxiliary objects, which would
+ * lose the rows), not validated. No I/O. Also the failure for an unreadable table ({@link #unreadable}), since it
+ * names the ways the table comes to exist.
  */
 final class SeqgenTable {
 
@@ -33,16 +31,9 @@ final class SeqgenTable {
     }
 
     /**
-     * The table of the sequence rows that belongs in Hibernate's schema, or null: none when the rows are not in a
-     * JDBC store's table, seqgen does not create its tables ({@link SeqgenHibernate#SCHEMA_INITIALIZE} is
-     * {@code never}), or Hibernate's dialect is a Cloud Spanner one (Hibernate's Spanner dialects run their schema
-     * tools in ways seqgen does not test: there seqgen's store creates its tables, or migrations do; it says so
-     * once). No I/O.
-     *
-     * @param source where the registry comes from: the given registry's table store, or seqgen's plain settings,
-     *     name the table; and the setting {@link SeqgenHibernate#SCHEMA_INITIALIZE}
-     * @param dialect the dialect Hibernate builds the schema for
-     * @param noted whether the Spanner rule was logged; set when it is
+     * The sequence table that belongs in Hibernate's schema, or null: rows not in a JDBC table, schema initialization
+     * {@code never}, or a Cloud Spanner dialect (whose schema tools seqgen does not test; logged once via
+     * {@code noted}).
      */
     static @Nullable String exported(RegistrySource source, @Nullable Dialect dialect, AtomicBoolean noted) {
         SequenceRegistry given = source.givenRegistry();
@@ -63,17 +54,9 @@ final class SeqgenTable {
     }
 
     /**
-     * The failure to report when a row could not be created and the store's table cannot be read (a missing table,
-     * most often), or null when the table can be read (the creation's own error says it all). It names what can be
-     * acted on: the table and every generator whose sequence it holds, what the database said, and the ways the
-     * table comes to exist in this set-up. The reading's error is added to the creation's as suppressed, so both
-     * reach the log; the creation's is the cause.
-     *
-     * @param store the store whose row could not be created
-     * @param sequence the sequence whose row it was, read again to try the table
-     * @param creation the creation's error
-     * @param users where each generator whose sequence the store serves is ({@code Registration.where()})
-     * @param source the registry's origin and settings, which tell how the table can be created
+     * The failure when a row could not be created and the table cannot be read (null if it can: the creation's error
+     * says it all), naming the table, its users ({@code where} of each), the database's error and how to create the
+     * table; the creation's error is the cause, the read's is suppressed in it.
      */
     static @Nullable SeqgenMappingException unreadable(SequenceStore store, String sequence,
             RuntimeException creation, List<String> users, RegistrySource source) {
@@ -134,13 +117,7 @@ final class SeqgenTable {
         return setting == null ? absent : Boolean.parseBoolean(setting.toString().trim());
     }
 
-    /**
-     * Adds the tables to the database's schema, once however many generators ask: nothing when seqgen has no DDL
-     * for Hibernate's dialect (its store serves no such database either).
-     *
-     * @param database Hibernate's relational model being built
-     * @param tableName the table, optionally qualified by schema (and catalog), as seqgen's settings give it
-     */
+    /** Adds the tables to Hibernate's schema once, if seqgen has DDL for its dialect. */
     static void register(Database database, String tableName) {
         // Checked before Hibernate's schema tools could run a statement built from it.
         Identifiers.requireTableName(SeqgenHibernate.TABLE, tableName);

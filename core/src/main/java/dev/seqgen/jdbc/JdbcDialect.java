@@ -67,18 +67,7 @@ public enum JdbcDialect {
             }
         }
 
-        /**
-         * {@code setval} is neither transactional nor conditional, so a read-then-set alone could move the sequence
-         * back below a block another session took in between. The read and the set therefore run under the
-         * sequence's ACCESS EXCLUSIVE lock, held to the end of the transaction: it conflicts with the lock
-         * {@code nextval} and {@code setval} take, with readers and with another advance, so nobody takes or reads a
-         * value between the read and the set. {@code LOCK TABLE} refuses sequences; the lock is taken by
-         * {@code ALTER SEQUENCE ... OWNER TO} its current owner, which changes nothing (same privilege as any
-         * {@code ALTER SEQUENCE}: the owner's). An {@code ALTER SEQUENCE} of an option (such as {@code NO CYCLE})
-         * would take a weaker lock and also rewrite the sequence into a new file in the transaction: a reader
-         * holding only its share lock then failed with "could not read blocks ... read only 0 of 8192 bytes", and
-         * four racing advances ended below the highest asked for.
-         */
+        /** Read and {@code setval} under the sequence's ACCESS EXCLUSIVE lock: docs/design.md#native-sequence-advance. */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             try (Statement statement = connection.createStatement()) {
@@ -112,11 +101,8 @@ public enum JdbcDialect {
     },
 
     /**
-     * MariaDB and MySQL, which have no {@code UPDATE ... RETURNING}: the increment stores the new value with
-     * {@code LAST_INSERT_ID(expr)}, which the server returns in the update's reply (the insert id of its OK
-     * packet) and the driver hands over as the update's generated key: one round trip, the row's lock held no
-     * longer than the update. A driver that returns no key (or not a positive one) is answered by
-     * {@code SELECT LAST_INSERT_ID()} on the same connection, which does not touch the row again.
+     * MariaDB and MySQL: no {@code RETURNING}, so the increment sets {@code LAST_INSERT_ID(expr)}, returned as the
+     * update's generated key (see docs/design.md#jdbc-increment).
      */
     MARIADB("mariadb") {
         @Override
@@ -192,10 +178,7 @@ public enum JdbcDialect {
             }
         }
 
-        /**
-         * MariaDB's {@code SETVAL} is the guarded move itself: it never sets a value below the current one, whatever
-         * happened since the read, which only spares a statement when the sequence is already there.
-         */
+        /** {@code SETVAL} never moves below the current value: the read only spares a statement. */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             NativeSequenceState state = readSequence(connection, quoted);
@@ -217,10 +200,8 @@ public enum JdbcDialect {
     },
 
     /**
-     * Cloud Spanner through its JDBC driver, GoogleSQL databases: {@code THEN RETURN}, Spanner's DDL. The driver
-     * turns the {@code ?} parameters into {@code @p1...}. An increment in the caller's transaction runs in that
-     * read-write transaction (SYNC); reservations of their own run in transactions of their own on another
-     * connection, so no Spanner transaction is ever nested in another.
+     * Cloud Spanner through its JDBC driver, GoogleSQL databases: {@code THEN RETURN}, Spanner's DDL (the driver turns
+     * {@code ?} into {@code @p1...}). Own reservations run on another connection: no transaction is nested.
      */
     SPANNER("spanner") {
         @Override
@@ -274,12 +255,8 @@ public enum JdbcDialect {
     },
 
     /**
-     * HSQLDB (HyperSQL), which has no {@code RETURNING} and no data-change delta table: the reservation is the guarded
-     * {@code UPDATE} and a read of the row in the same transaction (an own one, or the caller's for SYNC). The update
-     * holds its lock on the row (MVCC) or the table (HSQLDB's default {@code LOCKS} mode) until that transaction
-     * ends, so no other transaction moves the row between the two statements: the pair is as atomic as one
-     * statement. Its sequences serve the native-sequence store as H2's do. Transient: a deadlock's victim and a
-     * serialization failure (SQLSTATE 40001, a {@code SQLTransactionRollbackException}), a lost connection (08xxx).
+     * HSQLDB (HyperSQL): no {@code RETURNING}, so the guarded {@code UPDATE} and a read of the row in the same
+     * transaction, whose lock makes the pair atomic (docs/design.md#jdbc-increment).
      */
     HSQLDB("hsqldb") {
         @Override
@@ -320,11 +297,7 @@ public enum JdbcDialect {
             return "CALL NEXT VALUE FOR " + quoted;
         }
 
-        /**
-         * Reads {@code INFORMATION_SCHEMA.SYSTEM_SEQUENCES}, which shows the sequence as it is now: the standard
-         * {@code INFORMATION_SCHEMA.SEQUENCES} shows a view a session computed once and keeps (its next value stays
-         * where it was when the session first read it).
-         */
+        /** {@code SYSTEM_SEQUENCES} shows the sequence now; the standard {@code SEQUENCES} a view cached per session. */
         @Override
         @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
             long[] row = sequenceRow(connection, quoted, "SELECT CAST(INCREMENT AS BIGINT),"
@@ -334,13 +307,7 @@ public enum JdbcDialect {
             return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
         }
 
-        /**
-         * HSQLDB has no conditional restart either: as on H2, the read and the {@code RESTART} are atomic against
-         * the native stores of this JVM only. One more case: a sequence that has reached its maximum shows its
-         * start value as its next value again, so a sequence that shows its start value is asked for a value
-         * first (under the same lock): an exhausted one stays as it is, and a value at or above {@code nextValue}
-         * means it is there already (that block stays unused: a gap, never a duplicate).
-         */
+        /** As H2's, but an exhausted sequence shows its start value again: see docs/design.md#native-sequence-advance. */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             NativeSequenceState state = readSequence(connection, quoted);
@@ -419,10 +386,7 @@ public enum JdbcDialect {
             return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
         }
 
-        /**
-         * H2 has no conditional restart: the read and the {@code RESTART} are atomic only against the native stores
-         * of this JVM, which run H2's {@code NEXT VALUE FOR} under the same lock (see {@link #serializesNextval}).
-         */
+        /** No conditional restart: atomic only against this JVM's native stores ({@link #serializesNextval}). */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             return restartForward(this, connection, quoted, nextValue);
@@ -455,30 +419,23 @@ public enum JdbcDialect {
         this.storeName = storeName;
     }
 
-    /**
-     * Returns the store name used in metrics tags and messages.
-     *
-     * @return the lowercase database name
-     */
+    /** {@return the lowercase database name used in metrics tags and messages} */
     public String storeName() {
         return storeName;
     }
 
     /**
-     * Returns the database as seqgen's SPI names it ({@code SequenceStore.SqlTable#platform()}): the store name, but
-     * {@code spanner-postgresql} for PostgreSQL-dialect Spanner databases.
-     *
-     * @return the platform
+     * {@return the database as the SPI names it ({@code SequenceStore.SqlTable#platform()}): the store name, but
+     * {@code spanner-postgresql} for PostgreSQL-dialect Spanner}
      */
     public String platform() {
         return this == SPANNER_POSTGRESQL ? "spanner-postgresql" : storeName;
     }
 
     /**
-     * Finds the dialect of a platform ({@link #platform()}).
+     * {@return the dialect of a platform ({@link #platform()}), or null if seqgen has none}
      *
      * @param platform the platform
-     * @return the dialect, or null if seqgen has none for it
      */
     public static @Nullable JdbcDialect ofPlatform(String platform) {
         for (JdbcDialect dialect : values()) {
@@ -490,13 +447,10 @@ public enum JdbcDialect {
     }
 
     /**
-     * Returns the DDL of seqgen's tables in this database, the only one seqgen has (the JDBC stores, the Spanner
-     * store, the Spring Boot starter and Hibernate's schema tools all run these statements): the sequence table,
-     * a row per sequence, and its table of ranges kept for the fleet ({@code <table>_kept}, see
-     * {@link JdbcSequenceStore#keep}), each {@code CREATE TABLE IF NOT EXISTS} so that concurrent creators agree.
+     * {@return seqgen's only DDL for this database, {@code CREATE TABLE IF NOT EXISTS} of the sequence table and then
+     * of its kept ranges ({@code <table>_kept}, see {@link JdbcSequenceStore#keep})}
      *
      * @param table the sequence table, optionally schema-qualified
-     * @return the two statements, the sequence table's first
      */
     public List<String> createTablesSql(String table) {
         return List.of(createTableSql(table), createKeptTableSql(Identifiers.keptTableName(table)));
@@ -561,11 +515,7 @@ public enum JdbcDialect {
     record NativeSequenceState(long increment, long maxValue, long nextValue) {
     }
 
-    /**
-     * Whether this database has native sequences that can serve contiguous blocks. Cloud Spanner has none: its
-     * sequences are bit-reversed (spread over the key space so that no split is a hot spot), so one value never
-     * tells where a block of the next ones lies.
-     */
+    /** Whether native sequences serve contiguous blocks (Spanner's are bit-reversed: not). */
     boolean hasContiguousSequences() {
         return this == POSTGRESQL || this == MARIADB || this == H2 || this == HSQLDB;
     }
@@ -708,10 +658,7 @@ public enum JdbcDialect {
         return true;
     }
 
-    /**
-     * Runs a query of the information schema whose one parameter is the sequence's name (unquoted); returns the
-     * first row's columns as longs, or null when the sequence does not exist.
-     */
+    /** The first row of an information-schema query by unquoted sequence name, as longs; null if none. */
     private static long @Nullable [] sequenceRow(Connection connection, String quoted, String sql) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             select.setString(1, quoted.substring(1, quoted.length() - 1));

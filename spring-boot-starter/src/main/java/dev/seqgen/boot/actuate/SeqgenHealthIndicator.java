@@ -23,29 +23,19 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * The health of seqgen: whether the store answers, and whether a sequence is running out of values.
+ * The health of seqgen: whether the store answers, and whether a sequence is running out of values. For every
+ * sequence in use or configured by name it reports the row's {@code next_value} and the share of the range used (the
+ * larger of the row's and this JVM's reservations). The status is {@code DOWN} when the store fails or the row of a
+ * sequence in use is gone; {@link #WARNING} when a sequence has used more than the threshold of its range (raise the
+ * maximum or plan a new sequence); {@code UP} otherwise. Series are reported per sequence under {@code series}: how
+ * many are open in this JVM and how many are above the threshold by this JVM's reservations (rows not read); a
+ * warning names the first {@value #NAMED_SERIES} of each sequence, most used first, and counts the others.
  *
- * <p>For every sequence in use and every sequence configured by name, the indicator reads the store row's
- * {@code next_value} and reports it with the share of the sequence's range used up: the larger of what all
- * JVMs have taken (the row) and what this JVM has reserved. The status is
- * <ul>
- *   <li>{@code DOWN} when the store fails, or the row of a sequence in use is gone;</li>
- *   <li>{@link #WARNING} when a sequence has used more than the warning threshold of its range — the
- *       application still works, but someone must raise the maximum or plan a new sequence;</li>
- *   <li>{@code UP} otherwise.</li>
- * </ul>
- * The series of a sequence numbered per tenant, year or other key are reported by sequence under {@code series}:
- * how many this JVM has open, and how many of them have used more than the threshold by what this JVM reserved
- * (their rows are not read, one per tenant and year would be thousands); {@code WARNING} names the first
- * {@value #NAMED_SERIES} of those of each sequence, most used first, and counts the others.
+ * <p>{@code WARNING} is a custom status: HTTP 200, and left out of the aggregate status until added to
+ * {@code management.endpoint.health.status.order} (e.g. {@code down,out-of-service,warning,up,unknown}).
  *
- * <p>{@code WARNING} is a custom status: Spring Boot shows it for this indicator and answers HTTP 200, but leaves
- * it out of the aggregate status until it is added to {@code management.endpoint.health.status.order}
- * (for example {@code down,out-of-service,warning,up,unknown}).
- *
- * <p>The rows read from the store serve every health check of the next {@link #STORE_READ_TIME_TO_LIVE}, and
- * a check never waits for another check's read: a probe answers at once, with the rows of the previous read,
- * while the store is busy with reservations.
+ * <p>The rows read serve every check of the next {@link #STORE_READ_TIME_TO_LIVE}; a check never waits for another
+ * check's read: a probe answers at once with the previous rows while the store is busy.
  */
 public class SeqgenHealthIndicator extends AbstractHealthIndicator {
 
@@ -54,15 +44,9 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
 
 
     /*
-     * Design: the store's rows are read by one check at a time. With the JDBC store's dedicated connection a
-     * read waits for the reservations queued on that connection; without this, every liveness probe and
-     * /actuator/health call would queue one read per sequence behind them, and the probes would time out
-     * exactly when the application is busiest. readLock is taken with tryLock: the check that gets it reads
-     * the rows (outside any other lock) and publishes an immutable StoreRows through the volatile field; a
-     * check that does not get it uses the last published rows, and waits only when there are none yet (the
-     * very first check). Rows are at most STORE_READ_TIME_TO_LIVE old, or older while a read is in progress;
-     * the in-memory statistics of this JVM are always current. A check that needs a sequence the last rows do not
-     * cover (one started since) waits for the lock and reads.
+     * One check at a time reads the store (a read queues behind reservations on the dedicated connection; probes
+     * must not pile up there). readLock is taken with tryLock: the holder reads and publishes an immutable StoreRows
+     * through the volatile field; others use the last rows, and wait only when none cover their sequences.
      */
 
     /** How long the rows read from the store answer health checks before the next check reads them again. */
@@ -103,15 +87,13 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
     }
 
     /**
-     * Creates the indicator with the clock that times the reuse of the store's rows.
+     * Creates the indicator as {@link #SeqgenHealthIndicator(SequenceRegistry, Collection, double)} does, with the
+     * clock of {@link #STORE_READ_TIME_TO_LIVE}.
      *
      * @param registry the registry whose sequences to check
      * @param configuredSequences names of sequences to check even before they are used
-     * @param capacityWarningThreshold share of a sequence's range above which the status is {@link #WARNING},
-     *     greater than 0 and at most 1
-     * @param ticker the clock of {@link #STORE_READ_TIME_TO_LIVE}
-     * @throws SequenceConfigurationException naming {@code capacity-warning-threshold} if the threshold is out of
-     *     range
+     * @param capacityWarningThreshold the share of a range above which the status is {@link #WARNING}, in (0, 1]
+     * @param ticker the clock
      */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold, Ticker ticker) {
@@ -168,11 +150,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
         }
     }
 
-    /**
-     * The series open in this JVM, by sequence: how many, and how many have used more than the threshold of their
-     * range, by what this JVM reserved (no row is read per series: a JVM may have thousands open). A warning names
-     * the first {@value #NAMED_SERIES} such series of a sequence, by key, most used first, and counts the others.
-     */
+    /** The series open in this JVM, by sequence: how many, and how many are above the threshold (no row read). */
     private Map<String, Object> seriesHealth(List<String> warnings) {
         Map<String, Object> bySequence = new LinkedHashMap<>();
         for (String name : registry.seriesSequences()) {

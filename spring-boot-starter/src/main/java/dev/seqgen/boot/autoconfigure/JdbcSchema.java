@@ -32,24 +32,13 @@ final class JdbcSchema {
         this.poolMetadata = poolMetadata;
     }
 
-    /** See {@link #requireRoomForTheDedicatedConnection(DataSource, List)}. */
-    void requireRoomForTheDedicatedConnection() {
-        requireRoomForTheDedicatedConnection(dataSource, poolMetadata);
-    }
-
-    /**
-     * Fails naming the DDL to run when the table store's table does not exist; warns when its table of kept ranges
-     * does not (an installation from before seqgen kept ranges for the fleet, with its schema in a migration tool).
-     */
+    /** Fails naming the DDL when the sequence table does not exist; warns when its table of kept ranges does not. */
     void requireTable(String table) {
         requireSequenceTable(table);
         warnIfKeptTableMissing(Identifiers.keptTableName(table), table);
     }
 
-    /**
-     * Warns, with the DDL to run, when the table of ranges kept for the fleet is missing: the application works,
-     * but a graceful stop that cannot give its unused values back to the row loses them instead of keeping them.
-     */
+    /** Warns, with the DDL, when the kept-ranges table is missing: a stop would lose values instead of keeping them. */
     private void warnIfKeptTableMissing(String keptTable, String table) {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             statement.executeQuery("SELECT COUNT(*) FROM " + keptTable + " WHERE 1 = 0").close();
@@ -73,13 +62,11 @@ final class JdbcSchema {
     }
 
     /**
-     * Fails unless the pool can lend the dedicated connection and still serve the application: with a
-     * maximum of one, the store would hold the only connection and every other user (Hibernate reading the
-     * database's dialect first) would wait for it until the pool's timeout.
+     * Fails unless the pool can lend the dedicated connection and still serve the application: with a maximum of
+     * one, every other user (Hibernate reading the dialect first) would wait for it until the pool's timeout.
      */
-    private static void requireRoomForTheDedicatedConnection(DataSource dataSource,
-            List<DataSourcePoolMetadataProvider> providers) {
-        DataSourcePoolMetadata pool = new CompositeDataSourcePoolMetadataProvider(providers)
+    void requireRoomForTheDedicatedConnection() {
+        DataSourcePoolMetadata pool = new CompositeDataSourcePoolMetadataProvider(poolMetadata)
                 .getDataSourcePoolMetadata(dataSource);
         Integer max = pool != null ? pool.getMax() : null;
         if (max == null || max < 0 || max >= 2) {

@@ -20,13 +20,10 @@ import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.util.ClassUtils;
 
 /**
- * Builds seqgen's JDBC stores over the application's {@link DataSource} with the stores' own builders, which refuse a
- * table name or prefix under the property that gave it (as the Hibernate generator builds its own), one per
- * {@link CounterKind}: the store the registry is built over (the
- * {@code SequenceStore} bean, of the primary kind) and, when a configured sequence's kind asks for the other one, a
- * second store the registry serves those sequences from. It closes
- * the stores it built beside the bean (the bean is closed by the context), and tells which stores it built, so
- * the start-up checks of the JDBC table apply to its own table store and to no other.
+ * Builds seqgen's JDBC stores over the application's {@link DataSource} with the stores' builders (which refuse a
+ * table name or prefix under its property), one per {@link CounterKind}: the {@code SequenceStore} bean's, of the
+ * primary kind, and a second one when a configured sequence asks for the other kind, which it closes. It tells which
+ * stores it built, so the table checks apply to its own table store only.
  */
 final class JdbcStores implements DisposableBean {
 
@@ -108,9 +105,7 @@ final class JdbcStores implements DisposableBean {
         }
     }
 
-    /**
-     * Whether each store keeps a connection of its own; the room for it is checked when a store takes one.
-     */
+    /** Whether each store keeps a connection of its own; the pool's room for it is checked then. */
     private boolean dedicatedConnection() {
         boolean dedicated = properties.getJdbc().isDedicatedConnection();
         if (dedicated && schema != null) {
@@ -130,10 +125,7 @@ final class JdbcStores implements DisposableBean {
                 .prefix(properties.getJdbc().getSequencePrefix(), "seqgen.jdbc.sequence-prefix");
     }
 
-    /**
-     * Whether seqgen creates its tables in the DataSource's database, as {@code seqgen.schema.initialize} says; a
-     * database counts as embedded as Spring Boot tells, or when Spring Boot's JDBC module is missing.
-     */
+    /** Whether {@code seqgen.schema.initialize} creates the tables (embedded: as Boot tells, or without its JDBC module). */
     static boolean createsTables(SeqgenProperties properties, DataSource dataSource) {
         return properties.getSchema().initializes(() -> !ClassUtils.isPresent(
                 "org.springframework.boot.jdbc.EmbeddedDatabaseConnection", null)

@@ -29,11 +29,7 @@ final class SeqgenSettings {
     private SeqgenSettings() {
     }
 
-    /**
-     * Returns the settings under {@code seqgen.defaults}: seqgen's built-in defaults overridden by what is set.
-     *
-     * @throws SequenceConfigurationException naming the {@code seqgen.defaults.*} property
-     */
+    /** The settings under {@code seqgen.defaults}: built-in defaults overridden by what is set. */
     static SequenceSettings defaults(SequenceProperties properties) {
         try {
             return override(SequenceSettings.builder(), properties).build();
@@ -43,11 +39,8 @@ final class SeqgenSettings {
     }
 
     /**
-     * Adds one {@code seqgen.sequences.<name>} entry to the registry: the defaults overridden by what the entry
-     * sets, with the property of each value it sets, so that seqgen's lines name those and no default.
-     *
-     * @throws SequenceConfigurationException naming the {@code seqgen.sequences.<name>.*} property; when the
-     *     rejected value was inherited, the message says from which {@code seqgen.defaults.*} property
+     * Adds one {@code seqgen.sequences.<name>} entry: the defaults overridden by what it sets, with each set value's
+     * property as its source. A rejected value is named by its property, or the default it was inherited from.
      */
     static void addSequence(SequenceRegistry.Builder registry, String name, SequenceProperties properties,
             SequenceSettings defaults) {
@@ -92,10 +85,8 @@ final class SeqgenSettings {
     }
 
     /**
-     * The properties' value for a setting, or null when it is not set. The property is found by the setting's
-     * key, as Spring Boot binds it ({@code adaptive.max-block-size} is {@code getAdaptive().getMaxBlockSize()}),
-     * so a setting added to {@link Setting} needs no code here, only its property in {@link SequenceProperties}
-     * ({@code SeqgenPropertiesTest} fails until it has one, of the setting's type).
+     * The properties' value for a setting, or null when unset, found by the setting's key as Boot binds it: a new
+     * {@link Setting} needs only its property in {@link SequenceProperties} ({@code SeqgenPropertiesTest} checks).
      */
     static @Nullable Object value(SequenceProperties properties, Setting setting) {
         return PropertyAccessorFactory.forBeanPropertyAccess(properties).getPropertyValue(propertyPath(setting));

@@ -10,52 +10,16 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Closes the {@link SequenceRegistry} when the application context stops, and writes what became of each
- * sequence's unused values (given back to the row, kept for the fleet, or lost, and why) to the application's log:
- * one line per sequence at INFO, at WARN when the store failed.
- *
- * <pre>
- * Where the close runs, and why
- *
- * Spring Boot 4.1 cleans its logging system up from a SmartLifecycle of phase Integer.MIN_VALUE + 1
- * (LoggingApplicationListener); for Logback that removes the java.util.logging bridge, and with it everything seqgen
- * core logs through System.Logger. The registry bean's destroy method runs after every lifecycle has stopped, too
- * late to be heard. Lifecycles stop from the highest phase down, so this one, at PHASE, stops after the web server's
- * graceful shutdown (phase SmartLifecycle.DEFAULT_PHASE - 1024) and after every lifecycle of a default phase
- * (message listeners, schedulers): requests still in flight get their values first. It stops before Boot's logging
- * clean-up, so its lines reach the appenders as configured. Values taken after it stopped (a bean's destroy method
- * that inserts an entity) fail with "the sequence is closed". The registry bean's own close then finds the registry
- * closed and does nothing.
- *
- * How it logs, and why
- *
- * Through Apache Commons Logging (org.apache.commons.logging.LogFactory), as Spring Framework and Spring Boot's own
- * classes do: Spring's commons-logging routes straight to the logging system Boot configured (Logback through SLF4J,
- * Log4j 2, or java.util.logging), with no bridge that Boot removes at shutdown. seqgen-core stays without a logging
- * dependency: the registry returns its reports (SequenceRegistry.closeAndReport) and this class writes them, under
- * the registry's logger name, so logging.level.dev.seqgen governs them as it governs core's lines.
- *
- * Why a pause leaves the registry open
- *
- * Spring Framework 7 pauses a context (ConfigurableApplicationContext.pause()), as its test framework does with a
- * cached test context when the next test class needs another, by stopping its pauseable lifecycle beans; it
- * restarts them when a later class uses the context again. Closing the registry there would end it for good: a
- * closed registry does not reopen, and the resumed context would fail every value with "the sequence is closed".
- * This bean is therefore not pauseable (isPauseable() is false): a paused context keeps its registry, with the
- * blocks in hand, and serves from it again when it resumes, with no value handed out twice and none given up. The
- * registry closes, and reports, when the context closes, paused or not (the test framework closes its cached
- * contexts when the JVM exits). An explicit ConfigurableApplicationContext.stop() still closes it; a start() after
- * that fails, saying so, rather than leave the first value to fail.
- * </pre>
+ * Closes the {@link SequenceRegistry} when the application context stops, and logs what became of each sequence's
+ * unused values (given back, kept for the fleet, or lost, and why): one line per sequence at INFO, WARN when the
+ * store failed. Its phase, logging and pause behaviour: see docs/design.md#shutdown.
  */
 final class SeqgenShutdown implements SmartLifecycle {
 
-    /**
-     * The phase: below every default phase and the web server's graceful shutdown, above Spring Boot's logging
-     * clean-up ({@code Integer.MIN_VALUE + 1}), with room on both sides for the application's own.
-     */
+    /** Below every default phase and the web server's graceful shutdown, above Boot's logging clean-up. */
     static final int PHASE = Integer.MIN_VALUE + 1000;
 
+    /** Commons Logging, as Spring's own classes: no bridge that Boot removes at shutdown. */
     private static final Log LOG = LogFactory.getLog(SequenceRegistry.class);
 
     private final ObjectProvider<SequenceRegistry> registryProvider;
@@ -68,11 +32,7 @@ final class SeqgenShutdown implements SmartLifecycle {
         this.registryProvider = registryProvider;
     }
 
-    /**
-     * Takes the registry that was made while the context refreshed, if any: none is made here.
-     *
-     * @throws IllegalStateException if an explicit stop of the context closed the registry before this start
-     */
+    /** Takes the registry made while the context refreshed, if any; refused after a stop closed it. */
     @Override
     public void start() {
         SequenceRegistry available = registryProvider.getIfAvailable();
@@ -108,7 +68,7 @@ final class SeqgenShutdown implements SmartLifecycle {
         return running;
     }
 
-    /** Not pauseable: a paused context keeps its registry open (see the class comment). */
+    /** Not pauseable: a paused context keeps its registry open (a closed registry does not reopen). */
     @Override
     public boolean isPauseable() {
         return false;

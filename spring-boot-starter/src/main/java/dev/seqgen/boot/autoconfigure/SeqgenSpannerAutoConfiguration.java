@@ -28,15 +28,11 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.util.StringUtils;
 
 /**
- * Auto-configuration of the Cloud Spanner store of the {@code seqgen-spanner} module, for the registry of
- * {@link SeqgenAutoConfiguration}, which it runs before so that the JDBC store backs off.
- *
- * <p>It applies with {@code seqgen.store=spanner}, and with {@code seqgen.store=auto} (the default) when there
- * is a {@link Spanner} or {@link DatabaseClient} bean and no single {@link DataSource}: a DataSource takes
- * precedence under {@code auto}, as the JDBC store did before Spanner was on the class path. The store uses,
- * in this order, the {@link DatabaseClient} bean; the database {@code seqgen.spanner.*} names on the
- * {@link Spanner} bean; or, with neither bean, a {@link Spanner} client of its own from the
- * {@code seqgen.spanner.*} properties, a bean closed with the context.
+ * Auto-configuration of the Cloud Spanner store of {@code seqgen-spanner} for the registry of
+ * {@link SeqgenAutoConfiguration} (before it, so the JDBC store backs off). Applies with {@code seqgen.store=spanner},
+ * or under {@code auto} (the default) with a {@link Spanner} or {@link DatabaseClient} bean and no single
+ * {@link DataSource}. The store uses the {@link DatabaseClient} bean; else the database {@code seqgen.spanner.*}
+ * names on the {@link Spanner} bean, or on a client of its own from those properties, closed with the context.
  */
 @AutoConfiguration(before = SeqgenAutoConfiguration.class,
         afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",

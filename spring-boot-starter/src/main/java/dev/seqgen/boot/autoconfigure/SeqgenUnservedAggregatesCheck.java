@@ -18,23 +18,11 @@ import org.springframework.data.relational.core.mapping.RelationalPersistentProp
 import org.springframework.util.ClassUtils;
 
 /**
- * Fails the start-up of an application context in which Spring Data JDBC would save aggregates that carry
- * {@link SeqgenValue} without seqgen: the context has a Spring Data JDBC mapping context whose entities have such
- * properties, and seqgen's Spring Data JDBC auto-configuration is not part of it (a test slice or a
- * {@code @SpringBootTest} of a plain {@code @Configuration} that does not import it, or one of its conditions that
- * failed). The message names the aggregates, why seqgen is not there and what to add. Nothing is checked when
- * {@code seqgen.enabled=false}, or when Spring Data JDBC is not on the class path.
- *
- * <pre>
- * Design: why a listener from spring.factories
- *
- * What is missing here is seqgen's own configuration, so the check cannot be one of its beans: Spring Boot's
- * SpringApplication (which every @SpringBootTest and test slice starts through) adds the ApplicationListeners of
- * META-INF/spring.factories to every context it creates, whatever the context imports. It runs at
- * ContextRefreshedEvent, once the repositories exist (their entities are in the mapping context then), on that
- * context's own beans only, and throws: the refresh fails and Boot reports it (SeqgenSetupFailureAnalyzer). The
- * Spring Data types are touched only when Spring Data JDBC is on the class path (a nested class).
- * </pre>
+ * Fails the start-up of a context in which Spring Data JDBC would save {@link SeqgenValue} aggregates without seqgen's
+ * Spring Data JDBC auto-configuration (a test slice or a plain {@code @Configuration} that does not import it, or a
+ * failed condition), naming the aggregates, why seqgen is not there and what to add; unless {@code seqgen.enabled=false}
+ * or Spring Data JDBC is absent. A listener from {@code spring.factories}, since what is missing is seqgen's own
+ * configuration: Boot adds it to every context, and it runs at refresh, once the repositories' entities are known.
  */
 final class SeqgenUnservedAggregatesCheck implements ApplicationListener<ContextRefreshedEvent> {
 

@@ -32,12 +32,7 @@ final class UnknownProperties {
     private UnknownProperties() {
     }
 
-    /**
-     * The unknown names, each as "{@code name} (did you mean {@code known}?)", in the order of the property sources.
-     *
-     * @param environment the environment to read
-     * @return the messages, empty when every {@code seqgen.*} property is known
-     */
+    /** The unknown names, each as "{@code name} (did you mean {@code known}?)", in the order of the sources. */
     static List<String> find(Environment environment) {
         Set<String> unknown = new LinkedHashSet<>();
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
@@ -82,10 +77,9 @@ final class UnknownProperties {
     }
 
     /**
-     * Whether a name read from an environment variable binds: Spring reads {@code SEQGEN_DEFAULTS_BLOCKSIZE} and
-     * the older form {@code SEQGEN_DEFAULTS_BLOCK_SIZE} as {@code seqgen.defaults.block-size}, so a variable's
-     * name is compared with the known names without their dashes and dots. A sequence's name may hold
-     * underscores ({@code SEQGEN_SEQUENCES_INVOICE_NUMBERS_STRATEGY}): any split of it is accepted.
+     * Whether a name from an environment variable binds: compared without dashes and dots, as Spring reads
+     * {@code SEQGEN_DEFAULTS_BLOCKSIZE} and {@code SEQGEN_DEFAULTS_BLOCK_SIZE} alike; a sequence's name may hold
+     * underscores, so any split of it is accepted.
      */
     static boolean knownVariable(ConfigurationPropertyName name) {
         int size = name.getNumberOfElements();

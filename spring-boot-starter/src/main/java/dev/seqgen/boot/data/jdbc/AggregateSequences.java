@@ -36,21 +36,10 @@ import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
 
 /**
- * The {@link SeqgenValue} properties of Spring Data JDBC's persistent entities and their sequences: read from the
- * mapping context once per entity type (at start-up for every entity known then, {@link #checkAll()}), checked
- * there, and each sequence opened at its first value above the values its tables already hold.
- *
- * <pre>
- * Design: when a sequence opens
- *
- * As in the Hibernate layer, the row is created and the tables are read at the first value, not at start-up: Boot's
- * schema.sql and data.sql, Flyway or Liquibase may not have run when the mapping context is built, and rows may
- * arrive until the first insert. Opening is: create the row at the initial value (a no-op when it exists), read the
- * highest counter of every table and column that uses the sequence through the store on its own connection, move
- * the row forward above it (a guarded update that never moves it back, so JVMs starting at once agree), and only
- * then open the sequence, so that no block below those rows is ever in hand. Openings of one sequence are
- * serialised by the lock of this object; a sequence once open is read without it.
- * </pre>
+ * The {@link SeqgenValue} properties of Spring Data JDBC's persistent entities and their sequences: resolved once per
+ * entity type (every type known at start-up by {@link #checkAll()}), checked, and each sequence opened at its first
+ * value above the values its tables already hold (see docs/design.md#adoption). Openings are serialised by this
+ * object's lock; an open sequence is read without it.
  */
 final class AggregateSequences {
 
@@ -63,12 +52,8 @@ final class AggregateSequences {
     /** Every property resolved so far, per sequence name: the tables adoption reads. */
     private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
     /**
-     * The plain sequences opened, by name. Series are not kept here: the registry holds the open ones and releases
-     * the idle ones, and {@link #sequence(ValueProperty, Object)} asks it on each use ({@link
-     * SequenceRegistry#seriesIfOpen}: a string concatenation, one map read, one volatile read, where this map's
-     * read was the row's name made and one map read), so that what this holds follows the series in use, not every
-     * series ever used. A series released as idle between the look-up and its use forwards to the series opened
-     * again; one not found open takes {@link #openSeries}, whose adoption then finds nothing to move.
+     * The plain sequences opened, by name. Series are asked of the registry on each use
+     * ({@link SequenceRegistry#seriesIfOpen}), so memory follows the series in use and idle ones can be released.
      */
     private final Map<String, Sequence> open = new ConcurrentHashMap<>();
     private final Map<Class<?>, List<HeldEntities>> children = new ConcurrentHashMap<>();
@@ -84,13 +69,7 @@ final class AggregateSequences {
         this.dataSource = dataSource;
     }
 
-    /**
-     * Resolves and checks the properties of every persistent entity the mapping context knows now (those of the
-     * repositories and of the initial entity set Spring Boot scans for); a type only ever embedded is checked as
-     * part of the entities that embed it.
-     *
-     * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
-     */
+    /** Resolves and checks every persistent entity known now; throws {@link SeqgenAggregateException}. */
     void checkAll() {
         List<RelationalPersistentEntity<?>> entities = List.copyOf(mappingContext.getPersistentEntities());
         Set<Class<?>> embedded = new HashSet<>();
@@ -109,11 +88,7 @@ final class AggregateSequences {
         }
     }
 
-    /**
-     * The seqgen properties of an entity type, resolved and checked on first use.
-     *
-     * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
-     */
+    /** The seqgen properties of an entity type, resolved and checked on first use. */
     List<ValueProperty> properties(Class<?> type) {
         List<ValueProperty> known = byType.get(type);
         if (known != null) {
@@ -128,12 +103,7 @@ final class AggregateSequences {
         return byType.get(type);
     }
 
-    /**
-     * The properties of an entity type, and of the objects it embeds, that hold entities of the aggregate (one, a
-     * collection or a map of them) whose types have seqgen properties, themselves or further down.
-     *
-     * @throws SeqgenAggregateException naming the aggregate, property and sequence at fault
-     */
+    /** The properties of a type (and its embedded objects) holding entities with seqgen properties at any depth. */
     List<HeldEntities> childrenWithValues(Class<?> type) {
         List<HeldEntities> known = children.get(type);
         if (known != null) {
@@ -199,12 +169,8 @@ final class AggregateSequences {
     }
 
     /**
-     * Collects the {@link SeqgenValue} properties of an owner, the entity itself or an object it embeds, and of the
-     * objects the owner embeds, at any depth. An embedded owner's properties are Spring Data JDBC's embedded metadata
-     * ({@code getPersistentEntity(property)}), which prefixes their column names as the inserts do.
-     *
-     * @throws SeqgenAggregateException for a value inside an embedded id: an aggregate with a composite id is new
-     *     only while that id is null, so no value would ever be set there
+     * Collects the {@link SeqgenValue} properties of an owner (the entity or an embedded object, whose metadata
+     * prefixes column names as the inserts do) and of what it embeds; a value inside a composite id is refused.
      */
     private void collect(RelationalPersistentEntity<?> entity, RelationalPersistentEntity<?> owner,
             List<RelationalPersistentProperty> embedding, List<ValueProperty> found) {
@@ -303,11 +269,7 @@ final class AggregateSequences {
         }
     }
 
-    /**
-     * The registry's settings for the name, with the annotation's strategy unless one was set for this name (as its
-     * sources say; where the registry was not told them, one that differs from the default), and the {@code int}
-     * range for an {@code int} property.
-     */
+    /** The registry's settings, with the annotation's strategy unless one was set, and the int range for an int. */
     private SequenceSettings settings(String sequence, SeqgenValue annotation, boolean intValue) {
         SequenceSettings configured = registry.settingsFor(sequence);
         SequenceSettings.Builder settings = configured.toBuilder();
@@ -336,24 +298,13 @@ final class AggregateSequences {
         }
     }
 
-    /**
-     * The open sequence of a property, opened at the first call: row created, moved above the values its tables
-     * hold, then opened.
-     */
+    /** The open sequence of a property, opened (row created and adopted) at the first call. */
     Sequence sequence(ValueProperty property) {
         Sequence sequence = open.get(property.sequence());
         return sequence != null ? sequence : open(property);
     }
 
-    /**
-     * The sequence an entity's property takes its value from: the property's sequence, or the entity's series of
-     * it, opened at its first use after the rows its table holds for that series were adopted.
-     *
-     * @param property the property
-     * @param entity the entity holding it, whose properties make the series key
-     * @return the sequence or series
-     * @throws SeqgenAggregateException naming the property and value if the series key cannot be made
-     */
+    /** The property's sequence, or the entity's series of it (opened and adopted at first use). */
     Sequence sequence(ValueProperty property, Object entity) {
         AggregateSeries series = property.series();
         if (series == null) {
@@ -385,9 +336,7 @@ final class AggregateSequences {
             SequenceStore store = registry.storeOf(name, settings);
             String platform = platform();
             if (platform == null || store.readsApplicationTables(platform)) {
-                // Every table whose property is numbered in this sequence's series is read, at the series' opening
-                // (whichever aggregate comes first; again after a release as idle, then finding nothing to move): a
-                // second aggregate numbered alike (an entry and a credit entry) would otherwise never be adopted.
+                // Every table numbered in this sequence's series, whichever aggregate comes first.
                 long highest = 0;
                 Set<String> tables = new LinkedHashSet<>();
                 for (ValueProperty user : bySequence.getOrDefault(name, List.of(property))) {
@@ -429,10 +378,7 @@ final class AggregateSequences {
         return sequence;
     }
 
-    /**
-     * The platform of the aggregates' database as seqgen's SPI names it (its JDBC dialect's, else the product name in
-     * lowercase), asked once; null when the database could not be asked, and then the store reads as before.
-     */
+    /** The aggregates' database as the SPI names it, asked once; null if it could not be asked. */
     private @Nullable String platform() {
         if (platform == null) {
             try {

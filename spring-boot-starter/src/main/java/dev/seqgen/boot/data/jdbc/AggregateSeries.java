@@ -34,13 +34,7 @@ final class AggregateSeries {
     record Key(String text, List<Object> values) {
     }
 
-    /**
-     * Whether another property's series make the same keys as this one's (the same number of parts, the same
-     * periods in the same places): then a key of one names the same series in the other's table.
-     *
-     * @param other the other property's series
-     * @return whether their keys mean the same
-     */
+    /** Whether another property's keys name the same series (same parts, same periods in the same places). */
     boolean sameKeysAs(AggregateSeries other) {
         if (other.parts.size() != parts.size()) {
             return false;
@@ -53,13 +47,7 @@ final class AggregateSeries {
         return true;
     }
 
-    /**
-     * The conditions that select the rows of a series in this property's table, from the values its key was made of
-     * (by this property or another one whose keys are the same, {@link #sameKeysAs}).
-     *
-     * @param values the key's values, in key order
-     * @return the conditions, one per part
-     */
+    /** The conditions, one per part, that select a series' rows in this table, from its key's values. */
     List<Where> conditionsOf(List<Object> values) {
         List<Where> conditions = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {
@@ -79,11 +67,7 @@ final class AggregateSeries {
         this.where = where;
     }
 
-    /**
-     * The series of a property, or null when {@code seriesBy} names none.
-     *
-     * @throws SeqgenAggregateException naming the property at fault
-     */
+    /** The series of a property, or null when {@code seriesBy} names none; checked. */
     static @Nullable AggregateSeries of(String[] seriesBy, RelationalPersistentEntity<?> entity,
             IdentifierProcessing identifiers, String where) {
         if (seriesBy.length == 0) {
@@ -125,11 +109,7 @@ final class AggregateSeries {
         return new AggregateSeries(parts, where);
     }
 
-    /**
-     * The key of an entity's series.
-     *
-     * @throws SeqgenAggregateException naming the property and the value if a part cannot be made
-     */
+    /** The key of an entity's series; refused naming the property and value if a part cannot be made. */
     Key keyOf(Object entity, RelationalPersistentEntity<?> type, String sequence) {
         List<String> texts = new ArrayList<>(parts.size());
         List<Object> values = new ArrayList<>(parts.size());

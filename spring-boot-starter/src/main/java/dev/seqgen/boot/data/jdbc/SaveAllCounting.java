@@ -11,23 +11,11 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
 
 /**
- * Tells seqgen what a call of the {@link JdbcAggregateTemplate} beans (which repositories save through) will do:
- * how many SYNC values a {@code saveAll} or {@code insertAll} will draw, so that one increment per sequence takes them
- * all, that the aggregates of {@code insert} and {@code insertAll} are new even when they hold an id, and when a saving
- * call ends (which drops what the call's events left for callbacks that never ran). It wraps the
- * beans in a class-based proxy whose interceptor counts the call's new aggregates before the call proceeds.
- *
- * <pre>
- * Design: why a proxy of the template
- *
- * Spring Data JDBC runs the callbacks one aggregate at a time; no callback, event or repository hook sees the
- * collection of a saveAll. The template's saveAll and insertAll are the one place that does, for repositories and
- * direct callers alike. The proxy is class-based, so the bean keeps its type (applications inject
- * JdbcAggregateTemplate as well as JdbcAggregateOperations), and it only counts: no I/O, nothing changes if the
- * count is wrong. The count is a hint to TransactionValues for the duration of the call (a thread-local): the first
- * increment of each counted sequence takes at least the values still expected. A count too high leaves values that
- * the transaction gives back before it commits; too low, and the next increment grows as without a count.
- * </pre>
+ * Wraps the {@link JdbcAggregateTemplate} beans in a class-based proxy (the bean keeps its type) that tells seqgen
+ * what a call will do: how many SYNC values a {@code saveAll} or {@code insertAll} will draw (one increment per
+ * sequence then takes them all), that {@code insert}/{@code insertAll} aggregates are new even with an id, and when a
+ * saving call ends. It only counts, no I/O: a wrong count costs increments, never values. Why the template: see
+ * docs/design.md#spring-data-jdbc-values.
  */
 final class SaveAllCounting implements BeanPostProcessor {
 

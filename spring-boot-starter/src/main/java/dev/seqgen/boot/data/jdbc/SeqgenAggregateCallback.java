@@ -24,48 +24,9 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent
 /**
  * Fills the {@link dev.seqgen.SeqgenValue} properties of an aggregate before Spring Data JDBC converts it into its
  * inserts: those of a new root (its id when it has none, every other annotated property), and those that hold no
- * value in the entities the aggregate holds below its root, which every save inserts again.
- *
- * <pre>
- * Design: why BeforeConvertCallback, not BeforeSaveCallback
- *
- * Spring Data Relational (3.5 to 4.1) decides whether an insert supplies the id (IdValueSource) when it converts the
- * aggregate into its actions, that is after BeforeConvertCallback and before BeforeSaveCallback. An id set in a
- * BeforeSaveCallback is therefore too late: the insert still expects a database-generated key. Spring Data's own
- * IdGeneratingEntityCallback for @Sequence can be a BeforeSaveCallback only because IdValueSource treats any id with
- * @Sequence as provided. Whether the aggregate is new is decided even earlier (save and saveAll ask before any
- * callback), so it is asked here before the id is set, with the same rule (PersistentEntity.isNew); insert and
- * insertAll insert whatever they get, which the template's proxy (SaveAllCounting) says for the duration of the call.
- *
- * Values come from the shared Sequence (no round trip with a block in hand) or, for SYNC, from the caller's
- * transaction (TransactionValues). The callback runs once per aggregate, also within saveAll. Entities below the
- * root are reached through the properties that hold them (AggregateSequences.childrenWithValues, resolved once per
- * type); an immutable one filled through its wither is put back in a new list, set or map of the same order.
- *
- * Design: the value from BeforeConvertEvent on, for aggregates filled in place
- *
- * JdbcAggregateTemplate.triggerBeforeConvert publishes BeforeConvertEvent, then calls the BeforeConvertCallbacks,
- * with the same instance, on the caller's thread (read in Spring Data JDBC 4.1.1's bytecode; the sources of earlier
- * versions publish and call in the same order). Applications hook into the event
- * (copying a new root's id into a child, as spring-data-examples' jdbc/basics does), so a value set only in the
- * callback would be unseen there. So the values are set at the event (SeqgenBeforeConvertListener, ordered first)
- * when the aggregate's type lets them be set in place, that is when no property on the path to a value, nor one
- * holding entities below the root, is immutable up to the root (fillsInPlace): the root instance the event carries
- * is then the one saved. The instance is remembered for this thread (filledByEvent), and the callback that follows
- * returns it without drawing again, so each aggregate draws its values once, where the saveAll count expects them.
- * An aggregate seqgen must replace (a record, a wither) an event cannot return: its values are set in the callback,
- * as before, and a listener of the event sees the aggregate as the application passed it. The callback is ordered
- * first among the BeforeConvertCallbacks, so the application's own callbacks see the values in both cases. A mark
- * left by an event whose callback never ran (a later listener threw) is dropped when the template call ends
- * (SaveAllCounting), and at the latest when the same instance reaches the callback again.
- *
- * Design: embedded objects
- *
- * A property inside an embedded object (ValueProperty.embedding), and entities held inside one (HeldEntities), are
- * reached through the embedded properties on their path, each object with its own accessor; a value is set in the
- * innermost object, and an object a wither or constructor replaced is set back in its owner, up to the entity. A
- * null embedded object on the path takes no value and counts for no draw (syncDraws asks the same takesValue).
- * </pre>
+ * value in the entities below its root, which every save inserts again. A root that can be filled in place is
+ * filled at its {@link BeforeConvertEvent} instead, so the event's listeners see the values. Why this callback, and
+ * the event and embedded paths: see docs/design.md#spring-data-jdbc-values.
  */
 final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Ordered {
 
@@ -76,7 +37,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     private final ThreadLocal<Boolean> inserting = new ThreadLocal<>();
     /** The aggregates filled at their BeforeConvertEvent on this thread, whose callback has not run yet. */
     private final ThreadLocal<Map<Object, Object>> filledByEvent = new ThreadLocal<>();
-    /** Per aggregate type: whether its values can be set without replacing the root (see the design note). */
+    /** Per aggregate type: whether its values can be set without replacing the root. */
     private final Map<Class<?>, Boolean> inPlace = new ConcurrentHashMap<>();
     /** How deep this thread is in calls of the template (SaveAllCounting); the outermost drops the marks. */
     private final ThreadLocal<int[]> templateCalls = ThreadLocal.withInitial(() -> new int[1]);
@@ -93,11 +54,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         sequences.checkAll();
     }
 
-    /**
-     * How many SYNC values of each sequence the roots of these aggregates will draw when saved: one per SYNC property
-     * of a new root (an id only when it holds none; none behind a null embedded object), by the rule
-     * {@link #onBeforeConvert} applies. No I/O.
-     */
+    /** How many SYNC values of each sequence these roots will draw when saved, by {@link #onBeforeConvert}'s rule. */
     Map<String, Integer> syncDraws(Iterable<?> aggregates, boolean inserted) {
         Map<String, Integer> draws = new HashMap<>();
         for (Object aggregate : aggregates) {
@@ -121,18 +78,12 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return draws;
     }
 
-    /**
-     * Runs a call that is expected to draw these SYNC values, so that the first increment of each sequence takes them
-     * all (see {@link SaveAllCounting}).
-     */
+    /** Runs a call expected to draw these SYNC values: the first increment of each sequence takes them all. */
     <T> T withExpectedDraws(Map<String, Integer> draws, TransactionValues.Call<T> call) throws Throwable {
         return transactionValues.withExpectedDraws(draws, call);
     }
 
-    /**
-     * Runs an {@code insert} or {@code insertAll} of the template: its aggregates are new, also those that hold an
-     * id the application assigned, so their other seqgen properties get values.
-     */
+    /** Runs an {@code insert} or {@code insertAll}: its aggregates are new, also those with an assigned id. */
     <T> T inserting(TransactionValues.Call<T> call) throws Throwable {
         Boolean outer = inserting.get();
         inserting.set(Boolean.TRUE);
@@ -147,10 +98,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         }
     }
 
-    /**
-     * Runs a call of the template that saves aggregates; when the outermost such call of the thread ends, drops the
-     * marks of aggregates filled at their event whose callback never ran.
-     */
+    /** Runs a saving call of the template; the thread's outermost drops marks of events whose callback never ran. */
     <T> T saving(TransactionValues.Call<T> call) throws Throwable {
         int[] depth = templateCalls.get();
         depth[0]++;
@@ -170,10 +118,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return Ordered.HIGHEST_PRECEDENCE;
     }
 
-    /**
-     * Fills the aggregate of a {@link BeforeConvertEvent} in place, when its type allows it: its listeners that come
-     * later then see the values. The callback that follows for the same instance draws nothing more.
-     */
+    /** Fills an event's aggregate in place when its type allows; the callback that follows draws nothing more. */
     void onBeforeConvertEvent(Object aggregate) {
         Class<?> type = aggregate.getClass();
         if (!fillsInPlace(type)) {
@@ -190,9 +135,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     }
 
     /**
-     * Whether the values of an aggregate of this type are set without replacing the root: no property on the path
-     * from the root to a value, or to entities below it, is immutable all the way up (a record component, a final
-     * field without a setter). Types without seqgen values answer false: there is nothing to fill.
+     * Whether values of this type are set without replacing the root: no property on the path to a value or to held
+     * entities is immutable all the way up. False for types without seqgen values.
      */
     boolean fillsInPlace(Class<?> type) {
         Boolean known = inPlace.get(type);
@@ -258,11 +202,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return fillChildren(filled, children);
     }
 
-    /**
-     * Fills the entities an aggregate holds below its root. Spring Data JDBC deletes and inserts them again at every
-     * save of the root, new or not, so each annotated property that holds no value (null or 0) gets one, and one
-     * that holds a value keeps it.
-     */
+    /** Fills an entity below the root (inserted again at every save): each property without a value gets one. */
     private Object fillEntity(Object bean) {
         Class<?> type = bean.getClass();
         Object filled = bean;
@@ -293,10 +233,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     }
 
     /**
-     * Gives the property of the entity its next value unless an embedded object on its path is null (a null
-     * embedded object is stored as null columns; a value there would be stored nowhere, a gap in a SYNC sequence)
-     * or it holds one and {@code keepValue}. Returns the entity, a new one where a wither (its own or an embedded
-     * object's) replaced it.
+     * Gives the property its next value unless an embedded object on its path is null (the value would be stored
+     * nowhere) or it holds one and {@code keepValue}. Returns the entity, or what a wither replaced it with.
      */
     private Object fill(Object entity, ValueProperty property, boolean keepValue) {
         return takesValue(entity, property, keepValue)

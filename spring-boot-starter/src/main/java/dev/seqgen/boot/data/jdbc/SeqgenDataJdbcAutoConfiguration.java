@@ -19,16 +19,13 @@ import org.springframework.data.relational.core.mapping.RelationalMappingContext
 import org.springframework.data.relational.core.mapping.event.BeforeConvertCallback;
 
 /**
- * Auto-configuration of seqgen for Spring Data JDBC: a {@link BeforeConvertCallback} that gives each new aggregate
- * its {@link dev.seqgen.SeqgenValue} id and numbers from the {@link SequenceRegistry} of
- * {@link SeqgenAutoConfiguration}, and a listener that gives them earlier, at the aggregate's
- * {@code BeforeConvertEvent} before the application's listeners, to every aggregate whose values can be set in
- * place (not records or other aggregates replaced through withers); SYNC values in the caller's transaction on the {@link DataSource}'s
- * transaction-bound connection, one increment per sequence for each {@code saveAll} (the
- * {@code JdbcAggregateTemplate} beans are wrapped in a class-based proxy that counts what the call will draw).
- * Active when Spring Data JDBC is on the class path and its mapping context, a single {@code DataSource} and
- * seqgen's registry are beans. Once every singleton has started, it checks the annotated properties of every
- * persistent entity then known, failing the start-up with the aggregate, property and sequence at fault. See
+ * Auto-configuration of seqgen for Spring Data JDBC: gives each new aggregate its {@link dev.seqgen.SeqgenValue} id
+ * and numbers from the {@link SequenceRegistry} of {@link SeqgenAutoConfiguration}, through a
+ * {@link BeforeConvertCallback} (and at the {@code BeforeConvertEvent}, before the application's listeners, where the
+ * values can be set in place); SYNC values in the caller's transaction on the {@link DataSource}'s connection, one
+ * increment per sequence for each {@code saveAll}. Active when Spring Data JDBC's mapping context, a single
+ * {@code DataSource} and seqgen's registry are beans; once every singleton has started, every known entity's
+ * annotated properties are checked, failing the start-up naming the one at fault. See
  * {@code docs/spring-data-jdbc.md}.
  */
 @AutoConfiguration(after = SeqgenAutoConfiguration.class,

@@ -16,27 +16,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * SYNC values taken in the caller's Spring transaction, on its JDBC connection: a rollback undoes them with the
- * inserts, so committed values are gapless.
- *
- * <pre>
- * Design: how many values one increment takes
- *
- * Spring Data JDBC calls the callback once per aggregate, also within saveAll. A saveAll or insertAll of the
- * JdbcAggregateTemplate (repositories save through it) is counted before it runs (SaveAllCounting), and while it runs
- * an increment of a counted sequence takes at least the values the call is still expected to draw: one increment per
- * sequence per call. Otherwise (a loop of save calls in one transaction, entities below the root) the values are
- * taken in growing increments: the first takes one value, each later one as many as the transaction has taken of the
- * sequence so far (1, 1, 2, 4, ...; at most MAX_INCREMENT), about log2(n) + 1 increments for n values, and a
- * transaction that saves one aggregate makes exactly one. Values taken but not used are given
- * back in the same transaction before it commits (Sequence.giveBackInTransaction, a compare-and-set that holds
- * because the transaction still holds the row), so committed values stay gapless; a rollback undoes the increments
- * and the give-back alike.
- *
- * The transaction's blocks are a resource bound to the transaction under this object, with a synchronization that
- * gives the tails back in beforeCommit (the connection is still bound then), unbinds on suspension of the
- * transaction (REQUIRES_NEW) and binds again on resumption, and drops everything at completion. A transaction is
- * used by one thread at a time, so the blocks need no lock.
- * </pre>
+ * inserts, and values not used are given back before the commit, so committed values are gapless. One increment per
+ * sequence for a counted {@code saveAll}, otherwise growing increments (1, 1, 2, 4, ..., at most
+ * {@link #MAX_INCREMENT}). The blocks are a transaction resource, used by one thread at a time: no lock. See
+ * docs/design.md#spring-data-jdbc-values.
  */
 final class TransactionValues {
 
@@ -59,10 +42,7 @@ final class TransactionValues {
         T run() throws Throwable;
     }
 
-    /**
-     * Runs a call with the values it is expected to draw per sequence: while it runs, an increment of such a sequence
-     * takes at least the values still expected.
-     */
+    /** Runs a call during which an increment of a sequence takes at least the values still expected of it. */
     <T> T withExpectedDraws(Map<String, Integer> draws, Call<T> call) throws Throwable {
         Map<String, int[]> outer = expectedDraws.get();
         Map<String, int[]> expected = new HashMap<>();
@@ -85,11 +65,7 @@ final class TransactionValues {
         return expected == null ? null : expected.get(sequence);
     }
 
-    /**
-     * The next value of a SYNC sequence in the current transaction.
-     *
-     * @throws SeqgenAggregateException if no transaction is active
-     */
+    /** The next value of a SYNC sequence in the current transaction; refused outside one. */
     long next(Sequence sequence, ValueProperty property) {
         if (!TransactionSynchronizationManager.isActualTransactionActive()
                 || !TransactionSynchronizationManager.isSynchronizationActive()) {

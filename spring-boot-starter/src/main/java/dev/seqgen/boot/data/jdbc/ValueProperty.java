@@ -7,23 +7,19 @@ import java.util.List;
 import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
 
 /**
- * One property of an aggregate that takes its value from a seqgen sequence, as resolved at start-up: a property of
- * an entity, or of an object the entity embeds (at any depth of embedding).
+ * One property of an aggregate that takes its value from a seqgen sequence, as resolved at start-up: of the entity,
+ * or of an object it embeds at any depth.
  *
- * @param embedding the embedded properties from the entity down to the object that holds the property, outermost
- *     first; empty for a property of the entity itself
- * @param property the property (of an embedded object: as Spring Data JDBC's embedded metadata has it, its column
- *     name prefixed)
+ * @param embedding the embedded properties leading to the property's holder, outermost first; empty for the entity's
+ * @param property the property (embedded: with its prefixed column name)
  * @param sequence the sequence name
- * @param settings the sequence's settings: the registry's for the name, with the annotation's strategy and the
- *     maximum of an {@code int} property
- * @param id whether it is the entity's id (set only when the entity has none) rather than a number; never one
- *     of an embedded object
- * @param intValue whether the property is {@code int}/{@code Integer} rather than {@code long}/{@code Long}
- * @param table the entity's table, as the database needs it (qualified, quoted), for adoption
- * @param column the property's column, as the database needs it, for adoption
- * @param where the aggregate, property (its path through embedded objects) and sequence, for messages
- * @param series how the sequence splits into series by the entity's properties, or null for one series
+ * @param settings the registry's settings, with the annotation's strategy and an {@code int}'s maximum
+ * @param id whether it is the entity's own id (never of an embedded object)
+ * @param intValue whether the property is {@code int}/{@code Integer}
+ * @param table the entity's table as SQL (qualified, quoted), for adoption
+ * @param column the property's column as SQL, for adoption
+ * @param where the aggregate, property path and sequence, for messages
+ * @param series how the sequence splits into series, or null for one series
  */
 record ValueProperty(List<RelationalPersistentProperty> embedding, RelationalPersistentProperty property,
         String sequence, SequenceSettings settings, boolean id, boolean intValue, String table, String column,
