@@ -45,7 +45,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * <p>Target (issue 50): at 100 tenants the per-tenant series serve at least 10 times the shared row's rate.
  *
  * <pre>{@code
- * java -jar jmh-benchmarks/target/benchmarks.jar SeriesBenchmark -f 1 -wi 1 -w 3s -i 3 -r 3s
+ * java -jar jmh-benchmarks/target/benchmarks.jar SeriesBenchmark -f 1 -wi 4 -w 5s -i 5 -r 5s
  * }</pre>
  */
 @State(Scope.Benchmark)
