@@ -73,8 +73,13 @@ public final class SeriesFixture implements AutoCloseable {
      * @param threads the benchmark threads: the pool has a connection for each and four more (the store's own,
      *     spare)
      * @param latencyNanos what every commit waits, its locks held
+     * @param poolAutoCommit the pool's connections in auto-commit mode (HikariCP's default: Hibernate turns it off
+     *     and on around each transaction, a statement each way on MariaDB); false: off in the pool and Hibernate told
+     *     so ({@code hibernate.connection.provider_disables_autocommit}), so a transaction sends only its own
+     *     statements
      */
-    public SeriesFixture(BulkDatabase database, Counter counter, Api api, int tenants, int threads, long latencyNanos) {
+    public SeriesFixture(BulkDatabase database, Counter counter, Api api, int tenants, int threads, long latencyNanos,
+            boolean poolAutoCommit) {
         if (tenants < 1) {
             throw new IllegalArgumentException("tenants=" + tenants + ": expected at least 1");
         }
@@ -93,6 +98,7 @@ public final class SeriesFixture implements AutoCloseable {
         config.setPassword(database.password());
         config.setPoolName("series-" + suffix);
         config.setMaximumPoolSize(threads + 4);
+        config.setAutoCommit(poolAutoCommit);
         this.pool = new HikariDataSource(config);
         this.dataSource = new CommitLatencyDataSource(pool, latencyNanos);
         this.table = counter.entityClass.getAnnotation(Table.class).name() + "_" + suffix;
@@ -108,6 +114,7 @@ public final class SeriesFixture implements AutoCloseable {
                     .managedClass(counter.entityClass)
                     .property(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, dataSource)
                     .property(AvailableSettings.HBM2DDL_AUTO, "create-drop")
+                    .property(AvailableSettings.CONNECTION_PROVIDER_DISABLES_AUTOCOMMIT, !poolAutoCommit)
                     .property(AvailableSettings.PHYSICAL_NAMING_STRATEGY, new Suffixed(suffix))
                     .property(SeqgenHibernate.REGISTRY, builtRegistry)
                     .property(SeqgenHibernate.REGISTRY_REQUIRED, "true")
