@@ -323,17 +323,28 @@ public interface GiveBackContract extends StoreContract {
                     assertIncreasingPerThread(callers.get(i));
                     discarded += sequences.get(i).stats().discarded();
                 }
-                long[] sorted = Concurrently.assertUnique(received.build().toArray());
-                long next = store.nextValue("orders").orElseThrow();
-                long kept = store.keptRanges("orders").stream().mapToLong(ReservedRange::count).sum();
-                assertThat(sorted[sorted.length - 1]).isLessThan(next);
-                assertThat(next - 1).as("values below next_value: received, kept, or discarded by bulk calls cut short")
-                        .isEqualTo(sorted.length + kept + discarded);
+                assertEveryValueBelowTheRowReceivedKeptOrDiscarded(store,
+                        Concurrently.assertUnique(received.build().toArray()), discarded);
             } finally {
                 pool.shutdownNow();
                 registries.forEach(SequenceRegistry::close);
             }
         });
+    }
+
+    /**
+     * Asserts that every value below the row's {@code next_value} was received (each once: {@code sorted} is the
+     * sorted unique values received), is still kept for the fleet, or was discarded by a bulk call cut short by a
+     * close, and that none above it was received.
+     */
+    private static void assertEveryValueBelowTheRowReceivedKeptOrDiscarded(SequenceStore store, long[] sorted,
+            long discarded) {
+        long next = store.nextValue("orders").orElseThrow();
+        long kept = store.keptRanges("orders").stream().mapToLong(ReservedRange::count).sum();
+        assertThat(sorted).isNotEmpty();
+        assertThat(sorted[sorted.length - 1]).isLessThan(next);
+        assertThat(next - 1).as("values below next_value: received, kept, or discarded by bulk calls cut short")
+                .isEqualTo(sorted.length + kept + discarded);
     }
 
     /** Asserts that each caller thread received increasing values: a JVM's blocks never go below its earlier ones. */
@@ -422,10 +433,7 @@ public interface GiveBackContract extends StoreContract {
                 assertThat(report.lost()).as(report.message()).isZero();
                 assertThat(report.failed()).as(report.message()).isFalse();
             });
-            long next = store.nextValue("orders").orElseThrow();
-            long kept = store.keptRanges("orders").stream().mapToLong(ReservedRange::count).sum();
-            assertThat(next - 1).as("values below next_value: received, kept, or discarded by bulk calls cut short")
-                    .isEqualTo(fleet.received.length + kept + fleet.discarded);
+            assertEveryValueBelowTheRowReceivedKeptOrDiscarded(store, fleet.received, fleet.discarded);
         });
     }
 
@@ -604,14 +612,9 @@ public interface GiveBackContract extends StoreContract {
                 long[] receivedB = callersOfB.awaitAll();
                 assertThat(callersOfA.unexpected).isEmpty();
                 assertThat(callersOfB.unexpected).isEmpty();
-                long[] sorted = Concurrently.assertUnique(LongStream.concat(Arrays.stream(receivedA),
-                        Arrays.stream(receivedB)).toArray());
-                long next = store.nextValue("orders").orElseThrow();
-                long discarded = a.stats().discarded() + b.stats().discarded();
-                long kept = store.keptRanges("orders").stream().mapToLong(ReservedRange::count).sum();
-                assertThat(sorted[sorted.length - 1]).isLessThan(next);
-                assertThat(next - 1).as("values below next_value: received, kept, or discarded by either")
-                        .isEqualTo(sorted.length + kept + discarded);
+                assertEveryValueBelowTheRowReceivedKeptOrDiscarded(store, Concurrently.assertUnique(
+                        LongStream.concat(Arrays.stream(receivedA), Arrays.stream(receivedB)).toArray()),
+                        a.stats().discarded() + b.stats().discarded());
             } finally {
                 pool.shutdownNow();
             }
