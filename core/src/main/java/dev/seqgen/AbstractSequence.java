@@ -7,6 +7,7 @@ import dev.seqgen.spi.SequenceStoreException;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
@@ -44,7 +45,7 @@ abstract class AbstractSequence implements Sequence {
     /** Whether the last look for kept ranges took one, so the next refill looks again; see takeKept. */
     private volatile boolean keptLookFound;
     /** Blocks from the row since the last look for kept ranges; see takeKept. */
-    private volatile int rowBlocksSinceKeptLook;
+    private final AtomicInteger rowBlocksSinceKeptLook = new AtomicInteger();
     /** The ticker's reading at the last look for kept ranges; see takeKept. */
     private volatile long keptLookAt;
 
@@ -148,7 +149,7 @@ abstract class AbstractSequence implements Sequence {
                 tracker.recordReservation(ticker.read() - start, true);
                 reservations.increment();
                 highestReserved.accumulateAndGet(range.end() - 1, Math::max);
-                rowBlocksSinceKeptLook++;
+                rowBlocksSinceKeptLook.incrementAndGet();
             } catch (SequenceExhaustedException e) {
                 failedAttempt(start);
                 throw e;
@@ -301,11 +302,11 @@ abstract class AbstractSequence implements Sequence {
         boolean first = keptRangesChecked.compareAndSet(false, true);
         long start = ticker.read();
         if (!first && !keptLookFound
-                && (rowBlocksSinceKeptLook < KEPT_LOOK_BLOCKS || start - keptLookAt < KEPT_LOOK_PAUSE_NANOS)) {
+                && (rowBlocksSinceKeptLook.get() < KEPT_LOOK_BLOCKS || start - keptLookAt < KEPT_LOOK_PAUSE_NANOS)) {
             return null;
         }
         keptLookAt = start;
-        rowBlocksSinceKeptLook = 0;
+        rowBlocksSinceKeptLook.set(0);
         keptLookFound = false;
         try {
             long from = highestReserved.get() + 1;
@@ -323,8 +324,9 @@ abstract class AbstractSequence implements Sequence {
             }
             return kept;
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "sequence '" + name + "': could not take a range kept for the fleet; the "
-                    + (first ? "first " : "") + "block comes from the row: " + e.getMessage());
+            // Once per start at WARNING (a missing table of kept ranges would otherwise warn every sixteen blocks).
+            LOG.log(first ? Level.WARNING : Level.DEBUG, "sequence '" + name + "': could not take a range kept for"
+                    + " the fleet; the " + (first ? "first " : "") + "block comes from the row: " + e.getMessage());
             return null;
         }
     }
