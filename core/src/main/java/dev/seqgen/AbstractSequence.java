@@ -7,6 +7,7 @@ import dev.seqgen.spi.SequenceStoreException;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
@@ -34,8 +35,19 @@ abstract class AbstractSequence implements Sequence {
 
     volatile boolean closed;
 
-    /** Whether the first reservation has looked for a range kept for the fleet (see takeKeptAsFirstBlock). */
+    /** Blocks from the row after which a refill looks for kept ranges again, once one look found none. */
+    private static final int KEPT_LOOK_BLOCKS = 16;
+    /** ... and the time, in nanoseconds, that must have passed too: at most one such look per second. */
+    private static final long KEPT_LOOK_PAUSE_NANOS = 1_000_000_000L;
+
+    /** Whether the first reservation has looked for a range kept for the fleet (see takeKept). */
     private final AtomicBoolean keptRangesChecked = new AtomicBoolean();
+    /** Whether the last look for kept ranges took one, so the next refill looks again; see takeKept. */
+    private volatile boolean keptLookFound;
+    /** Blocks from the row since the last look for kept ranges; see takeKept. */
+    private final AtomicInteger rowBlocksSinceKeptLook = new AtomicInteger();
+    /** The ticker's reading at the last look for kept ranges; see takeKept. */
+    private volatile long keptLookAt;
 
     /** Whether the first block's start-up line was written (see logFirstBlock). */
     private final AtomicBoolean firstBlockLogged = new AtomicBoolean();
@@ -120,7 +132,7 @@ abstract class AbstractSequence implements Sequence {
     private ReservedRange reserveWithRetries(long count, long deadline) {
         checkOpen();
         long asked = ticker.read();
-        ReservedRange kept = takeKeptAsFirstBlock(count);
+        ReservedRange kept = takeKept(count);
         if (kept != null) {
             logFirstBlock(kept, count, true, asked);
             return kept;
@@ -137,6 +149,7 @@ abstract class AbstractSequence implements Sequence {
                 tracker.recordReservation(ticker.read() - start, true);
                 reservations.increment();
                 highestReserved.accumulateAndGet(range.end() - 1, Math::max);
+                rowBlocksSinceKeptLook.incrementAndGet();
             } catch (SequenceExhaustedException e) {
                 failedAttempt(start);
                 throw e;
@@ -239,7 +252,7 @@ abstract class AbstractSequence implements Sequence {
                     report.kept(range);
                 } else {
                     discard(range.count());
-                    report.lost(range, "they could not go back to the row (another instance reserved after this one,"
+                    report.lost(range, "they could not go back to the row (the row has moved past them,"
                             + " or the store never moves back) and the " + store.name() + " store keeps no ranges"
                             + " for the fleet", null);
                 }
@@ -251,33 +264,69 @@ abstract class AbstractSequence implements Sequence {
                     continue;
                 }
                 discard(range.count());
-                report.lost(range, "another instance reserved after this one, and keeping them for the fleet failed: "
+                report.lost(range, "the row has moved past them, and keeping them for the fleet failed: "
                         + (storeError ? e.getMessage() : e.toString()), e);
                 return;
             }
         }
     }
 
-    /**
-     * Takes a range kept for the fleet as a block strategy's first block, only the first (docs/design.md#release-at-close);
-     * a store failure here sends the reservation to the row.
+    /*
+     * Kept ranges as blocks (docs/design.md#release-at-close). The first reservation of a block strategy takes the
+     * lowest kept range, split to its size. Later ones take the lowest range that starts above everything this
+     * sequence reserved (SequenceStore.takeKept with from): without them, the tails of stopped instances pile up
+     * while running instances, whose blocks grow with the rate, keep advancing the row. "Above" keeps the values of a
+     * JVM increasing: a range kept while this JVM held values may lie below them and waits for another instance. The
+     * highest value reserved is read before the take, and a sequence never has two reservations in flight (BATCH's
+     * pending, ASYNC_BATCH's prefetch), so no block installed later lies below this one.
+     *
+     * A look costs a round trip, and most refills find nothing kept. So after a look that found nothing, refills go
+     * straight to the row until KEPT_LOOK_BLOCKS blocks came from it and KEPT_LOOK_PAUSE_NANOS passed: at most one
+     * extra round trip per sixteen blocks and per second. A look that took a range looks again at the next refill,
+     * so a starting instance climbs the kept ranges above its first block, lowest first. Rejected: the take and the
+     * row's increment in one statement. MariaDB has no data-modifying CTE and a Spanner DML statement changes one
+     * table, so on those it would be one more statement in the reservation's transaction on every refill: the round
+     * trip this avoids.
+     *
+     * The fields need no lock: a race could only cost or save one look, never decide what is handed out.
      */
-    private @Nullable ReservedRange takeKeptAsFirstBlock(long count) {
-        if (!takesKeptRanges() || !keptRangesChecked.compareAndSet(false, true)) {
+
+    /**
+     * Takes a range kept for the fleet as a block strategy's block, when one is due (see above); a store failure here
+     * sends the reservation to the row.
+     */
+    private @Nullable ReservedRange takeKept(long count) {
+        if (!takesKeptRanges()) {
             return null;
         }
+        boolean first = keptRangesChecked.compareAndSet(false, true);
         long start = ticker.read();
+        if (!first && !keptLookFound
+                && (rowBlocksSinceKeptLook.get() < KEPT_LOOK_BLOCKS || start - keptLookAt < KEPT_LOOK_PAUSE_NANOS)) {
+            return null;
+        }
+        keptLookAt = start;
+        rowBlocksSinceKeptLook.set(0);
+        keptLookFound = false;
         try {
-            ReservedRange kept = store.takeKept(name, count, settings.maxValue()).orElse(null);
+            long from = highestReserved.get() + 1;
+            ReservedRange kept = (first ? store.takeKept(name, count, settings.maxValue())
+                    : store.takeKept(name, from, count, settings.maxValue())).orElse(null);
             if (kept != null) {
+                keptLookFound = true;
                 tracker.recordReservation(ticker.read() - start, true);
                 reservations.increment();
                 highestReserved.accumulateAndGet(kept.end() - 1, Math::max);
+                if (!first) {
+                    LOG.log(Level.DEBUG, () -> "sequence '" + name + "': block [" + kept.first() + ", " + kept.end()
+                            + ") from the lowest range kept for the fleet above the values this instance reserved");
+                }
             }
             return kept;
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "sequence '" + name + "': could not take a range kept for the fleet; the first"
-                    + " block comes from the row: " + e.getMessage());
+            // Once per start at WARNING (a missing table of kept ranges would otherwise warn every sixteen blocks).
+            LOG.log(first ? Level.WARNING : Level.DEBUG, "sequence '" + name + "': could not take a range kept for"
+                    + " the fleet; the " + (first ? "first " : "") + "block comes from the row: " + e.getMessage());
             return null;
         }
     }
@@ -326,7 +375,7 @@ abstract class AbstractSequence implements Sequence {
         log(report.build(issued()));
     }
 
-    /** Whether the first reservation takes a range kept for the fleet: BATCH and ASYNC_BATCH. */
+    /** Whether reservations take ranges kept for the fleet: BATCH and ASYNC_BATCH. */
     boolean takesKeptRanges() {
         return false;
     }

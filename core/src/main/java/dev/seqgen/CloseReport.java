@@ -77,7 +77,7 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
         }
         if (kept > 0) {
             actions.add("kept " + kept + " value" + (kept == 1 ? "" : "s") + " of " + keeping + " series for the fleet"
-                    + " (another instance reserved after this one)");
+                    + " (their rows have moved past them)");
         }
         actions.addAll(losing);
         if (losingCount > NAMED_SERIES) {
@@ -142,7 +142,7 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
 
         void kept(ReservedRange range) {
             kept += range.count();
-            actions.add("kept " + text(range) + " for the fleet (another instance reserved after this one)");
+            actions.add("kept " + text(range) + " for the fleet (the row has moved past it)");
         }
 
         void lost(ReservedRange range, String why, @Nullable Throwable error) {

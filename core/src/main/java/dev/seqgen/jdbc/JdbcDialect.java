@@ -489,9 +489,10 @@ public enum JdbcDialect {
         return "INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (?, ?, ?)";
     }
 
-    /** Reads a sequence's kept ranges, lowest first. */
+    /** Reads a sequence's kept ranges that start at or above a value, lowest first. */
     String keptRangesSql(String keptTable) {
-        return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = ? ORDER BY range_start";
+        return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = ? AND range_start >= ?"
+                + " ORDER BY range_start";
     }
 
     /**

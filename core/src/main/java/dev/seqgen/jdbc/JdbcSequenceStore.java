@@ -448,10 +448,16 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     /** {@inheritDoc} A larger range is split, its rest kept again in the same transaction. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
+        return takeKept(sequence, Long.MIN_VALUE, count, maxValue);
+    }
+
+    /** {@inheritDoc} A larger range is split, its rest kept again in the same transaction. */
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
         ReservedRange.requireCount(count);
         try {
             return connections.inOwnTransaction(connection -> {
-                for (ReservedRange candidate : readKept(connection, sequence, TAKE_CANDIDATES)) {
+                for (ReservedRange candidate : readKept(connection, sequence, from, TAKE_CANDIDATES)) {
                     if (candidate.first() > maxValue) {
                         break;
                     }
@@ -480,7 +486,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public List<ReservedRange> keptRanges(String sequence) {
         try (Connection connection = connections.get()) {
-            return readKept(connection, sequence, 0);
+            return readKept(connection, sequence, Long.MIN_VALUE, 0);
         } catch (SQLException e) {
             throw keptFailure("reading the kept ranges of sequence '" + sequence + "'", e);
         }
@@ -495,10 +501,12 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Reads up to {@code limit} kept ranges (all for 0), lowest first. */
-    private List<ReservedRange> readKept(Connection connection, String sequence, int limit) throws SQLException {
+    /** Reads up to {@code limit} kept ranges (all for 0) that start at or above {@code from}, lowest first. */
+    private List<ReservedRange> readKept(Connection connection, String sequence, long from, int limit)
+            throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(dialect.keptRangesSql(keptTable))) {
             select.setString(1, sequence);
+            select.setLong(2, from);
             select.setMaxRows(limit);
             List<ReservedRange> ranges = new ArrayList<>();
             try (ResultSet rs = select.executeQuery()) {

@@ -17,9 +17,10 @@ import org.jspecify.annotations.Nullable;
  * only {@link #giveBack} moves it back, and only with a compare-and-set.
  *
  * <p>A store may also <em>keep</em> ranges for the fleet ({@link #keep}, {@link #takeKept}): values a stopping
- * instance could not give back to the row. Every value has one owner at a time (the row, an instance, a kept range,
- * or a caller); {@link #giveBack}, {@link #keep} and {@link #takeKept} each move a range between owners in one atomic
- * change, so a crash loses a range at most and never hands a value out twice.
+ * instance could not give back to the row, handed out again as other instances' blocks. Every value has one owner at
+ * a time (the row, an instance, a kept range, or a caller); {@link #giveBack}, {@link #keep} and {@link #takeKept}
+ * each move a range between owners in one atomic change, so a crash loses a range at most and never hands a value
+ * out twice.
  *
  * <p>Implementations must be thread-safe, make each reservation one atomic statement or one retried transaction,
  * and bind sequence names as parameters, never as SQL text.
@@ -180,6 +181,23 @@ public interface SequenceStore {
      */
     default Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
         return takeKept(sequence, maxValue);
+    }
+
+    /**
+     * As {@link #takeKept(String, long, long)}, but only from the ranges that start at or above {@code from}: the
+     * lowest of them is taken (split when larger than {@code count}), those below stay kept. A running instance
+     * passes the value above everything it reserved, so its next block lies above its earlier ones. The default takes
+     * nothing: a store that cannot choose by position hands kept ranges out as first blocks only.
+     *
+     * @param sequence the sequence name
+     * @param from the lowest value a taken range may start at
+     * @param count the most values to take, at least 1
+     * @param maxValue the largest value that may be handed out
+     * @return the range, at most {@code count} values, or empty if none starting at or above {@code from} is kept
+     * @throws SequenceStoreException if the store failed or has no place to keep ranges (a missing table)
+     */
+    default Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
+        return Optional.empty();
     }
 
     /**

@@ -119,8 +119,8 @@ class OperatorLogsTest {
             first.close();
         }
         assertThat(messages(Level.INFO))
-                .contains("sequence 'ids' (batch) closed after issuing 1 value: kept [2, 11) for the fleet (another"
-                        + " instance reserved after this one); lost nothing")
+                .contains("sequence 'ids' (batch) closed after issuing 1 value: kept [2, 11) for the fleet (the row has"
+                        + " moved past it); lost nothing")
                 .contains("sequence 'numbers' (batch) closed after issuing 1 value: gave back [2, 11) to the row;"
                         + " lost nothing");
     }

@@ -70,7 +70,12 @@ final class FaultyStore extends ForwardingSequenceStore {
 
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
-        Optional<ReservedRange> taken = delegate.takeKept(sequence, count, maxValue);
+        return takeKept(sequence, Long.MIN_VALUE, count, maxValue);
+    }
+
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
+        Optional<ReservedRange> taken = delegate.takeKept(sequence, from, count, maxValue);
         if (taken.isPresent() && takes.incrementAndGet() % 2 == 0) {
             throw new SequenceStoreException("injected lost acknowledgement of taking " + taken.get(), null, true);
         }

@@ -91,6 +91,11 @@ public abstract class ForwardingSequenceStore implements SequenceStore {
     }
 
     @Override
+    public Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
+        return delegate.takeKept(sequence, from, count, maxValue);
+    }
+
+    @Override
     public List<ReservedRange> keptRanges(String sequence) {
         return delegate.keptRanges(sequence);
     }

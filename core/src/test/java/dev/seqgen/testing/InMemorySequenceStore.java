@@ -306,11 +306,16 @@ public final class InMemorySequenceStore implements SequenceStore {
 
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
+        return takeKept(sequence, Long.MIN_VALUE, count, maxValue);
+    }
+
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
         checkUp();
         Row row = row(sequence);
         row.lock.lock();
         try {
-            Map.Entry<Long, Long> lowest = row.kept.firstEntry();
+            Map.Entry<Long, Long> lowest = row.kept.ceilingEntry(from);
             if (lowest == null || lowest.getKey() > maxValue) {
                 return Optional.empty();
             }

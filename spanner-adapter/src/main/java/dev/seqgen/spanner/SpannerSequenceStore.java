@@ -309,7 +309,8 @@ public final class SpannerSequenceStore implements SequenceStore {
             } catch (SpannerException e) {
                 // An attempt whose commit was not confirmed may have kept the range already: the row is there.
                 if (e.getErrorCode() == ErrorCode.ALREADY_EXISTS
-                        && readKept(client.singleUse(), sequence, 0).contains(new ReservedRange(first, end))) {
+                        && readKept(client.singleUse(), sequence, Long.MIN_VALUE, 0)
+                                .contains(new ReservedRange(first, end))) {
                     return true;
                 }
                 throw keptError("could not keep [" + first + ", " + end + ") of sequence '" + sequence
@@ -326,11 +327,17 @@ public final class SpannerSequenceStore implements SequenceStore {
     /** {@inheritDoc} Deletes the lowest range and inserts back the rest of a split one, in one transaction. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
+        return takeKept(sequence, Long.MIN_VALUE, count, maxValue);
+    }
+
+    /** {@inheritDoc} Deletes the range and inserts back the rest of a split one, in one transaction. */
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
         ReservedRange.requireCount(count);
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
                 ReservedRange taken = client.readWriteTransaction().run(tx -> {
-                    for (ReservedRange candidate : readKept(tx, sequence, TAKE_CANDIDATES)) {
+                    for (ReservedRange candidate : readKept(tx, sequence, from, TAKE_CANDIDATES)) {
                         if (candidate.first() > maxValue) {
                             break;
                         }
@@ -358,7 +365,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     public List<ReservedRange> keptRanges(String sequence) {
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
-                return readKept(client.singleUse(), sequence, 0);
+                return readKept(client.singleUse(), sequence, Long.MIN_VALUE, 0);
             } catch (SpannerException e) {
                 throw keptError("could not read the kept ranges of sequence '" + sequence + "'", e);
             }
@@ -370,9 +377,9 @@ public final class SpannerSequenceStore implements SequenceStore {
         return keptTable;
     }
 
-    private List<ReservedRange> readKept(ReadContext context, String sequence, int limit) {
+    private List<ReservedRange> readKept(ReadContext context, String sequence, long from, int limit) {
         List<ReservedRange> ranges = new ArrayList<>();
-        try (ResultSet rows = context.executeQuery(sql().keptRanges(keptTable, sequence, limit))) {
+        try (ResultSet rows = context.executeQuery(sql().keptRanges(keptTable, sequence, from, limit))) {
             while (rows.next()) {
                 ranges.add(new ReservedRange(rows.getLong(0), rows.getLong(1)));
             }

@@ -48,7 +48,8 @@ enum SpannerStatements {
 
         @Override
         String keptRangesSql(String keptTable) {
-            return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = @name ORDER BY range_start";
+            return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = @name AND range_start >= @from"
+                    + " ORDER BY range_start";
         }
 
         @Override
@@ -113,7 +114,8 @@ enum SpannerStatements {
 
         @Override
         String keptRangesSql(String keptTable) {
-            return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = $1 ORDER BY range_start";
+            return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = $1 AND range_start >= $2"
+                    + " ORDER BY range_start";
         }
 
         @Override
@@ -173,7 +175,7 @@ enum SpannerStatements {
     /** Inserts a kept range {@code (@name, @first, @end)}. */
     abstract String keepSql(String keptTable);
 
-    /** Reads a sequence's kept ranges, lowest first. */
+    /** Reads a sequence's kept ranges that start at or above {@code @from}, lowest first. */
     abstract String keptRangesSql(String keptTable);
 
     /** Deletes one kept range exactly as it was read: the claim of the range. */
@@ -236,10 +238,11 @@ enum SpannerStatements {
         return keptRange(keepSql(keptTable), sequence, first, end);
     }
 
-    /** Reads up to {@code limit} kept ranges of a sequence (all of them for 0), lowest first. */
-    Statement keptRanges(String keptTable, String sequence, int limit) {
+    /** Reads up to {@code limit} kept ranges of a sequence (all for 0) starting at or above {@code from}, lowest first. */
+    Statement keptRanges(String keptTable, String sequence, long from, int limit) {
         return Statement.newBuilder(keptRangesSql(keptTable) + (limit > 0 ? " LIMIT " + limit : ""))
                 .bind(param("name", 1)).to(sequence)
+                .bind(param("from", 2)).to(from)
                 .build();
     }
 

@@ -102,7 +102,7 @@ class SpannerStatementsTest {
         List<String> ddl = sql.ddl.createTablesSql("t");
         List<String> sent = List.of(sql.reserveSql("t"), sql.selectSql("t"), sql.insertSql("t"), sql.giveBackSql("t"),
                 sql.advanceSql("t"), ddl.get(0), ddl.get(1), sql.keepSql("t_kept"),
-                sql.keptRanges("t_kept", "orders", 0).getSql(), sql.keptRanges("t_kept", "orders", 8).getSql(),
+                sql.keptRanges("t_kept", "orders", 0, 0).getSql(), sql.keptRanges("t_kept", "orders", 0, 8).getSql(),
                 sql.takeKeptSql("t_kept"), sql.tableLookupSql());
         assertThat(sent).as("the store's statements, against docs/spanner.md")
                 .allSatisfy(statement -> assertThat(documented).contains(statement));

@@ -60,7 +60,7 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     /** Share of the sequence's range used up. */
     public static final String CAPACITY_USED = PREFIX + ".capacity.used";
 
-    /** Gauge: values of a sequence kept for the fleet, waiting in the store for the first block of an instance. */
+    /** Gauge: values of a sequence kept for the fleet, waiting in the store for an instance's block. */
     public static final String KEPT_VALUES = PREFIX + ".kept.values";
 
     /** Gauge: the series of a sequence open in this JVM, tagged by the sequence only. */
@@ -134,7 +134,8 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
             // Carries the sequence's tags, so the tracker's close removes it too.
             Gauge.builder(KEPT_VALUES, store, served -> keptValues(served, sequence.name()))
                     .description("Values of the sequence kept for the fleet by stopped instances, waiting in the"
-                            + " store for the first block of an instance that starts (the same in every JVM)")
+                            + " store for an instance's block: the first of one that starts, or a refill of one whose"
+                            + " values lie below them (the same in every JVM)")
                     .baseUnit(IDS)
                     .tags(tags(sequence, store.name(), store.kind().externalName()))
                     .register(registry);

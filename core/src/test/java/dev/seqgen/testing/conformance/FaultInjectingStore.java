@@ -56,11 +56,16 @@ final class FaultInjectingStore extends ForwardingSequenceStore {
 
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
+        return takeKept(sequence, Long.MIN_VALUE, count, maxValue);
+    }
+
+    @Override
+    public Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
         int call = takes.incrementAndGet();
         if (call % 3 == 1) {
             throw crash("before taking a kept range");
         }
-        Optional<ReservedRange> taken = delegate.takeKept(sequence, count, maxValue);
+        Optional<ReservedRange> taken = delegate.takeKept(sequence, from, count, maxValue);
         if (call % 3 == 2 && taken.isPresent()) {
             throw crash("after taking " + taken.get());
         }

@@ -10,6 +10,7 @@ import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 import dev.seqgen.testing.Concurrently;
+import dev.seqgen.testing.ForwardingSequenceStore;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -21,6 +22,8 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
@@ -32,7 +35,8 @@ import static org.awaitility.Awaitility.await;
  * The contract of a store that takes an unused tail back ({@link SequenceStore#giveBack}, a compare-and-set on the
  * row) and keeps for the fleet what it cannot take back ({@link SequenceStore#keep}, {@link SequenceStore#takeKept}):
  * a generator closing gives back exactly its unused tail when nobody reserved after it, and keeps it otherwise,
- * never giving back what is not its own; a kept range is handed out once, as a later generator's first block.
+ * never giving back what is not its own; a kept range is handed out once, as a later generator's first block or as
+ * the refill of a running one whose values lie below it.
  */
 public interface GiveBackContract extends StoreContract {
 
@@ -165,6 +169,192 @@ public interface GiveBackContract extends StoreContract {
         assertThat(store.takeKept("orders", 50, MAX)).as("what lies above the maximum is not kept as a rest")
                 .isEmpty();
         assertThat(store.nextValue("orders")).as("the row, untouched").hasValue(401);
+
+        // A running instance takes only what starts at or above a value: the lowest of those, split.
+        store.reserve("orders", 600, MAX);
+        assertThat(store.keep("orders", 401, 501)).isTrue();
+        assertThat(store.keep("orders", 601, 1001)).isTrue();
+        assertThat(subject().sameRows(store).takeKept("orders", 501, 50, MAX))
+                .as("the lowest range starting at or above 501, split").hasValue(new ReservedRange(601, 651));
+        assertThat(store.keptRanges("orders")).as("the range below 501 and the rest, kept")
+                .containsExactly(new ReservedRange(401, 501), new ReservedRange(651, 1001));
+        assertThat(store.takeKept("orders", 651, 1000, MAX)).as("from the rest's first value: the rest, whole")
+                .hasValue(new ReservedRange(651, 1001));
+        assertThat(store.takeKept("orders", 402, 10, MAX)).as("none starts at or above 402").isEmpty();
+        assertThat(store.keptRanges("orders")).containsExactly(new ReservedRange(401, 501));
+        assertThat(store.nextValue("orders")).as("the row, untouched").hasValue(1001);
+    }
+
+    /**
+     * A running generator's refills take kept ranges too: the lowest that starts above the values it reserved, split
+     * to its block, the rest kept. A range kept below its values stays kept for another instance (its values keep
+     * increasing), and the row moves only once no range above them is kept.
+     */
+    @TestFactory
+    default Stream<DynamicTest> aRefillTakesTheLowestKeptRangeAboveItsValuesSplitToItsBlockAndTheRestStaysKept() {
+        return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
+            SequenceStore store = subject().newStore();
+            create(store, "orders", 1, 100, MAX);
+            store.reserve("orders", 1000, MAX); // [1, 1001), held by instances that stop below
+            assertThat(store.keep("orders", 201, 301)).isTrue();
+            assertThat(store.keep("orders", 401, 1001)).isTrue();
+            SequenceSettings settings = settings(strategy).blockSize(100).lowWatermark(50).adaptive(false).build();
+            // Refills run on the caller's thread, so what each take leaves in the store is known.
+            try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings)
+                    .executor(Runnable::run).build();
+                    SequenceRegistry later = SequenceRegistry.builder(subject().sameRows(store)).defaults(settings)
+                            .build()) {
+                Sequence orders = registry.sequence("orders");
+                assertThat(orders.next()).as("the first block: the lowest kept range").isEqualTo(201);
+                assertThat(store.keep("orders", 101, 151)).as("kept by an instance that stops now").isTrue();
+
+                long[] values = take(orders, 199);
+                assertThat(values).as("the rest of the first block, then the lowest range above it, split")
+                        .containsExactly(LongStream.concat(LongStream.range(202, 301), LongStream.range(401, 501))
+                                .toArray());
+                // ASYNC_BATCH has also taken its next block, in its refill at the low watermark.
+                long restFrom = strategy == Strategy.BATCH ? 501 : 601;
+                assertThat(store.keptRanges("orders")).as("the range below its values and the split one's rest")
+                        .containsExactly(new ReservedRange(101, 151), new ReservedRange(restFrom, 1001));
+                assertThat(store.nextValue("orders")).as("the row, untouched").hasValue(1001);
+
+                values = take(orders, 600);
+                assertThat(values).as("the kept values above, lowest first, then the row")
+                        .containsExactly(LongStream.concat(LongStream.range(501, 1001), LongStream.range(1001, 1101))
+                                .toArray());
+                assertThat(store.keptRanges("orders")).as("only the range below its values")
+                        .containsExactly(new ReservedRange(101, 151));
+                assertThat(later.sequence("orders").next()).as("another instance's first block takes it")
+                        .isEqualTo(101);
+            }
+        });
+    }
+
+    /**
+     * Refills do not look for kept ranges at every block: after a look that found none, the next one comes after
+     * sixteen blocks from the row and a second, so a fleet with nothing kept pays no extra round trip per refill; a
+     * look that took a range looks again at the next refill.
+     */
+    @Test
+    default void afterALookThatFoundNoKeptRangeRefillsLookAgainOnlyAfterSixteenBlocksFromTheRowAndASecond() {
+        SequenceStore rows = subject().newStore();
+        create(rows, "orders", 1, 10, MAX);
+        AtomicInteger looks = new AtomicInteger();
+        SequenceStore store = new ForwardingSequenceStore(rows) {
+            @Override
+            public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
+                looks.incrementAndGet();
+                return delegate.takeKept(sequence, count, maxValue);
+            }
+
+            @Override
+            public Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
+                looks.incrementAndGet();
+                return delegate.takeKept(sequence, from, count, maxValue);
+            }
+        };
+        AtomicLong now = new AtomicLong();
+        SequenceSettings settings = settings(Strategy.BATCH).blockSize(10).adaptive(false).build();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).defaults(settings).ticker(now::get).build()) {
+            Sequence orders = registry.sequence("orders");
+            LongStream.Builder received = LongStream.builder();
+            Arrays.stream(take(orders, 170)).forEach(received); // 17 blocks of the row, [1, 171)
+            assertThat(looks).as("only the first block looked: sixteen blocks, but no second, since").hasValue(1);
+
+            SequenceStore other = subject().sameRows(rows);
+            assertThat(other.reserve("orders", 30, MAX)).isEqualTo(new ReservedRange(171, 201));
+            assertThat(other.keep("orders", 171, 201)).as("an instance that stops").isTrue();
+            now.addAndGet(Duration.ofSeconds(1).toNanos());
+            Arrays.stream(take(orders, 30)).forEach(received);
+            assertThat(looks).as("a look after the second, and at each refill after one that took a range")
+                    .hasValue(4);
+            Arrays.stream(take(orders, 10)).forEach(received);
+            assertThat(looks).as("a look that found nothing: this block is the row's").hasValue(5);
+            Arrays.stream(take(orders, 10)).forEach(received);
+            now.addAndGet(Duration.ofSeconds(1).toNanos());
+            Arrays.stream(take(orders, 10)).forEach(received);
+            assertThat(looks).as("a second, but two blocks of the row since the last look").hasValue(5);
+            assertThat(received.build().toArray()).containsExactly(LongStream.range(1, 231).toArray());
+            assertThat(rows.keptRanges("orders")).isEmpty();
+        }
+    }
+
+    /**
+     * Instances on stores of their own start together on many kept ranges and climb them in their refills, racing
+     * for the same ranges and splitting them, then reserve from the row: every value is handed out once, each
+     * thread's values increase, and after all stopped every value below the row is received, kept or discarded.
+     */
+    @TestFactory
+    default Stream<DynamicTest> instancesRacingForKeptRangesInTheirRefillsHandOutEveryValueOnce() {
+        return perStrategy(List.of(Strategy.BATCH, Strategy.ASYNC_BATCH), strategy -> {
+            SequenceStore store = subject().newStore();
+            create(store, "orders", 1, 25, MAX);
+            store.reserve("orders", 1000, MAX);
+            for (long first = 1; first < 1001; first += 40) {
+                assertThat(store.keep("orders", first, Math.min(first + 40, 1001))).isTrue();
+            }
+            SequenceSettings settings = settings(strategy).blockSize(25).lowWatermark(10).adaptive(false).build();
+            ExecutorService pool = Executors.newCachedThreadPool();
+            List<SequenceRegistry> registries = new java.util.ArrayList<>();
+            try {
+                List<Callers> callers = new java.util.ArrayList<>();
+                List<Sequence> sequences = new java.util.ArrayList<>();
+                CountDownLatch go = new CountDownLatch(1);
+                for (int i = 0; i < INSTANCES + 1; i++) {
+                    SequenceRegistry registry = SequenceRegistry.builder(subject().sameRows(store)).defaults(settings)
+                            .build();
+                    registries.add(registry);
+                    sequences.add(registry.sequence("orders"));
+                    callers.add(new Callers());
+                    callers.get(i).start(pool, 2, sequences.get(i), this::take, go);
+                }
+                go.countDown();
+                await().atMost(Duration.ofMinutes(2)).until(() -> sequences.stream()
+                        .allMatch(sequence -> sequence.stats().issued() > 300));
+                LongStream.Builder received = LongStream.builder();
+                long discarded = 0;
+                for (int i = 0; i < registries.size(); i++) {
+                    registries.get(i).close();
+                    callers.get(i).closeReturnedAt = System.nanoTime();
+                }
+                for (int i = 0; i < registries.size(); i++) {
+                    Arrays.stream(callers.get(i).awaitAll()).forEach(received);
+                    assertThat(callers.get(i).unexpected).isEmpty();
+                    assertIncreasingPerThread(callers.get(i));
+                    discarded += sequences.get(i).stats().discarded();
+                }
+                assertEveryValueBelowTheRowReceivedKeptOrDiscarded(store,
+                        Concurrently.assertUnique(received.build().toArray()), discarded);
+            } finally {
+                pool.shutdownNow();
+                registries.forEach(SequenceRegistry::close);
+            }
+        });
+    }
+
+    /**
+     * Asserts that every value below the row's {@code next_value} was received (each once: {@code sorted} is the
+     * sorted unique values received), is still kept for the fleet, or was discarded by a bulk call cut short by a
+     * close, and that none above it was received.
+     */
+    private static void assertEveryValueBelowTheRowReceivedKeptOrDiscarded(SequenceStore store, long[] sorted,
+            long discarded) {
+        long next = store.nextValue("orders").orElseThrow();
+        long kept = store.keptRanges("orders").stream().mapToLong(ReservedRange::count).sum();
+        assertThat(sorted).isNotEmpty();
+        assertThat(sorted[sorted.length - 1]).isLessThan(next);
+        assertThat(next - 1).as("values below next_value: received, kept, or discarded by bulk calls cut short")
+                .isEqualTo(sorted.length + kept + discarded);
+    }
+
+    /** Asserts that each caller thread received increasing values: a JVM's blocks never go below its earlier ones. */
+    private static void assertIncreasingPerThread(Callers callers) {
+        for (long[] ofOneThread : callers.values) {
+            for (int i = 1; i < ofOneThread.length; i++) {
+                assertThat(ofOneThread[i]).as("a thread's value after " + ofOneThread[i - 1])
+                        .isGreaterThan(ofOneThread[i - 1]);
+            }
+        }
     }
 
     @Test
@@ -243,10 +433,7 @@ public interface GiveBackContract extends StoreContract {
                 assertThat(report.lost()).as(report.message()).isZero();
                 assertThat(report.failed()).as(report.message()).isFalse();
             });
-            long next = store.nextValue("orders").orElseThrow();
-            long kept = store.keptRanges("orders").stream().mapToLong(ReservedRange::count).sum();
-            assertThat(next - 1).as("values below next_value: received, kept, or discarded by bulk calls cut short")
-                    .isEqualTo(fleet.received.length + kept + fleet.discarded);
+            assertEveryValueBelowTheRowReceivedKeptOrDiscarded(store, fleet.received, fleet.discarded);
         });
     }
 
@@ -313,6 +500,7 @@ public interface GiveBackContract extends StoreContract {
             for (Instance instance : all) {
                 Arrays.stream(instance.callers().awaitAll()).forEach(received);
                 assertThat(instance.callers().unexpected).isEmpty();
+                assertIncreasingPerThread(instance.callers());
                 assertThat(instance.callers().endings).allSatisfy(message ->
                         assertThat(message).contains("sequence 'orders'").contains("closed"));
                 discarded += instance.orders().stats().discarded();
@@ -424,14 +612,9 @@ public interface GiveBackContract extends StoreContract {
                 long[] receivedB = callersOfB.awaitAll();
                 assertThat(callersOfA.unexpected).isEmpty();
                 assertThat(callersOfB.unexpected).isEmpty();
-                long[] sorted = Concurrently.assertUnique(LongStream.concat(Arrays.stream(receivedA),
-                        Arrays.stream(receivedB)).toArray());
-                long next = store.nextValue("orders").orElseThrow();
-                long discarded = a.stats().discarded() + b.stats().discarded();
-                long kept = store.keptRanges("orders").stream().mapToLong(ReservedRange::count).sum();
-                assertThat(sorted[sorted.length - 1]).isLessThan(next);
-                assertThat(next - 1).as("values below next_value: received, kept, or discarded by either")
-                        .isEqualTo(sorted.length + kept + discarded);
+                assertEveryValueBelowTheRowReceivedKeptOrDiscarded(store, Concurrently.assertUnique(
+                        LongStream.concat(Arrays.stream(receivedA), Arrays.stream(receivedB)).toArray()),
+                        a.stats().discarded() + b.stats().discarded());
             } finally {
                 pool.shutdownNow();
             }

@@ -53,8 +53,8 @@ class SeqgenShutdownTest {
 
         assertThat(output)
                 .containsPattern("INFO .*dev\\.seqgen\\.SequenceRegistry *: sequence 'orders' \\(async-batch\\) closed"
-                        + " after issuing 3 values: kept \\[4, 101\\) for the fleet \\(another instance reserved"
-                        + " after this one\\); lost nothing")
+                        + " after issuing 3 values: kept \\[4, 101\\) for the fleet \\(the row has moved"
+                        + " past it\\); lost nothing")
                 .containsPattern("INFO .*dev\\.seqgen\\.SequenceRegistry *: sequence 'invoices' \\(batch\\) closed"
                         + " after issuing 1 value: gave back \\[2, 101\\) to the row; lost nothing");
     }
