@@ -146,7 +146,8 @@ class FlushTimeNumbersTest {
      * from two SYNC sequences; a third of the transactions roll back, half of those before their flush (no number
      * was ever taken) and half after it; some run a query in the middle that flushes early. Committed numbers are
      * exactly 1..n per sequence, consecutive within a transaction in insertion order, and a reader only ever sees
-     * a prefix 1..k of the invoice numbers: they commit in number order.
+     * a prefix 1..k of the invoice numbers: they commit in number order (on MariaDB a number may become visible late,
+     * never lost: {@link NumberOrderReader}).
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.seqgen.testing.TestDatabase#all")
@@ -163,10 +164,11 @@ class FlushTimeNumbersTest {
             // The writers start once the reader has taken its first snapshot, so that it reads while they write
             // however the machine schedules the two.
             CountDownLatch reading = new CountDownLatch(1);
+            NumberOrderReader order = new NumberOrderReader(db, () -> numbers(db.dataSource(), INVOICES));
             CompletableFuture<Integer> reader = CompletableFuture.supplyAsync(() -> {
                 int snapshots = 0;
                 do {
-                    assertPrefix(numbers(db.dataSource(), INVOICES));
+                    order.check();
                     snapshots++;
                     reading.countDown();
                 } while (running.get());
@@ -593,15 +595,6 @@ class FlushTimeNumbersTest {
                 .allSatisfy(sql -> assertThat(sql).contains(seqgen));
         assertThat(others.stream().filter(sql -> sql.contains("update " + seqgen))).as("increments of seqgen's row")
                 .hasSize(increments);
-    }
-
-    private static void assertPrefix(long[] numbers) {
-        for (int i = 0; i < numbers.length; i++) {
-            if (numbers[i] != i + 1) {
-                throw new AssertionError("a reader saw invoice number " + numbers[i] + " before number " + (i + 1)
-                        + " was visible: " + numbers.length + " invoices visible");
-            }
-        }
     }
 
     private static long[] numbers(DataSource dataSource, String table) {
