@@ -154,6 +154,22 @@ final class HibernateTesting {
         }
     }
 
+    /** Inserts each row's values, in order, with {@code sql}, and commits them, as an application's existing data. */
+    static void insert(DataSource dataSource, String sql, Object[]... rows) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); PreparedStatement insert = connection.prepareStatement(
+                sql)) {
+            for (Object[] row : rows) {
+                for (int i = 0; i < row.length; i++) {
+                    insert.setObject(i + 1, row[i]);
+                }
+                insert.executeUpdate();
+            }
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        }
+    }
+
     /** Every message of the cause chain, for errors that Hibernate wraps. */
     static String messages(Throwable thrown) {
         StringBuilder messages = new StringBuilder();

@@ -1,5 +1,6 @@
 package dev.seqgen.hibernate;
 
+import static dev.seqgen.hibernate.HibernateTesting.insert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,7 +8,6 @@ import dev.seqgen.testing.Concurrently;
 import dev.seqgen.testing.TestDatabase;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.LocalDate;
@@ -271,21 +271,6 @@ class NumberSeriesTest {
             transaction.commit();
         }
         return invoice;
-    }
-
-    private static void insert(DataSource dataSource, String sql, Object[]... rows) throws Exception {
-        try (Connection connection = dataSource.getConnection(); PreparedStatement insert = connection.prepareStatement(
-                sql)) {
-            for (Object[] row : rows) {
-                for (int i = 0; i < row.length; i++) {
-                    insert.setObject(i + 1, row[i]);
-                }
-                insert.executeUpdate();
-            }
-            if (!connection.getAutoCommit()) {
-                connection.commit();
-            }
-        }
     }
 
     private static Map<String, List<Long>> numbersByTenant(DataSource dataSource, String table) throws Exception {

@@ -137,12 +137,7 @@ class SchemaPerTenantTest {
                 }
             }
         } finally {
-            for (String tenant : tenants) {
-                dropSchema(db, dataSource, tenant);
-            }
-            dataSource.close();
-            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified);
-            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified + "_kept");
+            cleanUp(db, dataSource, tenants, centralSchema(db, db.dataSource()) + "." + unqualified);
         }
     }
 
@@ -213,12 +208,7 @@ class SchemaPerTenantTest {
                 }
             }
         } finally {
-            for (String tenant : tenants) {
-                dropSchema(db, dataSource, tenant);
-            }
-            dataSource.close();
-            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified);
-            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified + "_kept");
+            cleanUp(db, dataSource, tenants, centralSchema(db, db.dataSource()) + "." + unqualified);
         }
     }
 
@@ -263,10 +253,7 @@ class SchemaPerTenantTest {
                 assertThat(List.of(doc.number(), note.number())).containsExactly(9L, 10L);
             }
         } finally {
-            dropSchema(db, dataSource, "acme");
-            dataSource.close();
-            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified);
-            db.dropTable(centralSchema(db, db.dataSource()) + "." + unqualified + "_kept");
+            cleanUp(db, dataSource, List.of("acme"), centralSchema(db, db.dataSource()) + "." + unqualified);
         }
     }
 
@@ -297,10 +284,7 @@ class SchemaPerTenantTest {
             }
             assertThat(count(dataSource, schema(db, "initech") + ".schema_doc")).isZero();
         } finally {
-            dropSchema(db, dataSource, "initech");
-            dataSource.close();
-            db.dropTable(table);
-            db.dropTable(table + "_kept");
+            cleanUp(db, dataSource, List.of("initech"), table);
         }
     }
 
@@ -365,12 +349,7 @@ class SchemaPerTenantTest {
                 }
             }
         } finally {
-            for (String tenant : tenants) {
-                dropSchema(db, dataSource, tenant);
-            }
-            dataSource.close();
-            db.dropTable(table);
-            db.dropTable(table + "_kept");
+            cleanUp(db, dataSource, tenants, table);
         }
     }
 
@@ -422,12 +401,7 @@ class SchemaPerTenantTest {
                         "schema_doc_numbers#acme")).isEqualTo(4);
             }
         } finally {
-            for (String tenant : tenants) {
-                dropSchema(db, dataSource, tenant);
-            }
-            dataSource.close();
-            db.dropTable(centralSchema(db, db.dataSource()) + "." + table);
-            db.dropTable(centralSchema(db, db.dataSource()) + "." + table + "_kept");
+            cleanUp(db, dataSource, tenants, centralSchema(db, db.dataSource()) + "." + table);
         }
     }
 
@@ -485,6 +459,17 @@ class SchemaPerTenantTest {
         TenantDatabases.execute(dataSource, (db == TestDatabase.MARIADB ? "CREATE DATABASE " : "CREATE SCHEMA ")
                 + schema, "CREATE TABLE " + schema + ".schema_doc (id BIGINT PRIMARY KEY, number BIGINT NOT NULL,"
                 + " tag INT NOT NULL)");
+    }
+
+    /** Drops the tenants' schemas, closes the tenants' pool and drops seqgen's table with its kept ranges. */
+    private static void cleanUp(TestDatabase db, HikariDataSource dataSource, List<String> schemas,
+            String seqgenTable) {
+        for (String schema : schemas) {
+            dropSchema(db, dataSource, schema);
+        }
+        dataSource.close();
+        db.dropTable(seqgenTable);
+        db.dropTable(seqgenTable + "_kept");
     }
 
     private static void dropSchema(TestDatabase db, DataSource dataSource, String tenant) {

@@ -10,8 +10,7 @@ import dev.seqgen.Setting;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.testing.TestDatabase;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
@@ -170,19 +169,9 @@ class SeriesWarmUpTest {
         return invoice.number();
     }
 
-    private static void insert(DataSource dataSource, Object[]... rows) throws Exception {
-        try (Connection connection = dataSource.getConnection(); PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO " + TABLE + " (id, tenant, issueDate, number) VALUES (?, ?, ?, ?)")) {
-            for (Object[] row : rows) {
-                for (int i = 0; i < row.length; i++) {
-                    insert.setObject(i + 1, row[i]);
-                }
-                insert.executeUpdate();
-            }
-            if (!connection.getAutoCommit()) {
-                connection.commit();
-            }
-        }
+    private static void insert(DataSource dataSource, Object[]... rows) throws SQLException {
+        HibernateTesting.insert(dataSource, "INSERT INTO " + TABLE + " (id, tenant, issueDate, number)"
+                + " VALUES (?, ?, ?, ?)", rows);
     }
     /** The blocks the assertions count on: 10 numbers, 20 ids (tuning is configuration, not an attribute). */
     private static Map<String, Object> blocks(Map<String, Object> settings) {
