@@ -26,6 +26,7 @@ import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -118,12 +119,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
      */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
     /**
-     * The sequences a generator takes values from in series only, with that generator's settings, by name, as
-     * registered; read without a lock by {@link #seriesSequences}.
+     * Every sequence a generator registered, by name, in the order registered, flagged series-only if a generator takes
+     * its values from series only; its own lock, so {@link #seriesSequences} waits for no start-up I/O.
      */
-    private final transient Map<String, SequenceSettings> seriesOnly = new ConcurrentHashMap<>();
-    /** The settings of every sequence a generator registered, by name: those a warm-up opens series of. Guarded. */
-    private final transient Map<String, SequenceSettings> registered = new LinkedHashMap<>();
+    private final transient Map<String, Registered> registered = Collections.synchronizedMap(new LinkedHashMap<>());
+
+    private record Registered(SequenceSettings settings, boolean seriesOnly) {
+    }
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
@@ -188,10 +190,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
             known.declare(registration.name(), registration.settings());
         }
         pending.add(registration);
-        registered.putIfAbsent(registration.name(), registration.settings());
-        if (registration.seriesOnly()) {
-            seriesOnly.putIfAbsent(registration.name(), registration.settings());
-        }
+        registered.merge(registration.name(), new Registered(registration.settings(), registration.seriesOnly()),
+                (first, added) -> added.seriesOnly() && !first.seriesOnly() ? added : first);
     }
 
     /**
@@ -199,7 +199,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
      * open; no lock, no I/O.
      */
     SortedMap<String, SequenceSettings> seriesSequences() {
-        return new TreeMap<>(seriesOnly);
+        SortedMap<String, SequenceSettings> seriesOnly = new TreeMap<>();
+        registered.forEach((name, known) -> {
+            if (known.seriesOnly()) {
+                seriesOnly.put(name, known.settings());
+            }
+        });
+        return seriesOnly;
     }
 
     /** The registries of the counters kept with each tenant's data, held now; none before the first; no lock. */
@@ -415,14 +421,14 @@ final class SeqgenRegistryService implements Service, Stoppable {
             return;
         }
         source.seriesWarmUp().forEach((name, keys) -> {
-            SequenceSettings settings = registered.get(name);
-            if (settings == null) {
+            Registered known = registered.get(name);
+            if (known == null) {
                 throw new SequenceConfigurationException(SeqgenHibernate.SERIES_WARM_UP_PREFIX + name,
                         String.join(",", keys), "keys of a sequence this session factory's entities number in"
                                 + " series; none numbers sequence '" + name + "' (its entities number "
                                 + String.join(", ", registered.keySet()) + ")");
             }
-            warmUpSeries(name, keys, tenantOf(factory), settings.acquireTimeout());
+            warmUpSeries(name, keys, tenantOf(factory), known.settings().acquireTimeout());
         });
     }
 
@@ -448,10 +454,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
             Duration timeout) {
         start();
         long deadline = System.nanoTime() + timeout.toNanos();
-        SequenceSettings settings = registered.get(name);
-        if (settings == null) {
+        Registered known = registered.get(name);
+        if (known == null) {
             return false;
         }
+        SequenceSettings settings = known.settings();
         String setting = SeqgenHibernate.SERIES_WARM_UP_PREFIX + name;
         List<SeriesTable> tables = seriesTables.getOrDefault(name, Map.of()).values().stream()
                 .filter(table -> table.series() != null).toList();
