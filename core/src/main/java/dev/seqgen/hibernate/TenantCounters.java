@@ -5,7 +5,6 @@ import dev.seqgen.Ticker;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -17,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.jspecify.annotations.Nullable;
@@ -185,7 +183,7 @@ final class TenantCounters {
      * tables are its migrations'). Its database is detected on a connection of the tenant's, once.
      */
     JdbcSequenceStore storeOf(Object tenant) {
-        return stores.computeIfAbsent(tenant, key -> JdbcSequenceStore.builder(new TenantDataSource(tenants, key))
+        return stores.computeIfAbsent(tenant, key -> JdbcSequenceStore.builder(tenantDataSource(tenants, key))
                 .table(table).createTable(false).build());
     }
 
@@ -223,70 +221,46 @@ final class TenantCounters {
      * A tenant's connections as a {@code DataSource}, for a store: a connection from the
      * {@code MultiTenantConnectionProvider} for the tenant, whose {@code close()} gives it back to the provider.
      */
-    private record TenantDataSource(MultiTenantConnectionProvider<Object> tenants, Object tenant)
-            implements DataSource {
-
-        @Override
-        public Connection getConnection() throws SQLException {
-            Connection connection = tenants.getConnection(tenant);
-            AtomicBoolean released = new AtomicBoolean();
-            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                        if (method.getName().equals("close") && method.getParameterCount() == 0) {
-                            if (released.compareAndSet(false, true)) {
-                                tenants.releaseConnection(tenant, connection);
-                            }
-                            return null;
+    private static DataSource tenantDataSource(MultiTenantConnectionProvider<Object> tenants, Object tenant) {
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getConnection" -> {
+                        if (args != null) {
+                            throw new SQLFeatureNotSupportedException("a tenant's connections come from its provider");
                         }
-                        if (method.getName().equals("isClosed") && released.get()) {
-                            return true;
+                        yield tenantConnection(tenants, tenant);
+                    }
+                    case "getLogWriter", "setLogWriter", "setLoginTimeout" -> null;
+                    case "getLoginTimeout" -> 0;
+                    case "isWrapperFor" -> false;
+                    case "equals" -> proxy == args[0];
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "toString" -> "connections of tenant '" + tenant + "'";
+                    case "unwrap" -> throw new SQLException("not a wrapper");
+                    default -> throw new SQLFeatureNotSupportedException();
+                });
+    }
+
+    private static Connection tenantConnection(MultiTenantConnectionProvider<Object> tenants, Object tenant)
+            throws SQLException {
+        Connection connection = tenants.getConnection(tenant);
+        AtomicBoolean released = new AtomicBoolean();
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                        if (released.compareAndSet(false, true)) {
+                            tenants.releaseConnection(tenant, connection);
                         }
-                        try {
-                            return method.invoke(connection, args);
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    });
-        }
-
-        @Override
-        public Connection getConnection(String username, String password) throws SQLException {
-            throw new SQLFeatureNotSupportedException("a tenant's connections come from its provider");
-        }
-
-        @Override
-        public PrintWriter getLogWriter() {
-            return null;
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) {
-            // no log writer
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) {
-            // the provider's connections have their own
-        }
-
-        @Override
-        public int getLoginTimeout() {
-            return 0;
-        }
-
-        @Override
-        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            throw new SQLFeatureNotSupportedException();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> type) throws SQLException {
-            throw new SQLException("not a wrapper");
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> type) {
-            return false;
-        }
+                        return null;
+                    }
+                    if (method.getName().equals("isClosed") && released.get()) {
+                        return true;
+                    }
+                    try {
+                        return method.invoke(connection, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 }
