@@ -68,10 +68,7 @@ public final class SequenceRegistry implements AutoCloseable {
     private final Map<CounterKind, SequenceStore> stores;
     private final SequenceSettings defaults;
     private final Map<String, SequenceSettings> perSequence;
-    /**
-     * Where the values set for each sequence came from, by setting, for the sequences whose builder was told
-     * ({@link Builder#sequence(String, SequenceSettings, Map)}).
-     */
+    /** Where each sequence's values were set, by setting, where the builder was told. */
     private final Map<String, Map<Setting, String>> sources;
     private final Executor executor;
     private final @Nullable ExecutorService ownedExecutor;
@@ -99,10 +96,8 @@ public final class SequenceRegistry implements AutoCloseable {
     /** This registry's periodic {@link #releaseIdleSeries()} once a series is open; null before, and after close. */
     private @Nullable ScheduledFuture<?> sweeps;
     /**
-     * The names whose row this registry has made sure of (created, or found), by {@link #createSequence} or a
-     * sequence's creation: a row is created once per registry, by whichever user comes first, never again.
-     * Guarded by itself; entered inside the bin lock of {@link #sequences} (creation) and alone (createSequence),
-     * never the other way round.
+     * The rows this registry made sure of, once each. Guarded by itself; entered inside the bin lock of
+     * {@link #sequences} or alone, never the other way round.
      */
     private final Set<String> rows = new HashSet<>();
     /** The settings users declared for a name before creating it ({@link #declare}); the first declaration wins. */
@@ -134,10 +129,7 @@ public final class SequenceRegistry implements AutoCloseable {
                 + (perSequence.isEmpty() ? "" : "; per sequence: " + describePerSequence()));
     }
 
-    /**
-     * The defaults for the start-up line: every setting, a skip range only when one is set, and beside sequential
-     * keys with the sequences it is for (a skip range needs bit-reversed keys, which an annotation may give).
-     */
+    /** The defaults for the start-up line; a skip range only when set. */
     private static String describeDefaults(SequenceSettings defaults) {
         StringJoiner text = new StringJoiner(", ", "{", "}");
         for (Setting setting : Setting.values()) {
@@ -151,11 +143,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return text.toString();
     }
 
-    /**
-     * The sequences with settings of their own, for the start-up line, by name: the values set for each, by their
-     * source, where the builder was told them; otherwise the values that differ from the defaults, said so (a value
-     * that follows from another setting, such as the low watermark from the block size, is left out).
-     */
+    /** The sequences with settings of their own, for the start-up line: what was set and where, or what differs. */
     private String describePerSequence() {
         StringJoiner text = new StringJoiner(", ");
         new TreeMap<>(perSequence).forEach((name, settings) -> {
@@ -241,13 +229,9 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns one series of a sequence: a counter of its own for one value of the key a business numbers by (a
-     * tenant, an issuing company, a fiscal year, or several of them), with the sequence's settings and guarantees
-     * ({@code SYNC}: gapless and ordered within the series). Its row is created on first use at the settings'
-     * initial value, by whichever registry comes first (two instances starting a new series at once make one row),
-     * and is the row {@link #seriesRow(String, String) name#key}. The returned {@link Sequence}'s
-     * {@link Sequence#name() name} is that row's name; its values are unique within the series, not across series.
-     * A series is created with the settings {@link #settingsFor(String) configured for the sequence}.
+     * Returns one series of a sequence: a counter of its own for one key (a tenant, a year, or several parts), with
+     * the sequence's {@link #settingsFor(String) configured settings} and guarantees. Its row,
+     * {@link #seriesRow(String, String) name#key}, is created on first use; values are unique within the series.
      *
      * @param name the sequence name
      * @param key the series key, from {@link #seriesKey(List)} or one part of its rules
@@ -262,8 +246,7 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns one series of a sequence, as {@link #series(String, String)}, creating it with the given settings on
-     * first use: the settings of the sequence it belongs to.
+     * Returns one series of a sequence, as {@link #series(String, String)}, created with the given settings.
      *
      * @param name the sequence name
      * @param key the series key
@@ -307,9 +290,7 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Makes sure the row of one series exists, as {@link #createSequence(String, SequenceSettings)} does for a
-     * sequence, without opening it: for frameworks that move a new series above the numbers its rows already hold
-     * ({@link SequenceStore#advance}) before its first value.
+     * Makes sure the row of one series exists without opening it, as {@link #createSequence(String, SequenceSettings)}.
      *
      * @param name the sequence name
      * @param key the series key
@@ -326,8 +307,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the name of the row that counts one series of a sequence: {@code name#key}. A sequence name cannot
-     * hold {@code #}, so no series row is ever another sequence's.
+     * Returns the name of the row that counts one series of a sequence: {@code name#key} ({@code #} is never in a
+     * sequence name).
      *
      * @param name the sequence name
      * @param key the series key: 1 or more parts joined by {@code /}, each of letters, digits, space and
@@ -368,11 +349,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns one series if it is open in this registry now, without opening it, creating its row or any other I/O:
-     * for frameworks that look a series up on each use instead of keeping every series they ever used, so that what
-     * they hold follows the series the registry keeps open (a series released as idle is not returned, and the
-     * caller opens it again through {@link #series(String, String, SequenceSettings)}). The look-up is a string
-     * concatenation, one map read and one volatile read; a key that is not valid is simply not found.
+     * Returns one series if it is open in this registry now (not released as idle), without opening it and without
+     * I/O; a key that is not valid is not found.
      *
      * @param name the sequence name
      * @param key the series key
@@ -385,8 +363,7 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the series open in this registry of a sequence, by key, for listings: an operator's view of which
-     * series are in use, never read on the value path.
+     * Returns the series of a sequence open in this registry, by key, for listings.
      *
      * @param name the sequence name
      * @return the open series' sequences, by key, in key order
@@ -410,10 +387,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return count;
     }
 
-    /**
-     * The series of a sequence in the registry's map, those being released included (until their counts are their
-     * group's, see {@link #release}); for statistics, never on a value's path.
-     */
+    /** The series of a sequence in the map, those being released included; for statistics. */
     private List<SeriesSequence> seriesInMap(String name) {
         String prefix = name + SERIES_SEPARATOR;
         List<SeriesSequence> open = new ArrayList<>();
@@ -442,18 +416,11 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Releases the series not used for the {@linkplain Builder#seriesIdleTimeout idle timeout}: each is closed as the
-     * registry's close closes a sequence (the values it held and had not handed out go back to its row, or are kept
-     * for the fleet; nothing is handed out twice) and dropped from the registry, so that a JVM holds memory for the
-     * series in use, not for every tenant or year it ever numbered. The next use of a released series opens it
-     * again, from its row, as a first use does; a caller that kept the released {@link Sequence} may go on using it:
-     * it forwards to the series opened again. A series with a call under way is not released. The registry runs
-     * this itself, on a daemon thread all the JVM's registries share, every half idle timeout (at most every
-     * minute) while a series is open; a series is released between one and about two idle timeouts after its last
-     * use.
-     *
-     * <p>What the release did is logged once per sequence and sweep: at DEBUG, or at WARNING when values were lost
-     * (the store failed), naming those series.
+     * Releases the series not used for the {@linkplain Builder#seriesIdleTimeout idle timeout}: each is closed as
+     * {@link #close()} closes a sequence (unused values go back or are kept) and dropped; its next use opens it
+     * again, and a {@link Sequence} kept by a caller forwards to it. A series with a call under way stays. The
+     * registry runs this on a shared daemon thread every half idle timeout (at most every minute) while a series is
+     * open. Logged once per sequence and sweep: DEBUG, or WARNING when values were lost.
      *
      * @return how many series were released
      */
@@ -497,12 +464,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return count;
     }
 
-    /**
-     * Releases one series if no call is inside it: see {@link SeriesSequence} for why no value is handed out twice
-     * and no closed series serves.
-     *
-     * @return the close report, or null if a call was inside (or the series was released already)
-     */
+    /** Releases one series if no call is inside it (see {@link SeriesSequence}); null if it was not released. */
     private @Nullable CloseReport release(SeriesSequence series) {
         synchronized (series) {
             Sequence open = series.release();
@@ -531,10 +493,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Stops the periodic release once the registry holds no series, so that a registry whose series were all
-     * released is held by nothing of seqgen's (a tenant's registry that no tenant uses any more can then be
-     * collected); the next series' opening starts it again. Under {@link #sweeperStart}, as the start is, which
-     * comes after the series is in the map: either this sees that series, or the start follows and restarts.
+     * Stops the periodic release once no series is open, so that nothing holds an unused registry. Under
+     * {@link #sweeperStart}, as the start, which follows the series' insertion: this sees it, or the start follows.
      */
     private void stopSweeperIfNoSeries() {
         synchronized (sweeperStart) {
@@ -551,24 +511,12 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * Returns the clock the registry reads, for frameworks that build registries beside it on the same clock (seqgen's
-     * Hibernate support makes one per tenant whose counters are in the tenant's own table).
-     *
-     * @return the registry's ticker
-     */
+    /** {@return the clock the registry reads, for registries built beside it} */
     public Ticker ticker() {
         return ticker;
     }
 
-    /**
-     * Returns the factory of metrics trackers the registry was built with ({@link Builder#metrics}), for frameworks
-     * that keep series in registries beside it and publish their gauges where this registry publishes its own
-     * (seqgen's Hibernate support counts the series of tenants' own tables in one {@code seqgen.series.open} gauge
-     * per sequence).
-     *
-     * @return the factory; the no-op one when none was set
-     */
+    /** {@return the factory of metrics trackers the registry was built with; the no-op one when none was set} */
     public SequenceMetricsTrackerFactory metrics() {
         return metrics;
     }
@@ -588,11 +536,7 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * The one thread of the JVM that releases idle series, for every registry: a JVM may hold a registry per tenant
-     * (seqgen's Hibernate support makes one per tenant whose counters are in its own table), and a thread each would
-     * be a thread per tenant. Made at the first series of any registry; a daemon, so it never keeps the JVM alive.
-     */
+    /** The one daemon thread of the JVM that releases idle series, for every registry (there may be one per tenant). */
     private static final class IdleSeriesThread {
 
         static final ScheduledThreadPoolExecutor EXECUTOR = executor();
@@ -668,9 +612,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Checks that a sequence this registry already has under {@code name} (if any) has {@code settings}: what
-     * {@link #sequence(String, SequenceSettings)} checks, for frameworks that register users of a sequence before
-     * it is created and want a disagreement to fail at start-up. No I/O.
+     * Checks that a sequence this registry already has under {@code name} (if any) has {@code settings}, as
+     * {@link #sequence(String, SequenceSettings)} does. No I/O.
      *
      * @param name the sequence name
      * @param settings the settings a user of the sequence asks for
@@ -699,11 +642,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Makes sure the row of a sequence exists in the store, without opening the sequence: created (with the
-     * table, where the store creates it) at the settings' initial value when it is missing, left as it is when it
-     * exists. Transient store errors (two JVMs creating the row at once under SERIALIZABLE isolation, a lost
-     * connection) are retried with backoff within the settings' acquire timeout, as on first use. Frameworks
-     * call it at start-up so that a store that cannot create a row fails there.
+     * Makes sure the row of a sequence exists, without opening the sequence: created at the initial value when
+     * missing, left as it is otherwise; transient store errors are retried within the acquire timeout.
      *
      * @param name the sequence name
      * @param settings the settings of the sequence (the initial value, the acquire timeout, and what the store
@@ -717,11 +657,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Makes sure the row of a sequence exists, with the settings that govern it: those a user
-     * {@linkplain #declare declared} for the name (a mapped entity's annotation merged with the configuration),
-     * otherwise the configured ones ({@link #settingsFor}). For frameworks that create configured sequences at
-     * start-up without knowing who else uses them. As {@link #createSequence(String, SequenceSettings)}, a row
-     * already made sure of by this registry is not created again.
+     * {@link #createSequence(String, SequenceSettings)} with the settings {@linkplain #declare declared} for the name,
+     * otherwise the configured ones ({@link #settingsFor}).
      *
      * @param name the sequence name
      * @throws SequenceConfigurationException if the name is not valid, or the store cannot serve the settings
@@ -732,9 +669,7 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Declares the settings a user of a sequence will open it with, before its row exists and without I/O: a
-     * framework that reads its users' settings early (seqgen's Hibernate generators, while Hibernate reads the
-     * mappings) declares them, so that whoever creates the row first, {@link #createSequence(String)} included,
+     * Declares the settings a user will open a sequence with, without I/O, so that whoever creates the row first
      * creates it with them. The first declaration of a name fixes its settings; a later one must agree.
      *
      * @param name the sequence name
@@ -751,10 +686,7 @@ public final class SequenceRegistry implements AutoCloseable {
         requireSettings(name, settings);
     }
 
-    /**
-     * Creates the row unless this registry made sure of it before. Held under the lock for the creation's I/O:
-     * start-up and first values only, and a second user of the name must wait for the row anyway.
-     */
+    /** Creates the row unless made sure of before; the lock is held over the I/O (a second user must wait anyway). */
     private void createRowOnce(String name, SequenceSettings settings, SequenceStore served) {
         synchronized (rows) {
             if (rows.contains(name)) {
@@ -765,11 +697,7 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * The store of the settings' kind; a kind the registry has no store for is a configuration error of the
-     * sequence. A kind left unset means the primary store, or for SYNC the table store if there is one (SYNC
-     * needs a row that rolls back with the caller's transaction).
-     */
+    /** The store of the settings' kind; unset: the primary store, or for SYNC the table store if there is one. */
     private SequenceStore storeFor(String name, SequenceSettings settings) {
         if (!settings.kindSet()) {
             return settings.strategy() == Strategy.SYNC ? stores.getOrDefault(CounterKind.TABLE, store) : store;
@@ -810,13 +738,9 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * {@link #warmUp(Collection, Duration)} for every {@code batch} and {@code async-batch} sequence configured in
-     * the builder or open so far (the others hold no block), within {@code timeout} in all. Sequences that Hibernate
-     * entities use are opened through Hibernate first ({@code SeqgenHibernate.warmUp}), which puts their rows above
-     * the ids their tables hold before their first block is reserved; this call opens a configured sequence that is
-     * not open yet as {@link #sequence(String)} would, without that step. A start-up limit rather than a caller's
-     * wait: a fleet that starts at once is served one first reservation at a time, about N times the row's
-     * transaction time for N instances, which may be far longer than any caller should wait for a value.
+     * {@link #warmUp(Collection, Duration)} for every {@code batch} and {@code async-batch} sequence configured or
+     * open, within {@code timeout} in all (a start-up limit: a fleet's first reservations queue at the row).
+     * Hibernate's sequences are warmed up through {@code SeqgenHibernate.warmUp}, which first reads their tables.
      *
      * @param timeout the longest the call waits, for all the first blocks together
      * @throws SequenceUnavailableException naming a sequence whose first block is not in hand within that time
@@ -837,18 +761,13 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Opens the named sequences and waits until each holds its first block, so that the first callers find values
-     * in hand: what an application does before it reports itself ready to take traffic. The first reservations of
-     * all the sequences are under way together; the wait is bounded by {@code timeout} in all, never longer, and a
-     * reservation that has not answered by then goes on in the background (a caller then waits for it within its
-     * acquire timeout, as for any refill). A first block is the configured block size, warmed up or not (the
-     * lowest range kept for the fleet, split to that size when it is larger, or a block from the row), and each
-     * sequence logs one INFO line with it, where it came from and why it has that size; later blocks adapt to the
-     * rate and to the queue the row's reservations reveal. An ASYNC_BATCH sequence also takes its second block before
-     * the call returns, and a third when the two do not last the queue its reservations waited in (an instance the
-     * row served early in a fleet that starts at once); a block that does not come by the deadline leaves the
-     * sequence with what it holds, without an error once the first block is in hand. SYNC and ASYNC sequences hold
-     * no block: they are opened (their rows created) and nothing more.
+     * Opens the named sequences and waits until each holds its first block, before an application reports itself
+     * ready. The reservations run together, bounded by {@code timeout} in all; one not answered by then goes on in
+     * the background. A first block has the configured size (from the lowest kept range, split, or from the row),
+     * logged at INFO with its origin and why that size. An ASYNC_BATCH sequence also waits for its second block, and
+     * a third when the two do not last the queue its reservations met (docs/design.md, "The first block and the
+     * start-up queue"); once the first block is in hand, a later one missing the deadline is no error. SYNC and ASYNC
+     * sequences are only opened.
      *
      * @param names the sequence names, opened if not open yet with the settings {@linkplain #declare declared} for
      *     them, otherwise {@link #settingsFor(String) their settings}
@@ -868,19 +787,9 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Opens the named series of a sequence and waits until each holds its first block, as
-     * {@link #warmUp(Collection, Duration)} does for sequences: for the series an application knows it will number
-     * at once (its known tenants, this year), so that their first blocks are in hand before it takes traffic. A
-     * series opened here is opened as {@link #series(String, String)} opens it, with
-     * {@link #settingsFor(String) the sequence's settings}; like
-     * every series it is released again once idle ({@link #releaseIdleSeries()}). SYNC and ASYNC series hold no
-     * block: they are opened (their rows created), and nothing more.
-     *
-     * <p>A sequence that a framework {@linkplain #declare declared} (seqgen's Hibernate generators and Spring Data
-     * JDBC callbacks do, for the sequences their entities number) is left alone, with a line at INFO: the framework
-     * opens a series where its counter is (for some, a tenant's own table), after reading the numbers its entities'
-     * table already holds; a block taken or a row made here could hold one of those numbers, or be in the wrong
-     * table. Hibernate's series are warmed up through {@code SeqgenHibernate.warmUpSeries}, which reads them first.
+     * Opens the named series of a sequence, as {@link #series(String, String)}, and waits until each holds its first
+     * block, as {@link #warmUp(Collection, Duration)} does. A sequence a framework {@linkplain #declare declared} is
+     * left to that framework, with a line at INFO (Hibernate's: {@code SeqgenHibernate.warmUpSeries}).
      *
      * @param name the sequence name
      * @param keys the series keys
@@ -893,9 +802,7 @@ public final class SequenceRegistry implements AutoCloseable {
     public void warmUpSeries(String name, Collection<String> keys, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
         if (declared.containsKey(name)) {
-            // Entities number this sequence: their framework opens a series at its first use, where its counter is
-            // (a tenant's own table for some), after reading the numbers its table holds; a block or a row made here
-            // could hold one of those numbers, or be in the wrong table.
+            // A block or row made here could hold a number the entities' table has, or be in the wrong table.
             LOG.log(System.Logger.Level.INFO, () -> "seqgen: the warm-up leaves the " + keys.size() + " series of"
                     + " sequence '" + name + "' it was given: entities number it, and open each series at its first"
                     + " use, after reading the numbers their table holds");
@@ -911,9 +818,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /**
      * Waits until each of the given sequences or series holds its first block, as
-     * {@link #warmUp(Collection, Duration)} does for those it opens: for frameworks that open a series themselves,
-     * where its counter is and after reading the numbers their tables hold, before the application takes traffic.
-     * SYNC and ASYNC sequences hold no block and are not waited for.
+     * {@link #warmUp(Collection, Duration)} does for those it opens.
      *
      * @param opened sequences or series opened by this registry (or by one with its ticker)
      * @param timeout the longest the call waits, for all of them together
@@ -925,9 +830,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Whether this registry knows a sequence by its name: configured in the builder, {@linkplain #declare declared}
-     * by a framework, or open. Every name is valid for {@link #sequence(String)}; frameworks ask this to tell a
-     * name their configuration lists from a misspelt one.
+     * Whether this registry knows a sequence: configured, {@linkplain #declare declared} or open (to tell a
+     * configured name from a misspelt one).
      *
      * @param name the sequence name
      * @return whether the name is configured, declared or open
@@ -955,9 +859,7 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * {@link #warmUp(Collection, Duration)} for one sequence with the given settings, as
-     * {@link #sequence(String, SequenceSettings)} opens it: for frameworks that know a sequence's settings from its
-     * users (an entity's annotation) rather than from this registry's configuration.
+     * {@link #warmUp(Collection, Duration)} for one sequence, opened as {@link #sequence(String, SequenceSettings)}.
      *
      * @param name the sequence name
      * @param settings the settings it must have
@@ -1064,12 +966,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return names;
     }
 
-    /**
-     * Returns the store the registry was built over: the store of the default settings' kind, unless the
-     * builder was told otherwise.
-     *
-     * @return the primary store
-     */
+    /** {@return the store the registry was built over} */
     public SequenceStore store() {
         return store;
     }
@@ -1085,8 +982,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the store that serves a sequence of this name: the store of the kind of its
-     * {@linkplain #settingsFor(String) settings}, or of its own settings once it is open.
+     * Returns the store that serves a sequence: that of its kind, by its settings once open or else its
+     * {@linkplain #settingsFor(String) configured settings}.
      *
      * @param name the sequence name
      * @return the store
@@ -1098,8 +995,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the store that would serve a sequence of this name with these settings: the store of the settings'
-     * kind, or, when the kind is not set, the primary store (for SYNC, the table store if the registry has one).
+     * Returns the store that would serve a sequence with these settings: that of their kind, or when unset the
+     * primary store (for SYNC, the table store if there is one).
      *
      * @param name the sequence name, for the error message
      * @param settings the settings
@@ -1110,11 +1007,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return storeFor(name, Objects.requireNonNull(settings, "settings"));
     }
 
-    /**
-     * Returns every store of the registry, the primary one first.
-     *
-     * @return the stores
-     */
+    /** {@return every store of the registry, the primary one first} */
     public List<SequenceStore> stores() {
         List<SequenceStore> all = new ArrayList<>();
         all.add(store);
@@ -1135,10 +1028,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Closes every sequence and stops the background refills, as {@link #close()} does, and returns what became of
-     * each sequence's unused values instead of logging it: for frameworks that log where the application's log
-     * still listens (Spring Boot's starter does, before Boot shuts its logging down). A later {@link #close()} does
-     * nothing.
+     * Closes as {@link #close()} does, but returns what became of each sequence's unused values instead of logging
+     * it. A later {@link #close()} does nothing.
      *
      * @return one report per sequence this call closed; empty if the registry was closed already
      */
@@ -1164,8 +1055,7 @@ public final class SequenceRegistry implements AutoCloseable {
         } finally {
             lifecycle.writeLock().unlock();
         }
-        // One report per sequence for all its series (thousands of tenants would be thousands of lines), naming the
-        // series that lost values.
+        // One report per sequence for all its series, naming those that lost values.
         seriesReports.forEach((name, series) -> reports.add(CloseReport.ofSeries(name, series)));
         seriesGroups.values().forEach(SeriesGroup::closeTracker);
         synchronized (sweeperStart) {
@@ -1205,9 +1095,8 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Adds a store that serves the sequences of its {@link SequenceStore#kind() kind}, beside the store the
-         * registry is built over: a JDBC native-sequence store beside the table store, for example, over the same
-         * {@code DataSource}. The registry does not close the stores.
+         * Adds a store that serves the sequences of its {@link SequenceStore#kind() kind} (a native-sequence store
+         * beside the table store, say). The registry does not close the stores.
          *
          * @param other a store of a kind the registry has no store for yet
          * @return this builder
@@ -1236,9 +1125,8 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets the settings of one sequence. The registry is not told which of its values were set for it, so what it
-         * and the frameworks over it log shows the values that differ from the defaults;
-         * {@link #sequence(String, SequenceSettings, Map)} tells them.
+         * Sets the settings of one sequence; logs show the values that differ from the defaults
+         * ({@link #sequence(String, SequenceSettings, Map)} says where each was set).
          *
          * @param name the sequence name
          * @param settings its settings
@@ -1252,11 +1140,9 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets the settings of one sequence, with where each value set for it came from, so that what the registry
-         * and the frameworks over it log names those values by their source ({@link SequenceRegistry#sourcesFor}):
-         * a configuration front end passes, for example, {@code Map.of(Setting.BLOCK_SIZE,
-         * "seqgen.sequences.orders.block-size")} for the one property it read. A setting absent from
-         * {@code sources} was not set for the sequence: its value is the defaults', or follows from another setting.
+         * Sets the settings of one sequence, with where each value set for it came from (for example
+         * {@code Map.of(Setting.BLOCK_SIZE, "seqgen.sequences.orders.block-size")}), which logs name
+         * ({@link SequenceRegistry#sourcesFor}). A setting absent from {@code sources} was not set.
          *
          * @param name the sequence name
          * @param settings its settings
@@ -1309,10 +1195,8 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets how long a series may go unused before the registry releases it ({@link #releaseIdleSeries()}): its
-         * unused values go back to its row and the registry forgets it until its next use, which opens it again (one
-         * store round trip, and a new block for a batch strategy). Default {@link #DEFAULT_SERIES_IDLE_TIMEOUT}; zero
-         * keeps every series open until the registry closes. Plain sequences are never released.
+         * Sets how long a series may go unused before the registry releases it ({@link #releaseIdleSeries()}).
+         * Default {@link #DEFAULT_SERIES_IDLE_TIMEOUT}; zero keeps every series open until the registry closes.
          *
          * @param idleTimeout the idle timeout, zero or positive
          * @return this builder
