@@ -44,42 +44,8 @@ import org.jspecify.annotations.Nullable;
  * start-up path, in the order it runs. Its helpers each hold one job: where the registry and its stores come from
  * ({@link RegistrySource}), the generators' settings ({@link GeneratorSettings}), the entity columns the sequences
  * fill, checked and adopted ({@link EntityColumns}), seqgen's table in Hibernate's schema ({@link SeqgenTable}) and
- * the SYNC reservations of a flush ({@link FlushReservations}, watched by {@link FlushReservationListener}).
- *
- * <pre>
- * Design: why a service
- *
- * A registry seqgen builds must exist before the first insert and be closed when the session factory
- * closes, so that unused values are given back and the refill threads stop. Generators are created while
- * the session factory is built, but see only the (standard) service registry, never the factory. A service
- * of that registry is created on first lookup (by the first seqgen generator, at startup), shared by all
- * generators built from the registry, and stopped when it is destroyed, which the usual bootstraps
- * (Configuration, JPA, Spring) do when the session factory closes. Its stop() runs before the
- * ConnectionProvider's, because the service looked the provider up while starting.
- *
- * Design: the start-up path
- *
- * 1. Mapping (no I/O: Hibernate may read the mappings with no database, as Spring's AOT processing does). Each
- *    generator resolves its settings once (GeneratorSettings: annotation over configuration) and registers here;
- *    a registry given by a framework is told the settings (SequenceRegistry.declare), so that whoever creates the
- *    row first creates it with them.
- * 2. Session factory built (SeqgenIntegrator calls start(), unless JDBC access at boot is off; then the first
- *    value does): the registry is resolved (RegistrySource), the columns checked (EntityColumns, every refusing
- *    column in one report), and each sequence's row created once, with its settings; a bit-reversed sequence's
- *    row above the counters of the keys its tables hold (EntityColumns), since its keys say nothing of a row later. A
- *    store that cannot read the tables (its rows in a database of another kind) adopts nothing, with a warning.
- *    Then the series listed under seqgen.series.warm-up (SeqgenHibernate.SERIES_WARM_UP_PREFIX) are opened through
- *    the path of their first value (openSeries), so that known tenants and periods start above their rows before the
- *    application takes traffic; Spring Boot's warm-up calls the same path (warmUpSeries) before readiness.
- * 3. First value (open()): the highest value of every column the sequence serves is read once, by the store on
- *    its own connection, and the row moved forward above it (EntityColumns): rows may arrive after start-up (Spring
- *    Boot's deferred data.sql). Only then is the sequence opened, without a second create, so no block below
- *    those rows is ever in hand.
- * 4. Steady state: the generator holds its Sequence and never comes back here, but for SYNC numbers, whose
- *    flush reservations this service holds.
- *
- * start() and open() are synchronized and idempotent; a failed one is retried by the next caller.
- * </pre>
+ * the SYNC reservations of a flush ({@link FlushReservations}, watched by {@link FlushReservationListener}). Why a
+ * service, and the four steps of the path: docs/design.md, "Hibernate start-up path".
  */
 final class SeqgenRegistryService implements Service, Stoppable {
 
@@ -94,29 +60,19 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /** Whether the Spanner dialect's export rule was logged. */
     private final transient AtomicBoolean spannerExportNoted = new AtomicBoolean();
     /**
-     * The SYNC number values reserved per flush, null until a SYNC number that reserves at flush is configured (so an
-     * id's path never enters that class nor its listener); the factory's event listeners, once integrated, and those
-     * the flush listener went to. Guarded by {@code this}.
+     * The SYNC reservations per flush (null until a SYNC number reserves at flush); the factory's event listeners,
+     * and those the flush listener went to. Guarded by {@code this}.
      */
     private transient @Nullable FlushReservations flushReservations;
     private transient @Nullable EventListenerRegistry eventListeners;
     private transient @Nullable EventListenerRegistry listened;
-    /**
-     * The tables each sequence numbered in series fills, by sequence name, then by generator (its where: Hibernate
-     * may create a generator more than once): a series' first opening adopts from all of them. Guarded by this.
-     */
+    /** The tables each sequence numbered in series fills, by sequence, then by generator. Guarded by this. */
     private final transient Map<String, Map<String, SeriesTable>> seriesTables = new LinkedHashMap<>();
-    /**
-     * The SYNC counters kept with each tenant's data, made at the first of them; written under {@code this}, read
-     * without a lock by {@link #seriesIfOpen}.
-     */
+    /** The SYNC counters kept with each tenant's data; written under {@code this}, read without a lock. */
     private transient volatile @Nullable TenantCounters tenantCounters;
     /** The registry series are opened in, once the first series opened; for {@link #seriesIfOpen}. */
     private transient volatile @Nullable SequenceRegistry seriesRegistry;
-    /**
-     * Whether each sequence whose series opened counts them with each tenant's data ({@link #countsWithTenants}),
-     * by name: fixed per sequence, recorded at its first opening; for {@link #seriesIfOpen}.
-     */
+    /** Whether each sequence whose series opened counts them with each tenant's data, by name. */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
     /**
      * Every sequence a generator registered, by name, in the order registered, flagged series-only if a generator takes
@@ -145,9 +101,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Takes the session factory's event listeners, where the flush listener goes once a SYNC number reserves at
-     * flush: now if one is configured, else when the first is ({@link #numbersAtFlush}). Hibernate may create the
-     * generators before or after it integrates; whichever of the two comes second registers the listener, once.
+     * Takes the factory's event listeners, where the flush listener goes once a SYNC number reserves at flush;
+     * whichever of this and {@link #numbersAtFlush} comes second registers it, once.
      */
     synchronized void listenTo(EventListenerRegistry registry) {
         eventListeners = registry;
@@ -183,8 +138,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 break;
             }
         }
-        // The settings that govern the row, declared to the registry before anyone creates it: a framework that
-        // creates configured sequences at start-up (the Spring Boot starter) then creates this one with them.
+        // Declared before anyone creates the row, so that a framework creating it at start-up uses these settings.
         SequenceRegistry known = source.givenRegistry();
         if (known != null) {
             known.declare(registration.name(), registration.settings());
@@ -214,11 +168,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return counters == null ? List.of() : counters.registries();
     }
 
-    /**
-     * {@link #start()} once the session factory is built, unless Hibernate may not access the database while booting
-     * ({@code hibernate.boot.allow_jdbc_metadata_access=false}: offline metadata builds, Spring AOT); the first
-     * value starts then.
-     */
+    /** {@link #start()} once the factory is built, unless JDBC access at boot is off (then the first value starts). */
     synchronized void startAtBoot() {
         if (source.jdbcAtBoot()) {
             start();
@@ -226,9 +176,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Does the start-up I/O of all registered generators: builds the registry if needed and puts each sequence
-     * row above the highest id of the tables it serves, so that a broken store or a conflicting setting fails
-     * here. The sequences themselves open at their first value ({@link #open}). Idempotent.
+     * Does the start-up I/O of all registered generators (registry, rows), so that a broken store or a conflicting
+     * setting fails here; the sequences open at their first value ({@link #open}). Idempotent.
      *
      * @throws SeqgenMappingException naming the entity and sequence if a row could not be created
      */
@@ -252,18 +201,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
             try {
                 // Another session factory over the same registry may have created it since register().
                 started.requireSettings(first.name(), first.settings());
-                // The row (and the table, where the store creates it) exists from start-up on, so that a
-                // store that cannot create it fails here, and no DDL runs later inside a caller's transaction.
-                // Existing ids are adopted once, when the sequence opens at its first value (see open): rows
-                // may still arrive between here and then, and the row is moved forward, never back. Bit-reversed
-                // keys are the exception: they are adopted only by a row's creation (startAboveExistingKeys),
-                // which is here.
+                // The row exists from start-up on (no DDL later in a caller's transaction); existing ids are
+                // adopted at the first value (open), but bit-reversed keys only here, where the row is created.
                 SequenceStore store = started.storeOf(first.name(), first.settings());
                 EntityColumns.warnIfTablesElsewhere(group, store, source.platform());
                 if (seriesOnly && readable(store, first.name())) {
-                    // Numbered in series only: the sequence's own row would never serve a value, so it is not
-                    // made; reading the table checks the store as making it would. A table that cannot be read
-                    // yet (the store creates it, or fails saying why) takes the path below, row and all.
+                    // Numbered in series only: no row of its own, a read of the table checks the store; a table
+                    // not readable yet takes the path below, row and all.
                     continue;
                 }
                 SequenceSettings creation = first.settings().keyOrder() == KeyOrder.SEQUENTIAL
@@ -295,10 +239,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /**
-     * Where each generator is whose sequence {@code store} serves, in the order of the mappings, each once (Hibernate
-     * may create an id's generator more than once).
-     */
+    /** Where each generator is whose sequence {@code store} serves, in mapping order, each once. */
     private static List<String> usersOf(SequenceStore store, SequenceRegistry registry,
             Iterable<List<Registration>> groups) {
         Set<String> users = new LinkedHashSet<>();
@@ -318,13 +259,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens a sequence at its first value and hands it to every generator that uses it. Before that, and only
-     * here, it adopts the rows its tables already hold: it reads the highest ids (or numbers) through the store
-     * on its own connection (never in the caller's transaction), and moves the row forward above them. Here
-     * rather than at start-up, because rows may arrive in between: Spring Boot's {@code data.sql} with
-     * {@code spring.jpa.defer-datasource-initialization=true} inserts its rows after the session factory is
-     * built, and {@code hbm2ddl} creates the tables after the generators. The sequence (and an ASYNC_BATCH
-     * sequence's first background block) only exists from here on, so no value below those rows is ever in hand.
+     * Opens a sequence at its first value and hands it to every generator that uses it, after moving its row above
+     * the values its tables hold (docs/design.md, "Adoption"), so no value below them is ever in hand.
      *
      * @param name the sequence name
      * @throws SeqgenMappingException naming the entity and sequence if the sequence could not be opened
@@ -334,10 +270,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens every sequence of the registered generators that is not open yet, as its first value would (its rows
-     * adopted first), each taking its first block through
-     * {@link SequenceRegistry#warmUp(String, SequenceSettings, Duration)}: what an application does before it
-     * reports itself ready.
+     * Opens every registered sequence not open yet, as its first value would, and takes its first block
+     * ({@link SequenceRegistry#warmUp(String, SequenceSettings, Duration)}).
      *
      * @param timeout the longest the call waits for the first blocks, for all the sequences together
      * @return the names of the sequences opened
@@ -405,12 +339,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens the series named under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX} in the session factory's settings,
-     * once it is built (after {@link #startAtBoot()}, and like it not while Hibernate may not access the database
-     * at boot), each waited for within its sequence's acquire timeout ({@link #warmUpSeries}). Not where a framework
-     * requires its registry ({@link SeqgenHibernate#REGISTRY_REQUIRED}): the Spring Boot starter warms up the series
-     * of its property of the same name itself, before readiness, and Hibernate's settings hold every system property,
-     * one that sets that property included.
+     * Opens the series named under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX} once the factory is built
+     * ({@link #warmUpSeries}, within each sequence's acquire timeout). Not where a framework requires its registry
+     * ({@link SeqgenHibernate#REGISTRY_REQUIRED}): the Spring Boot starter warms them up itself.
      *
      * @param factory the session factory, whose tenant identifiers the keys' tenants are
      * @throws SequenceConfigurationException naming the setting and the key, if a sequence is not one the entities
@@ -433,11 +364,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens known series of a sequence that the entities number in series, before their first use, each as its first
-     * use would ({@link #openSeries}: its row made sure of, then moved above the numbers its rows hold in every table
-     * the sequence numbers, read through the tenant's own connection where each tenant has a schema or database of
-     * its own, in whose table the series counts where its SYNC counters live with the tenant's data), and waits until
-     * each holds its first block. Every key is read before any series opens.
+     * Opens known series of a sequence the entities number in series, each as its first use would
+     * ({@link #openSeries}), and waits until each holds its first block. Every key is read before any opens.
      *
      * @param name the sequence name
      * @param keys the series keys, such as {@code acme/2026}
@@ -493,10 +421,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return true;
     }
 
-    /**
-     * Reads a tenant identifier from a series key's part, as the session factory's tenant identifiers are (their Java
-     * type's text form; the text itself where the type has none, as for {@code String} tenants).
-     */
+    /** Reads a tenant identifier from a series key's part, by its Java type's text form (the text for strings). */
     static Function<String, Object> tenantOf(SessionFactoryImplementor factory) {
         JavaType<Object> type = factory.getTenantIdentifierJavaType();
         return text -> {
@@ -519,8 +444,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * A table whose rows a sequence's series, or its formatted numbers, number: a generator's series, table, column
-     * and pattern.
+     * A table a sequence's series, or its formatted numbers, number.
      *
      * @param series how the generator makes its keys, or null for one series (its formatted numbers)
      * @param table the generator's table, or null when its attribute is not one column (nothing is read)
@@ -533,8 +457,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Registers a table that a sequence's series (or formatted numbers) number, for the adoption of every series of
-     * the sequence (or of its row, at its opening). No I/O.
+     * Registers a table a sequence's series (or formatted numbers) number, for their adoption. No I/O.
      *
      * @param name the sequence name
      * @param table the generator's series and table
@@ -544,15 +467,10 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens one series of a number's sequence when its registry does not hold it open (its first use, or its first
-     * use after its release as idle; see {@link #seriesIfOpen}): its row made sure of (created at
-     * the initial value by whichever registry comes first; two JVMs starting a series at once make one row), moved
-     * forward above the highest number the columns of every table the sequence numbers ({@link #registerTable})
-     * already hold in the rows of that series (a tenant's, a company's, a year's), then opened. A series' rows are
-     * read at each such opening, on the store's own connection (a tenant's own, where each tenant has a schema or
-     * database of its own), never in the caller's transaction; the row only ever moves forward, so JVMs that adopt at
-     * once agree. The row is in the application's table, or, for a SYNC sequence counted with each tenant's data
-     * ({@link #countsWithTenants}), in seqgen's table of the tenant's schema or database ({@link TenantCounters}).
+     * Opens one series of a number's sequence that its registry does not hold open (first use, or after its release):
+     * its row made sure of, moved forward above the highest number every table of the sequence
+     * ({@link #registerTable}) holds in that series, read on the store's (or tenant's) own connection, then opened.
+     * A SYNC sequence counted with each tenant's data has its row in the tenant's schema ({@link TenantCounters}).
      *
      * @param name the sequence name
      * @param settings the sequence's settings, which its series share
@@ -579,13 +497,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 seriesWithTenants.putIfAbsent(name, counters != null);
             }
             counting.createSeries(name, key.text(), settings);
-            // Every table of the sequence is read here, not only the opening generator's: two tables numbered in
-            // one series (an invoice and a credit note) first used in one transaction would otherwise have the
-            // second one's adoption come after the transaction took a number through the first, and an update of
-            // the row would wait for that transaction's own lock (on MariaDB, until the lock wait timeout). Once
-            // the row is above all the tables, a later opening (another generator, this series) reads them again
-            // and finds nothing to move: the read waits for no lock, and only numbers written past seqgen since
-            // could make it update.
+            // Every table of the sequence, not only the opener's: otherwise a second table's adoption in the same
+            // transaction would update a row that transaction already locked, and wait for itself.
             aboveExistingRows(counting, name, settings, key, opening);
             return counting.series(name, key.text(), settings);
         } catch (SequenceException e) {
@@ -611,22 +524,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     /**
      * One series of a number's sequence if its registry holds it open now, without a lock or any I/O; null if it is
-     * not open (never opened, or released as idle), and the generator then {@linkplain #openSeries opens} it.
-     *
-     * <pre>
-     * Design: the generators hold no series
-     *
-     * A generator once kept every series it had opened, by key, so that a series was looked up without a lock: a
-     * JVM that numbered 10,000 tenants x 3 years held 30,000 handles forever, though the registry released the idle
-     * ones. Now the registry's own map is the only place an open series is held, and a generator asks it on each
-     * value: the key's text concatenated to the row's name, one map read and one volatile read (whether the handle
-     * was released), beside the map read the generator's own map cost; a SYNC value is a statement besides. Once the
-     * registry releases an idle series, nothing in seqgen holds it. Values stay safe while a release races with a
-     * use: a handle found open and released before the caller enters it forwards to the series opened again
-     * (SeriesSequence), and a series not found open takes the opening path, whose adoption of the tables' rows then
-     * finds the row above them already and moves nothing. Where the series count in each tenant's table, the
-     * tenant's registry is asked, found without a lock ({@link TenantCounters#registryIfMade}).
-     * </pre>
+     * not open, and the generator then {@linkplain #openSeries opens} it. Generators hold no series: see
+     * docs/design.md, "Idle series release".
      *
      * @param name the sequence name
      * @param key the series key
@@ -674,10 +573,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Whether a sequence's series count in the table of each tenant's own schema or database: a SYNC sequence (its
-     * increment runs on the session's connection, the tenant's) where each tenant has a schema or database of its
-     * own ({@code MultiTenantConnectionProvider}) and seqgen's table, in the session's database, is not qualified by
-     * a schema, so that the tenant's connection finds it in the tenant's schema or database. No I/O.
+     * Whether a sequence's series count in seqgen's table of each tenant's own schema or database: a SYNC sequence,
+     * a {@code MultiTenantConnectionProvider}, and a table not qualified by a schema. No I/O.
      */
     static boolean countsWithTenants(SequenceSettings settings, SequenceStore store, RegistrySource source) {
         return settings.strategy() == Strategy.SYNC && source.tenantConnections() != null
@@ -702,10 +599,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 cause);
     }
 
-    /**
-     * Moves a series' row above the numbers of its rows in every table the sequence's series number (see
-     * {@link #openSeries}): each table whose generator makes the same keys, read with its own columns.
-     */
+    /** Moves a series' row above the numbers its rows hold in every table the sequence's series number. */
     private void aboveExistingRows(SequenceRegistry counting, String name, SequenceSettings settings,
             NumberSeries.Key key, SeriesTable opening) {
         SequenceStore store = counting.storeOf(name, settings);
@@ -727,11 +621,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 String.join(", ", new LinkedHashSet<>(tables)));
     }
 
-    /**
-     * Moves a sequence's own row above the counters its formatted numbers hold, read back with each pattern from
-     * every table whose formatted numbers the sequence fills (its numeric columns are EntityColumns' job), all before
-     * the sequence opens, for the reason {@link #openSeries} gives.
-     */
+    /** Moves a sequence's own row above the counters its formatted numbers hold in every table it fills. */
     private void aboveFormattedRows(SequenceRegistry started, String name, SequenceSettings settings) {
         SequenceStore store = started.storeOf(name, settings);
         if (!store.readsApplicationTables(source.platform())) {
@@ -764,10 +654,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /** Moves a row forward above {@code highest}, the highest value its rows in {@code tables} hold, if below it. */
     private static void advanceAbove(SequenceStore store, String row, long highest, NumberSeries.@Nullable Key key,
             String tables) {
-        // Read before the update, which only a row below the rows' values needs: an update waits for the row's
-        // lock, which this thread's own transaction holds if it took a value of the series through another
-        // generator of the same sequence (an invoice and a credit note numbered alike) before this one opened
-        // it; the read waits for nothing.
+        // Read first: the update waits for the row's lock, which this thread's own transaction may hold.
         if (highest > 0 && store.nextValue(row).orElse(Long.MIN_VALUE) <= highest
                 && store.advance(row, highest + 1)) {
             System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
@@ -778,11 +665,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /**
-     * Reads the highest value (or counter) of a tenant's rows where each tenant has a schema or database of its own:
-     * through a connection of the tenant's from Hibernate's {@code MultiTenantConnectionProvider}, the only one that
-     * reaches its tables, taken for the read alone and given back (never the caller's transaction).
-     */
+    /** Reads the highest value of a tenant's rows on a connection of the tenant's, taken for the read alone. */
     @SuppressWarnings("unchecked")
     private long highestOfTenant(Object tenant, String table, String column, List<SequenceStore.Where> conditions,
             @Nullable ToLongFunction<String> counterOf, String where) {
