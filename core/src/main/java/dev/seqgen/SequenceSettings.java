@@ -93,9 +93,8 @@ public final class SequenceSettings {
     }
 
     /**
-     * Returns where the values are counted, as set: a row of seqgen's table, or a database sequence. The registry
-     * serves the sequence from its store of that kind. Unless it was {@linkplain #kindSet() set}, the registry
-     * serves the sequence from the store it was built over (for SYNC, from its table store if it has one).
+     * Returns where the values are counted: a row of seqgen's table, or a database sequence. Unless
+     * {@linkplain #kindSet() set}, the registry serves the sequence from its primary store.
      *
      * @return the counter kind; default {@link CounterKind#TABLE}
      */
@@ -134,10 +133,8 @@ public final class SequenceSettings {
     }
 
     /**
-     * Checks the rules between settings that may be set in different places, and so hold for a sequence's final
-     * settings rather than for each source: a skip range (set in configuration) needs bit-reversed keys (often set
-     * by an annotation). The registry checks them when it creates a sequence, the Hibernate generators at
-     * start-up.
+     * Checks the rules between settings that may come from different sources (a skip range needs bit-reversed keys),
+     * on a sequence's final settings.
      *
      * @param sequence the sequence's name, for the message
      * @return these settings
@@ -159,10 +156,8 @@ public final class SequenceSettings {
     }
 
     /**
-     * Returns the number of values left in a block at which ASYNC_BATCH starts its background refill, as set, or
-     * its default, a quarter of the block size. Unless it was {@linkplain #lowWatermarkSet() set}, an adaptive
-     * ASYNC_BATCH sequence uses it only as the lowest refill point and moves the refill point up to what the
-     * store's latency and the rate values are taken at require.
+     * Returns the values left in a block at which ASYNC_BATCH starts its refill; default a quarter of the block
+     * size, then only the lowest refill point of an adaptive sequence.
      *
      * @return the low watermark
      */
@@ -171,9 +166,7 @@ public final class SequenceSettings {
     }
 
     /**
-     * Returns whether the low watermark was set rather than left at its default. A set low watermark fixes
-     * ASYNC_BATCH's refill point (scaled to the block when the block size adapts); a default one lets an
-     * adaptive sequence place it.
+     * Returns whether the low watermark was set (it then fixes ASYNC_BATCH's refill point, scaled to the block).
      *
      * @return whether {@link Builder#lowWatermark(int)} set it
      */
@@ -467,13 +460,9 @@ public final class SequenceSettings {
         }
 
         /**
-         * Sets whether the sequence adapts to what it measures. The block size (BATCH and ASYNC_BATCH) doubles
-         * when refills come faster than the target interval and halves, never below the block size, when they
-         * come slower than twice the target; an ASYNC_BATCH block also grows to at least twice the values
-         * taken while a refill is under way. ASYNC_BATCH's refill point, unless a low watermark is set, moves to
-         * the values taken while a refill is under way, with a safety margin, never below the low watermark.
-         * Default: on for ASYNC_BATCH, off for the other strategies; {@code false} gives fixed blocks and a fixed
-         * refill point.
+         * Sets whether the sequence adapts its block size (between the block size and the maximum) to the target
+         * refill interval and, for ASYNC_BATCH without a set low watermark, its refill point to the values taken
+         * during a refill (docs/design.md, "Refill control"). Default: on for ASYNC_BATCH only.
          *
          * @param adaptive whether to adapt the block size
          * @return this builder
