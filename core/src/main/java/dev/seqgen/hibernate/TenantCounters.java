@@ -21,44 +21,9 @@ import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The counters of SYNC sequences that live with each tenant's data, where each tenant has a schema or database of
- * its own and seqgen's table is not qualified by a schema: a registry per tenant, over a JDBC store whose table is
- * seqgen's table as the tenant's connections see it (in the tenant's schema or database) and whose connections are
- * the tenant's, taken from Hibernate's {@code MultiTenantConnectionProvider} for each of the store's own statements
- * (a series' row created, moved above the tenant's rows) and given back. The increments themselves run on the
- * session's connection, which is the tenant's, in the session's transaction, as for any SYNC value.
- *
- * <pre>
- * Design: why a registry per tenant
- *
- * A tenant's series must have its row in the tenant's table and nowhere else: a row in the central table would
- * be created, listed and closed there while the tenant's increments go to another one. A registry keeps one
- * Sequence per row and creates each row once without a race (the store's insert-if-missing); giving each tenant a
- * registry over a store of the tenant's connections keeps those guarantees unchanged. It costs an object per
- * tenant and no thread: SYNC sequences never refill, so its executor runs nothing (a direct one is given).
- * Tenants appear at run time; their registries are made at their first SYNC value.
- *
- * Design: a tenant's registry is dropped once it holds no series, and is not closed
- *
- * Each tenant's registry has the application registry's idle timeout and clock, and releases its idle series on
- * the one thread all registries share; a registry stops its sweeps once it holds no series. At an opening of a
- * series, at most once per idle timeout, the registries holding no series are dropped from here (dropIdle), with
- * their stores: nothing of seqgen's holds them then, and they are collected. A dropped registry is not closed, and
- * that is what keeps concurrent use safe: a caller that took one of its series just before the release (a session
- * between its look-up and its increment) enters a released handle, which opens the series again in that registry,
- * and a closed one would fail the insert. Such a registry, and the tenant's next one made here, then both count in
- * the tenant's one row, as two JVMs do: a SYNC value is an increment of the row in the caller's transaction, so
- * none is handed out twice nor lost, whichever registry takes it; the stray one releases its series when idle and
- * is collected in turn. Closing would add nothing: a registry whose series were all released holds no value, no
- * connection (the tenant's store takes one per statement) and no thread.
- *
- * Design: one gauge per sequence, over every tenant
- *
- * The tenants' registries publish no meter of their own: each would register the same seqgen.series.open gauge
- * (tagged by the sequence alone, never by tenant: a tag per tenant would be unbounded), and the meter registry keeps
- * the first, holding that tenant's registry for ever. Instead the application registry's metrics factory is told of
- * each sequence once, at its first series here, with a count summed over the registries held at the time of reading.
- * </pre>
+ * The counters of SYNC sequences that live with each tenant's data (a schema or database per tenant, seqgen's table
+ * not qualified by a schema): a registry per tenant over a JDBC store of the tenant's connections. Why a registry per
+ * tenant, why it is dropped and not closed, and its gauge: docs/design.md, "Tenant counters".
  */
 final class TenantCounters {
 
