@@ -17,41 +17,16 @@ import org.springframework.core.Ordered;
  * Takes the first blocks of the application's sequences before Spring Boot reports the application ready, so that
  * no request meets an instance with nothing in hand.
  *
- * <p>Spring Boot calls the application runners once the context has refreshed and publishes
- * {@code ReadinessState.ACCEPTING_TRAFFIC} only after the last of them has returned; a readiness probe (Kubernetes',
- * or the load balancer's reading {@code /actuator/health/readiness}) keeps traffic away until then. This runner is
- * ordered last, so that the application's own runners have inserted whatever rows they insert before the mapped
- * sequences adopt their tables' ids. It warms up, in this order:
- * <ol>
- *   <li>the sequences of the entity mappings that no value has opened yet, through Hibernate, which moves each
- *       row above the ids its tables hold first, as at a first value;</li>
- *   <li>the sequences configured under {@code seqgen.sequences} and every sequence open by then
- *       ({@link SequenceRegistry#warmUp(Duration)});</li>
- *   <li>the series named under {@code seqgen.series.warm-up}: through Hibernate for a sequence the entities number
- *       in series, which reads the series' rows in their tables first (through each tenant's own connection where
- *       tenants have schemas of their own), as at a first value; else through the registry
- *       ({@link SequenceRegistry#warmUpSeries(String, java.util.Collection, Duration)}).</li>
- * </ol>
+ * <p>Ordered last among the application runners (Boot publishes {@code ACCEPTING_TRAFFIC} after the last), so that
+ * the application's runners have inserted their rows first. It warms up, in this order: the mapped sequences not open
+ * yet, through Hibernate (rows adopted first); the configured and open sequences
+ * ({@link SequenceRegistry#warmUp(Duration)}); the series under {@code seqgen.series.warm-up}, through Hibernate for
+ * the entities' series, else {@link SequenceRegistry#warmUpSeries(String, java.util.Collection, Duration)}.
  *
- * <pre>
- * The start-up limit
- *
- * Both steps together wait at most seqgen.warm-up.timeout (60 s by default), a limit of the start-up's own and not
- * the callers' acquire timeout: a fleet that starts at once is served one reservation at a time, and an async-batch
- * sequence takes its second block (and, when two do not last the queue its reservations revealed, a third) before
- * the warm-up returns (RefillControl, "The first block and the start-up queue"), about 2 x N x the row's transaction
- * time for N instances (20 s for 1,000 instances on a 10 ms row), far longer than a caller should wait for a value.
- * Spring Boot's liveness state is CORRECT before the runners run, so a liveness probe does not restart an instance
- * that waits.
- *
- * An instance whose first blocks are not in hand by then fails to start, with the sequence and the reason (a
- * SeqgenSetupException, which Boot's failure analysis reports): it never reports itself ready without a block. Not
- * a published ReadinessState.REFUSING_TRAFFIC: Spring Boot publishes ACCEPTING_TRAFFIC itself as soon as the runners
- * have returned (EventPublishingRunListener.ready), which would overwrite it, and an instance that stays up without
- * ever becoming ready helps nobody. A failed start closes the context, and with it the registry: a block that
- * arrives afterwards is given back to the row or kept for the fleet, as at any stop; the orchestrator starts the
- * instance again (Kubernetes, with its back-off), when the row's queue is shorter.
- * </pre>
+ * <p>All within {@code seqgen.warm-up.timeout}, a start-up limit rather than the callers' acquire timeout (a fleet's
+ * first reservations queue at the row). An instance without its first blocks by then fails to start, naming the
+ * sequence (a {@link SeqgenSetupException}), instead of reporting itself ready with nothing in hand: see
+ * docs/spring-boot.md, "Warm-up and readiness", and docs/operations.md.
  */
 final class SeqgenWarmUp implements ApplicationRunner, Ordered {
 
