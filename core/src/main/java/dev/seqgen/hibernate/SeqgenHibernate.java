@@ -54,12 +54,9 @@ public final class SeqgenHibernate {
     public static final String SEQUENCE_PREFIX = "seqgen.jdbc.sequence-prefix";
 
     /**
-     * Setting ({@code always}/{@code never}, default {@code always}), the one that decides whether seqgen creates its
-     * tables (the sequence table and its table of kept ranges): with {@code always} the registry seqgen builds
-     * creates them when missing, and Hibernate's schema tools ({@code hibernate.hbm2ddl.auto=create},
-     * {@code create-drop}, {@code update}, generated schema scripts) create them too, with the same statements;
-     * with {@code never} neither does (migrations create them). Spring Boot sets it from
-     * {@code seqgen.schema.initialize}.
+     * Setting ({@code always}/{@code never}, default {@code always}) that decides whether seqgen's tables are created:
+     * with {@code always} by the registry seqgen builds when missing, and by Hibernate's schema tools with the same
+     * statements; with {@code never} by neither (migrations create them).
      */
     public static final String SCHEMA_INITIALIZE = "seqgen.schema.initialize";
 
@@ -72,19 +69,12 @@ public final class SeqgenHibernate {
     public static final String SERIES_IDLE_TIMEOUT = "seqgen.series.idle-timeout";
 
     /**
-     * Prefix of the settings naming series to open at start-up, followed by a sequence name that the entities number
-     * in series; the value is the series keys, comma-separated (or a collection of them), such as
-     * {@code seqgen.series.warm-up.invoices=acme/2026,globex/2026}: a key's parts in the order of the series' parts,
-     * the tenant's first, then {@link SeqgenNumber#seriesBy()}'s (a year as {@code 2026}, a month as
-     * {@code 2026-03}). Once the session factory is built, each series is opened as its first entity would open it
-     * (above the numbers its rows already hold in every table the sequence numbers, read through the tenant's own
-     * connection where each tenant has a schema or database of its own) and its first block waited for within the
-     * sequence's acquire timeout, so that the first entities of known tenants and periods do not read their tables.
-     * A sequence no entity numbers in series, or a key that is not one of its series, fails the start-up naming the
-     * setting and the key. Read whether or not the registry is given ({@link #REGISTRY}), unless
-     * {@link #REGISTRY_REQUIRED} is true: the framework that sets it applies the warm-up itself (the Spring Boot
-     * starter, its property of the same name, before the application reports itself ready, through
-     * {@link #warmUpSeries}).
+     * Prefix of the settings naming series to open at start-up, followed by a sequence the entities number in series;
+     * the value is the keys, comma-separated (or a collection), parts in the series' order, the tenant's first:
+     * {@code seqgen.series.warm-up.invoices=acme/2026,globex/2026}. Once the session factory is built, each series is
+     * opened as its first entity would open it and its first block waited for within the acquire timeout; an unknown
+     * sequence or key fails the start-up naming the setting. Ignored when {@link #REGISTRY_REQUIRED} is true (the
+     * framework warms up itself, through {@link #warmUpSeries}).
      */
     public static final String SERIES_WARM_UP_PREFIX = "seqgen.series.warm-up.";
 
@@ -108,10 +98,8 @@ public final class SeqgenHibernate {
     }
 
     /**
-     * Opens the sequences of the session factory's seqgen generators that no value has opened yet, each as its
-     * first value would (moved above the ids its tables hold), and waits until each holds its first block: what an
-     * application does before it reports itself ready to take traffic (see
-     * {@link dev.seqgen.SequenceRegistry#warmUp(java.util.Collection, Duration)}).
+     * Opens the sequences of the session factory's generators not open yet, each as its first value would, and waits
+     * until each holds its first block (as {@link dev.seqgen.SequenceRegistry#warmUp(java.util.Collection, Duration)}).
      *
      * @param sessionFactory the session factory
      * @param timeout the longest the call waits for the first blocks, for all the sequences together
@@ -126,10 +114,8 @@ public final class SeqgenHibernate {
     }
 
     /**
-     * Returns the sequences a generator of the session factory takes values from in series ({@code seriesBy}, or a
-     * series per tenant), with the settings the generators resolved, whether or not a series of them is open: a
-     * sequence numbered only in series has no row of its own and is used only through its series, so that nothing
-     * else shows it. For listings, such as the Spring Boot starter's actuator endpoint. No I/O.
+     * Returns the sequences the session factory's generators number in series, with their settings, whether or not
+     * a series is open (nothing else shows a sequence numbered only in series). For listings; no I/O.
      *
      * @param sessionFactory the session factory
      * @return the sequences' settings, by name; empty if none of its generators numbers in series
@@ -141,10 +127,7 @@ public final class SeqgenHibernate {
 
     /**
      * Returns the registries in which the session factory counts {@code SYNC} series in each tenant's own schema or
-     * database (seqgen's table not qualified by a schema, and a {@code MultiTenantConnectionProvider}; see
-     * docs/multi-tenancy.md), one per tenant whose series are open or were recently: the application's registry
-     * holds none of those series. For listings, through {@link SequenceRegistry#openSeries(String)} and
-     * {@link SequenceRegistry#seriesSequences()}; seqgen opens, releases and drops these registries, and a caller
+     * database (docs/multi-tenancy.md), one per tenant whose series are open or were recently. For listings; a caller
      * must not close them. No I/O.
      *
      * @param sessionFactory the session factory
@@ -161,13 +144,9 @@ public final class SeqgenHibernate {
     }
 
     /**
-     * Opens known series of a sequence that the session factory's entities number in series ({@link SeqgenNumber}
-     * with {@code seriesBy} or per tenant, an id counted per tenant's schema), each as its first entity would open it:
-     * its row made sure of, then moved above the numbers its rows already hold in every table the sequence numbers,
-     * read through the tenant's own connection where each tenant has a schema or database of its own (and counted in
-     * seqgen's table of the tenant's schema where its SYNC counters live there); then waits until each holds its
-     * first block. What {@link #SERIES_WARM_UP_PREFIX} does at start-up; Spring Boot's warm-up calls it before the
-     * application reports itself ready.
+     * Opens known series of a sequence the session factory's entities number in series, each as its first entity
+     * would (above the numbers its rows already hold), and waits until each holds its first block: what
+     * {@link #SERIES_WARM_UP_PREFIX} does at start-up.
      *
      * @param sessionFactory the session factory
      * @param sequence the sequence name
