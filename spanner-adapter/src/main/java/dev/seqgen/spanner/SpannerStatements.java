@@ -5,150 +5,33 @@ import com.google.cloud.spanner.Statement;
 import dev.seqgen.jdbc.JdbcDialect;
 
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The statements of {@link SpannerSequenceStore} in each SQL dialect of Spanner, with their parameters bound (the DDL
- * is the JDBC store's, {@link JdbcDialect#createTablesSql}). GoogleSQL names parameters ({@code @name});
- * PostgreSQL-dialect databases number them ({@code $1}, bound as {@code p1}): {@link #param} picks the name.
+ * is the JDBC store's, {@link JdbcDialect#createTablesSql}). Each is written once, in GoogleSQL ({@code @name}
+ * parameters, {@code THEN RETURN}); PostgreSQL-dialect databases get it with numbered parameters ({@code $1}, bound
+ * as {@code p1}) and {@code RETURNING}.
  */
 enum SpannerStatements {
 
-    /** GoogleSQL databases: {@code THEN RETURN}, named parameters. */
-    GOOGLE_STANDARD_SQL(JdbcDialect.SPANNER) {
-        @Override
-        String reserveSql(String table) {
-            return "UPDATE " + table + " SET next_value = next_value + @count"
-                    + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value";
-        }
+    /** GoogleSQL databases. */
+    GOOGLE_STANDARD_SQL(JdbcDialect.SPANNER, ""),
 
-        @Override
-        String selectSql(String table) {
-            return "SELECT next_value FROM " + table + " WHERE name = @name";
-        }
+    /** PostgreSQL-dialect databases, whose catalog folds unquoted names to lower case. */
+    POSTGRESQL(JdbcDialect.SPANNER_POSTGRESQL, "public");
 
-        @Override
-        String insertSql(String table) {
-            return "INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)";
-        }
-
-        @Override
-        String giveBackSql(String table) {
-            return "UPDATE " + table + " SET next_value = @restored WHERE name = @name AND next_value = @expected";
-        }
-
-        @Override
-        String advanceSql(String table) {
-            return "UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower";
-        }
-
-        @Override
-        String keepSql(String keptTable) {
-            return "INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (@name, @first, @end)";
-        }
-
-        @Override
-        String keptRangesSql(String keptTable) {
-            return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = @name AND range_start >= @from"
-                    + " ORDER BY range_start";
-        }
-
-        @Override
-        String takeKeptSql(String keptTable) {
-            return "DELETE FROM " + keptTable + " WHERE name = @name AND range_start = @first AND range_end = @end";
-        }
-
-        @Override
-        String tableLookupSql() {
-            return "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
-                    + " AND TABLE_NAME = @table";
-        }
-
-        @Override
-        String defaultSchema() {
-            return "";
-        }
-
-        @Override
-        String catalogName(String name) {
-            return name;
-        }
-
-        @Override
-        String param(String googleSqlName, int position) {
-            return googleSqlName;
-        }
-    },
-
-    /** PostgreSQL-dialect databases: {@code RETURNING}, numbered parameters. */
-    POSTGRESQL(JdbcDialect.SPANNER_POSTGRESQL) {
-        @Override
-        String reserveSql(String table) {
-            return "UPDATE " + table + " SET next_value = next_value + $1"
-                    + " WHERE name = $2 AND next_value <= $3 RETURNING next_value";
-        }
-
-        @Override
-        String selectSql(String table) {
-            return "SELECT next_value FROM " + table + " WHERE name = $1";
-        }
-
-        @Override
-        String insertSql(String table) {
-            return "INSERT INTO " + table + " (name, next_value) VALUES ($1, $2)";
-        }
-
-        @Override
-        String giveBackSql(String table) {
-            return "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value = $3";
-        }
-
-        @Override
-        String advanceSql(String table) {
-            return "UPDATE " + table + " SET next_value = $1 WHERE name = $2 AND next_value < $3";
-        }
-
-        @Override
-        String keepSql(String keptTable) {
-            return "INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES ($1, $2, $3)";
-        }
-
-        @Override
-        String keptRangesSql(String keptTable) {
-            return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = $1 AND range_start >= $2"
-                    + " ORDER BY range_start";
-        }
-
-        @Override
-        String takeKeptSql(String keptTable) {
-            return "DELETE FROM " + keptTable + " WHERE name = $1 AND range_start = $2 AND range_end = $3";
-        }
-
-        @Override
-        String tableLookupSql() {
-            return "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = $1 AND TABLE_NAME = $2";
-        }
-
-        @Override
-        String defaultSchema() {
-            return "public";
-        }
-
-        @Override
-        String catalogName(String name) {
-            return name.toLowerCase(Locale.ROOT);
-        }
-
-        @Override
-        String param(String googleSqlName, int position) {
-            return "p" + position;
-        }
-    };
+    private static final Pattern PARAMETER = Pattern.compile("@(\\w+)");
 
     /** The dialect whose DDL ({@link JdbcDialect#createTablesSql}) creates the store's tables. */
     final JdbcDialect ddl;
+    /** The schema a table name with no schema is in. */
+    private final String defaultSchema;
 
-    SpannerStatements(JdbcDialect ddl) {
+    SpannerStatements(JdbcDialect ddl, String defaultSchema) {
         this.ddl = ddl;
+        this.defaultSchema = defaultSchema;
     }
 
     /**
@@ -159,39 +42,71 @@ enum SpannerStatements {
         return dialect == Dialect.POSTGRESQL ? POSTGRESQL : GOOGLE_STANDARD_SQL;
     }
 
-    /** Adds {@code @count} to the row's next_value if it is at most {@code @lastStart}, returning the new one. */
-    abstract String reserveSql(String table);
-
-    abstract String selectSql(String table);
-
-    abstract String insertSql(String table);
-
-    /** Sets the row's next_value to {@code @restored} only if it still is {@code @expected}. */
-    abstract String giveBackSql(String table);
-
-    /** Sets the row's next_value to {@code @target} only if it lies below {@code @lower}. */
-    abstract String advanceSql(String table);
-
-    /** Inserts a kept range {@code (@name, @first, @end)}. */
-    abstract String keepSql(String keptTable);
-
-    /** Reads a sequence's kept ranges that start at or above {@code @from}, lowest first. */
-    abstract String keptRangesSql(String keptTable);
-
-    /** Deletes one kept range exactly as it was read: the claim of the range. */
-    abstract String takeKeptSql(String keptTable);
-
-    /** Counts the tables of schema {@code @schema} named {@code @table}. */
-    abstract String tableLookupSql();
-
-    /** The schema a table name with no schema is in. */
-    abstract String defaultSchema();
-
-    /** A schema or table name as the information schema spells it. */
-    abstract String catalogName(String name);
+    /** A GoogleSQL statement in this dialect: for PostgreSQL, its parameters numbered in order of appearance. */
+    private String sql(String googleSql) {
+        if (this == GOOGLE_STANDARD_SQL) {
+            return googleSql;
+        }
+        int[] position = {0};
+        return PARAMETER.matcher(googleSql.replace(" THEN RETURN ", " RETURNING "))
+                .replaceAll(parameter -> Matcher.quoteReplacement("$" + ++position[0]));
+    }
 
     /** The name a parameter is bound by: its GoogleSQL name, or {@code p<position>} for {@code $<position>}. */
-    abstract String param(String googleSqlName, int position);
+    private String param(String googleSqlName, int position) {
+        return this == GOOGLE_STANDARD_SQL ? googleSqlName : "p" + position;
+    }
+
+    /** A schema or table name as the information schema spells it. */
+    private String catalogName(String name) {
+        return this == POSTGRESQL ? name.toLowerCase(Locale.ROOT) : name;
+    }
+
+    /** Adds {@code @count} to the row's next_value if it is at most {@code @lastStart}, returning the new one. */
+    String reserveSql(String table) {
+        return sql("UPDATE " + table + " SET next_value = next_value + @count"
+                + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value");
+    }
+
+    String selectSql(String table) {
+        return sql("SELECT next_value FROM " + table + " WHERE name = @name");
+    }
+
+    String insertSql(String table) {
+        return sql("INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)");
+    }
+
+    /** Sets the row's next_value to {@code @restored} only if it still is {@code @expected}. */
+    String giveBackSql(String table) {
+        return sql("UPDATE " + table + " SET next_value = @restored WHERE name = @name AND next_value = @expected");
+    }
+
+    /** Sets the row's next_value to {@code @target} only if it lies below {@code @lower}. */
+    String advanceSql(String table) {
+        return sql("UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower");
+    }
+
+    /** Inserts a kept range {@code (@name, @first, @end)}. */
+    String keepSql(String keptTable) {
+        return sql("INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (@name, @first, @end)");
+    }
+
+    /** Reads a sequence's kept ranges that start at or above {@code @from}, lowest first. */
+    String keptRangesSql(String keptTable) {
+        return sql("SELECT range_start, range_end FROM " + keptTable + " WHERE name = @name AND range_start >= @from"
+                + " ORDER BY range_start");
+    }
+
+    /** Deletes one kept range exactly as it was read: the claim of the range. */
+    String takeKeptSql(String keptTable) {
+        return sql("DELETE FROM " + keptTable + " WHERE name = @name AND range_start = @first AND range_end = @end");
+    }
+
+    /** Counts the tables of schema {@code @schema} named {@code @table}. */
+    String tableLookupSql() {
+        return sql("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
+                + " AND TABLE_NAME = @table");
+    }
 
     /** The reservation statement: returns the row's new next_value, or no row if it changed none. */
     Statement reserve(String table, String sequence, long count, long lastStart) {
@@ -266,7 +181,7 @@ enum SpannerStatements {
      */
     Statement tableLookup(String table) {
         int dot = table.indexOf('.');
-        String schema = dot < 0 ? defaultSchema() : table.substring(0, dot);
+        String schema = dot < 0 ? defaultSchema : table.substring(0, dot);
         String name = table.substring(dot + 1);
         return Statement.newBuilder(tableLookupSql())
                 .bind(param("schema", 1)).to(catalogName(schema))
