@@ -32,29 +32,19 @@ import java.lang.annotation.Target;
  * @Id @GeneratedValue(generator = "orders") private Long id;   // sequence "orders"
  * @Id @GeneratedValue private Long id;                          // sequence derived from the entity
  * }</pre>
- * Hibernate looks for the package of the class that declares the id attribute (which may be a
- * {@code @MappedSuperclass}); an annotation on the attribute wins over one on the class, which wins over one
- * on the package. Ids declared with {@code @GeneratedValue(strategy = SEQUENCE, TABLE, IDENTITY or UUID)},
- * or whose generator name is one of Hibernate's own ({@code "sequence"}, {@code "increment"},
- * {@code "uuid"}, ...), keep Hibernate's generators.
+ * An annotation on the attribute wins over one on the class, which wins over the package's (that of the class
+ * declaring the id). Ids with {@code @GeneratedValue(strategy = SEQUENCE, TABLE, IDENTITY or UUID)}, or a generator
+ * name of Hibernate's own ({@code "sequence"}, {@code "uuid"}, ...), keep Hibernate's generators.
  *
- * <p><b>Sequence name</b>, first that applies: {@link #sequence()}; the generator name of
- * {@code @GeneratedValue(generator = ...)}; otherwise the JPA entity name of the root entity in snake_case
- * ({@code PurchaseOrder} becomes {@code purchase_order}, {@code HTTPRequestLog} becomes
- * {@code http_request_log}). Entities that use one name share one sequence, and must then agree on the
- * attributes they declare.
+ * <p><b>Sequence name</b>: {@link #sequence()}, else {@code @GeneratedValue(generator = ...)}, else the root
+ * entity's name in snake_case ({@code PurchaseOrder} becomes {@code purchase_order}). Entities sharing a name share
+ * the sequence and must agree on its attributes.
  *
- * <p><b>Settings</b>: the attributes declare what the code depends on, the {@link #strategy()} (SYNC: gapless),
- * the {@link #keyOrder()}, the {@link #initialValue()} and the {@link #maxValue()}; every attribute is unset by
- * default. Tuning (block size, low watermark, acquire timeout, adaptive sizing) is configuration only:
- * {@code seqgen.sequences.<name>.*} and {@code seqgen.defaults.*} (Spring Boot properties, or the same keys as
- * Hibernate settings, {@link SeqgenHibernate#SEQUENCES_PREFIX}), or {@link SequenceSettings} for a registry built
- * in code. Each setting is the first of: the value set for this sequence name, the attribute here, the
- * configured default, the built-in default of {@link SequenceSettings}. So operations can retune a sequence
- * without a rebuild, while a global default never overrides what the code asked for; a configured strategy
- * that would weaken the attribute's SYNC fails the start-up unless {@code allow-weaker-strategy} says it is
- * meant. For {@code int} ids the maximum value is at most {@link SequenceSettings#INT_MAX_VALUE}. Bad values
- * fail at startup with the entity, the property and the rule.
+ * <p><b>Settings</b>: the attributes declare what the code depends on (strategy, key order, initial and maximum
+ * value); tuning is configuration only ({@code seqgen.sequences.<name>.*}, {@code seqgen.defaults.*}). Each setting
+ * is the first of: the value set for this sequence name, the attribute, the configured default, the built-in
+ * default; a configuration weakening the attribute's SYNC fails the start-up unless {@code allow-weaker-strategy}
+ * is set (docs/settings.md). For {@code int} ids the maximum value is at most {@link SequenceSettings#INT_MAX_VALUE}.
  */
 @IdGeneratorType(SeqgenIdGenerator.class)
 @Documented

@@ -29,26 +29,11 @@ import org.jspecify.annotations.Nullable;
  * are one class because they are one job, plugging seqgen into a Hibernate bootstrap: the service the contributor
  * registers is the one the integrator starts and stops. A bootstrap that bypasses service loading calls
  * {@code new SeqgenIntegrator().contribute(builder)} on its {@link StandardServiceRegistryBuilder} (and applies the
- * integrator as it applies its own).
+ * integrator as it applies its own). The start-up I/O it triggers: docs/design.md, "Hibernate start-up path".
  *
- * <p>Generators do no database I/O while Hibernate reads the mappings; they register with seqgen's service,
- * and this integrator's observer does the I/O (building the registry if none was given, putting each sequence
- * row above the rows already in the entity tables) once the session factory exists, so that a broken
- * database or store still fails at start-up; it then opens the series listed under
- * {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}, each above the rows it already holds. With
- * {@code hibernate.boot.allow_jdbc_metadata_access=false} (offline metadata builds, Spring's AOT processing) it does
- * nothing at start-up, and the first id does it.
- * Flushes are watched only once a SYNC {@link SeqgenNumber} that reserves at flush exists
- * ({@link SeqgenRegistryService#listenTo}); session factories without one pay nothing per flush.
- *
- * <p>The check of the Hibernate ORM version ({@link #requireSupported}) runs in {@link #contribute}: the first seqgen
- * code Hibernate calls, when it builds its service registry and before any mapping is read. A version known not to
- * work is refused there with a message that names seqgen, the version found and what to do, instead of failing
- * later, deep in Hibernate's binding of the generators, with an error that names neither seqgen nor the attribute.
- * seqgen's generators are written against the generator API of Hibernate 7.1 and later
- * ({@code GeneratorCreationContext}, {@code AnnotationBasedGenerator.initialize(annotation, context)}); every 7.1 to
- * 7.4 release that a Spring Boot 4.0.x or 4.1.x release brings works (README, "Supported versions", lists those CI
- * runs). A version string the check cannot read (a snapshot built from source) is let through.
+ * <p>{@link #contribute}, the first seqgen code Hibernate calls, refuses a Hibernate ORM release before 7.1 with a
+ * message naming seqgen, the version and what to do (README, "Supported versions"); a version string it cannot read
+ * (a snapshot) is let through.
  */
 public final class SeqgenIntegrator implements Integrator, ServiceContributor {
 

@@ -27,33 +27,16 @@ import java.lang.annotation.Target;
  * }
  * }</pre>
  *
- * <p><b>When the number is taken.</b> Not at {@code persist()}: the attribute keeps the value it had (null or
- * 0) until the session flushes, and holds the number after {@code flush()}, after a query that flushed the
- * session (AUTO flush mode), or after {@code commit()}: a {@code @PrePersist} method sees no number (the id,
- * generated at {@code persist()}, is there), a {@code @PostPersist} method, which runs after the insert, sees it.
- * Any value the application set before the insert is
- * replaced. The number is generated once, on insert; it is not changed by updates (map the column
- * {@code updatable = false} so that nobody changes it by mistake).
+ * <p>The number is taken at the insert, not at {@code persist()}: a {@code @PrePersist} method sees none, a
+ * {@code @PostPersist} method does; a value set before is replaced, and updates never change it. <b>SYNC</b>
+ * increments the row in the session's transaction, once per flush and sequence before the flush's first statement:
+ * numbers of one flush are consecutive, a rollback undoes them, committed numbers are gapless (see
+ * {@code docs/business-numbers.md}). The other strategies take {@link dev.seqgen.Sequence#next()}: unique, never
+ * gapless.
  *
- * <p><b>SYNC</b> increments the sequence row on the session's JDBC connection, in the session's transaction, in
- * that flush: once per flush and sequence, for all its numbered inserts, before the flush sends its first
- * statement (so JDBC batches, and Spanner's batched DML, stay whole). The row stays locked from the first such
- * flush of the transaction to its commit or rollback, which with the usual flush at commit is only the flush
- * and the commit: a gapless sequence then serves about 1 / (flush-to-commit time) transactions per second
- * instead of 1 / (whole transaction). Numbers taken in one flush are consecutive, in the order Hibernate
- * executes the inserts; a rollback undoes them, so committed numbers are gapless and become visible in number
- * order. See {@code docs/business-numbers.md}.
- *
- * <p><b>ASYNC, BATCH, ASYNC_BATCH</b> take {@link dev.seqgen.Sequence#next()} at the insert: unique and, per
- * JVM, increasing, never gapless.
- *
- * <p><b>Sequence name</b>, first that applies: {@link #sequence()}; otherwise the JPA entity name of the root
- * entity and the attribute name in snake_case, joined by an underscore ({@code Invoice.number} becomes
- * {@code invoice_number}). <b>Settings</b> are resolved exactly as for {@link SeqgenGenerator}: the attributes
- * declare the strategy, the initial value and the maximum value; tuning is configuration only
- * ({@code seqgen.sequences.<name>.*}); each setting is the first of the value set for this sequence name, the
- * attribute here, the configured default, the built-in default. For {@code int} attributes the maximum value is
- * at most {@link SequenceSettings#INT_MAX_VALUE}.
+ * <p><b>Sequence name</b>: {@link #sequence()}, else the root entity's name and the attribute's in snake_case
+ * ({@code Invoice.number} becomes {@code invoice_number}). <b>Settings</b> resolve as for {@link SeqgenGenerator};
+ * for {@code int} attributes the maximum value is at most {@link SequenceSettings#INT_MAX_VALUE}.
  */
 @ValueGenerationType(generatedBy = SeqgenNumberGenerator.class)
 @Documented
