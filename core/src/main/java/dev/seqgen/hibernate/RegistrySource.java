@@ -29,14 +29,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where the registry of one Hibernate service registry's generators comes from: the one given through
- * {@link SeqgenHibernate#REGISTRY} (the Spring Boot starter gives its own), or one seqgen builds, from the plain
- * Hibernate settings ({@link PlainSettings}), over the session factory's {@code DataSource}, with the stores it
- * needs, and closes when the service stops. Nothing here does I/O until the registry is first asked for: Hibernate
- * may be reading the mappings with no database (Spring's AOT processing).
- *
- * <p>It also tells what database the entities live on ({@link #platform(Dialect)}), from Hibernate's dialect: the
- * other end of where the registry comes from, since a store is asked whether it can read the entities' tables
- * ({@code SequenceStore.readsApplicationTables}), and seqgen's own registry keeps its rows beside them.
+ * {@link SeqgenHibernate#REGISTRY}, or one seqgen builds from the plain Hibernate settings ({@link PlainSettings})
+ * over the session factory's {@code DataSource}, and closes when the service stops. No I/O until the registry is
+ * first asked for. Also tells the entities' database ({@link #platform(Dialect)}).
  */
 final class RegistrySource {
 
@@ -100,11 +95,9 @@ final class RegistrySource {
     }
 
     /**
-     * The platform of a dialect's database, named as seqgen's SPI names databases (the platforms of
-     * {@code SequenceStore.readsApplicationTables}): {@code spanner-postgresql} and {@code spanner} first
-     * (Hibernate's PostgreSQL-dialect Spanner dialect extends its PostgreSQL one), then {@code postgresql}
-     * (CockroachDB too, as seqgen's JDBC store serves it), {@code mariadb} (MySQL too), {@code h2}, {@code hsqldb};
-     * any other dialect by its class name, lowercase, without {@code Dialect}. No I/O: the dialect is all it reads.
+     * The platform of a dialect's database as seqgen's SPI names it ({@code SequenceStore.readsApplicationTables}):
+     * the Spanner dialects first (one extends Hibernate's PostgreSQL dialect), then {@code postgresql} (CockroachDB
+     * too), {@code mariadb} (MySQL too), {@code h2}, {@code hsqldb}; any other by its class name. No I/O.
      */
     static String platform(Dialect dialect) {
         String name = dialect.getClass().getSimpleName();
@@ -215,9 +208,8 @@ final class RegistrySource {
         requireNoRegistryRequired();
         PlainSettings plain = plainSettings();
         DataSource dataSource = dataSource();
-        // A dedicated connection: inserting threads hold their session's pooled connection while the generator
-        // runs, so reservations must never wait for the same pool (see JdbcSequenceStore). Names are checked
-        // under their settings' names before any store is built, the prefix even when no sequence uses it.
+        // A dedicated connection: inserting threads hold a pooled connection while the generator runs. Names are
+        // checked under their settings' names before any store is built.
         JdbcSequenceStore.Builder tableStore = JdbcSequenceStore.builder(dataSource).dedicatedConnection(true)
                 .table(plain.table, SeqgenHibernate.TABLE).createTable(plain.createTable);
         boolean nativeKind = Stream.concat(Stream.of(plain.defaults), plain.perSequence.values().stream())
