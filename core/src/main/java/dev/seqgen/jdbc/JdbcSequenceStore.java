@@ -47,7 +47,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     private final JdbcConnections connections;
     private final String table;
-    /** The table of ranges kept for the fleet: see {@link #keep}. */
     private final String keptTable;
     private final boolean createTable;
     private final JdbcDialect dialect;
@@ -71,12 +70,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         connections.close();
     }
 
-    /**
-     * Returns a builder for a store over the given data source.
-     *
-     * @param dataSource where the sequence table lives
-     * @return a new builder
-     */
+    /** {@return a builder for a store over {@code dataSource}} */
     public static Builder builder(DataSource dataSource) {
         return new Builder(dataSource);
     }
@@ -108,7 +102,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return Optional.of(new SqlTable(table, dialect.platform()));
     }
 
-    /** Describes the store for logs: database, table and connection use. */
     @Override
     public String toString() {
         return "JdbcSequenceStore[" + dialect.name().toLowerCase(Locale.ROOT) + ", table " + table
@@ -416,11 +409,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /*
-     * Ranges kept for the fleet (docs/design.md#kept-ranges): keep inserts a row in a transaction of its own; a take
-     * deletes a row exactly as read (of two takers only one delete changes it) and, when it splits the range,
-     * inserts the rest in the same transaction; the range is handed out only after that commits.
-     */
+    // Kept ranges: a take deletes the row exactly as read, the one claim; see docs/design.md#kept-ranges.
 
     /** {@inheritDoc} A row of {@link #keptTable()}, which must exist. */
     @Override
@@ -562,8 +551,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         /**
          * Sets the table, optionally schema-qualified. Default {@value #DEFAULT_TABLE}.
          *
-         * @param table the table name
-         * @return this builder
          * @throws SequenceConfigurationException if the name is not a plain identifier
          */
         public Builder table(String table) {
@@ -571,11 +558,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets the table as a front end's setting gave it: a name that is not allowed is refused under that setting.
+         * Sets the table as the setting {@code setting} gave it.
          *
-         * @param table the table name, optionally schema-qualified
-         * @param setting the name of the setting that gave it
-         * @return this builder
          * @throws SequenceConfigurationException naming {@code setting} if the name is not a plain identifier
          */
         public Builder table(String table, String setting) {
@@ -583,38 +567,23 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return this;
         }
 
-        /**
-         * Sets whether the table is created ({@code CREATE TABLE IF NOT EXISTS}) when the first sequence is
-         * created. Default true.
-         *
-         * @param createTable whether to create the table
-         * @return this builder
-         */
+        /** Sets whether the tables are created, if missing, with the first sequence. Default true. */
         public Builder createTable(boolean createTable) {
             this.createTable = createTable;
             return this;
         }
 
         /**
-         * Sets whether the store borrows one connection when built, keeps it until {@link JdbcSequenceStore#close()}
-         * and runs its own statements on it, one at a time. Use it when threads take values while holding a
-         * connection of the same pool (JPA does), so a small pool cannot deadlock. Costs one connection and
-         * serialises reservations of different sequences. Default false.
-         *
-         * @param dedicatedConnection whether to keep a connection of its own
-         * @return this builder
+         * Sets whether the store keeps one connection of the pool until {@link JdbcSequenceStore#close()} and runs
+         * its statements on it, one at a time, so threads holding pooled connections cannot deadlock a small pool.
+         * Default false.
          */
         public Builder dedicatedConnection(boolean dedicatedConnection) {
             this.dedicatedConnection = dedicatedConnection;
             return this;
         }
 
-        /**
-         * Sets the dialect. Default: detected from the database's product name.
-         *
-         * @param dialect the dialect
-         * @return this builder
-         */
+        /** Sets the dialect. Default: detected from the database's product name. */
         public Builder dialect(JdbcDialect dialect) {
             this.dialect = Objects.requireNonNull(dialect, "dialect");
             return this;
@@ -623,7 +592,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         /**
          * Builds the store; detects the dialect (one connection) unless one was set.
          *
-         * @return the store
          * @throws SequenceStoreException if the dialect could not be detected
          * @throws IllegalArgumentException if the database is not supported
          */

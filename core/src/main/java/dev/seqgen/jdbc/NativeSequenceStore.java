@@ -72,19 +72,12 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /**
-     * Returns a builder for a store over the given data source.
-     *
-     * @param dataSource where the sequences live
-     * @return a new builder
-     */
+    /** {@return a builder for a store over {@code dataSource}} */
     public static Builder builder(DataSource dataSource) {
         return new Builder(dataSource);
     }
 
-    /**
-     * Returns the dedicated connection to the pool, if the store borrowed one; otherwise does nothing.
-     */
+    /** Returns the dedicated connection to the pool, if the store borrowed one. */
     @Override
     public void close() {
         connections.close();
@@ -101,10 +94,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Returns the name of the database sequence behind a seqgen sequence: the prefix followed by the name.
+     * {@return the unquoted name of the database sequence behind a seqgen sequence: the prefix and the name}
      *
-     * @param sequence the seqgen sequence name
-     * @return the database sequence name, unquoted
      * @throws SequenceConfigurationException if the result is longer than {@value #MAX_NAME_LENGTH} characters
      */
     public String databaseSequenceName(String sequence) {
@@ -127,7 +118,6 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         return dialect.storeName();
     }
 
-    /** Describes the store for logs: database, name prefix and connection use. */
     @Override
     public String toString() {
         return "NativeSequenceStore[" + dialect.name().toLowerCase(Locale.ROOT) + ", sequences " + prefix + "*"
@@ -379,12 +369,9 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets the prefix of the database sequences' names: sequence {@code orders} is database sequence
-         * {@code <prefix>orders}, a quoted identifier in the connection's current schema. Default
+         * Sets the prefix of the database sequences' names (quoted, in the current schema). Default
          * {@value #DEFAULT_PREFIX}.
          *
-         * @param prefix the prefix
-         * @return this builder
          * @throws SequenceConfigurationException if the prefix is not 1 to 32 of {@code A-Z a-z 0-9 _}, starting
          *     with a letter or underscore
          */
@@ -393,37 +380,22 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets the prefix as a front end's setting gave it: a prefix that is not allowed is refused under that setting.
+         * Sets the prefix as the setting {@code setting} gave it.
          *
-         * @param prefix the prefix of the database sequences' names
-         * @param setting the name of the setting that gave it
-         * @return this builder
-         * @throws SequenceConfigurationException naming {@code setting} if the prefix is not 1 to 32 of
-         *     {@code A-Z a-z 0-9 _}, starting with a letter or underscore
+         * @throws SequenceConfigurationException naming {@code setting} if the prefix is not allowed
          */
         public Builder prefix(@Nullable String prefix, String setting) {
             this.prefix = requirePrefix(setting, prefix);
             return this;
         }
 
-        /**
-         * Sets whether the store keeps one connection of its own until {@link NativeSequenceStore#close()}, as
-         * {@link JdbcSequenceStore.Builder#dedicatedConnection(boolean)}. Default false.
-         *
-         * @param dedicatedConnection whether to keep a connection of its own
-         * @return this builder
-         */
+        /** As {@link JdbcSequenceStore.Builder#dedicatedConnection(boolean)}. Default false. */
         public Builder dedicatedConnection(boolean dedicatedConnection) {
             this.dedicatedConnection = dedicatedConnection;
             return this;
         }
 
-        /**
-         * Sets the dialect. Default: detected from the database's product name.
-         *
-         * @param dialect the dialect
-         * @return this builder
-         */
+        /** Sets the dialect. Default: detected from the database's product name. */
         public Builder dialect(JdbcDialect dialect) {
             this.dialect = Objects.requireNonNull(dialect, "dialect");
             return this;
@@ -432,10 +404,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         /**
          * Builds the store; detects the dialect (one connection) unless one was set.
          *
-         * @return the store
          * @throws SequenceStoreException if the dialect could not be detected
-         * @throws IllegalArgumentException if the database is not supported, or has no contiguous sequences
-         *     (Cloud Spanner)
+         * @throws IllegalArgumentException if the database is not supported, or has no contiguous sequences (Spanner)
          */
         public NativeSequenceStore build() {
             return new NativeSequenceStore(this);
