@@ -67,7 +67,7 @@ public enum JdbcDialect {
             }
         }
 
-        /** Read and {@code setval} under the sequence's ACCESS EXCLUSIVE lock: docs/design.md#native-sequence-advance. */
+        /** Under the sequence's ACCESS EXCLUSIVE lock: docs/design.md#native-sequence-advance. */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             try (Statement statement = connection.createStatement()) {
@@ -297,7 +297,7 @@ public enum JdbcDialect {
             return "CALL NEXT VALUE FOR " + quoted;
         }
 
-        /** {@code SYSTEM_SEQUENCES} shows the sequence now; the standard {@code SEQUENCES} a view cached per session. */
+        /** {@code SYSTEM_SEQUENCES}: the standard {@code SEQUENCES} is a view cached per session. */
         @Override
         @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
             long[] row = sequenceRow(connection, quoted, "SELECT CAST(INCREMENT AS BIGINT),"
@@ -307,7 +307,7 @@ public enum JdbcDialect {
             return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
         }
 
-        /** As H2's, but an exhausted sequence shows its start value again: see docs/design.md#native-sequence-advance. */
+        /** An exhausted sequence shows its start value again: see docs/design.md#native-sequence-advance. */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             NativeSequenceState state = readSequence(connection, quoted);
@@ -403,7 +403,7 @@ public enum JdbcDialect {
         }
     };
 
-    /** MariaDB's largest sequence value: a BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
+    /** A MariaDB BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
     private static final long MARIADB_LARGEST_SEQUENCE_VALUE = Long.MAX_VALUE - 1;
 
     /** The databases seqgen's JDBC stores serve, as error messages list them. */
@@ -432,11 +432,7 @@ public enum JdbcDialect {
         return this == SPANNER_POSTGRESQL ? "spanner-postgresql" : storeName;
     }
 
-    /**
-     * {@return the dialect of a platform ({@link #platform()}), or null if seqgen has none}
-     *
-     * @param platform the platform
-     */
+    /** {@return the dialect of a platform ({@link #platform()}), or null if seqgen has none} */
     public static @Nullable JdbcDialect ofPlatform(String platform) {
         for (JdbcDialect dialect : values()) {
             if (dialect.platform().equals(platform)) {
@@ -447,10 +443,8 @@ public enum JdbcDialect {
     }
 
     /**
-     * {@return seqgen's only DDL for this database, {@code CREATE TABLE IF NOT EXISTS} of the sequence table and then
-     * of its kept ranges ({@code <table>_kept}, see {@link JdbcSequenceStore#keep})}
-     *
-     * @param table the sequence table, optionally schema-qualified
+     * {@return seqgen's only DDL for this database: {@code CREATE TABLE IF NOT EXISTS} of the sequence table
+     * (optionally schema-qualified), then of its kept ranges ({@code <table>_kept})}
      */
     public List<String> createTablesSql(String table) {
         return List.of(createTableSql(table), createKeptTableSql(Identifiers.keptTableName(table)));
@@ -463,7 +457,7 @@ public enum JdbcDialect {
     abstract long increment(Connection connection, String table, String name, long count, long lastStart)
             throws SQLException;
 
-    /** An insert of {@code (name, next_value)} that does nothing when the row exists. */
+    /** Inserts {@code (name, next_value)}; does nothing when the row exists. */
     abstract String insertIfMissingSql(String table);
 
     String createTableSql(String table) {
@@ -475,30 +469,22 @@ public enum JdbcDialect {
         return "SELECT next_value FROM " + table + " WHERE name = ?";
     }
 
-    /**
-     * The table of ranges kept for the fleet: one row per range, keyed by the sequence and the range's first value.
-     * Column names avoid {@code first_value}, a reserved word of MySQL 8.
-     */
+    /** Column names avoid {@code first_value}, a reserved word of MySQL 8. */
     String createKeptTableSql(String keptTable) {
         return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name VARCHAR(64) NOT NULL, range_start BIGINT NOT NULL,"
                 + " range_end BIGINT NOT NULL, PRIMARY KEY (name, range_start))";
     }
 
-    /** Inserts a kept range {@code (name, range_start, range_end)}. */
     String keepSql(String keptTable) {
         return "INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (?, ?, ?)";
     }
 
-    /** Reads a sequence's kept ranges that start at or above a value, lowest first. */
     String keptRangesSql(String keptTable) {
         return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = ? AND range_start >= ?"
                 + " ORDER BY range_start";
     }
 
-    /**
-     * Deletes one kept range, exactly as it was read: the delete that changes a row is the one claim of the range
-     * (a second claimer's delete, waiting on the row or run after it, changes none).
-     */
+    /** Deletes one kept range exactly as read: the delete that changes a row is the one claim of the range. */
     String takeKeptSql(String keptTable) {
         return "DELETE FROM " + keptTable + " WHERE name = ? AND range_start = ? AND range_end = ?";
     }
@@ -568,11 +554,7 @@ public enum JdbcDialect {
         return new UnsupportedOperationException(name() + " has no native sequences that serve contiguous blocks");
     }
 
-    /**
-     * Whether an insert failed on a row that exists with the same primary key: SQLSTATE class 23 (integrity
-     * constraint violation), or the gRPC code ALREADY_EXISTS (6) that Spanner's JDBC driver reports without a
-     * SQLSTATE.
-     */
+    /** Whether an insert met an existing key: SQLSTATE class 23, or Spanner's gRPC ALREADY_EXISTS (6). */
     boolean isDuplicateKey(SQLException e) {
         String state = e.getSQLState();
         if (state != null && state.startsWith("23")) {
@@ -581,10 +563,7 @@ public enum JdbcDialect {
         return (this == SPANNER || this == SPANNER_POSTGRESQL) && e.getErrorCode() == 6;
     }
 
-    /**
-     * Whether an error may go away when the reservation is retried: serialization failures and deadlocks
-     * (SQLSTATE class 40), lock timeouts, lost connections (class 08) and server shutdowns.
-     */
+    /** Whether a retry may succeed: serialization failures, deadlocks, lock timeouts, lost connections, shutdowns. */
     boolean isTransient(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLTransientException || t instanceof SQLRecoverableException) {
@@ -612,10 +591,8 @@ public enum JdbcDialect {
     }
 
     /**
-     * Finds the dialect of a database from its JDBC product name.
+     * {@return the dialect of a database's JDBC product name ({@link java.sql.DatabaseMetaData#getDatabaseProductName()})}
      *
-     * @param productName {@link java.sql.DatabaseMetaData#getDatabaseProductName()}
-     * @return the dialect
      * @throws IllegalArgumentException if the database is not supported
      */
     public static JdbcDialect forProductName(@Nullable String productName) {

@@ -24,22 +24,12 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link SequenceStore} over the database's own sequences (PostgreSQL, MariaDB, H2): each seqgen sequence is a
- * database sequence named {@linkplain Builder#prefix(String) prefix} + name whose {@code INCREMENT BY} is the block
- * size (1 for ASYNC), so one reservation is one non-transactional {@code nextval}, free of row locks and
- * serialization conflicts. See docs/native-sequences.md.
- *
- * <ul>
- * <li>BATCH and ASYNC_BATCH with a fixed block size ({@link #variableReservationSizes()} is false); ASYNC with one
- *     {@code nextval} per value, so {@code nextValues(n > 1)} fails; SYNC is refused when the sequence is opened.</li>
- * <li>No give-back and nothing kept for the fleet: the values a stopped JVM held are a gap.</li>
- * <li>A missing database sequence is created ({@code CREATE SEQUENCE IF NOT EXISTS ... CACHE 1 NO CYCLE}); an
- *     existing one is adopted only if its increment matches. Blocks are cut at the maximum value; beyond it
- *     reservations throw {@link SequenceExhaustedException}, never wrap.</li>
- * <li>{@link #advance} is atomic against every session on PostgreSQL (an ACCESS EXCLUSIVE lock) and MariaDB
- *     ({@code SETVAL} never moves back), against this JVM's native stores only on H2. Not for Cloud Spanner, whose
- *     bit-reversed sequences cannot serve contiguous blocks.</li>
- * </ul>
+ * A {@link SequenceStore} over the database's own sequences (PostgreSQL, MariaDB, H2, HSQLDB): each seqgen sequence
+ * is a database sequence named {@linkplain Builder#prefix(String) prefix} + name whose {@code INCREMENT BY} is the
+ * block size (1 for ASYNC), so one reservation is one {@code nextval}. No SYNC, no give-back, nothing kept for the
+ * fleet; a missing sequence is created, an existing one adopted only if its increment matches. {@link #advance} is
+ * atomic against every session on PostgreSQL and MariaDB, against this JVM's native stores only on H2 and HSQLDB.
+ * See docs/native-sequences.md.
  */
 public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
 
@@ -57,7 +47,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     private final JdbcConnections connections;
     private final String prefix;
     private final JdbcDialect dialect;
-    /** The increment of every sequence this store created or adopted, by seqgen sequence name. */
+    /** By seqgen sequence name. */
     private final Map<String, Long> increments = new ConcurrentHashMap<>();
 
     private NativeSequenceStore(Builder builder) {
@@ -131,8 +121,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Creates the database sequence with the increment the strategy reserves (the block size; 1 for ASYNC), or
-     * adopts an existing one whose increment matches.
+     * Creates the database sequence with the increment the strategy reserves, or adopts one whose increment matches.
      *
      * @throws SequenceConfigurationException if the strategy is SYNC, or the name is too long
      * @throws SequenceStoreException if the existing sequence's increment differs, or the database failed
@@ -182,8 +171,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Adopts an existing database sequence whatever its increment; a missing one cannot be created without the
-     * sequence's settings (its increment is the block size).
+     * Adopts an existing database sequence whatever its increment.
      *
      * @throws SequenceStoreException if the database sequence is missing, or the database failed
      */
@@ -199,10 +187,9 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Takes one block with one {@code nextval}: {@code [value, value + increment)}, cut short at {@code maxValue}.
+     * Takes one block with one {@code nextval}, cut short at {@code maxValue}.
      *
-     * @throws SequenceStoreException if {@code count} is not the database sequence's increment, or the database
-     *     failed (marked transient where a retry may succeed)
+     * @throws SequenceStoreException if {@code count} is not the database sequence's increment, or the database failed
      */
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
@@ -262,11 +249,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         return state.increment();
     }
 
-    /**
-     * Always fails: a sequence increment cannot be rolled back with the caller's transaction.
-     *
-     * @throws UnsupportedOperationException always
-     */
+    /** Always throws {@link UnsupportedOperationException}: a sequence increment cannot be rolled back. */
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         throw new UnsupportedOperationException("sequence '" + sequence + "': the native-sequence store cannot take"
@@ -342,12 +325,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
     }
 
-    /**
-     * Checks a prefix of the database sequences' names, reporting a wrong one under the setting that gave it.
-     *
-     * @throws SequenceConfigurationException if the prefix is not 1 to 32 of {@code A-Z a-z 0-9 _}, starting with a
-     *     letter or underscore
-     */
+    /** Checks a prefix of the database sequences' names, reporting a wrong one under {@code setting}. */
     static String requirePrefix(String setting, @Nullable String prefix) {
         if (prefix == null || !PREFIX.matcher(prefix).matches()) {
             throw new SequenceConfigurationException(setting, prefix == null ? null : "'" + prefix + "'",
