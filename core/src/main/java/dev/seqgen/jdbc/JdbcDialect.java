@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
 public enum JdbcDialect {
 
     /** PostgreSQL, and the databases that speak its SQL: CockroachDB, YugabyteDB, Aurora DSQL. */
-    POSTGRESQL("postgresql") {
+    POSTGRESQL("postgresql", "INSERT INTO %s (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            "SELECT nextval('%s')") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -30,19 +31,9 @@ public enum JdbcDialect {
         }
 
         @Override
-        String insertIfMissingSql(String table) {
-            return "INSERT INTO " + table + " (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING";
-        }
-
-        @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT INCREMENT BY " + increment + " MINVALUE "
                     + start + " MAXVALUE " + maxValue + " START WITH " + start + " CACHE 1 NO CYCLE";
-        }
-
-        @Override
-        String nextvalSql(String quoted) {
-            return "SELECT nextval('" + quoted + "')";
         }
 
         @Override
@@ -104,7 +95,7 @@ public enum JdbcDialect {
      * MariaDB and MySQL: no {@code RETURNING}, so the increment sets {@code LAST_INSERT_ID(expr)}, returned as the
      * update's generated key (see docs/design.md#jdbc-increment).
      */
-    MARIADB("mariadb") {
+    MARIADB("mariadb", "INSERT IGNORE INTO %s (name, next_value) VALUES (?, ?)", "SELECT NEXTVAL(%s)") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -130,11 +121,6 @@ public enum JdbcDialect {
             }
         }
 
-        @Override
-        String insertIfMissingSql(String table) {
-            return "INSERT IGNORE INTO " + table + " (name, next_value) VALUES (?, ?)";
-        }
-
         /** InnoDB whatever the server's default engine: a reservation is a transaction. */
         @Override
         String createTableSql(String table) {
@@ -156,11 +142,6 @@ public enum JdbcDialect {
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " START WITH " + start + " MINVALUE " + start
                     + " MAXVALUE " + Math.min(maxValue, MARIADB_LARGEST_SEQUENCE_VALUE) + " INCREMENT BY " + increment
                     + " CACHE 1 NOCYCLE";
-        }
-
-        @Override
-        String nextvalSql(String quoted) {
-            return "SELECT NEXTVAL(" + quoted + ")";
         }
 
         @Override
@@ -203,17 +184,12 @@ public enum JdbcDialect {
      * Cloud Spanner through its JDBC driver, GoogleSQL databases: {@code THEN RETURN}, Spanner's DDL (the driver turns
      * {@code ?} into {@code @p1...}). Own reservations run on another connection: no transaction is nested.
      */
-    SPANNER("spanner") {
+    SPANNER("spanner", "INSERT OR IGNORE INTO %s (name, next_value) VALUES (?, ?)", null) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
             return queryLong(connection, "UPDATE " + table + " SET next_value = next_value + ? WHERE name = ?"
                     + " AND next_value <= ? THEN RETURN next_value", count, name, lastStart);
-        }
-
-        @Override
-        String insertIfMissingSql(String table) {
-            return "INSERT OR IGNORE INTO " + table + " (name, next_value) VALUES (?, ?)";
         }
 
         @Override
@@ -236,16 +212,12 @@ public enum JdbcDialect {
     },
 
     /** Cloud Spanner through its JDBC driver, PostgreSQL-dialect databases: {@code RETURNING}, PostgreSQL DDL. */
-    SPANNER_POSTGRESQL("spanner") {
+    SPANNER_POSTGRESQL("spanner", "INSERT INTO %s (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            null) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
             return POSTGRESQL.increment(connection, table, name, count, lastStart);
-        }
-
-        @Override
-        String insertIfMissingSql(String table) {
-            return POSTGRESQL.insertIfMissingSql(table);
         }
 
         @Override
@@ -258,7 +230,9 @@ public enum JdbcDialect {
      * HSQLDB (HyperSQL): no {@code RETURNING}, so the guarded {@code UPDATE} and a read of the row in the same
      * transaction, whose lock makes the pair atomic (docs/design.md#jdbc-increment).
      */
-    HSQLDB("hsqldb") {
+    HSQLDB("hsqldb", "MERGE INTO %s t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT)))"
+            + " s(name, v) ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value) VALUES (s.name, s.v)",
+            "CALL NEXT VALUE FOR %s") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -281,20 +255,10 @@ public enum JdbcDialect {
         }
 
         @Override
-        String insertIfMissingSql(String table) {
-            return H2.insertIfMissingSql(table);
-        }
-
-        @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             // HSQLDB's sequences have no cache: every NEXT VALUE FOR is the sequence's own.
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT START WITH " + start + " INCREMENT BY "
                     + increment + " MINVALUE " + Math.min(start, 1) + " MAXVALUE " + maxValue + " NO CYCLE";
-        }
-
-        @Override
-        String nextvalSql(String quoted) {
-            return "CALL NEXT VALUE FOR " + quoted;
         }
 
         /** {@code SYSTEM_SEQUENCES}: the standard {@code SEQUENCES} is a view cached per session. */
@@ -351,7 +315,9 @@ public enum JdbcDialect {
     },
 
     /** H2, whose data-change delta table returns the updated row from the update itself. */
-    H2("h2") {
+    H2("h2", "MERGE INTO %s t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT)))"
+            + " s(name, v) ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value) VALUES (s.name, s.v)",
+            "SELECT NEXT VALUE FOR %s") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -360,22 +326,11 @@ public enum JdbcDialect {
         }
 
         @Override
-        String insertIfMissingSql(String table) {
-            return "MERGE INTO " + table + " t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT))) s(name, v)"
-                    + " ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value) VALUES (s.name, s.v)";
-        }
-
-        @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             // H2 wants the increment smaller than MAXVALUE - MINVALUE: the minimum goes below the start where needed.
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT START WITH " + start + " INCREMENT BY "
                     + increment + " MINVALUE " + Math.min(start, maxValue - increment - 1) + " MAXVALUE " + maxValue
                     + " NO CYCLE CACHE 1";
-        }
-
-        @Override
-        String nextvalSql(String quoted) {
-            return "SELECT NEXT VALUE FOR " + quoted;
         }
 
         @Override
@@ -414,9 +369,14 @@ public enum JdbcDialect {
     static final long NO_ROW = Long.MIN_VALUE;
 
     private final String storeName;
+    /** Templates, {@code %s} the table or the quoted sequence. */
+    private final String insertIfMissingSql;
+    private final @Nullable String nextvalSql;
 
-    JdbcDialect(String storeName) {
+    JdbcDialect(String storeName, String insertIfMissingSql, @Nullable String nextvalSql) {
         this.storeName = storeName;
+        this.insertIfMissingSql = insertIfMissingSql;
+        this.nextvalSql = nextvalSql;
     }
 
     /** {@return the lowercase database name used in metrics tags and messages} */
@@ -458,7 +418,9 @@ public enum JdbcDialect {
             throws SQLException;
 
     /** Inserts {@code (name, next_value)}; does nothing when the row exists. */
-    abstract String insertIfMissingSql(String table);
+    String insertIfMissingSql(String table) {
+        return insertIfMissingSql.formatted(table);
+    }
 
     String createTableSql(String table) {
         return "CREATE TABLE IF NOT EXISTS " + table
@@ -519,7 +481,10 @@ public enum JdbcDialect {
 
     /** A query of one row and column: the sequence's next value, consumed. */
     String nextvalSql(String quoted) {
-        throw noSequences();
+        if (nextvalSql == null) {
+            throw noSequences();
+        }
+        return nextvalSql.formatted(quoted);
     }
 
     /** Reads a sequence without consuming a value, or returns null if it does not exist. */
@@ -591,7 +556,7 @@ public enum JdbcDialect {
     }
 
     /**
-     * {@return the dialect of a database's JDBC product name ({@link java.sql.DatabaseMetaData#getDatabaseProductName()})}
+     * {@return the dialect of a JDBC product name ({@link java.sql.DatabaseMetaData#getDatabaseProductName()})}
      *
      * @throws IllegalArgumentException if the database is not supported
      */
