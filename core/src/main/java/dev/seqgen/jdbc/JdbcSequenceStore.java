@@ -25,21 +25,16 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link SequenceStore} over a JDBC {@link DataSource}: a table of {@code (name VARCHAR(64) PRIMARY KEY,
- * next_value BIGINT)} rows, SQL per database in {@link JdbcDialect}, and beside it the table of ranges kept for the
- * fleet ({@link #keptTable()}).
- *
- * <p>{@link #reserve} runs in a transaction of its own on a borrowed connection, returned before the values are
- * handed out. {@link #reserveInTransaction} runs on the caller's {@link Connection} (auto-commit off); the row stays
- * locked until the caller commits. {@link Builder#dedicatedConnection(boolean)} keeps one connection for the
- * store's own statements, so threads that hold a pooled connection cannot deadlock a small pool. Thread-safe.
+ * A {@link SequenceStore} over a JDBC {@link DataSource}: a table of {@code (name, next_value)} rows, SQL per database
+ * in {@link JdbcDialect}, and the table of ranges kept for the fleet ({@link #keptTable()}). {@link #reserve} runs in
+ * a transaction of its own; {@link #reserveInTransaction} on the caller's {@link Connection} (auto-commit off), whose
+ * row lock lasts until the caller commits. Thread-safe.
  */
 public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
-    /** Updates one increment tries while the row stays where it was (two suffice after a locking read). */
+    /** Updates tried while the row stays where it was (two suffice after a locking read). */
     private static final int MAX_INCREMENT_ATTEMPTS = 4;
 
-    /** Kept ranges one {@link #takeKept} reads and tries, lowest first, before it gives up to other takers. */
     private static final int TAKE_CANDIDATES = 8;
 
     /** The default table name. */
@@ -61,10 +56,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         this.createTable = builder.createTable;
     }
 
-    /**
-     * Returns the dedicated connection to the pool, if the store borrowed one; otherwise does nothing. Close
-     * the registries over this store first, so that they can give back their unused values.
-     */
+    /** Returns the dedicated connection to the pool, if any; close the registries over this store first. */
     @Override
     public void close() {
         connections.close();
@@ -108,10 +100,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 + ", " + connections + "]";
     }
 
-    /**
-     * {@inheritDoc} On HSQLDB a SYNC sequence needs MVCC mode: in LOCKS or MVLOCKS mode the increment in the caller's
-     * transaction locks the whole table until it ends, so another sequence's reservation would wait for ever.
-     */
+    /** {@inheritDoc} On HSQLDB a SYNC sequence needs MVCC mode, as other modes lock the whole table. */
     @Override
     public void createSequence(String sequence, SequenceSettings settings) {
         if (dialect == JdbcDialect.HSQLDB && settings.strategy() == Strategy.SYNC) {
@@ -153,8 +142,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 return null;
             });
         } catch (SQLException e) {
-            // H2's MERGE can hit the key of a racing creator's row (class 23): present is enough; uncommitted is
-            // transient.
+            // H2's MERGE can hit a racing creator's row: committed is enough, uncommitted is transient.
             if (isIntegrityViolation(e)) {
                 OptionalLong existing = nextValue(sequence);
                 if (existing.isPresent()) {
@@ -178,7 +166,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Creates the missing tables now rather than with the first sequence. Safe to call from several processes at once.
+     * Creates the missing tables now rather than with the first sequence; safe from several processes at once.
      *
      * @throws SequenceStoreException if the table could not be created
      */
@@ -191,7 +179,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Creates each table only if it is missing (an older installation lacks the kept ranges' table). */
     private synchronized void createTable() throws SQLException {
         if (tableReady) {
             return;
@@ -262,7 +249,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** The caller's transaction as a connection that is in a transaction, or an IllegalArgumentException. */
     private Connection callerConnection(@Nullable Object transaction, String sequence) {
         if (!(transaction instanceof Connection connection)) {
             throw new IllegalArgumentException("the JDBC store takes a java.sql.Connection as the caller's transaction,"
@@ -283,10 +269,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Takes up to {@code count} values, fewer only near {@code maxValue}; null if the row is missing. After a guarded
-     * update that matched no row the row is read with a <em>locking</em> read (a plain one may see a stale snapshot:
-     * MariaDB at REPEATABLE READ); where that takes no lock (HSQLDB MVCC) the loop goes on while the row moves,
-     * which ends as each move consumes a value left. See docs/design.md#jdbc-increment.
+     * Takes up to {@code count} values, fewer only near {@code maxValue}; null if the row is missing. A guarded update
+     * that matched no row is followed by a locking read; see docs/design.md#jdbc-increment.
      */
     private @Nullable ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
             throws SQLException {
@@ -322,7 +306,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Reads on the store's own connection (see {@link ApplicationTables}), never in a caller's transaction. */
+    /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         try {
@@ -398,7 +382,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** The guarded update of a give-back: the row moves back only if nobody reserved since. */
     private boolean compareAndGiveBack(Connection connection, String sequence, long expectedNextValue,
             long restoredNextValue) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(dialect.giveBackSql(table))) {
@@ -428,7 +411,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Takes the lowest kept range whose delete changes a row, whole (see {@link #takeKept(String, long, long)}). */
+    /** Takes the lowest kept range whole. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
         return takeKept(sequence, Long.MAX_VALUE, maxValue);
@@ -490,7 +473,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Reads up to {@code limit} kept ranges (all for 0) that start at or above {@code from}, lowest first. */
+    /** Up to {@code limit} kept ranges (all for 0) from {@code from}, lowest first. */
     private List<ReservedRange> readKept(Connection connection, String sequence, long from, int limit)
             throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(dialect.keptRangesSql(keptTable))) {

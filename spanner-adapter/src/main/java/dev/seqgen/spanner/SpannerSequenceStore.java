@@ -48,7 +48,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
 
-    /** The operation timeout used when none is set: the default acquire timeout of a sequence. */
+    /** The default operation timeout: a sequence's default acquire timeout. */
     public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(5);
 
     private static final Duration CREATE_TABLE_TIMEOUT = Duration.ofMinutes(5);
@@ -90,7 +90,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         return new Builder(databaseClient);
     }
 
-    /** {@return {@code spanner}, the store name for metrics and messages} */
+    /** {@return {@code spanner}} */
     @Override
     public String name() {
         return "spanner";
@@ -107,7 +107,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return table;
     }
 
-    /** {@inheritDoc} Of two concurrent creators one is aborted, and its retry finds the row. */
     @Override
     public void createSequence(String sequence, long initialValue) {
         if (createTable && !tableExists) {
@@ -190,7 +189,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return next == null ? OptionalLong.empty() : OptionalLong.of(next);
     }
 
-    /** {@inheritDoc} {@code MAX} for sequential keys, else one pass over the keys outside the skip range. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         KeyRange skip = settings.skipRange();
@@ -233,7 +231,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /** {@inheritDoc} Rethrows ABORTED as is, as {@link #reserveInTransaction}. */
+    /** {@inheritDoc} Rethrows ABORTED as is. */
     @Override
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
@@ -258,7 +256,7 @@ public final class SpannerSequenceStore implements SequenceStore {
                 client.readWriteTransaction().run(tx -> tx.executeUpdate(sql().keep(keptTable, sequence, first, end)));
                 return true;
             } catch (SpannerException e) {
-                // An attempt whose commit was not confirmed may have kept the range already: the row is there.
+                // An unconfirmed earlier commit may have kept it already.
                 if (e.getErrorCode() == ErrorCode.ALREADY_EXISTS
                         && readKept(client.singleUse(), sequence, Long.MIN_VALUE, 0)
                                 .contains(new ReservedRange(first, end))) {
@@ -275,7 +273,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return takeKept(sequence, Long.MAX_VALUE, maxValue);
     }
 
-    /** {@inheritDoc} Deletes the lowest range and inserts back the rest of a split one, in one transaction. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
         return takeKept(sequence, Long.MIN_VALUE, count, maxValue);
@@ -344,7 +341,6 @@ public final class SpannerSequenceStore implements SequenceStore {
                 isTransient(e));
     }
 
-    /** {@inheritDoc} One guarded UPDATE in a read-write transaction of its own. */
     @Override
     public boolean advance(String sequence, long nextValue) {
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
@@ -393,7 +389,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    /** Creates missing tables; a failed creation is forgiven when the tables exist afterwards (a concurrent one). */
+    /** A failed creation is forgiven when the tables exist afterwards (a concurrent one). */
     private void ensureTable() {
         List<String> missing = missingTables();
         if (missing.isEmpty()) {
@@ -463,7 +459,7 @@ public final class SpannerSequenceStore implements SequenceStore {
                 + " as the caller's transaction, got " + given);
     }
 
-    /** What the reservation found; returned, not thrown, as the runner would wrap an exception. */
+    /** Returned, not thrown, as the runner would wrap an exception. */
     private record Outcome(Kind kind, long first, long end) {
 
         enum Kind { TAKEN, MISSING, EXHAUSTED, CHANGED }
