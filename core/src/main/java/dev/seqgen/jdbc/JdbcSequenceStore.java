@@ -221,14 +221,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
         try {
-            return connections.inOwnTransaction(connection -> {
-                ReservedRange range = increment(connection, sequence, count, maxValue);
-                if (range == null) {
-                    throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table
-                            + " (was it deleted?)", null, false);
-                }
-                return range;
-            });
+            return connections.inOwnTransaction(connection -> increment(connection, sequence, count, maxValue));
         } catch (SQLException e) {
             throw failure("reserving " + count + " value(s) of sequence '" + sequence + "'", e);
         }
@@ -238,12 +231,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         Connection connection = callerConnection(transaction, sequence);
         try {
-            ReservedRange range = increment(connection, sequence, count, maxValue);
-            if (range == null) {
-                throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table, null,
-                        false);
-            }
-            return range;
+            return increment(connection, sequence, count, maxValue);
         } catch (SQLException e) {
             throw failure("incrementing sequence '" + sequence + "' in the caller's transaction", e);
         }
@@ -269,10 +257,10 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Takes up to {@code count} values, fewer only near {@code maxValue}; null if the row is missing. A guarded update
+     * Takes up to {@code count} values, fewer only near {@code maxValue}; fails if the row is missing. A guarded update
      * that matched no row is followed by a locking read; see docs/design.md#jdbc-increment.
      */
-    private @Nullable ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
+    private ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
             throws SQLException {
         long wanted = count;
         long lastRead = Long.MIN_VALUE;
@@ -283,9 +271,10 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (next != JdbcDialect.NO_ROW) {
                 return new ReservedRange(next - wanted, next);
             }
-            OptionalLong current = readForUpdate(connection, sequence);
+            OptionalLong current = read(connection, dialect.selectForUpdateSql(table), sequence);
             if (current.isEmpty()) {
-                return null;
+                throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table
+                        + " (was it deleted?)", null, false);
             }
             if (current.getAsLong() > maxValue) {
                 throw new SequenceExhaustedException(sequence, maxValue);
@@ -338,18 +327,10 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public OptionalLong nextValue(String sequence) {
         try (Connection connection = connections.get()) {
-            return read(connection, sequence);
+            return read(connection, dialect.selectSql(table), sequence);
         } catch (SQLException e) {
             throw failure("reading sequence '" + sequence + "'", e);
         }
-    }
-
-    private OptionalLong readForUpdate(Connection connection, String sequence) throws SQLException {
-        return read(connection, dialect.selectForUpdateSql(table), sequence);
-    }
-
-    private OptionalLong read(Connection connection, String sequence) throws SQLException {
-        return read(connection, dialect.selectSql(table), sequence);
     }
 
     private static OptionalLong read(Connection connection, String sql, String sequence) throws SQLException {
