@@ -519,7 +519,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             return this;
         }
 
-        /** Sets whether {@code createSequence} creates missing tables (needs {@link #databaseAdminClient}). */
+        /** Sets whether missing tables are created (needs {@link #databaseAdminClient}). Default false. */
         public Builder createTable(boolean createTable) {
             this.createTable = createTable;
             return this;
