@@ -20,47 +20,29 @@ import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * seqgen's reads of the application's own tables, each made once (at start-up or when a sequence first opens), read
- * only and rolled back: whether a column refuses assigned values ({@link #refusals}: {@code GENERATED ALWAYS AS
- * IDENTITY} and computed columns do), and which counters a column already holds ({@link
- * SequenceStore#highestCounter}: a {@code max}, or for mapped keys one pass mapping each key back to its counter).
+ * seqgen's reads of the application's own tables, read only and rolled back: whether a column refuses assigned values
+ * ({@link #refusals}), and the highest counter a column holds ({@link SequenceStore#highestCounter}).
  */
 public final class ApplicationTables {
 
     private static final System.Logger LOG = System.getLogger(ApplicationTables.class.getName());
 
-    /** Keys read per round trip in the pass over a column. */
     private static final int FETCH_SIZE = 10_000;
 
     private ApplicationTables() {
     }
 
-    /**
-     * A column seqgen assigns values to, named as the mapping names it.
-     *
-     * @param table the table, possibly schema-qualified and quoted
-     * @param column the column, possibly quoted
-     */
+    /** A column seqgen assigns values to, named (possibly quoted and schema-qualified) as the mapping names it. */
     public record Column(String table, String column) {
     }
 
-    /**
-     * Why a column refuses assigned values, and the change that makes it take them.
-     *
-     * @param database the database product, as its driver names it
-     * @param reason what the column is, such as "an identity column declared GENERATED ALWAYS AS IDENTITY"
-     * @param fix the DDL or mapping change that lets the column take assigned values
-     */
+    /** Why a column of a database product refuses assigned values, and the change that makes it take them. */
     public record Refusal(String database, String reason, String fix) {
     }
 
     /**
-     * Reads which of the columns refuse values assigned by the application, all on one connection, which is rolled
-     * back (unless in auto-commit) and left open. A column that cannot be read is skipped with a debug line.
-     *
-     * @param connection a connection to the columns' database
-     * @param columns the columns to read
-     * @return each refusing column with its refusal, in the order given; empty when all take assigned values
+     * {@return the columns that refuse assigned values, in the order given, with their refusals} Reads on one
+     * connection, rolled back and left open; a column that cannot be read is skipped with a debug line.
      */
     public static Map<Column, Refusal> refusals(Connection connection, Collection<Column> columns) {
         Map<Column, Refusal> refusals = new LinkedHashMap<>();
@@ -87,13 +69,8 @@ public final class ApplicationTables {
     }
 
     /**
-     * Reads whether a column refuses values assigned by the application; empty for an unknown database or column,
-     * and for Cloud Spanner.
+     * {@return why the column refuses assigned values; empty if it takes them, or for an unknown database or column}
      *
-     * @param connection a connection to the table's database
-     * @param table the table, possibly schema-qualified and quoted as in the mapping
-     * @param column the column, possibly quoted
-     * @return the refusal, or empty when the column takes assigned values (or nothing is known)
      * @throws SQLException if the information schema cannot be read
      */
     public static Optional<Refusal> refusal(Connection connection, String table, String column) throws SQLException {
@@ -159,7 +136,6 @@ public final class ApplicationTables {
         }
     }
 
-    /** The query of one column's row, its parameters bound: the schema (when named), the table, the column. */
     private static PreparedStatement columnQuery(Connection connection, String sql, @Nullable String schema,
             String name, String columnName) throws SQLException {
         PreparedStatement select = connection.prepareStatement(sql);
@@ -186,12 +162,7 @@ public final class ApplicationTables {
         return identifier.replace("\"", "").replace("`", "");
     }
 
-    /**
-     * Reads the highest counter a column holds, on a store connection, rolled back afterwards.
-     *
-     * @return the highest counter, 0 for an empty column
-     * @throws SQLException if the table cannot be read
-     */
+    /** The highest counter a column holds, 0 if none, read on a store connection and rolled back. */
     static long highestCounter(JdbcConnections connections, String table, String column, SequenceSettings settings)
             throws SQLException {
         try (Connection connection = connections.get()) {
@@ -206,7 +177,6 @@ public final class ApplicationTables {
         }
     }
 
-    /** {@link #highestInSeries(Connection, String, String, List, ToLongFunction)} on a store connection. */
     static long highestInSeries(JdbcConnections connections, String table, String column,
             List<SequenceStore.Where> where, @Nullable ToLongFunction<String> counterOf) throws SQLException {
         try (Connection connection = connections.get()) {
@@ -214,22 +184,15 @@ public final class ApplicationTables {
         }
     }
 
-    /** What a read makes of its result set. */
     @FunctionalInterface
     private interface Rows {
         long read(ResultSet rs) throws SQLException;
     }
 
     /**
-     * Reads the highest value of a column, or the highest counter among its formatted numbers, in the rows of one
-     * series (conditions bound as parameters), rolled back afterwards; the connection is not closed.
+     * {@return the highest value of a column, or counter of its formatted numbers ({@code counterOf} non-null), in the
+     * rows of one series, 0 if none} Rolled back afterwards; the connection is not closed.
      *
-     * @param connection the connection that reaches the table
-     * @param table the table, as that connection names it
-     * @param column the column
-     * @param where the conditions of the series' rows
-     * @param counterOf reads a formatted number's counter, or null for a numeric column
-     * @return the highest value or counter, 0 when the series has no rows
      * @throws SQLException if the table cannot be read
      */
     public static long highestInSeries(Connection connection, String table, String column,
@@ -246,7 +209,6 @@ public final class ApplicationTables {
                 });
     }
 
-    /** Runs {@code select} with the conditions appended and their values bound, rolled back afterwards. */
     private static long read(Connection connection, String select, List<SequenceStore.Where> where, Rows rows)
             throws SQLException {
         StringBuilder sql = new StringBuilder(select);

@@ -28,19 +28,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class JdbcConnections implements AutoCloseable {
 
-    /** What the store's connections come from: {@link #dedicated}, or the application's pool. */
+    /** {@link #dedicated}, or the application's pool. */
     private final DataSource dataSource;
-    /** The dedicated connection, or null (see {@link Dedicated}). */
     private final @Nullable Dedicated dedicated;
     private final JdbcDialect dialect;
 
-    /**
-     * Borrows the dedicated connection if asked to and detects the dialect unless given (giving it back on failure).
-     *
-     * @param store the store, for messages: {@code "JDBC store"}, {@code "native-sequence store"}
-     * @throws SequenceStoreException if the dedicated connection could not be borrowed, or the dialect detected
-     * @throws IllegalArgumentException if the database is not supported
-     */
+    /** Borrows the dedicated connection if asked to and detects the dialect unless given; {@code store} names it. */
     JdbcConnections(DataSource pool, boolean dedicatedConnection, @Nullable JdbcDialect dialect, String store) {
         this.dedicated = dedicatedConnection ? borrowDedicated(pool, store) : null;
         this.dataSource = dedicated != null ? dedicated : pool;
@@ -70,17 +63,15 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /** The dialect, given or detected. */
     JdbcDialect dialect() {
         return dialect;
     }
 
-    /** A connection for one of the store's statements, dedicated or pooled; the caller closes it. */
+    /** The caller closes it. */
     Connection get() throws SQLException {
         return dataSource.getConnection();
     }
 
-    /** Runs the work in a transaction of its own on a connection of {@link #get()}, and commits it. */
     <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {
         try (Connection connection = get()) {
             if (dialect == JdbcDialect.SPANNER || dialect == JdbcDialect.SPANNER_POSTGRESQL) {
@@ -90,11 +81,7 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /**
-     * Runs the work with the Spanner JDBC driver's {@code auto_batch_dml} off, then restores it (the connection may
-     * be the application's). With it on, the driver answers each DML with an assumed update count of 1, which breaks
-     * an insert-if-missing of an existing row and fakes a give-back's compare-and-set.
-     */
+    /** With the Spanner driver's {@code auto_batch_dml} on, each DML reports an assumed update count of 1. */
     private <T extends @Nullable Object> T withoutAutoBatchDml(Connection connection, SqlWork<T> work)
             throws SQLException {
         String variable = dialect == JdbcDialect.SPANNER_POSTGRESQL ? "SPANNER.AUTO_BATCH_DML" : "AUTO_BATCH_DML";
@@ -125,10 +112,8 @@ final class JdbcConnections implements AutoCloseable {
     }
 
     /**
-     * Runs the work and commits it, or rolls back on failure, when it runs in a transaction: one begun for it when
-     * {@code begin} and the connection is in auto-commit mode (restored afterwards), or the connection's own when
-     * auto-commit is off. Otherwise each statement commits by itself. The connection is not asked again after a
-     * failure, so its own error never replaces the work's. The caller closes the connection.
+     * Runs the work in a transaction, committed or rolled back: one begun for it if {@code begin} and in auto-commit
+     * mode (restored after), or the connection's own. A rollback's error never replaces the work's.
      */
     static <T extends @Nullable Object> T inTransaction(Connection connection, boolean begin, SqlWork<T> work)
             throws SQLException {
@@ -160,16 +145,15 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /** Turns auto-commit back on without hiding the outcome; the pool discards a connection that cannot. */
+    /** The pool discards a connection that cannot. */
     private static void restoreAutoCommit(Connection connection) {
         try {
             connection.setAutoCommit(true);
         } catch (SQLException broken) {
-            // see above
+            // never hides the outcome
         }
     }
 
-    /** Returns the dedicated connection to the pool, if one was borrowed. Idempotent. */
     @Override
     public void close() {
         if (dedicated != null) {
@@ -177,18 +161,15 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /** Describes the connection use for the stores' descriptions in logs. */
     @Override
     public String toString() {
         return dedicated != null ? "dedicated connection" : "connections from the pool";
     }
 
     /**
-     * A {@link DataSource} that borrows one connection of the pool at start-up and lends it to one seqgen statement
-     * at a time. Design (docs/design.md#dedicated-connection): its statements never wait for the pool, only for
-     * {@code lock}, whose holder waits only for the database, so threads holding pooled connections cannot deadlock
-     * with it. The holder of {@code lock} may use the connection between {@code getConnection()} and the handle's
-     * {@code close()}; a closed handle refuses calls. A broken connection is replaced at the next borrow.
+     * Lends one connection borrowed at start-up to one seqgen statement at a time: its statements wait only for
+     * {@code lock}, whose holder waits only for the database (docs/design.md#dedicated-connection). A broken
+     * connection is replaced at the next borrow.
      */
     static final class Dedicated implements DataSource, AutoCloseable {
 
@@ -196,7 +177,6 @@ final class JdbcConnections implements AutoCloseable {
         private static final long LEND_TIMEOUT_SECONDS = 30;
         /** Idle time after which the connection is validated before it is lent, as pools do. */
         private static final long VALIDATE_AFTER_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
-        /** How long {@link Connection#isValid(int)} may take. */
         private static final int VALIDATION_TIMEOUT_SECONDS = 5;
 
         private static final System.Logger LOG = System.getLogger(JdbcConnections.class.getName());
@@ -210,7 +190,6 @@ final class JdbcConnections implements AutoCloseable {
         /** Whether {@link #close()} ran; guarded by {@code lock}. */
         private boolean closed;
 
-        /** Borrows the dedicated connection at once. */
         Dedicated(DataSource pool) throws SQLException {
             this.pool = pool;
             this.connection = pool.getConnection();
@@ -393,7 +372,6 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    /** Statements run on one connection. */
     @FunctionalInterface
     interface SqlWork<T extends @Nullable Object> {
 

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
 public enum JdbcDialect {
 
     /** PostgreSQL, and the databases that speak its SQL: CockroachDB, YugabyteDB, Aurora DSQL. */
-    POSTGRESQL("postgresql") {
+    POSTGRESQL("postgresql", "INSERT INTO %s (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            "SELECT nextval('%s')") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -30,19 +31,9 @@ public enum JdbcDialect {
         }
 
         @Override
-        String insertIfMissingSql(String table) {
-            return "INSERT INTO " + table + " (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING";
-        }
-
-        @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT INCREMENT BY " + increment + " MINVALUE "
                     + start + " MAXVALUE " + maxValue + " START WITH " + start + " CACHE 1 NO CYCLE";
-        }
-
-        @Override
-        String nextvalSql(String quoted) {
-            return "SELECT nextval('" + quoted + "')";
         }
 
         @Override
@@ -67,7 +58,7 @@ public enum JdbcDialect {
             }
         }
 
-        /** Read and {@code setval} under the sequence's ACCESS EXCLUSIVE lock: docs/design.md#native-sequence-advance. */
+        /** Under the sequence's ACCESS EXCLUSIVE lock: docs/design.md#native-sequence-advance. */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             try (Statement statement = connection.createStatement()) {
@@ -104,7 +95,7 @@ public enum JdbcDialect {
      * MariaDB and MySQL: no {@code RETURNING}, so the increment sets {@code LAST_INSERT_ID(expr)}, returned as the
      * update's generated key (see docs/design.md#jdbc-increment).
      */
-    MARIADB("mariadb") {
+    MARIADB("mariadb", "INSERT IGNORE INTO %s (name, next_value) VALUES (?, ?)", "SELECT NEXTVAL(%s)") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -130,11 +121,6 @@ public enum JdbcDialect {
             }
         }
 
-        @Override
-        String insertIfMissingSql(String table) {
-            return "INSERT IGNORE INTO " + table + " (name, next_value) VALUES (?, ?)";
-        }
-
         /** InnoDB whatever the server's default engine: a reservation is a transaction. */
         @Override
         String createTableSql(String table) {
@@ -156,11 +142,6 @@ public enum JdbcDialect {
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " START WITH " + start + " MINVALUE " + start
                     + " MAXVALUE " + Math.min(maxValue, MARIADB_LARGEST_SEQUENCE_VALUE) + " INCREMENT BY " + increment
                     + " CACHE 1 NOCYCLE";
-        }
-
-        @Override
-        String nextvalSql(String quoted) {
-            return "SELECT NEXTVAL(" + quoted + ")";
         }
 
         @Override
@@ -203,17 +184,12 @@ public enum JdbcDialect {
      * Cloud Spanner through its JDBC driver, GoogleSQL databases: {@code THEN RETURN}, Spanner's DDL (the driver turns
      * {@code ?} into {@code @p1...}). Own reservations run on another connection: no transaction is nested.
      */
-    SPANNER("spanner") {
+    SPANNER("spanner", "INSERT OR IGNORE INTO %s (name, next_value) VALUES (?, ?)", null) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
             return queryLong(connection, "UPDATE " + table + " SET next_value = next_value + ? WHERE name = ?"
                     + " AND next_value <= ? THEN RETURN next_value", count, name, lastStart);
-        }
-
-        @Override
-        String insertIfMissingSql(String table) {
-            return "INSERT OR IGNORE INTO " + table + " (name, next_value) VALUES (?, ?)";
         }
 
         @Override
@@ -236,16 +212,12 @@ public enum JdbcDialect {
     },
 
     /** Cloud Spanner through its JDBC driver, PostgreSQL-dialect databases: {@code RETURNING}, PostgreSQL DDL. */
-    SPANNER_POSTGRESQL("spanner") {
+    SPANNER_POSTGRESQL("spanner", "INSERT INTO %s (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            null) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
             return POSTGRESQL.increment(connection, table, name, count, lastStart);
-        }
-
-        @Override
-        String insertIfMissingSql(String table) {
-            return POSTGRESQL.insertIfMissingSql(table);
         }
 
         @Override
@@ -258,7 +230,9 @@ public enum JdbcDialect {
      * HSQLDB (HyperSQL): no {@code RETURNING}, so the guarded {@code UPDATE} and a read of the row in the same
      * transaction, whose lock makes the pair atomic (docs/design.md#jdbc-increment).
      */
-    HSQLDB("hsqldb") {
+    HSQLDB("hsqldb", "MERGE INTO %s t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT)))"
+            + " s(name, v) ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value) VALUES (s.name, s.v)",
+            "CALL NEXT VALUE FOR %s") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -281,23 +255,13 @@ public enum JdbcDialect {
         }
 
         @Override
-        String insertIfMissingSql(String table) {
-            return H2.insertIfMissingSql(table);
-        }
-
-        @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             // HSQLDB's sequences have no cache: every NEXT VALUE FOR is the sequence's own.
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT START WITH " + start + " INCREMENT BY "
                     + increment + " MINVALUE " + Math.min(start, 1) + " MAXVALUE " + maxValue + " NO CYCLE";
         }
 
-        @Override
-        String nextvalSql(String quoted) {
-            return "CALL NEXT VALUE FOR " + quoted;
-        }
-
-        /** {@code SYSTEM_SEQUENCES} shows the sequence now; the standard {@code SEQUENCES} a view cached per session. */
+        /** {@code SYSTEM_SEQUENCES}: the standard {@code SEQUENCES} is a view cached per session. */
         @Override
         @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
             long[] row = sequenceRow(connection, quoted, "SELECT CAST(INCREMENT AS BIGINT),"
@@ -307,7 +271,7 @@ public enum JdbcDialect {
             return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
         }
 
-        /** As H2's, but an exhausted sequence shows its start value again: see docs/design.md#native-sequence-advance. */
+        /** An exhausted sequence shows its start value again: see docs/design.md#native-sequence-advance. */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             NativeSequenceState state = readSequence(connection, quoted);
@@ -351,7 +315,9 @@ public enum JdbcDialect {
     },
 
     /** H2, whose data-change delta table returns the updated row from the update itself. */
-    H2("h2") {
+    H2("h2", "MERGE INTO %s t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT)))"
+            + " s(name, v) ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value) VALUES (s.name, s.v)",
+            "SELECT NEXT VALUE FOR %s") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -360,22 +326,11 @@ public enum JdbcDialect {
         }
 
         @Override
-        String insertIfMissingSql(String table) {
-            return "MERGE INTO " + table + " t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT))) s(name, v)"
-                    + " ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value) VALUES (s.name, s.v)";
-        }
-
-        @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             // H2 wants the increment smaller than MAXVALUE - MINVALUE: the minimum goes below the start where needed.
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT START WITH " + start + " INCREMENT BY "
                     + increment + " MINVALUE " + Math.min(start, maxValue - increment - 1) + " MAXVALUE " + maxValue
                     + " NO CYCLE CACHE 1";
-        }
-
-        @Override
-        String nextvalSql(String quoted) {
-            return "SELECT NEXT VALUE FOR " + quoted;
         }
 
         @Override
@@ -403,7 +358,7 @@ public enum JdbcDialect {
         }
     };
 
-    /** MariaDB's largest sequence value: a BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
+    /** A MariaDB BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
     private static final long MARIADB_LARGEST_SEQUENCE_VALUE = Long.MAX_VALUE - 1;
 
     /** The databases seqgen's JDBC stores serve, as error messages list them. */
@@ -414,9 +369,14 @@ public enum JdbcDialect {
     static final long NO_ROW = Long.MIN_VALUE;
 
     private final String storeName;
+    /** Templates, {@code %s} the table or the quoted sequence. */
+    private final String insertIfMissingSql;
+    private final @Nullable String nextvalSql;
 
-    JdbcDialect(String storeName) {
+    JdbcDialect(String storeName, String insertIfMissingSql, @Nullable String nextvalSql) {
         this.storeName = storeName;
+        this.insertIfMissingSql = insertIfMissingSql;
+        this.nextvalSql = nextvalSql;
     }
 
     /** {@return the lowercase database name used in metrics tags and messages} */
@@ -432,11 +392,7 @@ public enum JdbcDialect {
         return this == SPANNER_POSTGRESQL ? "spanner-postgresql" : storeName;
     }
 
-    /**
-     * {@return the dialect of a platform ({@link #platform()}), or null if seqgen has none}
-     *
-     * @param platform the platform
-     */
+    /** {@return the dialect of a platform ({@link #platform()}), or null if seqgen has none} */
     public static @Nullable JdbcDialect ofPlatform(String platform) {
         for (JdbcDialect dialect : values()) {
             if (dialect.platform().equals(platform)) {
@@ -447,10 +403,8 @@ public enum JdbcDialect {
     }
 
     /**
-     * {@return seqgen's only DDL for this database, {@code CREATE TABLE IF NOT EXISTS} of the sequence table and then
-     * of its kept ranges ({@code <table>_kept}, see {@link JdbcSequenceStore#keep})}
-     *
-     * @param table the sequence table, optionally schema-qualified
+     * {@return seqgen's only DDL for this database: {@code CREATE TABLE IF NOT EXISTS} of the sequence table
+     * (optionally schema-qualified), then of its kept ranges ({@code <table>_kept})}
      */
     public List<String> createTablesSql(String table) {
         return List.of(createTableSql(table), createKeptTableSql(Identifiers.keptTableName(table)));
@@ -463,8 +417,10 @@ public enum JdbcDialect {
     abstract long increment(Connection connection, String table, String name, long count, long lastStart)
             throws SQLException;
 
-    /** An insert of {@code (name, next_value)} that does nothing when the row exists. */
-    abstract String insertIfMissingSql(String table);
+    /** Inserts {@code (name, next_value)}; does nothing when the row exists. */
+    String insertIfMissingSql(String table) {
+        return insertIfMissingSql.formatted(table);
+    }
 
     String createTableSql(String table) {
         return "CREATE TABLE IF NOT EXISTS " + table
@@ -475,30 +431,22 @@ public enum JdbcDialect {
         return "SELECT next_value FROM " + table + " WHERE name = ?";
     }
 
-    /**
-     * The table of ranges kept for the fleet: one row per range, keyed by the sequence and the range's first value.
-     * Column names avoid {@code first_value}, a reserved word of MySQL 8.
-     */
+    /** Column names avoid {@code first_value}, a reserved word of MySQL 8. */
     String createKeptTableSql(String keptTable) {
         return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name VARCHAR(64) NOT NULL, range_start BIGINT NOT NULL,"
                 + " range_end BIGINT NOT NULL, PRIMARY KEY (name, range_start))";
     }
 
-    /** Inserts a kept range {@code (name, range_start, range_end)}. */
     String keepSql(String keptTable) {
         return "INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (?, ?, ?)";
     }
 
-    /** Reads a sequence's kept ranges that start at or above a value, lowest first. */
     String keptRangesSql(String keptTable) {
         return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = ? AND range_start >= ?"
                 + " ORDER BY range_start";
     }
 
-    /**
-     * Deletes one kept range, exactly as it was read: the delete that changes a row is the one claim of the range
-     * (a second claimer's delete, waiting on the row or run after it, changes none).
-     */
+    /** Deletes one kept range exactly as read: the delete that changes a row is the one claim of the range. */
     String takeKeptSql(String keptTable) {
         return "DELETE FROM " + keptTable + " WHERE name = ? AND range_start = ? AND range_end = ?";
     }
@@ -533,7 +481,10 @@ public enum JdbcDialect {
 
     /** A query of one row and column: the sequence's next value, consumed. */
     String nextvalSql(String quoted) {
-        throw noSequences();
+        if (nextvalSql == null) {
+            throw noSequences();
+        }
+        return nextvalSql.formatted(quoted);
     }
 
     /** Reads a sequence without consuming a value, or returns null if it does not exist. */
@@ -568,11 +519,7 @@ public enum JdbcDialect {
         return new UnsupportedOperationException(name() + " has no native sequences that serve contiguous blocks");
     }
 
-    /**
-     * Whether an insert failed on a row that exists with the same primary key: SQLSTATE class 23 (integrity
-     * constraint violation), or the gRPC code ALREADY_EXISTS (6) that Spanner's JDBC driver reports without a
-     * SQLSTATE.
-     */
+    /** Whether an insert met an existing key: SQLSTATE class 23, or Spanner's gRPC ALREADY_EXISTS (6). */
     boolean isDuplicateKey(SQLException e) {
         String state = e.getSQLState();
         if (state != null && state.startsWith("23")) {
@@ -581,10 +528,7 @@ public enum JdbcDialect {
         return (this == SPANNER || this == SPANNER_POSTGRESQL) && e.getErrorCode() == 6;
     }
 
-    /**
-     * Whether an error may go away when the reservation is retried: serialization failures and deadlocks
-     * (SQLSTATE class 40), lock timeouts, lost connections (class 08) and server shutdowns.
-     */
+    /** Whether a retry may succeed: serialization failures, deadlocks, lock timeouts, lost connections, shutdowns. */
     boolean isTransient(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLTransientException || t instanceof SQLRecoverableException) {
@@ -612,10 +556,8 @@ public enum JdbcDialect {
     }
 
     /**
-     * Finds the dialect of a database from its JDBC product name.
+     * {@return the dialect of a JDBC product name ({@link java.sql.DatabaseMetaData#getDatabaseProductName()})}
      *
-     * @param productName {@link java.sql.DatabaseMetaData#getDatabaseProductName()}
-     * @return the dialect
      * @throws IllegalArgumentException if the database is not supported
      */
     public static JdbcDialect forProductName(@Nullable String productName) {

@@ -25,21 +25,16 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link SequenceStore} over a JDBC {@link DataSource}: a table of {@code (name VARCHAR(64) PRIMARY KEY,
- * next_value BIGINT)} rows, SQL per database in {@link JdbcDialect}, and beside it the table of ranges kept for the
- * fleet ({@link #keptTable()}).
- *
- * <p>{@link #reserve} runs in a transaction of its own on a borrowed connection, returned before the values are
- * handed out. {@link #reserveInTransaction} runs on the caller's {@link Connection} (auto-commit off); the row stays
- * locked until the caller commits. {@link Builder#dedicatedConnection(boolean)} keeps one connection for the
- * store's own statements, so threads that hold a pooled connection cannot deadlock a small pool. Thread-safe.
+ * A {@link SequenceStore} over a JDBC {@link DataSource}: a table of {@code (name, next_value)} rows, SQL per database
+ * in {@link JdbcDialect}, and the table of ranges kept for the fleet ({@link #keptTable()}). {@link #reserve} runs in
+ * a transaction of its own; {@link #reserveInTransaction} on the caller's {@link Connection} (auto-commit off), whose
+ * row lock lasts until the caller commits. Thread-safe.
  */
 public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
-    /** Updates one increment tries while the row stays where it was (two suffice after a locking read). */
+    /** Updates tried while the row stays where it was (two suffice after a locking read). */
     private static final int MAX_INCREMENT_ATTEMPTS = 4;
 
-    /** Kept ranges one {@link #takeKept} reads and tries, lowest first, before it gives up to other takers. */
     private static final int TAKE_CANDIDATES = 8;
 
     /** The default table name. */
@@ -47,7 +42,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     private final JdbcConnections connections;
     private final String table;
-    /** The table of ranges kept for the fleet: see {@link #keep}. */
     private final String keptTable;
     private final boolean createTable;
     private final JdbcDialect dialect;
@@ -62,21 +56,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         this.createTable = builder.createTable;
     }
 
-    /**
-     * Returns the dedicated connection to the pool, if the store borrowed one; otherwise does nothing. Close
-     * the registries over this store first, so that they can give back their unused values.
-     */
+    /** Returns the dedicated connection to the pool, if any; close the registries over this store first. */
     @Override
     public void close() {
         connections.close();
     }
 
-    /**
-     * Returns a builder for a store over the given data source.
-     *
-     * @param dataSource where the sequence table lives
-     * @return a new builder
-     */
+    /** {@return a builder for a store over {@code dataSource}} */
     public static Builder builder(DataSource dataSource) {
         return new Builder(dataSource);
     }
@@ -108,17 +94,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return Optional.of(new SqlTable(table, dialect.platform()));
     }
 
-    /** Describes the store for logs: database, table and connection use. */
     @Override
     public String toString() {
         return "JdbcSequenceStore[" + dialect.name().toLowerCase(Locale.ROOT) + ", table " + table
                 + ", " + connections + "]";
     }
 
-    /**
-     * {@inheritDoc} On HSQLDB a SYNC sequence needs MVCC mode: in LOCKS or MVLOCKS mode the increment in the caller's
-     * transaction locks the whole table until it ends, so another sequence's reservation would wait for ever.
-     */
+    /** {@inheritDoc} On HSQLDB a SYNC sequence needs MVCC mode, as other modes lock the whole table. */
     @Override
     public void createSequence(String sequence, SequenceSettings settings) {
         if (dialect == JdbcDialect.HSQLDB && settings.strategy() == Strategy.SYNC) {
@@ -160,8 +142,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 return null;
             });
         } catch (SQLException e) {
-            // H2's MERGE can hit the key of a racing creator's row (class 23): present is enough; uncommitted is
-            // transient.
+            // H2's MERGE can hit a racing creator's row: committed is enough, uncommitted is transient.
             if (isIntegrityViolation(e)) {
                 OptionalLong existing = nextValue(sequence);
                 if (existing.isPresent()) {
@@ -185,7 +166,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Creates the missing tables now rather than with the first sequence. Safe to call from several processes at once.
+     * Creates the missing tables now rather than with the first sequence; safe from several processes at once.
      *
      * @throws SequenceStoreException if the table could not be created
      */
@@ -198,7 +179,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Creates each table only if it is missing (an older installation lacks the kept ranges' table). */
     private synchronized void createTable() throws SQLException {
         if (tableReady) {
             return;
@@ -241,14 +221,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
         try {
-            return connections.inOwnTransaction(connection -> {
-                ReservedRange range = increment(connection, sequence, count, maxValue);
-                if (range == null) {
-                    throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table
-                            + " (was it deleted?)", null, false);
-                }
-                return range;
-            });
+            return connections.inOwnTransaction(connection -> increment(connection, sequence, count, maxValue));
         } catch (SQLException e) {
             throw failure("reserving " + count + " value(s) of sequence '" + sequence + "'", e);
         }
@@ -258,18 +231,12 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         Connection connection = callerConnection(transaction, sequence);
         try {
-            ReservedRange range = increment(connection, sequence, count, maxValue);
-            if (range == null) {
-                throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table, null,
-                        false);
-            }
-            return range;
+            return increment(connection, sequence, count, maxValue);
         } catch (SQLException e) {
             throw failure("incrementing sequence '" + sequence + "' in the caller's transaction", e);
         }
     }
 
-    /** The caller's transaction as a connection that is in a transaction, or an IllegalArgumentException. */
     private Connection callerConnection(@Nullable Object transaction, String sequence) {
         if (!(transaction instanceof Connection connection)) {
             throw new IllegalArgumentException("the JDBC store takes a java.sql.Connection as the caller's transaction,"
@@ -290,12 +257,10 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Takes up to {@code count} values, fewer only near {@code maxValue}; null if the row is missing. After a guarded
-     * update that matched no row the row is read with a <em>locking</em> read (a plain one may see a stale snapshot:
-     * MariaDB at REPEATABLE READ); where that takes no lock (HSQLDB MVCC) the loop goes on while the row moves,
-     * which ends as each move consumes a value left. See docs/design.md#jdbc-increment.
+     * Takes up to {@code count} values, fewer only near {@code maxValue}; fails if the row is missing. A guarded update
+     * that matched no row is followed by a locking read; see docs/design.md#jdbc-increment.
      */
-    private @Nullable ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
+    private ReservedRange increment(Connection connection, String sequence, long count, long maxValue)
             throws SQLException {
         long wanted = count;
         long lastRead = Long.MIN_VALUE;
@@ -306,9 +271,10 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (next != JdbcDialect.NO_ROW) {
                 return new ReservedRange(next - wanted, next);
             }
-            OptionalLong current = readForUpdate(connection, sequence);
+            OptionalLong current = read(connection, dialect.selectForUpdateSql(table), sequence);
             if (current.isEmpty()) {
-                return null;
+                throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table
+                        + " (was it deleted?)", null, false);
             }
             if (current.getAsLong() > maxValue) {
                 throw new SequenceExhaustedException(sequence, maxValue);
@@ -329,7 +295,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Reads on the store's own connection (see {@link ApplicationTables}), never in a caller's transaction. */
+    /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         try {
@@ -361,18 +327,10 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public OptionalLong nextValue(String sequence) {
         try (Connection connection = connections.get()) {
-            return read(connection, sequence);
+            return read(connection, dialect.selectSql(table), sequence);
         } catch (SQLException e) {
             throw failure("reading sequence '" + sequence + "'", e);
         }
-    }
-
-    private OptionalLong readForUpdate(Connection connection, String sequence) throws SQLException {
-        return read(connection, dialect.selectForUpdateSql(table), sequence);
-    }
-
-    private OptionalLong read(Connection connection, String sequence) throws SQLException {
-        return read(connection, dialect.selectSql(table), sequence);
     }
 
     private static OptionalLong read(Connection connection, String sql, String sequence) throws SQLException {
@@ -405,7 +363,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** The guarded update of a give-back: the row moves back only if nobody reserved since. */
     private boolean compareAndGiveBack(Connection connection, String sequence, long expectedNextValue,
             long restoredNextValue) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(dialect.giveBackSql(table))) {
@@ -416,11 +373,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /*
-     * Ranges kept for the fleet (docs/design.md#kept-ranges): keep inserts a row in a transaction of its own; a take
-     * deletes a row exactly as read (of two takers only one delete changes it) and, when it splits the range,
-     * inserts the rest in the same transaction; the range is handed out only after that commits.
-     */
+    // Kept ranges: a take deletes the row exactly as read, the one claim; see docs/design.md#kept-ranges.
 
     /** {@inheritDoc} A row of {@link #keptTable()}, which must exist. */
     @Override
@@ -439,7 +392,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Takes the lowest kept range whose delete changes a row, whole (see {@link #takeKept(String, long, long)}). */
+    /** Takes the lowest kept range whole. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long maxValue) {
         return takeKept(sequence, Long.MAX_VALUE, maxValue);
@@ -501,7 +454,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Reads up to {@code limit} kept ranges (all for 0) that start at or above {@code from}, lowest first. */
+    /** Up to {@code limit} kept ranges (all for 0) from {@code from}, lowest first. */
     private List<ReservedRange> readKept(Connection connection, String sequence, long from, int limit)
             throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(dialect.keptRangesSql(keptTable))) {
@@ -562,8 +515,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         /**
          * Sets the table, optionally schema-qualified. Default {@value #DEFAULT_TABLE}.
          *
-         * @param table the table name
-         * @return this builder
          * @throws SequenceConfigurationException if the name is not a plain identifier
          */
         public Builder table(String table) {
@@ -571,11 +522,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets the table as a front end's setting gave it: a name that is not allowed is refused under that setting.
+         * Sets the table as the setting {@code setting} gave it.
          *
-         * @param table the table name, optionally schema-qualified
-         * @param setting the name of the setting that gave it
-         * @return this builder
          * @throws SequenceConfigurationException naming {@code setting} if the name is not a plain identifier
          */
         public Builder table(String table, String setting) {
@@ -583,38 +531,23 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return this;
         }
 
-        /**
-         * Sets whether the table is created ({@code CREATE TABLE IF NOT EXISTS}) when the first sequence is
-         * created. Default true.
-         *
-         * @param createTable whether to create the table
-         * @return this builder
-         */
+        /** Sets whether the tables are created, if missing, with the first sequence. Default true. */
         public Builder createTable(boolean createTable) {
             this.createTable = createTable;
             return this;
         }
 
         /**
-         * Sets whether the store borrows one connection when built, keeps it until {@link JdbcSequenceStore#close()}
-         * and runs its own statements on it, one at a time. Use it when threads take values while holding a
-         * connection of the same pool (JPA does), so a small pool cannot deadlock. Costs one connection and
-         * serialises reservations of different sequences. Default false.
-         *
-         * @param dedicatedConnection whether to keep a connection of its own
-         * @return this builder
+         * Sets whether the store keeps one connection of the pool until {@link JdbcSequenceStore#close()} and runs
+         * its statements on it, one at a time, so threads holding pooled connections cannot deadlock a small pool.
+         * Default false.
          */
         public Builder dedicatedConnection(boolean dedicatedConnection) {
             this.dedicatedConnection = dedicatedConnection;
             return this;
         }
 
-        /**
-         * Sets the dialect. Default: detected from the database's product name.
-         *
-         * @param dialect the dialect
-         * @return this builder
-         */
+        /** Sets the dialect. Default: detected from the database's product name. */
         public Builder dialect(JdbcDialect dialect) {
             this.dialect = Objects.requireNonNull(dialect, "dialect");
             return this;
@@ -623,7 +556,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         /**
          * Builds the store; detects the dialect (one connection) unless one was set.
          *
-         * @return the store
          * @throws SequenceStoreException if the dialect could not be detected
          * @throws IllegalArgumentException if the database is not supported
          */

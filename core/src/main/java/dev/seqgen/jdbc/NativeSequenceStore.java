@@ -24,22 +24,12 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link SequenceStore} over the database's own sequences (PostgreSQL, MariaDB, H2): each seqgen sequence is a
- * database sequence named {@linkplain Builder#prefix(String) prefix} + name whose {@code INCREMENT BY} is the block
- * size (1 for ASYNC), so one reservation is one non-transactional {@code nextval}, free of row locks and
- * serialization conflicts. See docs/native-sequences.md.
- *
- * <ul>
- * <li>BATCH and ASYNC_BATCH with a fixed block size ({@link #variableReservationSizes()} is false); ASYNC with one
- *     {@code nextval} per value, so {@code nextValues(n > 1)} fails; SYNC is refused when the sequence is opened.</li>
- * <li>No give-back and nothing kept for the fleet: the values a stopped JVM held are a gap.</li>
- * <li>A missing database sequence is created ({@code CREATE SEQUENCE IF NOT EXISTS ... CACHE 1 NO CYCLE}); an
- *     existing one is adopted only if its increment matches. Blocks are cut at the maximum value; beyond it
- *     reservations throw {@link SequenceExhaustedException}, never wrap.</li>
- * <li>{@link #advance} is atomic against every session on PostgreSQL (an ACCESS EXCLUSIVE lock) and MariaDB
- *     ({@code SETVAL} never moves back), against this JVM's native stores only on H2. Not for Cloud Spanner, whose
- *     bit-reversed sequences cannot serve contiguous blocks.</li>
- * </ul>
+ * A {@link SequenceStore} over the database's own sequences (PostgreSQL, MariaDB, H2, HSQLDB): each seqgen sequence
+ * is a database sequence named {@linkplain Builder#prefix(String) prefix} + name whose {@code INCREMENT BY} is the
+ * block size (1 for ASYNC), so one reservation is one {@code nextval}. No SYNC, no give-back, nothing kept for the
+ * fleet; a missing sequence is created, an existing one adopted only if its increment matches. {@link #advance} is
+ * atomic against every session on PostgreSQL and MariaDB, against this JVM's native stores only on H2 and HSQLDB.
+ * See docs/native-sequences.md.
  */
 public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
 
@@ -57,7 +47,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     private final JdbcConnections connections;
     private final String prefix;
     private final JdbcDialect dialect;
-    /** The increment of every sequence this store created or adopted, by seqgen sequence name. */
+    /** By seqgen sequence name. */
     private final Map<String, Long> increments = new ConcurrentHashMap<>();
 
     private NativeSequenceStore(Builder builder) {
@@ -72,19 +62,12 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /**
-     * Returns a builder for a store over the given data source.
-     *
-     * @param dataSource where the sequences live
-     * @return a new builder
-     */
+    /** {@return a builder for a store over {@code dataSource}} */
     public static Builder builder(DataSource dataSource) {
         return new Builder(dataSource);
     }
 
-    /**
-     * Returns the dedicated connection to the pool, if the store borrowed one; otherwise does nothing.
-     */
+    /** Returns the dedicated connection to the pool, if the store borrowed one. */
     @Override
     public void close() {
         connections.close();
@@ -101,10 +84,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Returns the name of the database sequence behind a seqgen sequence: the prefix followed by the name.
+     * {@return the unquoted name of the database sequence behind a seqgen sequence: the prefix and the name}
      *
-     * @param sequence the seqgen sequence name
-     * @return the database sequence name, unquoted
      * @throws SequenceConfigurationException if the result is longer than {@value #MAX_NAME_LENGTH} characters
      */
     public String databaseSequenceName(String sequence) {
@@ -127,7 +108,6 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         return dialect.storeName();
     }
 
-    /** Describes the store for logs: database, name prefix and connection use. */
     @Override
     public String toString() {
         return "NativeSequenceStore[" + dialect.name().toLowerCase(Locale.ROOT) + ", sequences " + prefix + "*"
@@ -141,8 +121,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Creates the database sequence with the increment the strategy reserves (the block size; 1 for ASYNC), or
-     * adopts an existing one whose increment matches.
+     * Creates the database sequence with the increment the strategy reserves, or adopts one whose increment matches.
      *
      * @throws SequenceConfigurationException if the strategy is SYNC, or the name is too long
      * @throws SequenceStoreException if the existing sequence's increment differs, or the database failed
@@ -192,8 +171,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Adopts an existing database sequence whatever its increment; a missing one cannot be created without the
-     * sequence's settings (its increment is the block size).
+     * Adopts an existing database sequence whatever its increment.
      *
      * @throws SequenceStoreException if the database sequence is missing, or the database failed
      */
@@ -209,10 +187,9 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * Takes one block with one {@code nextval}: {@code [value, value + increment)}, cut short at {@code maxValue}.
+     * Takes one block with one {@code nextval}, cut short at {@code maxValue}.
      *
-     * @throws SequenceStoreException if {@code count} is not the database sequence's increment, or the database
-     *     failed (marked transient where a retry may succeed)
+     * @throws SequenceStoreException if {@code count} is not the database sequence's increment, or the database failed
      */
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
@@ -272,11 +249,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         return state.increment();
     }
 
-    /**
-     * Always fails: a sequence increment cannot be rolled back with the caller's transaction.
-     *
-     * @throws UnsupportedOperationException always
-     */
+    /** Always throws {@link UnsupportedOperationException}: a sequence increment cannot be rolled back. */
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         throw new UnsupportedOperationException("sequence '" + sequence + "': the native-sequence store cannot take"
@@ -352,12 +325,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
     }
 
-    /**
-     * Checks a prefix of the database sequences' names, reporting a wrong one under the setting that gave it.
-     *
-     * @throws SequenceConfigurationException if the prefix is not 1 to 32 of {@code A-Z a-z 0-9 _}, starting with a
-     *     letter or underscore
-     */
+    /** Checks a prefix of the database sequences' names, reporting a wrong one under {@code setting}. */
     static String requirePrefix(String setting, @Nullable String prefix) {
         if (prefix == null || !PREFIX.matcher(prefix).matches()) {
             throw new SequenceConfigurationException(setting, prefix == null ? null : "'" + prefix + "'",
@@ -379,12 +347,9 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets the prefix of the database sequences' names: sequence {@code orders} is database sequence
-         * {@code <prefix>orders}, a quoted identifier in the connection's current schema. Default
+         * Sets the prefix of the database sequences' names (quoted, in the current schema). Default
          * {@value #DEFAULT_PREFIX}.
          *
-         * @param prefix the prefix
-         * @return this builder
          * @throws SequenceConfigurationException if the prefix is not 1 to 32 of {@code A-Z a-z 0-9 _}, starting
          *     with a letter or underscore
          */
@@ -393,37 +358,22 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets the prefix as a front end's setting gave it: a prefix that is not allowed is refused under that setting.
+         * Sets the prefix as the setting {@code setting} gave it.
          *
-         * @param prefix the prefix of the database sequences' names
-         * @param setting the name of the setting that gave it
-         * @return this builder
-         * @throws SequenceConfigurationException naming {@code setting} if the prefix is not 1 to 32 of
-         *     {@code A-Z a-z 0-9 _}, starting with a letter or underscore
+         * @throws SequenceConfigurationException naming {@code setting} if the prefix is not allowed
          */
         public Builder prefix(@Nullable String prefix, String setting) {
             this.prefix = requirePrefix(setting, prefix);
             return this;
         }
 
-        /**
-         * Sets whether the store keeps one connection of its own until {@link NativeSequenceStore#close()}, as
-         * {@link JdbcSequenceStore.Builder#dedicatedConnection(boolean)}. Default false.
-         *
-         * @param dedicatedConnection whether to keep a connection of its own
-         * @return this builder
-         */
+        /** As {@link JdbcSequenceStore.Builder#dedicatedConnection(boolean)}. Default false. */
         public Builder dedicatedConnection(boolean dedicatedConnection) {
             this.dedicatedConnection = dedicatedConnection;
             return this;
         }
 
-        /**
-         * Sets the dialect. Default: detected from the database's product name.
-         *
-         * @param dialect the dialect
-         * @return this builder
-         */
+        /** Sets the dialect. Default: detected from the database's product name. */
         public Builder dialect(JdbcDialect dialect) {
             this.dialect = Objects.requireNonNull(dialect, "dialect");
             return this;
@@ -432,10 +382,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         /**
          * Builds the store; detects the dialect (one connection) unless one was set.
          *
-         * @return the store
          * @throws SequenceStoreException if the dialect could not be detected
-         * @throws IllegalArgumentException if the database is not supported, or has no contiguous sequences
-         *     (Cloud Spanner)
+         * @throws IllegalArgumentException if the database is not supported, or has no contiguous sequences (Spanner)
          */
         public NativeSequenceStore build() {
             return new NativeSequenceStore(this);

@@ -34,64 +34,34 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SequenceStore} on Cloud Spanner, GoogleSQL or PostgreSQL dialect ({@link Builder#dialect}): one row per
- * sequence in a table of {@code (name STRING(64), next_value INT64)} keyed by name (PostgreSQL dialect:
- * {@code varchar(64)}, {@code bigint}), reached through a {@link DatabaseClient}.
- *
- * <pre>{@code
- * SequenceStore store = SpannerSequenceStore.builder(spanner.getDatabaseClient(databaseId))
- *         .table("seqgen_sequences")
- *         .databaseAdminClient(spanner.getDatabaseAdminClient(), instanceId, databaseId.getDatabase())
- *         .createTable(true)
- *         .build();
- * }</pre>
- *
- * <p>The tables (the sequences and the ranges kept for the fleet) are created on demand with
- * {@link Builder#createTable(boolean)}, or beforehand with the statements of {@code JdbcDialect.createTablesSql} of
- * {@code SPANNER} or {@code SPANNER_POSTGRESQL}: the JDBC store's tables on Spanner.
- *
- * <p>A reservation is one statement, {@code UPDATE ... SET next_value = next_value + @count WHERE name = @name AND
- * next_value <= @lastStart THEN RETURN next_value} ({@code lastStart} computed in Java, so the SQL cannot
- * overflow); only when it changes no row is the row read, to tell missing from exhausted and to take what is left.
- * {@link #reserveInTransaction} runs it as DML in the caller's {@link TransactionContext} and rethrows
- * {@link com.google.cloud.spanner.AbortedException} as is, for the caller's runner to retry the whole transaction.
- * Every other operation runs in a transaction or read of the store's own, on a thread of the store's own, within
- * {@link Builder#operationTimeout(Duration)}.
- *
- * <p>Errors are {@link SequenceStoreException}s, transient for {@code ABORTED}, {@code UNAVAILABLE},
+ * sequence, reached through a {@link DatabaseClient}; the tables are {@code JdbcDialect.createTablesSql} of
+ * {@code SPANNER} or {@code SPANNER_POSTGRESQL}. {@link #reserveInTransaction} runs in the caller's
+ * {@link TransactionContext}; every other operation runs on a thread of the store's own within
+ * {@link Builder#operationTimeout(Duration)}. Errors are transient for {@code ABORTED}, {@code UNAVAILABLE},
  * {@code DEADLINE_EXCEEDED} and {@code RESOURCE_EXHAUSTED}. Thread-safe.
  */
 public final class SpannerSequenceStore implements SequenceStore {
 
-    /*
-     * Design (docs/design.md#spanner-store): Spanner forbids a transaction nested on the caller's thread, so every
-     * operation of the store's own runs on a store thread (SpannerOwnThreads) as an independent read-write
-     * transaction under a gRPC deadline. The client re-runs an ABORTED callable from the start; the callable has no
-     * side effect outside its transaction, so one call commits at most one increment. An unknown commit outcome is
-     * reported transient: the retry may leave a gap, never a duplicate.
-     */
+    // Own operations run on store threads, each callable free of side effects outside its transaction:
+    // see docs/design.md#spanner-store.
 
-    /** The table name used when none is set. */
+    /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
 
-    /** The operation timeout used when none is set: the default acquire timeout of a sequence. */
+    /** The default operation timeout: a sequence's default acquire timeout. */
     public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(5);
 
-    /** The longest {@link #createSequence} waits for the schema change that creates the table. */
     private static final Duration CREATE_TABLE_TIMEOUT = Duration.ofMinutes(5);
 
-    /** The longest {@link #highestCounter} may take: a pass over a table's keys, once per sequence. */
     private static final Duration READ_KEYS_TIMEOUT = Duration.ofMinutes(5);
 
-    /** Kept ranges one {@link #takeKept} reads and tries, lowest first. */
     private static final int TAKE_CANDIDATES = 8;
 
-    /** Error codes after which retrying the operation may succeed. */
     private static final Set<ErrorCode> TRANSIENT_ERRORS = EnumSet.of(ErrorCode.ABORTED, ErrorCode.UNAVAILABLE,
             ErrorCode.DEADLINE_EXCEEDED, ErrorCode.RESOURCE_EXHAUSTED);
 
     private final DatabaseClient client;
     private final String table;
-    /** The table of ranges kept for the fleet: see {@link #keep}. */
     private final String keptTable;
     private final @Nullable DatabaseAdminClient adminClient;
     private final @Nullable String instanceId;
@@ -99,10 +69,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     private final boolean createTable;
     private final Duration operationTimeout;
 
-    /** The statements in the database's dialect, configured or asked for. */
     private final SpannerDialectDetection dialect;
 
-    /** Whether the table is known to exist; only consulted when creating tables on demand. */
     private volatile boolean tableExists;
 
     private SpannerSequenceStore(Builder builder) {
@@ -117,24 +85,17 @@ public final class SpannerSequenceStore implements SequenceStore {
         this.dialect = new SpannerDialectDetection(client, builder.dialect);
     }
 
-    /**
-     * Returns a builder for a store over the given database.
-     *
-     * @param databaseClient the client of the database that holds the sequence table
-     * @return a new builder
-     * @throws NullPointerException if {@code databaseClient} is null
-     */
+    /** {@return a builder for a store over the database of {@code databaseClient}} */
     public static Builder builder(DatabaseClient databaseClient) {
         return new Builder(databaseClient);
     }
 
-    /** {@return {@code spanner}, the store name for metrics and messages} */
+    /** {@return {@code spanner}} */
     @Override
     public String name() {
         return "spanner";
     }
 
-    /** Describes the store for logs: database and table. */
     @Override
     public String toString() {
         return "SpannerSequenceStore[" + (databaseId != null ? "database " + databaseId + ", " : "") + "table "
@@ -146,7 +107,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return table;
     }
 
-    /** {@inheritDoc} Of two concurrent creators one is aborted, and its retry finds the row. */
     @Override
     public void createSequence(String sequence, long initialValue) {
         if (createTable && !tableExists) {
@@ -174,11 +134,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /**
-     * {@inheritDoc} May be called inside a caller's Spanner transaction (it runs on a store thread).
-     *
-     * @throws SequenceStoreException also when the row does not exist (not transient; it is never recreated here)
-     */
+    /** {@inheritDoc} May be called inside a caller's Spanner transaction (it runs on a store thread). */
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
         ReservedRange.requireCount(count);
@@ -201,11 +157,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     /**
      * {@inheritDoc} Runs on the caller's thread.
      *
-     * @param transaction a {@link TransactionContext}
-     * @throws IllegalArgumentException if {@code transaction} is not a {@link TransactionContext}
-     * @throws com.google.cloud.spanner.AbortedException if Spanner aborted the caller's transaction, which
-     *     must then be retried as a whole (a {@code TransactionRunner} does that by itself)
-     * @throws SequenceStoreException also when the sequence's row does not exist (not transient)
+     * @throws com.google.cloud.spanner.AbortedException if Spanner aborted the caller's transaction, to be retried
+     *     as a whole
      */
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
@@ -236,7 +189,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return next == null ? OptionalLong.empty() : OptionalLong.of(next);
     }
 
-    /** {@inheritDoc} {@code MAX} for sequential keys, else one pass over the keys outside the skip range. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         KeyRange skip = settings.skipRange();
@@ -279,7 +231,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /** {@inheritDoc} Rethrows ABORTED as is, as {@link #reserveInTransaction}. */
+    /** {@inheritDoc} Rethrows ABORTED as is. */
     @Override
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
@@ -296,9 +248,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    // Kept ranges (docs/design.md#kept-ranges): serializable transactions make two takers of one range conflict;
-    // the aborted one's retry no longer sees it.
-
     /** {@inheritDoc} Inserts the range into {@link #keptTable()} in a transaction of its own. */
     @Override
     public boolean keep(String sequence, long first, long end) {
@@ -307,7 +256,7 @@ public final class SpannerSequenceStore implements SequenceStore {
                 client.readWriteTransaction().run(tx -> tx.executeUpdate(sql().keep(keptTable, sequence, first, end)));
                 return true;
             } catch (SpannerException e) {
-                // An attempt whose commit was not confirmed may have kept the range already: the row is there.
+                // An unconfirmed earlier commit may have kept it already.
                 if (e.getErrorCode() == ErrorCode.ALREADY_EXISTS
                         && readKept(client.singleUse(), sequence, Long.MIN_VALUE, 0)
                                 .contains(new ReservedRange(first, end))) {
@@ -324,7 +273,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return takeKept(sequence, Long.MAX_VALUE, maxValue);
     }
 
-    /** {@inheritDoc} Deletes the lowest range and inserts back the rest of a split one, in one transaction. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
         return takeKept(sequence, Long.MIN_VALUE, count, maxValue);
@@ -393,7 +341,6 @@ public final class SpannerSequenceStore implements SequenceStore {
                 isTransient(e));
     }
 
-    /** {@inheritDoc} One guarded UPDATE in a read-write transaction of its own. */
     @Override
     public boolean advance(String sequence, long nextValue) {
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
@@ -425,12 +372,11 @@ public final class SpannerSequenceStore implements SequenceStore {
         return end == null ? Outcome.CHANGED : Outcome.taken(end - rest, end);
     }
 
-    /** The statements in the database's dialect. */
     private SpannerStatements sql() {
         return dialect.statements();
     }
 
-    /** Runs the reservation statement; returns the row's new next_value, or null if it changed no row. */
+    /** The row's new next_value, or null if the reservation statement changed no row. */
     private Long increment(TransactionContext tx, String sequence, long count, long lastStart) {
         try (ResultSet rows = tx.executeQuery(sql().reserve(table, sequence, count, lastStart))) {
             return rows.next() ? rows.getLong(0) : null;
@@ -443,7 +389,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    /** Creates missing tables; a failed creation is forgiven when the tables exist afterwards (a concurrent one). */
+    /** A failed creation is forgiven when the tables exist afterwards (a concurrent one). */
     private void ensureTable() {
         List<String> missing = missingTables();
         if (missing.isEmpty()) {
@@ -474,7 +420,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         tableExists = true;
     }
 
-    /** The DDL of the tables that do not exist yet (an older installation lacks the kept ranges' table). */
+    /** The DDL of the tables that do not exist yet. */
     private List<String> missingTables() {
         List<String> statements = sql().ddl.createTablesSql(table);
         List<String> ddl = new ArrayList<>();
@@ -513,7 +459,7 @@ public final class SpannerSequenceStore implements SequenceStore {
                 + " as the caller's transaction, got " + given);
     }
 
-    /** What the reservation found; returned, not thrown, as the runner would wrap an exception. */
+    /** Returned, not thrown, as the runner would wrap an exception. */
     private record Outcome(Kind kind, long first, long end) {
 
         enum Kind { TAKEN, MISSING, EXHAUSTED, CHANGED }
@@ -556,11 +502,8 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
 
         /**
-         * Sets the table that holds the sequences, optionally {@code schema.table}. Default
-         * {@value SpannerSequenceStore#DEFAULT_TABLE}.
+         * Sets the table, optionally {@code schema.table}. Default {@value SpannerSequenceStore#DEFAULT_TABLE}.
          *
-         * @param table the table name
-         * @return this builder
          * @throws SequenceConfigurationException if the name is not a plain identifier
          */
         public Builder table(String table) {
@@ -568,16 +511,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             return this;
         }
 
-        /**
-         * Sets the admin client and the database that {@link #createTable(boolean)} creates the table in: the
-         * same database the {@link DatabaseClient} reaches. Default: none.
-         *
-         * @param adminClient the database admin client, such as {@code spanner.getDatabaseAdminClient()}
-         * @param instanceId the instance id
-         * @param databaseId the database id
-         * @return this builder
-         * @throws NullPointerException if an argument is null
-         */
+        /** Sets the admin client and the database (the client's) that {@link #createTable(boolean)} uses. */
         public Builder databaseAdminClient(DatabaseAdminClient adminClient, String instanceId, String databaseId) {
             this.adminClient = Objects.requireNonNull(adminClient, "adminClient");
             this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
@@ -585,26 +519,16 @@ public final class SpannerSequenceStore implements SequenceStore {
             return this;
         }
 
-        /**
-         * Sets whether {@link SpannerSequenceStore#createSequence} creates missing tables. Needs
-         * {@link #databaseAdminClient}. Default false.
-         *
-         * @param createTable whether to create the table on demand
-         * @return this builder
-         */
+        /** Sets whether missing tables are created (needs {@link #databaseAdminClient}). Default false. */
         public Builder createTable(boolean createTable) {
             this.createTable = createTable;
             return this;
         }
 
         /**
-         * Sets the longest one operation of the store's own may take, the client's retries included; past it the
-         * operation fails with {@code DEADLINE_EXCEEDED} (transient). Keep it at or below the sequences' acquire
-         * timeouts. Does not bound {@link SpannerSequenceStore#reserveInTransaction} nor table creation. Default
-         * {@link SpannerSequenceStore#DEFAULT_OPERATION_TIMEOUT}, 5 seconds.
+         * Sets the longest one own operation may take, retries included (then {@code DEADLINE_EXCEEDED}, transient);
+         * not for {@code reserveInTransaction} nor table creation. Default: {@code DEFAULT_OPERATION_TIMEOUT}.
          *
-         * @param operationTimeout the operation timeout
-         * @return this builder
          * @throws SequenceConfigurationException if {@code operationTimeout} is null, zero or negative
          */
         public Builder operationTimeout(Duration operationTimeout) {
@@ -615,34 +539,22 @@ public final class SpannerSequenceStore implements SequenceStore {
             return this;
         }
 
-        /**
-         * Sets the SQL dialect of the database: {@link Dialect#GOOGLE_STANDARD_SQL} (the default) or
-         * {@link Dialect#POSTGRESQL}.
-         *
-         * @param dialect the database's dialect
-         * @return this builder
-         */
+        /** Sets the database's dialect: {@link Dialect#GOOGLE_STANDARD_SQL} (default) or {@link Dialect#POSTGRESQL}. */
         public Builder dialect(Dialect dialect) {
             this.dialect = Objects.requireNonNull(dialect, "dialect");
             return this;
         }
 
-        /**
-         * Lets the store ask the database for its dialect once, at its first operation.
-         *
-         * @return this builder
-         */
+        /** Lets the store ask the database for its dialect once, at its first operation. */
         public Builder detectDialect() {
             this.dialect = null;
             return this;
         }
 
         /**
-         * Builds the store. Nothing is read or created until the first call.
+         * Builds the store; nothing is read or created until the first call.
          *
-         * @return the store
-         * @throws IllegalStateException if {@link #createTable(boolean)} is set without
-         *     {@link #databaseAdminClient}
+         * @throws IllegalStateException if {@link #createTable(boolean)} is set without {@link #databaseAdminClient}
          */
         public SpannerSequenceStore build() {
             if (createTable && adminClient == null) {
