@@ -31,10 +31,8 @@ public interface SequenceStore {
     String name();
 
     /**
-     * Returns where this store counts values: a row per sequence ({@link CounterKind#TABLE}, the default) or a
-     * database sequence ({@link CounterKind#NATIVE_SEQUENCE}); a registry may hold one store of each kind.
-     *
-     * @return the counter kind
+     * {@return where this store counts values: a row per sequence ({@link CounterKind#TABLE}, the default) or a
+     * database sequence ({@link CounterKind#NATIVE_SEQUENCE})}; a registry may hold one store of each kind.
      */
     default CounterKind kind() {
         return CounterKind.TABLE;
@@ -65,10 +63,8 @@ public interface SequenceStore {
     }
 
     /**
-     * Whether {@link #reserve} serves any {@code count} (default true); false keeps block sizes fixed (a native
-     * sequence hands out exactly its increment).
-     *
-     * @return whether reservations of any size are served
+     * {@return whether {@link #reserve} serves any {@code count}} (default true); false keeps block sizes fixed (a
+     * native sequence hands out exactly its increment).
      */
     default boolean variableReservationSizes() {
         return true;
@@ -102,10 +98,8 @@ public interface SequenceStore {
     ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue);
 
     /**
-     * Reads the row's {@code next_value}.
+     * {@return the row's {@code next_value}, the next value not handed out yet, or empty if the row does not exist}
      *
-     * @param sequence the sequence name
-     * @return the next value not handed out yet, or empty if the row does not exist
      * @throws SequenceStoreException if the store failed
      */
     OptionalLong nextValue(String sequence);
