@@ -28,9 +28,7 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
     /** How many of the series that lost values a report of series names. */
     public static final int NAMED_SERIES = 10;
 
-    /**
-     * Copies the actions.
-     */
+    /** Copies the actions. */
     public CloseReport {
         actions = List.copyOf(actions);
     }

@@ -22,20 +22,11 @@ public interface SequenceMetricsTracker {
     default void recordRetry() {
     }
 
-    /**
-     * Called when a caller had to wait for values: for the store, or for another caller's refill.
-     *
-     * @param durationNanos how long it waited
-     */
+    /** Called when a caller waited {@code durationNanos} for values: for the store, or another caller's refill. */
     default void recordWait(long durationNanos) {
     }
 
-    /**
-     * Called when reserved values will never be handed out, for example an unused tail that could not be
-     * given back at close.
-     *
-     * @param count how many values
-     */
+    /** Called when {@code count} reserved values will never be handed out (a tail not given back at close). */
     default void recordDiscarded(long count) {
     }
 
@@ -44,10 +35,8 @@ public interface SequenceMetricsTracker {
     }
 
     /**
-     * Returns the current trace context, captured on a thread that hands work (a background refill) to another, so
-     * that work can be observed as its child.
-     *
-     * @return the context, or null
+     * {@return the current trace context, or null}: captured on a thread that hands work (a background refill) to
+     * another, so that work can be observed as its child.
      */
     default @Nullable Object captureContext() {
         return null;
@@ -83,11 +72,7 @@ public interface SequenceMetricsTracker {
         /** The span that records nothing. */
         Span NONE = failure -> { };
 
-        /**
-         * Ends the operation.
-         *
-         * @param failure what made it fail, or null when it succeeded
-         */
+        /** Ends the operation; {@code failure} is what made it fail, or null when it succeeded. */
         void end(@Nullable Throwable failure);
     }
 

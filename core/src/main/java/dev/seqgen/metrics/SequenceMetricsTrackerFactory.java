@@ -10,21 +10,14 @@ import dev.seqgen.Sequence;
 public interface SequenceMetricsTrackerFactory {
 
     /**
-     * Creates the tracker of a newly created sequence.
-     *
-     * @param sequence the sequence, whose {@code stats()} gauges may read
-     * @param storeName the store's {@link dev.seqgen.spi.SequenceStore#name() name}, for a tag
-     * @return the tracker
+     * {@return the tracker of a newly created sequence}, whose {@code stats()} gauges may read; {@code storeName} is
+     * the store's {@link dev.seqgen.spi.SequenceStore#name() name}, for a tag.
      */
     SequenceMetricsTracker create(Sequence sequence, String storeName);
 
     /**
      * Creates the tracker of a newly created sequence served by {@code store}; what the registry calls. The
      * default calls {@link #create(Sequence, String)} with the store's name.
-     *
-     * @param sequence the sequence, whose {@code stats()} gauges may read
-     * @param store the store that serves it
-     * @return the tracker
      */
     default SequenceMetricsTracker create(Sequence sequence, dev.seqgen.spi.SequenceStore store) {
         return create(sequence, store.name());

@@ -31,10 +31,8 @@ public interface SequenceStore {
     String name();
 
     /**
-     * Returns where this store counts values: a row per sequence ({@link CounterKind#TABLE}, the default) or a
-     * database sequence ({@link CounterKind#NATIVE_SEQUENCE}); a registry may hold one store of each kind.
-     *
-     * @return the counter kind
+     * {@return where this store counts values: a row per sequence ({@link CounterKind#TABLE}, the default) or a
+     * database sequence ({@link CounterKind#NATIVE_SEQUENCE})}; a registry may hold one store of each kind.
      */
     default CounterKind kind() {
         return CounterKind.TABLE;
@@ -65,10 +63,8 @@ public interface SequenceStore {
     }
 
     /**
-     * Whether {@link #reserve} serves any {@code count} (default true); false keeps block sizes fixed (a native
-     * sequence hands out exactly its increment).
-     *
-     * @return whether reservations of any size are served
+     * {@return whether {@link #reserve} serves any {@code count}} (default true); false keeps block sizes fixed (a
+     * native sequence hands out exactly its increment).
      */
     default boolean variableReservationSizes() {
         return true;
@@ -102,10 +98,8 @@ public interface SequenceStore {
     ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue);
 
     /**
-     * Reads the row's {@code next_value}.
+     * {@return the row's {@code next_value}, the next value not handed out yet, or empty if the row does not exist}
      *
-     * @param sequence the sequence name
-     * @return the next value not handed out yet, or empty if the row does not exist
      * @throws SequenceStoreException if the store failed
      */
     OptionalLong nextValue(String sequence);
@@ -169,42 +163,26 @@ public interface SequenceStore {
     }
 
     /**
-     * As {@link #takeKept(String, long)}, but a range larger than {@code count} is split: its first {@code count}
-     * values are taken and the rest stays kept, in the same transaction. The default takes a whole range.
-     *
-     * @param sequence the sequence name
-     * @param count the most values to take, at least 1
-     * @param maxValue the largest value that may be handed out
-     * @return the range, at most {@code count} values (more only from a store that does not split), or empty if none
-     *     is kept (or the store keeps none)
-     * @throws SequenceStoreException if the store failed or has no place to keep ranges (a missing table)
+     * As {@link #takeKept(String, long)}, but a range larger than {@code count} is split in the same transaction: its
+     * first {@code count} values are taken, the rest stays kept. The default takes a whole range.
      */
     default Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
         return takeKept(sequence, maxValue);
     }
 
     /**
-     * As {@link #takeKept(String, long, long)}, but only from the ranges that start at or above {@code from}: the
-     * lowest of them is taken (split when larger than {@code count}), those below stay kept. A running instance
-     * passes the value above everything it reserved, so its next block lies above its earlier ones. The default takes
-     * nothing: a store that cannot choose by position hands kept ranges out as first blocks only.
-     *
-     * @param sequence the sequence name
-     * @param from the lowest value a taken range may start at
-     * @param count the most values to take, at least 1
-     * @param maxValue the largest value that may be handed out
-     * @return the range, at most {@code count} values, or empty if none starting at or above {@code from} is kept
-     * @throws SequenceStoreException if the store failed or has no place to keep ranges (a missing table)
+     * As {@link #takeKept(String, long, long)}, but only from the ranges starting at or above {@code from} (a running
+     * instance passes the value above everything it reserved, so its blocks ascend). The default takes nothing: a
+     * store that cannot choose by position hands kept ranges out as first blocks only.
      */
     default Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
         return Optional.empty();
     }
 
     /**
-     * Reads the ranges kept for the fleet ({@link #keep}), lowest first, for the endpoint and tests.
+     * {@return the ranges kept for the fleet ({@link #keep}), lowest first; empty (the default) if none or if this
+     * store keeps none}
      *
-     * @param sequence the sequence name
-     * @return the kept ranges; empty (the default) if none, or if this store keeps none
      * @throws SequenceStoreException if the store failed
      */
     default List<ReservedRange> keptRanges(String sequence) {
@@ -286,11 +264,7 @@ public interface SequenceStore {
      */
     record Where(String column, Object value, @Nullable Object until) {
 
-        /**
-         * Checks the condition.
-         *
-         * @throws NullPointerException if the column or the value is null
-         */
+        /** @throws NullPointerException if the column or the value is null */
         public Where {
             Objects.requireNonNull(column, "column");
             Objects.requireNonNull(value, "value");

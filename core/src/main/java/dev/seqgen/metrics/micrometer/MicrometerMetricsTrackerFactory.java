@@ -81,11 +81,7 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     /** An {@code io.micrometer.observation.ObservationRegistry}, or null; typed Object so the class loads without it. */
     private final @Nullable Object observationRegistry;
 
-    /**
-     * Creates a factory that registers meters in the given registry.
-     *
-     * @param registry the meter registry
-     */
+    /** Creates a factory that registers meters in {@code registry}. */
     public MicrometerMetricsTrackerFactory(MeterRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.observationRegistry = null;
@@ -95,9 +91,6 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
      * Creates a factory that also reports each reservation, background refill and wait as an {@code Observation}
      * ({@value #RESERVATION_OBSERVATION}, {@value #REFILL_OBSERVATION}, {@value #WAIT_OBSERVATION}); a refill is a
      * child of the observation current on the thread that triggered it.
-     *
-     * @param registry the meter registry
-     * @param observationRegistry the observation registry
      */
     public MicrometerMetricsTrackerFactory(MeterRegistry registry,
             io.micrometer.observation.ObservationRegistry observationRegistry) {
