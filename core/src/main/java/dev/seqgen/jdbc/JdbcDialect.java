@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 public enum JdbcDialect {
 
     /** PostgreSQL, and the databases that speak its SQL: CockroachDB, YugabyteDB, Aurora DSQL. */
-    POSTGRESQL("postgresql", "INSERT INTO %s (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+    POSTGRESQL("postgresql", Sql.ON_CONFLICT_DO_NOTHING,
             "SELECT nextval('%s')") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
@@ -212,8 +212,7 @@ public enum JdbcDialect {
     },
 
     /** Cloud Spanner through its JDBC driver, PostgreSQL-dialect databases: {@code RETURNING}, PostgreSQL DDL. */
-    SPANNER_POSTGRESQL("spanner", "INSERT INTO %s (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-            null) {
+    SPANNER_POSTGRESQL("spanner", Sql.ON_CONFLICT_DO_NOTHING, null) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -230,8 +229,7 @@ public enum JdbcDialect {
      * HSQLDB (HyperSQL): no {@code RETURNING}, so the guarded {@code UPDATE} and a read of the row in the same
      * transaction, whose lock makes the pair atomic (docs/design.md#jdbc-increment).
      */
-    HSQLDB("hsqldb", "MERGE INTO %s t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT)))"
-            + " s(name, v) ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value) VALUES (s.name, s.v)",
+    HSQLDB("hsqldb", Sql.MERGE_IF_MISSING,
             "CALL NEXT VALUE FOR %s") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
@@ -315,8 +313,7 @@ public enum JdbcDialect {
     },
 
     /** H2, whose data-change delta table returns the updated row from the update itself. */
-    H2("h2", "MERGE INTO %s t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS BIGINT)))"
-            + " s(name, v) ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value) VALUES (s.name, s.v)",
+    H2("h2", Sql.MERGE_IF_MISSING,
             "SELECT NEXT VALUE FOR %s") {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
@@ -370,6 +367,15 @@ public enum JdbcDialect {
 
     private final String storeName;
     /** Templates, {@code %s} the table or the quoted sequence. */
+    /** Insert-if-missing statements shared by two dialects (in a holder: enum constants cannot read the enum's own). */
+    private static final class Sql {
+        static final String ON_CONFLICT_DO_NOTHING =
+                "INSERT INTO %s (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING";
+        static final String MERGE_IF_MISSING = "MERGE INTO %s t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS"
+                + " BIGINT))) s(name, v) ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value)"
+                + " VALUES (s.name, s.v)";
+    }
+
     private final String insertIfMissingSql;
     private final @Nullable String nextvalSql;
 
