@@ -30,6 +30,8 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -138,13 +140,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
         ReservedRange.requireCount(count);
-        Outcome outcome = SpannerOwnThreads.call(table, operationTimeout, () -> {
-            try {
-                return client.readWriteTransaction().run(tx -> take(tx, sequence, count, maxValue));
-            } catch (SpannerException e) {
-                throw storeError("could not reserve " + count + " value(s) of sequence '" + sequence + "'", e);
-            }
-        });
+        Outcome outcome = own(() -> client.readWriteTransaction().run(tx -> take(tx, sequence, count, maxValue)),
+                e -> storeError("could not reserve " + count + " value(s) of sequence '" + sequence + "'", e));
         return outcome.range(this, sequence, maxValue);
     }
 
@@ -179,13 +176,8 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     @Override
     public OptionalLong nextValue(String sequence) {
-        Long next = SpannerOwnThreads.call(table, operationTimeout, () -> {
-            try {
-                return readNextValue(client.singleUse(), sequence);
-            } catch (SpannerException e) {
-                throw storeError("could not read sequence '" + sequence + "'", e);
-            }
-        });
+        Long next = own(() -> readNextValue(client.singleUse(), sequence),
+                e -> storeError("could not read sequence '" + sequence + "'", e));
         return next == null ? OptionalLong.empty() : OptionalLong.of(next);
     }
 
@@ -220,15 +212,8 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
-        return SpannerOwnThreads.call(table, operationTimeout, () -> {
-            try {
-                Statement compareAndSet = sql().giveBack(table, sequence, expectedNextValue, restoredNextValue);
-                Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(compareAndSet));
-                return changed != null && changed == 1;
-            } catch (SpannerException e) {
-                throw storeError("could not give back the unused values of sequence '" + sequence + "'", e);
-            }
-        });
+        return own(() -> updatesOne(sql().giveBack(table, sequence, expectedNextValue, restoredNextValue)),
+                e -> storeError("could not give back the unused values of sequence '" + sequence + "'", e));
     }
 
     /** {@inheritDoc} Rethrows ABORTED as is. */
@@ -282,42 +267,34 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
         ReservedRange.requireCount(count);
-        return SpannerOwnThreads.call(table, operationTimeout, () -> {
-            try {
-                ReservedRange taken = client.readWriteTransaction().run(tx -> {
-                    for (ReservedRange candidate : readKept(tx, sequence, from, TAKE_CANDIDATES)) {
-                        if (candidate.first() > maxValue) {
-                            break;
-                        }
-                        if (tx.executeUpdate(sql().takeKept(keptTable, sequence, candidate.first(),
-                                candidate.end())) != 1) {
-                            continue;
-                        }
-                        ReservedRange part = ReservedRange.upTo(candidate.first(),
-                                Math.min(count, candidate.count()), maxValue);
-                        if (part.count() == count && part.end() < candidate.end()) {
-                            tx.executeUpdate(sql().keep(keptTable, sequence, part.end(), candidate.end()));
-                        }
-                        return part;
-                    }
-                    return null;
-                });
-                return Optional.ofNullable(taken);
-            } catch (SpannerException e) {
-                throw keptError("could not take a kept range of sequence '" + sequence + "'", e);
+        return own(() -> Optional.ofNullable(client.readWriteTransaction()
+                .run(tx -> takeKept(tx, sequence, from, count, maxValue))),
+                e -> keptError("could not take a kept range of sequence '" + sequence + "'", e));
+    }
+
+    /** Deletes the lowest fitting candidate from {@code from} and keeps the rest of a split one; null if none. */
+    private @Nullable ReservedRange takeKept(TransactionContext tx, String sequence, long from, long count,
+            long maxValue) {
+        for (ReservedRange candidate : readKept(tx, sequence, from, TAKE_CANDIDATES)) {
+            if (candidate.first() > maxValue) {
+                break;
             }
-        });
+            if (tx.executeUpdate(sql().takeKept(keptTable, sequence, candidate.first(), candidate.end())) != 1) {
+                continue;
+            }
+            ReservedRange part = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()), maxValue);
+            if (part.count() == count && part.end() < candidate.end()) {
+                tx.executeUpdate(sql().keep(keptTable, sequence, part.end(), candidate.end()));
+            }
+            return part;
+        }
+        return null;
     }
 
     @Override
     public List<ReservedRange> keptRanges(String sequence) {
-        return SpannerOwnThreads.call(table, operationTimeout, () -> {
-            try {
-                return readKept(client.singleUse(), sequence, Long.MIN_VALUE, 0);
-            } catch (SpannerException e) {
-                throw keptError("could not read the kept ranges of sequence '" + sequence + "'", e);
-            }
-        });
+        return own(() -> readKept(client.singleUse(), sequence, Long.MIN_VALUE, 0),
+                e -> keptError("could not read the kept ranges of sequence '" + sequence + "'", e));
     }
 
     /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
@@ -343,15 +320,26 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     @Override
     public boolean advance(String sequence, long nextValue) {
+        return own(() -> updatesOne(sql().advance(table, sequence, nextValue)),
+                e -> storeError("could not move the row of sequence '" + sequence + "' forward to " + nextValue, e));
+    }
+
+    /** Runs the operation on a store thread within the operation timeout, mapping Spanner's errors. */
+    private <T extends @Nullable Object> T own(Supplier<T> operation,
+            Function<SpannerException, SequenceStoreException> error) {
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
-                Statement forward = sql().advance(table, sequence, nextValue);
-                Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(forward));
-                return changed != null && changed == 1;
+                return operation.get();
             } catch (SpannerException e) {
-                throw storeError("could not move the row of sequence '" + sequence + "' forward to " + nextValue, e);
+                throw error.apply(e);
             }
         });
+    }
+
+    /** Runs the statement in a read-write transaction of its own; whether it changed exactly one row. */
+    private boolean updatesOne(Statement statement) {
+        Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(statement));
+        return changed != null && changed == 1;
     }
 
     /** The reservation in {@code tx}: the increment; if it changed no row, the read and what is left below max. */
