@@ -40,16 +40,12 @@ abstract class AbstractSequence implements Sequence {
     /** ... and the time, in nanoseconds, that must have passed too: at most one such look per second. */
     private static final long KEPT_LOOK_PAUSE_NANOS = 1_000_000_000L;
 
-    /** Whether the first reservation has looked for a range kept for the fleet (see takeKept). */
+    // Looks for kept ranges: see takeKept.
     private final AtomicBoolean keptRangesChecked = new AtomicBoolean();
-    /** Whether the last look for kept ranges took one, so the next refill looks again; see takeKept. */
     private volatile boolean keptLookFound;
-    /** Blocks from the row since the last look for kept ranges; see takeKept. */
     private final AtomicInteger rowBlocksSinceKeptLook = new AtomicInteger();
-    /** The ticker's reading at the last look for kept ranges; see takeKept. */
     private volatile long keptLookAt;
 
-    /** Whether the first block's start-up line was written (see logFirstBlock). */
     private final AtomicBoolean firstBlockLogged = new AtomicBoolean();
 
     AbstractSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
@@ -103,19 +99,15 @@ abstract class AbstractSequence implements Sequence {
         ReservedRange.requireCount(count);
     }
 
-    /**
-     * Reserves up to {@code count} values in the store's own transaction, retrying transient errors with backoff
-     * until {@code deadline}; a retry may leave a gap, never a duplicate. A range at or below what this instance
-     * reserved before means the row was moved back (no give-back can do that): it is discarded and the call fails.
-     */
     final ReservedRange reserve(long count, long deadline) {
         return reserve(count, deadline, null);
     }
 
     /**
-     * As {@link #reserve(long, long)}, observed as a child of {@code parentContext} (captured by
-     * {@link SequenceMetricsTracker#captureContext()} on the caller's thread), or of the current thread's
-     * observation when null.
+     * Reserves up to {@code count} values in the store's own transaction, retrying transient errors with backoff
+     * until {@code deadline}; a retry may leave a gap, never a duplicate. A range at or below what this instance
+     * reserved before means the row was moved back: it is discarded and the call fails. Observed as a child of
+     * {@code parentContext} ({@link SequenceMetricsTracker#captureContext()}), or of the current observation if null.
      */
     final ReservedRange reserve(long count, long deadline, @Nullable Object parentContext) {
         SequenceMetricsTracker.Span span = tracker.start(SequenceMetricsTracker.Operation.RESERVATION, parentContext);
@@ -197,7 +189,6 @@ abstract class AbstractSequence implements Sequence {
         tracker.recordReservation(ticker.read() - start, false);
     }
 
-    /** Closes the tracker with the sequence. */
     final void closeTracker() {
         tracker.close();
     }
@@ -218,11 +209,10 @@ abstract class AbstractSequence implements Sequence {
         tracker.recordWait(ticker.read() - start);
     }
 
-    /*
-     * Release at close (docs/design.md#release-at-close): back to the row by compare-and-set, else kept for the
-     * fleet (only after a compare-and-set that answered "not changed"), else lost. Each step is one atomic change.
+    /**
+     * Releases {@code [firstUnused, end)} at close: back to the row by compare-and-set, else kept for the fleet (only
+     * after a compare-and-set that answered "not changed"), else lost (docs/design.md#release-at-close).
      */
-    /** Releases {@code [firstUnused, end)} at close: back to the row, else kept for the fleet, else lost. */
     final void release(CloseReport.Collector report, long firstUnused, long end) {
         if (firstUnused >= end) {
             return;
@@ -272,29 +262,13 @@ abstract class AbstractSequence implements Sequence {
     }
 
     /*
-     * Kept ranges as blocks (docs/design.md#release-at-close). The first reservation of a block strategy takes the
-     * lowest kept range, split to its size. Later ones take the lowest range that starts above everything this
-     * sequence reserved (SequenceStore.takeKept with from): without them, the tails of stopped instances pile up
-     * while running instances, whose blocks grow with the rate, keep advancing the row. "Above" keeps the values of a
-     * JVM increasing: a range kept while this JVM held values may lie below them and waits for another instance. The
-     * highest value reserved is read before the take, and a sequence never has two reservations in flight (BATCH's
-     * pending, ASYNC_BATCH's prefetch), so no block installed later lies below this one.
-     *
-     * A look costs a round trip, and most refills find nothing kept. So after a look that found nothing, refills go
-     * straight to the row until KEPT_LOOK_BLOCKS blocks came from it and KEPT_LOOK_PAUSE_NANOS passed: at most one
-     * extra round trip per sixteen blocks and per second. A look that took a range looks again at the next refill,
-     * so a starting instance climbs the kept ranges above its first block, lowest first. Rejected: the take and the
-     * row's increment in one statement. MariaDB has no data-modifying CTE and a Spanner DML statement changes one
-     * table, so on those it would be one more statement in the reservation's transaction on every refill: the round
-     * trip this avoids.
-     *
-     * The fields need no lock: a race could only cost or save one look, never decide what is handed out.
+     * Kept ranges as blocks (docs/design.md#release-at-close): the first block is the lowest kept range, later ones
+     * the lowest above everything this sequence reserved, read before the take (one reservation in flight at most),
+     * so a JVM's values increase. After a look that found nothing, refills skip the look until KEPT_LOOK_BLOCKS
+     * blocks and KEPT_LOOK_PAUSE_NANOS passed; a look that took a range looks again at the next refill. The fields
+     * need no lock: a race could only cost or save one look, never decide what is handed out.
      */
-
-    /**
-     * Takes a range kept for the fleet as a block strategy's block, when one is due (see above); a store failure here
-     * sends the reservation to the row.
-     */
+    /** Takes a kept range as a block when a look is due; a store failure sends the reservation to the row. */
     private @Nullable ReservedRange takeKept(long count) {
         if (!takesKeptRanges()) {
             return null;
@@ -338,11 +312,6 @@ abstract class AbstractSequence implements Sequence {
             return;
         }
         long millis = Math.max(0, ticker.read() - since) / 1_000_000;
-        LOG.log(Level.INFO, () -> firstBlockLine(range, asked, kept, millis, reason));
-    }
-
-    /** The start-up line of {@link #logFirstBlock}. */
-    private String firstBlockLine(ReservedRange range, long asked, boolean kept, long millis, String reason) {
         String source;
         if (kept) {
             source = range.count() < asked
@@ -352,9 +321,9 @@ abstract class AbstractSequence implements Sequence {
         } else {
             source = range.count() < asked ? "the row, cut at max-value " + settings.maxValue() : "the row";
         }
-        return "sequence '" + name + "' (" + settings.strategy().externalName() + ") first block: [" + range.first()
-                + ", " + range.end() + "), " + range.count() + " value" + (range.count() == 1 ? "" : "s") + ", from "
-                + source + " in " + millis + " ms; size: " + reason;
+        LOG.log(Level.INFO, () -> "sequence '" + name + "' (" + settings.strategy().externalName() + ") first block: ["
+                + range.first() + ", " + range.end() + "), " + range.count() + " value" + (range.count() == 1 ? "" : "s")
+                + ", from " + source + " in " + millis + " ms; size: " + reason);
     }
 
     /** No start-up line: a series' first block comes at each tenant's or period's first use, no start-up event. */
@@ -387,7 +356,6 @@ abstract class AbstractSequence implements Sequence {
      */
     abstract @Nullable CloseReport closeAndReport();
 
-    /** Closes the sequence and logs its report: at INFO, or at WARNING when the store failed. */
     @Override
     public final void close() {
         CloseReport report = closeAndReport();
@@ -424,7 +392,7 @@ abstract class AbstractSequence implements Sequence {
     /** Values issued by this instance so far. */
     abstract long issued();
 
-    /** The block in hand as {first, end, remaining}, or null for strategies that hold none. */
+    /** The block in hand, or null for strategies that hold none. */
     @Nullable Block blockInHand() {
         return null;
     }

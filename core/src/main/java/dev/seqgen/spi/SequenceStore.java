@@ -42,8 +42,6 @@ public interface SequenceStore {
      * Creates the sequence's row (and the table, if configured to) with {@code next_value = initialValue} unless it
      * exists; an existing row is left as it is. Safe to call concurrently from several JVMs.
      *
-     * @param sequence the sequence name
-     * @param initialValue the first value of a new sequence
      * @throws SequenceStoreException if the store failed
      */
     void createSequence(String sequence, long initialValue);
@@ -53,8 +51,6 @@ public interface SequenceStore {
      * {@link #createSequence(String, long)} with the initial value; a store whose sequences depend on more (a native
      * sequence's increment) overrides it and may refuse settings it cannot serve.
      *
-     * @param sequence the sequence name
-     * @param settings the sequence's settings
      * @throws dev.seqgen.SequenceConfigurationException if the store cannot serve these settings
      * @throws SequenceStoreException if the store failed, or holds a sequence that conflicts with the settings
      */
@@ -74,9 +70,6 @@ public interface SequenceStore {
      * Reserves up to {@code count} values in a transaction of the store's own, committed before this
      * method returns. Fewer values are returned only when the maximum value is nearer than {@code count}.
      *
-     * @param sequence the sequence name
-     * @param count how many values to reserve, at least 1
-     * @param maxValue the largest value that may be handed out
      * @return the reserved values
      * @throws SequenceExhaustedException if no value is left at or below {@code maxValue}
      * @throws SequenceStoreException if the store failed, marked transient where a retry may succeed
@@ -86,10 +79,6 @@ public interface SequenceStore {
     /**
      * As {@link #reserve}, but within the caller's transaction, which commits or rolls back the increment.
      *
-     * @param transaction the caller's transaction, of the type this store documents
-     * @param sequence the sequence name
-     * @param count how many values to reserve, at least 1
-     * @param maxValue the largest value that may be handed out
      * @return the reserved values, visible to others only once the caller commits
      * @throws IllegalArgumentException if the transaction is not of the type this store needs
      * @throws SequenceExhaustedException if no value is left at or below {@code maxValue}
@@ -108,9 +97,6 @@ public interface SequenceStore {
      * Gives back an unused tail: sets {@code next_value} to {@code restoredNextValue} only if it still is
      * {@code expectedNextValue}, that is, only if nobody reserved after the caller.
      *
-     * @param sequence the sequence name
-     * @param expectedNextValue the value the row must hold: the end of the caller's last reservation
-     * @param restoredNextValue the first unused value of the caller's tail
      * @return whether the row was changed
      * @throws SequenceStoreException if the store failed
      */
@@ -120,10 +106,6 @@ public interface SequenceStore {
      * As {@link #giveBack}, within the caller's transaction that reserved the tail with {@link #reserveInTransaction}
      * (which holds the row). The default gives nothing back.
      *
-     * @param transaction the caller's transaction, of the type {@link #reserveInTransaction} takes
-     * @param sequence the sequence name
-     * @param expectedNextValue the value the row must hold: the end of the caller's last reservation
-     * @param restoredNextValue the first unused value of the caller's tail
      * @return whether the row was changed; false if this store cannot give back in the caller's transaction
      * @throws IllegalArgumentException if the transaction is not of the type this store needs
      * @throws SequenceStoreException if the store failed
@@ -138,9 +120,6 @@ public interface SequenceStore {
      * once: at a graceful stop, for what {@link #giveBack} could not return. Committed in a transaction of its own
      * when this returns true; after true or a failure the caller must not use the values. The default keeps nothing.
      *
-     * @param sequence the sequence name
-     * @param first the first value of the range
-     * @param end the value after its last one
      * @return whether the range is kept; false (the default) if this store cannot keep ranges
      * @throws SequenceStoreException if the store failed or has no place to keep ranges (a missing table)
      */
@@ -153,8 +132,6 @@ public interface SequenceStore {
      * nothing above {@code maxValue} is handed out. The range lies below the row's {@code next_value}. The default
      * takes nothing.
      *
-     * @param sequence the sequence name
-     * @param maxValue the largest value that may be handed out
      * @return the range, or empty if none is kept (or the store keeps none)
      * @throws SequenceStoreException if the store failed or has no place to keep ranges (a missing table)
      */
@@ -192,8 +169,6 @@ public interface SequenceStore {
     /**
      * Sets {@code next_value} to {@code nextValue} only if it is lower, atomically, so racing callers agree.
      *
-     * @param sequence the sequence name
-     * @param nextValue the lowest {@code next_value} the row must have afterwards
      * @return whether the row was changed; false also if the row does not exist
      * @throws UnsupportedOperationException if this store cannot move a row (the default)
      * @throws SequenceStoreException if the store failed
@@ -208,9 +183,6 @@ public interface SequenceStore {
      * {@linkplain SequenceSettings#skipRange() skip range}. Reads in a transaction of the store's own, never a
      * caller's; called only where {@link #readsApplicationTables} is true.
      *
-     * @param table the table, qualified and quoted as the database needs it
-     * @param column the column, quoted as the database needs it
-     * @param settings the sequence's settings: its key order and skip range
      * @return the highest counter (0 for an empty table), or empty (the default) if this store cannot read the
      *     application's tables: its rows are elsewhere
      * @throws SequenceStoreException if the table could not be read (it may not exist yet: a schema tool creates
@@ -224,10 +196,6 @@ public interface SequenceStore {
      * As {@link #highestCounter(String, String, SequenceSettings)}, over the rows that match every condition of
      * {@code where} (one series); sequential settings only. Values are bound as parameters.
      *
-     * @param table the table, qualified and quoted as the database needs it
-     * @param column the column, quoted as the database needs it
-     * @param settings the sequence's settings
-     * @param where the conditions the rows of the series meet, all of them
      * @return the highest value (0 when the series has no rows yet), or empty (the default) if this store cannot
      *     read the application's tables
      * @throws SequenceStoreException if the table could not be read
@@ -240,10 +208,7 @@ public interface SequenceStore {
      * Reads the highest counter among formatted numbers in a text column of one series ({@code INV-2026-000041} holds
      * 41), each value given once to {@code counterOf} (negative for a value not of the series).
      *
-     * @param table the table, qualified and quoted as the database needs it
-     * @param column the text column, quoted as the database needs it
-     * @param where the conditions the rows of the series meet, all of them; none for every row
-     * @param counterOf reads a value's counter
+     * @param where the conditions the rows of the series meet; none for every row
      * @return the highest counter (0 when no value is a number of the series), or empty (the default) if this store
      *     cannot read the application's tables
      * @throws SequenceStoreException if the table could not be read
@@ -257,14 +222,12 @@ public interface SequenceStore {
      * A condition on a column of an application's table: equal to {@code value} when {@code until} is null,
      * otherwise from {@code value} (included) to {@code until} (excluded), as for the dates of one year.
      *
-     * @param column the column, quoted as the database needs it
      * @param value the value, or the start of the range: a {@code String}, a number, a {@code java.time} date or
      *     date-time, or any value the database's JDBC driver binds with {@code setObject}
      * @param until the end of the range, excluded, or null for equality
      */
     record Where(String column, Object value, @Nullable Object until) {
 
-        /** @throws NullPointerException if the column or the value is null */
         public Where {
             Objects.requireNonNull(column, "column");
             Objects.requireNonNull(value, "value");
@@ -278,7 +241,6 @@ public interface SequenceStore {
      * @param platform the database of the application's tables, as seqgen's schema scripts name it
      *     ({@code postgresql}, {@code mariadb}, {@code h2}, {@code hsqldb}, {@code spanner},
      *     {@code spanner-postgresql}), or the framework's lowercase name of another database
-     * @return whether those tables may be in this store's database
      */
     default boolean readsApplicationTables(String platform) {
         return true;
