@@ -137,7 +137,11 @@ abstract class AbstractSequence implements Sequence {
             long start = ticker.read();
             ReservedRange range;
             try {
-                range = store.reserve(name, count, settings.maxValue());
+                // The first block from the row is sized while the row is held, by the queue the store sees there.
+                range = reservations.sum() == 0
+                        ? store.reserveSized(name, (waited, ahead, behind) -> sizeForQueue(count, waited, ahead, behind),
+                                settings.maxValue())
+                        : store.reserve(name, count, settings.maxValue());
                 tracker.recordReservation(ticker.read() - start, true);
                 reservations.increment();
                 highestReserved.accumulateAndGet(range.end() - 1, Math::max);
@@ -400,6 +404,11 @@ abstract class AbstractSequence implements Sequence {
     /** Values in hand that are not in {@link #blockInHand()}, such as a prefetched block. */
     long extraRemaining() {
         return 0;
+    }
+
+    /** The size of the first reservation from the row, chosen while the row is held: {@code count} unless overridden. */
+    long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
+        return count;
     }
 
     /** The size of the next reservation. */

@@ -28,6 +28,8 @@ final class RefillControl {
     private static final int START_UP_RESERVATIONS = 2;
     /** How many start-up queues a block lasts at least. */
     private static final int QUEUES_PER_BLOCK = 8;
+    /** The transactions ahead of a first reservation that time the row well enough to size it by the queue behind. */
+    private static final int TIMED_AHEAD = 8;
     /** The shortest window a rate sample is taken over: a refill asked for right after a block arrived measures none. */
     private static final long RATE_WINDOW_FLOOR_NANOS = 1_000_000;
 
@@ -83,6 +85,13 @@ final class RefillControl {
     /** The start-up queue, in nanoseconds; 0 before the first sample. */
     @GuardedBy("this")
     private double startUpQueue;
+
+    /**
+     * The time until the queue behind the first reservation drains, as the store saw it while holding the row; 0 when
+     * the store could not tell, or saw too short a queue ahead to time the row by.
+     */
+    @GuardedBy("this")
+    private double queueBehind;
 
     /** Reservations that queued at the row; written only under the monitor. */
     private volatile long queuedReservations;
@@ -156,6 +165,28 @@ final class RefillControl {
         return blockSize;
     }
 
+    /**
+     * Sizes the first reservation while the store holds the row (docs/design.md, "The first block and the start-up
+     * queue"): a reservation that waited behind at least {@link #TIMED_AHEAD} others times the row by them
+     * ({@code waited / (ahead + 1)} a transaction) and takes a block that lasts {@link #QUEUES_PER_BLOCK} times the
+     * queue behind it, so that its next reservation comes after that queue. Fewer ahead, or a store that cannot see
+     * the queue: {@code count}.
+     */
+    synchronized long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
+        if (!sizing || ahead < TIMED_AHEAD || behind <= 0) {
+            return count;
+        }
+        queueBehind = Math.min((double) waitedNanos / (ahead + 1) * behind, (double) targetIntervalNanos * MAX_SPACING);
+        blockSize = (int) clamp(Math.max(count, saturated(rateOrPrior() * queueBehind * QUEUES_PER_BLOCK)),
+                baseBlockSize, maxBlockSize);
+        return blockSize;
+    }
+
+    /** Whether the first block was sized by the queue behind it and {@code valuesInHand} outlast that queue. */
+    synchronized boolean firstBlockOutlastsQueue(long valuesInHand) {
+        return queueBehind > 0 && valuesInHand >= saturated(rateOrPrior() * queueBehind * margin);
+    }
+
     /** Called once per block by the caller that finds the block empty and the refill not there yet. */
     synchronized void refillLate() {
         lateRefills++;
@@ -169,7 +200,9 @@ final class RefillControl {
     synchronized long afterReservation(long size, long refillNanos) {
         samples++;
         if (samples <= START_UP_RESERVATIONS) {
-            startUpQueue = Math.max(startUpQueue, Math.min(refillNanos, (double) targetIntervalNanos * MAX_SPACING));
+            // A first block sized by the queue behind it: that queue, not the one it waited in, is what comes next.
+            double queue = samples == 1 && queueBehind > 0 ? queueBehind : refillNanos;
+            startUpQueue = Math.max(startUpQueue, Math.min(queue, (double) targetIntervalNanos * MAX_SPACING));
         } else {
             startUpQueue *= 1 - SPACING_RELEASE;
         }

@@ -3,6 +3,7 @@ package dev.seqgen;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.testing.ForwardingSequenceStore;
 import dev.seqgen.testing.InMemorySequenceStore;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -40,12 +41,60 @@ class StartUpQueueTest {
             }
         }
 
+        /** What the row's lock queue shows the next sized reservation: {ms waited, ahead, behind}; null: unknown. */
+        long @Nullable [] queue;
+
         @Override
         public ReservedRange reserve(String sequence, long count, long maxValue) {
             Long latency = latencies.poll();
             now.addAndGet(latency == null ? 10 * MS : latency);
             sizes.add(count);
             return delegate.reserve(sequence, count, maxValue);
+        }
+
+        @Override
+        public ReservedRange reserveSized(String sequence, Sizing sizing, long maxValue) {
+            long[] seen = queue;
+            queue = null;
+            return seen == null ? super.reserveSized(sequence, sizing, maxValue)
+                    : reserve(sequence, sizing.size(seen[0] * MS, (int) seen[1], (int) seen[2]), maxValue);
+        }
+    }
+
+    @Test
+    void anInstanceWithAQueueBehindItIsReadyWithOneBlockThatOutlastsThatQueue() {
+        // Served after 8 others in 90 ms (10 ms a transaction), with 500 queued behind it: 5 s until they are served.
+        QueuedRow row = new QueuedRow(90);
+        row.queue = new long[] {90, 8, 500};
+        try (SequenceRegistry registry = warmedUp(row)) {
+            Sequence orders = registry.sequence("orders");
+            assertThat(row.sizes).as("one block, eight 5 s queues at 1 value per ms").containsExactly(40_000L);
+
+            assertThat(takeIncreasing(orders, 25_000, now)).isTrue();
+            assertThat(row.sizes).as("no reservation while the queue behind drains, nor long after").hasSize(1);
+            assertThat(takeIncreasing(orders, 30_000, now)).isTrue();
+            assertThat(orders.stats().waits()).as("no caller waited").isZero();
+            assertThat(row.sizes).as("the next block came in time").hasSizeGreaterThan(1);
+        }
+    }
+
+    @Test
+    void anInstanceNearTheFrontCannotTimeTheRowAndTakesItsSecondBlockBeforeItIsReady() {
+        QueuedRow row = new QueuedRow(30, 5_000);
+        row.queue = new long[] {30, 2, 500};
+        try (SequenceRegistry registry = warmedUp(row)) {
+            assertThat(row.sizes).as("block-size first, as two ahead time the row too roughly; the second waits in the"
+                    + " queue, and a third lasts it").containsExactly(1000L, 1000L, 40_000L);
+        }
+    }
+
+    @Test
+    void anInstanceWithNoQueueBehindItIsSizedAsWithoutTheQueue() {
+        QueuedRow row = new QueuedRow(10_000, 10);
+        row.queue = new long[] {10_000, 999, 0};
+        try (SequenceRegistry registry = warmedUp(row)) {
+            assertThat(row.sizes).as("as anInstanceServedLastSizesItsSecondBlockByTheQueueItWaitedIn")
+                    .containsExactly(1000L, 80_000L);
         }
     }
 
