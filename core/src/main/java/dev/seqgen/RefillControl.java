@@ -92,6 +92,9 @@ final class RefillControl {
      */
     @GuardedBy("this")
     private double queueBehind;
+    /** The row's transaction time as that first reservation measured it; its latency sample, in place of its wait. */
+    @GuardedBy("this")
+    private double rowTransaction;
 
     /** Reservations that queued at the row; written only under the monitor. */
     private volatile long queuedReservations;
@@ -176,7 +179,8 @@ final class RefillControl {
         if (!sizing || ahead < TIMED_AHEAD || behind <= 0) {
             return count;
         }
-        queueBehind = Math.min((double) waitedNanos / (ahead + 1) * behind, (double) targetIntervalNanos * MAX_SPACING);
+        rowTransaction = (double) waitedNanos / (ahead + 1);
+        queueBehind = Math.min(rowTransaction * behind, (double) targetIntervalNanos * MAX_SPACING);
         blockSize = (int) clamp(Math.max(count, saturated(rateOrPrior() * queueBehind * QUEUES_PER_BLOCK)),
                 baseBlockSize, maxBlockSize);
         return blockSize;
@@ -213,7 +217,8 @@ final class RefillControl {
         } else if (margin > MIN_MARGIN) {
             margin--;
         }
-        double sample = clamp(refillNanos, 0, latencyCapNanos);
+        // The queue ahead of a first block sized by the queue behind it is gone: its latency sample is the row's own.
+        double sample = clamp(samples == 1 && queueBehind > 0 ? rowTransaction : refillNanos, 0, latencyCapNanos);
         if (spacing) {
             space(sample);
         }
