@@ -137,8 +137,8 @@ abstract class AbstractSequence implements Sequence {
             long start = ticker.read();
             ReservedRange range;
             try {
-                // The first block from the row is sized while the row is held, by the queue the store sees there.
-                range = reservations.sum() == 0
+                // Start-up blocks from the row are sized while the row is held, by the queue the store sees there.
+                range = sizesByQueue()
                         ? store.reserveSized(name, (waited, ahead, behind) -> sizeForQueue(count, waited, ahead, behind),
                                 settings.maxValue())
                         : store.reserve(name, count, settings.maxValue());
@@ -406,7 +406,12 @@ abstract class AbstractSequence implements Sequence {
         return 0;
     }
 
-    /** The size of the first reservation from the row, chosen while the row is held: {@code count} unless overridden. */
+    /** Whether the next reservation is sized while the row is held, by the queue there ({@link #sizeForQueue}). */
+    boolean sizesByQueue() {
+        return false;
+    }
+
+    /** The size of a reservation chosen while the row is held, from the queue there: {@code count} unless overridden. */
     long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
         return count;
     }

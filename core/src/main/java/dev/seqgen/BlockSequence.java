@@ -235,6 +235,11 @@ abstract class BlockSequence extends AbstractSequence {
     }
 
     @Override
+    final boolean sizesByQueue() {
+        return control.sizesByQueue();
+    }
+
+    @Override
     final long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
         return control.sizeForQueue(count, waitedNanos, ahead, behind);
     }

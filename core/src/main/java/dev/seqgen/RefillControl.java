@@ -87,12 +87,18 @@ final class RefillControl {
     private double startUpQueue;
 
     /**
-     * The time until the queue behind the first reservation drains, as the store saw it while holding the row; 0 when
-     * the store could not tell, or saw too short a queue ahead to time the row by.
+     * The time until the queue behind a start-up reservation drains, as the store saw it while holding the row; -1
+     * when the store could not tell, or the reservation could not time the row.
      */
     @GuardedBy("this")
-    private double queueBehind;
-    /** The row's transaction time as that first reservation measured it; its latency sample, in place of its wait. */
+    private double queueBehind = -1;
+    /**
+     * The time the row takes to serve the fleet the store saw at it (everyone queued, ahead and behind, once), for the
+     * reservation in flight; 0 when it was not sized by the queue.
+     */
+    @GuardedBy("this")
+    private double fleetQueue;
+    /** The row's transaction time as the reservation in flight measured it; its latency sample, in place of its wait. */
     @GuardedBy("this")
     private double rowTransaction;
 
@@ -168,27 +174,38 @@ final class RefillControl {
         return blockSize;
     }
 
+    /** Whether the next reservation is a start-up one, to be sized by the queue the store sees at the row. */
+    synchronized boolean sizesByQueue() {
+        return sizing && samples < START_UP_RESERVATIONS;
+    }
+
     /**
-     * Sizes the first reservation while the store holds the row (docs/design.md, "The first block and the start-up
-     * queue"): a reservation that waited behind at least {@link #TIMED_AHEAD} others times the row by them
-     * ({@code waited / (ahead + 1)} a transaction) and takes a block that lasts {@link #QUEUES_PER_BLOCK} times the
-     * queue behind it, so that its next reservation comes after that queue. Fewer ahead, or a store that cannot see
-     * the queue: {@code count}.
+     * Sizes a start-up reservation while the store holds the row (docs/design.md, "The first block and the start-up
+     * queue"). The queue there is the fleet starting: {@code ahead + behind + 1} instances that each come back to the
+     * row once a block. The row's transaction time is timed by the queue ahead ({@code waited / (ahead + 1)}, at least
+     * {@link #TIMED_AHEAD} ahead) or by an earlier reservation that did not queue; the block lasts
+     * {@link #QUEUES_PER_BLOCK} times the fleet's turn at the row, so the fleet keeps the row at most an eighth busy
+     * and the next reservation comes after the queue behind this one. A small fleet takes {@code count}; a store that
+     * cannot see the queue, or a row not timed yet, too.
      */
     synchronized long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
-        if (!sizing || ahead < TIMED_AHEAD || behind <= 0) {
+        fleetQueue = 0;
+        double transaction = ahead >= TIMED_AHEAD ? (double) waitedNanos / (ahead + 1) : leastLatency;
+        if (!sizing || ahead < 0 || behind < 0 || transaction <= 0) {
             return count;
         }
-        rowTransaction = (double) waitedNanos / (ahead + 1);
-        queueBehind = Math.min(rowTransaction * behind, (double) targetIntervalNanos * MAX_SPACING);
-        blockSize = (int) clamp(Math.max(count, saturated(rateOrPrior() * queueBehind * QUEUES_PER_BLOCK)),
+        double cap = (double) targetIntervalNanos * MAX_SPACING;
+        rowTransaction = transaction;
+        fleetQueue = Math.min(transaction * (ahead + behind + 1), cap);
+        queueBehind = Math.max(queueBehind, Math.min(transaction * behind, cap));
+        blockSize = (int) clamp(Math.max(count, saturated(rateOrPrior() * fleetQueue * QUEUES_PER_BLOCK)),
                 baseBlockSize, maxBlockSize);
         return blockSize;
     }
 
-    /** Whether the first block was sized by the queue behind it and {@code valuesInHand} outlast that queue. */
+    /** Whether the first block was sized by the queue at the row and {@code valuesInHand} outlast the queue behind. */
     synchronized boolean firstBlockOutlastsQueue(long valuesInHand) {
-        return queueBehind > 0 && valuesInHand >= saturated(rateOrPrior() * queueBehind * margin);
+        return queueBehind >= 0 && valuesInHand >= saturated(rateOrPrior() * queueBehind * margin);
     }
 
     /** Called once per block by the caller that finds the block empty and the refill not there yet. */
@@ -204,8 +221,8 @@ final class RefillControl {
     synchronized long afterReservation(long size, long refillNanos) {
         samples++;
         if (samples <= START_UP_RESERVATIONS) {
-            // A first block sized by the queue behind it: that queue, not the one it waited in, is what comes next.
-            double queue = samples == 1 && queueBehind > 0 ? queueBehind : refillNanos;
+            // A block sized by the fleet at the row: the fleet's turn, not the queue it waited in, is what comes next.
+            double queue = fleetQueue > 0 ? fleetQueue : refillNanos;
             startUpQueue = Math.max(startUpQueue, Math.min(queue, (double) targetIntervalNanos * MAX_SPACING));
         } else {
             startUpQueue *= 1 - SPACING_RELEASE;
@@ -217,8 +234,9 @@ final class RefillControl {
         } else if (margin > MIN_MARGIN) {
             margin--;
         }
-        // The queue ahead of a first block sized by the queue behind it is gone: its latency sample is the row's own.
-        double sample = clamp(samples == 1 && queueBehind > 0 ? rowTransaction : refillNanos, 0, latencyCapNanos);
+        // The queue ahead of a block sized by the fleet is gone once it is served: its latency sample is the row's own.
+        double sample = clamp(fleetQueue > 0 ? rowTransaction : refillNanos, 0, latencyCapNanos);
+        fleetQueue = 0;
         if (spacing) {
             space(sample);
         }
