@@ -1,0 +1,38 @@
+package dev.seqgen.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The queue at a sequence table's rows, read from the database's lock table for a start-up reservation
+ * ({@link JdbcSequenceStore#reserveSized}). PostgreSQL only: a transaction waiting for a row lock holds or waits for
+ * the row's tuple lock, so the tuple locks of the table count the waiters (of every row of the table: sequences that
+ * start together count together). Other databases answer null: their lock tables need a privilege (MariaDB's
+ * {@code PROCESS}) or do not exist (Spanner), and reservations there are sized as without the queue.
+ */
+final class RowQueue {
+
+    private static final String POSTGRESQL = "SELECT count(*) FROM pg_locks WHERE locktype = 'tuple' AND database ="
+            + " (SELECT oid FROM pg_database WHERE datname = current_database()) AND relation = to_regclass(?)";
+
+    private RowQueue() {
+    }
+
+    /** {@return the statement that counts the waiters at {@code dialect}'s rows, or null if it has none} */
+    static @Nullable String sql(JdbcDialect dialect) {
+        return dialect == JdbcDialect.POSTGRESQL ? POSTGRESQL : null;
+    }
+
+    /** {@return the transactions waiting for a row of {@code table}, as {@code sql} counts them} */
+    static int waiters(Connection connection, String sql, String table) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, table);
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() ? rs.getInt(1) : 0;
+            }
+        }
+    }
+}
