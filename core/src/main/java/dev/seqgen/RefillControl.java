@@ -1,5 +1,6 @@
 package dev.seqgen;
 
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -101,6 +102,12 @@ final class RefillControl {
     /** The row's transaction time as the reservation in flight measured it; its latency sample, in place of its wait. */
     @GuardedBy("this")
     private double rowTransaction;
+    /** What the store showed the first reservation of the queue at the row, for the start-up line; null if nothing. */
+    @GuardedBy("this")
+    private @Nullable String firstQueue;
+    /** Whether the first reservation was sized by that queue. */
+    @GuardedBy("this")
+    private boolean firstSized;
 
     /** Reservations that queued at the row; written only under the monitor. */
     private volatile long queuedReservations;
@@ -192,6 +199,9 @@ final class RefillControl {
         fleetQueue = 0;
         double transaction = ahead >= TIMED_AHEAD ? (double) waitedNanos / (ahead + 1) : leastLatency;
         if (!sizing || ahead < 0 || behind < 0 || transaction <= 0) {
+            if (samples == 0 && sizing && ahead >= 0 && behind >= 0) {
+                firstQueue = ahead + " ahead and " + behind + " behind at the row, too few ahead to time it";
+            }
             return count;
         }
         double cap = (double) targetIntervalNanos * MAX_SPACING;
@@ -200,6 +210,11 @@ final class RefillControl {
         queueBehind = Math.max(queueBehind, Math.min(transaction * behind, cap));
         blockSize = (int) clamp(Math.max(count, saturated(rateOrPrior() * fleetQueue * QUEUES_PER_BLOCK)),
                 baseBlockSize, maxBlockSize);
+        if (samples == 0) {
+            firstSized = true;
+            firstQueue = String.format(Locale.ROOT, "%d ahead and %d behind at the row, %.1f ms a transaction:"
+                    + " eight turns of that fleet at the rate", ahead, behind, transaction / 1e6);
+        }
         return blockSize;
     }
 
@@ -260,10 +275,15 @@ final class RefillControl {
     }
 
     /** Why the first block has the size it has, for the start-up line. */
-    String firstBlockReason() {
+    synchronized String firstBlockReason() {
+        if (firstSized) {
+            return firstQueue + ", at least block-size " + baseBlockSize + ", at most adaptive.max-block-size "
+                    + maxBlockSize;
+        }
         return fixedBecause == null
-                ? "block-size " + baseBlockSize + ", as nothing is measured before the first block; later blocks"
-                        + " follow the rate and the row's queue, up to adaptive.max-block-size " + maxBlockSize
+                ? "block-size " + baseBlockSize + ", as nothing is measured before the first block"
+                        + (firstQueue == null ? "" : " (" + firstQueue + ")") + "; later blocks follow the rate and the"
+                        + " row's queue, up to adaptive.max-block-size " + maxBlockSize
                 : "block-size " + baseBlockSize + " (" + fixedBecause + ")";
     }
 
