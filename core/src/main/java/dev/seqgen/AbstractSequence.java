@@ -137,7 +137,11 @@ abstract class AbstractSequence implements Sequence {
             long start = ticker.read();
             ReservedRange range;
             try {
-                range = store.reserve(name, count, settings.maxValue());
+                // Start-up blocks from the row are sized while the row is held, by the queue the store sees there.
+                range = sizesByQueue()
+                        ? store.reserveSized(name, (waited, ahead, behind) -> sizeForQueue(count, waited, ahead, behind),
+                                settings.maxValue())
+                        : store.reserve(name, count, settings.maxValue());
                 tracker.recordReservation(ticker.read() - start, true);
                 reservations.increment();
                 highestReserved.accumulateAndGet(range.end() - 1, Math::max);
@@ -400,6 +404,16 @@ abstract class AbstractSequence implements Sequence {
     /** Values in hand that are not in {@link #blockInHand()}, such as a prefetched block. */
     long extraRemaining() {
         return 0;
+    }
+
+    /** Whether the next reservation is sized while the row is held, by the queue there ({@link #sizeForQueue}). */
+    boolean sizesByQueue() {
+        return false;
+    }
+
+    /** The size of a reservation chosen while the row is held, from the queue there: {@code count} unless overridden. */
+    long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
+        return count;
     }
 
     /** The size of the next reservation. */

@@ -119,6 +119,9 @@ final class AsyncBatchSequence extends BlockSequence {
      */
     @Override
     void awaitSecondBlock(long deadline) {
+        if (control.firstBlockOutlastsQueue(current.remaining())) {
+            return; // sized under the row's lock to last until the queue behind it has drained
+        }
         CompletableFuture<Block> second = startPrefetch();
         if (!arrivesBy(second, deadline)) {
             return;

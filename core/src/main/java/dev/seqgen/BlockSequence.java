@@ -234,6 +234,16 @@ abstract class BlockSequence extends AbstractSequence {
     void blockLate() {
     }
 
+    @Override
+    final boolean sizesByQueue() {
+        return control.sizesByQueue();
+    }
+
+    @Override
+    final long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
+        return control.sizeForQueue(count, waitedNanos, ahead, behind);
+    }
+
     /** Returns the size of the next reservation: the configured block size, or what the control loop steers to. */
     final long sizeNextReservation() {
         return control.beforeReservation(ticker.read(), issued());

@@ -1,5 +1,6 @@
 package dev.seqgen;
 
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +29,8 @@ final class RefillControl {
     private static final int START_UP_RESERVATIONS = 2;
     /** How many start-up queues a block lasts at least. */
     private static final int QUEUES_PER_BLOCK = 8;
+    /** The transactions ahead of a first reservation that time the row well enough to size it by the queue behind. */
+    private static final int TIMED_AHEAD = 8;
     /** The shortest window a rate sample is taken over: a refill asked for right after a block arrived measures none. */
     private static final long RATE_WINDOW_FLOOR_NANOS = 1_000_000;
 
@@ -83,6 +86,28 @@ final class RefillControl {
     /** The start-up queue, in nanoseconds; 0 before the first sample. */
     @GuardedBy("this")
     private double startUpQueue;
+
+    /**
+     * The time until the queue behind a start-up reservation drains, as the store saw it while holding the row; -1
+     * when the store could not tell, or the reservation could not time the row.
+     */
+    @GuardedBy("this")
+    private double queueBehind = -1;
+    /**
+     * The time the row takes to serve the fleet the store saw at it (everyone queued, ahead and behind, once), for the
+     * reservation in flight; 0 when it was not sized by the queue.
+     */
+    @GuardedBy("this")
+    private double fleetQueue;
+    /** The row's transaction time as the reservation in flight measured it; its latency sample, in place of its wait. */
+    @GuardedBy("this")
+    private double rowTransaction;
+    /** What the store showed the first reservation of the queue at the row, for the start-up line; null if nothing. */
+    @GuardedBy("this")
+    private @Nullable String firstQueue;
+    /** Whether the first reservation was sized by that queue. */
+    @GuardedBy("this")
+    private boolean firstSized;
 
     /** Reservations that queued at the row; written only under the monitor. */
     private volatile long queuedReservations;
@@ -156,6 +181,48 @@ final class RefillControl {
         return blockSize;
     }
 
+    /** Whether the next reservation is a start-up one, to be sized by the queue the store sees at the row. */
+    synchronized boolean sizesByQueue() {
+        return sizing && samples < START_UP_RESERVATIONS;
+    }
+
+    /**
+     * Sizes a start-up reservation while the store holds the row (docs/design.md, "The first block and the start-up
+     * queue"). The queue there is the fleet starting: {@code ahead + behind + 1} instances that each come back to the
+     * row once a block. The row's transaction time is timed by the queue ahead ({@code waited / (ahead + 1)}, at least
+     * {@link #TIMED_AHEAD} ahead) or by an earlier reservation that did not queue; the block lasts
+     * {@link #QUEUES_PER_BLOCK} times the fleet's turn at the row, so the fleet keeps the row at most an eighth busy
+     * and the next reservation comes after the queue behind this one. A small fleet takes {@code count}; a store that
+     * cannot see the queue, or a row not timed yet, too.
+     */
+    synchronized long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
+        fleetQueue = 0;
+        double transaction = ahead >= TIMED_AHEAD ? (double) waitedNanos / (ahead + 1) : leastLatency;
+        if (!sizing || ahead < 0 || behind < 0 || transaction <= 0) {
+            if (samples == 0 && sizing && ahead >= 0 && behind >= 0) {
+                firstQueue = ahead + " ahead and " + behind + " behind at the row, too few ahead to time it";
+            }
+            return count;
+        }
+        double cap = (double) targetIntervalNanos * MAX_SPACING;
+        rowTransaction = transaction;
+        fleetQueue = Math.min(transaction * (ahead + behind + 1), cap);
+        queueBehind = Math.max(queueBehind, Math.min(transaction * behind, cap));
+        blockSize = (int) clamp(Math.max(count, saturated(rateOrPrior() * fleetQueue * QUEUES_PER_BLOCK)),
+                baseBlockSize, maxBlockSize);
+        if (samples == 0) {
+            firstSized = true;
+            firstQueue = String.format(Locale.ROOT, "%d ahead and %d behind at the row, %.1f ms a transaction:"
+                    + " eight turns of that fleet at the rate", ahead, behind, transaction / 1e6);
+        }
+        return blockSize;
+    }
+
+    /** Whether the first block was sized by the queue at the row and {@code valuesInHand} outlast the queue behind. */
+    synchronized boolean firstBlockOutlastsQueue(long valuesInHand) {
+        return queueBehind >= 0 && valuesInHand >= saturated(rateOrPrior() * queueBehind * margin);
+    }
+
     /** Called once per block by the caller that finds the block empty and the refill not there yet. */
     synchronized void refillLate() {
         lateRefills++;
@@ -169,7 +236,9 @@ final class RefillControl {
     synchronized long afterReservation(long size, long refillNanos) {
         samples++;
         if (samples <= START_UP_RESERVATIONS) {
-            startUpQueue = Math.max(startUpQueue, Math.min(refillNanos, (double) targetIntervalNanos * MAX_SPACING));
+            // A block sized by the fleet at the row: the fleet's turn, not the queue it waited in, is what comes next.
+            double queue = fleetQueue > 0 ? fleetQueue : refillNanos;
+            startUpQueue = Math.max(startUpQueue, Math.min(queue, (double) targetIntervalNanos * MAX_SPACING));
         } else {
             startUpQueue *= 1 - SPACING_RELEASE;
         }
@@ -180,7 +249,9 @@ final class RefillControl {
         } else if (margin > MIN_MARGIN) {
             margin--;
         }
-        double sample = clamp(refillNanos, 0, latencyCapNanos);
+        // The queue ahead of a block sized by the fleet is gone once it is served: its latency sample is the row's own.
+        double sample = clamp(fleetQueue > 0 ? rowTransaction : refillNanos, 0, latencyCapNanos);
+        fleetQueue = 0;
         if (spacing) {
             space(sample);
         }
@@ -204,10 +275,15 @@ final class RefillControl {
     }
 
     /** Why the first block has the size it has, for the start-up line. */
-    String firstBlockReason() {
+    synchronized String firstBlockReason() {
+        if (firstSized) {
+            return firstQueue + ", at least block-size " + baseBlockSize + ", at most adaptive.max-block-size "
+                    + maxBlockSize;
+        }
         return fixedBecause == null
-                ? "block-size " + baseBlockSize + ", as nothing is measured before the first block; later blocks"
-                        + " follow the rate and the row's queue, up to adaptive.max-block-size " + maxBlockSize
+                ? "block-size " + baseBlockSize + ", as nothing is measured before the first block"
+                        + (firstQueue == null ? "" : " (" + firstQueue + ")") + "; later blocks follow the rate and the"
+                        + " row's queue, up to adaptive.max-block-size " + maxBlockSize
                 : "block-size " + baseBlockSize + " (" + fixedBecause + ")";
     }
 

@@ -307,4 +307,21 @@ class RefillControlTest {
         RefillControl fixed = new RefillControl(fleetMember().toBuilder().adaptive(false).build(), true);
         assertThat(fixed.beforeReservation(0, 0)).as("blocks that do not adapt keep their size").isEqualTo(1000);
     }
+
+    @Test
+    void theReasonForAFirstBlockSizedByTheQueueAtTheRowNamesThatQueue() {
+        RefillControl sized = new RefillControl(fleetMember(), true);
+        sized.beforeReservation(0, 0);
+        assertThat(sized.sizeForQueue(1000, 90 * MS, 8, 500)).isEqualTo(40_720);
+        assertThat(sized.firstBlockReason()).isEqualTo("8 ahead and 500 behind at the row, 10.0 ms a transaction:"
+                + " eight turns of that fleet at the rate, at least block-size 1000, at most adaptive.max-block-size"
+                + " 100000");
+
+        RefillControl untimed = new RefillControl(fleetMember(), true);
+        untimed.beforeReservation(0, 0);
+        assertThat(untimed.sizeForQueue(1000, 20 * MS, 2, 500)).isEqualTo(1000);
+        assertThat(untimed.firstBlockReason()).isEqualTo("block-size 1000, as nothing is measured before the first"
+                + " block (2 ahead and 500 behind at the row, too few ahead to time it); later blocks follow the rate"
+                + " and the row's queue, up to adaptive.max-block-size 100000");
+    }
 }

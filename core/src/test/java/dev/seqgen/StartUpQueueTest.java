@@ -3,6 +3,7 @@ package dev.seqgen;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.testing.ForwardingSequenceStore;
 import dev.seqgen.testing.InMemorySequenceStore;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -40,12 +41,74 @@ class StartUpQueueTest {
             }
         }
 
+        /** What the row's lock queue shows each sized reservation in turn: {ms waited, ahead, behind}; none: unknown. */
+        final Deque<long[]> queues = new ArrayDeque<>();
+
         @Override
         public ReservedRange reserve(String sequence, long count, long maxValue) {
             Long latency = latencies.poll();
             now.addAndGet(latency == null ? 10 * MS : latency);
             sizes.add(count);
             return delegate.reserve(sequence, count, maxValue);
+        }
+
+        @Override
+        public ReservedRange reserveSized(String sequence, Sizing sizing, long maxValue) {
+            long[] seen = queues.poll();
+            return seen == null ? super.reserveSized(sequence, sizing, maxValue)
+                    : reserve(sequence, sizing.size(seen[0] * MS, (int) seen[1], (int) seen[2]), maxValue);
+        }
+    }
+
+    @Test
+    void anInstanceWithAQueueBehindItIsReadyWithOneBlockSizedByTheFleetAtTheRow() {
+        // Served after 8 others in 90 ms (10 ms a transaction), 500 queued behind it: a fleet of 509, 5.09 s a turn.
+        QueuedRow row = new QueuedRow(90);
+        row.queues.add(new long[] {90, 8, 500});
+        try (SequenceRegistry registry = warmedUp(row)) {
+            Sequence orders = registry.sequence("orders");
+            assertThat(row.sizes).as("one block, eight turns of the fleet at 1 value per ms").containsExactly(40_720L);
+
+            assertThat(takeIncreasing(orders, 25_000, now)).isTrue();
+            assertThat(row.sizes).as("no reservation while the queue behind drains, nor long after").hasSize(1);
+            assertThat(takeIncreasing(orders, 30_000, now)).isTrue();
+            assertThat(orders.stats().waits()).as("no caller waited").isZero();
+            assertThat(row.sizes).as("the next block came in time").hasSizeGreaterThan(1);
+        }
+    }
+
+    @Test
+    void anInstanceNearTheFrontCannotTimeTheRowAndSizesItsSecondBlockByTheFleet() {
+        QueuedRow row = new QueuedRow(30, 4_020);
+        row.queues.add(new long[] {30, 2, 500});
+        row.queues.add(new long[] {4_010, 400, 100});
+        try (SequenceRegistry registry = warmedUp(row)) {
+            assertThat(row.sizes).as("block-size first, as two ahead time the row too roughly; the second, timed by the"
+                    + " 400 ahead of it, lasts eight turns of the fleet of 501").containsExactly(1000L, 40_080L);
+        }
+    }
+
+    @Test
+    void anInstanceServedLastIsReadyWithOneBlockSizedByTheFleet() {
+        QueuedRow row = new QueuedRow(10_000, 10);
+        row.queues.add(new long[] {10_000, 999, 0});
+        try (SequenceRegistry registry = warmedUp(row)) {
+            assertThat(row.sizes).as("nobody behind it: one block, eight turns of the fleet of 1,000")
+                    .containsExactly(80_000L);
+        }
+    }
+
+    @Test
+    void threeReplicasStartingTogetherKeepTheConfiguredBlockSize() {
+        QueuedRow row = new QueuedRow(10, 10);
+        row.queues.add(new long[] {10, 1, 1});
+        row.queues.add(new long[] {0, 0, 2});
+        try (SequenceRegistry registry = warmedUp(row)) {
+            Sequence orders = registry.sequence("orders");
+            assertThat(row.sizes).as("a fleet of three is served in 30 ms: block-size lasts it").containsExactly(1000L,
+                    1000L);
+            assertThat(takeIncreasing(orders, 10_000, now)).isTrue();
+            assertThat(orders.stats().highestReserved()).as("compact numbers").isLessThanOrEqualTo(10_000 + 3 * 1000);
         }
     }
 

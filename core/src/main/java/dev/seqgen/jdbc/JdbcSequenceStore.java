@@ -9,6 +9,7 @@ import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
+import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -46,6 +47,10 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     private final boolean createTable;
     private final JdbcDialect dialect;
     private volatile boolean tableReady;
+    /** Set once the lock tables could not be read ({@link RowQueue}): later start-up reservations do not try. */
+    private volatile boolean rowQueueUnreadable;
+
+    private static final System.Logger LOG = System.getLogger(JdbcSequenceStore.class.getName());
 
     private JdbcSequenceStore(Builder builder) {
         this.connections = new JdbcConnections(builder.dataSource, builder.dedicatedConnection, builder.dialect,
@@ -224,6 +229,41 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return connections.inOwnTransaction(connection -> increment(connection, sequence, count, maxValue));
         } catch (SQLException e) {
             throw failure("reserving " + count + " value(s) of sequence '" + sequence + "'", e);
+        }
+    }
+
+    /**
+     * On PostgreSQL and MariaDB, reads the lock tables before and after locking the row ({@link RowQueue}): ahead, the
+     * waiters then plus the holder; behind, the waiters once this transaction holds the row. Elsewhere, or where the
+     * lock tables cannot be read, as the default.
+     */
+    @Override
+    public ReservedRange reserveSized(String sequence, Sizing sizing, long maxValue) {
+        String queueSql = rowQueueUnreadable ? null : RowQueue.sql(dialect);
+        if (queueSql == null) {
+            return SequenceStore.super.reserveSized(sequence, sizing, maxValue);
+        }
+        try {
+            ReservedRange range = connections.inOwnTransaction(connection -> {
+                int waiting;
+                try {
+                    waiting = RowQueue.waiters(connection, queueSql, table);
+                } catch (SQLException e) {
+                    rowQueueUnreadable = true;
+                    LOG.log(Level.INFO, "sequence '" + sequence + "': the " + dialect.storeName() + " store cannot read"
+                            + " the queue at its rows (" + e.getMessage() + "); start-up blocks are sized without it");
+                    return null;
+                }
+                long asked = System.nanoTime();
+                read(connection, dialect.selectForUpdateSql(table), sequence);
+                long waited = System.nanoTime() - asked;
+                long count = sizing.size(waited, waiting == 0 ? 0 : waiting + 1,
+                        RowQueue.waiters(connection, queueSql, table));
+                return increment(connection, sequence, count, maxValue);
+            });
+            return range != null ? range : SequenceStore.super.reserveSized(sequence, sizing, maxValue);
+        } catch (SQLException e) {
+            throw failure("reserving values of sequence '" + sequence + "' sized by the queue at its row", e);
         }
     }
 

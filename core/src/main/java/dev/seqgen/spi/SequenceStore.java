@@ -76,6 +76,35 @@ public interface SequenceStore {
      */
     ReservedRange reserve(String sequence, long count, long maxValue);
 
+    /** How a reservation's size is chosen while the row is held, from the queue at the row ({@link #reserveSized}). */
+    @FunctionalInterface
+    interface Sizing {
+
+        /**
+         * @param waitedNanos how long the reservation waited for the row
+         * @param ahead the transactions queued for the row when the reservation asked for it, or -1 if unknown
+         * @param behind the transactions queued behind it once it holds the row, or -1 if unknown
+         * @return how many values to reserve, at least 1
+         */
+        long size(long waitedNanos, int ahead, int behind);
+    }
+
+    /**
+     * As {@link #reserve}, but the count is chosen by {@code sizing} while the row is held, from the queue the store
+     * sees at the row (a fleet that starts at once). The default cannot see the queue: it reserves
+     * {@code sizing.size(0, -1, -1)}.
+     *
+     * @param sequence the sequence name
+     * @param sizing chooses the count
+     * @param maxValue the largest value that may be handed out
+     * @return the reserved values
+     * @throws SequenceExhaustedException if no value is left at or below {@code maxValue}
+     * @throws SequenceStoreException if the store failed, marked transient where a retry may succeed
+     */
+    default ReservedRange reserveSized(String sequence, Sizing sizing, long maxValue) {
+        return reserve(sequence, sizing.size(0, -1, -1), maxValue);
+    }
+
     /**
      * As {@link #reserve}, but within the caller's transaction, which commits or rolls back the increment.
      *

@@ -11,6 +11,7 @@ import dev.seqgen.jmh.bulk.BulkDatabase;
 import dev.seqgen.jmh.table.CommitLatencyDataSource;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
+import dev.seqgen.spi.SequenceStore.Sizing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -185,19 +186,36 @@ public final class FleetBenchmark {
 
         /** One transaction: returns the row's value and moves it forward by {@code count}. */
         long transaction(long count) {
+            return transaction((waited, ahead, behind) -> count)[0];
+        }
+
+        /**
+         * One transaction whose count {@code sizing} chooses while the row is held, from the fair lock's queue (as a
+         * database's lock table shows it): returns the row's value and the count.
+         */
+        long[] transaction(Sizing sizing) {
+            int ahead = lock.getQueueLength() + (lock.isLocked() ? 1 : 0);
+            long asked = System.nanoTime();
             lock.lock();
             try {
                 long start = System.nanoTime();
+                long count = sizing.size(start - asked, ahead, lock.getQueueLength());
                 Pause.nanos(serviceNanos);
                 long first = next;
                 next += count;
                 transactions.increment();
                 values.add(count);
                 busyNanos.add(System.nanoTime() - start);
-                return first;
+                return new long[] {first, count};
             } finally {
                 lock.unlock();
             }
+        }
+
+        @Override
+        public ReservedRange reserveSized(String sequence, Sizing sizing, long maxValue) {
+            long[] taken = transaction(sizing);
+            return new ReservedRange(taken[0], taken[0] + taken[1]);
         }
 
         @Override

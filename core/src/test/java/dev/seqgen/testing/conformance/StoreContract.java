@@ -161,6 +161,24 @@ public interface StoreContract {
     }
 
     @Test
+    default void aSizedReservationTakesTheCountChosenWhileTheRowIsHeldAndSeesNoQueueWhenAlone() {
+        SequenceStore store = subject().newStore();
+        create(store, "orders", 7, 10, MAX);
+        List<long[]> seen = new ArrayList<>();
+
+        ReservedRange range = store.reserveSized("orders", (waited, ahead, behind) -> {
+            seen.add(new long[] {waited, ahead, behind});
+            return 10;
+        }, MAX);
+
+        assertThat(range).isEqualTo(new ReservedRange(7, 17));
+        assertThat(seen).as("asked once").hasSize(1);
+        assertThat(seen.get(0)[1]).as("nobody ahead, or unknown").isIn(0L, -1L);
+        assertThat(seen.get(0)[2]).as("nobody behind, or unknown").isIn(0L, -1L);
+        assertThat(store.nextValue("orders")).hasValue(17);
+    }
+
+    @Test
     default void blocksReservedByThreeStoresOfTwoThreadsEachNeverOverlap() throws Exception {
         SequenceStore first = subject().newStore();
         create(first, "orders", 1, 10, MAX);
