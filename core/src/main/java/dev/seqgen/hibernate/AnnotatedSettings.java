@@ -13,20 +13,16 @@ import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The rules that turn a {@link SeqgenGenerator} or a {@link SeqgenNumber} and the registry's configuration into
- * the name and settings of a sequence; documented on {@link SeqgenGenerator}. The two annotations' setting
- * attributes are read by name, {@link Setting#annotationAttribute()}, so a setting added to {@link Setting} needs
- * no code here; {@code AnnotatedSettingsTest} checks that both annotations have exactly those attributes.
+ * Turns a {@link SeqgenGenerator} or {@link SeqgenNumber} and the registry's configuration into a sequence's name
+ * and settings. Attributes are read by name ({@link Setting#annotationAttribute()}), so a new {@link Setting} needs
+ * no code here.
  */
 final class AnnotatedSettings {
 
     private AnnotatedSettings() {
     }
 
-    /**
-     * Returns the sequence name: the annotation's, else the generator name of {@code @GeneratedValue}, else
-     * the entity name in snake_case.
-     */
+    /** The annotation's sequence name, else {@code @GeneratedValue}'s generator, else the entity's in snake_case. */
     static String sequenceName(SeqgenGenerator annotation, @Nullable String generatedValueName, String jpaEntityName) {
         if (!annotation.sequence().isBlank()) {
             return annotation.sequence().trim();
@@ -64,16 +60,10 @@ final class AnnotatedSettings {
     }
 
     /**
-     * Merges the annotation into the registry's settings for the name: a value set for this name wins, whatever it
-     * is; otherwise a set attribute; otherwise the registry's value (its defaults, configured or built in). The
-     * maximum value is capped at {@code maxForIdType}.
+     * Merges the annotation into the registry's settings for the name: a value configured for the name wins, then a
+     * set attribute, then the registry's defaults; the maximum value capped at {@code maxForIdType}.
      *
-     * @param annotation a {@link SeqgenGenerator} or {@link SeqgenNumber}
-     * @param configured the registry's settings for the name ({@code settingsFor(name)})
-     * @param defaults the registry's defaults
      * @param sources where the values set for the name came from ({@code SequenceRegistry.sourcesFor(name)})
-     * @param maxForIdType the largest value the id type holds
-     * @return the settings
      * @throws SequenceConfigurationException if a value breaks a rule, named by its setting
      */
     static SequenceSettings resolve(Annotation annotation, SequenceSettings configured,
@@ -86,7 +76,6 @@ final class AnnotatedSettings {
                 setting.apply(builder, value);
             }
         }
-
         SequenceSettings merged = builder.build();
         if (merged.maxValue() > maxForIdType) {
             merged = merged.toBuilder().maxValue(maxForIdType).build();
@@ -95,14 +84,8 @@ final class AnnotatedSettings {
     }
 
     /**
-     * Returns the strategy the configuration puts in place of the annotation's {@link Strategy#SYNC} without
-     * {@link SequenceSettings#allowWeakerStrategy()}: a guarantee the code declares (gapless numbers) that
-     * configuration would weaken silently. Null when the annotation does not declare SYNC, the merged settings keep
-     * it, or the configuration says the override is meant.
-     *
-     * @param annotation a {@link SeqgenGenerator} or {@link SeqgenNumber}
-     * @param merged the settings {@link #resolve} merged
-     * @return the weaker configured strategy, or null
+     * The strategy configuration puts in place of the annotation's {@link Strategy#SYNC} without
+     * {@link SequenceSettings#allowWeakerStrategy()}, or null.
      */
     static @Nullable Strategy weakenedSync(Annotation annotation, SequenceSettings merged) {
         return attribute(annotation, Setting.STRATEGY) == Strategy.SYNC && merged.strategy() != Strategy.SYNC
@@ -110,13 +93,8 @@ final class AnnotatedSettings {
     }
 
     /**
-     * Describes the annotation's attributes that the registry's settings for the name override (a value set for the
-     * name wins over the attribute), for a log line, each by its source where the registry knows it: empty when the
-     * annotation's attributes all apply.
-     *
-     * @param sources where the values set for the name came from ({@code SequenceRegistry.sourcesFor(name)})
-     * @return for example {@code seqgen.sequences.invoices.strategy=BATCH overrides the annotation's strategy=SYNC},
-     *     or empty
+     * For a log line, the annotation's attributes the configuration overrides, each by its source where known, such
+     * as {@code seqgen.sequences.invoices.strategy=BATCH overrides the annotation's strategy=SYNC}; or empty.
      */
     static String overridden(Annotation annotation, SequenceSettings configured, SequenceSettings defaults,
             Map<Setting, String> sources) {
@@ -135,9 +113,8 @@ final class AnnotatedSettings {
     }
 
     /**
-     * The annotation's value for a setting, or null when the annotation has no attribute for it or leaves it
-     * unset: {@link SeqgenGenerator#UNSET} for numbers, an empty array for the strategy and the key order (arrays
-     * so that "unset" can be told from a value).
+     * The annotation's value for a setting, or null when it has no such attribute or leaves it unset
+     * ({@link SeqgenGenerator#UNSET}, or an empty array).
      */
     static @Nullable Object attribute(Annotation annotation, Setting setting) {
         String name = setting.annotationAttribute().orElse(null);
@@ -173,9 +150,8 @@ final class AnnotatedSettings {
     }
 
     /**
-     * Tells which settings the registry leaves open for the annotation to fill: those not set for the name, as its
-     * sources say; when the registry was not told them ({@code SequenceRegistry.Builder.sequence(name, settings)}),
-     * those whose value is the default's.
+     * The settings the registry leaves for the annotation: those not set for the name, or, when the registry has no
+     * sources ({@code SequenceRegistry.Builder.sequence(name, settings)}), those at the default's value.
      */
     private record Fill(SequenceSettings configured, SequenceSettings defaults, Map<Setting, String> sources) {
 
