@@ -111,11 +111,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /**
-     * Registers a generator, for {@link #start()}. No I/O.
-     *
-     * @throws SequenceConfigurationException if the sequence is already registered or given with other settings
-     */
+    /** Registers a generator for {@link #start()}; throws if its sequence is known with other settings. No I/O. */
     synchronized void register(Registration registration) {
         for (Registration other : pending) {
             if (other.name().equals(registration.name())) {
@@ -158,9 +154,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     /**
      * Does the start-up I/O of all registered generators (registry, rows), so that a broken store or a conflicting
-     * setting fails here; sequences open at their first value ({@link #open}). Idempotent.
-     *
-     * @throws SeqgenMappingException naming the entity and sequence if a row could not be created
+     * setting fails here, naming the entity and sequence; sequences open at their first value. Idempotent.
      */
     synchronized void start() {
         if (pending.isEmpty()) {
@@ -238,22 +232,15 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     /**
      * Opens a sequence at its first value, above the values its tables hold (docs/design.md#adoption), and hands it
-     * to every generator that uses it.
-     *
-     * @throws SeqgenMappingException naming the entity and sequence if the sequence could not be opened
+     * to every generator that uses it; a failure names the entity and sequence.
      */
     synchronized void open(String name) {
         open(name, null);
     }
 
     /**
-     * Opens every registered sequence not open yet and takes its first block.
-     *
-     * @param timeout the longest wait for the first blocks, for all the sequences together
-     * @return the names of the sequences opened
-     * @throws SequenceUnavailableException naming a sequence whose first block was late (it is open all the same,
-     *     as are the others)
-     * @throws SeqgenMappingException naming the entity and sequence if a sequence could not be opened
+     * Opens every registered sequence not open yet and takes its first block, all within {@code timeout}; returns
+     * their names. A late block throws {@link SequenceUnavailableException} once all are open.
      */
     synchronized List<String> warmUp(Duration timeout) {
         start();
@@ -318,9 +305,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /**
      * Opens the series named under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX} once the factory is built, unless
      * a framework requires its registry ({@link SeqgenHibernate#REGISTRY_REQUIRED}) and warms them up itself.
-     *
-     * @throws SequenceConfigurationException naming the setting and key, if the entities do not number the sequence
-     *     in series or a key is not one of its series
      */
     synchronized void warmUpConfiguredSeriesAtBoot(SessionFactoryImplementor factory) {
         if (!source.jdbcAtBoot() || source.registryRequired()) {
@@ -339,17 +323,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens series of a sequence the entities number in series, as their first use would ({@link #openSeries}),
-     * and waits until each holds its first block. Every key is read before any opens.
-     *
-     * @param keys the series keys, such as {@code acme/2026}
-     * @param tenantOf reads a tenant identifier from its text
-     * @param timeout the longest wait for the first blocks, for all the series together
-     * @return false if no entity of this session factory numbers the sequence (nothing is opened)
-     * @throws SequenceConfigurationException naming {@code seqgen.series.warm-up.<name>} and the key, if a key does
-     *     not fit the sequence's series, or the entities number it in one series only
-     * @throws SequenceUnavailableException naming a series whose first block was late (it is open)
-     * @throws SeqgenMappingException naming the entity and sequence if a series could not be opened
+     * Opens series ({@code acme/2026}) as their first use would, every key read before any opens, and waits for
+     * their first blocks within {@code timeout}; false if no entity numbers the sequence. A key that does not fit
+     * throws {@link SequenceConfigurationException} naming {@code seqgen.series.warm-up.<name>} and the key.
      */
     synchronized boolean warmUpSeries(String name, Collection<String> keys, Function<String, Object> tenantOf,
             Duration timeout) {
@@ -417,11 +393,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * A table a sequence's series, or its formatted numbers, number.
-     *
-     * @param series how the generator makes its keys, or null for one series (its formatted numbers)
-     * @param table the generator's table, or null when its attribute is not one column (nothing is read)
-     * @param where the entity, attribute and sequence, for messages
+     * A table a sequence's series, or its formatted numbers ({@code series} null), number; {@code table} null when
+     * the attribute is not one column (nothing is read).
      */
     record SeriesTable(@Nullable NumberSeries series, @Nullable String table, @Nullable String column,
             @Nullable NumberPattern pattern, String where) {
@@ -433,13 +406,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens a series its registry does not hold open (first use, or after its release): its row made sure of, moved
-     * above the highest number every table of the sequence holds in that series (read on the store's or tenant's
-     * own connection), then opened. A SYNC sequence counted with each tenant's data has its row in the tenant's
-     * schema ({@link TenantCounters}).
-     *
-     * @param opening the series and table of the generator opening it (its where names it in messages)
-     * @throws SeqgenMappingException naming {@code where} if the series could not be opened
+     * Opens a series its registry does not hold open (first use, or after its release): its row made, moved above
+     * the highest number the sequence's tables hold in that series, then opened; in the tenant's schema where SYNC
+     * counts with each tenant's data ({@link TenantCounters}). A failure names the opener's where.
      */
     synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
             SeriesTable opening) {
@@ -494,10 +463,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             return null;
         }
         Object tenant = key.schemaTenant();
-        if (tenant == null) {
-            return started.seriesIfOpen(name, key.text());
-        }
-        Boolean withTenants = seriesWithTenants.get(name);
+        Boolean withTenants = tenant == null ? Boolean.FALSE : seriesWithTenants.get(name);
         if (withTenants == null) {
             return null;
         }
@@ -509,17 +475,15 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return counting == null ? null : counting.seriesIfOpen(name, key.text());
     }
 
-    /**
-     * The counters kept with each tenant's data where the sequence counts them ({@link #countsWithTenants}), made
-     * once; null where it counts in the application's table.
-     */
+    /** The counters kept with each tenant's data, made once; null where the sequence counts in the application's. */
     private synchronized @Nullable TenantCounters tenantCounters(String name, SequenceSettings settings,
             SequenceRegistry started) {
-        if (!countsWithTenants(settings, started.storeOf(name, settings), source)) {
+        SequenceStore store = started.storeOf(name, settings);
+        if (!countsWithTenants(settings, store, source)) {
             return null;
         }
         if (tenantCounters == null) {
-            String table = started.storeOf(name, settings).sqlTable().orElseThrow().name();
+            String table = store.sqlTable().orElseThrow().name();
             tenantCounters = new TenantCounters(tenants(), table, started);
         }
         return tenantCounters;
@@ -530,10 +494,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return (MultiTenantConnectionProvider<Object>) source.tenantConnections();
     }
 
-    /**
-     * Whether a sequence's series count in seqgen's table of each tenant's own schema or database: a SYNC sequence,
-     * a {@code MultiTenantConnectionProvider}, and a table not qualified by a schema. No I/O.
-     */
+    /** Whether series count in the table of each tenant's schema: SYNC, tenants' connections, unqualified table. */
     static boolean countsWithTenants(SequenceSettings settings, SequenceStore store, RegistrySource source) {
         return settings.strategy() == Strategy.SYNC && source.tenantConnections() != null
                 && java.sql.Connection.class.equals(store.transactionType())
@@ -557,9 +518,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Moves a row forward above the highest number (or formatted number's counter) in the tables it numbers: a
-     * series' row ({@code key} and {@code opening} set) over every table whose series has the opener's keys, or the
-     * sequence's own row over the tables of its formatted numbers.
+     * Moves a series' row ({@code key}) above the highest number of every table whose series has the opener's keys,
+     * or the sequence's own row above its formatted numbers' counters.
      */
     private void aboveTables(SequenceStore store, String name, SequenceSettings settings,
             NumberSeries.@Nullable Key key, @Nullable SeriesTable opening) {
