@@ -25,14 +25,10 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What seqgen's Hibernate generators ({@link SeqgenIdGenerator}, {@link SeqgenNumberGenerator}) share: checks and
- * registers the attribute's sequence at mapping (no I/O), then takes each value in the session's transaction for
- * SYNC, from the JVM-wide sequence otherwise. See docs/design.md#generator-values.
- *
- * <p>Each concrete generator declares {@code implements AnnotationBasedGenerator<ItsAnnotation>} again: some
- * Hibernate releases (7.4.1) look for it only among its own class's interfaces ({@code GeneratorContractTest}).
- *
- * @param <A> the annotation the generator is declared by
+ * What seqgen's Hibernate generators share: the attribute's sequence registered at mapping (no I/O), each value
+ * taken in the session's transaction for SYNC, from the JVM-wide sequence otherwise (docs/design.md#generator-values).
+ * Each concrete generator declares {@code implements AnnotationBasedGenerator<ItsAnnotation>} again: some Hibernate
+ * releases (7.4.1) look for it only among its own class's interfaces ({@code GeneratorContractTest}).
  */
 abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeExecutionGenerator,
         AnnotationBasedGenerator<A>, ExportableProducer {
@@ -64,21 +60,13 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         this.attribute = attribute;
     }
 
-    /**
-     * Resolves the attribute's sequence (Hibernate 7.3 and later). No I/O.
-     *
-     * @throws MappingException naming the entity and property if the attribute's type or a setting is wrong
-     */
+    /** Resolves the attribute's sequence (Hibernate 7.3+), no I/O; a {@link MappingException} names the entity. */
     @Override
     public void initialize(A annotation, GeneratorCreationContext context) {
         configure(annotation, context);
     }
 
-    /**
-     * Resolves the attribute's sequence; the form Hibernate 7.1 and 7.2 call.
-     *
-     * @deprecated only for Hibernate before 7.3
-     */
+    /** @deprecated the form Hibernate 7.1 and 7.2 call */
     @Override
     @Deprecated
     @SuppressWarnings("removal")
@@ -91,18 +79,13 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     /** The error for an attribute of a type the generator does not generate. */
     abstract SeqgenMappingException unsupportedType(String where, Class<?> type);
 
-    /**
-     * Checks what else the attribute needs, and returns the name of its sequence.
-     *
-     * @throws SeqgenMappingException if the attribute cannot have this generator
-     */
+    /** Checks what else the attribute needs, and returns the name of its sequence. */
     abstract String sequenceName(A annotation, GeneratorCreationContext context, String property, String where);
 
     private void configure(A annotation, GeneratorCreationContext context) {
         String entity = context.getPersistentClass().getEntityName();
         String property = context.getProperty().getName();
         String where = "entity " + entity + ", " + attribute + " '" + property + "'";
-
         Class<?> type = generatedType(context);
         intValue = type == Integer.class || type == int.class;
         String format = format(annotation);
@@ -115,10 +98,15 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
                     + " into a String attribute, and this attribute is " + type.getName(), "Declare the attribute"
                     + " String to receive the formatted number, or remove format", null);
         }
-
         String name = sequenceName(annotation, context, property, where);
         where += ", sequence '" + name + "'";
-        SeqgenRegistryService service = serviceOf(context, where);
+        SeqgenRegistryService service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
+        if (service == null) {
+            throw new SeqgenMappingException(where, "seqgen's Hibernate service is not registered; seqgen-core"
+                    + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor",
+                    "Keep that file in the application's jar, or call"
+                    + " new SeqgenIntegrator().contribute(standardServiceRegistryBuilder)", null);
+        }
         this.service = service;
         try {
             // No I/O: Hibernate may be reading the mappings without a database.
@@ -136,8 +124,8 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             seriesTable = new SeqgenRegistryService.SeriesTable(series, registration.table(), registration.column(),
                     pattern, where);
             if (series != null || (pattern != null && !schemaPerTenant(context))) {
-                // Read when each series (or the sequence, for formatted numbers) opens; a series shared by tenants
-                // with schemas of their own reads nothing (NumberSeries), nor do its formatted numbers.
+                // Read when each series (or the sequence, for formatted numbers) opens; not where tenants have
+                // schemas of their own and share a series (NumberSeries).
                 service.registerTable(name, seriesTable);
             }
             // Not read as a numeric column when the sequence opens: a text column's numbers (read with the pattern,
@@ -151,11 +139,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         }
     }
 
-    /**
-     * How the attribute's sequence splits into series; null (the default) for one series.
-     *
-     * @throws SeqgenMappingException if the series cannot be made of what the annotation names
-     */
+    /** How the attribute's sequence splits into series, checked now; null (the default) for one series. */
     @Nullable NumberSeries series(A annotation, GeneratorCreationContext context, String where) {
         return null;
     }
@@ -168,17 +152,6 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     /** The pattern of a formatted number ({@link SeqgenNumber#format()}), or empty (the default). */
     String format(A annotation) {
         return "";
-    }
-
-    private static SeqgenRegistryService serviceOf(GeneratorCreationContext context, String where) {
-        SeqgenRegistryService service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
-        if (service == null) {
-            throw new SeqgenMappingException(where, "seqgen's Hibernate service is not registered; seqgen-core"
-                    + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor",
-                    "Keep that file in the application's jar, or call"
-                    + " new SeqgenIntegrator().contribute(standardServiceRegistryBuilder)", null);
-        }
-        return service;
     }
 
     /** Adds seqgen's table to Hibernate's schema ({@link SeqgenTable}); called after {@code initialize}. No I/O. */
@@ -196,11 +169,9 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     }
 
     /**
-     * Returns the next value: in the session's transaction for SYNC, from the shared sequence otherwise.
-     *
-     * @return a {@code Long}, an {@code Integer} for {@code int} attributes, a {@code String} for a formatted one
-     * @throws dev.seqgen.SequenceUnavailableException if no value could be had within the acquire timeout
-     * @throws dev.seqgen.SequenceExhaustedException if the maximum value has been handed out
+     * Returns the next value (a {@code Long}, {@code Integer} or formatted {@code String}); throws
+     * {@link dev.seqgen.SequenceUnavailableException} after the acquire timeout, or
+     * {@link dev.seqgen.SequenceExhaustedException} past the maximum value.
      */
     @Override
     public Object generate(SharedSessionContractImplementor session, Object owner, @Nullable Object currentValue,
@@ -233,11 +204,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         return started;
     }
 
-    /**
-     * The sequence an entity's value comes from: the generator's, or the entity's series of it.
-     *
-     * @throws IllegalArgumentException naming the entity, attribute and value if its series key cannot be made
-     */
+    /** The generator's sequence, or the entity's series of it; IllegalArgumentException if no key can be made. */
     Sequence sequenceFor(SharedSessionContractImplementor session, Object entity) {
         NumberSeries numbered = series;
         return numbered == null ? started() : seriesOf(numbered.keyOf(session, entity, sequenceName));

@@ -6,7 +6,7 @@ import dev.seqgen.Setting;
 import dev.seqgen.Strategy;
 
 import java.lang.annotation.Annotation;
-import java.lang.reflect.Array;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -60,11 +60,8 @@ final class AnnotatedSettings {
     }
 
     /**
-     * Merges the annotation into the registry's settings for the name: a value configured for the name wins, then a
-     * set attribute, then the registry's defaults; the maximum value capped at {@code maxForIdType}.
-     *
-     * @param sources where the values set for the name came from ({@code SequenceRegistry.sourcesFor(name)})
-     * @throws SequenceConfigurationException if a value breaks a rule, named by its setting
+     * Merges the annotation into the registry's settings for the name: a value configured for the name wins
+     * ({@code sources}), then a set attribute, then the defaults; the maximum value capped at {@code maxForIdType}.
      */
     static SequenceSettings resolve(Annotation annotation, SequenceSettings configured,
             SequenceSettings defaults, Map<Setting, String> sources, long maxForIdType) {
@@ -130,23 +127,14 @@ final class AnnotatedSettings {
             throw new IllegalStateException("@" + annotation.annotationType().getSimpleName() + " has no attribute '"
                     + name + "' for the setting " + setting.key(), e);
         }
-        if (value.getClass().isArray()) {
-            int length = Array.getLength(value);
-            if (length > 1) {
-                throw new SequenceConfigurationException(name, arrayText(value), "at most one "
+        if (value instanceof Object[] values) {
+            if (values.length > 1) {
+                throw new SequenceConfigurationException(name, Arrays.toString(values), "at most one "
                         + (setting == Setting.STRATEGY ? "strategy" : "value"));
             }
-            return length == 0 ? null : Array.get(value, 0);
+            return values.length == 0 ? null : values[0];
         }
         return value instanceof Number number && number.longValue() == SeqgenGenerator.UNSET ? null : value;
-    }
-
-    private static String arrayText(Object array) {
-        StringJoiner text = new StringJoiner(", ", "[", "]");
-        for (int i = 0; i < Array.getLength(array); i++) {
-            text.add(String.valueOf(Array.get(array, i)));
-        }
-        return text.toString();
     }
 
     /**

@@ -45,11 +45,8 @@ final class GeneratorSettings {
     }
 
     /**
-     * The settings of a generator's sequence: the registry's merged with the annotation, capped at the attribute
-     * type's range. No I/O.
-     *
-     * @throws SeqgenMappingException naming {@code where} if the settings do not fit the attribute or its store
-     * @throws SequenceConfigurationException if a value breaks a rule
+     * The registry's settings of a generator's sequence merged with the annotation, capped at the attribute type's
+     * range; throws naming {@code where} if they do not fit the attribute or its store. No I/O.
      */
     SequenceSettings resolve(Annotation annotation, String name, boolean intType, String where) {
         SequenceRegistry given = source.givenRegistry();
@@ -164,14 +161,8 @@ final class GeneratorSettings {
     }
 
     /**
-     * A generator waiting for its sequence, registered with {@link SeqgenRegistryService} at mapping.
-     *
-     * @param table the qualified entity table of the generated column, or null to skip the existing-rows and column
-     *     checks
-     * @param column the quoted generated column
-     * @param where the entity, property and sequence, for messages
-     * @param target receives the sequence
-     * @param seriesOnly whether the generator's values all come from series of the sequence (no row of its own)
+     * A generator waiting for its sequence, registered at mapping: {@code table} (qualified) and {@code column}
+     * (quoted) null to skip the existing-rows and column checks; {@code seriesOnly} if all its values come from series.
      */
     record Registration(String name, SequenceSettings settings, @Nullable String table, @Nullable String column,
             String where, Consumer<Sequence> target, boolean seriesOnly) {
@@ -201,11 +192,7 @@ final class GeneratorSettings {
         }
     }
 
-    /**
-     * Whether seqgen creates its tables, as {@link SeqgenHibernate#SCHEMA_INITIALIZE} says.
-     *
-     * @throws SequenceConfigurationException naming the setting if it is neither {@code always} nor {@code never}
-     */
+    /** Whether seqgen creates its tables ({@link SeqgenHibernate#SCHEMA_INITIALIZE}: always or never). */
     static boolean initializes(@Nullable Object value) {
         String text = value == null ? "always" : value.toString().trim();
         if (!text.equalsIgnoreCase("always") && !text.equalsIgnoreCase("never")) {
