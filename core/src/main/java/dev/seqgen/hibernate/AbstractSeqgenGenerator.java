@@ -15,7 +15,6 @@ import org.hibernate.generator.BeforeExecutionGenerator;
 import org.hibernate.generator.EventType;
 import org.hibernate.generator.EventTypeSets;
 import org.hibernate.generator.GeneratorCreationContext;
-import org.hibernate.jdbc.ReturningWork;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Member;
@@ -40,8 +39,6 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private final String attribute;
     /** Set by the service when it opens the sequence (start-up or first value); then final. */
     private transient volatile @Nullable Sequence sequence;
-    /** Takes a SYNC value on the session's connection; null for the other strategies; set before sequence. */
-    private transient volatile @Nullable ReturningWork<Long> inSessionTransaction;
     private transient @Nullable SeqgenRegistryService service;
     /** Null unless a SYNC number reserves at flush. */
     private transient @Nullable FlushReservations flushReservations;
@@ -120,7 +117,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             if (reservedAtFlush() != null) {
                 flushReservations = service.numbersAtFlush();
             }
-            Registration registration = Registration.of(name, settings, context, where, this::started);
+            Registration registration = Registration.of(name, settings, context, where, opened -> sequence = opened);
             seriesTable = new SeqgenRegistryService.SeriesTable(series, registration.table(), registration.column(),
                     pattern, where);
             if (series != null || (pattern != null && !schemaPerTenant(context))) {
@@ -163,15 +160,9 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         }
     }
 
-    private void started(Sequence started) {
-        inSessionTransaction = sync ? started::nextInTransaction : null;
-        sequence = started;
-    }
-
     /**
      * Returns the next value (a {@code Long}, {@code Integer} or formatted {@code String}); throws
-     * {@link dev.seqgen.SequenceUnavailableException} after the acquire timeout, or
-     * {@link dev.seqgen.SequenceExhaustedException} past the maximum value.
+     * {@link dev.seqgen.SequenceUnavailableException} or {@link dev.seqgen.SequenceExhaustedException}.
      */
     @Override
     public Object generate(SharedSessionContractImplementor session, Object owner, @Nullable Object currentValue,
@@ -183,8 +174,6 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             value = started.next();
         } else if (reservesAtFlush()) {
             value = flushReservations.next(session, started);
-        } else if (key == null) {
-            value = session.doReturningWork(inSessionTransaction);
         } else {
             value = session.doReturningWork(started::nextInTransaction);
         }

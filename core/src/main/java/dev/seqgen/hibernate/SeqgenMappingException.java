@@ -15,11 +15,7 @@ public class SeqgenMappingException extends MappingException {
     private final String problem;
     private final @Nullable String action;
 
-    /**
-     * Creates the exception; its message is {@code where: problem. action}.
-     *
-     * @param action the change that fixes it, or null when the problem says it
-     */
+    /** Creates the exception, whose message is {@code where: problem. action}; no action when the problem says it. */
     public SeqgenMappingException(String where, String problem, @Nullable String action, @Nullable Throwable cause) {
         super(where + ": " + problem + (action == null ? "" : ". " + action), cause);
         this.where = where;

@@ -335,7 +335,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (known == null) {
             return false;
         }
-        SequenceSettings settings = known.settings();
         String setting = SeqgenHibernate.SERIES_WARM_UP_PREFIX + name;
         List<SeriesTable> tables = seriesTables.getOrDefault(name, Map.of()).values().stream()
                 .filter(table -> table.series() != null).toList();
@@ -365,7 +364,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             }
         }
         List<Sequence> opened = new ArrayList<>();
-        opening.forEach((key, table) -> opened.add(openSeries(name, settings, key, table)));
+        opening.forEach((key, table) -> opened.add(openSeries(name, known.settings(), key, table)));
         source.registry().awaitFirstBlocks(opened, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         return true;
     }
@@ -412,7 +411,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
      */
     synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
             SeriesTable opening) {
-        String where = opening.where();
         start();
         Object tenant = key.schemaTenant();
         TenantCounters counters = null;
@@ -437,9 +435,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
                     : counters.unreadable(tenant, SequenceRegistry.seriesRow(name, key.text()));
             if (unreadable != null) {
                 e.addSuppressed(unreadable);
-                throw noTenantTable(counters, tenant, name, where, unreadable, e);
+                throw noTenantTable(counters, tenant, name, opening.where(), unreadable, e);
             }
-            throw new SeqgenMappingException(where, e.getMessage(), null, e);
+            throw new SeqgenMappingException(opening.where(), e.getMessage(), null, e);
         }
     }
 
