@@ -219,28 +219,21 @@ final class GeneratorSettings {
         /** Null for the registry's default. */
         final @Nullable Duration seriesIdleTimeout;
 
-        private PlainSettings(String table, @Nullable String sequencePrefix, boolean createTable,
-                SequenceSettings defaults, Map<String, SequenceSettings> perSequence,
-                Map<String, Map<Setting, String>> sources, @Nullable Duration seriesIdleTimeout) {
-            this.table = table;
-            this.sequencePrefix = sequencePrefix;
-            this.createTable = createTable;
-            this.defaults = defaults;
-            this.perSequence = perSequence;
-            this.sources = sources;
-            this.seriesIdleTimeout = seriesIdleTimeout;
+        static PlainSettings from(Map<String, Object> settings) {
+            return new PlainSettings(settings);
         }
 
-        static PlainSettings from(Map<String, Object> settings) {
+        private PlainSettings(Map<String, Object> settings) {
             Object table = settings.get(SeqgenHibernate.TABLE);
-            boolean createTable = initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
-            SequenceSettings.Builder defaults = SequenceSettings.builder();
+            this.table = table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim();
+            this.createTable = initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
+            SequenceSettings.Builder configuredDefaults = SequenceSettings.builder();
             Map<String, Map<String, Object>> sequences = new TreeMap<>();
             for (Map.Entry<String, Object> setting : new TreeMap<>(settings).entrySet()) {
                 String key = setting.getKey();
                 if (key.startsWith(SeqgenHibernate.DEFAULTS_PREFIX)) {
                     String rest = key.substring(SeqgenHibernate.DEFAULTS_PREFIX.length());
-                    apply(defaults, SeqgenHibernate.DEFAULTS_PREFIX, rest, setting.getValue());
+                    apply(configuredDefaults, SeqgenHibernate.DEFAULTS_PREFIX, rest, setting.getValue());
                 } else if (key.startsWith(SeqgenHibernate.SEQUENCES_PREFIX)) {
                     String rest = key.substring(SeqgenHibernate.SEQUENCES_PREFIX.length());
                     int dot = rest.indexOf('.');
@@ -252,21 +245,20 @@ final class GeneratorSettings {
                             .put(rest.substring(dot + 1), setting.getValue());
                 }
             }
-            SequenceSettings builtDefaults = build(defaults, SeqgenHibernate.DEFAULTS_PREFIX);
-            Map<String, SequenceSettings> perSequence = new TreeMap<>();
-            Map<String, Map<Setting, String>> sources = new TreeMap<>();
+            this.defaults = build(configuredDefaults, SeqgenHibernate.DEFAULTS_PREFIX);
+            this.perSequence = new TreeMap<>();
+            this.sources = new TreeMap<>();
             for (Map.Entry<String, Map<String, Object>> sequence : sequences.entrySet()) {
                 String prefix = SeqgenHibernate.SEQUENCES_PREFIX + sequence.getKey() + ".";
-                SequenceSettings.Builder builder = builtDefaults.toBuilder();
+                SequenceSettings.Builder builder = defaults.toBuilder();
                 Map<Setting, String> set = new EnumMap<>(Setting.class);
                 sequence.getValue().forEach((key, value) -> set.put(apply(builder, prefix, key, value), prefix + key));
                 perSequence.put(sequence.getKey(), build(builder, prefix));
                 sources.put(sequence.getKey(), Collections.unmodifiableMap(set));
             }
             Object sequencePrefix = settings.get(SeqgenHibernate.SEQUENCE_PREFIX);
-            return new PlainSettings(table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim(),
-                    sequencePrefix == null ? null : sequencePrefix.toString().trim(), createTable, builtDefaults,
-                    perSequence, sources, seriesIdleTimeout(settings.get(SeqgenHibernate.SERIES_IDLE_TIMEOUT)));
+            this.sequencePrefix = sequencePrefix == null ? null : sequencePrefix.toString().trim();
+            this.seriesIdleTimeout = seriesIdleTimeout(settings.get(SeqgenHibernate.SERIES_IDLE_TIMEOUT));
         }
 
         /** {@link SeqgenHibernate#SERIES_IDLE_TIMEOUT}: a Duration or its text, 0 or more; null if unset. */

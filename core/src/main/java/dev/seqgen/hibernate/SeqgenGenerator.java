@@ -12,15 +12,12 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Makes seqgen generate the annotated entity id ({@code long}/{@code Long} or {@code int}/{@code Integer}) from a
- * seqgen {@link dev.seqgen.Sequence} before the insert, so Hibernate can batch the inserts. On an id (alone or with
- * {@code @GeneratedValue}), or on a package or entity class, where it serves every {@code @GeneratedValue(AUTO)} id
- * without a generator of its own; the attribute's wins over the class's, which wins over the package's.
- *
- * <p>Each setting is the first of: the value configured for this sequence name, the attribute, the configured
- * default, the built-in default; configuration weakening the attribute's SYNC fails the start-up unless
- * {@code allow-weaker-strategy} is set. For {@code int} ids the maximum value is at most
- * {@link SequenceSettings#INT_MAX_VALUE}. See docs/hibernate-generator.md and docs/settings.md.
+ * Makes seqgen generate the annotated entity id ({@code long}/{@code Long} or {@code int}/{@code Integer}) before
+ * the insert, so Hibernate can batch. On an id, or on a package or entity class to serve each
+ * {@code @GeneratedValue(AUTO)} id there without a generator of its own; the nearest annotation wins. Each setting is
+ * the first of: the value configured for the sequence, the attribute, the configured default, the built-in one;
+ * configuration weakening SYNC fails the start-up unless {@code allow-weaker-strategy} is set
+ * (docs/hibernate-generator.md, docs/settings.md).
  */
 @IdGeneratorType(SeqgenIdGenerator.class)
 @Documented
@@ -54,7 +51,8 @@ public @interface SeqgenGenerator {
 
     /**
      * The largest value handed out, at least 1; past it inserts fail with
-     * {@link dev.seqgen.SequenceExhaustedException}, never wrap. Default {@link #UNSET}.
+     * {@link dev.seqgen.SequenceExhaustedException}, never wrap. Default {@link #UNSET}; for {@code int} ids at most
+     * {@link SequenceSettings#INT_MAX_VALUE}.
      */
     long maxValue() default UNSET;
 }
