@@ -31,23 +31,20 @@ public @interface SeqgenNumber {
     String sequence() default "";
 
     /**
-     * Splits the sequence into series (counters of their own, with its settings and guarantees) by the entity's
-     * attributes, in key order: {@code "company"}, or a date's {@code "issueDate:year"} / {@code ":month"}. A null,
-     * empty or unkeyable value fails the insert. Default: none.
+     * Splits the sequence into series (counters with its settings and guarantees) by the entity's attributes, in key
+     * order: {@code "company"}, or a date's {@code "issueDate:year"} or {@code ":month"}. Default: none.
      */
     String[] seriesBy() default {};
 
     /**
-     * The pattern of a formatted number, required on a {@code String} attribute, refused on a number:
-     * {@code "INV-{issueDate:year}-{number:6}"} gives {@code INV-2026-000042}; parts by {@link #seriesBy()} entry or
-     * {@code {tenant}}. Default: none.
+     * The pattern of a formatted number, required on a {@code String} attribute:
+     * {@code "INV-{issueDate:year}-{number:6}"} gives {@code INV-2026-000042}. Default: none.
      */
     String format() default "";
 
     /**
-     * Whether a multi-tenant entity ({@code @TenantId}, or a schema or database per tenant) has series per tenant,
-     * the session's; {@code false} shares them across tenants (with schemas per tenant and SYNC, seqgen's table must
-     * be qualified by a schema every tenant reaches). Default: true.
+     * Whether a multi-tenant entity ({@code @TenantId}, or a schema or database per tenant) has series per tenant;
+     * {@code false} shares them (with schemas per tenant and SYNC, qualify seqgen's table by a schema). Default: true.
      */
     boolean perTenant() default true;
 

@@ -383,12 +383,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     private static SequenceConfigurationException warmUpKey(String setting, String key, String allowed,
             @Nullable Exception cause) {
-        SequenceConfigurationException invalid = new SequenceConfigurationException(setting, "'" + key + "'",
-                allowed);
-        if (cause != null) {
-            invalid.initCause(cause);
-        }
-        return invalid;
+        return (SequenceConfigurationException) new SequenceConfigurationException(setting, "'" + key + "'", allowed)
+                .initCause(cause);
     }
 
     /**
