@@ -187,7 +187,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private Sequence started() {
         Sequence started = sequence;
         if (started == null) {
-            service.open(sequenceName);
+            service.open(sequenceName, null);
             started = sequence;
         }
         return started;

@@ -231,14 +231,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens a sequence at its first value, above the values its tables hold (docs/design.md#adoption), and hands it
-     * to every generator that uses it; a failure names the entity and sequence.
-     */
-    synchronized void open(String name) {
-        open(name, null);
-    }
-
-    /**
      * Opens every registered sequence not open yet and takes its first block, all within {@code timeout}; returns
      * their names. A late block throws {@link SequenceUnavailableException} once all are open.
      */
@@ -264,8 +256,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return names;
     }
 
-    /** {@link #open(String)}, taking the first block within {@code warmUp} when it is not null. */
-    private void open(String name, @Nullable Duration warmUp) {
+    /**
+     * Opens a sequence at its first value, above the values its tables hold (docs/design.md#adoption), taking its
+     * first block within {@code warmUp} if not null, and hands it to every generator that uses it.
+     */
+    synchronized void open(String name, @Nullable Duration warmUp) {
         start();
         List<Registration> group = unopened.get(name);
         if (group == null) {
@@ -469,11 +464,16 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return counting == null ? null : counting.seriesIfOpen(name, key.text());
     }
 
-    /** The counters kept with each tenant's data, made once; null where the sequence counts in the application's. */
+    /**
+     * The counters kept with each tenant's data, made once; null where the sequence counts in the application's
+     * table: not SYNC, no {@code MultiTenantConnectionProvider}, or a table qualified by a schema.
+     */
     private synchronized @Nullable TenantCounters tenantCounters(String name, SequenceSettings settings,
             SequenceRegistry started) {
         SequenceStore store = started.storeOf(name, settings);
-        if (!countsWithTenants(settings, store, source)) {
+        if (settings.strategy() != Strategy.SYNC || source.tenantConnections() == null
+                || !java.sql.Connection.class.equals(store.transactionType())
+                || !store.sqlTable().map(table -> table.name().indexOf('.') < 0).orElse(false)) {
             return null;
         }
         if (tenantCounters == null) {
@@ -486,13 +486,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
     @SuppressWarnings("unchecked")
     private MultiTenantConnectionProvider<Object> tenants() {
         return (MultiTenantConnectionProvider<Object>) source.tenantConnections();
-    }
-
-    /** Whether series count in the table of each tenant's schema: SYNC, tenants' connections, unqualified table. */
-    static boolean countsWithTenants(SequenceSettings settings, SequenceStore store, RegistrySource source) {
-        return settings.strategy() == Strategy.SYNC && source.tenantConnections() != null
-                && java.sql.Connection.class.equals(store.transactionType())
-                && store.sqlTable().map(table -> table.name().indexOf('.') < 0).orElse(false);
     }
 
     private static SeqgenMappingException noTenantTable(TenantCounters counters, Object tenant, String name,
