@@ -3,7 +3,6 @@ package dev.seqgen.hibernate;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
-import dev.seqgen.Strategy;
 
 import java.lang.annotation.Annotation;
 import java.util.Arrays;
@@ -66,10 +65,9 @@ final class AnnotatedSettings {
     static SequenceSettings resolve(Annotation annotation, SequenceSettings configured,
             SequenceSettings defaults, Map<Setting, String> sources, long maxForIdType) {
         SequenceSettings.Builder builder = configured.toBuilder();
-        Fill fill = new Fill(configured, defaults, sources);
         for (Setting setting : Setting.values()) {
             Object value = attribute(annotation, setting);
-            if (value != null && fill.open(setting)) {
+            if (value != null && open(setting, configured, defaults, sources)) {
                 setting.apply(builder, value);
             }
         }
@@ -81,25 +79,16 @@ final class AnnotatedSettings {
     }
 
     /**
-     * The strategy configuration puts in place of the annotation's {@link Strategy#SYNC} without
-     * {@link SequenceSettings#allowWeakerStrategy()}, or null.
-     */
-    static @Nullable Strategy weakenedSync(Annotation annotation, SequenceSettings merged) {
-        return attribute(annotation, Setting.STRATEGY) == Strategy.SYNC && merged.strategy() != Strategy.SYNC
-                && !merged.allowWeakerStrategy() ? merged.strategy() : null;
-    }
-
-    /**
      * For a log line, the annotation's attributes the configuration overrides, each by its source where known, such
      * as {@code seqgen.sequences.invoices.strategy=BATCH overrides the annotation's strategy=SYNC}; or empty.
      */
     static String overridden(Annotation annotation, SequenceSettings configured, SequenceSettings defaults,
             Map<Setting, String> sources) {
-        Fill fill = new Fill(configured, defaults, sources);
         StringJoiner overridden = new StringJoiner("; ");
         for (Setting setting : Setting.values()) {
             Object value = attribute(annotation, setting);
-            if (value != null && !fill.open(setting) && !value.equals(setting.valueIn(configured))) {
+            if (value != null && !open(setting, configured, defaults, sources)
+                    && !value.equals(setting.valueIn(configured))) {
                 String source = sources.get(setting);
                 overridden.add((source != null ? source + "=" + setting.valueIn(configured)
                         : "the registry's " + setting.key() + "=" + setting.valueIn(configured) + " for the sequence")
@@ -138,14 +127,12 @@ final class AnnotatedSettings {
     }
 
     /**
-     * The settings the registry leaves for the annotation: those not set for the name, or, when the registry has no
-     * sources ({@code SequenceRegistry.Builder.sequence(name, settings)}), those at the default's value.
+     * Whether the registry leaves a setting to the annotation: not set for the name, or, when the registry has no
+     * sources ({@code SequenceRegistry.Builder.sequence(name, settings)}), at the default's value.
      */
-    private record Fill(SequenceSettings configured, SequenceSettings defaults, Map<Setting, String> sources) {
-
-        boolean open(Setting setting) {
-            return sources.isEmpty() ? setting.valueIn(configured).equals(setting.valueIn(defaults))
-                    : !sources.containsKey(setting);
-        }
+    private static boolean open(Setting setting, SequenceSettings configured, SequenceSettings defaults,
+            Map<Setting, String> sources) {
+        return sources.isEmpty() ? setting.valueIn(configured).equals(setting.valueIn(defaults))
+                : !sources.containsKey(setting);
     }
 }

@@ -84,9 +84,17 @@ final class GeneratorSettings {
             throw new SeqgenMappingException(where, e.getMessage(), "Set key-order bit-reversed for sequence '" + name
                     + "' (keyOrder on @SeqgenGenerator, or its key-order property), or remove its skip-range", e);
         }
-        Strategy weaker = AnnotatedSettings.weakenedSync(annotation, settings);
-        if (weaker != null) {
-            throw weakenedSync(where, name, "@" + annotation.annotationType().getSimpleName(), weaker);
+        if (AnnotatedSettings.attribute(annotation, Setting.STRATEGY) == Strategy.SYNC
+                && settings.strategy() != Strategy.SYNC && !settings.allowWeakerStrategy()) {
+            // The configuration would turn the code's gapless numbers into gapped ones without saying it means to.
+            String property = "seqgen.sequences." + name + ".";
+            throw new SeqgenMappingException(where, "@" + annotation.annotationType().getSimpleName()
+                    + " declares strategy SYNC (gapless numbers), and the configuration of sequence '" + name
+                    + "' sets strategy=" + settings.strategy().externalName() + " (" + property + "strategy), which"
+                    + " would give up the gapless numbers", "Remove " + property + "strategy (a Spring Boot property,"
+                    + " or the Hibernate setting of that name) to keep the code's SYNC; or, if giving up gapless"
+                    + " numbers is meant, set " + property + "allow-weaker-strategy=true"
+                    + " (SequenceSettings.Builder.allowWeakerStrategy for a registry built in code)", null);
         }
         if (intType && settings.keyOrder() != KeyOrder.SEQUENTIAL) {
             throw new SeqgenMappingException(where, "key-order " + settings.keyOrder().externalName() + " spreads"
@@ -135,17 +143,6 @@ final class GeneratorSettings {
                     + " tenant's series above its own numbers; see docs/multi-tenancy.md", null);
         }
         return settings;
-    }
-
-    /** The configuration would turn the code's gapless SYNC numbers into gapped ones without saying it means to. */
-    private static SeqgenMappingException weakenedSync(String where, String name, String annotation, Strategy weaker) {
-        String property = "seqgen.sequences." + name + ".";
-        return new SeqgenMappingException(where, annotation + " declares strategy SYNC (gapless numbers), and the"
-                + " configuration of sequence '" + name + "' sets strategy=" + weaker.externalName() + " ("
-                + property + "strategy), which would give up the gapless numbers", "Remove " + property + "strategy"
-                + " (a Spring Boot property, or the Hibernate setting of that name) to keep the code's SYNC; or, if"
-                + " giving up gapless numbers is meant, set " + property + "allow-weaker-strategy=true"
-                + " (SequenceSettings.Builder.allowWeakerStrategy for a registry built in code)", null);
     }
 
     private static SeqgenMappingException nativeKindCannotServeSync(String where, String name,
