@@ -125,9 +125,8 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
                 // schemas of their own and share a series (NumberSeries).
                 service.registerTable(name, seriesTable);
             }
-            // Not read as a numeric column when the sequence opens: a text column's numbers (read with the pattern,
-            // above), a tenant's rows (read through its connection at its series' first value). A generator
-            // numbered in series never takes a value of the sequence's own row, which is then not made.
+            // Not read as a numeric column at the opening: formatted numbers (read above), a tenant's rows (read at
+            // its series' first value). A generator numbered in series makes no row of the sequence's own.
             Registration checked = pattern == null && !schemaPerTenant(context) ? registration
                     : registration.withoutTable();
             service.register(series != null ? checked.inSeriesOnly() : checked);

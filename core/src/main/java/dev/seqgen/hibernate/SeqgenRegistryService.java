@@ -217,14 +217,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
         Set<String> users = new LinkedHashSet<>();
         for (List<Registration> group : groups) {
             Registration first = group.get(0);
-            SequenceStore serving;
             try {
-                serving = registry.storeOf(first.name(), first.settings());
+                if (registry.storeOf(first.name(), first.settings()) == store) {
+                    group.forEach(registration -> users.add(registration.where()));
+                }
             } catch (SequenceException e) {
-                continue; // a sequence of a kind the registry has no store for: its own failure, not this one's
-            }
-            if (serving == store) {
-                group.forEach(registration -> users.add(registration.where()));
+                // a sequence of a kind the registry has no store for: its own failure, not this one's
             }
         }
         return List.copyOf(users);
@@ -273,18 +271,14 @@ final class SeqgenRegistryService implements Service, Stoppable {
             SequenceStore store = started.storeOf(first.name(), first.settings());
             EntityColumns.aboveExistingRows(group, store, source.platform());
             aboveTables(store, first.name(), first.settings(), null, null);
-            Sequence sequence;
-            if (warmUp == null) {
-                sequence = started.sequence(first.name(), first.settings());
-            } else {
+            if (warmUp != null) {
                 try {
-                    sequence = started.warmUp(first.name(), first.settings(), warmUp);
+                    started.warmUp(first.name(), first.settings(), warmUp);
                 } catch (SequenceUnavailableException e) {
-                    // Open all the same unless opening itself failed (then sequence() fails again, and says why).
-                    late = e;
-                    sequence = started.sequence(first.name(), first.settings());
+                    late = e; // open all the same, unless opening itself failed: then sequence() fails again
                 }
             }
+            Sequence sequence = started.sequence(first.name(), first.settings());
             for (Registration registration : group) {
                 registration.target().accept(sequence);
             }
@@ -448,12 +442,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
      */
     @Nullable Sequence seriesIfOpen(String name, NumberSeries.Key key) {
         SequenceRegistry started = seriesRegistry;
-        if (started == null) {
-            return null;
-        }
         Object tenant = key.schemaTenant();
         Boolean withTenants = tenant == null ? Boolean.FALSE : seriesWithTenants.get(name);
-        if (withTenants == null) {
+        if (started == null || withTenants == null) {
             return null;
         }
         if (!withTenants) {
