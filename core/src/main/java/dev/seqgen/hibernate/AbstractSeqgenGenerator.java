@@ -214,7 +214,6 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         return sync && reservesAtFlush() ? sequenceName : null;
     }
 
-    /** {@return {@link EventTypeSets#INSERT_ONLY}} */
     @Override
     public EnumSet<EventType> getEventTypes() {
         return EventTypeSets.INSERT_ONLY;

@@ -13,8 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Turns a {@link SeqgenGenerator} or {@link SeqgenNumber} and the registry's configuration into a sequence's name
- * and settings. Attributes are read by name ({@link Setting#annotationAttribute()}), so a new {@link Setting} needs
- * no code here.
+ * and settings; attributes are read by name ({@link Setting#annotationAttribute()}).
  */
 final class AnnotatedSettings {
 
@@ -32,10 +31,7 @@ final class AnnotatedSettings {
         return snakeCase(jpaEntityName);
     }
 
-    /**
-     * {@code PurchaseOrder} to {@code purchase_order}, {@code HTTPRequestLog} to {@code http_request_log};
-     * characters a sequence name cannot hold become underscores.
-     */
+    /** {@code HTTPRequestLog} to {@code http_request_log}; characters a sequence name cannot hold become {@code _}. */
     static String snakeCase(String name) {
         StringBuilder out = new StringBuilder(name.length() + 8);
         for (int i = 0; i < name.length(); i++) {

@@ -28,9 +28,8 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A generator's settings, resolved once while Hibernate reads the mappings: the annotation's attributes over the
- * registry's configuration (Spring Boot properties, or the plain Hibernate keys of {@link PlainSettings}), checked
- * against the rules of a Hibernate attribute (its type's range, a store that can serve SYNC). No I/O.
+ * A generator's settings, resolved once at mapping with no I/O: the annotation over the registry's configuration
+ * ({@link PlainSettings} when seqgen builds it), checked against the attribute's type and the store serving SYNC.
  */
 final class GeneratorSettings {
 
@@ -73,10 +72,7 @@ final class GeneratorSettings {
                 LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + told);
             }
         } catch (SequenceConfigurationException e) {
-            if (e.setting().equals("kind")) {
-                throw nativeKindCannotServeSync(where, name, e);
-            }
-            throw e;
+            throw e.setting().equals("kind") ? nativeKindCannotServeSync(where, name, e) : e;
         }
         try {
             settings.validateFor(name);
@@ -199,8 +195,8 @@ final class GeneratorSettings {
     }
 
     /**
-     * The {@code seqgen.*} Hibernate settings ({@link SeqgenHibernate}) for a registry seqgen builds: strings or
-     * objects of the setting's type; a bad value or unknown key fails naming the full setting and what is allowed.
+     * The {@code seqgen.*} Hibernate settings ({@link SeqgenHibernate}) for a registry seqgen builds; a bad value or
+     * unknown key fails naming the full setting and what is allowed.
      */
     static final class PlainSettings {
 

@@ -46,10 +46,7 @@ public class SeqgenIdGenerator extends AbstractSeqgenGenerator<SeqgenGenerator>
                 context.getRootClass().getJpaEntityName());
     }
 
-    /**
-     * The generator name of {@code @GeneratedValue} on the id field or getter, or null; by reflection, as
-     * Hibernate's view of the member differs between 7.1 and 7.4.
-     */
+    /** {@code @GeneratedValue}'s generator name on the id field or getter, or null (Hibernate 7.1 to 7.4 alike). */
     private static @Nullable String generatorName(Class<?> entityClass, String property) {
         String getterSuffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
         for (Class<?> type = entityClass; type != null && type != Object.class; type = type.getSuperclass()) {

@@ -40,9 +40,9 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Hibernate service that takes seqgen's generators of one service registry from mapping to first value; its
- * helpers: {@link RegistrySource}, {@link GeneratorSettings}, {@link EntityColumns}, {@link SeqgenTable},
- * {@link FlushReservations}. See docs/design.md#hibernate-start-up-path.
+ * The Hibernate service taking seqgen's generators of one service registry from mapping to first value, through
+ * {@link RegistrySource}, {@link GeneratorSettings}, {@link EntityColumns}, {@link SeqgenTable} and
+ * {@link FlushReservations}: docs/design.md#hibernate-start-up-path.
  */
 final class SeqgenRegistryService implements Service, Stoppable {
 
@@ -291,10 +291,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /**
-     * Opens the series named under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX} once the factory is built, unless
-     * a framework requires its registry ({@link SeqgenHibernate#REGISTRY_REQUIRED}) and warms them up itself.
-     */
+    /** Opens the series under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}, unless a framework warms them up. */
     synchronized void warmUpConfiguredSeriesAtBoot(SessionFactoryImplementor factory) {
         if (!source.jdbcAtBoot() || source.registryRequired()) {
             return;
@@ -390,9 +387,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens a series its registry does not hold open (first use, or after its release): its row made, moved above
-     * the highest number the sequence's tables hold in that series, then opened; in the tenant's schema where SYNC
-     * counts with each tenant's data ({@link TenantCounters}). A failure names the opener's where.
+     * Opens a series its registry does not hold open (first use, or after its release): its row made (in the
+     * tenant's schema where SYNC counts with each tenant's data) and moved above the numbers its tables hold.
      */
     synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
             SeriesTable opening) {
