@@ -24,10 +24,9 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What seqgen's Hibernate generators share: the attribute's sequence registered at mapping (no I/O), each value
- * taken in the session's transaction for SYNC, from the JVM-wide sequence otherwise (docs/design.md#generator-values).
- * Each concrete generator declares {@code implements AnnotationBasedGenerator<ItsAnnotation>} again: some Hibernate
- * releases (7.4.1) look for it only among its own class's interfaces ({@code GeneratorContractTest}).
+ * What seqgen's Hibernate generators share (docs/design.md#generator-values). Each concrete generator declares
+ * {@code implements AnnotationBasedGenerator<ItsAnnotation>} again: some Hibernate releases (7.4.1) look for it only
+ * among its own class's interfaces ({@code GeneratorContractTest}).
  */
 abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeExecutionGenerator,
         AnnotationBasedGenerator<A>, ExportableProducer {

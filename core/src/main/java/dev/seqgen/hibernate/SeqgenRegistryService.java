@@ -79,12 +79,10 @@ final class SeqgenRegistryService implements Service, Stoppable {
         this.generatorSettings = new GeneratorSettings(source);
     }
 
-    /** See {@link GeneratorSettings#resolve}. No I/O. */
     SequenceSettings settingsFor(Annotation annotation, String name, boolean intType, String where) {
         return generatorSettings.resolve(annotation, name, intType, where);
     }
 
-    /** See {@link SeqgenTable#exported}. */
     @Nullable String exportedTable(@Nullable Dialect dialect) {
         return SeqgenTable.exported(source, dialect, spannerExportNoted);
     }
@@ -506,12 +504,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
         Set<String> tables = new LinkedHashSet<>();
         Map<String, SeriesTable> none = opening == null ? Map.of() : Map.of(opening.where(), opening);
         for (SeriesTable user : seriesTables.getOrDefault(name, none).values()) {
-            List<SequenceStore.Where> conditions;
-            if (key == null) {
-                conditions = user.series() == null && user.pattern() != null ? List.of() : null;
-            } else {
-                conditions = user.series() != null && user.series().sameKeysAs(opening.series())
-                        ? user.series().conditionsOf(key.values()) : null;
+            List<SequenceStore.Where> conditions = null;
+            if (key == null && user.series() == null && user.pattern() != null) {
+                conditions = List.of();
+            } else if (key != null && user.series() != null && user.series().sameKeysAs(opening.series())) {
+                conditions = user.series().conditionsOf(key.values());
             }
             if (conditions == null || user.table() == null || user.column() == null) {
                 continue;
