@@ -28,25 +28,15 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A generator's settings, resolved once while Hibernate reads the mappings, from one place for every way a user
- * gives them: the annotation's attributes over the registry's configuration (the Spring Boot properties, or the
- * plain Hibernate keys of {@link PlainSettings}), and the rules a sequence on a Hibernate attribute must meet
- * (its type's range, a store that can serve SYNC in the session's transaction). No I/O.
- *
- * <p>Two nested types belong to that job, so they live here rather than in files of their own: {@link PlainSettings}
- * reads the configuration side when seqgen builds its own registry (the settings resolved in one place), and
- * {@link Registration} is what a generator takes from the mapping, its resolved settings with the table and column
- * they serve, to register with {@link SeqgenRegistryService}.
+ * A generator's settings, resolved once at mapping with no I/O: the annotation over the registry's configuration
+ * ({@link PlainSettings} when seqgen builds it), checked against the attribute's type and the store serving SYNC.
  */
 final class GeneratorSettings {
 
     private static final System.Logger LOG = System.getLogger(GeneratorSettings.class.getName());
 
     private final RegistrySource source;
-    /**
-     * The generators whose overridden or kept attributes were logged: Hibernate may configure a generator more
-     * than once, and the line is for a reader, once per start.
-     */
+    /** Generators whose overridden attributes were logged: Hibernate may configure one more than once. */
     private final Set<String> toldOnce = ConcurrentHashMap.newKeySet();
 
     GeneratorSettings(RegistrySource source) {
@@ -54,15 +44,10 @@ final class GeneratorSettings {
     }
 
     /**
-     * The settings of a generator's sequence: the registry's (given, or seqgen's own from the plain settings)
-     * merged with the annotation, capped at the attribute type's range; SYNC only where the store takes the
-     * session's connection. No I/O: Hibernate may be reading the mappings without a database.
-     *
-     * @throws SeqgenMappingException naming {@code where} if SYNC is asked of a store that cannot serve it
-     * @throws SequenceConfigurationException if a value breaks a rule
+     * The registry's settings of a generator's sequence merged with the annotation, capped at the attribute type's
+     * range; throws naming {@code where} if they do not fit the attribute or its store. No I/O.
      */
-    SequenceSettings resolve(Annotation annotation, String name, boolean intType,
-            String where) {
+    SequenceSettings resolve(Annotation annotation, String name, boolean intType, String where) {
         SequenceRegistry given = source.givenRegistry();
         SequenceSettings configured;
         SequenceSettings defaults;
@@ -81,17 +66,13 @@ final class GeneratorSettings {
         try {
             settings = AnnotatedSettings.resolve(annotation, configured, defaults, sources,
                     intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            // Operations may retune a sequence without a rebuild; the code's choice is then not what runs,
-            // which whoever reads the annotation should be able to see.
+            // Configuration may retune what the annotation says; the log tells whoever reads the annotation.
             String told = AnnotatedSettings.overridden(annotation, configured, defaults, sources);
             if (!told.isEmpty() && toldOnce.add(name + " (" + where + ")")) {
                 LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + told);
             }
         } catch (SequenceConfigurationException e) {
-            if (e.setting().equals("kind")) {
-                throw nativeKindCannotServeSync(where, name, e);
-            }
-            throw e;
+            throw e.setting().equals("kind") ? nativeKindCannotServeSync(where, name, e) : e;
         }
         try {
             settings.validateFor(name);
@@ -99,9 +80,17 @@ final class GeneratorSettings {
             throw new SeqgenMappingException(where, e.getMessage(), "Set key-order bit-reversed for sequence '" + name
                     + "' (keyOrder on @SeqgenGenerator, or its key-order property), or remove its skip-range", e);
         }
-        Strategy weaker = AnnotatedSettings.weakenedSync(annotation, settings);
-        if (weaker != null) {
-            throw weakenedSync(where, name, "@" + annotation.annotationType().getSimpleName(), weaker);
+        if (AnnotatedSettings.attribute(annotation, Setting.STRATEGY) == Strategy.SYNC
+                && settings.strategy() != Strategy.SYNC && !settings.allowWeakerStrategy()) {
+            // The configuration would turn the code's gapless numbers into gapped ones without saying it means to.
+            String property = "seqgen.sequences." + name + ".";
+            throw new SeqgenMappingException(where, "@" + annotation.annotationType().getSimpleName()
+                    + " declares strategy SYNC (gapless numbers), and the configuration of sequence '" + name
+                    + "' sets strategy=" + settings.strategy().externalName() + " (" + property + "strategy), which"
+                    + " would give up the gapless numbers", "Remove " + property + "strategy (a Spring Boot property,"
+                    + " or the Hibernate setting of that name) to keep the code's SYNC; or, if giving up gapless"
+                    + " numbers is meant, set " + property + "allow-weaker-strategy=true"
+                    + " (SequenceSettings.Builder.allowWeakerStrategy for a registry built in code)", null);
         }
         if (intType && settings.keyOrder() != KeyOrder.SEQUENTIAL) {
             throw new SeqgenMappingException(where, "key-order " + settings.keyOrder().externalName() + " spreads"
@@ -110,8 +99,6 @@ final class GeneratorSettings {
                     null);
         }
         if (given != null && settings.strategy() == Strategy.SYNC) {
-            // The store that will serve the sequence, by its kind: SYNC needs one that takes the session's
-            // connection, the JDBC table store in the entities' database.
             SequenceStore serving = given.storeOf(name, settings);
             if (serving.kind() == CounterKind.NATIVE_SEQUENCE) {
                 throw nativeKindCannotServeSync(where, name, null);
@@ -126,8 +113,7 @@ final class GeneratorSettings {
             String table = serving.sqlTable().map(SequenceStore.SqlTable::name).orElse(null);
             if (source.tenantConnections() != null && table != null && table.indexOf('.') < 0
                     && annotation instanceof SeqgenNumber number && !number.perTenant()) {
-                // A tenant's SYNC counters live in the tenant's own table (SeqgenRegistryService.countsWithTenants);
-                // a series shared by all tenants belongs to none of them, and must be reachable from every one.
+                // Tenants' SYNC counters live in each tenant's table; a series shared by all belongs to none.
                 throw new SeqgenMappingException(where, "@SeqgenNumber(perTenant = false) numbers all tenants in"
                         + " one series, whose SYNC increment runs on the session's connection, which is the tenant's"
                         + " (each tenant has a schema or database of its own); seqgen's table " + table + " is not"
@@ -141,8 +127,7 @@ final class GeneratorSettings {
         if (source.tenantConnections() != null && annotation instanceof SeqgenNumber number && !number.perTenant()
                 && number.initialValue() == SeqgenGenerator.UNSET && !sources.containsKey(Setting.INITIAL_VALUE)
                 && configured.initialValue() == defaults.initialValue()) {
-            // Refused rather than started at 1: the tenants, and so the tables whose numbers the series would
-            // have to start above, are known only at run time, one at a time, after values are in hand.
+            // Refused rather than started at 1: the tenants' tables are known only at run time.
             throw new SeqgenMappingException(where, "@SeqgenNumber(perTenant = false) numbers all tenants in one"
                     + " series, and each tenant has a schema or database of its own (a MultiTenantConnectionProvider):"
                     + " the numbers already in the tenants' tables are in as many schemas or databases as there are"
@@ -154,17 +139,6 @@ final class GeneratorSettings {
                     + " tenant's series above its own numbers; see docs/multi-tenancy.md", null);
         }
         return settings;
-    }
-
-    /** The configuration would turn the code's gapless SYNC numbers into gapped ones without saying it means to. */
-    private static SeqgenMappingException weakenedSync(String where, String name, String annotation, Strategy weaker) {
-        String property = "seqgen.sequences." + name + ".";
-        return new SeqgenMappingException(where, annotation + " declares strategy SYNC (gapless numbers), and the"
-                + " configuration of sequence '" + name + "' sets strategy=" + weaker.externalName() + " ("
-                + property + "strategy), which would give up the gapless numbers", "Remove " + property + "strategy"
-                + " (a Spring Boot property, or the Hibernate setting of that name) to keep the code's SYNC; or, if"
-                + " giving up gapless numbers is meant, set " + property + "allow-weaker-strategy=true"
-                + " (SequenceSettings.Builder.allowWeakerStrategy for a registry built in code)", null);
     }
 
     private static SeqgenMappingException nativeKindCannotServeSync(String where, String name,
@@ -180,41 +154,23 @@ final class GeneratorSettings {
     }
 
     /**
-     * A generator waiting for its sequence, registered with {@link SeqgenRegistryService} while Hibernate reads the
-     * mappings.
-     *
-     * @param name the sequence name
-     * @param settings the resolved settings
-     * @param table the qualified entity table holding the generated column (an id, a number), or null to skip the
-     *     existing-rows and column checks
-     * @param column the quoted generated column
-     * @param where the entity, property and sequence, for messages
-     * @param target receives the sequence
-     * @param seriesOnly whether the generator's values all come from series of the sequence (no row of its own)
+     * A generator waiting for its sequence, registered at mapping: {@code table} (qualified) and {@code column}
+     * (quoted) null to skip the existing-rows and column checks; {@code seriesOnly} if all its values come from series.
      */
     record Registration(String name, SequenceSettings settings, @Nullable String table, @Nullable String column,
             String where, Consumer<Sequence> target, boolean seriesOnly) {
 
-        /**
-         * The registration of a generator whose values all come from series of the sequence (seriesBy, a tenant's):
-         * its settings and columns are checked at start-up as any generator's, and no row of the sequence's own is
-         * made for it (nobody would take a value from it).
-         *
-         * @return this registration, of a generator numbered in series only
-         */
+        /** This registration, of a generator whose values all come from series (no row of the sequence's own). */
         Registration inSeriesOnly() {
             return new Registration(name, settings, table, column, where, target, true);
         }
 
-        /** @return this registration without its table and column: nothing is read from them at the opening */
+        /** This registration without its table and column: nothing is read from them at the opening. */
         Registration withoutTable() {
             return new Registration(name, settings, null, null, where, target, seriesOnly);
         }
 
-        /**
-         * The registration of a generated property, with the qualified table and quoted column Hibernate writes
-         * it to (the names as Hibernate names them physically), or none when the property is not one plain column.
-         */
+        /** A generated property's, with the physical table and column, or none when it is not one plain column. */
         static Registration of(String name, SequenceSettings settings,
                 GeneratorCreationContext context, String where, Consumer<Sequence> target) {
             Value value = context.getProperty().getValue();
@@ -229,11 +185,7 @@ final class GeneratorSettings {
         }
     }
 
-    /**
-     * Whether seqgen creates its tables, as {@link SeqgenHibernate#SCHEMA_INITIALIZE} says.
-     *
-     * @throws SequenceConfigurationException naming the setting if it is neither {@code always} nor {@code never}
-     */
+    /** Whether seqgen creates its tables ({@link SeqgenHibernate#SCHEMA_INITIALIZE}: always or never). */
     static boolean initializes(@Nullable Object value) {
         String text = value == null ? "always" : value.toString().trim();
         if (!text.equalsIgnoreCase("always") && !text.equalsIgnoreCase("never")) {
@@ -243,9 +195,8 @@ final class GeneratorSettings {
     }
 
     /**
-     * The {@code seqgen.*} Hibernate settings seqgen reads when it builds its own registry (see
-     * {@link SeqgenHibernate}). Values may be strings, as in {@code hibernate.properties}, or objects of the
-     * setting's type. Every bad value or unknown key fails with the full setting name and what is allowed.
+     * The {@code seqgen.*} Hibernate settings ({@link SeqgenHibernate}) for a registry seqgen builds; a bad value or
+     * unknown key fails naming the full setting and what is allowed.
      */
     static final class PlainSettings {
 
@@ -254,36 +205,28 @@ final class GeneratorSettings {
         final @Nullable String sequencePrefix;
         final boolean createTable;
         final SequenceSettings defaults;
-        /** Per sequence name, sorted so that errors and registries come out the same on every start. */
+        /** Sorted, so that errors and registries come out the same on every start. */
         final Map<String, SequenceSettings> perSequence;
-        /** Per sequence name, the key of each value set for it ({@code seqgen.sequences.orders.block-size}). */
+        /** Per sequence, the key of each value set ({@code seqgen.sequences.orders.block-size}). */
         final Map<String, Map<Setting, String>> sources;
-        /** How long a series may go unused before the registry releases it; null for the registry's default. */
+        /** Null for the registry's default. */
         final @Nullable Duration seriesIdleTimeout;
 
-        private PlainSettings(String table, @Nullable String sequencePrefix, boolean createTable,
-                SequenceSettings defaults, Map<String, SequenceSettings> perSequence,
-                Map<String, Map<Setting, String>> sources, @Nullable Duration seriesIdleTimeout) {
-            this.seriesIdleTimeout = seriesIdleTimeout;
-            this.table = table;
-            this.sequencePrefix = sequencePrefix;
-            this.createTable = createTable;
-            this.defaults = defaults;
-            this.perSequence = perSequence;
-            this.sources = sources;
+        static PlainSettings from(Map<String, Object> settings) {
+            return new PlainSettings(settings);
         }
 
-        static PlainSettings from(Map<String, Object> settings) {
+        private PlainSettings(Map<String, Object> settings) {
             Object table = settings.get(SeqgenHibernate.TABLE);
-            boolean createTable = initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
-
-            SequenceSettings.Builder defaults = SequenceSettings.builder();
+            this.table = table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim();
+            this.createTable = initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
+            SequenceSettings.Builder configuredDefaults = SequenceSettings.builder();
             Map<String, Map<String, Object>> sequences = new TreeMap<>();
             for (Map.Entry<String, Object> setting : new TreeMap<>(settings).entrySet()) {
                 String key = setting.getKey();
                 if (key.startsWith(SeqgenHibernate.DEFAULTS_PREFIX)) {
                     String rest = key.substring(SeqgenHibernate.DEFAULTS_PREFIX.length());
-                    apply(defaults, SeqgenHibernate.DEFAULTS_PREFIX, rest, setting.getValue());
+                    apply(configuredDefaults, SeqgenHibernate.DEFAULTS_PREFIX, rest, setting.getValue());
                 } else if (key.startsWith(SeqgenHibernate.SEQUENCES_PREFIX)) {
                     String rest = key.substring(SeqgenHibernate.SEQUENCES_PREFIX.length());
                     int dot = rest.indexOf('.');
@@ -295,22 +238,20 @@ final class GeneratorSettings {
                             .put(rest.substring(dot + 1), setting.getValue());
                 }
             }
-            SequenceSettings builtDefaults = build(defaults, SeqgenHibernate.DEFAULTS_PREFIX);
-
-            Map<String, SequenceSettings> perSequence = new TreeMap<>();
-            Map<String, Map<Setting, String>> sources = new TreeMap<>();
+            this.defaults = build(configuredDefaults, SeqgenHibernate.DEFAULTS_PREFIX);
+            this.perSequence = new TreeMap<>();
+            this.sources = new TreeMap<>();
             for (Map.Entry<String, Map<String, Object>> sequence : sequences.entrySet()) {
                 String prefix = SeqgenHibernate.SEQUENCES_PREFIX + sequence.getKey() + ".";
-                SequenceSettings.Builder builder = builtDefaults.toBuilder();
+                SequenceSettings.Builder builder = defaults.toBuilder();
                 Map<Setting, String> set = new EnumMap<>(Setting.class);
                 sequence.getValue().forEach((key, value) -> set.put(apply(builder, prefix, key, value), prefix + key));
                 perSequence.put(sequence.getKey(), build(builder, prefix));
                 sources.put(sequence.getKey(), Collections.unmodifiableMap(set));
             }
             Object sequencePrefix = settings.get(SeqgenHibernate.SEQUENCE_PREFIX);
-            return new PlainSettings(table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim(),
-                    sequencePrefix == null ? null : sequencePrefix.toString().trim(), createTable, builtDefaults,
-                    perSequence, sources, seriesIdleTimeout(settings.get(SeqgenHibernate.SERIES_IDLE_TIMEOUT)));
+            this.sequencePrefix = sequencePrefix == null ? null : sequencePrefix.toString().trim();
+            this.seriesIdleTimeout = seriesIdleTimeout(settings.get(SeqgenHibernate.SERIES_IDLE_TIMEOUT));
         }
 
         /** {@link SeqgenHibernate#SERIES_IDLE_TIMEOUT}: a Duration or its text, 0 or more; null if unset. */
@@ -331,7 +272,6 @@ final class GeneratorSettings {
             return timeout;
         }
 
-        /** Sets the setting of that key on {@code builder} and returns it. */
         private static Setting apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {
             try {
                 Setting setting = Setting.find(key).orElseThrow(() -> new SequenceConfigurationException(

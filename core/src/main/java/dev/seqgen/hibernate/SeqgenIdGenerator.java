@@ -9,11 +9,8 @@ import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Hibernate 7 identifier generator behind {@link SeqgenGenerator}, for all four strategies. The id type and
- * settings are checked while Hibernate reads the mappings (no I/O), so mistakes show at start-up; the sequence and
- * its row are created once the session factory is built. SYNC takes the value in the session's transaction (gapless
- * committed ids), the others from the JVM-wide sequence; the value is known before the insert, so JDBC batching
- * keeps working. See docs/design.md#generator-values. Not for direct use: annotate the id.
+ * The Hibernate 7 identifier generator behind {@link SeqgenGenerator}; mistakes show at start-up. See
+ * docs/design.md#generator-values. Not for direct use: annotate the id.
  */
 public class SeqgenIdGenerator extends AbstractSeqgenGenerator<SeqgenGenerator>
         implements AnnotationBasedGenerator<SeqgenGenerator> {
@@ -25,7 +22,7 @@ public class SeqgenIdGenerator extends AbstractSeqgenGenerator<SeqgenGenerator>
         super("SeqgenIdGenerator", "id property");
     }
 
-    /** Where each tenant has a schema or database of its own, ids are counted per tenant (see NumberSeries). */
+    /** Ids count per tenant where each tenant has a schema or database of its own. */
     @Override
     @Nullable NumberSeries series(SeqgenGenerator annotation, GeneratorCreationContext context, String where) {
         return schemaPerTenant(context) ? NumberSeries.perSchemaTenant(where) : null;
@@ -49,11 +46,7 @@ public class SeqgenIdGenerator extends AbstractSeqgenGenerator<SeqgenGenerator>
                 context.getRootClass().getJpaEntityName());
     }
 
-    /**
-     * The generator name of {@code @GeneratedValue} on the id field or getter, or null. Found by reflection
-     * because Hibernate's view of the member differs between 7.1 and 7.4, and the entity's own class (or a
-     * mapped superclass) declares it.
-     */
+    /** {@code @GeneratedValue}'s generator name on the id field or getter, or null (Hibernate 7.1 to 7.4 alike). */
     private static @Nullable String generatorName(Class<?> entityClass, String property) {
         String getterSuffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
         for (Class<?> type = entityClass; type != null && type != Object.class; type = type.getSuperclass()) {

@@ -5,11 +5,8 @@ import org.hibernate.generator.GeneratorCreationContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Hibernate 7 value generator behind {@link SeqgenNumber}: a number on an attribute that is not the id, for all
- * four strategies; mistakes show at start-up. The number is taken at flush, not at persist(); SYNC reserves once per
- * flush and sequence in the session's transaction ({@link FlushReservations}): gapless, consecutive within a flush,
- * the row locked from flush to commit. See docs/design.md#generator-values. Not for direct use: annotate the
- * attribute.
+ * The Hibernate 7 value generator behind {@link SeqgenNumber}, run at flush; mistakes show at start-up. See
+ * docs/design.md#generator-values. Not for direct use: annotate the attribute.
  */
 public class SeqgenNumberGenerator extends AbstractSeqgenGenerator<SeqgenNumber>
         implements AnnotationBasedGenerator<SeqgenNumber> {

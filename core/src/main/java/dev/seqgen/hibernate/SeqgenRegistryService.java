@@ -40,12 +40,9 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Hibernate service that takes seqgen's generators of one service registry from mapping to first value: the
- * start-up path, in the order it runs. Its helpers each hold one job: where the registry and its stores come from
- * ({@link RegistrySource}), the generators' settings ({@link GeneratorSettings}), the entity columns the sequences
- * fill, checked and adopted ({@link EntityColumns}), seqgen's table in Hibernate's schema ({@link SeqgenTable}) and
- * the SYNC reservations of a flush ({@link FlushReservations}, watched by {@link FlushReservationListener}). Why a
- * service, and the four steps of the path: docs/design.md, "Hibernate start-up path".
+ * The Hibernate service taking seqgen's generators of one service registry from mapping to first value, through
+ * {@link RegistrySource}, {@link GeneratorSettings}, {@link EntityColumns}, {@link SeqgenTable} and
+ * {@link FlushReservations}: docs/design.md#hibernate-start-up-path.
  */
 final class SeqgenRegistryService implements Service, Stoppable {
 
@@ -53,31 +50,25 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     private final transient RegistrySource source;
     private final transient GeneratorSettings generatorSettings;
-    /** Generators registered and not started yet; guarded by {@code this}. */
+    /** Registered, not started yet; guarded by {@code this}. */
     private final transient List<Registration> pending = new ArrayList<>();
-    /** Started generators (rows in place) whose sequences open at their first value, by name; guarded by this. */
+    /** Started (rows in place), to open at their first value, by name; guarded by {@code this}. */
     private final transient Map<String, List<Registration>> unopened = new LinkedHashMap<>();
-    /** Whether the Spanner dialect's export rule was logged. */
     private final transient AtomicBoolean spannerExportNoted = new AtomicBoolean();
-    /**
-     * The SYNC reservations per flush (null until a SYNC number reserves at flush); the factory's event listeners,
-     * and those the flush listener went to. Guarded by {@code this}.
-     */
+    /** Guarded by {@code this}; null until a SYNC number reserves at flush. */
     private transient @Nullable FlushReservations flushReservations;
     private transient @Nullable EventListenerRegistry eventListeners;
+    /** The listeners the flush listener was registered with. */
     private transient @Nullable EventListenerRegistry listened;
-    /** The tables each sequence numbered in series fills, by sequence, then by generator. Guarded by this. */
+    /** The tables each series-numbered sequence fills, by sequence, then by generator; guarded by {@code this}. */
     private final transient Map<String, Map<String, SeriesTable>> seriesTables = new LinkedHashMap<>();
-    /** The SYNC counters kept with each tenant's data; written under {@code this}, read without a lock. */
+    /** Written under {@code this}, read without a lock. */
     private transient volatile @Nullable TenantCounters tenantCounters;
-    /** The registry series are opened in, once the first series opened; for {@link #seriesIfOpen}. */
+    /** The registry series open in, once one opened; for {@link #seriesIfOpen}. */
     private transient volatile @Nullable SequenceRegistry seriesRegistry;
-    /** Whether each sequence whose series opened counts them with each tenant's data, by name. */
+    /** Whether a sequence whose series opened counts them with each tenant's data, by name. */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
-    /**
-     * Every sequence a generator registered, by name, in the order registered, flagged series-only if a generator takes
-     * its values from series only; its own lock, so {@link #seriesSequences} waits for no start-up I/O.
-     */
+    /** Every registered sequence, in order; its own lock, so {@link #seriesSequences} waits for no start-up I/O. */
     private final transient Map<String, Registered> registered = Collections.synchronizedMap(new LinkedHashMap<>());
 
     private record Registered(SequenceSettings settings, boolean seriesOnly) {
@@ -88,28 +79,21 @@ final class SeqgenRegistryService implements Service, Stoppable {
         this.generatorSettings = new GeneratorSettings(source);
     }
 
-    /**
-     * The settings of a generator's sequence, resolved once: see {@link GeneratorSettings#resolve}. No I/O.
-     */
     SequenceSettings settingsFor(Annotation annotation, String name, boolean intType, String where) {
         return generatorSettings.resolve(annotation, name, intType, where);
     }
 
-    /** @return the table of the rows that goes in Hibernate's schema, or null ({@link SeqgenTable#exported}) */
     @Nullable String exportedTable(@Nullable Dialect dialect) {
         return SeqgenTable.exported(source, dialect, spannerExportNoted);
     }
 
-    /**
-     * Takes the factory's event listeners, where the flush listener goes once a SYNC number reserves at flush;
-     * whichever of this and {@link #numbersAtFlush} comes second registers it, once.
-     */
+    /** Whichever of this and {@link #numbersAtFlush} comes second registers the flush listener, once. */
     synchronized void listenTo(EventListenerRegistry registry) {
         eventListeners = registry;
         listenToFlushes();
     }
 
-    /** @return the per-flush reservations, created by the first SYNC number at flush; from then on flushes count */
+    /** The per-flush reservations, made by the first SYNC number at flush. */
     synchronized FlushReservations numbersAtFlush() {
         if (flushReservations == null) {
             flushReservations = new FlushReservations();
@@ -125,12 +109,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /**
-     * Registers a generator; its sequence is created by {@link #start()}. No I/O.
-     *
-     * @throws SequenceConfigurationException if another generator registered the same sequence with other
-     *     settings, or the given registry already has it with other settings
-     */
+    /** Registers a generator for {@link #start()}; throws if its sequence is known with other settings. No I/O. */
     synchronized void register(Registration registration) {
         for (Registration other : pending) {
             if (other.name().equals(registration.name())) {
@@ -148,10 +127,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 (first, added) -> added.seriesOnly() && !first.seriesOnly() ? added : first);
     }
 
-    /**
-     * The sequences a generator takes values from in series only, with their settings, whether or not a series is
-     * open; no lock, no I/O.
-     */
+    /** The sequences some generator numbers in series only, with their settings; no lock, no I/O. */
     SortedMap<String, SequenceSettings> seriesSequences() {
         SortedMap<String, SequenceSettings> seriesOnly = new TreeMap<>();
         registered.forEach((name, known) -> {
@@ -162,13 +138,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return seriesOnly;
     }
 
-    /** The registries of the counters kept with each tenant's data, held now; none before the first; no lock. */
+    /** The registries of the counters kept with each tenant's data, held now; no lock. */
     List<SequenceRegistry> tenantRegistries() {
         TenantCounters counters = tenantCounters;
         return counters == null ? List.of() : counters.registries();
     }
 
-    /** {@link #start()} once the factory is built, unless JDBC access at boot is off (then the first value starts). */
     synchronized void startAtBoot() {
         if (source.jdbcAtBoot()) {
             start();
@@ -177,9 +152,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     /**
      * Does the start-up I/O of all registered generators (registry, rows), so that a broken store or a conflicting
-     * setting fails here; the sequences open at their first value ({@link #open}). Idempotent.
-     *
-     * @throws SeqgenMappingException naming the entity and sequence if a row could not be created
+     * setting fails here, naming the entity and sequence; sequences open at their first value. Idempotent.
      */
     synchronized void start() {
         if (pending.isEmpty()) {
@@ -191,8 +164,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
             byName.computeIfAbsent(registration.name(), key -> new ArrayList<>()).add(registration);
         }
         EntityColumns.requireAssignable(source.connectionProvider(), pending);
-        // Sequences with rows of their own first: the first row made creates the table where the store does, and
-        // a sequence numbered in series only then finds it readable and needs no row (see below).
+        // Sequences with rows of their own first: the first row creates the table where the store does, which a
+        // sequence numbered in series only then finds readable, needing no row.
         List<List<Registration>> groups = new ArrayList<>(byName.values());
         groups.sort(java.util.Comparator.comparing(group -> group.stream().allMatch(Registration::seriesOnly)));
         for (List<Registration> group : groups) {
@@ -201,13 +174,10 @@ final class SeqgenRegistryService implements Service, Stoppable {
             try {
                 // Another session factory over the same registry may have created it since register().
                 started.requireSettings(first.name(), first.settings());
-                // The row exists from start-up on (no DDL later in a caller's transaction); existing ids are
-                // adopted at the first value (open), but bit-reversed keys only here, where the row is created.
+                // Existing ids are adopted at the first value (open), bit-reversed keys only here, with the row.
                 SequenceStore store = started.storeOf(first.name(), first.settings());
                 EntityColumns.warnIfTablesElsewhere(group, store, source.platform());
                 if (seriesOnly && readable(store, first.name())) {
-                    // Numbered in series only: no row of its own, a read of the table checks the store; a table
-                    // not readable yet takes the path below, row and all.
                     continue;
                 }
                 SequenceSettings creation = first.settings().keyOrder() == KeyOrder.SEQUENTIAL
@@ -245,39 +215,20 @@ final class SeqgenRegistryService implements Service, Stoppable {
         Set<String> users = new LinkedHashSet<>();
         for (List<Registration> group : groups) {
             Registration first = group.get(0);
-            SequenceStore serving;
             try {
-                serving = registry.storeOf(first.name(), first.settings());
+                if (registry.storeOf(first.name(), first.settings()) == store) {
+                    group.forEach(registration -> users.add(registration.where()));
+                }
             } catch (SequenceException e) {
-                continue; // a sequence of a kind the registry has no store for: its own failure, not this one's
-            }
-            if (serving == store) {
-                group.forEach(registration -> users.add(registration.where()));
+                // a sequence of a kind the registry has no store for: its own failure, not this one's
             }
         }
         return List.copyOf(users);
     }
 
     /**
-     * Opens a sequence at its first value and hands it to every generator that uses it, after moving its row above
-     * the values its tables hold (docs/design.md, "Adoption"), so no value below them is ever in hand.
-     *
-     * @param name the sequence name
-     * @throws SeqgenMappingException naming the entity and sequence if the sequence could not be opened
-     */
-    synchronized void open(String name) {
-        open(name, null);
-    }
-
-    /**
-     * Opens every registered sequence not open yet, as its first value would, and takes its first block
-     * ({@link SequenceRegistry#warmUp(String, SequenceSettings, Duration)}).
-     *
-     * @param timeout the longest the call waits for the first blocks, for all the sequences together
-     * @return the names of the sequences opened
-     * @throws SequenceUnavailableException naming a sequence whose first block did not come in time (it
-     *     is open, its reservation goes on in the background); the others are opened all the same
-     * @throws SeqgenMappingException naming the entity and sequence if a sequence could not be opened
+     * Opens every registered sequence not open yet and takes its first block, all within {@code timeout}; returns
+     * their names. A late block throws {@link SequenceUnavailableException} once all are open.
      */
     synchronized List<String> warmUp(Duration timeout) {
         start();
@@ -301,8 +252,11 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return names;
     }
 
-    /** {@link #open(String)}, taking the first block within {@code warmUp} when it is not null. */
-    private void open(String name, @Nullable Duration warmUp) {
+    /**
+     * Opens a sequence at its first value, above the values its tables hold (docs/design.md#adoption), taking its
+     * first block within {@code warmUp} if not null, and hands it to every generator that uses it.
+     */
+    synchronized void open(String name, @Nullable Duration warmUp) {
         start();
         List<Registration> group = unopened.get(name);
         if (group == null) {
@@ -312,20 +266,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
         SequenceUnavailableException late = null;
         try {
             SequenceRegistry started = source.registry();
-            EntityColumns.aboveExistingRows(group, started.storeOf(first.name(), first.settings()), source.platform());
-            aboveFormattedRows(started, first.name(), first.settings());
-            Sequence sequence;
-            if (warmUp == null) {
-                sequence = started.sequence(first.name(), first.settings());
-            } else {
+            SequenceStore store = started.storeOf(first.name(), first.settings());
+            EntityColumns.aboveExistingRows(group, store, source.platform());
+            aboveTables(store, first.name(), first.settings(), null, null);
+            if (warmUp != null) {
                 try {
-                    sequence = started.warmUp(first.name(), first.settings(), warmUp);
+                    started.warmUp(first.name(), first.settings(), warmUp);
                 } catch (SequenceUnavailableException e) {
-                    // Open all the same unless opening itself failed (then sequence() fails again, and says why).
-                    late = e;
-                    sequence = started.sequence(first.name(), first.settings());
+                    late = e; // open all the same, unless opening itself failed: then sequence() fails again
                 }
             }
+            Sequence sequence = started.sequence(first.name(), first.settings());
             for (Registration registration : group) {
                 registration.target().accept(sequence);
             }
@@ -338,15 +289,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /**
-     * Opens the series named under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX} once the factory is built
-     * ({@link #warmUpSeries}, within each sequence's acquire timeout). Not where a framework requires its registry
-     * ({@link SeqgenHibernate#REGISTRY_REQUIRED}): the Spring Boot starter warms them up itself.
-     *
-     * @param factory the session factory, whose tenant identifiers the keys' tenants are
-     * @throws SequenceConfigurationException naming the setting and the key, if a sequence is not one the entities
-     *     number in series or a key is not one of its series
-     */
+    /** Opens the series under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}, unless a framework warms them up. */
     synchronized void warmUpConfiguredSeriesAtBoot(SessionFactoryImplementor factory) {
         if (!source.jdbcAtBoot() || source.registryRequired()) {
             return;
@@ -364,19 +307,9 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * Opens known series of a sequence the entities number in series, each as its first use would
-     * ({@link #openSeries}), and waits until each holds its first block. Every key is read before any opens.
-     *
-     * @param name the sequence name
-     * @param keys the series keys, such as {@code acme/2026}
-     * @param tenantOf reads a tenant identifier from its text
-     * @param timeout the longest the call waits for the first blocks, for all the series together
-     * @return false if no entity of this session factory numbers the sequence (nothing is opened)
-     * @throws SequenceConfigurationException naming {@code seqgen.series.warm-up.<name>} and the key, if a key is
-     *     not valid, has another number of parts than the sequence's series, or a part is not what it stands for, or
-     *     if the entities number the sequence in one series only
-     * @throws SequenceUnavailableException naming a series whose first block did not come in time (it is open)
-     * @throws SeqgenMappingException naming the entity and sequence if a series could not be opened
+     * Opens series ({@code acme/2026}) as their first use would, every key read before any opens, and waits for
+     * their first blocks within {@code timeout}; false if no entity numbers the sequence. A key that does not fit
+     * throws {@link SequenceConfigurationException} naming {@code seqgen.series.warm-up.<name>} and the key.
      */
     synchronized boolean warmUpSeries(String name, Collection<String> keys, Function<String, Object> tenantOf,
             Duration timeout) {
@@ -386,7 +319,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (known == null) {
             return false;
         }
-        SequenceSettings settings = known.settings();
         String setting = SeqgenHibernate.SERIES_WARM_UP_PREFIX + name;
         List<SeriesTable> tables = seriesTables.getOrDefault(name, Map.of()).values().stream()
                 .filter(table -> table.series() != null).toList();
@@ -416,7 +348,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             }
         }
         List<Sequence> opened = new ArrayList<>();
-        opening.forEach((key, table) -> opened.add(openSeries(name, settings, key, table)));
+        opening.forEach((key, table) -> opened.add(openSeries(name, known.settings(), key, table)));
         source.registry().awaitFirstBlocks(opened, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         return true;
     }
@@ -435,53 +367,29 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     private static SequenceConfigurationException warmUpKey(String setting, String key, String allowed,
             @Nullable Exception cause) {
-        SequenceConfigurationException invalid = new SequenceConfigurationException(setting, "'" + key + "'",
-                allowed);
-        if (cause != null) {
-            invalid.initCause(cause);
-        }
-        return invalid;
+        return (SequenceConfigurationException) new SequenceConfigurationException(setting, "'" + key + "'", allowed)
+                .initCause(cause);
     }
 
     /**
-     * A table a sequence's series, or its formatted numbers, number.
-     *
-     * @param series how the generator makes its keys, or null for one series (its formatted numbers)
-     * @param table the generator's table, or null when its attribute is not one column (nothing is read)
-     * @param column the generator's column, or null
-     * @param pattern the pattern of a formatted number, or null
-     * @param where the entity, attribute and sequence, for messages
+     * A table a sequence's series, or its formatted numbers ({@code series} null), number; {@code table} null when
+     * the attribute is not one column (nothing is read).
      */
     record SeriesTable(@Nullable NumberSeries series, @Nullable String table, @Nullable String column,
             @Nullable NumberPattern pattern, String where) {
     }
 
-    /**
-     * Registers a table a sequence's series (or formatted numbers) number, for their adoption. No I/O.
-     *
-     * @param name the sequence name
-     * @param table the generator's series and table
-     */
+    /** Registers a table a sequence's series (or formatted numbers) number, for their adoption. No I/O. */
     synchronized void registerTable(String name, SeriesTable table) {
         seriesTables.computeIfAbsent(name, key -> new LinkedHashMap<>()).put(table.where(), table);
     }
 
     /**
-     * Opens one series of a number's sequence that its registry does not hold open (first use, or after its release):
-     * its row made sure of, moved forward above the highest number every table of the sequence
-     * ({@link #registerTable}) holds in that series, read on the store's (or tenant's) own connection, then opened.
-     * A SYNC sequence counted with each tenant's data has its row in the tenant's schema ({@link TenantCounters}).
-     *
-     * @param name the sequence name
-     * @param settings the sequence's settings, which its series share
-     * @param key the series key and the values it was made of
-     * @param opening the series and table of the generator opening it (its where names it in messages)
-     * @return the series' sequence
-     * @throws SeqgenMappingException naming {@code where} if the series could not be opened
+     * Opens a series its registry does not hold open (first use, or after its release): its row made (in the
+     * tenant's schema where SYNC counts with each tenant's data) and moved above the numbers its tables hold.
      */
     synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
             SeriesTable opening) {
-        String where = opening.where();
         start();
         Object tenant = key.schemaTenant();
         TenantCounters counters = null;
@@ -499,49 +407,38 @@ final class SeqgenRegistryService implements Service, Stoppable {
             counting.createSeries(name, key.text(), settings);
             // Every table of the sequence, not only the opener's: otherwise a second table's adoption in the same
             // transaction would update a row that transaction already locked, and wait for itself.
-            aboveExistingRows(counting, name, settings, key, opening);
+            aboveTables(counting.storeOf(name, settings), name, settings, key, opening);
             return counting.series(name, key.text(), settings);
         } catch (SequenceException e) {
             RuntimeException unreadable = counters == null ? null
                     : counters.unreadable(tenant, SequenceRegistry.seriesRow(name, key.text()));
             if (unreadable != null) {
                 e.addSuppressed(unreadable);
-                throw noTenantTable(counters, tenant, name, where, unreadable, e);
+                throw noTenantTable(counters, tenant, name, opening.where(), unreadable, e);
             }
-            throw new SeqgenMappingException(where, e.getMessage(), null, e);
+            throw new SeqgenMappingException(opening.where(), e.getMessage(), null, e);
         }
     }
 
-    /** The registry the service serves from, given or seqgen's own, resolved now if it was not; for tests. */
+    /** For tests: the registry the service serves from, resolved now if it was not. */
     SequenceRegistry registry() {
         return source.registry();
     }
 
-    /** The SYNC counters kept with each tenant's data, or null before the first of them; for tests. */
+    /** For tests: the SYNC counters kept with each tenant's data, or null before the first. */
     @Nullable TenantCounters tenantCounters() {
         return tenantCounters;
     }
 
     /**
-     * One series of a number's sequence if its registry holds it open now, without a lock or any I/O; null if it is
-     * not open, and the generator then {@linkplain #openSeries opens} it. Generators hold no series: see
-     * docs/design.md, "Idle series release".
-     *
-     * @param name the sequence name
-     * @param key the series key
-     * @return the open series' sequence, or null
+     * A series if its registry holds it open now, without a lock or I/O; null if not, and the generator then
+     * {@linkplain #openSeries opens} it. Generators hold no series: docs/design.md#idle-series-release.
      */
     @Nullable Sequence seriesIfOpen(String name, NumberSeries.Key key) {
         SequenceRegistry started = seriesRegistry;
-        if (started == null) {
-            return null;
-        }
         Object tenant = key.schemaTenant();
-        if (tenant == null) {
-            return started.seriesIfOpen(name, key.text());
-        }
-        Boolean withTenants = seriesWithTenants.get(name);
-        if (withTenants == null) {
+        Boolean withTenants = tenant == null ? Boolean.FALSE : seriesWithTenants.get(name);
+        if (started == null || withTenants == null) {
             return null;
         }
         if (!withTenants) {
@@ -553,36 +450,29 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /**
-     * The counters kept with each tenant's data, for a SYNC sequence where each tenant has a schema or database of
-     * its own and seqgen's table is not qualified by a schema (see docs/multi-tenancy.md); null where the sequence
-     * counts in the application's table (another strategy, a qualified table, no tenants of that kind). Made once.
+     * The counters kept with each tenant's data, made once; null where the sequence counts in the application's
+     * table: not SYNC, no {@code MultiTenantConnectionProvider}, or a table qualified by a schema.
      */
     private synchronized @Nullable TenantCounters tenantCounters(String name, SequenceSettings settings,
             SequenceRegistry started) {
-        if (!countsWithTenants(settings, started.storeOf(name, settings), source)) {
+        SequenceStore store = started.storeOf(name, settings);
+        if (settings.strategy() != Strategy.SYNC || source.tenantConnections() == null
+                || !java.sql.Connection.class.equals(store.transactionType())
+                || !store.sqlTable().map(table -> table.name().indexOf('.') < 0).orElse(false)) {
             return null;
         }
         if (tenantCounters == null) {
-            @SuppressWarnings("unchecked")
-            MultiTenantConnectionProvider<Object> tenants =
-                    (MultiTenantConnectionProvider<Object>) source.tenantConnections();
-            String table = started.storeOf(name, settings).sqlTable().orElseThrow().name();
-            tenantCounters = new TenantCounters(tenants, table, started);
+            String table = store.sqlTable().orElseThrow().name();
+            tenantCounters = new TenantCounters(tenants(), table, started);
         }
         return tenantCounters;
     }
 
-    /**
-     * Whether a sequence's series count in seqgen's table of each tenant's own schema or database: a SYNC sequence,
-     * a {@code MultiTenantConnectionProvider}, and a table not qualified by a schema. No I/O.
-     */
-    static boolean countsWithTenants(SequenceSettings settings, SequenceStore store, RegistrySource source) {
-        return settings.strategy() == Strategy.SYNC && source.tenantConnections() != null
-                && java.sql.Connection.class.equals(store.transactionType())
-                && store.sqlTable().map(table -> table.name().indexOf('.') < 0).orElse(false);
+    @SuppressWarnings("unchecked")
+    private MultiTenantConnectionProvider<Object> tenants() {
+        return (MultiTenantConnectionProvider<Object>) source.tenantConnections();
     }
 
-    /** A tenant's schema or database has no seqgen table, where the tenant's SYNC counters live. */
     private static SeqgenMappingException noTenantTable(TenantCounters counters, Object tenant, String name,
             String where, RuntimeException unreadable, SequenceException cause) {
         String table = counters.table();
@@ -599,89 +489,67 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 cause);
     }
 
-    /** Moves a series' row above the numbers its rows hold in every table the sequence's series number. */
-    private void aboveExistingRows(SequenceRegistry counting, String name, SequenceSettings settings,
-            NumberSeries.Key key, SeriesTable opening) {
-        SequenceStore store = counting.storeOf(name, settings);
+    /**
+     * Moves a series' row ({@code key}) above the highest number of every table whose series has the opener's keys,
+     * or the sequence's own row above its formatted numbers' counters.
+     */
+    private void aboveTables(SequenceStore store, String name, SequenceSettings settings,
+            NumberSeries.@Nullable Key key, @Nullable SeriesTable opening) {
         if (!store.readsApplicationTables(source.platform())) {
             return;
         }
-        long highest = 0;
-        List<String> tables = new ArrayList<>();
-        for (SeriesTable user : seriesTables.getOrDefault(name, Map.of(opening.where(), opening)).values()) {
-            List<SequenceStore.Where> conditions = user.series() != null && user.series().sameKeysAs(opening.series())
-                    ? user.series().conditionsOf(key.values()) : null;
-            if (conditions != null && user.table() != null && user.column() != null) {
-                highest = Math.max(highest, highest(store, settings, key, user.table(), user.column(), conditions,
-                        user.pattern(), user.where()));
-                tables.add(user.table());
-            }
-        }
-        advanceAbove(store, SequenceRegistry.seriesRow(name, key.text()), highest, key,
-                String.join(", ", new LinkedHashSet<>(tables)));
-    }
-
-    /** Moves a sequence's own row above the counters its formatted numbers hold in every table it fills. */
-    private void aboveFormattedRows(SequenceRegistry started, String name, SequenceSettings settings) {
-        SequenceStore store = started.storeOf(name, settings);
-        if (!store.readsApplicationTables(source.platform())) {
-            return;
-        }
-        long highest = 0;
-        List<String> tables = new ArrayList<>();
-        for (SeriesTable user : seriesTables.getOrDefault(name, Map.of()).values()) {
-            if (user.series() == null && user.pattern() != null && user.table() != null && user.column() != null) {
-                highest = Math.max(highest, highest(store, settings, null, user.table(), user.column(), List.of(),
-                        user.pattern(), user.where()));
-                tables.add(user.table());
-            }
-        }
-        advanceAbove(store, name, highest, null, String.join(", ", new LinkedHashSet<>(tables)));
-    }
-
-    /** The highest number (or counter of a formatted one) of a series' rows, or of all rows, in one table. */
-    private long highest(SequenceStore store, SequenceSettings settings, NumberSeries.@Nullable Key key, String table,
-            String column, List<SequenceStore.Where> conditions, @Nullable NumberPattern pattern, String where) {
+        Object tenant = key == null ? null : key.schemaTenant();
         List<String> parts = key == null ? List.of() : key.parts();
-        return key != null && key.schemaTenant() != null
-                ? highestOfTenant(key.schemaTenant(), table, column, conditions,
-                        pattern == null ? null : text -> pattern.counterOf(text, parts), where)
-                : (pattern == null ? store.highestCounter(table, column, settings, conditions)
-                        : store.highestFormatted(table, column, conditions, text -> pattern.counterOf(text,
-                                parts))).orElse(0);
-    }
-
-    /** Moves a row forward above {@code highest}, the highest value its rows in {@code tables} hold, if below it. */
-    private static void advanceAbove(SequenceStore store, String row, long highest, NumberSeries.@Nullable Key key,
-            String tables) {
+        long highest = 0;
+        Set<String> tables = new LinkedHashSet<>();
+        Map<String, SeriesTable> none = opening == null ? Map.of() : Map.of(opening.where(), opening);
+        for (SeriesTable user : seriesTables.getOrDefault(name, none).values()) {
+            List<SequenceStore.Where> conditions = null;
+            if (key == null && user.series() == null && user.pattern() != null) {
+                conditions = List.of();
+            } else if (key != null && user.series() != null && user.series().sameKeysAs(opening.series())) {
+                conditions = user.series().conditionsOf(key.values());
+            }
+            if (conditions == null || user.table() == null || user.column() == null) {
+                continue;
+            }
+            NumberPattern pattern = user.pattern();
+            ToLongFunction<String> counterOf = pattern == null ? null : text -> pattern.counterOf(text, parts);
+            long inTable = tenant != null ? highestOfTenant(tenant, user, conditions, counterOf)
+                    : (counterOf == null ? store.highestCounter(user.table(), user.column(), settings, conditions)
+                            : store.highestFormatted(user.table(), user.column(), conditions, counterOf)).orElse(0);
+            highest = Math.max(highest, inTable);
+            tables.add(user.table());
+        }
+        String row = key == null ? name : SequenceRegistry.seriesRow(name, key.text());
         // Read first: the update waits for the row's lock, which this thread's own transaction may hold.
         if (highest > 0 && store.nextValue(row).orElse(Long.MIN_VALUE) <= highest
                 && store.advance(row, highest + 1)) {
             System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
                     "seqgen: moved " + (key == null ? "sequence" : "series") + " '" + row + "' forward to "
-                            + (highest + 1) + ", above the highest value of its rows already in table " + tables
-                            + " (" + highest + ")" + (key != null && key.schemaTenant() != null
-                                    ? " of tenant '" + key.schemaTenant() + "'" : ""));
+                            + (highest + 1) + ", above the highest value of its rows already in table "
+                            + String.join(", ", tables) + " (" + highest + ")"
+                            + (tenant != null ? " of tenant '" + tenant + "'" : ""));
         }
     }
 
     /** Reads the highest value of a tenant's rows on a connection of the tenant's, taken for the read alone. */
-    @SuppressWarnings("unchecked")
-    private long highestOfTenant(Object tenant, String table, String column, List<SequenceStore.Where> conditions,
-            @Nullable ToLongFunction<String> counterOf, String where) {
-        MultiTenantConnectionProvider<Object> tenants =
-                (MultiTenantConnectionProvider<Object>) source.tenantConnections();
+    private long highestOfTenant(Object tenant, SeriesTable user, List<SequenceStore.Where> conditions,
+            @Nullable ToLongFunction<String> counterOf) {
+        MultiTenantConnectionProvider<Object> tenants = tenants();
         try {
             java.sql.Connection connection = tenants.getConnection(tenant);
             try {
-                return ApplicationTables.highestInSeries(connection, table, column, conditions, counterOf);
+                return ApplicationTables.highestInSeries(connection, user.table(), user.column(), conditions,
+                        counterOf);
             } finally {
                 tenants.releaseConnection(tenant, connection);
             }
         } catch (java.sql.SQLException e) {
-            throw new SeqgenMappingException(where, "could not read the values of column " + column + " of table "
-                    + table + " of tenant '" + tenant + "' through the tenant's connection: " + e.getMessage(),
-                    "Check that the tenant's schema holds the table, and that its connection may read it", e);
+            throw new SeqgenMappingException(user.where(), "could not read the values of column " + user.column()
+                    + " of table " + user.table() + " of tenant '" + tenant + "' through the tenant's connection: "
+                    + e.getMessage(), "Check that the tenant's schema holds the table, and that its connection may"
+                    + " read it", e);
         }
     }
 

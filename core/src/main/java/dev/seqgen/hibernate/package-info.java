@@ -1,8 +1,7 @@
 /**
- * seqgen as a Hibernate 7 identifier generator: annotate an id (or a package, or an entity class) with
- * {@link dev.seqgen.hibernate.SeqgenGenerator} and its values come from a seqgen sequence of the strategy of
- * your choice. {@link dev.seqgen.hibernate.SeqgenHibernate} lists the Hibernate settings that say where the
- * {@link dev.seqgen.SequenceRegistry} comes from. Needs {@code hibernate-core} 7 on the classpath.
+ * seqgen's Hibernate 7 generators: {@link dev.seqgen.hibernate.SeqgenGenerator} for ids,
+ * {@link dev.seqgen.hibernate.SeqgenNumber} for business numbers; {@link dev.seqgen.hibernate.SeqgenHibernate}
+ * lists the settings. Needs {@code hibernate-core} 7.
  */
 @NullMarked
 package dev.seqgen.hibernate;
