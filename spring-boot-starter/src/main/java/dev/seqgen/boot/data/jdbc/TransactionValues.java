@@ -9,23 +9,20 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import javax.sql.DataSource;
-import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * SYNC values taken in the caller's Spring transaction, on its JDBC connection: a rollback undoes them with the
- * inserts, and values not used are given back before the commit, so committed values are gapless. One increment per
- * sequence for a counted {@code saveAll}, otherwise growing increments (1, 1, 2, 4, ..., at most
- * {@link #MAX_INCREMENT}). The blocks are a transaction resource, used by one thread at a time: no lock. See
+ * SYNC values taken on the caller's transaction's JDBC connection: a rollback undoes them, unused ones are given back
+ * before the commit. One increment per sequence for a counted {@code saveAll}, else growing increments (1, 1, 2, 4, ...,
+ * at most {@link #MAX_INCREMENT}). The blocks are a transaction resource, used by one thread at a time: no lock. See
  * docs/design.md#spring-data-jdbc-values.
  */
 final class TransactionValues {
 
     private static final System.Logger LOG = System.getLogger(TransactionValues.class.getName());
 
-    /** The largest increment taken at once for one transaction and sequence. */
     static final int MAX_INCREMENT = 1024;
 
     private final DataSource dataSource;
@@ -59,12 +56,6 @@ final class TransactionValues {
         }
     }
 
-    /** The values the current call is still expected to draw from the sequence, as a mutable counter, or null. */
-    private int @Nullable [] expected(String sequence) {
-        Map<String, int[]> expected = expectedDraws.get();
-        return expected == null ? null : expected.get(sequence);
-    }
-
     /** The next value of a SYNC sequence in the current transaction; refused outside one. */
     long next(Sequence sequence, ValueProperty property) {
         if (!TransactionSynchronizationManager.isActualTransactionActive()
@@ -78,7 +69,7 @@ final class TransactionValues {
         if (blocks == null) {
             blocks = new Blocks();
             TransactionSynchronizationManager.bindResource(this, blocks);
-            TransactionSynchronizationManager.registerSynchronization(new BlocksSynchronization(blocks));
+            TransactionSynchronizationManager.registerSynchronization(blocks);
         }
         return blocks.next(sequence);
     }
@@ -92,14 +83,18 @@ final class TransactionValues {
         }
     }
 
-    /** The values of one transaction, per sequence name. */
-    private final class Blocks {
+    /**
+     * The values of one transaction, per sequence name; gives the unused tails back before the commit and stays bound
+     * to its transaction only.
+     */
+    private final class Blocks implements TransactionSynchronization {
 
         private final Map<String, Block> bySequence = new HashMap<>();
 
         long next(Sequence sequence) {
             Block block = bySequence.get(sequence.name());
-            int[] expected = expected(sequence.name());
+            Map<String, int[]> draws = expectedDraws.get();
+            int[] expected = draws == null ? null : draws.get(sequence.name());
             if (block == null || block.isEmpty()) {
                 int taken = block == null ? 0 : block.taken;
                 int count = Math.max(Math.max(1, Math.min(taken, MAX_INCREMENT)), expected == null ? 0 : expected[0]);
@@ -122,13 +117,30 @@ final class TransactionValues {
             return block.take();
         }
 
-        void giveBack() {
+        @Override
+        public void suspend() {
+            TransactionSynchronizationManager.unbindResource(TransactionValues.this);
+        }
+
+        @Override
+        public void resume() {
+            TransactionSynchronizationManager.bindResource(TransactionValues.this, this);
+        }
+
+        @Override
+        public void beforeCommit(boolean readOnly) {
             for (Block block : bySequence.values()) {
                 if (!block.isEmpty()) {
                     block.giveBack();
                 }
             }
             bySequence.clear();
+        }
+
+        @Override
+        public void afterCompletion(int status) {
+            bySequence.clear();
+            TransactionSynchronizationManager.unbindResourceIfPossible(TransactionValues.this);
         }
     }
 
@@ -169,37 +181,6 @@ final class TransactionValues {
                 LOG.log(System.Logger.Level.WARNING, () -> "seqgen: sequence '" + sequence.name() + "': " + unused
                         + " value(s) taken in this transaction and not used could not be given back, and are a gap");
             }
-        }
-    }
-
-    /** Gives the tails back before the commit and keeps the blocks bound to their transaction only. */
-    private final class BlocksSynchronization implements TransactionSynchronization {
-
-        private final Blocks blocks;
-
-        BlocksSynchronization(Blocks blocks) {
-            this.blocks = blocks;
-        }
-
-        @Override
-        public void suspend() {
-            TransactionSynchronizationManager.unbindResource(TransactionValues.this);
-        }
-
-        @Override
-        public void resume() {
-            TransactionSynchronizationManager.bindResource(TransactionValues.this, blocks);
-        }
-
-        @Override
-        public void beforeCommit(boolean readOnly) {
-            blocks.giveBack();
-        }
-
-        @Override
-        public void afterCompletion(int status) {
-            blocks.bySequence.clear();
-            TransactionSynchronizationManager.unbindResourceIfPossible(TransactionValues.this);
         }
     }
 }
