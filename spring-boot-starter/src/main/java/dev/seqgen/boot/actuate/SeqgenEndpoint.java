@@ -34,6 +34,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 @Endpoint(id = "seqgen")
 public class SeqgenEndpoint {
 
+    /** The most series one page lists. */
     static final int SERIES_PAGE = 50;
 
     private final SequenceRegistry registry;

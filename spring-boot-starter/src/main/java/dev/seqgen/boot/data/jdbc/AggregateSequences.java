@@ -145,8 +145,8 @@ final class AggregateSequences {
     }
 
     /**
-     * Calls the handler with each property of the owner that embeds nothing, and with those of the objects it embeds
-     * at any depth (whose metadata prefixes column names as the inserts do), with the embedded properties leading there.
+     * Calls the handler with each property of the owner that is not embedded, and with those of the objects it embeds
+     * at any depth (their metadata prefixes column names as inserts do), with the embedded properties leading there.
      */
     private void forEachProperty(RelationalPersistentEntity<?> owner, List<RelationalPersistentProperty> embedding,
             BiConsumer<List<RelationalPersistentProperty>, RelationalPersistentProperty> handler) {

@@ -14,10 +14,8 @@ import org.springframework.data.relational.core.mapping.RelationalPersistentProp
 import org.springframework.data.relational.core.sql.IdentifierProcessing;
 
 /**
- * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the properties of the
- * entity whose values make the series key, checked when the entity's properties are resolved; read from each
- * entity at its save, where a key that cannot be made fails naming the aggregate, the property and the value. A key's
- * values give the conditions that select the rows of its series in each table numbered in it, for their adoption.
+ * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the entity's properties
+ * that make the key, checked at resolution, read at each save; a key's values select its series' rows for adoption.
  */
 final class AggregateSeries {
 
@@ -25,12 +23,7 @@ final class AggregateSeries {
     private record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
     }
 
-    /**
-     * A series key read from one entity.
-     *
-     * @param text the key, its parts joined by {@code /}
-     * @param values the properties' values the key was made of, in key order
-     */
+    /** A series key read from one entity: its parts joined by {@code /}, and the values they were made of. */
     record Key(String text, List<Object> values) {
     }
 
@@ -120,13 +113,8 @@ final class AggregateSeries {
                 throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name
                         + "' is null", "Give it a value before the save; nothing was written");
             }
-            String text;
-            SeriesPeriod period = part.period();
-            if (period == null) {
-                text = value instanceof Enum<?> constant ? constant.name() : value.toString();
-            } else {
-                text = period.keyPart(value);
-            }
+            String text = part.period() != null ? part.period().keyPart(value)
+                    : value instanceof Enum<?> constant ? constant.name() : value.toString();
             if (text.contains("/")) {
                 throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name
                         + "' is '" + text + "', and a part of a series key cannot hold '/'", "Change the value;"

@@ -14,15 +14,16 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * SYNC values taken on the caller's transaction's JDBC connection: a rollback undoes them, unused ones are given back
- * before the commit. One increment per sequence for a counted {@code saveAll}, else growing increments (1, 1, 2, 4, ...,
- * at most {@link #MAX_INCREMENT}). The blocks are a transaction resource, used by one thread at a time: no lock. See
- * docs/design.md#spring-data-jdbc-values.
+ * SYNC values taken on the JDBC connection of the caller's transaction: a rollback undoes them, unused ones are given
+ * back before the commit. One increment per sequence for a counted {@code saveAll}, else growing ones (1, 1, 2, 4,
+ * ..., at most {@link #MAX_INCREMENT}). The blocks are a transaction resource used by one thread at a time: no lock.
+ * See docs/design.md#spring-data-jdbc-values.
  */
 final class TransactionValues {
 
     private static final System.Logger LOG = System.getLogger(TransactionValues.class.getName());
 
+    /** The largest increment taken at once for one transaction and sequence. */
     static final int MAX_INCREMENT = 1024;
 
     private final DataSource dataSource;
