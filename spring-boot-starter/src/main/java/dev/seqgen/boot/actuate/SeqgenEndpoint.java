@@ -181,28 +181,12 @@ public class SeqgenEndpoint {
     }
 
     /**
-     * One sequence.
-     *
-     * @param strategy the strategy, as configured: {@code sync}, {@code async}, {@code batch} or {@code async-batch}
-     * @param kind {@code table} or {@code native-sequence} (its store's kind), or null if there is no such store
-     * @param inUse whether this JVM has used the sequence yet (only then it holds a block and has counters); a
-     *     sequence numbered only in series is never in use itself, its series are
-     * @param storeNextValue the store row's {@code next_value}, the next value no JVM has taken; null if the row
-     *     does not exist yet or could not be read
-     * @param storeError why the row could not be read, or null
-     * @param currentBlock the block this JVM is handing out values from, or null
-     * @param remaining values this JVM holds, including a prefetched block
-     * @param blockSize the size of the next block this JVM reserves
-     * @param refillPoint values left in the block when async-batch starts its background refill; 0 for the other
-     *     strategies and before first use
-     * @param highestReserved the highest value this JVM has reserved, or -1
-     * @param capacityUsed the share of the range used, 0 to 1: the larger of the store row's and this JVM's
-     * @param counters this JVM's counters, or null if the sequence is not in use
-     * @param settings the settings by {@link Setting} key, valued as in a properties file
-     * @param openSeries how many series of the sequence are open in this JVM (tenants' tables included); 0 for a
-     *     series itself
-     * @param seriesPage {@code {name}/{prefix}}, the path of the series pages, for a sequence numbered in series;
-     *     null otherwise
+     * One sequence, as docs/operations.md#endpoint shows it. {@code kind} is null when the registry has no store of
+     * its kind; {@code storeNextValue}, the next value no JVM has taken, is null when the row is missing or unread
+     * ({@code storeError} says why); {@code currentBlock}, {@code remaining}, {@code highestReserved} (-1 when
+     * none) and {@code counters} are this JVM's, null or empty unless {@code inUse}; {@code capacityUsed}, 0 to 1, is
+     * the larger of the row's and this JVM's; {@code settings} are keyed as {@link Setting}; {@code openSeries} counts
+     * tenants' tables too; {@code seriesPage}, {@code {name}/{prefix}}, is null unless numbered in series.
      */
     public record SequenceDescriptor(String strategy, @Nullable String kind, boolean inUse,
             @Nullable Long storeNextValue, @Nullable String storeError, @Nullable BlockDescriptor currentBlock,

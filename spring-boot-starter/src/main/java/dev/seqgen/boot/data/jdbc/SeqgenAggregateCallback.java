@@ -83,17 +83,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
 
     /** Runs an {@code insert} or {@code insertAll}: its aggregates are new, also those with an assigned id. */
     <T> T inserting(TransactionValues.Call<T> call) throws Throwable {
-        Boolean outer = inserting.get();
-        inserting.set(Boolean.TRUE);
-        try {
-            return call.run();
-        } finally {
-            if (outer == null) {
-                inserting.remove();
-            } else {
-                inserting.set(outer);
-            }
-        }
+        return TransactionValues.withValue(inserting, Boolean.TRUE, call);
     }
 
     /** Runs a saving call of the template; the thread's outermost drops marks of events whose callback never ran. */
@@ -133,17 +123,13 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
 
     /** Whether the type has seqgen values, all set without replacing the root (see {@link #mayReplaceRoot}). */
     boolean fillsInPlace(Class<?> type) {
-        Boolean known = inPlace.get(type);
-        if (known != null) {
-            return known;
-        }
-        List<ValueProperty> properties = sequences.properties(type);
-        List<HeldEntities> children = sequences.childrenWithValues(type);
-        boolean answer = !(properties.isEmpty() && children.isEmpty())
-                && properties.stream().noneMatch(p -> mayReplaceRoot(p.embedding(), p.property()))
-                && children.stream().noneMatch(c -> mayReplaceRoot(c.embedding(), c.property()));
-        inPlace.put(type, answer);
-        return answer;
+        return inPlace.computeIfAbsent(type, key -> {
+            List<ValueProperty> properties = sequences.properties(type);
+            List<HeldEntities> children = sequences.childrenWithValues(type);
+            return !(properties.isEmpty() && children.isEmpty())
+                    && properties.stream().noneMatch(p -> mayReplaceRoot(p.embedding(), p.property()))
+                    && children.stream().noneMatch(c -> mayReplaceRoot(c.embedding(), c.property()));
+        });
     }
 
     /** Whether setting the property may replace the root: it and every embedded property above it are immutable. */

@@ -42,17 +42,22 @@ final class TransactionValues {
 
     /** Runs a call during which an increment of a sequence takes at least the values still expected of it. */
     <T> T withExpectedDraws(Map<String, Integer> draws, Call<T> call) throws Throwable {
-        Map<String, int[]> outer = expectedDraws.get();
         Map<String, int[]> expected = new HashMap<>();
         draws.forEach((sequence, count) -> expected.put(sequence, new int[] {count}));
-        expectedDraws.set(expected);
+        return withValue(expectedDraws, expected, call);
+    }
+
+    /** Runs a call with the thread-local set to the value, then restores the one it had. */
+    static <V, T> T withValue(ThreadLocal<V> local, V value, Call<T> call) throws Throwable {
+        V outer = local.get();
+        local.set(value);
         try {
             return call.run();
         } finally {
             if (outer == null) {
-                expectedDraws.remove();
+                local.remove();
             } else {
-                expectedDraws.set(outer);
+                local.set(outer);
             }
         }
     }
