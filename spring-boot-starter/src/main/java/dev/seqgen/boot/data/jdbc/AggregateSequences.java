@@ -90,40 +90,32 @@ final class AggregateSequences {
 
     /** The seqgen properties of an entity type, resolved and checked on first use. */
     List<ValueProperty> properties(Class<?> type) {
-        List<ValueProperty> known = byType.get(type);
-        if (known != null) {
-            return known;
-        }
-        RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
-        List<ValueProperty> found = new ArrayList<>();
-        forEachProperty(entity, List.of(), (embedding, property) -> {
-            SeqgenValue annotation = property.findAnnotation(SeqgenValue.class);
-            if (annotation != null) {
-                found.add(resolve(entity, embedding, property, annotation));
-            }
+        return byType.computeIfAbsent(type, key -> {
+            RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
+            List<ValueProperty> found = new ArrayList<>();
+            forEachProperty(entity, List.of(), (embedding, property) -> {
+                SeqgenValue annotation = property.findAnnotation(SeqgenValue.class);
+                if (annotation != null) {
+                    found.add(resolve(entity, embedding, property, annotation));
+                }
+            });
+            found.forEach(property -> bySequence.computeIfAbsent(property.sequence(),
+                    name -> new CopyOnWriteArrayList<>()).add(property));
+            return List.copyOf(found);
         });
-        List<ValueProperty> resolved = List.copyOf(found);
-        for (ValueProperty property : resolved) {
-            bySequence.computeIfAbsent(property.sequence(), key -> new CopyOnWriteArrayList<>()).add(property);
-        }
-        byType.putIfAbsent(type, resolved);
-        return byType.get(type);
     }
 
     /** The properties of a type (and its embedded objects) holding entities with seqgen properties at any depth. */
     List<HeldEntities> childrenWithValues(Class<?> type) {
-        List<HeldEntities> known = children.get(type);
-        if (known != null) {
-            return known;
-        }
-        List<HeldEntities> found = new ArrayList<>();
-        forEachProperty(mappingContext.getRequiredPersistentEntity(type), List.of(), (embedding, property) -> {
-            if (property.isEntity() && reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
-                found.add(new HeldEntities(embedding, property));
-            }
+        return children.computeIfAbsent(type, key -> {
+            List<HeldEntities> found = new ArrayList<>();
+            forEachProperty(mappingContext.getRequiredPersistentEntity(type), List.of(), (embedding, property) -> {
+                if (property.isEntity() && reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
+                    found.add(new HeldEntities(embedding, property));
+                }
+            });
+            return List.copyOf(found);
         });
-        children.putIfAbsent(type, List.copyOf(found));
-        return children.get(type);
     }
 
     /** Whether the entity type or an entity it holds has seqgen properties; {@code visiting} ends a cycle. */
@@ -179,7 +171,6 @@ final class AggregateSequences {
                     "Give the aggregate a single Long or Integer @SeqgenValue id, or assign the composite id in the"
                             + " application");
         }
-
         Class<?> type = property.getType();
         boolean intValue = type == Integer.class || type == int.class;
         if (!intValue && type != Long.class && type != long.class) {
