@@ -88,7 +88,7 @@ final class AggregateSequences {
         }
     }
 
-    /** The seqgen properties of an entity type, resolved and checked on first use. */
+    /** Resolved and checked on first use. */
     List<ValueProperty> properties(Class<?> type) {
         return byType.computeIfAbsent(type, key -> {
             RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);

@@ -29,15 +29,7 @@ final class AggregateSeries {
 
     /** Whether another property's keys name the same series (same parts, same periods in the same places). */
     boolean sameKeysAs(AggregateSeries other) {
-        if (other.parts.size() != parts.size()) {
-            return false;
-        }
-        for (int i = 0; i < parts.size(); i++) {
-            if (other.parts.get(i).period() != parts.get(i).period()) {
-                return false;
-            }
-        }
-        return true;
+        return other.parts.stream().map(Part::period).toList().equals(parts.stream().map(Part::period).toList());
     }
 
     /** The conditions, one per part, that select a series' rows in this table, from its key's values. */

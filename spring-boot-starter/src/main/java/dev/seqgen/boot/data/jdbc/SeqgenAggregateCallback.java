@@ -47,7 +47,6 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         this.transactionValues = transactionValues;
     }
 
-    /** The start-up check of every persistent entity known now. */
     void checkAll() {
         sequences.checkAll();
     }
