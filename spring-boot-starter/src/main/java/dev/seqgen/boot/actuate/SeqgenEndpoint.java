@@ -9,7 +9,6 @@ import dev.seqgen.Setting;
 import dev.seqgen.spi.SequenceStore;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -21,6 +20,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -87,8 +87,8 @@ public class SeqgenEndpoint {
     }
 
     /**
-     * Lists a page of the series of a sequence open in this JVM whose key starts with
-     * the prefix (its parts as path segments; {@code *} for every key); page from 0, 0 when not given.
+     * Lists a page of the series of a sequence open in this JVM whose key starts with the prefix (its parts as path
+     * segments; {@code *} for every key); page from 0, 0 when not given.
      */
     @ReadOperation
     public SeriesPage series(@Selector String name, @Selector(match = Selector.Match.ALL_REMAINING) String[] prefix,
@@ -115,10 +115,7 @@ public class SeqgenEndpoint {
 
     /** The application's registry, then those of tenants' own tables. */
     private List<SequenceRegistry> seriesHolders() {
-        List<SequenceRegistry> holders = new ArrayList<>();
-        holders.add(registry);
-        holders.addAll(mappedSeries.registries());
-        return holders;
+        return Stream.concat(Stream.of(registry), mappedSeries.registries().stream()).toList();
     }
 
     /** Settings: the open sequence's, else the entity mappings', an open series', or the registry's for the name. */

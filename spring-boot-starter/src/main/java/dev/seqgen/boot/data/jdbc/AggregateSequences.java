@@ -309,19 +309,18 @@ final class AggregateSequences {
     }
 
     private synchronized Sequence open(ValueProperty property) {
-        Sequence sequence = open.get(property.sequence());
-        if (sequence != null) {
-            return sequence;
-        }
         String name = property.sequence();
-        try {
-            registry.createSequence(name, property.settings());
-            startAboveExistingRows(name, property.settings());
-            sequence = registry.sequence(name, property.settings());
-        } catch (SequenceException e) {
-            throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
+        Sequence sequence = open.get(name);
+        if (sequence == null) {
+            try {
+                registry.createSequence(name, property.settings());
+                startAboveExistingRows(name, property.settings());
+                sequence = registry.sequence(name, property.settings());
+            } catch (SequenceException e) {
+                throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
+            }
+            open.put(name, sequence);
         }
-        open.put(name, sequence);
         return sequence;
     }
 
@@ -345,8 +344,6 @@ final class AggregateSequences {
 
     private void startAboveExistingRows(String name, SequenceSettings settings) {
         SequenceStore store = registry.storeOf(name, settings);
-        long highest = 0;
-        String highestTable = null;
         Map<String, ValueProperty> columns = new LinkedHashMap<>();
         for (ValueProperty user : bySequence.getOrDefault(name, List.of())) {
             columns.putIfAbsent(user.table() + "." + user.column(), user);
@@ -360,6 +357,8 @@ final class AggregateSequences {
                     + ".initial-value above them before the row is created, or keep the rows in that database");
             return;
         }
+        long highest = 0;
+        String highestTable = null;
         for (ValueProperty user : columns.values()) {
             long counter;
             try {
