@@ -16,11 +16,12 @@ import org.springframework.data.relational.core.sql.IdentifierProcessing;
 /**
  * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the entity's properties
  * that make the key, checked at resolution, read at each save; a key's values select its series' rows for adoption.
+ * {@code where} names the property in messages.
  */
-final class AggregateSeries {
+record AggregateSeries(List<Part> parts, String where) {
 
     /** One property of the key: its value, or the period of its date (null for the value). */
-    private record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
+    record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
     }
 
     /** A series key read from one entity: its parts joined by {@code /}, and the values they were made of. */
@@ -42,14 +43,6 @@ final class AggregateSeries {
                     : new Where(part.column(), value instanceof Enum<?> constant ? constant.name() : value, null));
         }
         return conditions;
-    }
-
-    private final List<Part> parts;
-    private final String where;
-
-    private AggregateSeries(List<Part> parts, String where) {
-        this.parts = List.copyOf(parts);
-        this.where = where;
     }
 
     /** The series of a property, or null when {@code seriesBy} names none; checked. */
@@ -91,7 +84,7 @@ final class AggregateSeries {
             }
             parts.add(new Part(property, property.getColumnName().toSql(identifiers), kind));
         }
-        return new AggregateSeries(parts, where);
+        return new AggregateSeries(List.copyOf(parts), where);
     }
 
     /** The key of an entity's series; refused naming the property and value if a part cannot be made. */

@@ -206,9 +206,12 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
 
     /** Gives the property its next value if {@link #takesValue}; returns the entity or what replaced it. */
     private Object fill(Object entity, ValueProperty property, boolean keepValue) {
-        return takesValue(entity, property, keepValue)
-                ? set(entity, property.embedding(), 0, property.property(), property.box(next(property, entity)))
-                : entity;
+        if (!takesValue(entity, property, keepValue)) {
+            return entity;
+        }
+        Sequence sequence = sequences.sequence(property, entity);
+        long value = property.sync() ? transactionValues.next(sequence, property) : sequence.next();
+        return set(entity, property.embedding(), 0, property.property(), property.box(value));
     }
 
     /** Whether no embedded object on the path is null and, if {@code keepValue}, the property holds no value. */
@@ -258,10 +261,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
             replaced |= after != entity;
             filled.add(after);
         }
-        if (!replaced) {
-            return entities;
-        }
-        return entities instanceof Set ? new LinkedHashSet<>(filled) : filled;
+        return !replaced ? entities : entities instanceof Set ? new LinkedHashSet<>(filled) : filled;
     }
 
     private Map<?, ?> fillMap(Map<?, ?> entities) {
@@ -277,10 +277,5 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
 
     private PersistentPropertyAccessor<Object> accessor(Object bean) {
         return mappingContext.getRequiredPersistentEntity(bean.getClass()).getPropertyAccessor(bean);
-    }
-
-    private long next(ValueProperty property, Object entity) {
-        Sequence sequence = sequences.sequence(property, entity);
-        return property.sync() ? transactionValues.next(sequence, property) : sequence.next();
     }
 }
