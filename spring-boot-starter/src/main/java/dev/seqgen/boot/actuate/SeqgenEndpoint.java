@@ -161,10 +161,8 @@ public class SeqgenEndpoint {
         SequenceStats stats = sequence.stats();
         BlockDescriptor block = stats.blockFirst() < 0 ? null
                 : new BlockDescriptor(stats.blockFirst(), stats.blockEnd() - 1);
-        double capacityUsed = stats.capacityUsed();
-        if (storeNextValue != null) {
-            capacityUsed = Math.max(capacityUsed, settings.capacityUsedBelow(storeNextValue));
-        }
+        double capacityUsed = storeNextValue == null ? stats.capacityUsed()
+                : Math.max(stats.capacityUsed(), settings.capacityUsedBelow(storeNextValue));
         return new SequenceDescriptor(strategy, kind, true, storeNextValue, storeError, block, stats.remaining(),
                 stats.blockSize(), stats.refillPoint(), stats.highestReserved(), capacityUsed,
                 new CountersDescriptor(stats.issued(), stats.reservations(), stats.reservationFailures(),
