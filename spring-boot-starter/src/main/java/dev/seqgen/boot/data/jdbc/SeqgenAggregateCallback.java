@@ -59,11 +59,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
                 continue;
             }
             List<ValueProperty> properties = sequences.properties(aggregate.getClass());
-            if (properties.stream().noneMatch(ValueProperty::sync)) {
-                continue;
-            }
-            RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(aggregate.getClass());
-            if (!inserted && !isNew(entity, aggregate)) {
+            if (properties.stream().noneMatch(ValueProperty::sync) || !inserted
+                    && !isNew(mappingContext.getRequiredPersistentEntity(aggregate.getClass()), aggregate)) {
                 continue;
             }
             for (ValueProperty property : properties) {
