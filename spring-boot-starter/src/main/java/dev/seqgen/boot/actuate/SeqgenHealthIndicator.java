@@ -23,42 +23,21 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * The health of seqgen: whether the store answers, and whether a sequence is running out of values. For every
- * sequence in use or configured by name it reports the row's {@code next_value} and the share of the range used (the
- * larger of the row's and this JVM's reservations). The status is {@code DOWN} when the store fails or the row of a
- * sequence in use is gone; {@link #WARNING} when a sequence has used more than the threshold of its range (raise the
- * maximum or plan a new sequence); {@code UP} otherwise. Series are reported per sequence under {@code series}: how
- * many are open in this JVM and how many are above the threshold by this JVM's reservations (rows not read); a
- * warning names the first {@value #NAMED_SERIES} of each sequence, most used first, and counts the others.
- *
- * <p>{@code WARNING} is a custom status: HTTP 200, and left out of the aggregate status until added to
- * {@code management.endpoint.health.status.order} (e.g. {@code down,out-of-service,warning,up,unknown}).
- *
- * <p>The rows read serve every check of the next {@link #STORE_READ_TIME_TO_LIVE}; a check never waits for another
- * check's read: a probe answers at once with the previous rows while the store is busy.
+ * The health of seqgen: per sequence in use or configured, the row's {@code next_value} and the share of its range
+ * used; per sequence numbered in series, the series open and those above the threshold (by this JVM's reservations).
+ * {@code DOWN} when the store fails or a used sequence's row is gone, {@link #WARNING} (HTTP 200, add it to
+ * {@code management.endpoint.health.status.order}) above the threshold, {@code UP} otherwise. Rows read serve the
+ * checks of the next {@link #STORE_READ_TIME_TO_LIVE}; a check never waits for another check's read.
  */
 public class SeqgenHealthIndicator extends AbstractHealthIndicator {
 
     /** The name of the threshold in error messages; the starter prefixes it with {@code seqgen.health.}. */
     public static final String THRESHOLD_SETTING = "capacity-warning-threshold";
 
-
-    /*
-     * One check at a time reads the store (a read queues behind reservations on the dedicated connection; probes
-     * must not pile up there). readLock is taken with tryLock: the holder reads and publishes an immutable StoreRows
-     * through the volatile field; others use the last rows, and wait only when none cover their sequences.
-     */
-
     /** How long the rows read from the store answer health checks before the next check reads them again. */
     public static final Duration STORE_READ_TIME_TO_LIVE = Duration.ofSeconds(2);
 
-    private final Ticker ticker;
-
-    private final ReentrantLock readLock = new ReentrantLock();
-
-    private volatile @Nullable StoreRows lastRead;
-
-    /** How many series near exhaustion the warnings name per sequence; the others are counted. */
+    /** How many series near exhaustion the warnings name per sequence, most used first; the others are counted. */
     public static final int NAMED_SERIES = 10;
 
     /** A sequence has used more than the warning threshold of its range. */
@@ -66,35 +45,29 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
             "A sequence has used more than the warning threshold of its range");
 
     private final SequenceRegistry registry;
-
     private final Set<String> configuredSequences;
-
     private final double capacityWarningThreshold;
+    private final Ticker ticker;
+    /*
+     * One check at a time reads the store (a read queues behind reservations on the dedicated connection; probes
+     * must not pile up there). readLock is taken with tryLock: the holder reads and publishes an immutable StoreRows
+     * through the volatile field; others use the last rows, and wait only when none cover their sequences.
+     */
+    private final ReentrantLock readLock = new ReentrantLock();
+    private volatile @Nullable StoreRows lastRead;
 
     /**
-     * Creates the indicator.
+     * Creates the indicator checking the registry's sequences and the configured ones even before use.
      *
-     * @param registry the registry whose sequences to check
-     * @param configuredSequences names of sequences to check even before they are used
-     * @param capacityWarningThreshold share of a sequence's range above which the status is {@link #WARNING},
-     *     greater than 0 and at most 1
-     * @throws SequenceConfigurationException naming {@code capacity-warning-threshold} if the threshold is out of
-     *     range
+     * @param capacityWarningThreshold share of a range above which the status is {@link #WARNING}, in (0, 1]
+     * @throws SequenceConfigurationException naming {@code capacity-warning-threshold} if it is out of range
      */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold) {
         this(registry, configuredSequences, capacityWarningThreshold, Ticker.systemTicker());
     }
 
-    /**
-     * Creates the indicator as {@link #SeqgenHealthIndicator(SequenceRegistry, Collection, double)} does, with the
-     * clock of {@link #STORE_READ_TIME_TO_LIVE}.
-     *
-     * @param registry the registry whose sequences to check
-     * @param configuredSequences names of sequences to check even before they are used
-     * @param capacityWarningThreshold the share of a range above which the status is {@link #WARNING}, in (0, 1]
-     * @param ticker the clock
-     */
+    /** As {@link #SeqgenHealthIndicator(SequenceRegistry, Collection, double)}, with the rows' clock. */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold, Ticker ticker) {
         super("seqgen health check failed");
@@ -111,7 +84,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         SequenceStore store = registry.store();
-        Map<String, @Nullable Sequence> known = KnownSequences.known(registry, configuredSequences);
+        Map<String, @Nullable Sequence> known = SeqgenEndpoint.known(registry, configuredSequences);
         StoreRows rows = storeRows(known.keySet());
         Map<String, Object> sequences = new LinkedHashMap<>();
         List<String> missingRows = new ArrayList<>();

@@ -117,7 +117,7 @@ class DocumentationTest {
             "DependsOnDatabaseInitialization", "DriverManager", "EntityManagerFactory", "ExecuteBatchDml", "Future",
             "GeneratedValue",
             "GenerationType", "HibernatePropertiesCustomizer", "Id", "IllegalArgumentException",
-            "IllegalStateException", "InsertCoordinatorStandard", "Integer", "Integrator", "Internal",
+            "IllegalStateException", "InsertCoordinatorStandard", "Integer", "Integrator", "Interceptor", "Internal",
             "MariaDbDialect", "MySqlDialect",
             "JdbcAbortedException", "JdbcSqlException", "JdbcTest", "LocalDate", "LocalDateTime", "Long",
             "MappedSuperclass", "MeterRegistry",

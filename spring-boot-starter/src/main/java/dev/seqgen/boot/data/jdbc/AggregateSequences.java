@@ -1,5 +1,6 @@
 package dev.seqgen.boot.data.jdbc;
 
+import dev.seqgen.CounterKind;
 import dev.seqgen.SeqgenValue;
 import dev.seqgen.Sequence;
 import dev.seqgen.SequenceException;
@@ -17,13 +18,16 @@ import java.sql.DatabaseMetaData;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.mapping.PropertyHandler;
@@ -36,10 +40,9 @@ import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
 
 /**
- * The {@link SeqgenValue} properties of Spring Data JDBC's persistent entities and their sequences: resolved once per
- * entity type (every type known at start-up by {@link #checkAll()}), checked, and each sequence opened at its first
- * value above the values its tables already hold (see docs/design.md#adoption). Openings are serialised by this
- * object's lock; an open sequence is read without it.
+ * The {@link SeqgenValue} properties of persistent entities, resolved and checked once per type, and their sequences,
+ * each opened above the values its tables hold (docs/design.md#adoption). Openings hold this object's lock; reads of
+ * an open sequence do not.
  */
 final class AggregateSequences {
 
@@ -51,10 +54,7 @@ final class AggregateSequences {
     private final Map<Class<?>, List<ValueProperty>> byType = new ConcurrentHashMap<>();
     /** Every property resolved so far, per sequence name: the tables adoption reads. */
     private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
-    /**
-     * The plain sequences opened, by name. Series are asked of the registry on each use
-     * ({@link SequenceRegistry#seriesIfOpen}), so memory follows the series in use and idle ones can be released.
-     */
+    /** The plain sequences opened; series are asked of the registry at each use, so idle ones can be released. */
     private final Map<String, Sequence> open = new ConcurrentHashMap<>();
     private final Map<Class<?>, List<HeldEntities>> children = new ConcurrentHashMap<>();
     private final DataSource dataSource;
@@ -88,35 +88,34 @@ final class AggregateSequences {
         }
     }
 
-    /** The seqgen properties of an entity type, resolved and checked on first use. */
+    /** Resolved and checked on first use. */
     List<ValueProperty> properties(Class<?> type) {
-        List<ValueProperty> known = byType.get(type);
-        if (known != null) {
-            return known;
-        }
-        List<ValueProperty> resolved = resolve(mappingContext.getRequiredPersistentEntity(type));
-        for (ValueProperty property : resolved) {
-            bySequence.computeIfAbsent(property.sequence(), key -> new java.util.concurrent.CopyOnWriteArrayList<>())
-                    .add(property);
-        }
-        byType.putIfAbsent(type, resolved);
-        return byType.get(type);
+        return byType.computeIfAbsent(type, key -> {
+            RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
+            List<ValueProperty> found = new ArrayList<>();
+            forEachProperty(entity, List.of(), (embedding, property) -> {
+                SeqgenValue annotation = property.findAnnotation(SeqgenValue.class);
+                if (annotation != null) {
+                    found.add(resolve(entity, embedding, property, annotation));
+                }
+            });
+            found.forEach(property -> bySequence.computeIfAbsent(property.sequence(),
+                    name -> new CopyOnWriteArrayList<>()).add(property));
+            return List.copyOf(found);
+        });
     }
 
     /** The properties of a type (and its embedded objects) holding entities with seqgen properties at any depth. */
     List<HeldEntities> childrenWithValues(Class<?> type) {
-        List<HeldEntities> known = children.get(type);
-        if (known != null) {
-            return known;
-        }
-        List<HeldEntities> found = new ArrayList<>();
-        forEachEntityProperty(mappingContext.getRequiredPersistentEntity(type), List.of(), (embedding, property) -> {
-            if (reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
-                found.add(new HeldEntities(embedding, property));
-            }
+        return children.computeIfAbsent(type, key -> {
+            List<HeldEntities> found = new ArrayList<>();
+            forEachProperty(mappingContext.getRequiredPersistentEntity(type), List.of(), (embedding, property) -> {
+                if (property.isEntity() && reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
+                    found.add(new HeldEntities(embedding, property));
+                }
+            });
+            return List.copyOf(found);
         });
-        children.putIfAbsent(type, List.copyOf(found));
-        return children.get(type);
     }
 
     /** Whether the entity type or an entity it holds has seqgen properties; {@code visiting} ends a cycle. */
@@ -132,78 +131,27 @@ final class AggregateSequences {
             return true;
         }
         boolean[] reaches = { false };
-        forEachEntityProperty(entity, List.of(), (embedding, property) ->
-                reaches[0] = reaches[0] || reachesValues(property.getActualType(), visiting));
+        forEachProperty(entity, List.of(), (embedding, property) -> reaches[0] = reaches[0]
+                || property.isEntity() && reachesValues(property.getActualType(), visiting));
         return reaches[0];
     }
 
     /**
-     * Calls the handler with each property of the owner that holds entities, and with each of the objects it embeds
-     * (at any depth), with the embedded properties that lead to it.
+     * Calls the handler with each property of the owner that is not embedded, and with those of the objects it embeds
+     * at any depth (their metadata prefixes column names as inserts do), with the embedded properties leading there.
      */
-    private void forEachEntityProperty(RelationalPersistentEntity<?> owner, List<RelationalPersistentProperty> embedding,
+    private void forEachProperty(RelationalPersistentEntity<?> owner, List<RelationalPersistentProperty> embedding,
             BiConsumer<List<RelationalPersistentProperty>, RelationalPersistentProperty> handler) {
         owner.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
-            if (property.isEmbedded()) {
-                RelationalPersistentEntity<?> embedded = mappingContext.getPersistentEntity(property);
-                if (embedded != null) {
-                    forEachEntityProperty(embedded, append(embedding, property), handler);
-                }
-            } else if (property.isEntity()) {
+            if (!property.isEmbedded()) {
                 handler.accept(embedding, property);
-            }
-        });
-    }
-
-    private static List<RelationalPersistentProperty> append(List<RelationalPersistentProperty> embedding,
-            RelationalPersistentProperty property) {
-        List<RelationalPersistentProperty> path = new ArrayList<>(embedding);
-        path.add(property);
-        return List.copyOf(path);
-    }
-
-    private List<ValueProperty> resolve(RelationalPersistentEntity<?> entity) {
-        List<ValueProperty> properties = new ArrayList<>();
-        collect(entity, entity, List.of(), properties);
-        return List.copyOf(properties);
-    }
-
-    /**
-     * Collects the {@link SeqgenValue} properties of an owner (the entity or an embedded object, whose metadata
-     * prefixes column names as the inserts do) and of what it embeds; a value inside a composite id is refused.
-     */
-    private void collect(RelationalPersistentEntity<?> entity, RelationalPersistentEntity<?> owner,
-            List<RelationalPersistentProperty> embedding, List<ValueProperty> found) {
-        owner.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
-            if (property.isEmbedded()) {
-                RelationalPersistentEntity<?> embedded = mappingContext.getPersistentEntity(property);
-                if (embedded == null) {
-                    return;
-                }
-                int before = found.size();
-                collect(entity, embedded, append(embedding, property), found);
-                if (found.size() > before && property.isIdProperty()) {
-                    throw new SeqgenAggregateException(found.get(before).where(), "the property is part of a"
-                            + " composite id (@Id @Embedded), which Spring Data JDBC calls new only while the whole"
-                            + " id is null, so seqgen would never set it", "Give the aggregate a single Long or"
-                            + " Integer @SeqgenValue id, or assign the composite id in the application");
-                }
                 return;
             }
-            SeqgenValue annotation = property.findAnnotation(SeqgenValue.class);
-            if (annotation != null) {
-                found.add(resolve(entity, embedding, property, annotation));
+            RelationalPersistentEntity<?> embedded = mappingContext.getPersistentEntity(property);
+            if (embedded != null) {
+                forEachProperty(embedded, Stream.concat(embedding.stream(), Stream.of(property)).toList(), handler);
             }
         });
-    }
-
-    /** The property's path from its entity through the embedded objects, as in {@code numbering.number}. */
-    private static String path(List<RelationalPersistentProperty> embedding, RelationalPersistentProperty property) {
-        StringBuilder path = new StringBuilder();
-        for (RelationalPersistentProperty embedded : embedding) {
-            path.append(embedded.getName()).append('.');
-        }
-        return path.append(property.getName()).toString();
     }
 
     private ValueProperty resolve(RelationalPersistentEntity<?> entity, List<RelationalPersistentProperty> embedding,
@@ -213,9 +161,16 @@ final class AggregateSequences {
         String column = property.getColumnName().getReference().toLowerCase(Locale.ROOT);
         String sequence = !annotation.sequence().isBlank() ? annotation.sequence().trim()
                 : id ? table : table + "_" + column;
+        String path = Stream.concat(embedding.stream(), Stream.of(property))
+                .map(RelationalPersistentProperty::getName).collect(Collectors.joining("."));
         String where = "aggregate " + entity.getType().getName() + ", " + (id ? "id property" : "property") + " '"
-                + path(embedding, property) + "', sequence '" + sequence + "'";
-
+                + path + "', sequence '" + sequence + "'";
+        if (embedding.stream().anyMatch(RelationalPersistentProperty::isIdProperty)) {
+            throw new SeqgenAggregateException(where, "the property is part of a composite id (@Id @Embedded), which"
+                    + " Spring Data JDBC calls new only while the whole id is null, so seqgen would never set it",
+                    "Give the aggregate a single Long or Integer @SeqgenValue id, or assign the composite id in the"
+                            + " application");
+        }
         Class<?> type = property.getType();
         boolean intValue = type == Integer.class || type == int.class;
         if (!intValue && type != Long.class && type != long.class) {
@@ -245,8 +200,7 @@ final class AggregateSequences {
                         + "strategy to keep the code's SYNC; or, if giving up gapless numbers is meant, set "
                         + key + "allow-weaker-strategy=true");
             }
-            // declared, so that whoever opens or creates the sequence first (the starter's warm-up of the configured
-            // sequences, before any save) does it with these settings
+            // declared, so that whoever opens or creates it first (the warm-up, before any save) uses these settings
             registry.declare(sequence, settings);
             for (ValueProperty other : bySequence.getOrDefault(sequence, List.of())) {
                 SequenceRegistry.requireSameSettings(sequence, other.settings(), settings);
@@ -255,7 +209,7 @@ final class AggregateSequences {
                 requireConnectionTransactions(sequence, settings, where);
             }
             AggregateSeries series = AggregateSeries.of(annotation.seriesBy(), entity, identifiers, where);
-            if (series != null && settings.kind() != dev.seqgen.CounterKind.TABLE) {
+            if (series != null && settings.kind() != CounterKind.TABLE) {
                 throw new SeqgenAggregateException(where, "a sequence numbered in series needs a row of seqgen's"
                         + " table for each series, and the sequence's kind is " + settings.kind().externalName(),
                         "Count it in the table: seqgen.sequences." + sequence + ".kind=table");
@@ -298,17 +252,12 @@ final class AggregateSequences {
         }
     }
 
-    /** The open sequence of a property, opened (row created and adopted) at the first call. */
-    Sequence sequence(ValueProperty property) {
-        Sequence sequence = open.get(property.sequence());
-        return sequence != null ? sequence : open(property);
-    }
-
-    /** The property's sequence, or the entity's series of it (opened and adopted at first use). */
+    /** The property's sequence, or the entity's series of it, opened (row created and adopted) at first use. */
     Sequence sequence(ValueProperty property, Object entity) {
         AggregateSeries series = property.series();
         if (series == null) {
-            return sequence(property);
+            Sequence sequence = open.get(property.sequence());
+            return sequence != null ? sequence : open(property);
         }
         AggregateSeries.Key key = series.keyOf(entity, mappingContext.getRequiredPersistentEntity(entity.getClass()),
                 property.sequence());
@@ -336,7 +285,7 @@ final class AggregateSequences {
             SequenceStore store = registry.storeOf(name, settings);
             String platform = platform();
             if (platform == null || store.readsApplicationTables(platform)) {
-                // Every table numbered in this sequence's series, whichever aggregate comes first.
+                // every table numbered in this sequence's series, whichever aggregate comes first
                 long highest = 0;
                 Set<String> tables = new LinkedHashSet<>();
                 for (ValueProperty user : bySequence.getOrDefault(name, List.of(property))) {
@@ -353,28 +302,25 @@ final class AggregateSequences {
                             + String.join(", ", tables) + " (" + above + ")");
                 }
             }
-            sequence = registry.series(name, key.text(), settings);
+            return registry.series(name, key.text(), settings);
         } catch (SequenceException e) {
             throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
         }
-        return sequence;
     }
 
     private synchronized Sequence open(ValueProperty property) {
-        Sequence sequence = open.get(property.sequence());
-        if (sequence != null) {
-            return sequence;
-        }
         String name = property.sequence();
-        SequenceSettings settings = property.settings();
-        try {
-            registry.createSequence(name, settings);
-            startAboveExistingRows(name, settings);
-            sequence = registry.sequence(name, settings);
-        } catch (SequenceException e) {
-            throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
+        Sequence sequence = open.get(name);
+        if (sequence == null) {
+            try {
+                registry.createSequence(name, property.settings());
+                startAboveExistingRows(name, property.settings());
+                sequence = registry.sequence(name, property.settings());
+            } catch (SequenceException e) {
+                throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
+            }
+            open.put(name, sequence);
         }
-        open.put(name, sequence);
         return sequence;
     }
 
@@ -398,8 +344,6 @@ final class AggregateSequences {
 
     private void startAboveExistingRows(String name, SequenceSettings settings) {
         SequenceStore store = registry.storeOf(name, settings);
-        long highest = 0;
-        String highestTable = null;
         Map<String, ValueProperty> columns = new LinkedHashMap<>();
         for (ValueProperty user : bySequence.getOrDefault(name, List.of())) {
             columns.putIfAbsent(user.table() + "." + user.column(), user);
@@ -413,6 +357,8 @@ final class AggregateSequences {
                     + ".initial-value above them before the row is created, or keep the rows in that database");
             return;
         }
+        long highest = 0;
+        String highestTable = null;
         for (ValueProperty user : columns.values()) {
             long counter;
             try {

@@ -14,37 +14,23 @@ import org.springframework.data.relational.core.mapping.RelationalPersistentProp
 import org.springframework.data.relational.core.sql.IdentifierProcessing;
 
 /**
- * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the properties of the
- * entity whose values make the series key, checked when the entity's properties are resolved; read from each
- * entity at its save, where a key that cannot be made fails naming the aggregate, the property and the value. A key's
- * values give the conditions that select the rows of its series in each table numbered in it, for their adoption.
+ * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the entity's properties
+ * that make the key, checked at resolution, read at each save; a key's values select its series' rows for adoption.
+ * {@code where} names the property in messages.
  */
-final class AggregateSeries {
+record AggregateSeries(List<Part> parts, String where) {
 
     /** One property of the key: its value, or the period of its date (null for the value). */
-    private record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
+    record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
     }
 
-    /**
-     * A series key read from one entity.
-     *
-     * @param text the key, its parts joined by {@code /}
-     * @param values the properties' values the key was made of, in key order
-     */
+    /** A series key read from one entity: its parts joined by {@code /}, and the values they were made of. */
     record Key(String text, List<Object> values) {
     }
 
     /** Whether another property's keys name the same series (same parts, same periods in the same places). */
     boolean sameKeysAs(AggregateSeries other) {
-        if (other.parts.size() != parts.size()) {
-            return false;
-        }
-        for (int i = 0; i < parts.size(); i++) {
-            if (other.parts.get(i).period() != parts.get(i).period()) {
-                return false;
-            }
-        }
-        return true;
+        return other.parts.stream().map(Part::period).toList().equals(parts.stream().map(Part::period).toList());
     }
 
     /** The conditions, one per part, that select a series' rows in this table, from its key's values. */
@@ -57,14 +43,6 @@ final class AggregateSeries {
                     : new Where(part.column(), value instanceof Enum<?> constant ? constant.name() : value, null));
         }
         return conditions;
-    }
-
-    private final List<Part> parts;
-    private final String where;
-
-    private AggregateSeries(List<Part> parts, String where) {
-        this.parts = List.copyOf(parts);
-        this.where = where;
     }
 
     /** The series of a property, or null when {@code seriesBy} names none; checked. */
@@ -106,7 +84,7 @@ final class AggregateSeries {
             }
             parts.add(new Part(property, property.getColumnName().toSql(identifiers), kind));
         }
-        return new AggregateSeries(parts, where);
+        return new AggregateSeries(List.copyOf(parts), where);
     }
 
     /** The key of an entity's series; refused naming the property and value if a part cannot be made. */
@@ -120,13 +98,8 @@ final class AggregateSeries {
                 throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name
                         + "' is null", "Give it a value before the save; nothing was written");
             }
-            String text;
-            SeriesPeriod period = part.period();
-            if (period == null) {
-                text = value instanceof Enum<?> constant ? constant.name() : value.toString();
-            } else {
-                text = period.keyPart(value);
-            }
+            String text = part.period() != null ? part.period().keyPart(value)
+                    : value instanceof Enum<?> constant ? constant.name() : value.toString();
             if (text.contains("/")) {
                 throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name
                         + "' is '" + text + "', and a part of a series key cannot hold '/'", "Change the value;"

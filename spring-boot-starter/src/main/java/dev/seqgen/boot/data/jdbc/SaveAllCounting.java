@@ -11,13 +11,15 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
 
 /**
- * Wraps the {@link JdbcAggregateTemplate} beans in a class-based proxy (the bean keeps its type) that tells seqgen
- * what a call will do: how many SYNC values a {@code saveAll} or {@code insertAll} will draw (one increment per
- * sequence then takes them all), that {@code insert}/{@code insertAll} aggregates are new even with an id, and when a
- * saving call ends. It only counts, no I/O: a wrong count costs increments, never values. Why the template: see
- * docs/design.md#spring-data-jdbc-values.
+ * Wraps the {@link JdbcAggregateTemplate} beans in a class-based proxy that tells seqgen what a call will do: how many
+ * SYNC values a {@code saveAll} or {@code insertAll} will draw (one increment per sequence then takes them all), that
+ * {@code insert}/{@code insertAll} aggregates are new even with an id, and when a saving call ends. It only counts, no
+ * I/O: a wrong count costs increments, never values. See docs/design.md#spring-data-jdbc-values.
  */
 final class SaveAllCounting implements BeanPostProcessor {
+
+    /** The template's other methods that convert aggregates for saving. */
+    private static final Set<String> SAVING = Set.of("save", "update", "updateAll", "upsert");
 
     private final ObjectProvider<SeqgenAggregateCallback> callback;
 
@@ -32,45 +34,29 @@ final class SaveAllCounting implements BeanPostProcessor {
         }
         ProxyFactory proxy = new ProxyFactory(bean);
         proxy.setProxyTargetClass(true);
-        proxy.addAdvice(new Interceptor(callback));
+        proxy.addAdvice((MethodInterceptor) this::invoke);
         return proxy.getProxy(bean.getClass().getClassLoader());
     }
 
-    /**
-     * Counts the SYNC values of {@code saveAll(Iterable)} and {@code insertAll(Iterable)} calls, and bounds every
-     * saving call (SeqgenAggregateCallback.saving).
-     */
-    private static final class Interceptor implements MethodInterceptor {
-
-        /** The other methods of the template that convert aggregates for saving. */
-        private static final Set<String> SAVING = Set.of("save", "update", "updateAll", "upsert");
-
-        private final ObjectProvider<SeqgenAggregateCallback> callback;
-
-        Interceptor(ObjectProvider<SeqgenAggregateCallback> callback) {
-            this.callback = callback;
+    /** Counts the SYNC values of {@code saveAll} and {@code insertAll}, and bounds every saving call. */
+    private @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+        String method = invocation.getMethod().getName();
+        boolean insert = method.equals("insert") || method.equals("insertAll");
+        boolean batch = method.equals("saveAll") || method.equals("insertAll");
+        boolean save = insert || batch || SAVING.contains(method);
+        Object[] arguments = invocation.getArguments();
+        SeqgenAggregateCallback counting = callback.getIfAvailable();
+        if (counting == null || !save || arguments.length != 1) {
+            return invocation.proceed();
         }
-
-        @Override
-        public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-            String method = invocation.getMethod().getName();
-            boolean insert = method.equals("insert") || method.equals("insertAll");
-            boolean batch = method.equals("saveAll") || method.equals("insertAll");
-            boolean save = insert || batch || SAVING.contains(method);
-            Object[] arguments = invocation.getArguments();
-            SeqgenAggregateCallback counting = callback.getIfAvailable();
-            if (counting == null || !save || arguments.length != 1) {
-                return invocation.proceed();
+        TransactionValues.Call<@Nullable Object> call = () -> counting.saving(invocation::proceed);
+        if (batch && arguments[0] instanceof Iterable<?> aggregates) {
+            Map<String, Integer> draws = counting.syncDraws(aggregates, insert);
+            if (!draws.isEmpty()) {
+                TransactionValues.Call<@Nullable Object> counted = call;
+                call = () -> counting.withExpectedDraws(draws, counted);
             }
-            TransactionValues.Call<@Nullable Object> call = () -> counting.saving(invocation::proceed);
-            if (batch && arguments[0] instanceof Iterable<?> aggregates) {
-                Map<String, Integer> draws = counting.syncDraws(aggregates, insert);
-                if (!draws.isEmpty()) {
-                    TransactionValues.Call<@Nullable Object> counted = call;
-                    call = () -> counting.withExpectedDraws(draws, counted);
-                }
-            }
-            return insert ? counting.inserting(call) : call.run();
         }
+        return insert ? counting.inserting(call) : call.run();
     }
 }

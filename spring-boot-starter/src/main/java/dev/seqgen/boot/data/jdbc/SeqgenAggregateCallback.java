@@ -13,20 +13,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.Ordered;
 import org.springframework.data.mapping.PersistentPropertyAccessor;
 import org.springframework.data.relational.core.mapping.RelationalMappingContext;
 import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
 import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
-import org.springframework.core.Ordered;
 import org.springframework.data.relational.core.mapping.event.BeforeConvertCallback;
 import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent;
 
 /**
- * Fills the {@link dev.seqgen.SeqgenValue} properties of an aggregate before Spring Data JDBC converts it into its
- * inserts: those of a new root (its id when it has none, every other annotated property), and those that hold no
- * value in the entities below its root, which every save inserts again. A root that can be filled in place is
- * filled at its {@link BeforeConvertEvent} instead, so the event's listeners see the values. Why this callback, and
- * the event and embedded paths: see docs/design.md#spring-data-jdbc-values.
+ * Fills the {@link dev.seqgen.SeqgenValue} properties of a new root (its id only when it has none) and the empty ones
+ * of the entities below it (inserted again at every save) before conversion; a root fillable in place is filled at its
+ * {@link BeforeConvertEvent} instead, for the event's listeners. See docs/design.md#spring-data-jdbc-values.
  */
 final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Ordered {
 
@@ -49,7 +47,6 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         this.transactionValues = transactionValues;
     }
 
-    /** Resolves and checks every persistent entity known now; the start-up check. */
     void checkAll() {
         sequences.checkAll();
     }
@@ -62,11 +59,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
                 continue;
             }
             List<ValueProperty> properties = sequences.properties(aggregate.getClass());
-            if (properties.stream().noneMatch(ValueProperty::sync)) {
-                continue;
-            }
-            RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(aggregate.getClass());
-            if (!inserted && !isNew(entity, aggregate)) {
+            if (properties.stream().noneMatch(ValueProperty::sync) || !inserted
+                    && !isNew(mappingContext.getRequiredPersistentEntity(aggregate.getClass()), aggregate)) {
                 continue;
             }
             for (ValueProperty property : properties) {
@@ -85,17 +79,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
 
     /** Runs an {@code insert} or {@code insertAll}: its aggregates are new, also those with an assigned id. */
     <T> T inserting(TransactionValues.Call<T> call) throws Throwable {
-        Boolean outer = inserting.get();
-        inserting.set(Boolean.TRUE);
-        try {
-            return call.run();
-        } finally {
-            if (outer == null) {
-                inserting.remove();
-            } else {
-                inserting.set(outer);
-            }
-        }
+        return TransactionValues.withValue(inserting, Boolean.TRUE, call);
     }
 
     /** Runs a saving call of the template; the thread's outermost drops marks of events whose callback never ran. */
@@ -130,32 +114,21 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
             marks = new IdentityHashMap<>();
             filledByEvent.set(marks);
         }
-        // fillsInPlace makes a replacement impossible; should one happen, the callback returns it all the same
         marks.put(aggregate, filled);
     }
 
-    /**
-     * Whether values of this type are set without replacing the root: no property on the path to a value or to held
-     * entities is immutable all the way up. False for types without seqgen values.
-     */
+    /** Whether the type has seqgen values, all set without replacing the root (see {@link #mayReplaceRoot}). */
     boolean fillsInPlace(Class<?> type) {
-        Boolean known = inPlace.get(type);
-        if (known != null) {
-            return known;
-        }
-        List<ValueProperty> properties = sequences.properties(type);
-        List<HeldEntities> children = sequences.childrenWithValues(type);
-        boolean answer = !(properties.isEmpty() && children.isEmpty())
-                && properties.stream().noneMatch(p -> mayReplaceRoot(p.embedding(), p.property()))
-                && children.stream().noneMatch(c -> mayReplaceRoot(c.embedding(), c.property()));
-        inPlace.put(type, answer);
-        return answer;
+        return inPlace.computeIfAbsent(type, key -> {
+            List<ValueProperty> properties = sequences.properties(type);
+            List<HeldEntities> children = sequences.childrenWithValues(type);
+            return !(properties.isEmpty() && children.isEmpty())
+                    && properties.stream().noneMatch(p -> mayReplaceRoot(p.embedding(), p.property()))
+                    && children.stream().noneMatch(c -> mayReplaceRoot(c.embedding(), c.property()));
+        });
     }
 
-    /**
-     * Whether setting the property (of the object the embedded properties lead to) may replace the root: it is
-     * immutable, and so is every embedded property above it. Entities and containers below it are assumed replaced.
-     */
+    /** Whether setting the property may replace the root: it and every embedded property above it are immutable. */
     private static boolean mayReplaceRoot(List<RelationalPersistentProperty> embedding,
             RelationalPersistentProperty property) {
         boolean replaced = property.isImmutable();
@@ -195,8 +168,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         Object filled = aggregate;
         if (isNew) {
             for (ValueProperty property : properties) {
-                // an id the application assigned (an aggregate new by its version or Persistable) is kept
-                filled = fill(filled, property, property.id());
+                filled = fill(filled, property, property.id()); // an id assigned by the application is kept
             }
         }
         return fillChildren(filled, children);
@@ -212,10 +184,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return fillChildren(filled, sequences.childrenWithValues(type));
     }
 
-    /**
-     * Fills the entities the properties of the entity hold: one, a collection or a map's values; a new container if
-     * one changed. Returns the entity, a new one where a wither replaced it.
-     */
+    /** Fills the entities the properties hold (one, a collection, a map's values); returns the entity or its copy. */
     private Object fillChildren(Object entity, List<HeldEntities> children) {
         Object filled = entity;
         for (HeldEntities child : children) {
@@ -232,20 +201,24 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return filled;
     }
 
-    /**
-     * Gives the property its next value unless an embedded object on its path is null (the value would be stored
-     * nowhere) or it holds one and {@code keepValue}. Returns the entity, or what a wither replaced it with.
-     */
+    /** Gives the property its next value if {@link #takesValue}; returns the entity or what replaced it. */
     private Object fill(Object entity, ValueProperty property, boolean keepValue) {
-        return takesValue(entity, property, keepValue)
-                ? set(entity, property.embedding(), 0, property.property(), property.box(next(property, entity)))
-                : entity;
+        if (!takesValue(entity, property, keepValue)) {
+            return entity;
+        }
+        Sequence sequence = sequences.sequence(property, entity);
+        long value = property.sync() ? transactionValues.next(sequence, property) : sequence.next();
+        return set(entity, property.embedding(), 0, property.property(), property.box(value));
     }
 
-    /** Whether {@link #fill} gives the property of the entity a value. */
+    /** Whether no embedded object on the path is null and, if {@code keepValue}, the property holds no value. */
     private boolean takesValue(Object entity, ValueProperty property, boolean keepValue) {
         Object holder = holder(entity, property.embedding());
-        return holder != null && !(keepValue && hasValue(accessor(holder).getProperty(property.property())));
+        if (holder == null || !keepValue) {
+            return holder != null;
+        }
+        Object value = accessor(holder).getProperty(property.property());
+        return value == null || ((Number) value).longValue() == 0;
     }
 
     /** The object the embedded properties lead to from the entity: itself when there are none; null if one is null. */
@@ -260,10 +233,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return holder;
     }
 
-    /**
-     * Sets the property of the object the embedded properties lead to, from this depth of them on; returns the object
-     * at this depth, or the one that replaced it.
-     */
+    /** Sets the property at the end of the embedded path from this depth on; returns the object or its replacement. */
     private Object set(Object object, List<RelationalPersistentProperty> embedding, int depth,
             RelationalPersistentProperty property, @Nullable Object value) {
         PersistentPropertyAccessor<Object> accessor = accessor(object);
@@ -279,7 +249,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return accessor.getBean();
     }
 
-    /** The collection itself when its entities were filled in place; else a new one of the same kind. */
+    /** The collection itself when its entities were filled in place, else a new one of the same kind. */
     private Collection<?> fillCollection(Collection<?> entities) {
         List<Object> filled = new ArrayList<>(entities.size());
         boolean replaced = false;
@@ -288,10 +258,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
             replaced |= after != entity;
             filled.add(after);
         }
-        if (!replaced) {
-            return entities;
-        }
-        return entities instanceof Set ? new LinkedHashSet<>(filled) : filled;
+        return !replaced ? entities : entities instanceof Set ? new LinkedHashSet<>(filled) : filled;
     }
 
     private Map<?, ?> fillMap(Map<?, ?> entities) {
@@ -305,17 +272,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return replaced ? filled : entities;
     }
 
-    /** An accessor of an entity or of an object it embeds. */
     private PersistentPropertyAccessor<Object> accessor(Object bean) {
         return mappingContext.getRequiredPersistentEntity(bean.getClass()).getPropertyAccessor(bean);
-    }
-
-    private long next(ValueProperty property, Object entity) {
-        Sequence sequence = sequences.sequence(property, entity);
-        return property.sync() ? transactionValues.next(sequence, property) : sequence.next();
-    }
-
-    private static boolean hasValue(@Nullable Object value) {
-        return value != null && ((Number) value).longValue() != 0;
     }
 }

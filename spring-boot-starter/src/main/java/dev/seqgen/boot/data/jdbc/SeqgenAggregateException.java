@@ -2,10 +2,7 @@ package dev.seqgen.boot.data.jdbc;
 
 import org.jspecify.annotations.Nullable;
 
-/**
- * A {@link dev.seqgen.SeqgenValue} property seqgen cannot serve, or a value it could not give: the message names
- * the aggregate, the property and the sequence, what is wrong and what to change.
- */
+/** A {@link dev.seqgen.SeqgenValue} property seqgen cannot serve or value it could not give: where, problem, action. */
 final class SeqgenAggregateException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;

@@ -8,14 +8,13 @@ import org.springframework.core.Ordered;
 import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent;
 
 /**
- * Gives an aggregate its {@link dev.seqgen.SeqgenValue} values at its {@link BeforeConvertEvent}, before every other
- * listener of the event, when they can be set in place (see {@link SeqgenAggregateCallback}): a listener that copies
- * a new root's id into a child sees the id. Aggregates seqgen must replace get their values in the callback.
+ * Gives an aggregate fillable in place its {@link dev.seqgen.SeqgenValue} values at its {@link BeforeConvertEvent},
+ * before every other listener, so that one copying a new root's id into a child sees it.
  */
 final class SeqgenBeforeConvertListener implements SmartApplicationListener {
 
     private final ObjectProvider<SeqgenAggregateCallback> callback;
-    /** The callback, looked up at the first event rather than when the listener is created (no early start-up). */
+    /** Looked up at the first event, not at creation, so that the callback does not start early. */
     private volatile @Nullable SeqgenAggregateCallback resolved;
 
     SeqgenBeforeConvertListener(ObjectProvider<SeqgenAggregateCallback> callback) {

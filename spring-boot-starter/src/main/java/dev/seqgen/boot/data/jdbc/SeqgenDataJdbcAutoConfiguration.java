@@ -19,13 +19,9 @@ import org.springframework.data.relational.core.mapping.RelationalMappingContext
 import org.springframework.data.relational.core.mapping.event.BeforeConvertCallback;
 
 /**
- * Auto-configuration of seqgen for Spring Data JDBC: gives each new aggregate its {@link dev.seqgen.SeqgenValue} id
- * and numbers from the {@link SequenceRegistry} of {@link SeqgenAutoConfiguration}, through a
- * {@link BeforeConvertCallback} (and at the {@code BeforeConvertEvent}, before the application's listeners, where the
- * values can be set in place); SYNC values in the caller's transaction on the {@link DataSource}'s connection, one
- * increment per sequence for each {@code saveAll}. Active when Spring Data JDBC's mapping context, a single
- * {@code DataSource} and seqgen's registry are beans; once every singleton has started, every known entity's
- * annotated properties are checked, failing the start-up naming the one at fault. See
+ * Auto-configuration of seqgen for Spring Data JDBC: gives new aggregates their {@link dev.seqgen.SeqgenValue} ids and
+ * numbers, when a mapping context, a single {@link DataSource} and seqgen's registry are beans; checks every known
+ * entity once the singletons have started, failing the start-up naming the property at fault. See
  * {@code docs/spring-data-jdbc.md}.
  */
 @AutoConfiguration(after = SeqgenAutoConfiguration.class,
@@ -44,20 +40,18 @@ public final class SeqgenDataJdbcAutoConfiguration {
                 new AggregateSequences(registry, mappingContext, dialect, dataSource), new TransactionValues(dataSource));
     }
 
-    /** Fills aggregates that can be filled in place at their BeforeConvertEvent, before the application's listeners. */
     @Bean
     @ConditionalOnMissingBean
     SeqgenBeforeConvertListener seqgenBeforeConvertListener(ObjectProvider<SeqgenAggregateCallback> callback) {
         return new SeqgenBeforeConvertListener(callback);
     }
 
-    /** Counts the SYNC values of each saveAll and insertAll, so that one increment per sequence takes them. */
     @Bean
     static BeanPostProcessor seqgenSaveAllCounting(ObjectProvider<SeqgenAggregateCallback> callback) {
         return new SaveAllCounting(callback);
     }
 
-    /** Checks every persistent entity's seqgen properties once the repositories (and their entities) exist. */
+    /** Checks every persistent entity once the repositories (and their entities) exist. */
     @Bean
     static SmartInitializingSingleton seqgenAggregateChecks(ObjectProvider<SeqgenAggregateCallback> callback) {
         return () -> callback.ifAvailable(SeqgenAggregateCallback::checkAll);

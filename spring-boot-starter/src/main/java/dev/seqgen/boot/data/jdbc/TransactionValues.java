@@ -9,17 +9,15 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import javax.sql.DataSource;
-import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * SYNC values taken in the caller's Spring transaction, on its JDBC connection: a rollback undoes them with the
- * inserts, and values not used are given back before the commit, so committed values are gapless. One increment per
- * sequence for a counted {@code saveAll}, otherwise growing increments (1, 1, 2, 4, ..., at most
- * {@link #MAX_INCREMENT}). The blocks are a transaction resource, used by one thread at a time: no lock. See
- * docs/design.md#spring-data-jdbc-values.
+ * SYNC values taken on the JDBC connection of the caller's transaction: a rollback undoes them, unused ones are given
+ * back before the commit. One increment per sequence for a counted {@code saveAll}, else growing ones (1, 1, 2, 4,
+ * ..., at most {@link #MAX_INCREMENT}). The blocks are a transaction resource used by one thread at a time: no lock.
+ * See docs/design.md#spring-data-jdbc-values.
  */
 final class TransactionValues {
 
@@ -44,25 +42,24 @@ final class TransactionValues {
 
     /** Runs a call during which an increment of a sequence takes at least the values still expected of it. */
     <T> T withExpectedDraws(Map<String, Integer> draws, Call<T> call) throws Throwable {
-        Map<String, int[]> outer = expectedDraws.get();
         Map<String, int[]> expected = new HashMap<>();
         draws.forEach((sequence, count) -> expected.put(sequence, new int[] {count}));
-        expectedDraws.set(expected);
+        return withValue(expectedDraws, expected, call);
+    }
+
+    /** Runs a call with the thread-local set to the value, then restores the one it had. */
+    static <V, T> T withValue(ThreadLocal<V> local, V value, Call<T> call) throws Throwable {
+        V outer = local.get();
+        local.set(value);
         try {
             return call.run();
         } finally {
             if (outer == null) {
-                expectedDraws.remove();
+                local.remove();
             } else {
-                expectedDraws.set(outer);
+                local.set(outer);
             }
         }
-    }
-
-    /** The values the current call is still expected to draw from the sequence, as a mutable counter, or null. */
-    private int @Nullable [] expected(String sequence) {
-        Map<String, int[]> expected = expectedDraws.get();
-        return expected == null ? null : expected.get(sequence);
     }
 
     /** The next value of a SYNC sequence in the current transaction; refused outside one. */
@@ -78,7 +75,7 @@ final class TransactionValues {
         if (blocks == null) {
             blocks = new Blocks();
             TransactionSynchronizationManager.bindResource(this, blocks);
-            TransactionSynchronizationManager.registerSynchronization(new BlocksSynchronization(blocks));
+            TransactionSynchronizationManager.registerSynchronization(blocks);
         }
         return blocks.next(sequence);
     }
@@ -92,14 +89,18 @@ final class TransactionValues {
         }
     }
 
-    /** The values of one transaction, per sequence name. */
-    private final class Blocks {
+    /**
+     * The values of one transaction, per sequence name; gives the unused tails back before the commit and stays bound
+     * to its transaction only.
+     */
+    private final class Blocks implements TransactionSynchronization {
 
         private final Map<String, Block> bySequence = new HashMap<>();
 
         long next(Sequence sequence) {
             Block block = bySequence.get(sequence.name());
-            int[] expected = expected(sequence.name());
+            Map<String, int[]> draws = expectedDraws.get();
+            int[] expected = draws == null ? null : draws.get(sequence.name());
             if (block == null || block.isEmpty()) {
                 int taken = block == null ? 0 : block.taken;
                 int count = Math.max(Math.max(1, Math.min(taken, MAX_INCREMENT)), expected == null ? 0 : expected[0]);
@@ -122,13 +123,30 @@ final class TransactionValues {
             return block.take();
         }
 
-        void giveBack() {
+        @Override
+        public void suspend() {
+            TransactionSynchronizationManager.unbindResource(TransactionValues.this);
+        }
+
+        @Override
+        public void resume() {
+            TransactionSynchronizationManager.bindResource(TransactionValues.this, this);
+        }
+
+        @Override
+        public void beforeCommit(boolean readOnly) {
             for (Block block : bySequence.values()) {
                 if (!block.isEmpty()) {
                     block.giveBack();
                 }
             }
             bySequence.clear();
+        }
+
+        @Override
+        public void afterCompletion(int status) {
+            bySequence.clear();
+            TransactionSynchronizationManager.unbindResourceIfPossible(TransactionValues.this);
         }
     }
 
@@ -169,37 +187,6 @@ final class TransactionValues {
                 LOG.log(System.Logger.Level.WARNING, () -> "seqgen: sequence '" + sequence.name() + "': " + unused
                         + " value(s) taken in this transaction and not used could not be given back, and are a gap");
             }
-        }
-    }
-
-    /** Gives the tails back before the commit and keeps the blocks bound to their transaction only. */
-    private final class BlocksSynchronization implements TransactionSynchronization {
-
-        private final Blocks blocks;
-
-        BlocksSynchronization(Blocks blocks) {
-            this.blocks = blocks;
-        }
-
-        @Override
-        public void suspend() {
-            TransactionSynchronizationManager.unbindResource(TransactionValues.this);
-        }
-
-        @Override
-        public void resume() {
-            TransactionSynchronizationManager.bindResource(TransactionValues.this, blocks);
-        }
-
-        @Override
-        public void beforeCommit(boolean readOnly) {
-            blocks.giveBack();
-        }
-
-        @Override
-        public void afterCompletion(int status) {
-            blocks.bySequence.clear();
-            TransactionSynchronizationManager.unbindResourceIfPossible(TransactionValues.this);
         }
     }
 }
