@@ -132,7 +132,7 @@ public final class SequenceRegistry implements AutoCloseable {
                 set.forEach((setting, source) -> values.add(source + "=" + setting.valueIn(settings)));
             } else {
                 for (Setting setting : Setting.values()) {
-                    if (ownValue(setting, settings)) {
+                    if (!settings.derived(setting) && !setting.valueIn(settings).equals(setting.valueIn(defaults))) {
                         values.add(setting.key() + "=" + setting.valueIn(settings));
                     }
                 }
@@ -141,14 +141,6 @@ public final class SequenceRegistry implements AutoCloseable {
             text.add(name + " (" + (values.isEmpty() ? "nothing set" : String.join(", ", values)) + ")");
         });
         return text.toString();
-    }
-
-    /** Whether the value differs from the default and is not derived from another setting. */
-    private boolean ownValue(Setting setting, SequenceSettings settings) {
-        boolean derived = setting == Setting.LOW_WATERMARK && !settings.lowWatermarkSet()
-                || setting == Setting.ADAPTIVE_ENABLED && !settings.adaptiveSet()
-                || setting == Setting.KIND && !settings.kindSet();
-        return !derived && !setting.valueIn(settings).equals(setting.valueIn(defaults));
     }
 
     /** {@return a builder for a registry over {@code store}, its primary store} */
