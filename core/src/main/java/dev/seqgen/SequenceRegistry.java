@@ -32,6 +32,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -97,14 +99,13 @@ public final class SequenceRegistry implements AutoCloseable {
         this.defaults = builder.defaults;
         this.perSequence = Map.copyOf(builder.perSequence);
         this.sources = Map.copyOf(builder.sources);
-        this.ownedExecutor = builder.executor == null ? Executors.newCachedThreadPool(new RefillThreads()) : null;
+        this.ownedExecutor = builder.executor == null ? Executors.newCachedThreadPool(daemonThreads("seqgen-refill-", new AtomicInteger())) : null;
         this.executor = builder.executor == null ? ownedExecutor : builder.executor;
         this.ticker = builder.ticker;
         this.metrics = builder.metrics;
         this.seriesIdleTimeout = builder.seriesIdleTimeout;
         LOG.log(System.Logger.Level.INFO, () -> "seqgen registry on the " + store.name() + " store " + store
-                + (stores.size() > 1 ? " and " + stores.values().stream().filter(other -> other != store)
-                        .map(Object::toString).collect(java.util.stream.Collectors.joining(" and ")) : "")
+                + stores().stream().skip(1).map(other -> " and " + other).collect(Collectors.joining())
                 + "; defaults: " + describeDefaults(defaults)
                 + (perSequence.isEmpty() ? "" : "; per sequence: " + describePerSequence()));
     }
@@ -173,7 +174,8 @@ public final class SequenceRegistry implements AutoCloseable {
             Identifiers.requireSequenceName(name);
             lifecycle.readLock().lock();
             try {
-                sequence = sequences.computeIfAbsent(name, key -> create(key, settings));
+                sequence = sequences.computeIfAbsent(name,
+                        key -> Sequences.create(key, settings, newRow(key, settings), ticker, executor, metrics));
             } finally {
                 lifecycle.readLock().unlock();
             }
@@ -299,14 +301,6 @@ public final class SequenceRegistry implements AutoCloseable {
         return open;
     }
 
-    private int openSeriesCount(String name) {
-        int count = 0;
-        for (SeriesSequence series : seriesInMap(name)) {
-            count += series.released() ? 0 : 1;
-        }
-        return count;
-    }
-
     /** Those being released included; for statistics. */
     private List<SeriesSequence> seriesInMap(String name) {
         String prefix = name + SERIES_SEPARATOR;
@@ -388,14 +382,10 @@ public final class SequenceRegistry implements AutoCloseable {
             try {
                 return Sequences.closeAndReport(open);
             } finally {
+                // The group exists: openNewSeries made it before the series.
                 SeriesGroup group = seriesGroups.get(series.sequenceName());
-                if (group != null) {
-                    synchronized (group) {
-                        group.retire(open.stats());
-                        series.clear();
-                        sequences.remove(series.name(), series);
-                    }
-                } else {
+                synchronized (group) {
+                    group.retire(open.stats());
                     series.clear();
                     sequences.remove(series.name(), series);
                 }
@@ -452,18 +442,22 @@ public final class SequenceRegistry implements AutoCloseable {
     /** The one daemon thread of the JVM that releases idle series, for every registry. */
     private static final class IdleSeriesThread {
 
-        static final ScheduledThreadPoolExecutor EXECUTOR = executor();
+        static final ScheduledThreadPoolExecutor EXECUTOR =
+                new ScheduledThreadPoolExecutor(1, daemonThreads("seqgen-series-idle", null));
 
-        private static ScheduledThreadPoolExecutor executor() {
-            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
-                Thread thread = new Thread(task, "seqgen-series-idle");
-                thread.setDaemon(true);
-                return thread;
-            });
+        static {
             // A cancelled sweep leaves the queue at once, and its registry with it.
-            executor.setRemoveOnCancelPolicy(true);
-            return executor;
+            EXECUTOR.setRemoveOnCancelPolicy(true);
         }
+    }
+
+    /** Names the threads {@code name}, or {@code name} and a count. */
+    private static ThreadFactory daemonThreads(String name, @Nullable AtomicInteger count) {
+        return task -> {
+            Thread thread = new Thread(task, count == null ? name : name + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     private void releaseIdleSeriesQuietly() {
@@ -487,7 +481,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** A series needs a row of seqgen's table. */
     private SequenceStore requireSeriesStore(String name, SequenceSettings settings) {
-        SequenceStore served = storeFor(name, settings);
+        SequenceStore served = storeOf(name, settings);
         if (served.kind() != CounterKind.TABLE) {
             throw new SequenceConfigurationException("sequences." + name + ".kind", served.kind().externalName(),
                     "table for a sequence numbered in series (each series is a row of seqgen's table)");
@@ -496,11 +490,7 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private Sequence openNewSeries(String name, String row, SequenceSettings settings) {
-        if (closed) {
-            throw closedError(row);
-        }
-        SequenceStore served = storeFor(row, settings);
-        createRowOnce(row, settings, served);
+        SequenceStore served = newRow(row, settings);
         SeriesGroup group = seriesGroups.computeIfAbsent(name, ignored -> seriesGroup(name, settings, served));
         // Metrics are per sequence, not per series: a tag per tenant or year would be unbounded.
         Sequence sequence = Sequences.create(row, settings, served, ticker, executor,
@@ -515,7 +505,7 @@ public final class SequenceRegistry implements AutoCloseable {
         SeriesGroup group = new SeriesGroup(name, settings, () -> seriesInMap(name));
         try {
             group.tracker(GuardedMetricsTracker.guard(metrics.create(group.view(), served)));
-            metrics.series(name, () -> openSeriesCount(name));
+            metrics.series(name, () -> (int) seriesInMap(name).stream().filter(series -> !series.released()).count());
         } catch (RuntimeException e) {
             // A metrics failure never fails a value.
             LOG.log(System.Logger.Level.WARNING, "seqgen: the metrics of the series of sequence '" + name
@@ -557,7 +547,7 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public void createSequence(String name, SequenceSettings settings) {
         Identifiers.requireSequenceName(name);
-        createRowOnce(name, Objects.requireNonNull(settings, "settings"), storeFor(name, settings));
+        createRowOnce(name, Objects.requireNonNull(settings, "settings"), storeOf(name, settings));
     }
 
     /** {@link #createSequence(String, SequenceSettings)} with the declared, else the configured, settings. */
@@ -591,16 +581,20 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /** The store of the settings' kind; unset: the primary store, or for SYNC the table store if there is one. */
-    private SequenceStore storeFor(String name, SequenceSettings settings) {
-        if (!settings.kindSet()) {
+    /**
+     * Returns the store of the settings' kind; when unset, the primary store (for SYNC the table store if any).
+     *
+     * @throws SequenceConfigurationException naming the sequence if the registry has no store of that kind
+     */
+    public SequenceStore storeOf(String name, SequenceSettings settings) {
+        if (!Objects.requireNonNull(settings, "settings").kindSet()) {
             return settings.strategy() == Strategy.SYNC ? stores.getOrDefault(CounterKind.TABLE, store) : store;
         }
         SequenceStore served = stores.get(settings.kind());
         if (served == null) {
             throw new SequenceConfigurationException("sequences." + name + ".kind", settings.kind().externalName(),
                     "a kind this registry has a store for: " + stores.keySet().stream().map(CounterKind::externalName)
-                            .sorted().collect(java.util.stream.Collectors.joining(", ")));
+                            .sorted().collect(Collectors.joining(", ")));
         }
         return served;
     }
@@ -609,13 +603,14 @@ public final class SequenceRegistry implements AutoCloseable {
         return new IllegalStateException("the sequence registry is closed; cannot create sequence '" + name + "'");
     }
 
-    private Sequence create(String name, SequenceSettings settings) {
+    /** Makes sure of the row of a sequence about to open, unless the registry is closed. */
+    private SequenceStore newRow(String name, SequenceSettings settings) {
         if (closed) {
             throw closedError(name);
         }
-        SequenceStore served = storeFor(name, settings);
+        SequenceStore served = storeOf(name, settings);
         createRowOnce(name, settings, served);
-        return Sequences.create(name, settings, served, ticker, executor, metrics);
+        return served;
     }
 
     /** {@link #warmUp(Duration)} within the longest acquire timeout among the sequences it warms up. */
@@ -635,7 +630,7 @@ public final class SequenceRegistry implements AutoCloseable {
         Set<String> names = new LinkedHashSet<>(perSequence.keySet());
         names.addAll(sequences.keySet());
         // SYNC and ASYNC hold nothing to warm; opening them would only mark them in use.
-        names.removeIf(name -> !holdsBlocks(settingsOf(name).strategy()));
+        names.removeIf(name -> !Set.of(Strategy.BATCH, Strategy.ASYNC_BATCH).contains(settingsOf(name).strategy()));
         return names;
     }
 
@@ -651,11 +646,7 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public void warmUp(Collection<String> names, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
-        List<Sequence> opened = new ArrayList<>();
-        for (String name : names) {
-            opened.add(sequence(name, settingsOf(name)));
-        }
-        awaitFirstBlocks(opened, deadline, timeout);
+        awaitFirstBlocks(names.stream().map(name -> sequence(name, settingsOf(name))).toList(), deadline, timeout);
     }
 
     /**
@@ -672,11 +663,7 @@ public final class SequenceRegistry implements AutoCloseable {
             return;
         }
         SequenceSettings settings = settingsFor(name);
-        List<Sequence> opened = new ArrayList<>();
-        for (String key : keys) {
-            opened.add(series(name, key, settings));
-        }
-        awaitFirstBlocks(opened, deadline, timeout);
+        awaitFirstBlocks(keys.stream().map(key -> series(name, key, settings)).toList(), deadline, timeout);
     }
 
     /** Waits for the first blocks of sequences opened by this registry, as {@link #warmUp(Collection, Duration)}. */
@@ -715,28 +702,21 @@ public final class SequenceRegistry implements AutoCloseable {
     public Sequence warmUp(String name, SequenceSettings settings, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
         Sequence sequence = sequence(name, settings);
-        requireSameSettings(name, sequence.settings(), settings);
         awaitFirstBlock(sequence, deadline, timeout);
         return sequence;
     }
 
     private static void awaitFirstBlock(Sequence sequence, long deadline, Duration timeout) {
-        if (sequence instanceof AbstractSequence || sequence instanceof SeriesSequence) {
-            try {
-                if (sequence instanceof SeriesSequence series) {
-                    series.awaitFirstBlock(deadline);
-                } else {
-                    ((AbstractSequence) sequence).awaitFirstBlock(deadline);
-                }
-            } catch (SequenceUnavailableException e) {
-                throw new SequenceUnavailableException(sequence.name(), "its first block was not in hand within the"
-                        + " warm-up's " + timeout + ": " + e.getMessage(), e);
+        try {
+            if (sequence instanceof SeriesSequence series) {
+                series.awaitFirstBlock(deadline);
+            } else if (sequence instanceof AbstractSequence blocks) {
+                blocks.awaitFirstBlock(deadline);
             }
+        } catch (SequenceUnavailableException e) {
+            throw new SequenceUnavailableException(sequence.name(), "its first block was not in hand within the"
+                    + " warm-up's " + timeout + ": " + e.getMessage(), e);
         }
-    }
-
-    private static boolean holdsBlocks(Strategy strategy) {
-        return strategy == Strategy.BATCH || strategy == Strategy.ASYNC_BATCH;
     }
 
     private SequenceSettings settingsOf(String name) {
@@ -794,24 +774,12 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public SequenceStore storeOf(String name) {
         Sequence open = sequences.get(name);
-        return storeFor(name, open != null ? open.settings() : settingsFor(name));
-    }
-
-    /**
-     * Returns the store of the settings' kind; when unset, the primary store (for SYNC the table store if any).
-     *
-     * @throws SequenceConfigurationException naming the sequence if the registry has no store of that kind
-     */
-    public SequenceStore storeOf(String name, SequenceSettings settings) {
-        return storeFor(name, Objects.requireNonNull(settings, "settings"));
+        return storeOf(name, open != null ? open.settings() : settingsFor(name));
     }
 
     /** {@return every store of the registry, the primary one first} */
     public List<SequenceStore> stores() {
-        List<SequenceStore> all = new ArrayList<>();
-        all.add(store);
-        stores.values().stream().filter(other -> other != store).forEach(all::add);
-        return List.copyOf(all);
+        return Stream.concat(Stream.of(store), stores.values().stream().filter(other -> other != store)).toList();
     }
 
     /** {@link #closeAndReport()}, logging each report (WARNING when the store failed). Idempotent. */
@@ -972,18 +940,6 @@ public final class SequenceRegistry implements AutoCloseable {
         /** {@return the registry; sequences are created on first use} */
         public SequenceRegistry build() {
             return new SequenceRegistry(this);
-        }
-    }
-
-    private static final class RefillThreads implements ThreadFactory {
-
-        private final AtomicInteger count = new AtomicInteger();
-
-        @Override
-        public Thread newThread(Runnable task) {
-            Thread thread = new Thread(task, "seqgen-refill-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
         }
     }
 }
