@@ -747,14 +747,9 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** {@return the names of the sequences with open series, sorted} */
     public SortedSet<String> seriesSequences() {
-        SortedSet<String> names = new TreeSet<>();
-        for (String row : sequences.keySet()) {
-            int separator = row.indexOf(SERIES_SEPARATOR);
-            if (separator > 0) {
-                names.add(row.substring(0, separator));
-            }
-        }
-        return names;
+        return sequences.keySet().stream().filter(row -> row.indexOf(SERIES_SEPARATOR) > 0)
+                .map(row -> row.substring(0, row.indexOf(SERIES_SEPARATOR)))
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** {@return the store the registry was built over} */
@@ -845,7 +840,6 @@ public final class SequenceRegistry implements AutoCloseable {
         private Ticker ticker = Ticker.systemTicker();
         private SequenceMetricsTrackerFactory metrics = SequenceMetricsTrackerFactory.noop();
         private Duration seriesIdleTimeout = DEFAULT_SERIES_IDLE_TIMEOUT;
-
         private final Map<CounterKind, SequenceStore> stores = new EnumMap<>(CounterKind.class);
 
         private Builder(SequenceStore store) {

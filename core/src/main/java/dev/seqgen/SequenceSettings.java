@@ -192,12 +192,8 @@ public final class SequenceSettings {
         if (!(o instanceof SequenceSettings that)) {
             return false;
         }
-        if (lowWatermarkExplicit != that.lowWatermarkExplicit || adaptiveExplicit != that.adaptiveExplicit
-                || kindExplicit != that.kindExplicit) {
-            return false;
-        }
         for (Setting setting : Setting.values()) {
-            if (!setting.valueIn(this).equals(setting.valueIn(that))) {
+            if (derived(setting) != that.derived(setting) || !setting.valueIn(this).equals(setting.valueIn(that))) {
                 return false;
             }
         }
@@ -206,10 +202,10 @@ public final class SequenceSettings {
 
     @Override
     public int hashCode() {
-        int hash = (Boolean.hashCode(lowWatermarkExplicit) * 31 + Boolean.hashCode(adaptiveExplicit)) * 31
-                + Boolean.hashCode(kindExplicit);
+        int hash = 0;
         for (Setting setting : Setting.values()) {
-            hash = hash * 31 + setting.valueIn(this).hashCode();
+            // A derived value follows from the others.
+            hash = hash * 31 + (derived(setting) ? 0 : setting.valueIn(this).hashCode());
         }
         return hash;
     }
@@ -229,7 +225,6 @@ public final class SequenceSettings {
         private static final int UNSET = -1;
 
         private Strategy strategy = Strategy.ASYNC_BATCH;
-        /** Null: the default. */
         private @Nullable CounterKind kind;
         private KeyOrder keyOrder = KeyOrder.SEQUENTIAL;
         private KeyRange skipRange = KeyRange.NONE;
@@ -238,7 +233,6 @@ public final class SequenceSettings {
         private Duration acquireTimeout = Duration.ofSeconds(5);
         private long initialValue = 1;
         private long maxValue = LARGEST_MAX_VALUE;
-        /** Null: the default. */
         private @Nullable Boolean adaptive;
         private int adaptiveMaxBlockSize = 100_000;
         private Duration adaptiveTargetRefillInterval = Duration.ofSeconds(1);
