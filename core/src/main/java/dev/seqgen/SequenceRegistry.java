@@ -99,7 +99,8 @@ public final class SequenceRegistry implements AutoCloseable {
         this.defaults = builder.defaults;
         this.perSequence = Map.copyOf(builder.perSequence);
         this.sources = Map.copyOf(builder.sources);
-        this.ownedExecutor = builder.executor == null ? Executors.newCachedThreadPool(daemonThreads("seqgen-refill-", new AtomicInteger())) : null;
+        this.ownedExecutor = builder.executor == null
+                ? Executors.newCachedThreadPool(daemonThreads("seqgen-refill-", new AtomicInteger())) : null;
         this.executor = builder.executor == null ? ownedExecutor : builder.executor;
         this.ticker = builder.ticker;
         this.metrics = builder.metrics;

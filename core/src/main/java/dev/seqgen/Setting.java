@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of one sequence, each described once: its key (as every front end and error message spells it), type,
- * default, annotation attribute, and how it is read from {@link SequenceSettings} and set on its builder.
+ * default, annotation attribute, and how it is read from {@link SequenceSettings} and set on its builder. Each
+ * constant is the value of the {@link SequenceSettings} accessor of the same name.
  *
  * <p>A setting is declared here, in {@link SequenceSettings} (field, accessor, builder setter), in the Spring Boot
  * starter's properties and in {@code docs/settings.md}; everything else derives from this list or is checked
