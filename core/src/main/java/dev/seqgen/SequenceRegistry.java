@@ -314,7 +314,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return open;
     }
 
-    /** Null if the series is not open. */
+    /** The stats of the series open under this row; null if none is. */
     @Nullable SequenceStats openSeriesStats(String row) {
         Sequence open = sequences.get(row);
         Sequence sequence = open instanceof SeriesSequence series ? series.sequence() : null;
