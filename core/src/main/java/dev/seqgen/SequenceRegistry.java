@@ -32,80 +32,62 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Gives out one shared {@link Sequence} per name, and closes them all. Each sequence is served by the registry's
- * store of its {@link SequenceSettings#kind() kind}: the store the registry is built over, and at most one more
- * store of each other kind ({@link Builder#store(SequenceStore)}), so that one application can count its ids in
- * database sequences and its invoice numbers, gapless, in the sequence table. Every entity, session
- * and thread in a JVM that uses a name should get its sequence from the same registry, so that the name has
- * one block in hand and one set of counters.
- *
- * <pre>{@code
- * try (SequenceRegistry registry = SequenceRegistry.builder(JdbcSequenceStore.builder(dataSource).build())
- *         .defaults(SequenceSettings.builder().strategy(Strategy.ASYNC_BATCH).blockSize(1000).build())
- *         .build()) {
- *     long orderId = registry.sequence("orders").next();
- * }
- * }</pre>
+ * store of its {@link SequenceSettings#kind() kind} (the primary store, plus at most one per other kind). Every user
+ * of a name in a JVM should share one registry, so that the name has one block in hand and one set of counters.
+ * Thread-safe.
  */
 public final class SequenceRegistry implements AutoCloseable {
 
-    /** The default of {@link Builder#seriesIdleTimeout(Duration)}: 10 minutes. */
+    /** The default of {@link Builder#seriesIdleTimeout(Duration)}. */
     public static final Duration DEFAULT_SERIES_IDLE_TIMEOUT = Duration.ofMinutes(10);
 
-    /** The name of the idle timeout of series in messages; the Spring Boot starter prefixes it with {@code seqgen.}. */
+    /** The name of the series idle timeout in messages. */
     public static final String SERIES_IDLE_TIMEOUT_SETTING = "series.idle-timeout";
 
-    /** How long {@link #close()} waits for background refills to finish after the sequences closed. */
+    /** How long {@link #close()} waits for background refills after the sequences closed. */
     private static final long EXECUTOR_SHUTDOWN_SECONDS = 10;
 
     private static final System.Logger LOG = System.getLogger(SequenceRegistry.class.getName());
 
     private final SequenceStore store;
-    /** The store of each kind the registry serves; the primary {@link #store} is one of them. */
+    /** The store of each kind, the primary {@link #store} included. */
     private final Map<CounterKind, SequenceStore> stores;
     private final SequenceSettings defaults;
     private final Map<String, SequenceSettings> perSequence;
-    /** Where each sequence's values were set, by setting, where the builder was told. */
     private final Map<String, Map<Setting, String>> sources;
     private final Executor executor;
     private final @Nullable ExecutorService ownedExecutor;
     private final Ticker ticker;
     private final SequenceMetricsTrackerFactory metrics;
-    /** The longest name of a row: the sequence table's name column. */
+    /** The sequence table's name column. */
     private static final int MAX_ROW_NAME = 64;
-    /** Between a sequence's name and a series key in the series' row name; never part of a sequence name. */
+    /** Between a sequence's name and a series key in the series' row name; never in a sequence name. */
     private static final char SERIES_SEPARATOR = '#';
-    /** What a series key's part may hold beside letters and digits. */
     private static final String SERIES_KEY_PUNCTUATION = " _.-:@+";
 
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
-    /** What the series of each sequence share (meters, counts of released series), by sequence name. */
+    /** By sequence name. */
     private final ConcurrentHashMap<String, SeriesGroup> seriesGroups = new ConcurrentHashMap<>();
-    /** How long a series may go unused before {@link #releaseIdleSeries()} releases it; zero: never. */
     private final Duration seriesIdleTimeout;
-    /**
-     * Held by one sweep of idle series at a time ({@link #releaseIdleSeries()}), around the locks a release takes (a
-     * series' monitor, then its group's, then the map's); taken by nothing that holds another lock.
-     */
+    /** Held by one idle sweep around the locks a release takes (series, group, map bin); taken holding no lock. */
     private final Object sweep = new Object();
-    /** Guards {@link #sweeps}: taken alone, never while a map's bin lock or {@link #sweep} is held elsewhere. */
+    /** Guards {@link #sweeps}; taken alone, never inside a map bin lock or {@link #sweep}. */
     private final Object sweeperStart = new Object();
-    /** This registry's periodic {@link #releaseIdleSeries()} once a series is open; null before, and after close. */
+    /** The periodic {@link #releaseIdleSeries()} while a series is open; null otherwise and after close. */
     private @Nullable ScheduledFuture<?> sweeps;
-    /**
-     * The rows this registry made sure of, once each. Guarded by itself; entered inside the bin lock of
-     * {@link #sequences} or alone, never the other way round.
-     */
+    /** The rows made sure of. Guarded by itself; entered inside a bin lock of {@link #sequences} or alone. */
     private final Set<String> rows = new HashSet<>();
-    /** The settings users declared for a name before creating it ({@link #declare}); the first declaration wins. */
+    /** By {@link #declare}; the first declaration wins. */
     private final ConcurrentHashMap<String, SequenceSettings> declared = new ConcurrentHashMap<>();
     /**
-     * Creations hold the read lock from their closed check until the new sequence is in the map; close takes the
-     * write lock after setting closed, so it waits for creations already under way and then sees (and closes)
-     * every sequence they made, while later creations find the registry closed. Only creations take it: a
+     * Creations hold the read lock from their closed check until the sequence is in the map; close sets closed, then
+     * takes the write lock, so it closes every sequence a creation under way made and later creations fail. A
      * sequence that exists is returned without it.
      */
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
@@ -117,19 +99,18 @@ public final class SequenceRegistry implements AutoCloseable {
         this.defaults = builder.defaults;
         this.perSequence = Map.copyOf(builder.perSequence);
         this.sources = Map.copyOf(builder.sources);
-        this.ownedExecutor = builder.executor == null ? Executors.newCachedThreadPool(new RefillThreads()) : null;
+        this.ownedExecutor = builder.executor == null
+                ? Executors.newCachedThreadPool(daemonThreads("seqgen-refill-", new AtomicInteger())) : null;
         this.executor = builder.executor == null ? ownedExecutor : builder.executor;
         this.ticker = builder.ticker;
         this.metrics = builder.metrics;
         this.seriesIdleTimeout = builder.seriesIdleTimeout;
         LOG.log(System.Logger.Level.INFO, () -> "seqgen registry on the " + store.name() + " store " + store
-                + (stores.size() > 1 ? " and " + stores.values().stream().filter(other -> other != store)
-                        .map(Object::toString).collect(java.util.stream.Collectors.joining(" and ")) : "")
+                + stores().stream().skip(1).map(other -> " and " + other).collect(Collectors.joining())
                 + "; defaults: " + describeDefaults(defaults)
                 + (perSequence.isEmpty() ? "" : "; per sequence: " + describePerSequence()));
     }
 
-    /** The defaults for the start-up line; a skip range only when set. */
     private static String describeDefaults(SequenceSettings defaults) {
         StringJoiner text = new StringJoiner(", ", "{", "}");
         for (Setting setting : Setting.values()) {
@@ -143,7 +124,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return text.toString();
     }
 
-    /** The sequences with settings of their own, for the start-up line: what was set and where, or what differs. */
+    /** For the start-up line: what was set and where, or else what differs from the defaults. */
     private String describePerSequence() {
         StringJoiner text = new StringJoiner(", ");
         new TreeMap<>(perSequence).forEach((name, settings) -> {
@@ -153,7 +134,7 @@ public final class SequenceRegistry implements AutoCloseable {
                 set.forEach((setting, source) -> values.add(source + "=" + setting.valueIn(settings)));
             } else {
                 for (Setting setting : Setting.values()) {
-                    if (ownValue(setting, settings)) {
+                    if (!settings.derived(setting) && !setting.valueIn(settings).equals(setting.valueIn(defaults))) {
                         values.add(setting.key() + "=" + setting.valueIn(settings));
                     }
                 }
@@ -164,30 +145,14 @@ public final class SequenceRegistry implements AutoCloseable {
         return text.toString();
     }
 
-    /** Whether a sequence's value differs from the default and is its own, not one that follows from another. */
-    private boolean ownValue(Setting setting, SequenceSettings settings) {
-        boolean derived = setting == Setting.LOW_WATERMARK && !settings.lowWatermarkSet()
-                || setting == Setting.ADAPTIVE_ENABLED && !settings.adaptiveSet()
-                || setting == Setting.KIND && !settings.kindSet();
-        return !derived && !setting.valueIn(settings).equals(setting.valueIn(defaults));
-    }
-
-    /**
-     * Returns a builder for a registry over the given store.
-     *
-     * @param store the store that holds the sequences' rows
-     * @return a new builder
-     */
+    /** {@return a builder for a registry over {@code store}, its primary store} */
     public static Builder builder(SequenceStore store) {
         return new Builder(store);
     }
 
     /**
-     * Returns the sequence with this name, creating it (and its row, at the initial value) on first use
-     * with the settings configured for the name, or the defaults.
+     * Returns the sequence with this name, creating it (and its row) on first use with {@link #settingsFor}.
      *
-     * @param name the sequence name
-     * @return the shared sequence
      * @throws SequenceConfigurationException if the name is not valid
      * @throws SequenceUnavailableException if the row could not be created
      * @throws IllegalStateException if the registry is closed
@@ -197,13 +162,9 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the sequence with this name, creating it with the given settings on first use.
+     * Returns the sequence with this name, creating it with {@code settings} on first use.
      *
-     * @param name the sequence name
-     * @param settings the settings it must have
-     * @return the shared sequence
-     * @throws SequenceConfigurationException if the name is not valid, or the sequence already exists with
-     *     other settings (two users of one name must agree on them)
+     * @throws SequenceConfigurationException if the name is not valid, or the sequence exists with other settings
      * @throws SequenceUnavailableException if the row could not be created
      * @throws IllegalStateException if the registry is closed
      */
@@ -214,12 +175,12 @@ public final class SequenceRegistry implements AutoCloseable {
             Identifiers.requireSequenceName(name);
             lifecycle.readLock().lock();
             try {
-                sequence = sequences.computeIfAbsent(name, key -> create(key, settings));
+                sequence = sequences.computeIfAbsent(name,
+                        key -> Sequences.create(key, settings, newRow(key, settings), ticker, executor, metrics));
             } finally {
                 lifecycle.readLock().unlock();
             }
-            // A creation that was under way when close() began: close() closes what it made (it waits for the read
-            // lock), and the caller is told, as any caller after close, instead of getting a closed sequence.
+            // Created while close() began: close() closes it, and the caller is told as after close.
             if (closed) {
                 throw closedError(name);
             }
@@ -229,15 +190,10 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns one series of a sequence: a counter of its own for one key (a tenant, a year, or several parts), with
-     * the sequence's {@link #settingsFor(String) configured settings} and guarantees. Its row,
-     * {@link #seriesRow(String, String) name#key}, is created on first use; values are unique within the series.
+     * Returns one series of a sequence: a counter of its own for one key, with the sequence's {@link #settingsFor}.
+     * Its row, {@link #seriesRow name#key}, is created on first use.
      *
-     * @param name the sequence name
-     * @param key the series key, from {@link #seriesKey(List)} or one part of its rules
-     * @return the shared sequence of the series
-     * @throws SequenceConfigurationException if the name or the key is not valid, or the sequence is counted in a
-     *     native database sequence (a series needs a row of seqgen's table)
+     * @throws SequenceConfigurationException if the name or key is not valid, or the sequence's kind is not table
      * @throws SequenceUnavailableException if the row could not be created
      * @throws IllegalStateException if the registry is closed
      */
@@ -246,16 +202,9 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns one series of a sequence, as {@link #series(String, String)}, created with the given settings.
+     * {@link #series(String, String)} with the given settings.
      *
-     * @param name the sequence name
-     * @param key the series key
-     * @param settings the sequence's settings
-     * @return the shared sequence of the series
-     * @throws SequenceConfigurationException if the name or the key is not valid, the sequence is counted in a
-     *     native database sequence, or the series is open with other settings
-     * @throws SequenceUnavailableException if the row could not be created
-     * @throws IllegalStateException if the registry is closed
+     * @throws SequenceConfigurationException also if the series is open with other settings
      */
     public Sequence series(String name, String key, SequenceSettings settings) {
         String row = seriesRow(name, key);
@@ -269,16 +218,14 @@ public final class SequenceRegistry implements AutoCloseable {
                 } finally {
                     lifecycle.readLock().unlock();
                 }
-                // After the series is in the map, so that a sweep stopping for want of series sees it or is
-                // followed by this start (stopSweeperIfNoSeries).
+                // After the insertion: a sweep stopping for want of series sees it, or this start follows.
                 startSweeper();
                 if (closed) {
                     throw closedError(row);
                 }
             }
             if (open instanceof SeriesSequence handle && handle.released()) {
-                // Released as idle a moment ago: wait until its release is done (it holds the handle's monitor
-                // until the handle is out of the map, see SeriesSequence), then open the series again.
+                // Released as idle: its release holds the handle's monitor until it is out of the map; reopen.
                 synchronized (handle) {
                     sequences.remove(row, handle);
                 }
@@ -292,12 +239,8 @@ public final class SequenceRegistry implements AutoCloseable {
     /**
      * Makes sure the row of one series exists without opening it, as {@link #createSequence(String, SequenceSettings)}.
      *
-     * @param name the sequence name
-     * @param key the series key
-     * @param settings the sequence's settings
      * @return the name of the series' row
-     * @throws SequenceConfigurationException if the name or the key is not valid, or the sequence is counted in a
-     *     native database sequence
+     * @throws SequenceConfigurationException if the name or key is not valid, or the sequence's kind is not table
      * @throws SequenceUnavailableException if the row could not be created
      */
     public String createSeries(String name, String key, SequenceSettings settings) {
@@ -307,15 +250,10 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the name of the row that counts one series of a sequence: {@code name#key} ({@code #} is never in a
-     * sequence name).
+     * Returns the name of the row that counts one series: {@code name#key}. A key is 1 or more parts joined by
+     * {@code /}, each of letters, digits, space and {@code _ . - : @ +}.
      *
-     * @param name the sequence name
-     * @param key the series key: 1 or more parts joined by {@code /}, each of letters, digits, space and
-     *     {@code _ . - : @ +}
-     * @return the row's name, at most 64 characters
-     * @throws SequenceConfigurationException if the name or the key is not valid, or the row's name would be longer
-     *     than 64 characters
+     * @throws SequenceConfigurationException if the name or key is not valid, or the row's name exceeds 64 characters
      */
     public static String seriesRow(String name, String key) {
         Identifiers.requireSequenceName(name);
@@ -334,9 +272,7 @@ public final class SequenceRegistry implements AutoCloseable {
     /**
      * Returns the series key of several parts, in order: {@code ["acme", "2026"]} gives {@code acme/2026}.
      *
-     * @param parts the parts, each of letters, digits, space and {@code _ . - : @ +}, not empty
-     * @return the key
-     * @throws SequenceConfigurationException if a part is empty or holds another character
+     * @throws SequenceConfigurationException if there is no part, or a part is not valid
      */
     public static String seriesKey(List<String> parts) {
         if (parts.isEmpty()) {
@@ -348,26 +284,13 @@ public final class SequenceRegistry implements AutoCloseable {
         return String.join("/", parts);
     }
 
-    /**
-     * Returns one series if it is open in this registry now (not released as idle), without opening it and without
-     * I/O; a key that is not valid is not found.
-     *
-     * @param name the sequence name
-     * @param key the series key
-     * @return the open series' sequence, or null if the series is not open (never opened in this registry, or
-     *     released)
-     */
+    /** {@return the series if open now (not released), or null; no I/O, and an invalid key is not found} */
     public @Nullable Sequence seriesIfOpen(String name, String key) {
         Sequence open = sequences.get(name + SERIES_SEPARATOR + key);
         return open instanceof SeriesSequence handle && !handle.released() ? open : null;
     }
 
-    /**
-     * Returns the series of a sequence open in this registry, by key, for listings.
-     *
-     * @param name the sequence name
-     * @return the open series' sequences, by key, in key order
-     */
+    /** {@return the open series of a sequence, by key, in key order} */
     public SortedMap<String, Sequence> openSeries(String name) {
         String prefix = name + SERIES_SEPARATOR;
         SortedMap<String, Sequence> open = new TreeMap<>();
@@ -379,15 +302,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return open;
     }
 
-    private int openSeriesCount(String name) {
-        int count = 0;
-        for (SeriesSequence series : seriesInMap(name)) {
-            count += series.released() ? 0 : 1;
-        }
-        return count;
-    }
-
-    /** The series of a sequence in the map, those being released included; for statistics. */
+    /** Those being released included; for statistics. */
     private List<SeriesSequence> seriesInMap(String name) {
         String prefix = name + SERIES_SEPARATOR;
         List<SeriesSequence> open = new ArrayList<>();
@@ -399,28 +314,22 @@ public final class SequenceRegistry implements AutoCloseable {
         return open;
     }
 
-    /** The statistics of the series of this row open now, or none (a series released and not opened again). */
+    /** The stats of the series open under this row; null if none is. */
     @Nullable SequenceStats openSeriesStats(String row) {
         Sequence open = sequences.get(row);
         Sequence sequence = open instanceof SeriesSequence series ? series.sequence() : null;
         return sequence == null ? null : sequence.stats();
     }
 
-    /**
-     * Returns how long a series may go unused before the registry releases it ({@link Builder#seriesIdleTimeout}).
-     *
-     * @return the idle timeout; zero if series are never released
-     */
+    /** {@return how long a series may go unused before it is released; zero: never} */
     public Duration seriesIdleTimeout() {
         return seriesIdleTimeout;
     }
 
     /**
-     * Releases the series not used for the {@linkplain Builder#seriesIdleTimeout idle timeout}: each is closed as
-     * {@link #close()} closes a sequence (unused values go back or are kept) and dropped; its next use opens it
-     * again, and a {@link Sequence} kept by a caller forwards to it. A series with a call under way stays. The
-     * registry runs this on a shared daemon thread every half idle timeout (at most every minute) while a series is
-     * open. Logged once per sequence and sweep: DEBUG, or WARNING when values were lost.
+     * Closes and drops the series unused for the idle timeout; their next use reopens them, and a {@link Sequence}
+     * kept by a caller forwards. Runs on a shared daemon thread every half idle timeout (at most every minute)
+     * while a series is open. See docs/design.md#idle-series-release.
      *
      * @return how many series were released
      */
@@ -464,7 +373,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return count;
     }
 
-    /** Releases one series if no call is inside it (see {@link SeriesSequence}); null if it was not released. */
+    /** Releases the series if no call is inside it; null if it was not released. */
     private @Nullable CloseReport release(SeriesSequence series) {
         synchronized (series) {
             Sequence open = series.release();
@@ -474,14 +383,10 @@ public final class SequenceRegistry implements AutoCloseable {
             try {
                 return Sequences.closeAndReport(open);
             } finally {
+                // The group exists: openNewSeries made it before the series.
                 SeriesGroup group = seriesGroups.get(series.sequenceName());
-                if (group != null) {
-                    synchronized (group) {
-                        group.retire(open.stats());
-                        series.clear();
-                        sequences.remove(series.name(), series);
-                    }
-                } else {
+                synchronized (group) {
+                    group.retire(open.stats());
                     series.clear();
                     sequences.remove(series.name(), series);
                 }
@@ -493,8 +398,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Stops the periodic release once no series is open, so that nothing holds an unused registry. Under
-     * {@link #sweeperStart}, as the start, which follows the series' insertion: this sees it, or the start follows.
+     * Stops the sweeps once no series is open, so that nothing holds an unused registry. Under {@link #sweeperStart},
+     * as the start, which follows a series' insertion: this sees it, or the start follows.
      */
     private void stopSweeperIfNoSeries() {
         synchronized (sweeperStart) {
@@ -516,12 +421,11 @@ public final class SequenceRegistry implements AutoCloseable {
         return ticker;
     }
 
-    /** {@return the factory of metrics trackers the registry was built with; the no-op one when none was set} */
+    /** {@return the factory of metrics trackers; the no-op one when none was set} */
     public SequenceMetricsTrackerFactory metrics() {
         return metrics;
     }
 
-    /** Starts the periodic release of idle series, once a series is open. */
     private void startSweeper() {
         if (seriesIdleTimeout.isZero()) {
             return;
@@ -536,28 +440,32 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /** The one daemon thread of the JVM that releases idle series, for every registry (there may be one per tenant). */
+    /** The one daemon thread of the JVM that releases idle series, for every registry. */
     private static final class IdleSeriesThread {
 
-        static final ScheduledThreadPoolExecutor EXECUTOR = executor();
+        static final ScheduledThreadPoolExecutor EXECUTOR =
+                new ScheduledThreadPoolExecutor(1, daemonThreads("seqgen-series-idle", null));
 
-        private static ScheduledThreadPoolExecutor executor() {
-            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
-                Thread thread = new Thread(task, "seqgen-series-idle");
-                thread.setDaemon(true);
-                return thread;
-            });
-            // A closed registry's sweeps leave the queue at once, and the registry with them.
-            executor.setRemoveOnCancelPolicy(true);
-            return executor;
+        static {
+            // A cancelled sweep leaves the queue at once, and its registry with it.
+            EXECUTOR.setRemoveOnCancelPolicy(true);
         }
+    }
+
+    /** Names the threads {@code name}, or {@code name} and a count. */
+    private static ThreadFactory daemonThreads(String name, @Nullable AtomicInteger count) {
+        return task -> {
+            Thread thread = new Thread(task, count == null ? name : name + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     private void releaseIdleSeriesQuietly() {
         try {
             releaseIdleSeries();
         } catch (RuntimeException e) {
-            // The next sweep tries again; a failure of the store is in the series' report, this is anything else.
+            // The next sweep tries again; store failures are in the series' reports.
             LOG.log(System.Logger.Level.WARNING, "seqgen: the release of idle series failed", e);
         }
     }
@@ -572,9 +480,9 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /** A series needs a row of seqgen's table: a native database sequence per series is not made. */
+    /** A series needs a row of seqgen's table. */
     private SequenceStore requireSeriesStore(String name, SequenceSettings settings) {
-        SequenceStore served = storeFor(name, settings);
+        SequenceStore served = storeOf(name, settings);
         if (served.kind() != CounterKind.TABLE) {
             throw new SequenceConfigurationException("sequences." + name + ".kind", served.kind().externalName(),
                     "table for a sequence numbered in series (each series is a row of seqgen's table)");
@@ -583,11 +491,7 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private Sequence openNewSeries(String name, String row, SequenceSettings settings) {
-        if (closed) {
-            throw closedError(row);
-        }
-        SequenceStore served = storeFor(row, settings);
-        createRowOnce(row, settings, served);
+        SequenceStore served = newRow(row, settings);
         SeriesGroup group = seriesGroups.computeIfAbsent(name, ignored -> seriesGroup(name, settings, served));
         // Metrics are per sequence, not per series: a tag per tenant or year would be unbounded.
         Sequence sequence = Sequences.create(row, settings, served, ticker, executor,
@@ -597,14 +501,14 @@ public final class SequenceRegistry implements AutoCloseable {
         return new SeriesSequence(this, row, settings, sequence, ticker.read());
     }
 
-    /** The group of a sequence's series, with its meters: registered once, when its first series opens. */
+    /** Registers the group's meters, once, when the sequence's first series opens. */
     private SeriesGroup seriesGroup(String name, SequenceSettings settings, SequenceStore served) {
         SeriesGroup group = new SeriesGroup(name, settings, () -> seriesInMap(name));
         try {
             group.tracker(GuardedMetricsTracker.guard(metrics.create(group.view(), served)));
-            metrics.series(name, () -> openSeriesCount(name));
+            metrics.series(name, () -> (int) seriesInMap(name).stream().filter(series -> !series.released()).count());
         } catch (RuntimeException e) {
-            // A metrics failure never fails a value (as GuardedMetricsTracker guards the sequences' trackers).
+            // A metrics failure never fails a value.
             LOG.log(System.Logger.Level.WARNING, "seqgen: the metrics of the series of sequence '" + name
                     + "' could not be registered: " + e);
         }
@@ -612,11 +516,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Checks that a sequence this registry already has under {@code name} (if any) has {@code settings}, as
-     * {@link #sequence(String, SequenceSettings)} does. No I/O.
+     * Checks that the sequence, if open, has {@code settings}. No I/O.
      *
-     * @param name the sequence name
-     * @param settings the settings a user of the sequence asks for
      * @throws SequenceConfigurationException if the registry has the sequence with other settings
      */
     public void requireSettings(String name, SequenceSettings settings) {
@@ -627,11 +528,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * The rule every user of one name meets: the settings the sequence was first created (or first asked) with.
+     * Checks that every user of one name asks for the settings it was first created or asked with.
      *
-     * @param name the sequence name
-     * @param first the settings it was first created or asked with
-     * @param asked the settings asked now
      * @throws SequenceConfigurationException naming {@code sequences.<name>} if they differ
      */
     public static void requireSameSettings(String name, SequenceSettings first, SequenceSettings asked) {
@@ -642,40 +540,27 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Makes sure the row of a sequence exists, without opening the sequence: created at the initial value when
-     * missing, left as it is otherwise; transient store errors are retried within the acquire timeout.
+     * Makes sure the row of a sequence exists without opening it: created at the initial value when missing;
+     * transient store errors are retried within the acquire timeout.
      *
-     * @param name the sequence name
-     * @param settings the settings of the sequence (the initial value, the acquire timeout, and what the store
-     *     needs to create it, such as the block size of a native sequence)
      * @throws SequenceConfigurationException if the name is not valid, or the store cannot serve the settings
      * @throws SequenceUnavailableException if the row could not be created
      */
     public void createSequence(String name, SequenceSettings settings) {
         Identifiers.requireSequenceName(name);
-        createRowOnce(name, Objects.requireNonNull(settings, "settings"), storeFor(name, settings));
+        createRowOnce(name, Objects.requireNonNull(settings, "settings"), storeOf(name, settings));
     }
 
-    /**
-     * {@link #createSequence(String, SequenceSettings)} with the settings {@linkplain #declare declared} for the name,
-     * otherwise the configured ones ({@link #settingsFor}).
-     *
-     * @param name the sequence name
-     * @throws SequenceConfigurationException if the name is not valid, or the store cannot serve the settings
-     * @throws SequenceUnavailableException if the row could not be created
-     */
+    /** {@link #createSequence(String, SequenceSettings)} with the declared, else the configured, settings. */
     public void createSequence(String name) {
         createSequence(name, declared.getOrDefault(name, settingsFor(name)));
     }
 
     /**
-     * Declares the settings a user will open a sequence with, without I/O, so that whoever creates the row first
-     * creates it with them. The first declaration of a name fixes its settings; a later one must agree.
+     * Declares, without I/O, the settings a user will open a sequence with, so that whoever creates the row first
+     * uses them. The first declaration fixes them.
      *
-     * @param name the sequence name
-     * @param settings the settings the user will open the sequence with
-     * @throws SequenceConfigurationException if the name was declared, or the sequence created, with other
-     *     settings
+     * @throws SequenceConfigurationException if the name was declared, or the sequence created, with other settings
      */
     public void declare(String name, SequenceSettings settings) {
         Objects.requireNonNull(settings, "settings");
@@ -686,7 +571,7 @@ public final class SequenceRegistry implements AutoCloseable {
         requireSettings(name, settings);
     }
 
-    /** Creates the row unless made sure of before; the lock is held over the I/O (a second user must wait anyway). */
+    /** The lock is held over the I/O: a second user must wait anyway. */
     private void createRowOnce(String name, SequenceSettings settings, SequenceStore served) {
         synchronized (rows) {
             if (rows.contains(name)) {
@@ -697,16 +582,20 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /** The store of the settings' kind; unset: the primary store, or for SYNC the table store if there is one. */
-    private SequenceStore storeFor(String name, SequenceSettings settings) {
-        if (!settings.kindSet()) {
+    /**
+     * Returns the store of the settings' kind; when unset, the primary store (for SYNC the table store if any).
+     *
+     * @throws SequenceConfigurationException naming the sequence if the registry has no store of that kind
+     */
+    public SequenceStore storeOf(String name, SequenceSettings settings) {
+        if (!Objects.requireNonNull(settings, "settings").kindSet()) {
             return settings.strategy() == Strategy.SYNC ? stores.getOrDefault(CounterKind.TABLE, store) : store;
         }
         SequenceStore served = stores.get(settings.kind());
         if (served == null) {
             throw new SequenceConfigurationException("sequences." + name + ".kind", settings.kind().externalName(),
                     "a kind this registry has a store for: " + stores.keySet().stream().map(CounterKind::externalName)
-                            .sorted().collect(java.util.stream.Collectors.joining(", ")));
+                            .sorted().collect(Collectors.joining(", ")));
         }
         return served;
     }
@@ -715,21 +604,17 @@ public final class SequenceRegistry implements AutoCloseable {
         return new IllegalStateException("the sequence registry is closed; cannot create sequence '" + name + "'");
     }
 
-    private Sequence create(String name, SequenceSettings settings) {
+    /** Makes sure of the row of a sequence about to open, unless the registry is closed. */
+    private SequenceStore newRow(String name, SequenceSettings settings) {
         if (closed) {
             throw closedError(name);
         }
-        SequenceStore served = storeFor(name, settings);
+        SequenceStore served = storeOf(name, settings);
         createRowOnce(name, settings, served);
-        return Sequences.create(name, settings, served, ticker, executor, metrics);
+        return served;
     }
 
-    /**
-     * {@link #warmUp(Duration)} within the longest acquire timeout among the sequences it warms up.
-     *
-     * @throws SequenceUnavailableException naming a sequence whose first block is not in hand within that time
-     * @throws IllegalStateException if the registry is closed
-     */
+    /** {@link #warmUp(Duration)} within the longest acquire timeout among the sequences it warms up. */
     public void warmUp() {
         Set<String> names = blockSequenceNames();
         Duration longest = names.stream().map(name -> settingsOf(name).acquireTimeout())
@@ -737,105 +622,57 @@ public final class SequenceRegistry implements AutoCloseable {
         warmUp(names, longest);
     }
 
-    /**
-     * {@link #warmUp(Collection, Duration)} for every {@code batch} and {@code async-batch} sequence configured or
-     * open, within {@code timeout} in all (a start-up limit: a fleet's first reservations queue at the row).
-     * Hibernate's sequences are warmed up through {@code SeqgenHibernate.warmUp}, which first reads their tables.
-     *
-     * @param timeout the longest the call waits, for all the first blocks together
-     * @throws SequenceUnavailableException naming a sequence whose first block is not in hand within that time
-     * @throws IllegalStateException if the registry is closed
-     */
+    /** {@link #warmUp(Collection, Duration)} for each configured or open BATCH or ASYNC_BATCH sequence. */
     public void warmUp(Duration timeout) {
         warmUp(blockSequenceNames(), timeout);
     }
 
-    /** The sequences a warm-up opens: configured or open, of a strategy that holds blocks. */
     private Set<String> blockSequenceNames() {
         Set<String> names = new LinkedHashSet<>(perSequence.keySet());
         names.addAll(sequences.keySet());
-        // Only sequences that hold blocks have something to warm: a SYNC or ASYNC sequence takes every value from
-        // the store when asked, and opening it here would only mark it in use before anyone used it.
-        names.removeIf(name -> !holdsBlocks(settingsOf(name).strategy()));
+        // SYNC and ASYNC hold nothing to warm; opening them would only mark them in use.
+        names.removeIf(name -> !Set.of(Strategy.BATCH, Strategy.ASYNC_BATCH).contains(settingsOf(name).strategy()));
         return names;
     }
 
     /**
-     * Opens the named sequences and waits until each holds its first block, before an application reports itself
-     * ready. The reservations run together, bounded by {@code timeout} in all; one not answered by then goes on in
-     * the background. A first block has the configured size (from the lowest kept range, split, or from the row),
-     * logged at INFO with its origin and why that size. An ASYNC_BATCH sequence also waits for its second block, and
-     * a third when the two do not last the queue its reservations met (docs/design.md, "The first block and the
-     * start-up queue"); once the first block is in hand, a later one missing the deadline is no error. SYNC and ASYNC
-     * sequences are only opened.
+     * Opens the named sequences (with their declared, else configured, settings) and waits until each holds its first
+     * block, within {@code timeout} for all together; a reservation still under way goes on in the background. SYNC
+     * and ASYNC sequences are only opened. See docs/design.md#the-first-block-and-the-start-up-queue.
      *
-     * @param names the sequence names, opened if not open yet with the settings {@linkplain #declare declared} for
-     *     them, otherwise {@link #settingsFor(String) their settings}
-     * @param timeout the longest the call waits, for all of them together
      * @throws SequenceConfigurationException if a name is not valid
-     * @throws SequenceUnavailableException naming the first sequence whose first block is not in hand in time (the
-     *     others' failures suppressed in it)
+     * @throws SequenceUnavailableException naming the first sequence without its first block in time (the others'
+     *     failures suppressed in it)
      * @throws IllegalStateException if the registry is closed
      */
     public void warmUp(Collection<String> names, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
-        List<Sequence> opened = new ArrayList<>();
-        for (String name : names) {
-            opened.add(sequence(name, settingsOf(name)));
-        }
-        awaitFirstBlocks(opened, deadline, timeout);
+        awaitFirstBlocks(names.stream().map(name -> sequence(name, settingsOf(name))).toList(), deadline, timeout);
     }
 
     /**
-     * Opens the named series of a sequence, as {@link #series(String, String)}, and waits until each holds its first
-     * block, as {@link #warmUp(Collection, Duration)} does. A sequence a framework {@linkplain #declare declared} is
-     * left to that framework, with a line at INFO (Hibernate's: {@code SeqgenHibernate.warmUpSeries}).
-     *
-     * @param name the sequence name
-     * @param keys the series keys
-     * @param timeout the longest the call waits, for all of them together
-     * @throws SequenceConfigurationException if the name or a key is not valid
-     * @throws SequenceUnavailableException naming the first series whose first block is not in hand in time (the
-     *     others' failures suppressed in it)
-     * @throws IllegalStateException if the registry is closed
+     * Opens the series of a sequence and waits for their first blocks, as {@link #warmUp(Collection, Duration)}. A
+     * {@linkplain #declare declared} sequence is left to the framework that declared it (logged at INFO).
      */
     public void warmUpSeries(String name, Collection<String> keys, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
         if (declared.containsKey(name)) {
-            // A block or row made here could hold a number the entities' table has, or be in the wrong table.
+            // A block or row made here could hold a number the entities' table has.
             LOG.log(System.Logger.Level.INFO, () -> "seqgen: the warm-up leaves the " + keys.size() + " series of"
                     + " sequence '" + name + "' it was given: entities number it, and open each series at its first"
                     + " use, after reading the numbers their table holds");
             return;
         }
         SequenceSettings settings = settingsFor(name);
-        List<Sequence> opened = new ArrayList<>();
-        for (String key : keys) {
-            opened.add(series(name, key, settings));
-        }
-        awaitFirstBlocks(opened, deadline, timeout);
+        awaitFirstBlocks(keys.stream().map(key -> series(name, key, settings)).toList(), deadline, timeout);
     }
 
-    /**
-     * Waits until each of the given sequences or series holds its first block, as
-     * {@link #warmUp(Collection, Duration)} does for those it opens.
-     *
-     * @param opened sequences or series opened by this registry (or by one with its ticker)
-     * @param timeout the longest the call waits, for all of them together
-     * @throws SequenceUnavailableException naming the first one whose first block is not in hand in time (the
-     *     others' failures suppressed in it)
-     */
+    /** Waits for the first blocks of sequences opened by this registry, as {@link #warmUp(Collection, Duration)}. */
     public void awaitFirstBlocks(Collection<Sequence> opened, Duration timeout) {
         awaitFirstBlocks(List.copyOf(opened), ticker.read() + timeout.toNanos(), timeout);
     }
 
-    /**
-     * Whether this registry knows a sequence: configured, {@linkplain #declare declared} or open (to tell a
-     * configured name from a misspelt one).
-     *
-     * @param name the sequence name
-     * @return whether the name is configured, declared or open
-     */
+    /** {@return whether the name is configured, {@linkplain #declare declared} or open} */
     public boolean knows(String name) {
         return perSequence.containsKey(name) || declared.containsKey(name) || sequences.containsKey(name);
     }
@@ -861,109 +698,59 @@ public final class SequenceRegistry implements AutoCloseable {
     /**
      * {@link #warmUp(Collection, Duration)} for one sequence, opened as {@link #sequence(String, SequenceSettings)}.
      *
-     * @param name the sequence name
-     * @param settings the settings it must have
-     * @param timeout the longest the call waits for the first block
-     * @return the sequence, open whether or not its first block came in time
-     * @throws SequenceConfigurationException if the name is not valid, or the sequence is open with other settings
-     * @throws SequenceUnavailableException if the first block is not in hand within {@code timeout} (the sequence
-     *     stays open and its reservation goes on in the background)
-     * @throws IllegalStateException if the registry is closed
+     * @throws SequenceUnavailableException if the first block is not in hand in time (the sequence stays open)
      */
     public Sequence warmUp(String name, SequenceSettings settings, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
         Sequence sequence = sequence(name, settings);
-        requireSameSettings(name, sequence.settings(), settings);
         awaitFirstBlock(sequence, deadline, timeout);
         return sequence;
     }
 
     private static void awaitFirstBlock(Sequence sequence, long deadline, Duration timeout) {
-        if (sequence instanceof AbstractSequence || sequence instanceof SeriesSequence) {
-            try {
-                if (sequence instanceof SeriesSequence series) {
-                    series.awaitFirstBlock(deadline);
-                } else {
-                    ((AbstractSequence) sequence).awaitFirstBlock(deadline);
-                }
-            } catch (SequenceUnavailableException e) {
-                throw new SequenceUnavailableException(sequence.name(), "its first block was not in hand within the"
-                        + " warm-up's " + timeout + ": " + e.getMessage(), e);
+        try {
+            if (sequence instanceof SeriesSequence series) {
+                series.awaitFirstBlock(deadline);
+            } else if (sequence instanceof AbstractSequence blocks) {
+                blocks.awaitFirstBlock(deadline);
             }
+        } catch (SequenceUnavailableException e) {
+            throw new SequenceUnavailableException(sequence.name(), "its first block was not in hand within the"
+                    + " warm-up's " + timeout + ": " + e.getMessage(), e);
         }
     }
 
-    private static boolean holdsBlocks(Strategy strategy) {
-        return strategy == Strategy.BATCH || strategy == Strategy.ASYNC_BATCH;
-    }
-
-    /** The settings of an open sequence, or those it would be opened with. */
     private SequenceSettings settingsOf(String name) {
         Sequence open = sequences.get(name);
         return open != null ? open.settings() : declared.getOrDefault(name, settingsFor(name));
     }
 
-    /**
-     * Returns the settings a sequence of this name gets from {@link #sequence(String)}: its own, if
-     * configured, otherwise the defaults.
-     *
-     * @param name the sequence name
-     * @return the settings
-     */
+    /** {@return the settings {@link #sequence(String)} uses: the sequence's own if configured, else the defaults} */
     public SequenceSettings settingsFor(String name) {
         return perSequence.getOrDefault(name, defaults);
     }
 
-    /**
-     * Returns where the values set for a sequence came from, by setting, as the builder was told
-     * ({@link Builder#sequence(String, SequenceSettings, Map)}): the Spring Boot starter and the registry seqgen
-     * builds for Hibernate name the property of each value set for the sequence. A setting that is absent was not
-     * set for the sequence, or the builder was not told where it came from (a sequence given to
-     * {@code Builder.sequence(name, settings)}). Frameworks use it to name the value a user set, and never take a
-     * default for one.
-     *
-     * @param name the sequence name
-     * @return the sources by setting, empty if none are known
-     */
+    /** {@return where each value set for a sequence came from, as the builder was told; empty if unknown} */
     public Map<Setting, String> sourcesFor(String name) {
         return sources.getOrDefault(name, Map.of());
     }
 
-    /**
-     * Returns the default settings.
-     *
-     * @return the defaults
-     */
+    /** {@return the default settings} */
     public SequenceSettings defaults() {
         return defaults;
     }
 
-    /**
-     * Returns the sequences created so far, not their series: a sequence numbered in series may have thousands
-     * (tenants, years), which {@link #openSeries(String)} lists by sequence.
-     *
-     * @return an unmodifiable snapshot
-     */
+    /** {@return a snapshot of the sequences created so far, without series ({@link #openSeries} lists those)} */
     public Collection<Sequence> sequences() {
         return sequences.values().stream().filter(sequence -> sequence.name().indexOf(SERIES_SEPARATOR) < 0)
                 .toList();
     }
 
-    /**
-     * Returns the names of the sequences whose series are open in this registry, whether or not the sequence's own
-     * row is in use.
-     *
-     * @return the names, sorted
-     */
+    /** {@return the names of the sequences with open series, sorted} */
     public SortedSet<String> seriesSequences() {
-        SortedSet<String> names = new TreeSet<>();
-        for (String row : sequences.keySet()) {
-            int separator = row.indexOf(SERIES_SEPARATOR);
-            if (separator > 0) {
-                names.add(row.substring(0, separator));
-            }
-        }
-        return names;
+        return sequences.keySet().stream().filter(row -> row.indexOf(SERIES_SEPARATOR) > 0)
+                .map(row -> row.substring(0, row.indexOf(SERIES_SEPARATOR)))
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** {@return the store the registry was built over} */
@@ -971,67 +758,36 @@ public final class SequenceRegistry implements AutoCloseable {
         return store;
     }
 
-    /**
-     * Returns the store that serves the sequences of a kind.
-     *
-     * @param kind the counter kind
-     * @return the store, or empty if the registry has none of that kind
-     */
+    /** {@return the store of the sequences of {@code kind}, if the registry has one} */
     public Optional<SequenceStore> store(CounterKind kind) {
         return Optional.ofNullable(stores.get(Objects.requireNonNull(kind, "kind")));
     }
 
     /**
-     * Returns the store that serves a sequence: that of its kind, by its settings once open or else its
-     * {@linkplain #settingsFor(String) configured settings}.
+     * Returns the store of a sequence's kind, by its settings once open, else {@link #settingsFor}.
      *
-     * @param name the sequence name
-     * @return the store
      * @throws SequenceConfigurationException if the registry has no store of the sequence's kind
      */
     public SequenceStore storeOf(String name) {
         Sequence open = sequences.get(name);
-        return storeFor(name, open != null ? open.settings() : settingsFor(name));
-    }
-
-    /**
-     * Returns the store that would serve a sequence with these settings: that of their kind, or when unset the
-     * primary store (for SYNC, the table store if there is one).
-     *
-     * @param name the sequence name, for the error message
-     * @param settings the settings
-     * @return the store
-     * @throws SequenceConfigurationException if the registry has no store of the settings' kind
-     */
-    public SequenceStore storeOf(String name, SequenceSettings settings) {
-        return storeFor(name, Objects.requireNonNull(settings, "settings"));
+        return storeOf(name, open != null ? open.settings() : settingsFor(name));
     }
 
     /** {@return every store of the registry, the primary one first} */
     public List<SequenceStore> stores() {
-        List<SequenceStore> all = new ArrayList<>();
-        all.add(store);
-        stores.values().stream().filter(other -> other != store).forEach(all::add);
-        return List.copyOf(all);
+        return Stream.concat(Stream.of(store), stores.values().stream().filter(other -> other != store)).toList();
     }
 
-    /**
-     * Closes every sequence and stops the background refills; logs what became of each sequence's unused values
-     * (given back to the row, kept for the fleet, or lost, and why) through {@code System.Logger}, at INFO, or at
-     * WARNING when the store failed. Idempotent.
-     *
-     * @see #closeAndReport()
-     */
+    /** {@link #closeAndReport()}, logging each report (WARNING when the store failed). Idempotent. */
     @Override
     public void close() {
         closeAndReport().forEach(AbstractSequence::log);
     }
 
     /**
-     * Closes as {@link #close()} does, but returns what became of each sequence's unused values instead of logging
-     * it. A later {@link #close()} does nothing.
+     * Closes every sequence and stops the background refills, a later close doing nothing.
      *
-     * @return one report per sequence this call closed; empty if the registry was closed already
+     * @return what became of each sequence's unused values, one report per sequence; empty if closed already
      */
     public List<CloseReport> closeAndReport() {
         closed = true;
@@ -1055,7 +811,6 @@ public final class SequenceRegistry implements AutoCloseable {
         } finally {
             lifecycle.writeLock().unlock();
         }
-        // One report per sequence for all its series, naming those that lost values.
         seriesReports.forEach((name, series) -> reports.add(CloseReport.ofSeries(name, series)));
         seriesGroups.values().forEach(SeriesGroup::closeTracker);
         synchronized (sweeperStart) {
@@ -1086,7 +841,6 @@ public final class SequenceRegistry implements AutoCloseable {
         private Ticker ticker = Ticker.systemTicker();
         private SequenceMetricsTrackerFactory metrics = SequenceMetricsTrackerFactory.noop();
         private Duration seriesIdleTimeout = DEFAULT_SERIES_IDLE_TIMEOUT;
-
         private final Map<CounterKind, SequenceStore> stores = new EnumMap<>(CounterKind.class);
 
         private Builder(SequenceStore store) {
@@ -1095,11 +849,8 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Adds a store that serves the sequences of its {@link SequenceStore#kind() kind} (a native-sequence store
-         * beside the table store, say). The registry does not close the stores.
+         * Adds the store of the sequences of its {@link SequenceStore#kind() kind}. The registry does not close stores.
          *
-         * @param other a store of a kind the registry has no store for yet
-         * @return this builder
          * @throws IllegalArgumentException if the registry already has a store of that kind
          */
         public Builder store(SequenceStore other) {
@@ -1112,25 +863,15 @@ public final class SequenceRegistry implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Sets the settings of every sequence that has none of its own. Default
-         * {@link SequenceSettings#defaults()}.
-         *
-         * @param defaults the default settings
-         * @return this builder
-         */
+        /** Sets the settings of every sequence without its own. Default {@link SequenceSettings#defaults()}. */
         public Builder defaults(SequenceSettings defaults) {
             this.defaults = Objects.requireNonNull(defaults, "defaults");
             return this;
         }
 
         /**
-         * Sets the settings of one sequence; logs show the values that differ from the defaults
-         * ({@link #sequence(String, SequenceSettings, Map)} says where each was set).
+         * Sets the settings of one sequence.
          *
-         * @param name the sequence name
-         * @param settings its settings
-         * @return this builder
          * @throws SequenceConfigurationException if the name is not valid
          */
         public Builder sequence(String name, SequenceSettings settings) {
@@ -1140,14 +881,9 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets the settings of one sequence, with where each value set for it came from (for example
-         * {@code Map.of(Setting.BLOCK_SIZE, "seqgen.sequences.orders.block-size")}), which logs name
-         * ({@link SequenceRegistry#sourcesFor}). A setting absent from {@code sources} was not set.
+         * Sets the settings of one sequence, with where each value set came from (such as a property name), which
+         * logs name; a setting absent from {@code sources} was not set.
          *
-         * @param name the sequence name
-         * @param settings its settings
-         * @param sources where each value set for the sequence came from, by setting
-         * @return this builder
          * @throws SequenceConfigurationException if the name is not valid
          */
         public Builder sequence(String name, SequenceSettings settings, Map<Setting, String> sources) {
@@ -1160,46 +896,30 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets the executor that runs ASYNC_BATCH background refills, to facilitate testing or to share a
-         * pool. The registry does not shut down an executor given here. Default: a cached pool of daemon
-         * threads named {@code seqgen-refill-N}, shut down by {@link SequenceRegistry#close()}.
-         *
-         * @param executor the executor
-         * @return this builder
+         * Sets the executor of ASYNC_BATCH background refills, which the registry does not shut down. Default: a
+         * cached pool of daemon threads {@code seqgen-refill-N}, shut down by {@link SequenceRegistry#close()}.
          */
         public Builder executor(Executor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             return this;
         }
 
-        /**
-         * Sets the time source, to facilitate testing. Default {@link Ticker#systemTicker()}.
-         *
-         * @param ticker the ticker
-         * @return this builder
-         */
+        /** Sets the time source, to facilitate testing. Default {@link Ticker#systemTicker()}. */
         public Builder ticker(Ticker ticker) {
             this.ticker = Objects.requireNonNull(ticker, "ticker");
             return this;
         }
 
-        /**
-         * Sets the factory of per-sequence metrics trackers. Default: no metrics.
-         *
-         * @param metrics the factory
-         * @return this builder
-         */
+        /** Sets the factory of per-sequence metrics trackers. Default: no metrics. */
         public Builder metrics(SequenceMetricsTrackerFactory metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
         }
 
         /**
-         * Sets how long a series may go unused before the registry releases it ({@link #releaseIdleSeries()}).
-         * Default {@link #DEFAULT_SERIES_IDLE_TIMEOUT}; zero keeps every series open until the registry closes.
+         * Sets how long a series may go unused before {@link #releaseIdleSeries()} releases it; zero: never. Default
+         * {@link #DEFAULT_SERIES_IDLE_TIMEOUT}.
          *
-         * @param idleTimeout the idle timeout, zero or positive
-         * @return this builder
          * @throws SequenceConfigurationException naming {@code series.idle-timeout} if it is negative
          */
         public Builder seriesIdleTimeout(Duration idleTimeout) {
@@ -1212,25 +932,9 @@ public final class SequenceRegistry implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Builds the registry. Sequences are created lazily, on first use.
-         *
-         * @return the registry
-         */
+        /** {@return the registry; sequences are created on first use} */
         public SequenceRegistry build() {
             return new SequenceRegistry(this);
-        }
-    }
-
-    private static final class RefillThreads implements ThreadFactory {
-
-        private final AtomicInteger count = new AtomicInteger();
-
-        @Override
-        public Thread newThread(Runnable task) {
-            Thread thread = new Thread(task, "seqgen-refill-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
         }
     }
 }

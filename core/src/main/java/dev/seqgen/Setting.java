@@ -13,82 +13,61 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The settings of one sequence, each described once: its key (as every front end spells it: Spring Boot's
- * {@code seqgen.defaults.<key>} and {@code seqgen.sequences.<name>.<key>}, plain Hibernate's {@code seqgen.*}
- * settings, error messages), its type, its default, the attribute of {@code @SeqgenGenerator} and
- * {@code @SeqgenNumber} that sets it (if any), and how it is read from {@link SequenceSettings} and set on its
- * {@link SequenceSettings.Builder}, whose setter checks its rule.
+ * The settings of one sequence, each described once: its key (as every front end and error message spells it), type,
+ * default, annotation attribute, and how it is read from {@link SequenceSettings} and set on its builder. Each
+ * constant is the value of the {@link SequenceSettings} accessor of the same name.
  *
- * <p>A setting is declared in four places: its entry here, its value in {@link SequenceSettings} (field, accessor
- * and builder setter), its property in the Spring Boot starter's properties type, and its row in
- * {@code docs/settings.md}. Everything else is derived from this list (the plain Hibernate keys, the
- * annotations' attributes, the actuator endpoint, {@link SequenceSettings}' {@code equals}, {@code hashCode} and
- * {@code toString}) or checked against it by a test (the properties' descriptions and defaults, the
- * documentation, the annotations' attributes).
+ * <p>A setting is declared here, in {@link SequenceSettings} (field, accessor, builder setter), in the Spring Boot
+ * starter's properties and in {@code docs/settings.md}; everything else derives from this list or is checked
+ * against it by a test.
  */
 public enum Setting {
 
-    /** {@link SequenceSettings#strategy()}. */
     STRATEGY("strategy", Strategy.class, "strategy", "one of sync, async, batch, async-batch", "async-batch",
             SequenceSettings::strategy, (builder, value) -> builder.strategy((Strategy) value)),
 
-    /** {@link SequenceSettings#kind()}: where the values are counted; SYNC needs {@link CounterKind#TABLE}. */
     KIND("kind", CounterKind.class, null, "one of table, native-sequence (not for sync)",
             "the kind of the registry's store: table, unless the registry is built over a native-sequence store",
             SequenceSettings::kind, (builder, value) -> builder.kind((CounterKind) value)),
 
-    /** {@link SequenceSettings#keyOrder()}: the counter values as they are, or bit-reversed. */
     KEY_ORDER("key-order", KeyOrder.class, "keyOrder", "one of sequential, bit-reversed", "sequential",
             SequenceSettings::keyOrder, (builder, value) -> builder.keyOrder((KeyOrder) value)),
 
-    /** {@link SequenceSettings#skipRange()}: values a bit-reversed sequence never hands out. */
     SKIP_RANGE("skip-range", KeyRange.class, null,
             "none, or min..max from 1 to " + Long.MAX_VALUE + " holding at most 2^62 values, with key-order"
             + " bit-reversed", "none", SequenceSettings::skipRange,
             (builder, value) -> builder.skipRange((KeyRange) value)),
 
-    /** {@link SequenceSettings#blockSize()}. */
     BLOCK_SIZE("block-size", Integer.class, null, "an integer >= 1", "1000",
             SequenceSettings::blockSize, (builder, value) -> builder.blockSize((Integer) value)),
 
-    /** {@link SequenceSettings#lowWatermark()}; its default is a quarter of the block size. */
     LOW_WATERMARK("low-watermark", Integer.class, null, "an integer >= 0 and < block-size",
             "a quarter of the block size", SequenceSettings::lowWatermark,
             (builder, value) -> builder.lowWatermark((Integer) value)),
 
-    /** {@link SequenceSettings#acquireTimeout()}. */
     ACQUIRE_TIMEOUT("acquire-timeout", Duration.class, null, Setting.DURATION, "5s",
             SequenceSettings::acquireTimeout, (builder, value) -> builder.acquireTimeout((Duration) value)),
 
-    /** {@link SequenceSettings#initialValue()}. */
     INITIAL_VALUE("initial-value", Long.class, "initialValue", "an integer >= 0 and <= max-value", "1",
             SequenceSettings::initialValue, (builder, value) -> builder.initialValue((Long) value)),
 
-    /** {@link SequenceSettings#maxValue()}. */
     MAX_VALUE("max-value", Long.class, "maxValue", "an integer from 1 to " + SequenceSettings.LARGEST_MAX_VALUE,
             String.valueOf(SequenceSettings.LARGEST_MAX_VALUE), SequenceSettings::maxValue,
             (builder, value) -> builder.maxValue((Long) value)),
 
-    /** {@link SequenceSettings#adaptive()}; its default depends on the strategy (on for ASYNC_BATCH). */
     ADAPTIVE_ENABLED("adaptive.enabled", Boolean.class, null, "true or false",
             "on for async-batch, off for the other strategies", SequenceSettings::adaptive,
             (builder, value) -> builder.adaptive((Boolean) value)),
 
-    /** {@link SequenceSettings#adaptiveMaxBlockSize()}. */
     ADAPTIVE_MAX_BLOCK_SIZE("adaptive.max-block-size", Integer.class, null,
             "an integer >= block-size", "100000", SequenceSettings::adaptiveMaxBlockSize,
             (builder, value) -> builder.adaptiveMaxBlockSize((Integer) value)),
 
-    /** {@link SequenceSettings#adaptiveTargetRefillInterval()}. */
-    ADAPTIVE_TARGET_REFILL_INTERVAL("adaptive.target-refill-interval", Duration.class,
-            null, Setting.DURATION, "1s",
+    ADAPTIVE_TARGET_REFILL_INTERVAL("adaptive.target-refill-interval", Duration.class, null, Setting.DURATION, "1s",
             SequenceSettings::adaptiveTargetRefillInterval,
             (builder, value) -> builder.adaptiveTargetRefillInterval((Duration) value)),
 
-    /**
-     * {@link SequenceSettings#allowWeakerStrategy()}: configuration only, so that the code's SYNC is never
-     * weakened without a word in the configuration that weakens it.
-     */
+    /** Configuration only: the code's SYNC is never weakened without a word in the configuration. */
     ALLOW_WEAKER_STRATEGY("allow-weaker-strategy", Boolean.class, null, "true or false", "false",
             SequenceSettings::allowWeakerStrategy, (builder, value) -> builder.allowWeakerStrategy((Boolean) value));
 
@@ -117,106 +96,58 @@ public enum Setting {
         this.writer = writer;
     }
 
-    /**
-     * Returns the key, such as {@code block-size} or {@code adaptive.max-block-size}.
-     *
-     * @return the key
-     */
+    /** {@return the key, such as {@code block-size} or {@code adaptive.max-block-size}} */
     public String key() {
         return key;
     }
 
-    /**
-     * Returns the type of the setting's value: an enum ({@link Strategy}, {@link CounterKind}, {@link KeyOrder}),
-     * {@link KeyRange}, {@link Integer}, {@link Long}, {@link Boolean} or {@link Duration}.
-     *
-     * @return the value type
-     */
+    /** {@return the type of the value: an enum, {@link KeyRange}, Integer, Long, Boolean or Duration} */
     public Class<?> type() {
         return type;
     }
 
-    /**
-     * Returns the name of the attribute of {@code @SeqgenGenerator} and {@code @SeqgenNumber} that sets it, or
-     * empty if the annotations do not set it: they declare what the code depends on (the strategy, the key order,
-     * the initial and maximum values); tuning is configuration only.
-     *
-     * @return the annotation attribute's name, if the annotations have one
-     */
+    /** {@return the attribute of {@code @SeqgenGenerator} and {@code @SeqgenNumber} that sets it; tuning has none} */
     public Optional<String> annotationAttribute() {
         return Optional.ofNullable(annotationAttribute);
     }
 
-    /**
-     * Returns the default as the documentation and the Spring Boot property descriptions state it: a value
-     * ({@code 1000}, {@code 5s}, {@code async-batch}) or, where the default depends on other settings, the rule
-     * ({@code a quarter of the block size}).
-     *
-     * @return the default, as text
-     */
+    /** {@return the default as the documentation states it: a value, or the rule that derives it} */
     public String defaultText() {
         return defaultText;
     }
 
-    /**
-     * Returns what the setting accepts, as error messages say it.
-     *
-     * @return the rule, such as {@code an integer >= 1}
-     */
+    /** {@return what the setting accepts, as error messages say it, such as {@code an integer >= 1}} */
     public String allowed() {
         return allowed;
     }
 
-    /**
-     * Returns the value the setting has in {@link SequenceSettings#defaults()}: for {@link #LOW_WATERMARK} a
-     * quarter of the default block size, for {@link #ADAPTIVE_ENABLED} the default of the default strategy.
-     *
-     * @return the default value
-     */
+    /** {@return the value in {@link SequenceSettings#defaults()}} */
     public Object defaultValue() {
         return valueIn(SequenceSettings.defaults());
     }
 
-    /**
-     * Returns the setting's value in {@code settings}.
-     *
-     * @param settings the settings to read
-     * @return the value, of {@link #type()}
-     */
+    /** {@return the setting's value in {@code settings}, of {@link #type()}} */
     public Object valueIn(SequenceSettings settings) {
         return reader.apply(settings);
     }
 
     /**
-     * Sets the setting on {@code builder}. The value may be of {@link #type()} or text, as in a properties file:
-     * strategies in any case with hyphens or underscores ({@code async-batch}), durations as milliseconds, as a
-     * number with a unit ({@code 500ms}, {@code 5s}) or in ISO-8601 ({@code PT5S}).
+     * Sets the setting on {@code builder}, from a value of {@link #type()} or text as in a properties file (enums in
+     * any case with hyphens, durations as {@link #duration(String)} reads them).
      *
-     * @param builder the builder to set it on
-     * @param value the value
      * @return the builder
-     * @throws SequenceConfigurationException naming this setting's key if the value cannot be read as its type
-     *     or breaks its rule
+     * @throws SequenceConfigurationException naming the key if the value cannot be read or breaks its rule
      */
     public SequenceSettings.Builder apply(SequenceSettings.Builder builder, Object value) {
         return writer.apply(builder, convert(value));
     }
 
-    /**
-     * Returns the setting with the given key.
-     *
-     * @param key a key such as {@code block-size}
-     * @return the setting, or empty if no setting has that key
-     */
+    /** {@return the setting with the given key, if any} */
     public static Optional<Setting> find(String key) {
         return Arrays.stream(values()).filter(setting -> setting.key.equals(key)).findFirst();
     }
 
-    /**
-     * Returns every key, comma-separated, for messages.
-     *
-     * @return {@code strategy, block-size, ...}
-     */
+    /** {@return every key, comma-separated, for messages} */
     public static String keys() {
         return Arrays.stream(values()).map(Setting::key).collect(Collectors.joining(", "));
     }
@@ -264,12 +195,9 @@ public enum Setting {
     }
 
     /**
-     * Reads a duration as the settings' text values are read: ISO-8601 ({@code PT10M}), or an amount with a unit of
-     * {@code ms}, {@code s}, {@code m}, {@code h} or {@code d} ({@code 10m}; no unit: milliseconds). For the
-     * integrations' own settings of durations ({@code seqgen.series.idle-timeout} of plain Hibernate).
+     * Reads a duration: ISO-8601 ({@code PT10M}), or an amount with a unit of {@code ms}, {@code s}, {@code m},
+     * {@code h} or {@code d} ({@code 10m}; no unit: milliseconds).
      *
-     * @param text the text
-     * @return the duration
      * @throws IllegalArgumentException if the text is not a duration
      */
     public static Duration duration(String text) {
