@@ -35,9 +35,7 @@ public class SeqgenProperties {
     private String table = "seqgen_sequences";
 
     private final Schema schema = new Schema();
-
     private final Jdbc jdbc = new Jdbc();
-
     private final Spanner spanner = new Spanner();
 
     /** Settings of every sequence that does not set its own. */
@@ -50,9 +48,7 @@ public class SeqgenProperties {
     private Map<String, SequenceProperties> sequences = new LinkedHashMap<>();
 
     private final Health health = new Health();
-
     private final WarmUp warmUp = new WarmUp();
-
     private final Series series = new Series();
 
     public boolean isEnabled() {
@@ -117,13 +113,10 @@ public class SeqgenProperties {
 
     /** The store that holds the sequences. */
     public enum StoreType {
-
         /** The only DataSource, otherwise Cloud Spanner, otherwise the SequenceStore bean. */
         AUTO,
-
         /** The application's DataSource. */
         JDBC,
-
         /** Cloud Spanner, through the seqgen-spanner module. */
         SPANNER
     }

@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.Conventions;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
@@ -61,7 +62,7 @@ final class UnknownProperties {
         }
         StringBuilder path = new StringBuilder();
         for (int i = 1; i < size; i++) {
-            path.append(i > 1 ? "." : "").append(SeqgenSettings.camelCase(name.getElement(i, Form.DASHED)));
+            path.append(i > 1 ? "." : "").append(Conventions.attributeNameToPropertyName(name.getElement(i, Form.DASHED)));
         }
         BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(new SeqgenProperties());
         try {
