@@ -124,7 +124,7 @@ final class JdbcStores implements DisposableBean {
                 .prefix(properties.getJdbc().getSequencePrefix(), "seqgen.jdbc.sequence-prefix");
     }
 
-    /** Whether {@code seqgen.schema.initialize} creates the tables (embedded: as Boot tells, or without its JDBC module). */
+    /** Whether {@code seqgen.schema.initialize} creates the tables (embedded: as Boot tells, or without Boot JDBC). */
     static boolean createsTables(SeqgenProperties properties, DataSource dataSource) {
         return properties.getSchema().initializes(() -> !ClassUtils.isPresent(
                 "org.springframework.boot.jdbc.EmbeddedDatabaseConnection", null)

@@ -60,13 +60,10 @@ final class UnknownProperties {
         if (first.equals("sequences")) {
             return size > 3 && Setting.find(join(name, 3, Form.DASHED, ".")).isPresent();
         }
-        StringBuilder path = new StringBuilder();
-        for (int i = 1; i < size; i++) {
-            path.append(i > 1 ? "." : "").append(Conventions.attributeNameToPropertyName(name.getElement(i, Form.DASHED)));
-        }
+        String path = Conventions.attributeNameToPropertyName(join(name, 1, Form.DASHED, "."));
         BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(new SeqgenProperties());
         try {
-            return properties.isWritableProperty(path.toString()) || properties.isReadableProperty(path.toString());
+            return properties.isWritableProperty(path) || properties.isReadableProperty(path);
         } catch (RuntimeException e) {
             return false;
         }
