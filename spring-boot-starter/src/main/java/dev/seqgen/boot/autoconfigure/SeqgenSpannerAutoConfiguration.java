@@ -13,7 +13,6 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.AllNestedConditions;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -107,6 +106,7 @@ public final class SeqgenSpannerAutoConfiguration {
         return value;
     }
 
+    /** {@code seqgen.store=spanner}, or auto with a Spanner or DatabaseClient bean and no single DataSource. */
     static final class SpannerStoreCondition extends AnyNestedCondition {
 
         SpannerStoreCondition() {
@@ -117,42 +117,16 @@ public final class SeqgenSpannerAutoConfiguration {
         static class Chosen {
         }
 
-        @Conditional(AutoWithSpannerClient.class)
-        static class Auto {
-        }
-    }
-
-    static final class AutoWithSpannerClient extends AllNestedConditions {
-
-        AutoWithSpannerClient() {
-            super(ConfigurationPhase.REGISTER_BEAN);
+        @ConditionalOnProperty(name = "seqgen.store", havingValue = "auto", matchIfMissing = true)
+        @ConditionalOnBean(Spanner.class)
+        @Conditional(NoSingleDataSource.class)
+        static class AutoWithSpanner {
         }
 
         @ConditionalOnProperty(name = "seqgen.store", havingValue = "auto", matchIfMissing = true)
-        static class Auto {
-        }
-
-        @Conditional(SpannerClientBean.class)
-        static class Client {
-        }
-
-        @Conditional(NoSingleDataSource.class)
-        static class NoDataSource {
-        }
-    }
-
-    static final class SpannerClientBean extends AnyNestedCondition {
-
-        SpannerClientBean() {
-            super(ConfigurationPhase.REGISTER_BEAN);
-        }
-
-        @ConditionalOnBean(Spanner.class)
-        static class SpannerBean {
-        }
-
         @ConditionalOnBean(DatabaseClient.class)
-        static class DatabaseClientBean {
+        @Conditional(NoSingleDataSource.class)
+        static class AutoWithDatabaseClient {
         }
     }
 
