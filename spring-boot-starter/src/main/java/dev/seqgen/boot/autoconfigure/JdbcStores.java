@@ -1,6 +1,7 @@
 package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.CounterKind;
+import dev.seqgen.boot.autoconfigure.SeqgenProperties.SequenceProperties;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.jdbc.NativeSequenceStore;
 import dev.seqgen.spi.SequenceStore;
@@ -11,6 +12,7 @@ import java.util.EnumSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -38,20 +40,12 @@ final class JdbcStores implements DisposableBean {
         this.schema = schema;
     }
 
-    /** The kind of the store the registry is built over: {@code seqgen.defaults.kind}, else the table. */
-    static CounterKind primaryKind(SeqgenProperties properties) {
-        CounterKind configured = properties.getDefaults().getKind();
-        return configured != null ? configured : CounterKind.TABLE;
-    }
-
-    /** Every kind the configuration names: the primary kind and each {@code seqgen.sequences.<name>.kind} set. */
+    /** Every kind the configuration names: {@code seqgen.defaults.kind} (table when unset) and each sequence's. */
     static Set<CounterKind> configuredKinds(SeqgenProperties properties) {
-        Set<CounterKind> kinds = EnumSet.of(primaryKind(properties));
-        properties.getSequences().values().forEach(sequence -> {
-            if (sequence.getKind() != null) {
-                kinds.add(sequence.getKind());
-            }
-        });
+        Set<CounterKind> kinds = EnumSet.of(Objects.requireNonNullElse(properties.getDefaults().getKind(),
+                CounterKind.TABLE));
+        properties.getSequences().values().stream().map(SequenceProperties::getKind).filter(Objects::nonNull)
+                .forEach(kinds::add);
         return kinds;
     }
 
