@@ -71,15 +71,23 @@ final class SeqgenUnservedAggregatesCheck implements ApplicationListener<Context
                 return;
             }
             boolean registry = beanFactory.getBeanNamesForType(SequenceRegistry.class, false, false).length > 0;
+            ConditionEvaluationReport report = ConditionEvaluationReport.find(beanFactory);
+            ConditionAndOutcomes outcomes = report == null ? null
+                    : report.getConditionAndOutcomesBySource().get(DATA_JDBC_AUTO_CONFIGURATION);
+            String why = !registry ? "neither seqgen's auto-configuration (SeqgenAutoConfiguration, no"
+                    + " SequenceRegistry bean) nor SeqgenDataJdbcAutoConfiguration is imported; a test slice or a"
+                    + " @SpringBootTest of a plain @Configuration imports only the auto-configurations it names"
+                    : outcomes == null
+                            ? "seqgen's registry is there, and SeqgenDataJdbcAutoConfiguration is not imported"
+                    : "SeqgenDataJdbcAutoConfiguration did not match: " + outcomes.stream()
+                            .filter(outcome -> !outcome.getOutcome().isMatch())
+                            .map(outcome -> outcome.getOutcome().getMessage()).collect(Collectors.joining("; "));
             String description = "seqgen: Spring Data JDBC would save " + annotated.stream().sorted()
                     .collect(Collectors.joining(", ", "the @SeqgenValue properties ", ""))
                     + " without seqgen's values (an id from an identity column or the database's default, a number"
                     + " left as it is), because seqgen's Spring Data JDBC support is not part of this application"
-                    + " context: " + (registry ? why(beanFactory) : "neither seqgen's auto-configuration"
-                            + " (SeqgenAutoConfiguration, no SequenceRegistry bean) nor SeqgenDataJdbcAutoConfiguration"
-                            + " is imported; a test slice or a @SpringBootTest of a plain @Configuration imports"
-                            + " only the auto-configurations it names") + ".";
-            String action = registry && !imported(beanFactory)
+                    + " context: " + why + ".";
+            String action = registry && outcomes == null
                     ? "Import it: @ImportAutoConfiguration(SeqgenDataJdbcAutoConfiguration.class), or use a test"
                             + " slice that imports it (@DataJdbcTest, @AutoConfigureDataJdbc, @JdbcTest,"
                             + " @AutoConfigureJdbc), or @EnableAutoConfiguration. Set seqgen.enabled=false to save"
@@ -93,23 +101,6 @@ final class SeqgenUnservedAggregatesCheck implements ApplicationListener<Context
                             + " SeqgenDataJdbcAutoConfiguration.class}), or @EnableAutoConfiguration. Set"
                             + " seqgen.enabled=false to save these aggregates without seqgen.";
             throw new SeqgenSetupException(description, action);
-        }
-
-        private static boolean imported(ConfigurableListableBeanFactory beanFactory) {
-            ConditionEvaluationReport report = ConditionEvaluationReport.find(beanFactory);
-            return report != null && report.getConditionAndOutcomesBySource().containsKey(DATA_JDBC_AUTO_CONFIGURATION);
-        }
-
-        private static String why(ConfigurableListableBeanFactory beanFactory) {
-            ConditionEvaluationReport report = ConditionEvaluationReport.find(beanFactory);
-            ConditionAndOutcomes outcomes = report == null ? null
-                    : report.getConditionAndOutcomesBySource().get(DATA_JDBC_AUTO_CONFIGURATION);
-            if (outcomes == null) {
-                return "seqgen's registry is there, and SeqgenDataJdbcAutoConfiguration is not imported";
-            }
-            return "SeqgenDataJdbcAutoConfiguration did not match: " + outcomes.stream()
-                    .filter(outcome -> !outcome.getOutcome().isMatch())
-                    .map(outcome -> outcome.getOutcome().getMessage()).collect(Collectors.joining("; "));
         }
     }
 }
