@@ -15,10 +15,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
-/**
- * Configuration properties under {@code seqgen.*}, checked at start-up: a value seqgen does not accept fails the
- * start-up, naming the property, the value and what is allowed.
- */
+/** Configuration properties under {@code seqgen.*}; a value seqgen does not accept fails the start-up. */
 @ConfigurationProperties("seqgen")
 public class SeqgenProperties {
 
@@ -41,10 +38,7 @@ public class SeqgenProperties {
     /** Settings of every sequence that does not set its own. */
     private final SequenceProperties defaults = new SequenceProperties();
 
-    /**
-     * Settings of individual sequences, by name, falling back to the defaults. Names with dots or upper-case
-     * letters need brackets: seqgen.sequences[Order.Lines].block-size.
-     */
+    /** Settings of individual sequences by name, over the defaults; names with dots or capitals need [brackets]. */
     private Map<String, SequenceProperties> sequences = new LinkedHashMap<>();
 
     private final Health health = new Health();
@@ -153,10 +147,7 @@ public class SeqgenProperties {
         }
     }
 
-    /**
-     * The Cloud Spanner store. Without a DatabaseClient bean, its database is the one named here, on the Spanner
-     * bean or else on a Spanner client created from these properties.
-     */
+    /** The Cloud Spanner store: without a DatabaseClient bean, the database named here. */
     public static class Spanner {
 
         /** The SQL dialect of a Spanner database. */
@@ -169,10 +160,7 @@ public class SeqgenProperties {
             POSTGRESQL
         }
 
-        /**
-         * Google Cloud project of the Spanner instance. Default: the Spanner bean's, or the environment's
-         * (GOOGLE_CLOUD_PROJECT, the gcloud configuration).
-         */
+        /** Google Cloud project of the instance. Default: the Spanner bean's, else GOOGLE_CLOUD_PROJECT or gcloud's. */
         private @Nullable String projectId;
 
         /** Spanner instance that holds the database. Required without a DatabaseClient bean. */
@@ -184,16 +172,10 @@ public class SeqgenProperties {
         /** SQL dialect of the database: auto (asked at the first operation), google-standard-sql or postgresql. */
         private SpannerDialect dialect = SpannerDialect.AUTO;
 
-        /**
-         * Host and port of a Spanner emulator (such as localhost:9010) for the Spanner client seqgen creates.
-         * Default: the SPANNER_EMULATOR_HOST environment variable, if set.
-         */
+        /** Spanner emulator host:port for the client seqgen creates. Default: the SPANNER_EMULATOR_HOST variable. */
         private @Nullable String emulatorHost;
 
-        /**
-         * Longest one store operation (reservation, read, give-back) may take, retries included. Keep it at or
-         * below the sequences' acquire timeout.
-         */
+        /** Longest one store operation may take, retries included; at most the sequences' acquire timeout. */
         private Duration operationTimeout = Duration.ofSeconds(5);
 
         public @Nullable String getProjectId() {
@@ -319,10 +301,7 @@ public class SeqgenProperties {
         /** First value of a sequence whose row does not exist yet (existing rows stay). Default: 1. */
         private @Nullable Long initialValue;
 
-        /**
-         * Largest value handed out; reaching it is an error, never a wrap-around. Use 2147483647 for int ids.
-         * Default: 9223372036854775806.
-         */
+        /** Largest value handed out (reaching it is an error); 2147483647 for int ids. Default: 9223372036854775806. */
         private @Nullable Long maxValue;
 
         private final AdaptiveProperties adaptive = new AdaptiveProperties();
@@ -427,10 +406,7 @@ public class SeqgenProperties {
          */
         private @Nullable Boolean enabled;
 
-        /**
-         * Largest block (and gap of a stopped JVM) of an adaptive sequence; at least the block size. Default:
-         * 100000.
-         */
+        /** Largest block (and gap of a stopped JVM) of an adaptive sequence, at least block-size. Default: 100000. */
         private @Nullable Integer maxBlockSize;
 
         /** Refill interval an adaptive sequence steers its block size towards. Default: 1s. */
@@ -497,10 +473,7 @@ public class SeqgenProperties {
     /** The series of sequences numbered per tenant, year or other key. */
     public static class Series {
 
-        /**
-         * How long a series may go unused before it is released (unused values back to its row, reopened at next
-         * use). 0 keeps every series open until the application stops.
-         */
+        /** How long an unused series stays open before its unused values go back to its row; 0: never released. */
         private Duration idleTimeout = SequenceRegistry.DEFAULT_SERIES_IDLE_TIMEOUT;
 
         /**
