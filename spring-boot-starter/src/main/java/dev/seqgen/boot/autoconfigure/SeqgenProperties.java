@@ -266,8 +266,9 @@ public class SeqgenProperties {
         private @Nullable Strategy strategy;
 
         /**
-         * Where values are counted: table (a row of seqgen's table) or native-sequence (a database sequence;
-         * not for sync). Both may be mixed. Default: the kind of the registry's store (table).
+         * Where values are counted: table (a row of seqgen's table) or native-sequence (a database sequence; not for
+         * sync). Default: the kind of the registry's store: table, unless the registry is built over a
+         * native-sequence store.
          */
         private @Nullable CounterKind kind;
 
