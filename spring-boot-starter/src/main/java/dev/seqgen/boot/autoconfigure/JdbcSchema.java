@@ -7,9 +7,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Locale;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.jdbc.metadata.CompositeDataSourcePoolMetadataProvider;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadata;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
@@ -17,13 +19,11 @@ import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 /** Start-up checks of the JDBC store's setup, each failing with a {@link SeqgenSetupException}. */
 final class JdbcSchema {
 
-    /** Through Commons Logging, as {@link SeqgenShutdown} logs and for the same reason. */
+    /** Commons Logging, as {@link SeqgenShutdown}. */
     private static final Log LOG = LogFactory.getLog(JdbcSchema.class);
 
     private final DataSource dataSource;
-
     private final SeqgenProperties properties;
-
     private final List<DataSourcePoolMetadataProvider> poolMetadata;
 
     JdbcSchema(DataSource dataSource, SeqgenProperties properties, List<DataSourcePoolMetadataProvider> poolMetadata) {
@@ -34,25 +34,44 @@ final class JdbcSchema {
 
     /** Fails naming the DDL when the sequence table does not exist; warns when its table of kept ranges does not. */
     void requireTable(String table) {
-        requireSequenceTable(table);
-        warnIfKeptTableMissing(Identifiers.keptTableName(table), table);
-    }
-
-    /** Warns, with the DDL, when the kept-ranges table is missing: a stop would lose values instead of keeping them. */
-    private void warnIfKeptTableMissing(String keptTable, String table) {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            statement.executeQuery("SELECT COUNT(*) FROM " + keptTable + " WHERE 1 = 0").close();
-        } catch (SQLException e) {
-            if (isMissingTable(e)) {
-                LOG.warn("seqgen's table of kept ranges " + keptTable + " does not exist:"
-                        + " an instance stopping while others reserve will lose its unused values instead of keeping"
-                        + " them for the fleet. Create it (from Flyway, Liquibase or by hand) with " + ddl(table).get(1)
-                        + "; or let seqgen create it at start-up: seqgen.schema.initialize=always.");
+        SQLException unreadable = unreadable(table);
+        if (unreadable != null) {
+            String observed = unreadable.getMessage() + " [SQLSTATE " + unreadable.getSQLState() + "]";
+            if (!isMissingTable(unreadable)) {
+                // Not a missing table: say what the database said, not what might have caused it.
+                throw new SeqgenSetupException("seqgen could not read its sequence table " + table + " in the"
+                        + " application's database: " + observed,
+                        "Check that the database answers and that the application's user may read and update "
+                                + table + "; the cause below is the database's own error.", unreadable);
             }
+            throw new SeqgenSetupException("seqgen's sequence table " + table + " does not exist in the"
+                    + " application's database (" + observed + "), and seqgen.schema.initialize="
+                    + properties.getSchema().getInitialize().name().toLowerCase(Locale.ROOT)
+                    + " did not create it (by default seqgen creates it on embedded databases only).",
+                    "Create the tables with " + String.join("; ", ddl(table)) + " (from Flyway, Liquibase or by hand);"
+                            + " or let seqgen create them at start-up: seqgen.schema.initialize=always.", unreadable);
+        }
+        String keptTable = Identifiers.keptTableName(table);
+        SQLException kept = unreadable(keptTable);
+        if (kept != null && isMissingTable(kept)) {
+            LOG.warn("seqgen's table of kept ranges " + keptTable + " does not exist:"
+                    + " an instance stopping while others reserve will lose its unused values instead of keeping"
+                    + " them for the fleet. Create it (from Flyway, Liquibase or by hand) with " + ddl(table).get(1)
+                    + "; or let seqgen create it at start-up: seqgen.schema.initialize=always.");
         }
     }
 
-    /** seqgen's DDL for its tables in this database ({@link JdbcDialect#createTablesSql}). */
+    /** The error of reading the table, or null when it reads. */
+    private @Nullable SQLException unreadable(String table) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE 1 = 0").close();
+            return null;
+        } catch (SQLException e) {
+            return e;
+        }
+    }
+
+    /** seqgen's DDL for its tables in this database. */
     private List<String> ddl(String table) {
         try (Connection connection = dataSource.getConnection()) {
             return JdbcDialect.forProductName(connection.getMetaData().getDatabaseProductName()).createTablesSql(table);
@@ -61,10 +80,7 @@ final class JdbcSchema {
         }
     }
 
-    /**
-     * Fails unless the pool can lend the dedicated connection and still serve the application: with a maximum of
-     * one, every other user (Hibernate reading the dialect first) would wait for it until the pool's timeout.
-     */
+    /** Fails when the pool holds at most one connection: every other user would wait for the dedicated one. */
     void requireRoomForTheDedicatedConnection() {
         DataSourcePoolMetadata pool = new CompositeDataSourcePoolMetadataProvider(poolMetadata)
                 .getDataSourcePoolMetadata(dataSource);
@@ -81,7 +97,6 @@ final class JdbcSchema {
                         + " per reservation instead of keeping one: seqgen.jdbc.dedicated-connection=false.");
     }
 
-    /** The Spring Boot property of the DataSource's maximum pool size. */
     private static String maxPoolSizeProperty(DataSource dataSource) {
         String type = dataSource.getClass().getName();
         if (type.contains("tomcat")) {
@@ -96,35 +111,7 @@ final class JdbcSchema {
         return "spring.datasource.hikari.maximum-pool-size";
     }
 
-    private void requireSequenceTable(String table) {
-        SQLException unreadable;
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            statement.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE 1 = 0").close();
-            return;
-        } catch (SQLException e) {
-            unreadable = e;
-        }
-        String observed = unreadable.getMessage() + " [SQLSTATE " + unreadable.getSQLState() + "]";
-        if (!isMissingTable(unreadable)) {
-            // Something else than a missing table (no permission, a lost connection, a server that answers
-            // oddly): say what the database said, not what might have caused it.
-            throw new SeqgenSetupException("seqgen could not read its sequence table " + table + " in the"
-                    + " application's database: " + observed,
-                    "Check that the database answers and that the application's user may read and update "
-                            + table + "; the cause below is the database's own error.", unreadable);
-        }
-        throw new SeqgenSetupException("seqgen's sequence table " + table + " does not exist in the"
-                + " application's database (" + observed + "), and seqgen.schema.initialize="
-                + properties.getSchema().getInitialize().name().toLowerCase(java.util.Locale.ROOT)
-                + " did not create it (by default seqgen creates it on embedded databases only).",
-                "Create the tables with " + String.join("; ", ddl(table)) + " (from Flyway, Liquibase or by hand);"
-                        + " or let seqgen create them at start-up: seqgen.schema.initialize=always.", unreadable);
-    }
-
-    /**
-     * Whether the database said the table does not exist: SQLSTATE 42P01 (PostgreSQL), 42S02 (MariaDB, H2 and
-     * others), 42S04 (H2 on an empty database), or Spanner's NOT_FOUND through its JDBC driver.
-     */
+    /** SQLSTATE 42P01 (PostgreSQL), 42S02 (MariaDB, H2...), 42S04 (empty H2), or Spanner JDBC's NOT_FOUND. */
     private static boolean isMissingTable(SQLException e) {
         String state = e.getSQLState();
         return "42P01".equals(state) || "42S02".equals(state) || "42S04".equals(state)

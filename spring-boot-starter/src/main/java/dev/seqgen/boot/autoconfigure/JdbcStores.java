@@ -1,6 +1,7 @@
 package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.CounterKind;
+import dev.seqgen.boot.autoconfigure.SeqgenProperties.SequenceProperties;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.jdbc.NativeSequenceStore;
 import dev.seqgen.spi.SequenceStore;
@@ -11,6 +12,7 @@ import java.util.EnumSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -20,10 +22,9 @@ import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.util.ClassUtils;
 
 /**
- * Builds seqgen's JDBC stores over the application's {@link DataSource} with the stores' builders (which refuse a
- * table name or prefix under its property), one per {@link CounterKind}: the {@code SequenceStore} bean's, of the
- * primary kind, and a second one when a configured sequence asks for the other kind, which it closes. It tells which
- * stores it built, so the table checks apply to its own table store only.
+ * Builds seqgen's JDBC stores over the {@link DataSource}, one per {@link CounterKind}: the {@code SequenceStore}
+ * bean's, and one of the other kind when a sequence asks for it (closed here). Tells which stores it built, so the
+ * table checks apply to its own table store only.
  */
 final class JdbcStores implements DisposableBean {
 
@@ -39,48 +40,41 @@ final class JdbcStores implements DisposableBean {
         this.schema = schema;
     }
 
-    /** The kind of the store the registry is built over: {@code seqgen.defaults.kind}, else the table. */
-    static CounterKind primaryKind(SeqgenProperties properties) {
-        CounterKind configured = properties.getDefaults().getKind();
-        return configured != null ? configured : CounterKind.TABLE;
-    }
-
-    /** Every kind the configuration names: the primary kind and each {@code seqgen.sequences.<name>.kind} set. */
+    /** Every kind the configuration names: {@code seqgen.defaults.kind} (table when unset) and each sequence's. */
     static Set<CounterKind> configuredKinds(SeqgenProperties properties) {
-        Set<CounterKind> kinds = EnumSet.of(primaryKind(properties));
-        properties.getSequences().values().forEach(sequence -> {
-            if (sequence.getKind() != null) {
-                kinds.add(sequence.getKind());
-            }
-        });
+        Set<CounterKind> kinds = EnumSet.of(Objects.requireNonNullElse(properties.getDefaults().getKind(),
+                CounterKind.TABLE));
+        properties.getSequences().values().stream().map(SequenceProperties::getKind).filter(Objects::nonNull)
+                .forEach(kinds::add);
         return kinds;
     }
 
-    /** The table store the registry is built over. */
+    /** The table store, which creates its tables now if {@code seqgen.schema.initialize} says so. */
     synchronized JdbcSequenceStore buildTable() {
-        JdbcSequenceStore store = table();
+        boolean createsTables = createsTables(properties, dataSource);
+        nativeSequenceBuilder(); // refuses a wrong prefix even when no sequence uses it
+        JdbcSequenceStore store = supported(tableBuilder().createTable(createsTables)
+                .dedicatedConnection(dedicatedConnection())::build);
+        if (createsTables) {
+            store.createTableIfMissing();
+        }
         built.add(store);
         return store;
     }
 
-    /** The native-sequence store the registry is built over. */
     synchronized NativeSequenceStore buildNativeSequence() {
-        NativeSequenceStore store = nativeSequence();
+        tableBuilder(); // refuses a wrong table name even when no sequence uses it
+        NativeSequenceStore store = supported(
+                nativeSequenceBuilder().dedicatedConnection(dedicatedConnection())::build);
         built.add(store);
         return store;
     }
 
     /** The store of a kind beside the registry's own, built once and closed with this object. */
     synchronized SequenceStore additional(CounterKind kind) {
-        SequenceStore store = additional.get(kind);
-        if (store == null) {
-            store = kind == CounterKind.TABLE ? buildTable() : buildNativeSequence();
-            additional.put(kind, store);
-        }
-        return store;
+        return additional.computeIfAbsent(kind, k -> k == CounterKind.TABLE ? buildTable() : buildNativeSequence());
     }
 
-    /** Whether this object built the store (the table checks apply to it). */
     synchronized boolean built(SequenceStore store) {
         return built.contains(store);
     }
@@ -114,39 +108,21 @@ final class JdbcStores implements DisposableBean {
         return dedicated;
     }
 
-    /** The table store's builder: a table name that is not allowed is refused here, under its property's name. */
+    /** The builders refuse a wrong table name or prefix under its property's name. */
     private JdbcSequenceStore.Builder tableBuilder() {
         return JdbcSequenceStore.builder(dataSource).table(properties.getTable(), "seqgen.table");
     }
 
-    /** The native-sequence store's builder: a prefix that is not allowed is refused here, under its property's name. */
     private NativeSequenceStore.Builder nativeSequenceBuilder() {
         return NativeSequenceStore.builder(dataSource)
                 .prefix(properties.getJdbc().getSequencePrefix(), "seqgen.jdbc.sequence-prefix");
     }
 
-    /** Whether {@code seqgen.schema.initialize} creates the tables (embedded: as Boot tells, or without its JDBC module). */
+    /** Whether {@code seqgen.schema.initialize} creates the tables (embedded: as Boot tells, or without Boot JDBC). */
     static boolean createsTables(SeqgenProperties properties, DataSource dataSource) {
         return properties.getSchema().initializes(() -> !ClassUtils.isPresent(
                 "org.springframework.boot.jdbc.EmbeddedDatabaseConnection", null)
                 || EmbeddedDatabaseConnection.isEmbedded(dataSource));
-    }
-
-    /** The table store, which creates its tables now if {@code seqgen.schema.initialize} says so. */
-    private JdbcSequenceStore table() {
-        boolean createsTables = createsTables(properties, dataSource);
-        nativeSequenceBuilder(); // refuses a wrong prefix even when no sequence uses it
-        JdbcSequenceStore store = supported(tableBuilder().createTable(createsTables)
-                .dedicatedConnection(dedicatedConnection())::build);
-        if (createsTables) {
-            store.createTableIfMissing();
-        }
-        return store;
-    }
-
-    private NativeSequenceStore nativeSequence() {
-        tableBuilder(); // refuses a wrong table name even when no sequence uses it
-        return supported(nativeSequenceBuilder().dedicatedConnection(dedicatedConnection())::build);
     }
 
     /** Builds a store, failing with the action to take when seqgen has no dialect for the database. */

@@ -43,17 +43,10 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Auto-configuration for seqgen: a {@link SequenceRegistry} configured from the {@code seqgen.*} properties
- * over a {@link SequenceStore}, handed to Hibernate for seqgen's identifier generator.
- *
- * <p>The store is the JDBC store over the application's {@link DataSource} when {@code seqgen.store} is
- * {@code auto} (the default) or {@code jdbc}. Any other {@link SequenceStore} bean takes its place: the
- * application's own, or the Cloud Spanner store of {@link SeqgenSpannerAutoConfiguration}, which orders
- * itself {@code before} this class; without one, the context fails saying which store is missing.
- *
- * <p>Every bean backs off when the application defines its own. Stopping the context closes the registry, which
- * gives the unused values in hand back to the store where no one reserved after them and keeps the others for the
- * fleet, and logs what it did per sequence ({@link SeqgenShutdown}).
+ * Auto-configuration for seqgen: a {@link SequenceRegistry} from the {@code seqgen.*} properties over a
+ * {@link SequenceStore} (the JDBC store over the {@link DataSource} under {@code seqgen.store} auto or jdbc, else a
+ * store bean such as {@link SeqgenSpannerAutoConfiguration}'s), handed to Hibernate for seqgen's generator. Every
+ * bean backs off when the application defines its own; the registry is closed with the context.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration" })
@@ -77,8 +70,7 @@ public final class SeqgenAutoConfiguration {
         }
         SequenceSettings defaults = SeqgenSettings.defaults(properties.getDefaults());
         SequenceRegistry.Builder builder = SequenceRegistry.builder(sequenceStore).defaults(defaults);
-        // A sequence configured with another kind than the store's is served by a JDBC store of that kind over
-        // the same DataSource: ids on database sequences and gapless numbers on the table, in one registry.
+        // A sequence of another kind than the store's gets a JDBC store of that kind over the same DataSource.
         for (CounterKind kind : JdbcStores.configuredKinds(properties)) {
             if (kind != sequenceStore.kind()) {
                 JdbcStores stores = jdbcStores.getIfAvailable();
@@ -104,10 +96,7 @@ public final class SeqgenAutoConfiguration {
         return builder.build();
     }
 
-    /**
-     * Closes the registry when the context stops, before Spring Boot shuts its logging down, and logs what became
-     * of each sequence's unused values (see {@link SeqgenShutdown}).
-     */
+    /** Closes the registry before logging shuts down and logs each sequence's unused values. */
     @Bean
     @ConditionalOnMissingBean
     static SeqgenShutdown seqgenShutdown(ObjectProvider<SequenceRegistry> registry) {
@@ -115,35 +104,28 @@ public final class SeqgenAutoConfiguration {
     }
 
     /**
-     * Once every singleton has started (the entity manager factory and its {@code ddl-auto} included): warns of
-     * every {@code seqgen.*} property that binds to nothing (a typo, with the nearest known name), fails
-     * the start-up naming the DDL to run when the JDBC store's table is missing, then creates the rows of the
-     * sequences configured under {@code seqgen.sequences}, so that the health indicator and the endpoint show them.
+     * After every singleton (ddl-auto included): warns of unbound {@code seqgen.*} properties, fails when the JDBC
+     * store's table is missing, and creates the configured sequences' rows for the health indicator and endpoint.
      */
     @Bean
     static SmartInitializingSingleton seqgenStartUpChecks(ObjectProvider<SequenceRegistry> registry,
             ObjectProvider<SeqgenProperties> properties, ObjectProvider<JdbcSchema> jdbcSchema,
             ObjectProvider<JdbcStores> jdbcStores, Environment environment) {
         return () -> registry.ifAvailable(available -> {
-            // A mistyped seqgen.* name binds to nothing and Spring Boot ignores it: say so, with the nearest name.
             for (String unknown : UnknownProperties.find(environment)) {
                 LOG.log(System.Logger.Level.WARNING, "seqgen: the property " + unknown + " binds to nothing and is"
                         + " ignored");
             }
-            // The table check applies to the table store seqgen built over the DataSource, not to a store of
-            // the application's or of another database.
+            // Only the table store seqgen built over the DataSource is checked.
             available.store(CounterKind.TABLE)
                     .filter(table -> jdbcStores.getIfAvailable() != null && jdbcStores.getObject().built(table))
                     .flatMap(SequenceStore::sqlTable)
                     .ifPresent(table -> jdbcSchema.ifAvailable(schema -> schema.requireTable(table.name())));
-            createConfiguredSequences(available, properties.getObject().getSequences().keySet());
+            // A mapped sequence was declared by the Hibernate generator first, its annotation's settings merged in.
+            properties.getObject().getSequences().keySet().forEach(available::createSequence);
         });
     }
 
-    /**
-     * Takes the first blocks of the configured and mapped sequences before the application reports itself ready
-     * (see {@link SeqgenWarmUp}).
-     */
     @Bean
     @ConditionalOnMissingBean
     static SeqgenWarmUp seqgenWarmUp(ObjectProvider<SequenceRegistry> registry,
@@ -158,18 +140,6 @@ public final class SeqgenAutoConfiguration {
                 .filter(entry -> entry.getValue().getKind() == kind)
                 .map(entry -> "seqgen.sequences" + SeqgenSettings.key(entry.getKey()) + ".kind")
                 .findFirst().orElse("seqgen.defaults.kind");
-    }
-
-    /**
-     * Creates the configured sequences' rows (and with them the JDBC table) now rather than on first use, each with
-     * the settings that govern it: a sequence a mapped entity uses was declared by seqgen's Hibernate generator
-     * with its annotation's settings merged in (an {@code initialValue} of the annotation's, say, where the property
-     * tunes only another setting), and a row the generator already created is not created again.
-     */
-    private static void createConfiguredSequences(SequenceRegistry registry, Iterable<String> names) {
-        for (String name : names) {
-            registry.createSequence(name);
-        }
     }
 
     private static SequenceConfigurationException noStore(StoreType storeType) {
@@ -191,7 +161,6 @@ public final class SeqgenAutoConfiguration {
     @Conditional(JdbcStoreCondition.class)
     static class JdbcStoreConfiguration {
 
-        /** Builds the JDBC stores: the registry's own (below) and one of another kind when a sequence asks. */
         @Bean
         JdbcStores seqgenJdbcStores(DataSource dataSource, SeqgenProperties properties,
                 ObjectProvider<JdbcSchema> jdbcSchema) {
@@ -208,20 +177,17 @@ public final class SeqgenAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(SequenceStore.class)
         @Conditional(TableKindCondition.class)
-        // Starts after the database initializers (SeqgenDependsOnDatabaseInitializationDetector), except with
-        // JPA's deferred initialization, where it serves the EntityManagerFactory those initializers wait for.
+        // After the database initializers, except under JPA's deferred initialization (see the detector).
         JdbcSequenceStore sequenceStore(JdbcStores stores) {
             return stores.buildTable();
         }
 
         @Configuration(proxyBeanMethods = false)
         @ConditionalOnClass(name = "org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer")
-        // Orders the initializers before the beans that depend on them even where no other auto-configuration
-        // imports it (as Spring Batch's does).
+        // Orders the initializers before their dependants even where no other auto-configuration imports it.
         @Import(DatabaseInitializationDependencyConfigurer.class)
         static class DatabaseInitializationConfiguration {
 
-            /** The start-up checks of the pool and of the sequence table in the DataSource. */
             @Bean
             JdbcSchema seqgenJdbcSchema(DataSource dataSource, SeqgenProperties properties,
                     ObjectProvider<DataSourcePoolMetadataProvider> poolMetadata) {
@@ -230,11 +196,7 @@ public final class SeqgenAutoConfiguration {
         }
     }
 
-    /**
-     * A store is there to use, or one was asked for by {@code seqgen.store} (then its absence fails the
-     * start-up, saying what is missing). Under {@code seqgen.store=auto} with no store at all, such as a test
-     * context without a DataSource, seqgen backs off.
-     */
+    /** A store bean exists, or {@code seqgen.store} asks for one; under auto without a store seqgen backs off. */
     static final class StoreAvailableCondition extends AnyNestedCondition {
 
         StoreAvailableCondition() {
@@ -254,7 +216,6 @@ public final class SeqgenAutoConfiguration {
         }
     }
 
-    /** The registry's own JDBC store counts in the table: {@code seqgen.defaults.kind} is {@code table} or unset. */
     static final class TableKindCondition extends JdbcKindCondition {
 
         TableKindCondition() {
@@ -262,7 +223,6 @@ public final class SeqgenAutoConfiguration {
         }
     }
 
-    /** The registry's own JDBC store is the native-sequence store. */
     static final class NativeSequenceKindCondition extends JdbcKindCondition {
 
         NativeSequenceKindCondition() {
@@ -270,10 +230,7 @@ public final class SeqgenAutoConfiguration {
         }
     }
 
-    /**
-     * Matches the kind of the registry's own JDBC store: {@code seqgen.defaults.kind} (table when unset), bound as
-     * Spring binds it (any relaxed spelling); as {@link JdbcStores#primaryKind}.
-     */
+    /** {@code seqgen.defaults.kind} (table when unset, any relaxed spelling) is the given kind. */
     abstract static class JdbcKindCondition extends SpringBootCondition {
 
         private final CounterKind kind;
@@ -310,20 +267,15 @@ public final class SeqgenAutoConfiguration {
     @ConditionalOnClass(HibernatePropertiesCustomizer.class)
     static class HibernateConfiguration {
 
-        /**
-         * Hands the registry to seqgen's Hibernate generator, and makes the generator fail at start-up if it
-         * does not get it, rather than serve ids from a registry of its own with default settings.
-         */
+        /** Hands the registry to seqgen's Hibernate generator, which fails at start-up without it. */
         @Bean
         @ConditionalOnMissingBean(name = "seqgenHibernatePropertiesCustomizer")
         HibernatePropertiesCustomizer seqgenHibernatePropertiesCustomizer(ObjectProvider<SequenceRegistry> registry,
                 SeqgenProperties properties, ObjectProvider<DataSource> dataSource) {
             return hibernateProperties -> {
-                // Without a registry (seqgen backed off: no store) an entity that uses seqgen fails to map,
-                // saying what to add, instead of getting a registry of seqgen's own with default settings.
                 registry.ifAvailable(available -> hibernateProperties.put(SeqgenHibernate.REGISTRY, available));
                 hibernateProperties.put(SeqgenHibernate.REGISTRY_REQUIRED, "true");
-                // Hibernate's schema tools create seqgen's tables as seqgen.schema.initialize says, as the store does.
+                // Hibernate's schema tools follow seqgen.schema.initialize, as the store does.
                 DataSource unique = dataSource.getIfUnique();
                 boolean creates = unique != null ? JdbcStores.createsTables(properties, unique)
                         : properties.getSchema().initializes(() -> false);
@@ -331,10 +283,7 @@ public final class SeqgenAutoConfiguration {
             };
         }
 
-        /**
-         * The sequences and series of the entity mappings, opened for the warm-up through Hibernate
-         * ({@link SeqgenWarmUp}).
-         */
+        /** The entity mappings' sequences and series, warmed up through Hibernate. */
         @Bean
         SeqgenWarmUp.MappedSequences seqgenMappedSequences(ObjectProvider<EntityManagerFactory> factories) {
             return new SeqgenWarmUp.MappedSequences() {

@@ -4,16 +4,11 @@ import dev.seqgen.hibernate.ColumnRefusesAssignedValuesException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-/**
- * Explains a {@link ColumnRefusesAssignedValuesException}: the columns whose values seqgen assigns refuse them
- * (identity columns declared {@code GENERATED ALWAYS AS IDENTITY}, computed columns), all of them at once, and the
- * DDL that changes each.
- */
+/** Explains a {@link ColumnRefusesAssignedValuesException}: every column that refuses seqgen's values, with the DDL. */
 class SeqgenColumnFailureAnalyzer extends AbstractFailureAnalyzer<ColumnRefusesAssignedValuesException> {
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, ColumnRefusesAssignedValuesException cause) {
-        // The description lists every column (Where, Problem, Action each); the action gathers the DDL in one place.
         return new FailureAnalysis(cause.getMessage(), "Change " + (cause.columns().size() == 1 ? "the column"
                 : "the " + cause.columns().size() + " columns") + " so that they take the values seqgen assigns, in"
                 + " a migration of the application's schema (Flyway, Liquibase) or by hand: " + cause.fix()

@@ -16,9 +16,8 @@ import org.springframework.boot.origin.Origin;
 import org.springframework.core.env.Environment;
 
 /**
- * Explains a start-up that failed on a seqgen setting: the property (or setting) name, the rejected value,
- * where the value came from, and what is allowed. A value from an entity's {@code @SeqgenGenerator} is
- * reported as such: the entity, its id property, the attribute, and that the value is in code.
+ * Explains a start-up that failed on a seqgen setting: the property, the rejected value, its origin and what is
+ * allowed; or, for a value of an entity's {@code @SeqgenGenerator}, the entity, id property and attribute.
  */
 class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<SequenceConfigurationException> {
 
@@ -26,22 +25,19 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
     private static final Pattern SEQUENCE_SETTING =
             Pattern.compile("seqgen\\.sequences(?:\\.[a-z0-9-]+|\\[[^]]+])\\.(.+)");
 
+    /** How seqgen's Hibernate generator names the id it failed to set up, in the exception that wraps the setting. */
+    private static final Pattern ANNOTATED_ID =
+            Pattern.compile("entity (\\S+), id property '([^']+)', sequence '([^']+)'");
+
     private final Environment environment;
 
     SeqgenConfigurationFailureAnalyzer(Environment environment) {
         this.environment = environment;
     }
 
-    /**
-     * How seqgen's Hibernate generator names the id it failed to set up, in the message of the exception that
-     * wraps the rejected setting: {@code entity <name>, id property '<property>', sequence '<sequence>'}.
-     */
-    private static final Pattern ANNOTATED_ID =
-            Pattern.compile("entity (\\S+), id property '([^']+)', sequence '([^']+)'");
-
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, SequenceConfigurationException cause) {
-        // A setting the annotations have an attribute for, named bare (not as a property): the value is in code.
+        // A setting named bare (not as a property) that the annotation has an attribute for: the value is in code.
         String attribute = Setting.find(cause.setting()).flatMap(Setting::annotationAttribute).orElse(null);
         Matcher annotatedId = attribute != null ? annotatedId(rootFailure, cause) : null;
         if (annotatedId != null) {
@@ -67,7 +63,7 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
         return new FailureAnalysis(description.toString(), action, cause);
     }
 
-    /** The id whose {@code @SeqgenGenerator} holds the rejected value, found in the exceptions that wrap it. */
+    /** The id whose {@code @SeqgenGenerator} holds the rejected value, from the exceptions that wrap it. */
     private static @Nullable Matcher annotatedId(Throwable rootFailure, SequenceConfigurationException cause) {
         for (Throwable t = rootFailure; t != null && t != cause; t = t.getCause()) {
             Matcher matcher = t.getMessage() != null ? ANNOTATED_ID.matcher(t.getMessage()) : null;
@@ -78,10 +74,6 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
         return null;
     }
 
-    /**
-     * The value comes from a {@code @SeqgenGenerator} attribute (or from one combined with the defaults):
-     * it is in code, and configuration can only override it.
-     */
     private static FailureAnalysis analyzeAnnotation(Matcher annotatedId, String attribute,
             SequenceConfigurationException cause) {
         String entity = annotatedId.group(1);

@@ -5,10 +5,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains a start-up that failed while Hibernate set up seqgen's generators (a {@link SeqgenMappingException},
- * however deep Hibernate and Spring wrapped it): the entity, property and sequence, the problem, and the database's
- * or the store's error. Runs after seqgen's other analyzers, so a bad setting or a column that refuses assigned
- * values keeps its own, more detailed, report.
+ * Explains a {@link SeqgenMappingException}: where, the problem and the underlying error. Runs after seqgen's other
+ * analyzers, which report a bad setting or a refusing column in more detail.
  */
 class SeqgenMappingFailureAnalyzer extends AbstractFailureAnalyzer<SeqgenMappingException> {
 

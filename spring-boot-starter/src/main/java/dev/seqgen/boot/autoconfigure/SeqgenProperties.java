@@ -15,54 +15,34 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
-/**
- * Configuration properties for seqgen, under {@code seqgen.*}. Values are checked when the context starts:
- * a value seqgen does not accept fails the start-up with the property's name, the value and what is
- * allowed.
- */
+/** Configuration properties under {@code seqgen.*}; a value seqgen does not accept fails the start-up. */
 @ConfigurationProperties("seqgen")
 public class SeqgenProperties {
 
-    /**
-     * Whether to enable the seqgen auto-configuration.
-     */
+    /** Whether to enable the seqgen auto-configuration. */
     private boolean enabled = true;
 
     /**
-     * Where the sequences' rows live. 'auto' uses the application's DataSource when there is exactly one,
-     * otherwise Cloud Spanner when there is a Spanner or DatabaseClient bean and seqgen-spanner is on the
-     * class path, otherwise a SequenceStore bean of the application's.
+     * Where the sequences' rows live. 'auto' uses the only DataSource, otherwise Cloud Spanner when there is a
+     * Spanner or DatabaseClient bean and seqgen-spanner is on the class path, otherwise a SequenceStore bean.
      */
     private StoreType store = StoreType.AUTO;
 
-    /**
-     * Table that holds one row per sequence, optionally schema-qualified (schema.table). Unquoted
-     * identifier of letters, digits and underscores.
-     */
+    /** Table of one row per sequence, optionally schema.table; unquoted letters, digits and underscores. */
     private String table = "seqgen_sequences";
 
     private final Schema schema = new Schema();
-
     private final Jdbc jdbc = new Jdbc();
-
     private final Spanner spanner = new Spanner();
 
-    /**
-     * Settings of every sequence that does not set its own.
-     */
+    /** Settings of every sequence that does not set its own. */
     private final SequenceProperties defaults = new SequenceProperties();
 
-    /**
-     * Settings of individual sequences, by sequence name. Each sequence falls back to the defaults for
-     * every setting it does not set. Names with dots or upper-case letters need brackets:
-     * seqgen.sequences[Order.Lines].block-size.
-     */
+    /** Settings of individual sequences by name, over the defaults; names with dots or capitals need [brackets]. */
     private Map<String, SequenceProperties> sequences = new LinkedHashMap<>();
 
     private final Health health = new Health();
-
     private final WarmUp warmUp = new WarmUp();
-
     private final Series series = new Series();
 
     public boolean isEnabled() {
@@ -127,16 +107,10 @@ public class SeqgenProperties {
 
     /** The store that holds the sequences. */
     public enum StoreType {
-
-        /**
-         * The DataSource when there is exactly one, otherwise Cloud Spanner when there is a Spanner or
-         * DatabaseClient bean, otherwise the SequenceStore bean that exists.
-         */
+        /** The only DataSource, otherwise Cloud Spanner, otherwise the SequenceStore bean. */
         AUTO,
-
         /** The application's DataSource. */
         JDBC,
-
         /** Cloud Spanner, through the seqgen-spanner module. */
         SPANNER
     }
@@ -145,16 +119,14 @@ public class SeqgenProperties {
     public static class Jdbc {
 
         /**
-         * Prefix of the database sequences' names of the sequences whose kind is native-sequence: sequence 'orders'
-         * is database sequence seqgen_orders by default. Letters, digits and underscores, not starting with a digit.
+         * Prefix of the database sequences of kind native-sequence ('orders' is seqgen_orders by default).
+         * Letters, digits and underscores, not starting with a digit.
          */
         private String sequencePrefix = "seqgen_";
 
         /**
-         * Whether the JDBC store keeps one connection of the DataSource for its own statements. Threads that
-         * take ids inside a transaction hold a pooled connection; with this on, a reservation never waits for
-         * a second one, so a pool smaller than the number of inserting threads cannot deadlock. Costs one
-         * connection of the pool for the application's lifetime.
+         * Whether the JDBC store keeps one pooled connection for its own statements, so that a reservation never
+         * waits for the pool (no deadlock with a pool smaller than the inserting threads). Costs one connection.
          */
         private boolean dedicatedConnection = true;
 
@@ -175,14 +147,10 @@ public class SeqgenProperties {
         }
     }
 
-    /**
-     * The Cloud Spanner store. Without a DatabaseClient bean, the store's database is the one named here, on
-     * the application's Spanner bean or, when there is none, on a Spanner client created from these
-     * properties.
-     */
+    /** The Cloud Spanner store: without a DatabaseClient bean, the database named here. */
     public static class Spanner {
 
-        /** The SQL dialect of a Spanner database, as {@code seqgen.spanner.dialect} names it. */
+        /** The SQL dialect of a Spanner database. */
         public enum SpannerDialect {
             /** Ask the database at start-up ({@code DatabaseClient.getDialect()}). */
             AUTO,
@@ -192,39 +160,22 @@ public class SeqgenProperties {
             POSTGRESQL
         }
 
-        /**
-         * Google Cloud project of the Spanner instance. Default: the project of the Spanner bean, or of the
-         * environment (GOOGLE_CLOUD_PROJECT, the gcloud configuration).
-         */
+        /** Google Cloud project of the instance. Default: the Spanner bean's, else GOOGLE_CLOUD_PROJECT or gcloud's. */
         private @Nullable String projectId;
 
-        /**
-         * Spanner instance that holds the database. Required without a DatabaseClient bean.
-         */
+        /** Spanner instance that holds the database. Required without a DatabaseClient bean. */
         private @Nullable String instanceId;
 
-        /**
-         * Spanner database that holds the sequence table. Required without a DatabaseClient bean.
-         */
+        /** Spanner database that holds the sequence table. Required without a DatabaseClient bean. */
         private @Nullable String databaseId;
 
-        /**
-         * SQL dialect of the store's database: auto (the store asks the database once, at its first operation),
-         * google-standard-sql or postgresql.
-         */
+        /** SQL dialect of the database: auto (asked at the first operation), google-standard-sql or postgresql. */
         private SpannerDialect dialect = SpannerDialect.AUTO;
 
-        /**
-         * Host and port of a Cloud Spanner emulator (such as localhost:9010) for the Spanner client that
-         * seqgen creates, without credentials. Default: the SPANNER_EMULATOR_HOST environment variable, if
-         * set.
-         */
+        /** Spanner emulator host:port for the client seqgen creates. Default: the SPANNER_EMULATOR_HOST variable. */
         private @Nullable String emulatorHost;
 
-        /**
-         * Longest one operation of the store's own may take (a reservation, a read, a give-back), Spanner's
-         * retries included. Keep it at or below the sequences' acquire timeout.
-         */
+        /** Longest one store operation may take, retries included; at most the sequences' acquire timeout. */
         private Duration operationTimeout = Duration.ofSeconds(5);
 
         public @Nullable String getProjectId() {
@@ -280,8 +231,7 @@ public class SeqgenProperties {
     public static class Schema {
 
         /**
-         * When seqgen creates its tables (the sequence table and its table of kept ranges, each only if it is
-         * missing) at start-up, in the JDBC store's database or in Cloud Spanner: on embedded databases only
+         * When seqgen creates its missing tables (sequences, kept ranges) at start-up: on embedded databases only
          * (embedded), always, or never (Flyway, Liquibase or a DBA create them).
          */
         private DatabaseInitializationMode initialize = DatabaseInitializationMode.EMBEDDED;
@@ -294,12 +244,7 @@ public class SeqgenProperties {
             this.initialize = initialize;
         }
 
-        /**
-         * Whether seqgen creates its tables: always, never, or on an embedded database.
-         *
-         * @param embedded whether the database is embedded, asked only under {@code embedded}
-         * @return whether to create the tables
-         */
+        /** Whether seqgen creates its tables; {@code embedded} is asked only under {@code embedded}. */
         public boolean initializes(BooleanSupplier embedded) {
             return initialize == DatabaseInitializationMode.ALWAYS
                     || initialize == DatabaseInitializationMode.EMBEDDED && embedded.getAsBoolean();
@@ -307,80 +252,64 @@ public class SeqgenProperties {
     }
 
     /**
-     * The settings of sequences, each optional, one type for {@code seqgen.defaults} and for every
-     * {@code seqgen.sequences.<name>}: what a sequence does not set comes from {@code seqgen.defaults}, what
-     * that does not set from seqgen's built-in defaults ({@link dev.seqgen.Setting#defaultValue()}; the
-     * "Default:" of each description). Keys, types and rules are those of {@link dev.seqgen.Setting}: one
-     * property per setting, found by its key ({@code SeqgenPropertiesTest} checks the names, types and stated
-     * defaults against it).
+     * The optional settings of {@code seqgen.defaults} and {@code seqgen.sequences.<name>}: one property per
+     * {@link dev.seqgen.Setting}, found by its key; unset falls back to the defaults, then to
+     * {@link dev.seqgen.Setting#defaultValue()}.
      */
     public static class SequenceProperties {
 
         /**
-         * How values are taken from the store: sync (in the caller's transaction, gapless), async (one store
-         * transaction per value), batch (one per block), async-batch (one per block, refilled in the
-         * background). Default: async-batch.
+         * How values are taken from the store: sync (in the caller's transaction, gapless), async (a store
+         * transaction per value), batch (one per block), async-batch (refilled in the background). Default:
+         * async-batch.
          */
         private @Nullable Strategy strategy;
 
         /**
-         * Where values are counted: table (a row of seqgen's table; every strategy) or native-sequence (a
-         * database sequence, no hot row; not for sync). One application may use both: the starter then gives the
-         * registry a JDBC store of each kind. Default: the kind of the registry's store: table, unless the
-         * registry is built over a native-sequence store.
+         * Where values are counted: table (a row of seqgen's table) or native-sequence (a database sequence; not for
+         * sync). Default: the kind of the registry's store: table, unless the registry is built over a
+         * native-sequence store.
          */
         private @Nullable CounterKind kind;
 
         /**
-         * How counter values become the values handed out: sequential (1, 2, 3, ...) or bit-reversed (the
-         * counter's 63 low bits reversed: unique, positive, spread over the key space, for primary keys on Cloud
-         * Spanner; not for int ids). Default: sequential.
+         * How counters become values: sequential (1, 2, 3, ...) or bit-reversed (63 low bits reversed, spread
+         * over the key space for Spanner primary keys; not for int ids). Default: sequential.
          */
         private @Nullable KeyOrder keyOrder;
 
         /**
-         * Keys a bit-reversed sequence never hands out, written min..max (such as 1..99999): a counter whose key
-         * falls in the range is passed over, so keys a table already holds there never collide. At most 2^62
-         * values; only with key-order bit-reversed. Default: none.
+         * Keys a bit-reversed sequence never hands out, as min..max (such as 1..99999), so existing keys never
+         * collide. At most 2^62 values; only with key-order bit-reversed. Default: none.
          */
         private @Nullable KeyRange skipRange;
 
         /**
-         * Number of values reserved per store transaction by batch and async-batch; also the most values one
-         * stopped JVM can leave unused, unless the block adapts. Default: 1000.
+         * Values reserved per store transaction by batch and async-batch; the most a stopped JVM leaves unused,
+         * unless the block adapts. Default: 1000.
          */
         private @Nullable Integer blockSize;
 
         /**
-         * Number of values left in the block at which async-batch starts its background refill; less than the
-         * block size. Set, it fixes the refill point; left unset (a quarter of the block), an adaptive
-         * async-batch sequence moves the refill point up to what the store's latency requires. Default: a quarter
-         * of the block size.
+         * Values left in the block at which async-batch starts its refill; less than the block size. Unset, an
+         * adaptive sequence moves it to what the store's latency requires. Default: a quarter of the block size.
          */
         private @Nullable Integer lowWatermark;
 
-        /**
-         * Longest a caller waits for a value before it gets an exception. Default: 5s.
-         */
+        /** Longest a caller waits for a value before it gets an exception. Default: 5s. */
         private @Nullable Duration acquireTimeout;
 
-        /**
-         * First value of a sequence whose row does not exist yet. An existing row is never changed. Default: 1.
-         */
+        /** First value of a sequence whose row does not exist yet (existing rows stay). Default: 1. */
         private @Nullable Long initialValue;
 
-        /**
-         * Largest value a sequence hands out; reaching it is an error, never a wrap-around. Use 2147483647 for
-         * int ids. Default: 9223372036854775806.
-         */
+        /** Largest value handed out (reaching it is an error); 2147483647 for int ids. Default: 9223372036854775806. */
         private @Nullable Long maxValue;
 
         private final AdaptiveProperties adaptive = new AdaptiveProperties();
 
         /**
-         * Whether the configured strategy may replace a sync strategy that the code declares for the sequence
-         * (@SeqgenGenerator, @SeqgenNumber, @SeqgenValue), giving up its gapless numbers; without it such a
-         * configuration fails the start-up. Default: false.
+         * Whether the configured strategy may replace a sync strategy declared in code (@SeqgenGenerator,
+         * @SeqgenNumber, @SeqgenValue), giving up gapless numbers; otherwise that fails the start-up. Default: false.
          */
         private @Nullable Boolean allowWeakerStrategy;
 
@@ -473,22 +402,15 @@ public class SeqgenProperties {
     public static class AdaptiveProperties {
 
         /**
-         * Whether sequences adapt to what they measure: the block size to the refill rate (doubled when refills
-         * come faster than the target interval, halved, never below the block size, when they come slower than
-         * twice it), and for async-batch the refill point to the store's latency and the rate values are
-         * taken, so callers do not wait. Default: on for async-batch, off for the other strategies.
+         * Whether the block size adapts to the refill rate and, for async-batch, the refill point to the store's
+         * latency. Default: on for async-batch, off for the other strategies.
          */
         private @Nullable Boolean enabled;
 
-        /**
-         * Largest block an adaptive sequence reserves, and so the largest gap a stopped JVM can leave. Must be
-         * at least the block size when adaptive sizing is set on. Default: 100000.
-         */
+        /** Largest block (and gap of a stopped JVM) of an adaptive sequence, at least block-size. Default: 100000. */
         private @Nullable Integer maxBlockSize;
 
-        /**
-         * Refill interval an adaptive sequence steers its block size towards. Default: 1s.
-         */
+        /** Refill interval an adaptive sequence steers its block size towards. Default: 1s. */
         private @Nullable Duration targetRefillInterval;
 
         public @Nullable Boolean getEnabled() {
@@ -519,10 +441,7 @@ public class SeqgenProperties {
     /** The seqgen health indicator. */
     public static class Health {
 
-        /**
-         * Share of a sequence's range (from its initial to its maximum value) above which the health
-         * indicator reports the WARNING status. Greater than 0, at most 1.
-         */
+        /** Used share of a sequence's range above which health reports WARNING. Greater than 0, at most 1. */
         private double capacityWarningThreshold = 0.8;
 
         public double getCapacityWarningThreshold() {
@@ -534,15 +453,12 @@ public class SeqgenProperties {
         }
     }
 
-    /** The warm-up: the sequences' first blocks taken before the application reports itself ready. */
+    /** The warm-up: first blocks taken before the application reports itself ready. */
     public static class WarmUp {
 
         /**
-         * Longest the start-up waits for the first blocks of the sequences, all of them together, before the
-         * application reports itself ready; an application that has none by then fails to start, naming the
-         * sequence. A start-up limit of its own, not a caller's acquire timeout: a fleet that starts at once is
-         * served one first reservation at a time, about N x the row's transaction time for N instances (10 s for
-         * 1,000 instances on a 10 ms row). A positive duration.
+         * Longest the start-up waits for all sequences' first blocks; a sequence without one by then fails the
+         * start-up. Allow about 2 x N x the row's transaction time for N instances starting at once. Positive.
          */
         private Duration timeout = Duration.ofSeconds(60);
 
@@ -558,20 +474,12 @@ public class SeqgenProperties {
     /** The series of sequences numbered per tenant, year or other key. */
     public static class Series {
 
-        /**
-         * How long a series may go unused before the registry releases it: its unused values go back to its row and
-         * it is opened again at its next use, so that the JVM holds memory for the series in use. 0 keeps every
-         * series open until the application stops.
-         */
+        /** How long an unused series stays open before its unused values go back to its row; 0: never released. */
         private Duration idleTimeout = SequenceRegistry.DEFAULT_SERIES_IDLE_TIMEOUT;
 
         /**
-         * Series to open, with their first blocks, before the application reports itself ready, by sequence: keys
-         * such as acme/2026, comma-separated (seqgen.series.warm-up.invoices=acme/2026,globex/2026). Within
-         * seqgen.warm-up.timeout, after the sequences' own warm-up. A sequence that entities number in series has
-         * its series opened as their first entity would open them, above the numbers their rows already hold (read
-         * through each tenant's own connection where tenants have schemas of their own); any other must be configured
-         * under seqgen.sequences. An unknown sequence, or a key that is not one of its series, fails the start-up.
+         * Series to open with their first blocks during warm-up, by sequence, keys comma-separated
+         * (seqgen.series.warm-up.invoices=acme/2026,globex/2026). An unknown sequence or key fails the start-up.
          */
         private Map<String, List<String>> warmUp = new LinkedHashMap<>();
 

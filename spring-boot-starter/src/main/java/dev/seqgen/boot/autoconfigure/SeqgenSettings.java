@@ -11,18 +11,16 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.PropertyAccessorFactory;
+import org.springframework.core.Conventions;
 
 /**
- * Turns the {@code seqgen.*} properties into {@link SequenceSettings}, and every
- * {@link SequenceConfigurationException} seqgen raises on the way into one that names the full property
- * ({@code seqgen.sequences.orders.block-size}), so the failure analysis points at the line to fix.
+ * Turns the {@code seqgen.*} properties into {@link SequenceSettings}, renaming every
+ * {@link SequenceConfigurationException} on the way to the full property ({@code seqgen.sequences.orders.block-size}).
  */
 final class SeqgenSettings {
 
     private static final String DEFAULTS = "seqgen.defaults.";
-
     private static final String SEQUENCES = "seqgen.sequences";
-
     /** Map keys that need no brackets in a property name. */
     private static final Pattern PLAIN_KEY = Pattern.compile("[a-z0-9][a-z0-9-]*");
 
@@ -39,8 +37,8 @@ final class SeqgenSettings {
     }
 
     /**
-     * Adds one {@code seqgen.sequences.<name>} entry: the defaults overridden by what it sets, with each set value's
-     * property as its source. A rejected value is named by its property, or the default it was inherited from.
+     * Adds one {@code seqgen.sequences.<name>} entry over the defaults, each set value's property as its source; a
+     * rejected value is named by its property, or the default it was inherited from.
      */
     static void addSequence(SequenceRegistry.Builder registry, String name, SequenceProperties properties,
             SequenceSettings defaults) {
@@ -68,12 +66,6 @@ final class SeqgenSettings {
         }
     }
 
-    /** Renames the {@code table} setting rejected by the JDBC store to its property, {@code seqgen.table}. */
-    static SequenceConfigurationException tableSetting(SequenceConfigurationException e) {
-        return invalid("seqgen.table", e.value(), e.allowed(), e);
-    }
-
-    /** Sets on {@code builder} every setting the properties set. */
     private static SequenceSettings.Builder override(SequenceSettings.Builder builder, SequenceProperties properties) {
         for (Setting setting : Setting.values()) {
             Object value = value(properties, setting);
@@ -84,32 +76,14 @@ final class SeqgenSettings {
         return builder;
     }
 
-    /**
-     * The properties' value for a setting, or null when unset, found by the setting's key as Boot binds it: a new
-     * {@link Setting} needs only its property in {@link SequenceProperties} ({@code SeqgenPropertiesTest} checks).
-     */
+    /** The properties' value for a setting, found by its key as Boot binds it, or null when unset. */
     static @Nullable Object value(SequenceProperties properties, Setting setting) {
         return PropertyAccessorFactory.forBeanPropertyAccess(properties).getPropertyValue(propertyPath(setting));
     }
 
     /** The bean property path of a setting's key: {@code adaptive.max-block-size} to {@code adaptive.maxBlockSize}. */
     static String propertyPath(Setting setting) {
-        return camelCase(setting.key());
-    }
-
-    /** Dashed to camel case, dots kept: {@code dedicated-connection} to {@code dedicatedConnection}. */
-    static String camelCase(String dashed) {
-        StringBuilder path = new StringBuilder();
-        boolean upper = false;
-        for (char c : dashed.toCharArray()) {
-            if (c == '-') {
-                upper = true;
-            } else {
-                path.append(upper ? Character.toUpperCase(c) : c);
-                upper = false;
-            }
-        }
-        return path.toString();
+        return Conventions.attributeNameToPropertyName(setting.key());
     }
 
     /** The map key as it appears in a property name: {@code .orders}, or {@code [Order.Lines]}. */

@@ -10,9 +10,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Closes the {@link SequenceRegistry} when the application context stops, and logs what became of each sequence's
- * unused values (given back, kept for the fleet, or lost, and why): one line per sequence at INFO, WARN when the
- * store failed. Its phase, logging and pause behaviour: see docs/design.md#shutdown.
+ * Closes the {@link SequenceRegistry} when the context stops and logs what became of each sequence's unused values
+ * (INFO, WARN when the store failed). See docs/design.md#shutdown.
  */
 final class SeqgenShutdown implements SmartLifecycle {
 
@@ -25,14 +24,13 @@ final class SeqgenShutdown implements SmartLifecycle {
     private final ObjectProvider<SequenceRegistry> registryProvider;
     private volatile @Nullable SequenceRegistry registry;
     private volatile boolean running;
-    /** The registry a stop closed: a start after it cannot serve from it. */
+    /** A closed registry does not reopen: a start after the stop that closed it fails. */
     private volatile @Nullable SequenceRegistry closedByStop;
 
     SeqgenShutdown(ObjectProvider<SequenceRegistry> registryProvider) {
         this.registryProvider = registryProvider;
     }
 
-    /** Takes the registry made while the context refreshed, if any; refused after a stop closed it. */
     @Override
     public void start() {
         SequenceRegistry available = registryProvider.getIfAvailable();
@@ -68,7 +66,7 @@ final class SeqgenShutdown implements SmartLifecycle {
         return running;
     }
 
-    /** Not pauseable: a paused context keeps its registry open (a closed registry does not reopen). */
+    /** A paused context keeps its registry open. */
     @Override
     public boolean isPauseable() {
         return false;

@@ -13,7 +13,6 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.AllNestedConditions;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -28,11 +27,10 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.util.StringUtils;
 
 /**
- * Auto-configuration of the Cloud Spanner store of {@code seqgen-spanner} for the registry of
- * {@link SeqgenAutoConfiguration} (before it, so the JDBC store backs off). Applies with {@code seqgen.store=spanner},
- * or under {@code auto} (the default) with a {@link Spanner} or {@link DatabaseClient} bean and no single
- * {@link DataSource}. The store uses the {@link DatabaseClient} bean; else the database {@code seqgen.spanner.*}
- * names on the {@link Spanner} bean, or on a client of its own from those properties, closed with the context.
+ * Auto-configuration of the Cloud Spanner store for {@link SeqgenAutoConfiguration}'s registry, under
+ * {@code seqgen.store=spanner}, or under auto with a {@link Spanner} or {@link DatabaseClient} bean and no single
+ * {@link DataSource}. Uses the DatabaseClient bean, else the {@code seqgen.spanner.*} database on the Spanner bean or
+ * on a client of its own, closed with the context.
  */
 @AutoConfiguration(before = SeqgenAutoConfiguration.class,
         afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
@@ -85,7 +83,7 @@ public final class SeqgenSpannerAutoConfiguration {
         try {
             builder.table(properties.getTable());
         } catch (SequenceConfigurationException e) {
-            throw SeqgenSettings.tableSetting(e);
+            throw SeqgenSettings.invalid("seqgen.table", e.value(), e.allowed(), e);
         }
         switch (spannerProperties.getDialect()) {
             case AUTO -> builder.detectDialect();
@@ -108,10 +106,7 @@ public final class SeqgenSpannerAutoConfiguration {
         return value;
     }
 
-    /**
-     * {@code seqgen.store=spanner}, or {@code seqgen.store=auto} (or unset) with a Spanner or DatabaseClient
-     * bean and no single DataSource.
-     */
+    /** {@code seqgen.store=spanner}, or auto with a Spanner or DatabaseClient bean and no single DataSource. */
     static final class SpannerStoreCondition extends AnyNestedCondition {
 
         SpannerStoreCondition() {
@@ -122,46 +117,20 @@ public final class SeqgenSpannerAutoConfiguration {
         static class Chosen {
         }
 
-        @Conditional(AutoWithSpannerClient.class)
-        static class Auto {
-        }
-    }
-
-    static final class AutoWithSpannerClient extends AllNestedConditions {
-
-        AutoWithSpannerClient() {
-            super(ConfigurationPhase.REGISTER_BEAN);
+        @ConditionalOnProperty(name = "seqgen.store", havingValue = "auto", matchIfMissing = true)
+        @ConditionalOnBean(Spanner.class)
+        @Conditional(NoSingleDataSource.class)
+        static class AutoWithSpanner {
         }
 
         @ConditionalOnProperty(name = "seqgen.store", havingValue = "auto", matchIfMissing = true)
-        static class Auto {
-        }
-
-        @Conditional(SpannerClientBean.class)
-        static class Client {
-        }
-
-        @Conditional(NoSingleDataSource.class)
-        static class NoDataSource {
-        }
-    }
-
-    static final class SpannerClientBean extends AnyNestedCondition {
-
-        SpannerClientBean() {
-            super(ConfigurationPhase.REGISTER_BEAN);
-        }
-
-        @ConditionalOnBean(Spanner.class)
-        static class SpannerBean {
-        }
-
         @ConditionalOnBean(DatabaseClient.class)
-        static class DatabaseClientBean {
+        @Conditional(NoSingleDataSource.class)
+        static class AutoWithDatabaseClient {
         }
     }
 
-    /** The negation of the JDBC store's condition: under {@code auto}, a single DataSource wins. */
+    /** Under auto, a single DataSource wins. */
     static final class NoSingleDataSource extends NoneNestedConditions {
 
         NoSingleDataSource() {

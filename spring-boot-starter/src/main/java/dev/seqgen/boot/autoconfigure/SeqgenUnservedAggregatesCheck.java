@@ -1,6 +1,7 @@
 package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.SeqgenValue;
+import dev.seqgen.SequenceRegistry;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,20 +14,19 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.data.mapping.PropertyHandler;
+import org.springframework.data.relational.core.mapping.RelationalMappingContext;
 import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
 import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
 import org.springframework.util.ClassUtils;
 
 /**
  * Fails the start-up of a context in which Spring Data JDBC would save {@link SeqgenValue} aggregates without seqgen's
- * Spring Data JDBC auto-configuration (a test slice or a plain {@code @Configuration} that does not import it, or a
- * failed condition), naming the aggregates, why seqgen is not there and what to add; unless {@code seqgen.enabled=false}
- * or Spring Data JDBC is absent. A listener from {@code spring.factories}, since what is missing is seqgen's own
- * configuration: Boot adds it to every context, and it runs at refresh, once the repositories' entities are known.
+ * Spring Data JDBC auto-configuration, naming the aggregates, why it is missing and what to add. A listener from
+ * {@code spring.factories}, so that it runs in every context, at refresh, once the entities are known.
  */
 final class SeqgenUnservedAggregatesCheck implements ApplicationListener<ContextRefreshedEvent> {
 
-    /** Spring Data JDBC's mapping context; an R2DBC one is a RelationalMappingContext too, and seqgen serves none. */
+    /** Spring Data JDBC's (not R2DBC's) mapping context. */
     private static final String JDBC_MAPPING_CONTEXT = "org.springframework.data.jdbc.core.mapping.JdbcMappingContext";
 
     private static final String DATA_JDBC_AUTO_CONFIGURATION =
@@ -58,8 +58,7 @@ final class SeqgenUnservedAggregatesCheck implements ApplicationListener<Context
             }
             List<String> annotated = new ArrayList<>();
             for (String name : mappingContexts) {
-                var mappingContext = (org.springframework.data.relational.core.mapping.RelationalMappingContext)
-                        beanFactory.getBean(name);
+                var mappingContext = (RelationalMappingContext) beanFactory.getBean(name);
                 for (RelationalPersistentEntity<?> entity : mappingContext.getPersistentEntities()) {
                     entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
                         if (property.isAnnotationPresent(SeqgenValue.class)) {
@@ -71,17 +70,24 @@ final class SeqgenUnservedAggregatesCheck implements ApplicationListener<Context
             if (annotated.isEmpty()) {
                 return;
             }
-            boolean registry = beanFactory.getBeanNamesForType(dev.seqgen.SequenceRegistry.class, false, false)
-                    .length > 0;
+            boolean registry = beanFactory.getBeanNamesForType(SequenceRegistry.class, false, false).length > 0;
+            ConditionEvaluationReport report = ConditionEvaluationReport.find(beanFactory);
+            ConditionAndOutcomes outcomes = report == null ? null
+                    : report.getConditionAndOutcomesBySource().get(DATA_JDBC_AUTO_CONFIGURATION);
+            String why = !registry ? "neither seqgen's auto-configuration (SeqgenAutoConfiguration, no"
+                    + " SequenceRegistry bean) nor SeqgenDataJdbcAutoConfiguration is imported; a test slice or a"
+                    + " @SpringBootTest of a plain @Configuration imports only the auto-configurations it names"
+                    : outcomes == null
+                            ? "seqgen's registry is there, and SeqgenDataJdbcAutoConfiguration is not imported"
+                    : "SeqgenDataJdbcAutoConfiguration did not match: " + outcomes.stream()
+                            .filter(outcome -> !outcome.getOutcome().isMatch())
+                            .map(outcome -> outcome.getOutcome().getMessage()).collect(Collectors.joining("; "));
             String description = "seqgen: Spring Data JDBC would save " + annotated.stream().sorted()
                     .collect(Collectors.joining(", ", "the @SeqgenValue properties ", ""))
                     + " without seqgen's values (an id from an identity column or the database's default, a number"
                     + " left as it is), because seqgen's Spring Data JDBC support is not part of this application"
-                    + " context: " + (registry ? why(beanFactory) : "neither seqgen's auto-configuration"
-                            + " (SeqgenAutoConfiguration, no SequenceRegistry bean) nor SeqgenDataJdbcAutoConfiguration"
-                            + " is imported; a test slice or a @SpringBootTest of a plain @Configuration imports"
-                            + " only the auto-configurations it names") + ".";
-            String action = registry && !imported(beanFactory)
+                    + " context: " + why + ".";
+            String action = registry && outcomes == null
                     ? "Import it: @ImportAutoConfiguration(SeqgenDataJdbcAutoConfiguration.class), or use a test"
                             + " slice that imports it (@DataJdbcTest, @AutoConfigureDataJdbc, @JdbcTest,"
                             + " @AutoConfigureJdbc), or @EnableAutoConfiguration. Set seqgen.enabled=false to save"
@@ -95,25 +101,6 @@ final class SeqgenUnservedAggregatesCheck implements ApplicationListener<Context
                             + " SeqgenDataJdbcAutoConfiguration.class}), or @EnableAutoConfiguration. Set"
                             + " seqgen.enabled=false to save these aggregates without seqgen.";
             throw new SeqgenSetupException(description, action);
-        }
-
-        /** Whether Boot evaluated SeqgenDataJdbcAutoConfiguration in this context. */
-        private static boolean imported(ConfigurableListableBeanFactory beanFactory) {
-            ConditionEvaluationReport report = ConditionEvaluationReport.find(beanFactory);
-            return report != null && report.getConditionAndOutcomesBySource().containsKey(DATA_JDBC_AUTO_CONFIGURATION);
-        }
-
-        /** Why SeqgenDataJdbcAutoConfiguration is missing though seqgen's registry is there: its failed conditions. */
-        private static String why(ConfigurableListableBeanFactory beanFactory) {
-            ConditionEvaluationReport report = ConditionEvaluationReport.find(beanFactory);
-            ConditionAndOutcomes outcomes = report == null ? null
-                    : report.getConditionAndOutcomesBySource().get(DATA_JDBC_AUTO_CONFIGURATION);
-            if (outcomes == null) {
-                return "seqgen's registry is there, and SeqgenDataJdbcAutoConfiguration is not imported";
-            }
-            return "SeqgenDataJdbcAutoConfiguration did not match: " + outcomes.stream()
-                    .filter(outcome -> !outcome.getOutcome().isMatch())
-                    .map(outcome -> outcome.getOutcome().getMessage()).collect(Collectors.joining("; "));
         }
     }
 }

@@ -3,19 +3,12 @@ package dev.seqgen.boot.autoconfigure;
 import dev.seqgen.SequenceRegistry;
 
 /**
- * Customizes the auto-configured {@link SequenceRegistry} before it is built, after the {@code seqgen.*}
- * properties have been applied: for example to share an executor for background refills, or to add
- * sequences whose settings are computed in code. Customizer beans are applied in their
- * {@link org.springframework.core.annotation.Order order}.
+ * Customizes the auto-configured {@link SequenceRegistry} before it is built, after the {@code seqgen.*} properties
+ * (an executor for refills, sequences computed in code). Customizer beans are applied in their {@code @Order}.
  */
 @FunctionalInterface
 public interface SequenceRegistryCustomizer {
 
-    /**
-     * Customizes the registry builder.
-     *
-     * @param builder the builder, already holding the store, the defaults, the configured sequences and the
-     *     metrics
-     */
+    /** Customizes the builder, which already holds the store, defaults, configured sequences and metrics. */
     void customize(SequenceRegistry.Builder builder);
 }

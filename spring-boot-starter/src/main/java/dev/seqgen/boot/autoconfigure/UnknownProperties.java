@@ -11,19 +11,19 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.PropertyAccessorFactory;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.Conventions;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * Finds the {@code seqgen.*} properties of the environment that bind to nothing, such as
- * {@code seqgen.sequence.orders.block-size} (for {@code seqgen.sequences}) or {@code seqgen.defaults.blocksize}:
- * Spring Boot ignores them silently, so a typo would leave a sequence with settings nobody chose. Each is reported
- * with the nearest known name.
+ * Finds the {@code seqgen.*} properties of the environment that bind to nothing (typos Spring Boot ignores
+ * silently, such as {@code seqgen.sequence.orders.block-size}), each with the nearest known name.
  */
 final class UnknownProperties {
 
@@ -44,11 +44,7 @@ final class UnknownProperties {
                         .forEach(name -> unknown.add(name.toString()));
             }
         }
-        List<String> messages = new ArrayList<>();
-        for (String name : unknown) {
-            messages.add(name + " (did you mean " + nearest(name) + "?)");
-        }
-        return messages;
+        return unknown.stream().map(name -> name + " (did you mean " + nearest(name) + "?)").toList();
     }
 
     /** Whether a {@code seqgen.*} name binds to a property of {@link SeqgenProperties}. */
@@ -59,27 +55,23 @@ final class UnknownProperties {
         }
         String first = name.getElement(1, Form.DASHED);
         if (first.equals("defaults")) {
-            return Setting.find(rest(name, 2)).isPresent();
+            return Setting.find(join(name, 2, Form.DASHED, ".")).isPresent();
         }
         if (first.equals("sequences")) {
-            return size > 3 && Setting.find(rest(name, 3)).isPresent();
+            return size > 3 && Setting.find(join(name, 3, Form.DASHED, ".")).isPresent();
         }
-        StringBuilder path = new StringBuilder();
-        for (int i = 1; i < size; i++) {
-            path.append(i > 1 ? "." : "").append(SeqgenSettings.camelCase(name.getElement(i, Form.DASHED)));
-        }
+        String path = Conventions.attributeNameToPropertyName(join(name, 1, Form.DASHED, "."));
         BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(new SeqgenProperties());
         try {
-            return properties.isWritableProperty(path.toString()) || properties.isReadableProperty(path.toString());
+            return properties.isWritableProperty(path) || properties.isReadableProperty(path);
         } catch (RuntimeException e) {
             return false;
         }
     }
 
     /**
-     * Whether a name from an environment variable binds: compared without dashes and dots, as Spring reads
-     * {@code SEQGEN_DEFAULTS_BLOCKSIZE} and {@code SEQGEN_DEFAULTS_BLOCK_SIZE} alike; a sequence's name may hold
-     * underscores, so any split of it is accepted.
+     * Whether a name from an environment variable binds, compared without dashes and dots as Spring reads it; a
+     * sequence's name may hold underscores, so any split of it is accepted.
      */
     static boolean knownVariable(ConfigurationPropertyName name) {
         int size = name.getNumberOfElements();
@@ -102,21 +94,22 @@ final class UnknownProperties {
     }
 
     private static String squashed(ConfigurationPropertyName name, int from) {
-        StringBuilder squashed = new StringBuilder();
+        return squashed(join(name, from, Form.UNIFORM, ""));
+    }
+
+    private static String join(ConfigurationPropertyName name, int from, Form form, String separator) {
+        StringBuilder joined = new StringBuilder();
         for (int i = from; i < name.getNumberOfElements(); i++) {
-            squashed.append(name.getElement(i, Form.UNIFORM));
+            joined.append(i > from ? separator : "").append(name.getElement(i, form));
         }
-        return squashed(squashed.toString());
+        return joined.toString();
     }
 
     private static String squashed(String name) {
         return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
     }
 
-    /**
-     * Every name {@code seqgen.*} knows, with {@code <name>} for a sequence, for the nearest match: the settings'
-     * keys, and the bean properties of {@link SeqgenProperties} and its nested types.
-     */
+    /** Every name {@code seqgen.*} knows, with {@code <name>} for a sequence's name. */
     private static List<String> knownNames() {
         List<String> names = new ArrayList<>();
         for (Setting setting : Setting.values()) {
@@ -135,7 +128,7 @@ final class UnknownProperties {
                 continue;
             }
             Object value = wrapper.getPropertyValue(name);
-            String dashed = prefix + "." + dashed(name);
+            String dashed = prefix + "." + DataObjectPropertyName.toDashedForm(name);
             if (value != null && value.getClass().getName().startsWith(SeqgenProperties.class.getName())
                     && !value.getClass().isEnum()) {
                 addBeanProperties(names, dashed, value);
@@ -145,37 +138,17 @@ final class UnknownProperties {
         }
     }
 
-    private static String dashed(String camelCase) {
-        StringBuilder out = new StringBuilder();
-        for (char c : camelCase.toCharArray()) {
-            if (Character.isUpperCase(c)) {
-                out.append('-').append(Character.toLowerCase(c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
-    }
-
     private static String nearest(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         // A sequence's name is free text: compare with it stood in by <name>.
         String[] parts = lower.split("\\.");
         String generic = parts.length > 3 ? parts[0] + "." + parts[1] + ".<name>."
-                + java.util.Arrays.stream(parts).skip(3).collect(Collectors.joining(".")) : lower;
+                + Arrays.stream(parts).skip(3).collect(Collectors.joining(".")) : lower;
         return knownNames().stream()
                 .min(Comparator.comparingInt((String known) -> Math.min(distance(lower, known),
                         distance(generic, known))))
                 .map(known -> parts.length > 3 && known.contains("<name>") ? known.replace("<name>", parts[2]) : known)
                 .orElseThrow();
-    }
-
-    private static String rest(ConfigurationPropertyName name, int from) {
-        StringBuilder rest = new StringBuilder();
-        for (int i = from; i < name.getNumberOfElements(); i++) {
-            rest.append(i > from ? "." : "").append(name.getElement(i, Form.DASHED));
-        }
-        return rest.toString();
     }
 
     /** Levenshtein distance. */

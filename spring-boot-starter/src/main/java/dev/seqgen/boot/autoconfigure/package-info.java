@@ -1,7 +1,6 @@
 /**
- * Auto-configuration for seqgen: a {@link dev.seqgen.SequenceRegistry} configured by the {@code seqgen.*} properties
- * over the JDBC, Cloud Spanner or application's own store and handed to Hibernate, with the failure analyses of
- * seqgen's start-up errors.
+ * Auto-configuration for seqgen: a registry from the {@code seqgen.*} properties, and the failure analyses of its
+ * start-up errors.
  */
 @NullMarked
 package dev.seqgen.boot.autoconfigure;

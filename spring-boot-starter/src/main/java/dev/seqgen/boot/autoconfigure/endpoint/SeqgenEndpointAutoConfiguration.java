@@ -22,10 +22,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/**
- * Auto-configuration for the {@code seqgen} actuator endpoint, {@link SeqgenEndpoint}. Like every endpoint
- * but health, it must be exposed to be reachable: {@code management.endpoints.web.exposure.include=seqgen}.
- */
+/** Auto-configuration for the {@code seqgen} actuator endpoint, {@link SeqgenEndpoint} (exposed as any other). */
 @AutoConfiguration(after = SeqgenAutoConfiguration.class)
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnBean(SequenceRegistry.class)
@@ -33,8 +30,7 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(SeqgenProperties.class)
 public final class SeqgenEndpointAutoConfiguration {
 
-    // Nested, so that its condition, which lives in spring-boot-actuator-autoconfigure, is read only once the
-    // class-level condition has found that module.
+    // Nested: its condition's module is read only once the class-level condition has found it.
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnAvailableEndpoint(SeqgenEndpoint.class)
     static class SeqgenEndpointConfiguration {
@@ -48,10 +44,7 @@ public final class SeqgenEndpointAutoConfiguration {
         }
     }
 
-    /**
-     * The series the entity mappings know of, read from every {@code EntityManagerFactory} at each request (an
-     * application may have several, and a tenant's registry comes and goes).
-     */
+    /** The entity mappings' series, read from every {@code EntityManagerFactory} at each request. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass({ SessionFactory.class, EntityManagerFactory.class })
     @ConditionalOnAvailableEndpoint(SeqgenEndpoint.class)

@@ -1,6 +1,4 @@
-/**
- * Auto-configuration for seqgen's actuator endpoint.
- */
+/** Auto-configuration for seqgen's actuator endpoint. */
 @NullMarked
 package dev.seqgen.boot.autoconfigure.endpoint;
 

@@ -15,10 +15,7 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/**
- * Auto-configuration for the {@code seqgen} health indicator, {@link SeqgenHealthIndicator}. Switched off
- * with {@code management.health.seqgen.enabled=false}.
- */
+/** Auto-configuration for the {@code seqgen} health indicator (off: {@code management.health.seqgen.enabled=false}). */
 @AutoConfiguration(after = SeqgenAutoConfiguration.class)
 @ConditionalOnClass(ConditionalOnEnabledHealthIndicator.class)
 @ConditionalOnBean(SequenceRegistry.class)
@@ -26,8 +23,7 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(SeqgenProperties.class)
 public final class SeqgenHealthContributorAutoConfiguration {
 
-    // Nested, so that its condition, which lives in spring-boot-health, is read only once the class-level
-    // condition has found that module.
+    // Nested: its condition's module is read only once the class-level condition has found it.
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnEnabledHealthIndicator("seqgen")
     static class SeqgenHealthIndicatorConfiguration {
@@ -39,8 +35,7 @@ public final class SeqgenHealthContributorAutoConfiguration {
                 return new SeqgenHealthIndicator(registry, properties.getSequences().keySet(),
                         properties.getHealth().getCapacityWarningThreshold());
             } catch (SequenceConfigurationException e) {
-                // The indicator checks the rule; the property is named here (the same value and rule, so the
-                // indicator's own exception adds nothing as a cause).
+                // The same value and rule under the property's name; the cause would add nothing.
                 throw new SequenceConfigurationException("seqgen.health." + e.setting(), e.value(), e.allowed());
             }
         }

@@ -1,6 +1,4 @@
-/**
- * Auto-configuration for seqgen's health indicator.
- */
+/** Auto-configuration for seqgen's health indicator. */
 @NullMarked
 package dev.seqgen.boot.autoconfigure.health;
 

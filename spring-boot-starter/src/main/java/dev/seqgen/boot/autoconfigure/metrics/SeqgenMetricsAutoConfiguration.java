@@ -12,11 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-/**
- * Auto-configuration that publishes every sequence's meters ({@code seqgen.*}) to the application's
- * {@link MeterRegistry}, by giving the auto-configured
- * {@link dev.seqgen.SequenceRegistry SequenceRegistry} a {@link MicrometerMetricsTrackerFactory}.
- */
+/** Auto-configuration that publishes every sequence's meters ({@code seqgen.*}) to the {@link MeterRegistry}. */
 @AutoConfiguration(
         afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
                 "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
@@ -29,8 +25,7 @@ public final class SeqgenMetricsAutoConfiguration {
     @ConditionalOnMissingBean(SequenceMetricsTrackerFactory.class)
     MicrometerMetricsTrackerFactory seqgenMetricsTrackerFactory(MeterRegistry meterRegistry,
             ObjectProvider<ObservationRegistry> observationRegistry) {
-        // With an ObservationRegistry (Boot's observation auto-configuration), reservations, background refills
-        // and waits are also observations: trace spans where tracing is set up.
+        // With an ObservationRegistry, reservations, refills and waits are also observations (trace spans).
         ObservationRegistry observations = observationRegistry.getIfUnique();
         return observations == null || observations.isNoop() ? new MicrometerMetricsTrackerFactory(meterRegistry)
                 : new MicrometerMetricsTrackerFactory(meterRegistry, observations);

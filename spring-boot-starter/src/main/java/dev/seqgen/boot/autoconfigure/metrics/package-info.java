@@ -1,6 +1,4 @@
-/**
- * Auto-configuration for seqgen's metrics with Micrometer.
- */
+/** Auto-configuration for seqgen's metrics with Micrometer. */
 @NullMarked
 package dev.seqgen.boot.autoconfigure.metrics;
 
