@@ -26,4 +26,22 @@ package dev.seqgen;
 public record SequenceStats(String name, Strategy strategy, long issued, long reservations, long reservationFailures,
         long retries, long waits, long discarded, long blockFirst, long blockEnd, long remaining, long blockSize,
         long refillPoint, long lateRefills, long highestReserved, double capacityUsed) {
+
+    /** The statistics of a sequence that holds nothing and has done nothing. */
+    static SequenceStats none(String name, Strategy strategy, long blockSize) {
+        return new SequenceStats(name, strategy, 0, 0, 0, 0, 0, 0, -1, -1, 0, blockSize, 0, 0, -1, 0.0);
+    }
+
+    /**
+     * These statistics and {@code other}'s as one, without a block: counts summed, highest reserved and capacity used
+     * the larger; with {@code held}, the values in hand summed and block size and refill point the larger too.
+     */
+    SequenceStats plus(SequenceStats other, boolean held) {
+        return new SequenceStats(name, strategy, issued + other.issued, reservations + other.reservations,
+                reservationFailures + other.reservationFailures, retries + other.retries, waits + other.waits,
+                discarded + other.discarded, -1, -1, held ? remaining + other.remaining : remaining,
+                held ? Math.max(blockSize, other.blockSize) : blockSize,
+                held ? Math.max(refillPoint, other.refillPoint) : refillPoint, lateRefills + other.lateRefills,
+                Math.max(highestReserved, other.highestReserved), Math.max(capacityUsed, other.capacityUsed));
+    }
 }

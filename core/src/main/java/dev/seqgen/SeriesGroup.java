@@ -2,44 +2,33 @@ package dev.seqgen;
 
 import dev.seqgen.metrics.SequenceMetricsTracker;
 
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the series of one sequence share in a registry: one metrics tracker (meters tagged by the sequence, never by
- * an unbounded key), and the counts of released series, so counters never go down. {@link #view()} is the
- * {@link Sequence} the meters are registered on: statistics summed over the series (open and released), highest
- * reserved and capacity used of the series nearest its maximum; it hands out no value.
+ * What the series of one sequence share in a registry: one metrics tracker (meters tagged by the sequence, never by a
+ * key), and the counts of released series, so counters never go down. {@link #view()}, the {@link Sequence} the meters
+ * are registered on, sums the statistics of the series, open and released; it hands out no value.
  */
 final class SeriesGroup {
 
     private final String name;
     private final SequenceSettings settings;
-    /** The open series, for the statistics: read when a meter is, never on a caller's path. */
+    /** Read when a meter is, never on a caller's path. */
     private final Supplier<Iterable<SeriesSequence>> open;
     private final View view = new View();
     private SequenceMetricsTracker tracker = SequenceMetricsTracker.noop();
-
-    private final LongAdder issued = new LongAdder();
-    private final LongAdder reservations = new LongAdder();
-    private final LongAdder reservationFailures = new LongAdder();
-    private final LongAdder retries = new LongAdder();
-    private final LongAdder waits = new LongAdder();
-    private final LongAdder discarded = new LongAdder();
-    private final LongAdder lateRefills = new LongAdder();
-    /** The highest value the released series had reserved, and its capacity used; guarded by this. */
-    private long highestReserved = -1;
-    private double capacityUsed;
+    /** The counts of the released series. */
+    @GuardedBy("this")
+    private SequenceStats retired;
 
     SeriesGroup(String name, SequenceSettings settings, Supplier<Iterable<SeriesSequence>> open) {
         this.name = name;
         this.settings = settings;
         this.open = open;
+        this.retired = SequenceStats.none(name, settings.strategy(), 0);
     }
 
-    /** The sequence the metrics factory registers the series' meters on. */
     Sequence view() {
         return view;
     }
@@ -70,51 +59,22 @@ final class SeriesGroup {
      * does, so no reading counts the series twice or not at all.
      */
     void retire(SequenceStats released) {
-        issued.add(released.issued());
-        reservations.add(released.reservations());
-        reservationFailures.add(released.reservationFailures());
-        retries.add(released.retries());
-        waits.add(released.waits());
-        discarded.add(released.discarded());
-        lateRefills.add(released.lateRefills());
-        highestReserved = Math.max(highestReserved, released.highestReserved());
-        capacityUsed = Math.max(capacityUsed, released.capacityUsed());
+        retired = retired.plus(released, false);
     }
 
-    /** The sum of the group's statistics, see the class comment. */
+    /** The open series' block size is their largest (SYNC's 1), the configured one when none is open. */
     private synchronized SequenceStats stats() {
-        long[] sum = {issued.sum(), reservations.sum(), reservationFailures.sum(), retries.sum(), waits.sum(),
-            discarded.sum(), 0, 0, 0, lateRefills.sum(), highestReserved};
-        double[] used = {capacityUsed};
-        forEachOpen(stats -> {
-            sum[0] += stats.issued();
-            sum[1] += stats.reservations();
-            sum[2] += stats.reservationFailures();
-            sum[3] += stats.retries();
-            sum[4] += stats.waits();
-            sum[5] += stats.discarded();
-            sum[6] += stats.remaining();
-            sum[7] = Math.max(sum[7], stats.blockSize());
-            sum[8] = Math.max(sum[8], stats.refillPoint());
-            sum[9] += stats.lateRefills();
-            sum[10] = Math.max(sum[10], stats.highestReserved());
-            used[0] = Math.max(used[0], stats.capacityUsed());
-        });
-        long blockSize = sum[7] > 0 ? sum[7] : settings.blockSize();
-        return new SequenceStats(name, settings.strategy(), sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], -1, -1,
-                sum[6], blockSize, sum[8], sum[9], sum[10], used[0]);
-    }
-
-    private void forEachOpen(Consumer<SequenceStats> action) {
+        SequenceStats sum = retired;
         for (SeriesSequence series : open.get()) {
             Sequence sequence = series.sequence();
             if (sequence != null) {
-                action.accept(sequence.stats());
+                sum = sum.plus(sequence.stats(), true);
             }
         }
+        return sum.blockSize() > 0 ? sum : sum.plus(SequenceStats.none(name, settings.strategy(),
+                settings.blockSize()), true);
     }
 
-    /** The sequence of {@link #view()}: statistics only. */
     private final class View implements Sequence {
 
         @Override
