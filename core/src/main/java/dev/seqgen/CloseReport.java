@@ -8,19 +8,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What closing one sequence did with the values it held and had not handed out: given back to the row, kept for the
- * fleet, or lost, with the reason. {@link SequenceRegistry#closeAndReport()} returns one per sequence for a framework
- * to log; {@link SequenceRegistry#close()} logs them itself. A sequence's series are summed into one report, which
- * names the first {@value #NAMED_SERIES} series that lost values.
+ * fleet, or lost, with the reason; {@link SequenceRegistry#closeAndReport()} returns one per sequence. A sequence's
+ * series are summed into one report, naming the first {@value #NAMED_SERIES} series that lost values.
  *
- * @param sequence the sequence name
- * @param strategy its strategy
- * @param issued the values it handed out in this JVM
- * @param givenBack how many values went back to the row
- * @param kept how many values were kept for the fleet
+ * @param issued the values handed out in this JVM
  * @param lost how many values will never be handed out
  * @param actions what was done with each range, in order, as log text: {@code "gave back [101, 201) to the row"}
  * @param failure the first store failure met while releasing the values, or null
- * @param series for a report of a sequence's series, how many series it covers; 0 for a sequence's own report
+ * @param series how many series a report of series covers; 0 for a sequence's own report
  */
 public record CloseReport(String sequence, Strategy strategy, long issued, long givenBack, long kept, long lost,
         List<String> actions, @Nullable Throwable failure, int series) {
@@ -33,7 +28,7 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
         actions = List.copyOf(actions);
     }
 
-    /** The report of one sequence's own row: {@code series} 0, the other components as the record's. */
+    /** The report of one sequence's own row: {@code series} 0. */
     public CloseReport(String sequence, Strategy strategy, long issued, long givenBack, long kept, long lost,
             List<String> actions, @Nullable Throwable failure) {
         this(sequence, strategy, issued, givenBack, kept, lost, actions, failure, 0);
@@ -70,12 +65,11 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
         }
         List<String> actions = new ArrayList<>();
         if (givenBack > 0) {
-            actions.add("gave back " + givenBack + " value" + (givenBack == 1 ? "" : "s") + " to the rows of "
-                    + givingBack + " series");
+            actions.add("gave back " + values(givenBack) + " to the rows of " + givingBack + " series");
         }
         if (kept > 0) {
-            actions.add("kept " + kept + " value" + (kept == 1 ? "" : "s") + " of " + keeping + " series for the fleet"
-                    + " (their rows have moved past them)");
+            actions.add("kept " + values(kept) + " of " + keeping + " series for the fleet (their rows have moved past"
+                    + " them)");
         }
         actions.addAll(losing);
         if (losingCount > NAMED_SERIES) {
@@ -84,21 +78,14 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
         return new CloseReport(sequence, strategy, issued, givenBack, kept, lost, actions, failure, reports.size());
     }
 
-    /**
-     * Whether the store failed while the values were released: the report then belongs in a warning.
-     *
-     * @return whether {@link #failure()} is set
-     */
+    /** {@return whether the store failed while the values were released}: the report then belongs in a warning. */
     public boolean failed() {
         return failure != null;
     }
 
     /**
-     * Returns the report as one log line, such as {@code sequence 'orders' (async-batch) closed after issuing 412
-     * values: gave back [413, 1001) to the row; lost nothing}, or for series {@code sequence 'invoices' (batch): 3000
-     * series closed after issuing 41250 values: gave back 12000 values to the rows of 2400 series; lost nothing}.
-     *
-     * @return the line
+     * {@return the report as one log line}, such as {@code sequence 'orders' (async-batch) closed after issuing 412
+     * values: gave back [413, 1001) to the row; lost nothing}.
      */
     public String message() {
         StringBuilder line = new StringBuilder("sequence '").append(sequence).append("' (")
@@ -106,7 +93,7 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
         if (series > 0) {
             line.append(": ").append(series).append(" series");
         }
-        line.append(" closed after issuing ").append(issued).append(" value").append(issued == 1 ? "" : "s");
+        line.append(" closed after issuing ").append(values(issued));
         if (actions.isEmpty()) {
             return line.append(series > 0 ? "; they held no values" : "; it held no values").toString();
         }
@@ -115,6 +102,10 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
             line.append("; lost nothing");
         }
         return line.toString();
+    }
+
+    private static String values(long count) {
+        return count + " value" + (count == 1 ? "" : "s");
     }
 
     /** Collects a report while a sequence closes; used by one thread at a time. */
@@ -145,8 +136,7 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
 
         void lost(ReservedRange range, String why, @Nullable Throwable error) {
             lost += range.count();
-            actions.add("lost " + text(range) + " (" + range.count() + " value" + (range.count() == 1 ? "" : "s")
-                    + "): " + why);
+            actions.add("lost " + text(range) + " (" + values(range.count()) + "): " + why);
             if (failure == null && error != null) {
                 failure = error;
             }

@@ -10,9 +10,7 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One sequence's Micrometer {@link Observation}s: {@value MicrometerMetricsTrackerFactory#RESERVATION_OBSERVATION},
- * {@value MicrometerMetricsTrackerFactory#REFILL_OBSERVATION} and {@value MicrometerMetricsTrackerFactory#WAIT_OBSERVATION},
- * with the low-cardinality key values {@code sequence}, {@code strategy}, {@code store} and, when they end,
+ * One sequence's Micrometer {@link Observation}s, keyed by the sequence's tags and, when they end,
  * {@code outcome=success|failure}. Loaded only when an {@link ObservationRegistry} is given, so core needs the
  * Observation API only then.
  */
