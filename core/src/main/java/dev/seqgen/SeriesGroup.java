@@ -3,7 +3,6 @@ package dev.seqgen;
 import dev.seqgen.metrics.SequenceMetricsTracker;
 
 import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 
 /**
  * What the series of one sequence share in a registry: one metrics tracker (meters tagged by the sequence, never by a
@@ -41,7 +40,7 @@ final class SeriesGroup {
     /** The tracker of each series: the group's, without {@code close()} (the meters are shared). */
     SequenceMetricsTracker seriesTracker() {
         SequenceMetricsTracker shared = tracker;
-        return shared == SequenceMetricsTracker.noop() ? shared : new SharedTracker(shared);
+        return shared == SequenceMetricsTracker.noop() ? shared : new GuardedMetricsTracker(shared, false);
     }
 
     /** Ends the meters of the group, at the registry's close. */
@@ -129,46 +128,6 @@ final class SeriesGroup {
         @Override
         public String toString() {
             return "series of sequence '" + name + "'";
-        }
-    }
-
-    /** The group's tracker as one series uses it: everything but its close. */
-    private static final class SharedTracker implements SequenceMetricsTracker {
-
-        private final SequenceMetricsTracker shared;
-
-        SharedTracker(SequenceMetricsTracker shared) {
-            this.shared = shared;
-        }
-
-        @Override
-        public void recordReservation(long durationNanos, boolean success) {
-            shared.recordReservation(durationNanos, success);
-        }
-
-        @Override
-        public void recordRetry() {
-            shared.recordRetry();
-        }
-
-        @Override
-        public void recordWait(long durationNanos) {
-            shared.recordWait(durationNanos);
-        }
-
-        @Override
-        public void recordDiscarded(long count) {
-            shared.recordDiscarded(count);
-        }
-
-        @Override
-        public @Nullable Object captureContext() {
-            return shared.captureContext();
-        }
-
-        @Override
-        public Span start(Operation operation, @Nullable Object parentContext) {
-            return shared.start(operation, parentContext);
         }
     }
 }
