@@ -1,9 +1,6 @@
 package dev.seqgen;
 
-/**
- * A SYNC or ASYNC sequence whose values are its counter's mapped by a {@link KeyMapping}; {@link #stats()} stays in
- * counter values. A wrapper costs nothing beside these strategies' store round trip per value.
- */
+/** A SYNC or ASYNC sequence whose values are its counter's mapped by a {@link KeyMapping}; stats stay counters. */
 final class KeyMappedSequence implements Sequence {
 
     private final Sequence counter;
@@ -49,9 +46,7 @@ final class KeyMappedSequence implements Sequence {
         return mapping.keys(count, n -> counter.nextValuesInTransaction(transaction, n));
     }
 
-    /**
-     * Gives back counter values, not keys: the row counts counters ({@link KeyOrder#counter(long)} maps a key back).
-     */
+    /** Gives back counter values, not keys: the row counts counters. */
     @Override
     public boolean giveBackInTransaction(Object transaction, long firstUnused, long end) {
         return counter.giveBackInTransaction(transaction, firstUnused, end);
@@ -67,7 +62,6 @@ final class KeyMappedSequence implements Sequence {
         counter.close();
     }
 
-    /** The sequence of counter values this one maps. */
     Sequence counter() {
         return counter;
     }

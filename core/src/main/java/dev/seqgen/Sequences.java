@@ -16,7 +16,6 @@ final class Sequences {
     /**
      * Creates the sequence's row if it is missing, retrying transient store errors within the acquire timeout.
      *
-     * @throws SequenceUnavailableException if the row could not be created
      * @throws SequenceConfigurationException if the store cannot serve the settings
      */
     static void createRow(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
@@ -44,7 +43,7 @@ final class Sequences {
                 + e.getMessage(), e);
     }
 
-    /** Creates and starts a sequence whose row exists; {@code executor} runs the store calls callers wait for. */
+    /** Creates and starts a sequence whose row exists. */
     static Sequence create(String name, SequenceSettings settings, SequenceStore store, Ticker ticker,
             Executor executor, SequenceMetricsTrackerFactory metrics) {
         settings.validateFor(name);
@@ -64,7 +63,7 @@ final class Sequences {
                 : new KeyMappedSequence(sequence, mapping);
     }
 
-    /** Closes a sequence made by {@link #create}; its report, or null if it was closed already. */
+    /** Closes a sequence made by {@link #create}; null if it was closed already. */
     static @Nullable CloseReport closeAndReport(Sequence sequence) {
         Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
         return ((AbstractSequence) counter).closeAndReport();
