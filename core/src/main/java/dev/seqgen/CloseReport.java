@@ -4,6 +4,8 @@ import dev.seqgen.spi.ReservedRange;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,46 +38,30 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
 
     /** Sums the reports of a sequence's series, naming the first {@link #NAMED_SERIES} that lost values. */
     static CloseReport ofSeries(String sequence, List<CloseReport> reports) {
-        long issued = 0;
-        long givenBack = 0;
-        long kept = 0;
-        long lost = 0;
-        int givingBack = 0;
-        int keeping = 0;
-        Throwable failure = null;
-        List<String> losing = new ArrayList<>();
-        int losingCount = 0;
-        Strategy strategy = reports.get(0).strategy();
-        for (CloseReport report : reports) {
-            issued += report.issued();
-            givenBack += report.givenBack();
-            kept += report.kept();
-            lost += report.lost();
-            givingBack += report.givenBack() > 0 ? 1 : 0;
-            keeping += report.kept() > 0 ? 1 : 0;
-            if (report.lost() > 0 || report.failed()) {
-                if (losingCount++ < NAMED_SERIES) {
-                    losing.add("series '" + report.sequence() + "' " + String.join(", ", report.actions().stream()
-                            .filter(action -> action.startsWith("lost")).toList()));
-                }
-                if (failure == null) {
-                    failure = report.failure();
-                }
-            }
-        }
+        long givenBack = sum(reports, CloseReport::givenBack);
+        long kept = sum(reports, CloseReport::kept);
+        List<CloseReport> losing = reports.stream().filter(report -> report.lost() > 0 || report.failed()).toList();
         List<String> actions = new ArrayList<>();
         if (givenBack > 0) {
-            actions.add("gave back " + values(givenBack) + " to the rows of " + givingBack + " series");
+            actions.add("gave back " + values(givenBack) + " to the rows of "
+                    + reports.stream().filter(report -> report.givenBack() > 0).count() + " series");
         }
         if (kept > 0) {
-            actions.add("kept " + values(kept) + " of " + keeping + " series for the fleet (their rows have moved past"
-                    + " them)");
+            actions.add("kept " + values(kept) + " of " + reports.stream().filter(report -> report.kept() > 0).count()
+                    + " series for the fleet (their rows have moved past them)");
         }
-        actions.addAll(losing);
-        if (losingCount > NAMED_SERIES) {
-            actions.add("and " + (losingCount - NAMED_SERIES) + " more series lost values");
+        losing.stream().limit(NAMED_SERIES).forEach(report -> actions.add("series '" + report.sequence() + "' "
+                + String.join(", ", report.actions().stream().filter(action -> action.startsWith("lost")).toList())));
+        if (losing.size() > NAMED_SERIES) {
+            actions.add("and " + (losing.size() - NAMED_SERIES) + " more series lost values");
         }
-        return new CloseReport(sequence, strategy, issued, givenBack, kept, lost, actions, failure, reports.size());
+        Throwable failure = losing.stream().map(CloseReport::failure).filter(Objects::nonNull).findFirst().orElse(null);
+        return new CloseReport(sequence, reports.get(0).strategy(), sum(reports, CloseReport::issued), givenBack, kept,
+                sum(reports, CloseReport::lost), actions, failure, reports.size());
+    }
+
+    private static long sum(List<CloseReport> reports, ToLongFunction<CloseReport> component) {
+        return reports.stream().mapToLong(component).sum();
     }
 
     /** {@return whether the store failed while the values were released}: the report then belongs in a warning. */

@@ -21,8 +21,7 @@ public interface Sequence extends AutoCloseable {
      * Returns the next value, reserved in a transaction of the store's own.
      *
      * @throws IllegalStateException for {@link Strategy#SYNC}: use {@link #nextInTransaction(Object)}
-     * @throws SequenceUnavailableException if no value could be had within the acquire timeout, or the sequence is
-     *     closed
+     * @throws SequenceUnavailableException if no value came within the acquire timeout, or the sequence is closed
      * @throws SequenceExhaustedException if the maximum value has been handed out
      */
     long next();

@@ -1,7 +1,6 @@
 package dev.seqgen.metrics.micrometer;
 
 import dev.seqgen.Sequence;
-import dev.seqgen.SequenceStats;
 import dev.seqgen.Strategy;
 import dev.seqgen.metrics.SequenceMetricsTracker;
 import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
@@ -102,13 +101,10 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
         SequenceMetricsTracker tracker = create(sequence, store.name(), store.kind().externalName());
         if (sequence.strategy() == Strategy.BATCH || sequence.strategy() == Strategy.ASYNC_BATCH) {
             // Carries the sequence's tags, so the tracker's close removes it too.
-            Gauge.builder(KEPT_VALUES, store, served -> keptValues(served, sequence.name()))
-                    .description("Values of the sequence kept for the fleet by stopped instances, waiting in the"
-                            + " store for an instance's block: the first of one that starts, or a refill of one whose"
-                            + " values lie below them (the same in every JVM)")
-                    .baseUnit(IDS)
-                    .tags(tags(sequence, store.name(), store.kind().externalName()))
-                    .register(registry);
+            gauge(KEPT_VALUES, store, served -> keptValues(served, sequence.name()), "Values of the sequence kept for"
+                    + " the fleet by stopped instances, waiting in the store for an instance's block: the first of one"
+                    + " that starts, or a refill of one whose values lie below them (the same in every JVM)", IDS,
+                    tags(sequence, store.name(), store.kind().externalName()));
         }
         return tracker;
     }
@@ -140,11 +136,11 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
                 .baseUnit(IDS)
                 .tags(tags)
                 .register(registry);
-        gauge(BLOCK_REMAINING, sequence, SequenceStats::remaining, "Values in hand, including a prefetched block",
+        gauge(BLOCK_REMAINING, sequence, s -> s.stats().remaining(), "Values in hand, including a prefetched block",
                 IDS, tags);
-        gauge(BLOCK_SIZE, sequence, SequenceStats::blockSize, "Size of the next block this JVM reserves", IDS, tags);
+        gauge(BLOCK_SIZE, sequence, s -> s.stats().blockSize(), "Size of the next block this JVM reserves", IDS, tags);
         if (sequence.strategy() == Strategy.ASYNC_BATCH) {
-            gauge(REFILL_POINT, sequence, SequenceStats::refillPoint,
+            gauge(REFILL_POINT, sequence, s -> s.stats().refillPoint(),
                     "Values left in the block in hand when the background refill starts", IDS, tags);
             FunctionCounter.builder(REFILLS_LATE, sequence, s -> s.stats().lateRefills())
                     .description("Background refills that arrived after the block in hand ran out")
@@ -152,7 +148,7 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
                     .tags(tags)
                     .register(registry);
         }
-        gauge(CAPACITY_USED, sequence, SequenceStats::capacityUsed,
+        gauge(CAPACITY_USED, sequence, s -> s.stats().capacityUsed(),
                 "Share of the range from initial to maximum value that this JVM has reserved up to", "ratio", tags);
         SequenceObservations observations = observationRegistry == null ? null
                 : new SequenceObservations((io.micrometer.observation.ObservationRegistry) observationRegistry,
@@ -161,9 +157,9 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
         return new MicrometerMetricsTracker(registry, tags, observations);
     }
 
-    private void gauge(String name, Sequence sequence, ToDoubleFunction<SequenceStats> value, String description,
-            String unit, Tags tags) {
-        Gauge.builder(name, sequence, s -> value.applyAsDouble(s.stats()))
+    private <T> void gauge(String name, T source, ToDoubleFunction<T> value, String description, String unit,
+            Tags tags) {
+        Gauge.builder(name, source, value)
                 .description(description)
                 .baseUnit(unit)
                 .tags(tags)

@@ -29,8 +29,11 @@ final class SequenceObservations {
     }
 
     Span start(Operation operation, @Nullable Object parentContext) {
-        Observation observation = Observation.createNotStarted(name(operation), registry)
-                .contextualName("seqgen " + operation.name().toLowerCase(Locale.ROOT))
+        String name = operation.name().toLowerCase(Locale.ROOT);
+        // The *_OBSERVATION names of MicrometerMetricsTrackerFactory.
+        Observation observation = Observation.createNotStarted(MicrometerMetricsTrackerFactory.PREFIX + "." + name,
+                registry)
+                .contextualName("seqgen " + name)
                 .lowCardinalityKeyValues(keyValues);
         if (parentContext instanceof Observation parent) {
             // Work done on another thread for the caller that triggered it: a child of that caller's observation.
@@ -45,14 +48,6 @@ final class SequenceObservations {
                 observation.error(failure);
             }
             observation.stop();
-        };
-    }
-
-    private static String name(Operation operation) {
-        return switch (operation) {
-            case RESERVATION -> MicrometerMetricsTrackerFactory.RESERVATION_OBSERVATION;
-            case REFILL -> MicrometerMetricsTrackerFactory.REFILL_OBSERVATION;
-            case WAIT -> MicrometerMetricsTrackerFactory.WAIT_OBSERVATION;
         };
     }
 }
