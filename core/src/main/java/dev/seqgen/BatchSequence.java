@@ -38,8 +38,7 @@ final class BatchSequence extends BlockSequence {
 
     @Override
     boolean nextBlockReady() {
-        CompletableFuture<Block> refill = pending;
-        return refill != null && refill.isDone() && !refill.isCompletedExceptionally();
+        return Block.sizeIfReady(pending) > 0;
     }
 
     @Override

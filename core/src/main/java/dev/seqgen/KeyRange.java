@@ -29,7 +29,7 @@ public final class KeyRange {
      */
     public static KeyRange of(long min, long max) {
         if (min < 1 || max < min || max - min >= LARGEST_WIDTH) {
-            throw new SequenceConfigurationException("skip-range", min + ".." + max, Setting.SKIP_RANGE.allowed());
+            throw invalid(min + ".." + max);
         }
         return new KeyRange(min, max);
     }
@@ -46,17 +46,18 @@ public final class KeyRange {
         }
         int dots = trimmed.indexOf("..");
         if (dots < 0) {
-            throw new SequenceConfigurationException("skip-range", text, Setting.SKIP_RANGE.allowed());
+            throw invalid(text);
         }
         try {
             return of(Long.parseLong(trimmed.substring(0, dots).trim()),
                     Long.parseLong(trimmed.substring(dots + 2).trim()));
         } catch (NumberFormatException e) {
-            SequenceConfigurationException invalid = new SequenceConfigurationException("skip-range", text,
-                    Setting.SKIP_RANGE.allowed());
-            invalid.initCause(e);
-            throw invalid;
+            throw (SequenceConfigurationException) invalid(text).initCause(e);
         }
+    }
+
+    private static SequenceConfigurationException invalid(String value) {
+        return new SequenceConfigurationException("skip-range", value, Setting.SKIP_RANGE.allowed());
     }
 
     /** {@return whether the range is {@link #NONE}, holding no value} */

@@ -43,14 +43,9 @@ final class SeriesGroup {
         return shared == SequenceMetricsTracker.noop() ? shared : new GuardedMetricsTracker(shared, false);
     }
 
-    /** Ends the meters of the group, at the registry's close. */
+    /** Ends the meters of the group, at the registry's close; the registry installs a guarded tracker. */
     void closeTracker() {
-        try {
-            tracker.close();
-        } catch (RuntimeException e) {
-            AbstractSequence.LOG.log(System.Logger.Level.WARNING, "metrics tracker of the series of sequence '" + name
-                    + "' failed in close", e);
-        }
+        tracker.close();
     }
 
     /**
