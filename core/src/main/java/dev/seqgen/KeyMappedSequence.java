@@ -1,29 +1,15 @@
 package dev.seqgen;
 
 /** A SYNC or ASYNC sequence whose values are its counter's mapped by a {@link KeyMapping}; stats stay counters. */
-final class KeyMappedSequence implements Sequence {
+final class KeyMappedSequence extends NamedSequence {
 
     private final Sequence counter;
     private final KeyMapping mapping;
 
     KeyMappedSequence(Sequence counter, KeyMapping mapping) {
+        super(counter.name(), counter.settings());
         this.counter = counter;
         this.mapping = mapping;
-    }
-
-    @Override
-    public String name() {
-        return counter.name();
-    }
-
-    @Override
-    public Strategy strategy() {
-        return counter.strategy();
-    }
-
-    @Override
-    public SequenceSettings settings() {
-        return counter.settings();
     }
 
     @Override

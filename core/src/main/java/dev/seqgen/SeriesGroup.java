@@ -15,7 +15,7 @@ final class SeriesGroup {
     private final SequenceSettings settings;
     /** Read when a meter is, never on a caller's path. */
     private final Supplier<Iterable<SeriesSequence>> open;
-    private final View view = new View();
+    private final View view;
     private SequenceMetricsTracker tracker = SequenceMetricsTracker.noop();
     /** The counts of the released series. */
     @GuardedBy("this")
@@ -25,6 +25,7 @@ final class SeriesGroup {
         this.name = name;
         this.settings = settings;
         this.open = open;
+        this.view = new View();
         this.retired = SequenceStats.none(name, settings.strategy(), 0);
     }
 
@@ -69,21 +70,10 @@ final class SeriesGroup {
                 settings.blockSize()), true);
     }
 
-    private final class View implements Sequence {
+    private final class View extends NamedSequence {
 
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public Strategy strategy() {
-            return settings.strategy();
-        }
-
-        @Override
-        public SequenceSettings settings() {
-            return settings;
+        View() {
+            super(SeriesGroup.this.name, SeriesGroup.this.settings);
         }
 
         @Override

@@ -7,8 +7,8 @@ import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One open series as {@link SequenceRegistry#series} hands it out: a handle the registry can release when idle,
- * forwarding to the series opened again when a caller that kept it uses it after that.
+ * One open series, named {@code name#key}, as {@link SequenceRegistry#series} hands it out: a handle the registry can
+ * release when idle, forwarding to the series opened again when a caller that kept it uses it after that.
  *
  * <pre>
  * Release (lock-free entry, see docs/design.md#idle-series-release): `users` counts the calls inside, or holds
@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * the release until the released sequence has given its values back, so the reopened series reserves after that.
  * </pre>
  */
-final class SeriesSequence implements Sequence {
+final class SeriesSequence extends NamedSequence {
 
     private static final int RELEASED = Integer.MIN_VALUE;
 
@@ -32,9 +32,6 @@ final class SeriesSequence implements Sequence {
     }
 
     private final SequenceRegistry registry;
-    /** {@code name#key}, also the registry's key for the series. */
-    private final String row;
-    private final SequenceSettings settings;
     /** Null once released: a caller that kept the handle keeps no block or counter alive. */
     private volatile @Nullable Sequence sequence;
     @SuppressWarnings("unused")
@@ -46,19 +43,18 @@ final class SeriesSequence implements Sequence {
 
     SeriesSequence(SequenceRegistry registry, String row, SequenceSettings settings, Sequence sequence,
             long openedAt) {
+        super(row, settings);
         this.registry = registry;
-        this.row = row;
-        this.settings = settings;
         this.sequence = sequence;
         this.idleSince = openedAt;
     }
 
     String sequenceName() {
-        return row.substring(0, row.indexOf('#'));
+        return name.substring(0, name.indexOf('#'));
     }
 
     String key() {
-        return row.substring(row.indexOf('#') + 1);
+        return name.substring(name.indexOf('#') + 1);
     }
 
     @Nullable Sequence sequence() {
@@ -124,21 +120,6 @@ final class SeriesSequence implements Sequence {
     }
 
     @Override
-    public String name() {
-        return row;
-    }
-
-    @Override
-    public Strategy strategy() {
-        return settings.strategy();
-    }
-
-    @Override
-    public SequenceSettings settings() {
-        return settings;
-    }
-
-    @Override
     public long next() {
         return callLong(Sequence::next);
     }
@@ -195,8 +176,8 @@ final class SeriesSequence implements Sequence {
         if (open != null) {
             return open.stats();
         }
-        SequenceStats reopened = registry.openSeriesStats(row);
-        return reopened != null ? reopened : SequenceStats.none(row, settings.strategy(), settings.blockSize());
+        SequenceStats reopened = registry.openSeriesStats(name);
+        return reopened != null ? reopened : SequenceStats.none(name, settings.strategy(), settings.blockSize());
     }
 
     @Override
