@@ -23,7 +23,7 @@ public enum KeyOrder {
         return this == SEQUENTIAL ? counter : Long.reverse(counter) >>> 1;
     }
 
-    /** {@return the counter value whose key (from 0 to {@link Long#MAX_VALUE}) this is}: the inverse of {@link #key}. */
+    /** {@return the counter value whose key this is}: the inverse of {@link #key(long)}. */
     public long counter(long key) {
         return key(key);
     }

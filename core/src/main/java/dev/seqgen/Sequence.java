@@ -62,8 +62,7 @@ public interface Sequence extends AutoCloseable {
      * Gives back the unused tail of the last {@link #nextValuesInTransaction} call of this open transaction, so SYNC
      * stays gapless. {@code firstUnused} and {@code end} are counter values ({@link KeyOrder#counter(long)} of a key).
      *
-     * @return whether the values were given back; false (the default, other strategies, stores that cannot) leaves
-     *     a gap
+     * @return whether the values were given back; false (default, other strategies, stores that cannot): a gap
      * @throws SequenceUnavailableException if the store failed
      */
     default boolean giveBackInTransaction(Object transaction, long firstUnused, long end) {

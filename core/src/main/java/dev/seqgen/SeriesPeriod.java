@@ -30,7 +30,7 @@ public enum SeriesPeriod {
         };
     }
 
-    /** {@return whether a period can be taken of an attribute of this type: {@link LocalDate}, {@link LocalDateTime}} */
+    /** {@return whether a period can be taken of this type: {@link LocalDate} or {@link LocalDateTime}} */
     public static boolean dates(Class<?> type) {
         return type == LocalDate.class || type == LocalDateTime.class;
     }

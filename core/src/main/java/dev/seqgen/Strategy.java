@@ -19,25 +19,16 @@ import java.util.Locale;
  */
 public enum Strategy {
 
-    /**
-     * The row is incremented inside the caller's transaction ({@link Sequence#nextInTransaction(Object)}): a rollback
-     * undoes it, so committed values are gapless; other callers wait for the row lock until the holder commits.
-     */
+    /** The row is incremented in the caller's transaction ({@link Sequence#nextInTransaction}); gapless. */
     SYNC,
 
     /** One store transaction per value, committed before it is returned; a caller's rollback or crash is a gap. */
     ASYNC,
 
-    /**
-     * One store transaction per block; the caller that finds the block empty reserves the next while the others wait.
-     * A stopped JVM loses at most one block.
-     */
+    /** One store transaction per block, reserved by the caller finding it empty; a stopped JVM loses at most one. */
     BATCH,
 
-    /**
-     * As {@link #BATCH}, plus a background refill once the block falls to the refill point, so callers wait only when
-     * it is late; refill point and block size follow latency and rate ({@link SequenceSettings#adaptive()}).
-     */
+    /** As {@link #BATCH}, plus a background refill at the refill point ({@link SequenceSettings#adaptive()}). */
     ASYNC_BATCH;
 
     /** {@return the name as configuration, metrics and the endpoint write it, such as {@code async-batch}} */

@@ -59,7 +59,7 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     private static final String IDS = "ids";
 
     private final MeterRegistry registry;
-    /** An {@code io.micrometer.observation.ObservationRegistry}, or null; typed Object so the class loads without it. */
+    /** An {@code ObservationRegistry}, or null; typed Object so the class loads without it. */
     private final @Nullable Object observationRegistry;
 
     /** Creates a factory that registers meters in {@code registry}. */
