@@ -74,20 +74,12 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
      * values: gave back [413, 1001) to the row; lost nothing}.
      */
     public String message() {
-        StringBuilder line = new StringBuilder("sequence '").append(sequence).append("' (")
-                .append(strategy.externalName()).append(")");
-        if (series > 0) {
-            line.append(": ").append(series).append(" series");
-        }
-        line.append(" closed after issuing ").append(values(issued));
+        String line = "sequence '" + sequence + "' (" + strategy.externalName() + ")"
+                + (series > 0 ? ": " + series + " series" : "") + " closed after issuing " + values(issued);
         if (actions.isEmpty()) {
-            return line.append(series > 0 ? "; they held no values" : "; it held no values").toString();
+            return line + (series > 0 ? "; they held no values" : "; it held no values");
         }
-        line.append(": ").append(String.join("; ", actions));
-        if (lost == 0) {
-            line.append("; lost nothing");
-        }
-        return line.toString();
+        return line + ": " + String.join("; ", actions) + (lost == 0 ? "; lost nothing" : "");
     }
 
     private static String values(long count) {
