@@ -12,13 +12,11 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link Strategy#BATCH}: one store transaction per block, reserved by the caller that finds the block empty while
- * the others wait. Unique; ordered per JVM only; a crash loses at most the rest of one block. Throughput is bounded by
- * block size over the store round trip.
+ * {@link Strategy#BATCH}: one store transaction per block, reserved by the caller that finds the block empty while the
+ * others wait. Unique; ordered per JVM only; a crash loses at most the rest of one block.
  *
- * <p>Bounded waits (docs/design.md#bounded-waits): the reservation runs on the executor and the caller waits with a
- * timed get. An abandoned reservation stays in {@code pending} for the next caller (under refillLock); a failed one is
- * replaced.
+ * <p>Bounded waits (docs/design.md#bounded-waits): the reservation runs on the executor, the caller waits with a timed
+ * get. An abandoned reservation stays in {@code pending} for the next caller (under refillLock); a failed one is redone.
  */
 final class BatchSequence extends BlockSequence {
 

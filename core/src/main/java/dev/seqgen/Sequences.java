@@ -13,11 +13,7 @@ final class Sequences {
     private Sequences() {
     }
 
-    /**
-     * Creates the sequence's row if it is missing, retrying transient store errors within the acquire timeout.
-     *
-     * @throws SequenceConfigurationException if the store cannot serve the settings
-     */
+    /** Creates the row if it is missing, retrying transient store errors within the acquire timeout. */
     static void createRow(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         long deadline = ticker.read() + settings.acquireTimeout().toNanos();
         Backoff backoff = new Backoff();

@@ -35,11 +35,7 @@ public enum SeriesPeriod {
         return type == LocalDate.class || type == LocalDateTime.class;
     }
 
-    /**
-     * {@return the part of a series key a date gives: {@code 2026} for a year, {@code 2026-03} for a month}
-     *
-     * @throws ClassCastException if the date is not a {@link LocalDate} or {@link LocalDateTime}
-     */
+    /** {@return the key part of a {@link LocalDate} or {@link LocalDateTime}: {@code 2026}, or {@code 2026-03}} */
     public String keyPart(Object date) {
         LocalDate day = day(date);
         return this == YEAR ? String.format(Locale.ROOT, "%04d", day.getYear())
