@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * others wait. Unique; ordered per JVM only; a crash loses at most the rest of one block.
  *
  * <p>Bounded waits (docs/design.md#bounded-waits): the reservation runs on the executor, the caller waits with a timed
- * get. An abandoned reservation stays in {@code pending} for the next caller (under refillLock); a failed one is redone.
+ * get. An abandoned reservation stays in {@code pending} for the next caller (under refillLock); a failed one is
+ * replaced.
  */
 final class BatchSequence extends BlockSequence {
 
