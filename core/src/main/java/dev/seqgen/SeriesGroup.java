@@ -6,31 +6,27 @@ import java.util.function.Supplier;
 
 /**
  * What the series of one sequence share in a registry: one metrics tracker (meters tagged by the sequence, never by a
- * key), and the counts of released series, so counters never go down. {@link #view()}, the {@link Sequence} the meters
- * are registered on, sums the statistics of the series, open and released; it hands out no value.
+ * key), and the counts of released series, so counters never go down. The group is itself the {@link Sequence} the
+ * meters are registered on ({@link #view()}): its statistics sum those of the series, open and released; it hands out
+ * no value.
  */
-final class SeriesGroup {
+final class SeriesGroup extends NamedSequence {
 
-    private final String name;
-    private final SequenceSettings settings;
     /** Read when a meter is, never on a caller's path. */
     private final Supplier<Iterable<SeriesSequence>> open;
-    private final View view;
     private SequenceMetricsTracker tracker = SequenceMetricsTracker.noop();
     /** The counts of the released series. */
     @GuardedBy("this")
     private SequenceStats retired;
 
     SeriesGroup(String name, SequenceSettings settings, Supplier<Iterable<SeriesSequence>> open) {
-        this.name = name;
-        this.settings = settings;
+        super(name, settings);
         this.open = open;
-        this.view = new View();
         this.retired = SequenceStats.none(name, settings.strategy(), 0);
     }
 
     Sequence view() {
-        return view;
+        return this;
     }
 
     /** Installs the tracker the factory made for {@link #view()}; once, before any series of the group opens. */
@@ -58,7 +54,8 @@ final class SeriesGroup {
     }
 
     /** The open series' block size is their largest (SYNC's 1), the configured one when none is open. */
-    private synchronized SequenceStats stats() {
+    @Override
+    public synchronized SequenceStats stats() {
         SequenceStats sum = retired;
         for (SeriesSequence series : open.get()) {
             Sequence sequence = series.sequence();
@@ -70,49 +67,38 @@ final class SeriesGroup {
                 settings.blockSize()), true);
     }
 
-    private final class View extends NamedSequence {
+    @Override
+    public long next() {
+        throw servedBySeries();
+    }
 
-        View() {
-            super(SeriesGroup.this.name, SeriesGroup.this.settings);
-        }
+    @Override
+    public long[] nextValues(int count) {
+        throw servedBySeries();
+    }
 
-        @Override
-        public long next() {
-            throw servedBySeries();
-        }
+    @Override
+    public long nextInTransaction(Object transaction) {
+        throw servedBySeries();
+    }
 
-        @Override
-        public long[] nextValues(int count) {
-            throw servedBySeries();
-        }
+    @Override
+    public long[] nextValuesInTransaction(Object transaction, int count) {
+        throw servedBySeries();
+    }
 
-        @Override
-        public long nextInTransaction(Object transaction) {
-            throw servedBySeries();
-        }
+    private UnsupportedOperationException servedBySeries() {
+        return new UnsupportedOperationException("the series of sequence '" + name + "' are counted one by one:"
+                + " take values from SequenceRegistry.series(name, key); this is their statistics only");
+    }
 
-        @Override
-        public long[] nextValuesInTransaction(Object transaction, int count) {
-            throw servedBySeries();
-        }
+    /** Does nothing: the registry ends the meters ({@link #closeTracker()}) and the series close on their own. */
+    @Override
+    public void close() {
+    }
 
-        @Override
-        public SequenceStats stats() {
-            return SeriesGroup.this.stats();
-        }
-
-        @Override
-        public void close() {
-        }
-
-        private UnsupportedOperationException servedBySeries() {
-            return new UnsupportedOperationException("the series of sequence '" + name + "' are counted one by one:"
-                    + " take values from SequenceRegistry.series(name, key); this is their statistics only");
-        }
-
-        @Override
-        public String toString() {
-            return "series of sequence '" + name + "'";
-        }
+    @Override
+    public String toString() {
+        return "series of sequence '" + name + "'";
     }
 }
