@@ -29,11 +29,11 @@ final class SequenceObservations {
     }
 
     Span start(Operation operation, @Nullable Object parentContext) {
-        String name = operation.name().toLowerCase(Locale.ROOT);
-        // The *_OBSERVATION names of MicrometerMetricsTrackerFactory.
-        Observation observation = Observation.createNotStarted(MicrometerMetricsTrackerFactory.PREFIX + "." + name,
-                registry)
-                .contextualName("seqgen " + name)
+        String kind = operation.name().toLowerCase(Locale.ROOT);
+        // MicrometerMetricsTrackerFactory's *_OBSERVATION names: seqgen.reservation, seqgen.refill, seqgen.wait.
+        String name = MicrometerMetricsTrackerFactory.PREFIX + "." + kind;
+        Observation observation = Observation.createNotStarted(name, registry)
+                .contextualName("seqgen " + kind)
                 .lowCardinalityKeyValues(keyValues);
         if (parentContext instanceof Observation parent) {
             // Work done on another thread for the caller that triggered it: a child of that caller's observation.
