@@ -28,10 +28,10 @@ public @interface SeqgenValue {
     Strategy[] strategy() default {};
 
     /**
-     * The properties of the inserted object whose values key its series, in key order: a {@code String}, whole number
-     * or enum property's name, or a {@code LocalDate}/{@code LocalDateTime} property's name with {@code :year} or
-     * {@code :month}. A null or empty part, or one holding {@code /} or {@code #}, fails the save with nothing written.
-     * Default: none. See docs/business-numbers.md.
+     * The properties of the inserted object's own class (not of an embedded object) whose values key its series, in
+     * key order: a {@code String}, whole number or enum property's name, or a {@code LocalDate}/{@code LocalDateTime}
+     * property's name with {@code :year} or {@code :month}. A null or empty part, or one holding {@code /} or
+     * {@code #}, fails the save with nothing written. Default: none. See docs/business-numbers.md.
      */
     String[] seriesBy() default {};
 }
