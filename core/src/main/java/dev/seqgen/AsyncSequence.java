@@ -8,9 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
- * {@link Strategy#ASYNC}: one store transaction per call, committed before the value is returned. Unique
- * and ordered in issue order; not gapless (a caller that rolls back or crashes after taking a value leaves
- * a gap). Throughput is bounded by one over the store round trip, across all JVMs.
+ * {@link Strategy#ASYNC}: one store transaction per call, committed before the value is returned. Unique and ordered
+ * in issue order; a caller that rolls back or crashes after taking a value leaves a gap. Throughput is bounded by one
+ * over the store round trip, across all JVMs.
  */
 final class AsyncSequence extends UnbufferedSequence {
 
@@ -41,11 +41,11 @@ final class AsyncSequence extends UnbufferedSequence {
             long deadline = start + timeoutNanos;
             checkOpen();
             Object caller = tracker.captureContext();
-            CompletableFuture<ReservedRange> call = BatchSequence.Handoff.run(executor, this, "reservation",
+            CompletableFuture<ReservedRange> call = BatchSequence.handOff(executor, this, "reservation",
                     () -> reserve(count, deadline, caller));
             ReservedRange range;
             try {
-                range = BatchSequence.Handoff.await(call, this, deadline);
+                range = BatchSequence.await(call, this, deadline);
             } catch (SequenceUnavailableException e) {
                 call.thenAccept(late -> discard(late.count()));
                 throw e;

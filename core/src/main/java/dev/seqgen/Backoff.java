@@ -5,8 +5,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The pauses between attempts after transient store errors: exponential, with jitter so that generators that
- * failed together do not retry together. One instance per operation; not thread-safe.
+ * The pauses between attempts after transient store errors: exponential, with jitter so that generators that failed
+ * together do not retry together. One instance per operation; not thread-safe.
  */
 final class Backoff {
 
@@ -23,11 +23,7 @@ final class Backoff {
         return now + next - deadline < 0;
     }
 
-    /**
-     * Pauses for the next interval (between half of it and all of it) and doubles the interval.
-     *
-     * @throws SequenceUnavailableException if the thread is interrupted; the interrupt flag is kept
-     */
+    /** Pauses for half to all of the next interval, then doubles it; throws (flag kept) if interrupted. */
     void pause(String sequenceName) {
         LockSupport.parkNanos(next / 2 + ThreadLocalRandom.current().nextLong(next / 2 + 1));
         next = Math.min(next * 2, MAX_NANOS);

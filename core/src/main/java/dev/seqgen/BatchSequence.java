@@ -8,21 +8,21 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link Strategy#BATCH}: one store transaction per block, reserved by the caller that finds the block empty while
- * the others wait ({@link BlockSequence}). Unique; ordered per JVM only; not gapless: a crash loses at most the rest
- * of one block. Throughput is bounded by block size over the store round trip.
+ * {@link Strategy#BATCH}: one store transaction per block, reserved by the caller that finds the block empty while the
+ * others wait. Unique; ordered per JVM only; a crash loses at most the rest of one block.
  *
- * <p>Bounded waits (docs/design.md#bounded-waits): the reservation runs on the executor and the caller waits with a
- * timed get, so a hanging store ends the wait at the acquire timeout. The abandoned reservation stays in
- * {@code pending} for the next caller (under refillLock) to use; a failed one is replaced.
+ * <p>Bounded waits (docs/design.md#bounded-waits): the reservation runs on the executor, the caller waits with a timed
+ * get. An abandoned reservation stays in {@code pending} for the next caller (under refillLock); a failed one is
+ * replaced.
  */
 final class BatchSequence extends BlockSequence {
 
     private final Executor executor;
-    /** The reservation in flight or finished and not yet installed; written only under refillLock and at close. */
+    /** The reservation in flight or not yet installed; written only under refillLock and at close. */
     private volatile @Nullable CompletableFuture<Block> pending;
 
     BatchSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker, Executor executor) {
@@ -37,8 +37,7 @@ final class BatchSequence extends BlockSequence {
 
     @Override
     boolean nextBlockReady() {
-        CompletableFuture<Block> refill = pending;
-        return refill != null && refill.isDone() && !refill.isCompletedExceptionally();
+        return Block.sizeIfReady(pending) > 0;
     }
 
     @Override
@@ -51,7 +50,7 @@ final class BatchSequence extends BlockSequence {
                 pending = refill;
             }
             try {
-                Block next = Handoff.await(refill, this, deadline);
+                Block next = await(refill, this, deadline);
                 pending = null;
                 return next;
             } catch (SequenceUnavailableException e) {
@@ -69,7 +68,7 @@ final class BatchSequence extends BlockSequence {
     private CompletableFuture<Block> startReservation(long deadline) {
         long size = sizeNextReservation();
         Object caller = tracker.captureContext();
-        return Handoff.run(executor, this, "reservation", () -> {
+        return handOff(executor, this, "reservation", () -> {
             ReservedRange range = reserve(size, deadline, caller);
             return new Block(range.first(), range.end(), -1);
         });
@@ -98,58 +97,46 @@ final class BatchSequence extends BlockSequence {
         }
     }
 
-    /** The hand-off of a store call to the executor, shared by BATCH and ASYNC. */
-    static final class Handoff {
-
-        private Handoff() {
-        }
-
-        interface StoreCall<T> {
-            T run();
-        }
-
-        /** Runs the call on the executor; a hand-off that throws anything fails the returned future. */
-        static <T> CompletableFuture<T> run(Executor executor, AbstractSequence sequence, String what,
-                StoreCall<T> call) {
-            CompletableFuture<T> future = new CompletableFuture<>();
-            try {
-                executor.execute(() -> {
-                    try {
-                        future.complete(call.run());
-                    } catch (Throwable e) {
-                        future.completeExceptionally(e);
-                    }
-                });
-            } catch (Throwable e) {
-                // The registry shuts its executor down at close: a caller racing close is told it is closed.
-                future.completeExceptionally(sequence.closed
-                        ? new SequenceUnavailableException(sequence.name, "the sequence is closed", null)
-                        : new SequenceUnavailableException(sequence.name,
-                                "the executor failed to start the " + what + ": " + e, e));
-            }
-            return future;
-        }
-
-        /** Waits for the call until the deadline; a call that fails rethrows its sequence exception. */
-        static <T> T await(CompletableFuture<T> future, AbstractSequence sequence, long deadline) {
-            String name = sequence.name;
-            try {
-                return future.get(Math.max(0, deadline - sequence.ticker.read()), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                throw sequence.timedOut("the store did not answer");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new SequenceUnavailableException(name, "interrupted while waiting for the store", e);
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof SequenceException sequenceFailure) {
-                    throw sequenceFailure;
+    /** Runs a store call on the executor (BATCH and ASYNC); a hand-off that throws fails the returned future. */
+    static <T> CompletableFuture<T> handOff(Executor executor, AbstractSequence sequence, String what,
+            Supplier<T> call) {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        try {
+            executor.execute(() -> {
+                try {
+                    future.complete(call.get());
+                } catch (Throwable e) {
+                    future.completeExceptionally(e);
                 }
-                if (cause instanceof IllegalArgumentException argument) {
-                    throw argument;
-                }
-                throw new SequenceUnavailableException(name, "the store failed: " + cause, cause);
+            });
+        } catch (Throwable e) {
+            // The registry shuts its executor down at close: a caller racing close is told it is closed.
+            future.completeExceptionally(sequence.closed
+                    ? new SequenceUnavailableException(sequence.name, "the sequence is closed", null)
+                    : new SequenceUnavailableException(sequence.name,
+                            "the executor failed to start the " + what + ": " + e, e));
+        }
+        return future;
+    }
+
+    /** Waits for a handed-off call until the deadline; a call that fails rethrows its sequence exception. */
+    static <T> T await(CompletableFuture<T> future, AbstractSequence sequence, long deadline) {
+        try {
+            return future.get(Math.max(0, deadline - sequence.ticker.read()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw sequence.timedOut("the store did not answer");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SequenceUnavailableException(sequence.name, "interrupted while waiting for the store", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof SequenceException sequenceFailure) {
+                throw sequenceFailure;
             }
+            if (cause instanceof IllegalArgumentException argument) {
+                throw argument;
+            }
+            throw new SequenceUnavailableException(sequence.name, "the store failed: " + cause, cause);
         }
     }
 }

@@ -7,16 +7,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * A reserved block {@code [first, end)} and the cursor that hands its values out.
  *
- * <p>The cursor is an offset from {@code first} that only moves forward, by {@code getAndAdd}: every claim
- * gets a distinct offset, so an offset below {@code size} is handed to exactly one caller without a lock.
- * Claims on an exhausted block push the cursor past {@code size}; those offsets are never handed out. The
- * cursor is an offset, not a value, so it cannot overflow even for a block that ends at
- * {@link Long#MAX_VALUE}. {@link #drain()} moves the cursor to {@code size} in one atomic step, after which
- * no claim can succeed, and returns the first value nobody got.
+ * <p>The cursor, an offset from {@code first}, only moves forward by {@code getAndAdd}: each offset below {@code size}
+ * goes to exactly one caller without a lock; claims past {@code size} get nothing. Being an offset, it cannot overflow
+ * for a block ending at {@link Long#MAX_VALUE}. {@link #drain()} moves it to {@code size} atomically.
  */
 final class Block {
 
-    /** A block with no values: claims on it always fail, which sends callers to the slow path. */
+    /** Claims on it always fail, which sends callers to the slow path. */
     static final Block EMPTY = new Block(0, 0, -1);
 
     private static final VarHandle CURSOR;
@@ -31,7 +28,6 @@ final class Block {
 
     final long first;
     final long end;
-    /** {@code end - first}. */
     final long size;
     /** The offset whose claim starts the background refill; -1 for none. */
     final long triggerAt;
@@ -46,11 +42,7 @@ final class Block {
         this.triggerAt = triggerAt;
     }
 
-    /**
-     * Claims {@code n} consecutive offsets.
-     *
-     * @return the first claimed offset; the caller owns the values at offsets {@code [i, min(i + n, size))}
-     */
+    /** Claims {@code n} offsets; returns the first, {@code i}: the caller owns {@code [i, min(i + n, size))}. */
     long claim(long n) {
         return (long) CURSOR.getAndAdd(this, n);
     }
@@ -60,15 +52,11 @@ final class Block {
         return first + Math.min((long) CURSOR.getAndSet(this, size), size);
     }
 
-    /** Returns the number of values handed out so far. */
     long issued() {
         return Math.min(cursor, size);
     }
 
-    /**
-     * Returns the size of a refill's block if it has arrived, otherwise 0: the values a prefetched block adds to
-     * those in hand.
-     */
+    /** The size of a refill's block if it has arrived, otherwise 0. */
     static long sizeIfReady(java.util.concurrent.@Nullable CompletableFuture<Block> refill) {
         if (refill == null || !refill.isDone() || refill.isCompletedExceptionally()) {
             return 0;
@@ -76,7 +64,6 @@ final class Block {
         return refill.join().size;
     }
 
-    /** Returns the number of values still in the block. */
     long remaining() {
         return size - Math.min(cursor, size);
     }

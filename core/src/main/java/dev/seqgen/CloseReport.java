@@ -4,23 +4,20 @@ import dev.seqgen.spi.ReservedRange;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What closing one sequence did with the values it held and had not handed out: given back to the row, kept for the
- * fleet, or lost, with the reason. {@link SequenceRegistry#closeAndReport()} returns one per sequence for a framework
- * to log; {@link SequenceRegistry#close()} logs them itself. A sequence's series are summed into one report, which
- * names the first {@value #NAMED_SERIES} series that lost values.
+ * fleet, or lost, with the reason; {@link SequenceRegistry#closeAndReport()} returns one per sequence. A sequence's
+ * series are summed into one report, naming the first {@value #NAMED_SERIES} series that lost values.
  *
- * @param sequence the sequence name
- * @param strategy its strategy
- * @param issued the values it handed out in this JVM
- * @param givenBack how many values went back to the row
- * @param kept how many values were kept for the fleet
+ * @param issued the values handed out in this JVM
  * @param lost how many values will never be handed out
  * @param actions what was done with each range, in order, as log text: {@code "gave back [101, 201) to the row"}
  * @param failure the first store failure met while releasing the values, or null
- * @param series for a report of a sequence's series, how many series it covers; 0 for a sequence's own report
+ * @param series how many series a report of series covers; 0 for a sequence's own report
  */
 public record CloseReport(String sequence, Strategy strategy, long issued, long givenBack, long kept, long lost,
         List<String> actions, @Nullable Throwable failure, int series) {
@@ -33,7 +30,7 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
         actions = List.copyOf(actions);
     }
 
-    /** The report of one sequence's own row: {@code series} 0, the other components as the record's. */
+    /** The report of one sequence's own row: {@code series} 0. */
     public CloseReport(String sequence, Strategy strategy, long issued, long givenBack, long kept, long lost,
             List<String> actions, @Nullable Throwable failure) {
         this(sequence, strategy, issued, givenBack, kept, lost, actions, failure, 0);
@@ -41,80 +38,52 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
 
     /** Sums the reports of a sequence's series, naming the first {@link #NAMED_SERIES} that lost values. */
     static CloseReport ofSeries(String sequence, List<CloseReport> reports) {
-        long issued = 0;
-        long givenBack = 0;
-        long kept = 0;
-        long lost = 0;
-        int givingBack = 0;
-        int keeping = 0;
-        Throwable failure = null;
-        List<String> losing = new ArrayList<>();
-        int losingCount = 0;
-        Strategy strategy = reports.get(0).strategy();
-        for (CloseReport report : reports) {
-            issued += report.issued();
-            givenBack += report.givenBack();
-            kept += report.kept();
-            lost += report.lost();
-            givingBack += report.givenBack() > 0 ? 1 : 0;
-            keeping += report.kept() > 0 ? 1 : 0;
-            if (report.lost() > 0 || report.failed()) {
-                if (losingCount++ < NAMED_SERIES) {
-                    losing.add("series '" + report.sequence() + "' " + String.join(", ", report.actions().stream()
-                            .filter(action -> action.startsWith("lost")).toList()));
-                }
-                if (failure == null) {
-                    failure = report.failure();
-                }
-            }
-        }
+        long givenBack = sum(reports, CloseReport::givenBack);
+        long kept = sum(reports, CloseReport::kept);
+        List<CloseReport> losing = reports.stream().filter(report -> report.lost() > 0 || report.failed()).toList();
         List<String> actions = new ArrayList<>();
         if (givenBack > 0) {
-            actions.add("gave back " + givenBack + " value" + (givenBack == 1 ? "" : "s") + " to the rows of "
-                    + givingBack + " series");
+            actions.add("gave back " + values(givenBack) + " to the rows of "
+                    + reports.stream().filter(report -> report.givenBack() > 0).count() + " series");
         }
         if (kept > 0) {
-            actions.add("kept " + kept + " value" + (kept == 1 ? "" : "s") + " of " + keeping + " series for the fleet"
-                    + " (their rows have moved past them)");
+            actions.add("kept " + values(kept) + " of " + reports.stream().filter(report -> report.kept() > 0).count()
+                    + " series for the fleet (their rows have moved past them)");
         }
-        actions.addAll(losing);
-        if (losingCount > NAMED_SERIES) {
-            actions.add("and " + (losingCount - NAMED_SERIES) + " more series lost values");
+        losing.stream().limit(NAMED_SERIES).forEach(report -> actions.add("series '" + report.sequence() + "' "
+                + String.join(", ", report.actions().stream().filter(action -> action.startsWith("lost")).toList())));
+        if (losing.size() > NAMED_SERIES) {
+            actions.add("and " + (losing.size() - NAMED_SERIES) + " more series lost values");
         }
-        return new CloseReport(sequence, strategy, issued, givenBack, kept, lost, actions, failure, reports.size());
+        Throwable failure = losing.stream().map(CloseReport::failure).filter(Objects::nonNull).findFirst().orElse(null);
+        return new CloseReport(sequence, reports.get(0).strategy(), sum(reports, CloseReport::issued), givenBack, kept,
+                sum(reports, CloseReport::lost), actions, failure, reports.size());
     }
 
-    /**
-     * Whether the store failed while the values were released: the report then belongs in a warning.
-     *
-     * @return whether {@link #failure()} is set
-     */
+    private static long sum(List<CloseReport> reports, ToLongFunction<CloseReport> component) {
+        return reports.stream().mapToLong(component).sum();
+    }
+
+    /** {@return whether the store failed while the values were released}: the report then belongs in a warning. */
     public boolean failed() {
         return failure != null;
     }
 
     /**
-     * Returns the report as one log line, such as {@code sequence 'orders' (async-batch) closed after issuing 412
-     * values: gave back [413, 1001) to the row; lost nothing}, or for series {@code sequence 'invoices' (batch): 3000
-     * series closed after issuing 41250 values: gave back 12000 values to the rows of 2400 series; lost nothing}.
-     *
-     * @return the line
+     * {@return the report as one log line}, such as {@code sequence 'orders' (async-batch) closed after issuing 412
+     * values: gave back [413, 1001) to the row; lost nothing}.
      */
     public String message() {
-        StringBuilder line = new StringBuilder("sequence '").append(sequence).append("' (")
-                .append(strategy.externalName()).append(")");
-        if (series > 0) {
-            line.append(": ").append(series).append(" series");
-        }
-        line.append(" closed after issuing ").append(issued).append(" value").append(issued == 1 ? "" : "s");
+        String line = "sequence '" + sequence + "' (" + strategy.externalName() + ")"
+                + (series > 0 ? ": " + series + " series" : "") + " closed after issuing " + values(issued);
         if (actions.isEmpty()) {
-            return line.append(series > 0 ? "; they held no values" : "; it held no values").toString();
+            return line + (series > 0 ? "; they held no values" : "; it held no values");
         }
-        line.append(": ").append(String.join("; ", actions));
-        if (lost == 0) {
-            line.append("; lost nothing");
-        }
-        return line.toString();
+        return line + ": " + String.join("; ", actions) + (lost == 0 ? "; lost nothing" : "");
+    }
+
+    private static String values(long count) {
+        return count + " value" + (count == 1 ? "" : "s");
     }
 
     /** Collects a report while a sequence closes; used by one thread at a time. */
@@ -145,8 +114,7 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
 
         void lost(ReservedRange range, String why, @Nullable Throwable error) {
             lost += range.count();
-            actions.add("lost " + text(range) + " (" + range.count() + " value" + (range.count() == 1 ? "" : "s")
-                    + "): " + why);
+            actions.add("lost " + text(range) + " (" + values(range.count()) + "): " + why);
             if (failure == null && error != null) {
                 failure = error;
             }

@@ -12,6 +12,5 @@ import java.lang.annotation.Target;
 @Target({ElementType.FIELD, ElementType.METHOD})
 @interface GuardedBy {
 
-    /** The guarding lock. */
     String value();
 }

@@ -1,32 +1,15 @@
 package dev.seqgen;
 
-/**
- * A SYNC or ASYNC sequence whose values are its counter's mapped by a {@link KeyMapping}; {@link #stats()} stays in
- * counter values. A wrapper costs nothing beside these strategies' store round trip per value.
- */
-final class KeyMappedSequence implements Sequence {
+/** A SYNC or ASYNC sequence whose values are its counter's mapped by a {@link KeyMapping}; stats stay counters. */
+final class KeyMappedSequence extends NamedSequence {
 
     private final Sequence counter;
     private final KeyMapping mapping;
 
     KeyMappedSequence(Sequence counter, KeyMapping mapping) {
+        super(counter.name(), counter.settings());
         this.counter = counter;
         this.mapping = mapping;
-    }
-
-    @Override
-    public String name() {
-        return counter.name();
-    }
-
-    @Override
-    public Strategy strategy() {
-        return counter.strategy();
-    }
-
-    @Override
-    public SequenceSettings settings() {
-        return counter.settings();
     }
 
     @Override
@@ -49,9 +32,7 @@ final class KeyMappedSequence implements Sequence {
         return mapping.keys(count, n -> counter.nextValuesInTransaction(transaction, n));
     }
 
-    /**
-     * Gives back counter values, not keys: the row counts counters ({@link KeyOrder#counter(long)} maps a key back).
-     */
+    /** Gives back counter values, not keys: the row counts counters. */
     @Override
     public boolean giveBackInTransaction(Object transaction, long firstUnused, long end) {
         return counter.giveBackInTransaction(transaction, firstUnused, end);
@@ -67,7 +48,6 @@ final class KeyMappedSequence implements Sequence {
         counter.close();
     }
 
-    /** The sequence of counter values this one maps. */
     Sequence counter() {
         return counter;
     }

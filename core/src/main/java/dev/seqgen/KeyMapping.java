@@ -6,11 +6,9 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How counter values become the values handed out when the {@link KeyOrder} is not sequential: {@code
- * keyOrder.key(counter)}, passing over counters whose key is in the {@link SequenceSettings#skipRange() skip range}
- * (a gap in the counter, never a duplicate). A bijection, so the strategy's guarantees carry over to the keys; the
- * range holds at most half of the keys, so at most two counters are taken per key on average. Applied inside
- * {@link BlockSequence#next()}, and by the {@link KeyMappedSequence} wrapper for SYNC and ASYNC.
+ * How counter values become keys when the {@link KeyOrder} is not sequential: {@code keyOrder.key(counter)}, passing
+ * over counters whose key is in the skip range (a gap, never a duplicate). A bijection, so the strategy's guarantees
+ * carry over. Applied inside {@link BlockSequence#next()}, and by {@link KeyMappedSequence} for SYNC and ASYNC.
  */
 final class KeyMapping {
 
@@ -22,7 +20,7 @@ final class KeyMapping {
         this.skip = skip;
     }
 
-    /** Returns the mapping of the settings, or {@code null} for sequential values (the counter values themselves). */
+    /** The mapping of the settings, or null for sequential values. */
     static @Nullable KeyMapping of(SequenceSettings settings) {
         return settings.keyOrder() == KeyOrder.SEQUENTIAL ? null
                 : new KeyMapping(settings.keyOrder(), settings.skipRange());
@@ -37,7 +35,7 @@ final class KeyMapping {
         return key;
     }
 
-    /** {@code count} keys, taking counters until enough lie outside the skip range (arrays mapped in place). */
+    /** {@code count} keys, taking counters until enough lie outside the skip range. */
     long[] keys(int count, IntFunction<long[]> counters) {
         long[] keys = keys(counters.apply(count));
         while (keys.length < count) {
@@ -61,7 +59,7 @@ final class KeyMapping {
         return kept == counters.length ? counters : Arrays.copyOf(counters, kept);
     }
 
-    /** Returns {@code bit-reversed}, or {@code bit-reversed, skipping min..max}: for a sequence's description. */
+    /** {@code bit-reversed}, or {@code bit-reversed, skipping min..max}. */
     @Override
     public String toString() {
         return keyOrder.externalName() + (skip.isEmpty() ? "" : ", skipping " + skip);

@@ -1,18 +1,16 @@
 package dev.seqgen;
 
 /**
- * A closed range of values a sequence never hands out: the {@link Setting#SKIP_RANGE skip-range} setting of a
- * {@link KeyOrder#BIT_REVERSED bit-reversed} sequence, as Cloud Spanner's {@code skip_range_min} and
- * {@code skip_range_max}. A table that already holds keys in that range (ids from another program, or a range
- * kept for manual inserts) and a seqgen sequence then never collide: a counter whose image falls in the range is
- * passed over. Written {@code min..max} in configuration ({@code 1..99999}), or {@code none}.
+ * A closed range of values a {@link KeyOrder#BIT_REVERSED bit-reversed} sequence never hands out (the
+ * {@link Setting#SKIP_RANGE skip-range} setting, as Cloud Spanner's {@code skip_range_min/max}): a counter whose key
+ * falls in it is passed over. Written {@code min..max} ({@code 1..99999}) or {@code none}.
  */
 public final class KeyRange {
 
     /** No range: every value may be handed out (the default). */
     public static final KeyRange NONE = new KeyRange(1, 0);
 
-    /** The widest range allowed: half of the positive {@code long} values, so at most every other counter is passed over. */
+    /** Half of the positive {@code long} values, so at most every other counter is passed over. */
     static final long LARGEST_WIDTH = 1L << 62;
 
     private final long min;
@@ -24,28 +22,22 @@ public final class KeyRange {
     }
 
     /**
-     * Returns the range from {@code min} to {@code max}, both included.
+     * {@return the range from {@code min} to {@code max}, both included}
      *
-     * @param min the smallest value of the range, at least 1
-     * @param max the largest value of the range, at least {@code min}
-     * @return the range
      * @throws SequenceConfigurationException if {@code min} is below 1, {@code max} below {@code min}, or the range
      *     holds more than half of the positive {@code long} values
      */
     public static KeyRange of(long min, long max) {
         if (min < 1 || max < min || max - min >= LARGEST_WIDTH) {
-            throw new SequenceConfigurationException("skip-range", min + ".." + max, Setting.SKIP_RANGE.allowed());
+            throw invalid(min + ".." + max);
         }
         return new KeyRange(min, max);
     }
 
     /**
-     * Reads a range as configuration writes it: {@code min..max} ({@code 1..99999}) or {@code none}.
+     * {@return the range configuration writes as {@code min..max} or {@code none}}
      *
-     * @param text the text
-     * @return the range
-     * @throws SequenceConfigurationException if the text is neither, or the range breaks the rule of
-     *     {@link #of(long, long)}
+     * @throws SequenceConfigurationException if the text is neither, or breaks the rule of {@link #of(long, long)}
      */
     public static KeyRange valueOf(String text) {
         String trimmed = text.trim();
@@ -54,17 +46,18 @@ public final class KeyRange {
         }
         int dots = trimmed.indexOf("..");
         if (dots < 0) {
-            throw new SequenceConfigurationException("skip-range", text, Setting.SKIP_RANGE.allowed());
+            throw invalid(text);
         }
         try {
             return of(Long.parseLong(trimmed.substring(0, dots).trim()),
                     Long.parseLong(trimmed.substring(dots + 2).trim()));
         } catch (NumberFormatException e) {
-            SequenceConfigurationException invalid = new SequenceConfigurationException("skip-range", text,
-                    Setting.SKIP_RANGE.allowed());
-            invalid.initCause(e);
-            throw invalid;
+            throw (SequenceConfigurationException) invalid(text).initCause(e);
         }
+    }
+
+    private static SequenceConfigurationException invalid(String value) {
+        return new SequenceConfigurationException("skip-range", value, Setting.SKIP_RANGE.allowed());
     }
 
     /** {@return whether the range is {@link #NONE}, holding no value} */
@@ -72,22 +65,17 @@ public final class KeyRange {
         return max < min;
     }
 
-    /**
-     * Returns whether {@code value} lies in the range.
-     *
-     * @param value a value
-     * @return whether {@code min <= value <= max}
-     */
+    /** {@return whether {@code min <= value <= max}} */
     public boolean contains(long value) {
         return value >= min && value <= max;
     }
 
-    /** @return the smallest value of the range (undefined for {@link #NONE}) */
+    /** {@return the smallest value of the range (undefined for {@link #NONE})} */
     public long min() {
         return min;
     }
 
-    /** @return the largest value of the range (undefined for {@link #NONE}) */
+    /** {@return the largest value of the range (undefined for {@link #NONE})} */
     public long max() {
         return max;
     }
@@ -102,7 +90,7 @@ public final class KeyRange {
         return isEmpty() ? 0 : Long.hashCode(min) * 31 + Long.hashCode(max);
     }
 
-    /** @return {@code min..max}, or {@code none} */
+    /** {@return {@code min..max}, or {@code none}} */
     @Override
     public String toString() {
         return isEmpty() ? "none" : min + ".." + max;

@@ -1,14 +1,10 @@
 package dev.seqgen;
 
 /**
- * A named sequence of unique {@code long} values, backed by one counter row in a store. Obtain one from a
- * {@link SequenceRegistry}: there is one instance per (store, name) per registry, shared by every thread.
- *
- * <p>Values are unique across every thread, every JVM and every strategy that uses the same row, whatever
- * fails. What else holds depends on the {@link Strategy}: see its table.
- *
- * <p>All methods are thread-safe. With a block in hand, {@link #next()} of BATCH and ASYNC_BATCH takes no
- * lock and allocates nothing.
+ * A named sequence of unique {@code long} values, backed by one counter row in a store; one instance per (store, name)
+ * per {@link SequenceRegistry}, shared by every thread. Values are unique across threads, JVMs and strategies using
+ * the same row; what else holds depends on the {@link Strategy}. Thread-safe; with a block in hand, {@link #next()} of
+ * BATCH and ASYNC_BATCH takes no lock and allocates nothing.
  */
 public interface Sequence extends AutoCloseable {
 
@@ -24,37 +20,28 @@ public interface Sequence extends AutoCloseable {
     /**
      * Returns the next value, reserved in a transaction of the store's own.
      *
-     * @return a value no other caller gets
-     * @throws IllegalStateException if the strategy is {@link Strategy#SYNC}, which needs the caller's
-     *     transaction: use {@link #nextInTransaction(Object)}
-     * @throws SequenceUnavailableException if no value could be had within the acquire timeout, or the
-     *     sequence is closed
+     * @throws IllegalStateException for {@link Strategy#SYNC}: use {@link #nextInTransaction(Object)}
+     * @throws SequenceUnavailableException if no value came within the acquire timeout, or the sequence is closed
      * @throws SequenceExhaustedException if the maximum value has been handed out
      */
     long next();
 
     /**
-     * Returns {@code count} values at once, for bulk inserts. ASYNC hands out consecutive values; BATCH and
-     * ASYNC_BATCH take what is left of the current block first, so the values are increasing but may jump
-     * between blocks.
+     * Returns {@code count} unique values in increasing order, for bulk inserts: consecutive for ASYNC; BATCH and
+     * ASYNC_BATCH take the rest of the current block first, so values may jump between blocks.
      *
-     * @param count how many values, at least 1
-     * @return a new array of {@code count} unique values, in increasing order
      * @throws IllegalArgumentException if {@code count} is less than 1
-     * @throws IllegalStateException if the strategy is {@link Strategy#SYNC}
+     * @throws IllegalStateException for {@link Strategy#SYNC}
      * @throws SequenceUnavailableException if the values could not be had within the acquire timeout
      * @throws SequenceExhaustedException if fewer than {@code count} values are left below the maximum
      */
     long[] nextValues(int count);
 
     /**
-     * Returns the next value, taken within the caller's transaction for {@link Strategy#SYNC}: it commits (gapless)
-     * or rolls back with it, and the row stays locked until then. The transaction's type is the store's
-     * ({@link dev.seqgen.spi.SequenceStore#transactionType()}). A SYNC increment is not retried: the caller retries its
-     * whole transaction. Other strategies ignore the transaction and behave as {@link #next()}.
+     * Returns the next value; for {@link Strategy#SYNC} taken within the caller's transaction (of the store's
+     * {@link dev.seqgen.spi.SequenceStore#transactionType()}), committing or rolling back with it, the row locked until
+     * then, and not retried. Other strategies ignore the transaction and behave as {@link #next()}.
      *
-     * @param transaction the caller's transaction
-     * @return a value no committed transaction of another caller gets
      * @throws IllegalArgumentException if the transaction is not of the type the store needs
      * @throws SequenceUnavailableException if the store failed
      * @throws SequenceExhaustedException if the maximum value has been handed out
@@ -62,29 +49,20 @@ public interface Sequence extends AutoCloseable {
     long nextInTransaction(Object transaction);
 
     /**
-     * Returns {@code count} values taken within the caller's transaction; for {@link Strategy#SYNC} they
-     * are consecutive. Other strategies behave as {@link #nextValues(int)}.
+     * Returns {@code count} unique values in increasing order, taken within the caller's transaction; consecutive for
+     * {@link Strategy#SYNC}. Other strategies behave as {@link #nextValues(int)}.
      *
-     * @param transaction the caller's transaction
-     * @param count how many values, at least 1
-     * @return a new array of {@code count} unique values, in increasing order
-     * @throws IllegalArgumentException if {@code count} is less than 1 or the transaction is of the wrong
-     *     type
+     * @throws IllegalArgumentException if {@code count} is less than 1 or the transaction is of the wrong type
      * @throws SequenceUnavailableException if the store failed
      * @throws SequenceExhaustedException if fewer than {@code count} values are left below the maximum
      */
     long[] nextValuesInTransaction(Object transaction, int count);
 
     /**
-     * Gives back the unused tail of the last {@link #nextValuesInTransaction} call of this open transaction, so a
-     * {@link Strategy#SYNC} sequence stays gapless when fewer values were needed than taken.
+     * Gives back the unused tail of the last {@link #nextValuesInTransaction} call of this open transaction, so SYNC
+     * stays gapless. {@code firstUnused} and {@code end} are counter values ({@link KeyOrder#counter(long)} of a key).
      *
-     * @param transaction the caller's transaction, the one that took the values
-     * @param firstUnused the first value not used; a counter value: for a {@link KeyOrder key order} other than
-     *     sequential, {@link KeyOrder#counter(long)} of the first key not used
-     * @param end one past the last value taken (the counter value of the last key taken, plus one)
-     * @return whether the values were given back; false (the default, and for strategies other than SYNC or
-     *     stores that cannot) leaves them unused, a gap
+     * @return whether the values were given back; false (default, other strategies, stores that cannot): a gap
      * @throws SequenceUnavailableException if the store failed
      */
     default boolean giveBackInTransaction(Object transaction, long firstUnused, long end) {
@@ -95,8 +73,8 @@ public interface Sequence extends AutoCloseable {
     SequenceStats stats();
 
     /**
-     * Closes the sequence: later calls throw {@link SequenceUnavailableException}; values in hand go back to the row,
-     * else are kept for the fleet, and what became of them is logged ({@link CloseReport}). Idempotent.
+     * Closes the sequence, idempotently: later calls throw {@link SequenceUnavailableException}; values in hand go
+     * back to the row, else are kept for the fleet, and what became of them is logged ({@link CloseReport}).
      */
     @Override
     void close();

@@ -3,10 +3,9 @@ package dev.seqgen;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown when a setting has a value that is not allowed. The message names the setting, the value and
- * what is allowed, and the parts are available separately so that frameworks can translate the setting
- * name into their own property name. Its cause is left open, so that a framework that renames the setting can
- * chain the original with {@link #initCause}.
+ * Thrown when a setting has a value that is not allowed. The message names the setting, the value and what is
+ * allowed, also available separately for frameworks to name their own property; the cause is left open
+ * ({@link #initCause}).
  */
 public class SequenceConfigurationException extends SequenceException {
 
@@ -16,13 +15,7 @@ public class SequenceConfigurationException extends SequenceException {
     private final transient @Nullable Object value;
     private final String allowed;
 
-    /**
-     * Creates the exception.
-     *
-     * @param setting the name of the setting, such as {@code block-size} or {@code sequences.orders.block-size}
-     * @param value the rejected value
-     * @param allowed what would have been accepted, such as {@code "an integer >= 1"}
-     */
+    /** Creates the exception: setting such as {@code block-size}, allowed such as {@code "an integer >= 1"}. */
     public SequenceConfigurationException(String setting, @Nullable Object value, String allowed) {
         super("invalid value for '" + setting + "': " + value + " (allowed: " + allowed + ")");
         this.setting = setting;

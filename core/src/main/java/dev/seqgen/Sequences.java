@@ -13,12 +13,7 @@ final class Sequences {
     private Sequences() {
     }
 
-    /**
-     * Creates the sequence's row if it is missing, retrying transient store errors within the acquire timeout.
-     *
-     * @throws SequenceUnavailableException if the row could not be created
-     * @throws SequenceConfigurationException if the store cannot serve the settings
-     */
+    /** Creates the row if it is missing, retrying transient store errors within the acquire timeout. */
     static void createRow(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
         long deadline = ticker.read() + settings.acquireTimeout().toNanos();
         Backoff backoff = new Backoff();
@@ -44,7 +39,7 @@ final class Sequences {
                 + e.getMessage(), e);
     }
 
-    /** Creates and starts a sequence whose row exists; {@code executor} runs the store calls callers wait for. */
+    /** Creates and starts a sequence whose row exists. */
     static Sequence create(String name, SequenceSettings settings, SequenceStore store, Ticker ticker,
             Executor executor, SequenceMetricsTrackerFactory metrics) {
         settings.validateFor(name);
@@ -64,7 +59,7 @@ final class Sequences {
                 : new KeyMappedSequence(sequence, mapping);
     }
 
-    /** Closes a sequence made by {@link #create}; its report, or null if it was closed already. */
+    /** Closes a sequence made by {@link #create}; null if it was closed already. */
     static @Nullable CloseReport closeAndReport(Sequence sequence) {
         Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
         return ((AbstractSequence) counter).closeAndReport();

@@ -9,11 +9,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A period of a document's own date that a sequence's series can be keyed by ({@code seriesBy = "issueDate:year"}):
- * the part of the series key a date gives, and the bounds that select the rows of that period in the document's
- * table for the adoption of the numbers a series already holds. One rule for seqgen's frameworks (the Hibernate
- * generators and the Spring Data JDBC callback), so that a year is the same series whichever of them numbers it. Of a
- * {@link LocalDate} or a {@link LocalDateTime} (its date), never of the clock.
+ * A period of a document's own {@link LocalDate} or {@link LocalDateTime} (never the clock) that series can be keyed
+ * by ({@code seriesBy = "issueDate:year"}): the key part, and the rows of that period for adoption. One rule for all of
+ * seqgen's frameworks, so a year is the same series whichever numbers it.
  */
 public enum SeriesPeriod {
 
@@ -23,12 +21,7 @@ public enum SeriesPeriod {
     /** The calendar month: key part {@code 2026-03}. */
     MONTH;
 
-    /**
-     * The period a {@code seriesBy} entry names after its colon.
-     *
-     * @param name {@code year} or {@code month}, in any case, spaces around ignored
-     * @return the period, or empty for any other name
-     */
+    /** {@return the period {@code year} or {@code month} (any case, trimmed) names, or empty for another name} */
     public static Optional<SeriesPeriod> named(String name) {
         return switch (name.trim().toLowerCase(Locale.ROOT)) {
             case "year" -> Optional.of(YEAR);
@@ -37,23 +30,12 @@ public enum SeriesPeriod {
         };
     }
 
-    /**
-     * Whether a period can be taken of an attribute of this type.
-     *
-     * @param type the attribute's type
-     * @return true for {@link LocalDate} and {@link LocalDateTime}
-     */
+    /** {@return whether a period can be taken of this type: {@link LocalDate} or {@link LocalDateTime}} */
     public static boolean dates(Class<?> type) {
         return type == LocalDate.class || type == LocalDateTime.class;
     }
 
-    /**
-     * The part of a series key a date gives: {@code 2026} for a year, {@code 2026-03} for a month.
-     *
-     * @param date a {@link LocalDate} or {@link LocalDateTime}
-     * @return the key part
-     * @throws ClassCastException if the date is of another type
-     */
+    /** {@return the key part of a {@link LocalDate} or {@link LocalDateTime}: {@code 2026}, or {@code 2026-03}} */
     public String keyPart(Object date) {
         LocalDate day = day(date);
         return this == YEAR ? String.format(Locale.ROOT, "%04d", day.getYear())
@@ -61,14 +43,10 @@ public enum SeriesPeriod {
     }
 
     /**
-     * The condition that selects the rows of a date's period in a table: the column at or after the period's first
-     * day and before the next period's, bound as values of the column's type.
+     * {@return the condition selecting a date's period in a column}: from the period's first day to the next's, bound
+     * as {@code columnType}, {@link LocalDate} or {@link LocalDateTime} (start of day).
      *
-     * @param column the date column, as the table's SQL names it
-     * @param date a {@link LocalDate} or {@link LocalDateTime} of the period
-     * @param columnType the type the column is mapped to: {@link LocalDate} or {@link LocalDateTime} (start of day)
-     * @return the condition
-     * @throws ClassCastException if the date is of another type
+     * @throws ClassCastException if the date is not a {@link LocalDate} or {@link LocalDateTime}
      */
     public Where rows(String column, Object date, Class<?> columnType) {
         LocalDate day = day(date);

@@ -3,9 +3,8 @@ package dev.seqgen;
 import java.util.Locale;
 
 /**
- * How a {@link Sequence} takes values from its store. The four strategies of "Sequence generation in
- * Spanner", each a different trade between the guarantees a caller gets and the rate one hot counter
- * row can sustain.
+ * How a {@link Sequence} takes values from its store: each a different trade between the guarantees a caller gets and
+ * the rate one hot counter row can sustain.
  *
  * <table>
  *   <caption>Guarantees per strategy</caption>
@@ -20,39 +19,19 @@ import java.util.Locale;
  */
 public enum Strategy {
 
-    /**
-     * The counter row is incremented inside the caller's own transaction: a rollback undoes the
-     * increment, so committed values are gapless and ordered by commit. Other transactions that want a
-     * value wait for the row lock until the holder commits. Values are taken with
-     * {@link Sequence#nextInTransaction(Object)}.
-     */
+    /** The row is incremented in the caller's transaction ({@link Sequence#nextInTransaction}); gapless. */
     SYNC,
 
-    /**
-     * One store transaction per value, committed before the value is returned. Values are ordered in
-     * issue order; a value whose caller rolls back or crashes is a gap.
-     */
+    /** One store transaction per value, committed before it is returned; a caller's rollback or crash is a gap. */
     ASYNC,
 
-    /**
-     * One store transaction per block of values. The caller that finds the block empty reserves the next
-     * one while the other callers wait for it. A stopped JVM loses at most one block.
-     */
+    /** One store transaction per block, reserved by the caller finding it empty; a stopped JVM loses at most one. */
     BATCH,
 
-    /**
-     * As {@link #BATCH}, plus a background refill once the values left in the block fall to the refill point,
-     * so callers wait only when the refill is late; by default the refill point and the block size follow the
-     * store's latency and the rate values are taken (see {@link SequenceSettings#adaptive()}).
-     */
+    /** As {@link #BATCH}, plus a background refill at the refill point ({@link SequenceSettings#adaptive()}). */
     ASYNC_BATCH;
 
-    /**
-     * Returns the strategy's name as configuration, metrics and the actuator endpoint write it: lowercase with
-     * hyphens.
-     *
-     * @return for example {@code async-batch}
-     */
+    /** {@return the name as configuration, metrics and the endpoint write it, such as {@code async-batch}} */
     public String externalName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

@@ -5,10 +5,9 @@ import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 
 /**
- * {@link Strategy#SYNC}: the increment runs inside the caller's transaction. Unique, ordered among commits,
- * gapless (a rollback undoes the increment); a crash costs nothing. Throughput is bounded by one over the
- * time callers hold the row lock, that is their whole transaction. Several values in one transaction are
- * consecutive. Errors are not retried here: the caller's transaction must be retried as a whole.
+ * {@link Strategy#SYNC}: the increment runs inside the caller's transaction. Unique, ordered among commits, gapless; a
+ * crash costs nothing. Throughput is bounded by one over the caller's transaction time. Errors are not retried here:
+ * the caller retries its transaction as a whole.
  */
 final class SyncSequence extends UnbufferedSequence {
 

@@ -1,9 +1,6 @@
 package dev.seqgen;
 
-/**
- * A source of monotonic nanosecond time, injected so that timing logic (acquire timeouts, adaptive block
- * sizing) can be tested with a fake clock.
- */
+/** A source of monotonic nanosecond time, injected so that timing logic can be tested with a fake clock. */
 @FunctionalInterface
 public interface Ticker {
 

@@ -5,13 +5,9 @@ import dev.seqgen.spi.SequenceStore;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
-/**
- * What SYNC and ASYNC share: every value comes from a reservation of its own, so nothing is held in the JVM,
- * nothing is given back at close, and the values issued are counted as they are reserved.
- */
+/** What SYNC and ASYNC share: every value is reserved on its own, so nothing is held in the JVM or given back. */
 abstract class UnbufferedSequence extends AbstractSequence {
 
-    /** Values handed out, counted by the caller that reserved them. */
     final LongAdder issued = new LongAdder();
 
     UnbufferedSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {

@@ -1,8 +1,4 @@
-/**
- * seqgen's API: named sequences of unique {@code long} values ({@link dev.seqgen.Sequence}) shared through a
- * {@link dev.seqgen.SequenceRegistry}, their settings ({@link dev.seqgen.SequenceSettings}), the four strategies of
- * {@link dev.seqgen.Strategy}, and the exceptions seqgen throws.
- */
+/** seqgen's API: {@link dev.seqgen.Sequence}s shared through a {@link dev.seqgen.SequenceRegistry}. */
 @NullMarked
 package dev.seqgen;
 

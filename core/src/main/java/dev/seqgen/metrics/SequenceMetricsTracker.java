@@ -3,18 +3,13 @@ package dev.seqgen.metrics;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Receives the events of one sequence that its {@link dev.seqgen.SequenceStats} snapshot does not show: how long
- * reservations and waits took. The hot path reports nothing. Implementations must be thread-safe and fast; seqgen
- * guards every call, so an exception thrown here is logged and never breaks a caller.
+ * Receives the events of one sequence that its {@link dev.seqgen.SequenceStats} do not show, such as how long
+ * reservations and waits took; the hot path reports nothing. Implementations must be thread-safe and fast; an exception
+ * thrown here is logged and never breaks a caller.
  */
 public interface SequenceMetricsTracker {
 
-    /**
-     * Called after each attempt to reserve values in the store.
-     *
-     * @param durationNanos how long the attempt took
-     * @param success whether it reserved values
-     */
+    /** Called after each attempt to reserve values in the store, with how long it took and whether it reserved. */
     default void recordReservation(long durationNanos, boolean success) {
     }
 
@@ -30,26 +25,18 @@ public interface SequenceMetricsTracker {
     default void recordDiscarded(long count) {
     }
 
-    /** Called once when the sequence closes: a tracker removes its meters, so a new sequence can publish its own. */
+    /** Called once when the sequence closes: the tracker removes its meters, so a new sequence can publish its own. */
     default void close() {
     }
 
-    /**
-     * {@return the current trace context, or null}: captured on a thread that hands work (a background refill) to
-     * another, so that work can be observed as its child.
-     */
+    /** {@return the current trace context, or null}: for work handed to another thread, observed as its child. */
     default @Nullable Object captureContext() {
         return null;
     }
 
     /**
-     * Starts observing an operation (a trace span, for Micrometer an {@code Observation}); the returned span is
-     * ended once, on the same thread, when the operation ends.
-     *
-     * @param operation what is observed
-     * @param parentContext a context from {@link #captureContext()} on another thread, or null for the current
-     *     thread's own
-     * @return the span to end
+     * Starts observing an operation (for Micrometer an {@code Observation}); the span returned is ended once, on the
+     * same thread. {@code parentContext} is from {@link #captureContext()} on another thread, or null for this one's.
      */
     default Span start(Operation operation, @Nullable Object parentContext) {
         return Span.NONE;
@@ -59,16 +46,15 @@ public interface SequenceMetricsTracker {
     enum Operation {
         /** One reservation in the store's own transaction, its retries included. */
         RESERVATION,
-        /** A background refill (ASYNC_BATCH), the child of the caller whose value triggered it. */
+        /** An ASYNC_BATCH background refill, the child of the caller that triggered it. */
         REFILL,
-        /** A caller waiting for values: for the store, or for another caller's refill. */
+        /** A caller waiting for values. */
         WAIT
     }
 
     /** An observed operation in progress. */
     @FunctionalInterface
     interface Span {
-
         /** The span that records nothing. */
         Span NONE = failure -> { };
 

@@ -1,7 +1,4 @@
-/**
- * The metrics SPI: the {@link dev.seqgen.metrics.SequenceMetricsTracker} of each sequence, made by a
- * {@link dev.seqgen.metrics.SequenceMetricsTrackerFactory}, receives the timings of reservations, retries and waits.
- */
+/** The metrics SPI: a {@link dev.seqgen.metrics.SequenceMetricsTracker} per sequence, made by a factory. */
 @NullMarked
 package dev.seqgen.metrics;
 

@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The name rules, for the registry and for stores. Sequence names are bound as parameters (64 characters wide);
- * table names are written into SQL text, so they are restricted to plain identifiers.
+ * The name rules, for the registry and stores. Sequence names are bound as parameters; table names are written into
+ * SQL text, so they are restricted to plain identifiers.
  */
 public final class Identifiers {
 
@@ -15,21 +15,18 @@ public final class Identifiers {
     private static final Pattern TABLE_NAME =
             Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
 
-    /** The longest unqualified table name {@link #requireTableName} accepts (PostgreSQL's limit). */
+    /** The longest unqualified table name (PostgreSQL's limit). */
     private static final int MAX_TABLE_NAME = 63;
-    /** What {@link #keptTableName} appends. */
     private static final String KEPT_SUFFIX = "_kept";
 
     private Identifiers() {
     }
 
     /**
-     * Checks a sequence name.
+     * {@return the sequence name, checked}
      *
-     * @param name the name
-     * @return the name
-     * @throws SequenceConfigurationException if it is not 1 to 64 of {@code A-Z a-z 0-9 _ . -}, starting with
-     *     a letter, digit or underscore
+     * @throws SequenceConfigurationException if it is not 1 to 64 of {@code A-Z a-z 0-9 _ . -}, starting with a
+     *     letter, digit or underscore
      */
     public static String requireSequenceName(@Nullable String name) {
         if (name == null || !SEQUENCE_NAME.matcher(name).matches()) {
@@ -40,11 +37,8 @@ public final class Identifiers {
     }
 
     /**
-     * Returns the table of ranges kept for the fleet ({@link SequenceStore#keep}): the same schema, the name with
+     * {@return the table of ranges kept for the fleet ({@link SequenceStore#keep})}: the same schema, the name with
      * {@code _kept} appended, cut to stay within 63 characters.
-     *
-     * @param table a valid table name, optionally schema-qualified
-     * @return the name of the table of kept ranges
      */
     public static String keptTableName(String table) {
         int dot = table.indexOf('.');
@@ -55,13 +49,10 @@ public final class Identifiers {
     }
 
     /**
-     * Checks a table name, optionally qualified by a schema.
+     * {@return the table name, optionally {@code schema.table}, checked}; {@code setting} is named in the error.
      *
-     * @param setting the setting the name came from, for the error message
-     * @param name the name
-     * @return the name
-     * @throws SequenceConfigurationException if it is not an unquoted identifier (letters, digits,
-     *     underscores, not starting with a digit, at most 63 characters), optionally {@code schema.table}
+     * @throws SequenceConfigurationException if it is not an unquoted identifier (letters, digits, underscores, not
+     *     starting with a digit, at most 63 characters)
      */
     public static String requireTableName(String setting, @Nullable String name) {
         if (name == null || !TABLE_NAME.matcher(name).matches()) {

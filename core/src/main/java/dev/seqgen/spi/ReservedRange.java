@@ -8,11 +8,7 @@ package dev.seqgen.spi;
  */
 public record ReservedRange(long first, long end) {
 
-    /**
-     * Checks that the range holds at least one value.
-     *
-     * @throws IllegalArgumentException if {@code end <= first}
-     */
+    /** @throws IllegalArgumentException if {@code end <= first} */
     public ReservedRange {
         if (end <= first) {
             throw new IllegalArgumentException("empty range [" + first + ", " + end + ")");
@@ -20,10 +16,8 @@ public record ReservedRange(long first, long end) {
     }
 
     /**
-     * Checks the number of values a caller asks for, as the strategies and every store do.
+     * {@return {@code count}, the number of values a caller asks for, checked}
      *
-     * @param count the number of values
-     * @return {@code count}
      * @throws IllegalArgumentException if it is less than 1
      */
     public static long requireCount(long count) {
@@ -34,37 +28,24 @@ public record ReservedRange(long first, long end) {
     }
 
     /**
-     * Returns how many of {@code count} values starting at {@code next} fit at or below {@code maxValue} (0 when
-     * exhausted), without overflow for any maximum up to {@link dev.seqgen.SequenceSettings#LARGEST_MAX_VALUE}.
-     *
-     * @param next the row's {@code next_value}
-     * @param count how many values are asked for, at least 1
-     * @param maxValue the largest value that may be handed out
-     * @return the number of values to take, from 0 to {@code count}
+     * {@return how many of {@code count} values from the row's {@code next} fit at or below {@code maxValue}}, 0 when
+     * exhausted, without overflow for any maximum up to {@link dev.seqgen.SequenceSettings#LARGEST_MAX_VALUE}.
      */
     public static long fitting(long next, long count, long maxValue) {
         return next > maxValue ? 0 : Math.min(count, maxValue - next + 1);
     }
 
     /**
-     * Returns the largest {@code next_value} from which {@code count} values fit at or below {@code maxValue}: the
+     * {@return the largest {@code next_value} from which {@code count} values fit at or below {@code maxValue}}: the
      * guard of a conditional increment, computed in Java so that no database evaluates an overflowing sum.
-     *
-     * @param count how many values the increment takes, at least 1
-     * @param maxValue the largest value that may be handed out
-     * @return {@code maxValue - count + 1}
      */
     public static long lastStart(long count, long maxValue) {
         return maxValue - count + 1;
     }
 
     /**
-     * Returns the block of {@code count} values at {@code first}, cut at {@code maxValue}.
+     * {@return the block of {@code count} values at {@code first}, cut at {@code maxValue}}
      *
-     * @param first the first value of the block, at most {@code maxValue}
-     * @param count the block's size
-     * @param maxValue the largest value that may be handed out
-     * @return {@code [first, min(first + count, maxValue + 1))}
      * @throws IllegalArgumentException if {@code first} is above {@code maxValue}
      */
     public static ReservedRange upTo(long first, long count, long maxValue) {

@@ -5,11 +5,9 @@ import dev.seqgen.SequenceException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A store operation failed. Stores mark errors that may succeed when retried (serialization failures,
- * deadlocks, lost connections, aborted transactions) as transient; seqgen retries those with backoff
- * within the acquire timeout and surfaces the others at once, wrapped in a
- * {@link dev.seqgen.SequenceUnavailableException} naming the sequence. It is a {@link SequenceException} without
- * a sequence name: the message names the sequence or table.
+ * A store operation failed; its message names the sequence or table. Errors that may succeed when retried
+ * (serialization failures, deadlocks, lost connections, aborts) are transient: seqgen retries those with backoff within
+ * the acquire timeout and wraps the others at once in a {@link dev.seqgen.SequenceUnavailableException}.
  */
 public class SequenceStoreException extends SequenceException {
 
@@ -17,13 +15,7 @@ public class SequenceStoreException extends SequenceException {
 
     private final boolean transientError;
 
-    /**
-     * Creates the exception.
-     *
-     * @param message what failed, naming the sequence or table
-     * @param cause the driver's error
-     * @param transientError whether retrying the operation may succeed
-     */
+    /** Creates the exception; {@code transientError}: whether retrying the operation may succeed. */
     public SequenceStoreException(String message, @Nullable Throwable cause, boolean transientError) {
         super(message, cause);
         this.transientError = transientError;

@@ -1,7 +1,4 @@
-/**
- * The store SPI: {@link dev.seqgen.spi.SequenceStore}, where the counter of each sequence lives, with the name rules
- * and the arithmetic of the maximum value that every store shares.
- */
+/** The store SPI: {@link dev.seqgen.spi.SequenceStore}, where each sequence's counter lives. */
 @NullMarked
 package dev.seqgen.spi;
 

@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
-/** Records one sequence's events on meters registered in advance by {@link MicrometerMetricsTrackerFactory}. */
+/** Records one sequence's events on meters it registers once, at creation. */
 final class MicrometerMetricsTracker implements SequenceMetricsTracker {
 
     private final Timer reservationSuccesses;
@@ -18,23 +18,39 @@ final class MicrometerMetricsTracker implements SequenceMetricsTracker {
     private final Counter retries;
     private final Timer waits;
     private final Counter discarded;
-
     private final MeterRegistry registry;
-    /** The tags every meter of this sequence carries: sequence, strategy, store. */
+    /** The tags every meter of this sequence carries. */
     private final Tags tags;
-    /** Null without observations. */
     private final @Nullable SequenceObservations observations;
 
-    MicrometerMetricsTracker(Timer reservationSuccesses, Timer reservationFailures, Counter retries, Timer waits,
-            Counter discarded, @Nullable SequenceObservations observations, MeterRegistry registry, Tags tags) {
-        this.observations = observations;
+    MicrometerMetricsTracker(MeterRegistry registry, Tags tags, @Nullable SequenceObservations observations) {
         this.registry = registry;
         this.tags = tags;
-        this.reservationSuccesses = reservationSuccesses;
-        this.reservationFailures = reservationFailures;
-        this.retries = retries;
-        this.waits = waits;
-        this.discarded = discarded;
+        this.observations = observations;
+        this.reservationSuccesses = reservations("success");
+        this.reservationFailures = reservations("failure");
+        this.retries = Counter.builder(MicrometerMetricsTrackerFactory.RESERVATION_RETRIES)
+                .description("Reservations retried after a transient store error")
+                .baseUnit("retries")
+                .tags(tags)
+                .register(registry);
+        this.waits = Timer.builder(MicrometerMetricsTrackerFactory.WAITS)
+                .description("Time callers waited for values, for the store or for another caller's refill")
+                .tags(tags)
+                .register(registry);
+        this.discarded = Counter.builder(MicrometerMetricsTrackerFactory.IDS_DISCARDED)
+                .description("Reserved values that will never be handed out")
+                .baseUnit("ids")
+                .tags(tags)
+                .register(registry);
+    }
+
+    private Timer reservations(String result) {
+        return Timer.builder(MicrometerMetricsTrackerFactory.RESERVATIONS)
+                .description("Attempts to reserve values in the store")
+                .tags(tags)
+                .tag("result", result)
+                .register(registry);
     }
 
     @Override

@@ -10,9 +10,7 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One sequence's Micrometer {@link Observation}s: {@value MicrometerMetricsTrackerFactory#RESERVATION_OBSERVATION},
- * {@value MicrometerMetricsTrackerFactory#REFILL_OBSERVATION} and {@value MicrometerMetricsTrackerFactory#WAIT_OBSERVATION},
- * with the low-cardinality key values {@code sequence}, {@code strategy}, {@code store} and, when they end,
+ * One sequence's Micrometer {@link Observation}s, keyed by the sequence's tags and, when they end,
  * {@code outcome=success|failure}. Loaded only when an {@link ObservationRegistry} is given, so core needs the
  * Observation API only then.
  */
@@ -31,8 +29,11 @@ final class SequenceObservations {
     }
 
     Span start(Operation operation, @Nullable Object parentContext) {
-        Observation observation = Observation.createNotStarted(name(operation), registry)
-                .contextualName("seqgen " + operation.name().toLowerCase(Locale.ROOT))
+        String kind = operation.name().toLowerCase(Locale.ROOT);
+        // MicrometerMetricsTrackerFactory's *_OBSERVATION names: seqgen.reservation, seqgen.refill, seqgen.wait.
+        String name = MicrometerMetricsTrackerFactory.PREFIX + "." + kind;
+        Observation observation = Observation.createNotStarted(name, registry)
+                .contextualName("seqgen " + kind)
                 .lowCardinalityKeyValues(keyValues);
         if (parentContext instanceof Observation parent) {
             // Work done on another thread for the caller that triggered it: a child of that caller's observation.
@@ -47,14 +48,6 @@ final class SequenceObservations {
                 observation.error(failure);
             }
             observation.stop();
-        };
-    }
-
-    private static String name(Operation operation) {
-        return switch (operation) {
-            case RESERVATION -> MicrometerMetricsTrackerFactory.RESERVATION_OBSERVATION;
-            case REFILL -> MicrometerMetricsTrackerFactory.REFILL_OBSERVATION;
-            case WAIT -> MicrometerMetricsTrackerFactory.WAIT_OBSERVATION;
         };
     }
 }
