@@ -15,12 +15,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * What every strategy shares: the reservation with retry and backoff, the counters, the give-back at close.
  */
-abstract class AbstractSequence implements Sequence {
+abstract class AbstractSequence extends NamedSequence {
 
     static final System.Logger LOG = System.getLogger(Sequence.class.getName());
 
-    final String name;
-    final SequenceSettings settings;
     final SequenceStore store;
     final Ticker ticker;
     final long timeoutNanos;
@@ -49,8 +47,7 @@ abstract class AbstractSequence implements Sequence {
     private final AtomicBoolean firstBlockLogged = new AtomicBoolean();
 
     AbstractSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
-        this.name = name;
-        this.settings = settings;
+        super(name, settings);
         this.store = store;
         this.ticker = ticker;
         this.timeoutNanos = settings.acquireTimeout().toNanos();
@@ -59,21 +56,6 @@ abstract class AbstractSequence implements Sequence {
     /** Installs the metrics tracker; called once by the registry before the sequence is published. */
     void tracker(SequenceMetricsTracker tracker) {
         this.tracker = GuardedMetricsTracker.guard(tracker);
-    }
-
-    @Override
-    public final String name() {
-        return name;
-    }
-
-    @Override
-    public final Strategy strategy() {
-        return settings.strategy();
-    }
-
-    @Override
-    public final SequenceSettings settings() {
-        return settings;
     }
 
     @Override

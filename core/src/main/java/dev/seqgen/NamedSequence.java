@@ -1,6 +1,6 @@
 package dev.seqgen;
 
-/** A sequence whose name and settings are fixed: the wrappers' common part. */
+/** A sequence whose name and settings are fixed: what every strategy and wrapper shares. */
 abstract class NamedSequence implements Sequence {
 
     final String name;
