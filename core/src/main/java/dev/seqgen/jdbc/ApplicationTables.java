@@ -162,25 +162,16 @@ public final class ApplicationTables {
         return identifier.replace("\"", "").replace("`", "");
     }
 
-    /** The highest counter a column holds, 0 if none, read on a store connection and rolled back. */
-    static long highestCounter(JdbcConnections connections, String table, String column, SequenceSettings settings)
+    /** The highest counter a column holds, 0 if none, rolled back afterwards. */
+    static long highestCounter(Connection connection, String table, String column, SequenceSettings settings)
             throws SQLException {
-        try (Connection connection = connections.get()) {
-            try {
-                return settings.keyOrder() == KeyOrder.SEQUENTIAL ? max(connection, table, column)
-                        : highestMappedCounter(connection, table, column, settings);
-            } finally {
-                if (!connection.getAutoCommit()) {
-                    connection.rollback();
-                }
+        try {
+            return settings.keyOrder() == KeyOrder.SEQUENTIAL ? max(connection, table, column)
+                    : highestMappedCounter(connection, table, column, settings);
+        } finally {
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
             }
-        }
-    }
-
-    static long highestInSeries(JdbcConnections connections, String table, String column,
-            List<SequenceStore.Where> where, @Nullable ToLongFunction<String> counterOf) throws SQLException {
-        try (Connection connection = connections.get()) {
-            return highestInSeries(connection, table, column, where, counterOf);
         }
     }
 

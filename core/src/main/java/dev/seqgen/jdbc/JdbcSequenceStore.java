@@ -4,6 +4,7 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
+import dev.seqgen.jdbc.JdbcConnections.SqlWork;
 import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
@@ -220,20 +221,41 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
-        try {
-            return connections.inOwnTransaction(connection -> increment(connection, sequence, count, maxValue));
-        } catch (SQLException e) {
-            throw failure("reserving " + count + " value(s) of sequence '" + sequence + "'", e);
-        }
+        return own("reserving " + count + " value(s) of sequence '" + sequence + "'",
+                connection -> increment(connection, sequence, count, maxValue));
     }
 
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
+        return inCallers(transaction, sequence, "incrementing sequence '" + sequence + "' in the caller's transaction",
+                connection -> increment(connection, sequence, count, maxValue));
+    }
+
+    /** Runs the work in a transaction of the store's own. */
+    private <T extends @Nullable Object> T own(String what, SqlWork<T> work) {
+        try {
+            return connections.inOwnTransaction(work);
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    /** Runs the work on a store connection, outside any transaction of the caller's. */
+    private <T extends @Nullable Object> T read(String what, SqlWork<T> work) {
+        try (Connection connection = connections.get()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    private <T extends @Nullable Object> T inCallers(@Nullable Object transaction, String sequence, String what,
+            SqlWork<T> work) {
         Connection connection = callerConnection(transaction, sequence);
         try {
-            return increment(connection, sequence, count, maxValue);
+            return work.run(connection);
         } catch (SQLException e) {
-            throw failure("incrementing sequence '" + sequence + "' in the caller's transaction", e);
+            throw failure(what, e);
         }
     }
 
@@ -298,39 +320,29 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
-        try {
-            return OptionalLong.of(ApplicationTables.highestCounter(connections, table, column, settings));
-        } catch (SQLException e) {
-            throw failure("reading the values of column " + column + " of table " + table, e);
-        }
+        return read("reading the values of column " + column + " of table " + table, connection -> OptionalLong.of(
+                ApplicationTables.highestCounter(connection, table, column, settings)));
     }
 
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings, List<Where> where) {
-        try {
-            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where, null));
-        } catch (SQLException e) {
-            throw failure("reading the values of column " + column + " of table " + table + " in one series", e);
-        }
+        return read("reading the values of column " + column + " of table " + table + " in one series",
+                connection -> OptionalLong.of(ApplicationTables.highestInSeries(connection, table, column, where,
+                        null)));
     }
 
     @Override
     public OptionalLong highestFormatted(String table, String column, List<Where> where,
             ToLongFunction<String> counterOf) {
-        try {
-            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where, counterOf));
-        } catch (SQLException e) {
-            throw failure("reading the formatted numbers of column " + column + " of table " + table, e);
-        }
+        return read("reading the formatted numbers of column " + column + " of table " + table,
+                connection -> OptionalLong.of(ApplicationTables.highestInSeries(connection, table, column, where,
+                        counterOf)));
     }
 
     @Override
     public OptionalLong nextValue(String sequence) {
-        try (Connection connection = connections.get()) {
-            return read(connection, dialect.selectSql(table), sequence);
-        } catch (SQLException e) {
-            throw failure("reading sequence '" + sequence + "'", e);
-        }
+        return read("reading sequence '" + sequence + "'",
+                connection -> read(connection, dialect.selectSql(table), sequence));
     }
 
     private static OptionalLong read(Connection connection, String sql, String sequence) throws SQLException {
@@ -344,31 +356,26 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
-        try {
-            return connections.inOwnTransaction(
-                    connection -> compareAndGiveBack(connection, sequence, expectedNextValue, restoredNextValue));
-        } catch (SQLException e) {
-            throw failure("giving back values of sequence '" + sequence + "'", e);
-        }
+        return own("giving back values of sequence '" + sequence + "'",
+                connection -> updatesOne(connection, dialect.giveBackSql(table), restoredNextValue, sequence,
+                        expectedNextValue));
     }
 
     @Override
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
-        Connection connection = callerConnection(transaction, sequence);
-        try {
-            return compareAndGiveBack(connection, sequence, expectedNextValue, restoredNextValue);
-        } catch (SQLException e) {
-            throw failure("giving back values of sequence '" + sequence + "' in the caller's transaction", e);
-        }
+        return inCallers(transaction, sequence, "giving back values of sequence '" + sequence
+                + "' in the caller's transaction", connection -> updatesOne(connection, dialect.giveBackSql(table),
+                        restoredNextValue, sequence, expectedNextValue));
     }
 
-    private boolean compareAndGiveBack(Connection connection, String sequence, long expectedNextValue,
-            long restoredNextValue) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(dialect.giveBackSql(table))) {
-            update.setLong(1, restoredNextValue);
+    /** Runs an update whose parameters are a long, the sequence name and a long; whether it changed one row. */
+    private static boolean updatesOne(Connection connection, String sql, long first, String sequence, long third)
+            throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(sql)) {
+            update.setLong(1, first);
             update.setString(2, sequence);
-            update.setLong(3, expectedNextValue);
+            update.setLong(3, third);
             return update.executeUpdate() == 1;
         }
     }
@@ -380,7 +387,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public boolean keep(String sequence, long first, long end) {
         try {
             return connections.inOwnTransaction(connection -> {
-                insertKept(connection, sequence, first, end);
+                updateRange(connection, dialect.keepSql(keptTable), sequence, first, end);
                 return true;
             });
         } catch (SQLException e) {
@@ -414,18 +421,14 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                     if (candidate.first() > maxValue) {
                         break;
                     }
-                    try (PreparedStatement delete = connection.prepareStatement(dialect.takeKeptSql(keptTable))) {
-                        delete.setString(1, sequence);
-                        delete.setLong(2, candidate.first());
-                        delete.setLong(3, candidate.end());
-                        if (delete.executeUpdate() != 1) {
-                            continue;
-                        }
+                    if (updateRange(connection, dialect.takeKeptSql(keptTable), sequence, candidate.first(),
+                            candidate.end()) != 1) {
+                        continue;
                     }
                     ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
                             maxValue);
                     if (taken.count() == count && taken.end() < candidate.end()) {
-                        insertKept(connection, sequence, taken.end(), candidate.end());
+                        updateRange(connection, dialect.keepSql(keptTable), sequence, taken.end(), candidate.end());
                     }
                     return Optional.of(taken);
                 }
@@ -445,12 +448,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    private void insertKept(Connection connection, String sequence, long first, long end) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(dialect.keepSql(keptTable))) {
-            insert.setString(1, sequence);
-            insert.setLong(2, first);
-            insert.setLong(3, end);
-            insert.executeUpdate();
+    private static int updateRange(Connection connection, String sql, String sequence, long first, long end)
+            throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(sql)) {
+            update.setString(1, sequence);
+            update.setLong(2, first);
+            update.setLong(3, end);
+            return update.executeUpdate();
         }
     }
 
@@ -479,19 +483,9 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public boolean advance(String sequence, long nextValue) {
-        try {
-            return connections.inOwnTransaction(connection -> {
-                try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
-                        + " SET next_value = ? WHERE name = ? AND next_value < ?")) {
-                    update.setLong(1, nextValue);
-                    update.setString(2, sequence);
-                    update.setLong(3, nextValue);
-                    return update.executeUpdate() == 1;
-                }
-            });
-        } catch (SQLException e) {
-            throw failure("moving the row of sequence '" + sequence + "' forward to " + nextValue, e);
-        }
+        return own("moving the row of sequence '" + sequence + "' forward to " + nextValue,
+                connection -> updatesOne(connection, "UPDATE " + table
+                        + " SET next_value = ? WHERE name = ? AND next_value < ?", nextValue, sequence, nextValue));
     }
 
     private SequenceStoreException failure(String what, SQLException e) {

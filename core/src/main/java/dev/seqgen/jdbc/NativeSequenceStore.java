@@ -260,8 +260,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
-        try {
-            return OptionalLong.of(ApplicationTables.highestCounter(connections, table, column, settings));
+        try (Connection connection = connections.get()) {
+            return OptionalLong.of(ApplicationTables.highestCounter(connection, table, column, settings));
         } catch (SQLException e) {
             throw failure("reading the values of column " + column + " of table " + table, e);
         }
