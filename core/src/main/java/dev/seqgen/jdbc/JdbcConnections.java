@@ -74,7 +74,7 @@ final class JdbcConnections implements AutoCloseable {
 
     <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {
         try (Connection connection = get()) {
-            if (dialect == JdbcDialect.SPANNER || dialect == JdbcDialect.SPANNER_POSTGRESQL) {
+            if (dialect.isSpanner()) {
                 return withoutAutoBatchDml(connection, work);
             }
             return inTransaction(connection, true, work);
