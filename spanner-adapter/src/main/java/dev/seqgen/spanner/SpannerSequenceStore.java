@@ -161,17 +161,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         TransactionContext tx = callersTransaction(transaction);
         ReservedRange.requireCount(count);
-        Outcome outcome;
-        try {
-            outcome = take(tx, sequence, count, maxValue);
-        } catch (SpannerException e) {
-            if (e.getErrorCode() == ErrorCode.ABORTED) {
-                throw e;
-            }
-            throw storeError("could not reserve " + count + " value(s) of sequence '" + sequence
-                    + "' in the caller's transaction", e);
-        }
-        return outcome.range(this, sequence, maxValue);
+        return inCallers(() -> take(tx, sequence, count, maxValue), "could not reserve " + count + " value(s) of"
+                + " sequence '" + sequence + "' in the caller's transaction").range(this, sequence, maxValue);
     }
 
     @Override
@@ -221,15 +212,20 @@ public final class SpannerSequenceStore implements SequenceStore {
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
         TransactionContext tx = callersTransaction(transaction);
+        return inCallers(() -> tx.executeUpdate(sql().giveBack(table, sequence, expectedNextValue,
+                restoredNextValue)) == 1, "could not give back values of sequence '" + sequence
+                + "' in the caller's transaction");
+    }
+
+    /** Runs the operation in the caller's transaction; ABORTED is rethrown as is, for the caller to retry. */
+    private <T> T inCallers(Supplier<T> operation, String what) {
         try {
-            long changed = tx.executeUpdate(sql().giveBack(table, sequence, expectedNextValue, restoredNextValue));
-            return changed == 1;
+            return operation.get();
         } catch (SpannerException e) {
             if (e.getErrorCode() == ErrorCode.ABORTED) {
                 throw e;
             }
-            throw storeError("could not give back values of sequence '" + sequence + "' in the caller's transaction",
-                    e);
+            throw storeError(what, e);
         }
     }
 

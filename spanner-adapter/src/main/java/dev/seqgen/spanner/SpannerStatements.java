@@ -30,7 +30,6 @@ enum SpannerStatements {
         this.defaultSchema = defaultSchema;
     }
 
-
     static SpannerStatements of(Dialect dialect) {
         return dialect == Dialect.POSTGRESQL ? POSTGRESQL : GOOGLE_STANDARD_SQL;
     }
@@ -42,10 +41,6 @@ enum SpannerStatements {
         int[] position = {0};
         return PARAMETER.matcher(googleSql.replace(" THEN RETURN ", " RETURNING "))
                 .replaceAll(parameter -> Matcher.quoteReplacement("$" + ++position[0]));
-    }
-
-    private String param(String googleSqlName, int position) {
-        return this == GOOGLE_STANDARD_SQL ? googleSqlName : "p" + position;
     }
 
     /** PostgreSQL's catalog folds unquoted names to lower case. */
@@ -93,72 +88,54 @@ enum SpannerStatements {
     }
 
     Statement reserve(String table, String sequence, long count, long lastStart) {
-        return Statement.newBuilder(reserveSql(table))
-                .bind(param("count", 1)).to(count)
-                .bind(param("name", 2)).to(sequence)
-                .bind(param("lastStart", 3)).to(lastStart)
-                .build();
+        return bound(reserveSql(table), count, sequence, lastStart);
     }
 
     Statement select(String table, String sequence) {
-        return Statement.newBuilder(selectSql(table)).bind(param("name", 1)).to(sequence).build();
+        return bound(selectSql(table), sequence);
     }
 
     Statement insert(String table, String sequence, long nextValue) {
-        return Statement.newBuilder(insertSql(table))
-                .bind(param("name", 1)).to(sequence)
-                .bind(param("nextValue", 2)).to(nextValue)
-                .build();
+        return bound(insertSql(table), sequence, nextValue);
     }
 
     Statement giveBack(String table, String sequence, long expectedNextValue, long restoredNextValue) {
-        return Statement.newBuilder(giveBackSql(table))
-                .bind(param("restored", 1)).to(restoredNextValue)
-                .bind(param("name", 2)).to(sequence)
-                .bind(param("expected", 3)).to(expectedNextValue)
-                .build();
+        return bound(giveBackSql(table), restoredNextValue, sequence, expectedNextValue);
     }
 
     Statement advance(String table, String sequence, long nextValue) {
-        return Statement.newBuilder(advanceSql(table))
-                .bind(param("target", 1)).to(nextValue)
-                .bind(param("name", 2)).to(sequence)
-                .bind(param("lower", 3)).to(nextValue)
-                .build();
+        return bound(advanceSql(table), nextValue, sequence, nextValue);
     }
 
     Statement keep(String keptTable, String sequence, long first, long end) {
-        return keptRange(keepSql(keptTable), sequence, first, end);
+        return bound(keepSql(keptTable), sequence, first, end);
     }
 
     /** Up to {@code limit} kept ranges (all for 0), lowest first. */
     Statement keptRanges(String keptTable, String sequence, long from, int limit) {
-        return Statement.newBuilder(keptRangesSql(keptTable) + (limit > 0 ? " LIMIT " + limit : ""))
-                .bind(param("name", 1)).to(sequence)
-                .bind(param("from", 2)).to(from)
-                .build();
+        return bound(keptRangesSql(keptTable) + (limit > 0 ? " LIMIT " + limit : ""), sequence, from);
     }
 
     Statement takeKept(String keptTable, String sequence, long first, long end) {
-        return keptRange(takeKeptSql(keptTable), sequence, first, end);
-    }
-
-    private Statement keptRange(String sql, String sequence, long first, long end) {
-        return Statement.newBuilder(sql)
-                .bind(param("name", 1)).to(sequence)
-                .bind(param("first", 2)).to(first)
-                .bind(param("end", 3)).to(end)
-                .build();
+        return bound(takeKeptSql(keptTable), sequence, first, end);
     }
 
     /** Counts the tables named {@code table}, optionally {@code schema.table}, in the information schema. */
     Statement tableLookup(String table) {
         int dot = table.indexOf('.');
         String schema = dot < 0 ? defaultSchema : table.substring(0, dot);
-        String name = table.substring(dot + 1);
-        return Statement.newBuilder(tableLookupSql())
-                .bind(param("schema", 1)).to(catalogName(schema))
-                .bind(param("table", 2)).to(catalogName(name))
-                .build();
+        return bound(tableLookupSql(), catalogName(schema), catalogName(table.substring(dot + 1)));
+    }
+
+    /** Binds the values (strings or longs) to the parameters in their order: named in GoogleSQL, else p1, p2... */
+    private Statement bound(String sql, Object... values) {
+        Statement.Builder statement = Statement.newBuilder(sql);
+        Matcher names = PARAMETER.matcher(sql);
+        for (int i = 0; i < values.length; i++) {
+            String name = this == GOOGLE_STANDARD_SQL && names.find() ? names.group(1) : "p" + (i + 1);
+            statement = values[i] instanceof String text ? statement.bind(name).to(text)
+                    : statement.bind(name).to((Long) values[i]);
+        }
+        return statement.build();
     }
 }
