@@ -48,89 +48,60 @@ enum SpannerStatements {
         return this == POSTGRESQL ? name.toLowerCase(Locale.ROOT) : name;
     }
 
-    String reserveSql(String table) {
-        return sql("UPDATE " + table + " SET next_value = next_value + @count"
-                + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value");
-    }
-
-    String selectSql(String table) {
-        return sql("SELECT next_value FROM " + table + " WHERE name = @name");
-    }
-
-    String insertSql(String table) {
-        return sql("INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)");
-    }
-
-    String giveBackSql(String table) {
-        return sql("UPDATE " + table + " SET next_value = @restored WHERE name = @name AND next_value = @expected");
-    }
-
-    String advanceSql(String table) {
-        return sql("UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower");
-    }
-
-    String keepSql(String keptTable) {
-        return sql("INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (@name, @first, @end)");
-    }
-
-    String keptRangesSql(String keptTable) {
-        return sql("SELECT range_start, range_end FROM " + keptTable + " WHERE name = @name AND range_start >= @from"
-                + " ORDER BY range_start");
-    }
-
-    String takeKeptSql(String keptTable) {
-        return sql("DELETE FROM " + keptTable + " WHERE name = @name AND range_start = @first AND range_end = @end");
-    }
-
-    String tableLookupSql() {
-        return sql("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
-                + " AND TABLE_NAME = @table");
-    }
-
     Statement reserve(String table, String sequence, long count, long lastStart) {
-        return bound(reserveSql(table), count, sequence, lastStart);
+        return bound("UPDATE " + table + " SET next_value = next_value + @count WHERE name = @name"
+                + " AND next_value <= @lastStart THEN RETURN next_value", count, sequence, lastStart);
     }
 
     Statement select(String table, String sequence) {
-        return bound(selectSql(table), sequence);
+        return bound("SELECT next_value FROM " + table + " WHERE name = @name", sequence);
     }
 
     Statement insert(String table, String sequence, long nextValue) {
-        return bound(insertSql(table), sequence, nextValue);
+        return bound("INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)", sequence, nextValue);
     }
 
     Statement giveBack(String table, String sequence, long expectedNextValue, long restoredNextValue) {
-        return bound(giveBackSql(table), restoredNextValue, sequence, expectedNextValue);
+        return bound("UPDATE " + table + " SET next_value = @restored WHERE name = @name AND next_value = @expected",
+                restoredNextValue, sequence, expectedNextValue);
     }
 
     Statement advance(String table, String sequence, long nextValue) {
-        return bound(advanceSql(table), nextValue, sequence, nextValue);
+        return bound("UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower",
+                nextValue, sequence, nextValue);
     }
 
     Statement keep(String keptTable, String sequence, long first, long end) {
-        return bound(keepSql(keptTable), sequence, first, end);
+        return bound("INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (@name, @first, @end)",
+                sequence, first, end);
     }
 
     /** Up to {@code limit} kept ranges (all for 0), lowest first. */
     Statement keptRanges(String keptTable, String sequence, long from, int limit) {
-        return bound(keptRangesSql(keptTable) + (limit > 0 ? " LIMIT " + limit : ""), sequence, from);
+        return bound("SELECT range_start, range_end FROM " + keptTable + " WHERE name = @name AND range_start >= @from"
+                + " ORDER BY range_start" + (limit > 0 ? " LIMIT " + limit : ""), sequence, from);
     }
 
     Statement takeKept(String keptTable, String sequence, long first, long end) {
-        return bound(takeKeptSql(keptTable), sequence, first, end);
+        return bound("DELETE FROM " + keptTable + " WHERE name = @name AND range_start = @first AND range_end = @end",
+                sequence, first, end);
     }
 
     /** Counts the tables named {@code table}, optionally {@code schema.table}, in the information schema. */
     Statement tableLookup(String table) {
         int dot = table.indexOf('.');
         String schema = dot < 0 ? defaultSchema : table.substring(0, dot);
-        return bound(tableLookupSql(), catalogName(schema), catalogName(table.substring(dot + 1)));
+        return bound("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
+                + " AND TABLE_NAME = @table", catalogName(schema), catalogName(table.substring(dot + 1)));
     }
 
-    /** Binds the values (strings or longs) to the parameters in their order: named in GoogleSQL, else p1, p2... */
-    private Statement bound(String sql, Object... values) {
-        Statement.Builder statement = Statement.newBuilder(sql);
-        Matcher names = PARAMETER.matcher(sql);
+    /**
+     * The statement in this dialect, the values (strings or longs) bound to its parameters in their order: by name in
+     * GoogleSQL, as p1, p2... in PostgreSQL.
+     */
+    private Statement bound(String googleSql, Object... values) {
+        Statement.Builder statement = Statement.newBuilder(sql(googleSql));
+        Matcher names = PARAMETER.matcher(googleSql);
         for (int i = 0; i < values.length; i++) {
             String name = this == GOOGLE_STANDARD_SQL && names.find() ? names.group(1) : "p" + (i + 1);
             statement = values[i] instanceof String text ? statement.bind(name).to(text)
