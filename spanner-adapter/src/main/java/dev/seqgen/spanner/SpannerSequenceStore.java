@@ -70,9 +70,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     private final @Nullable String databaseId;
     private final boolean createTable;
     private final Duration operationTimeout;
-
-    private final SpannerDialectDetection dialect;
-
+    /** The database's statements; null until the first operation asks a store built to detect them. */
+    private volatile @Nullable SpannerStatements statements;
     private volatile boolean tableExists;
 
     private SpannerSequenceStore(Builder builder) {
@@ -84,7 +83,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         this.databaseId = builder.databaseId;
         this.createTable = builder.createTable;
         this.operationTimeout = builder.operationTimeout;
-        this.dialect = new SpannerDialectDetection(client, builder.dialect);
+        this.statements = builder.dialect == null ? null : SpannerStatements.of(builder.dialect);
     }
 
     /** {@return a builder for a store over the database of {@code databaseClient}} */
@@ -356,8 +355,14 @@ public final class SpannerSequenceStore implements SequenceStore {
         return end == null ? Outcome.CHANGED : Outcome.taken(end - rest, end);
     }
 
+    /** A failed question for the dialect is asked again by the next operation. */
     private SpannerStatements sql() {
-        return dialect.statements();
+        SpannerStatements resolved = statements;
+        if (resolved == null) {
+            resolved = SpannerStatements.of(client.getDialect());
+            statements = resolved;
+        }
+        return resolved;
     }
 
     /** The row's new next_value, or null if the reservation statement changed no row. */
