@@ -15,6 +15,7 @@ import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -66,6 +67,15 @@ final class JdbcConnections implements AutoCloseable {
     /** The dedicated connection's handle, or one from the pool; the caller closes it. */
     Connection get() throws SQLException {
         return dedicated != null ? dedicated.getConnection() : pool.getConnection();
+    }
+
+    /** Runs the work on a connection of the store's own, outside any caller's transaction; fails as {@code failure}. */
+    <T extends @Nullable Object> T read(SqlWork<T> work, Function<SQLException, RuntimeException> failure) {
+        try (Connection connection = get()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw failure.apply(e);
+        }
     }
 
     <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {

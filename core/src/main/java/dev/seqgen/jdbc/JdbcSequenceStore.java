@@ -105,7 +105,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public void createSequence(String sequence, SequenceSettings settings) {
         if (dialect == JdbcDialect.HSQLDB && settings.strategy() == Strategy.SYNC) {
-            String mode = hsqldbTransactionControl();
+            String mode = read("reading HSQLDB's transaction control mode for sequence creation", connection -> {
+                try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(
+                        "SELECT PROPERTY_VALUE FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES"
+                                + " WHERE PROPERTY_NAME = 'hsqldb.tx'")) {
+                    return rs.next() ? rs.getString(1) : "LOCKS";
+                }
+            });
             if (!"MVCC".equalsIgnoreCase(mode)) {
                 throw new SequenceConfigurationException("sequences." + sequence + ".strategy", "sync",
                         "a strategy that takes values in transactions of its own (async, batch, async-batch), or"
@@ -115,16 +121,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             }
         }
         createSequence(sequence, settings.initialValue());
-    }
-
-    private String hsqldbTransactionControl() {
-        try (Connection connection = connections.get(); Statement statement = connection.createStatement();
-                ResultSet rs = statement.executeQuery("SELECT PROPERTY_VALUE FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES"
-                        + " WHERE PROPERTY_NAME = 'hsqldb.tx'")) {
-            return rs.next() ? rs.getString(1) : "LOCKS";
-        } catch (SQLException e) {
-            throw failure("reading HSQLDB's transaction control mode for sequence creation", e);
-        }
     }
 
     @Override
@@ -144,7 +140,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             });
         } catch (SQLException e) {
             // H2's MERGE can hit a racing creator's row: committed is enough, uncommitted is transient.
-            if (isIntegrityViolation(e)) {
+            if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
                 OptionalLong existing = nextValue(sequence);
                 if (existing.isPresent()) {
                     return;
@@ -155,10 +151,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             }
             throw failure("creating the row of sequence '" + sequence + "'", e);
         }
-    }
-
-    private static boolean isIntegrityViolation(SQLException e) {
-        return e.getSQLState() != null && e.getSQLState().startsWith("23");
     }
 
     /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
@@ -240,26 +232,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Runs the work on a store connection, outside any transaction of the caller's. */
     private <T extends @Nullable Object> T read(String what, SqlWork<T> work) {
-        try (Connection connection = connections.get()) {
-            return work.run(connection);
-        } catch (SQLException e) {
-            throw failure(what, e);
-        }
+        return connections.read(work, e -> failure(what, e));
     }
 
+    /** Runs the work in the caller's transaction, which must not be in auto-commit mode. */
     private <T extends @Nullable Object> T inCallers(@Nullable Object transaction, String sequence, String what,
             SqlWork<T> work) {
-        Connection connection = callerConnection(transaction, sequence);
-        try {
-            return work.run(connection);
-        } catch (SQLException e) {
-            throw failure(what, e);
-        }
-    }
-
-    private Connection callerConnection(@Nullable Object transaction, String sequence) {
         if (!(transaction instanceof Connection connection)) {
             throw new IllegalArgumentException("the JDBC store takes a java.sql.Connection as the caller's transaction,"
                     + " got " + (transaction == null ? "null" : transaction.getClass().getName()));
@@ -275,7 +254,11 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             throw new IllegalArgumentException("sequence '" + sequence + "': the caller's connection is in"
                     + " auto-commit mode, so the SYNC increment could not be rolled back; begin a transaction");
         }
-        return connection;
+        try {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
     }
 
     /**

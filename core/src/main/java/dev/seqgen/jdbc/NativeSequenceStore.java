@@ -204,13 +204,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         String quoted = dialect.quote(databaseSequenceName(sequence));
         long first;
         try (Connection connection = connections.get()) {
-            if (dialect.serializesNextval()) {
-                synchronized (SEQUENCE_LOCK) {
-                    first = nextval(connection, quoted);
-                }
-            } else {
-                first = nextval(connection, quoted);
-            }
+            first = serialized(connection, locked -> nextval(locked, quoted));
         } catch (SQLException e) {
             if (dialect.isSequenceExhausted(e)) {
                 throw new SequenceExhaustedException(sequence, maxValue);
@@ -232,6 +226,17 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 connection.commit();
             }
             return value;
+        }
+    }
+
+    /** Runs the work under {@link #SEQUENCE_LOCK} if the dialect {@linkplain JdbcDialect#serializesNextval needs it}. */
+    private <T extends @Nullable Object> T serialized(Connection connection, JdbcConnections.SqlWork<T> work)
+            throws SQLException {
+        if (!dialect.serializesNextval()) {
+            return work.run(connection);
+        }
+        synchronized (SEQUENCE_LOCK) {
+            return work.run(connection);
         }
     }
 
@@ -260,11 +265,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
-        try (Connection connection = connections.get()) {
-            return OptionalLong.of(ApplicationTables.highestCounter(connection, table, column, settings));
-        } catch (SQLException e) {
-            throw failure("reading the values of column " + column + " of table " + table, e);
-        }
+        return connections.read(connection -> OptionalLong.of(ApplicationTables.highestCounter(connection, table,
+                column, settings)), e -> failure("reading the values of column " + column + " of table " + table, e));
     }
 
     /** Reads the value the database sequence returns next, without consuming it. */
@@ -276,11 +278,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
 
     private @Nullable NativeSequenceState readState(String sequence) {
         String databaseName = databaseSequenceName(sequence);
-        try (Connection connection = connections.get()) {
-            return dialect.readSequence(connection, dialect.quote(databaseName));
-        } catch (SQLException e) {
-            throw failure("reading database sequence " + databaseName + " of sequence '" + sequence + "'", e);
-        }
+        return connections.read(connection -> dialect.readSequence(connection, dialect.quote(databaseName)),
+                e -> failure("reading database sequence " + databaseName + " of sequence '" + sequence + "'", e));
     }
 
     /** {@return false: a sequence has no compare-and-set, so the unused values are a gap} */
@@ -298,13 +297,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
             if (dialect.readSequence(connection, quoted) == null) {
                 return false;
             }
-            JdbcConnections.SqlWork<Boolean> move = moving -> dialect.advanceSequence(moving, quoted, nextValue);
-            if (dialect.serializesNextval()) {
-                synchronized (SEQUENCE_LOCK) {
-                    return JdbcConnections.inTransaction(connection, dialect.advanceNeedsTransaction(), move);
-                }
-            }
-            return JdbcConnections.inTransaction(connection, dialect.advanceNeedsTransaction(), move);
+            return serialized(connection, locked -> JdbcConnections.inTransaction(locked,
+                    dialect.advanceNeedsTransaction(), moving -> dialect.advanceSequence(moving, quoted, nextValue)));
         } catch (SQLException e) {
             throw failure("moving database sequence " + databaseName + " of sequence '" + sequence + "' forward to "
                     + nextValue, e);
