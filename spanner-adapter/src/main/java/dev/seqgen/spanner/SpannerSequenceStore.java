@@ -339,7 +339,7 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     /** The reservation in {@code tx}: the increment; if it changed no row, the read and what is left below max. */
     private Outcome take(TransactionContext tx, String sequence, long count, long maxValue) {
-        Long end = increment(tx, sequence, count, ReservedRange.lastStart(count, maxValue));
+        Long end = firstLong(tx, sql().reserve(table, sequence, count, ReservedRange.lastStart(count, maxValue)));
         if (end != null) {
             return Outcome.taken(end - count, end);
         }
@@ -351,7 +351,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             return Outcome.EXHAUSTED;
         }
         long rest = ReservedRange.fitting(next, count, maxValue);
-        end = increment(tx, sequence, rest, next);
+        end = firstLong(tx, sql().reserve(table, sequence, rest, next));
         return end == null ? Outcome.CHANGED : Outcome.taken(end - rest, end);
     }
 
@@ -365,15 +365,13 @@ public final class SpannerSequenceStore implements SequenceStore {
         return resolved;
     }
 
-    /** The row's new next_value, or null if the reservation statement changed no row. */
-    private Long increment(TransactionContext tx, String sequence, long count, long lastStart) {
-        try (ResultSet rows = tx.executeQuery(sql().reserve(table, sequence, count, lastStart))) {
-            return rows.next() ? rows.getLong(0) : null;
-        }
+    private @Nullable Long readNextValue(ReadContext context, String sequence) {
+        return firstLong(context, sql().select(table, sequence));
     }
 
-    private @Nullable Long readNextValue(ReadContext context, String sequence) {
-        try (ResultSet rows = context.executeQuery(sql().select(table, sequence))) {
+    /** The first column of the first row, or null if there is none (the reservation changed no row). */
+    private static @Nullable Long firstLong(ReadContext context, Statement statement) {
+        try (ResultSet rows = context.executeQuery(statement)) {
             return rows.next() ? rows.getLong(0) : null;
         }
     }
@@ -391,20 +389,15 @@ public final class SpannerSequenceStore implements SequenceStore {
         } catch (TimeoutException e) {
             throw new SequenceStoreException("table " + table + " or " + keptTable + " was not created within "
                     + CREATE_TABLE_TIMEOUT, e, true);
-        } catch (ExecutionException e) {
+        } catch (ExecutionException | SpannerException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             if (!missingTables().isEmpty()) {
                 throw new SequenceStoreException("could not create table " + table + " or " + keptTable
-                        + " in database " + databaseId + ": " + e.getCause().getMessage(), e.getCause(),
-                        isTransient(e.getCause()));
+                        + " in database " + databaseId + ": " + cause.getMessage(), cause, isTransient(cause));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SequenceStoreException("interrupted while creating table " + table, e, false);
-        } catch (SpannerException e) {
-            if (!missingTables().isEmpty()) {
-                throw storeError("could not create table " + table + " or " + keptTable + " in database "
-                        + databaseId, e);
-            }
         }
         tableExists = true;
     }
@@ -423,9 +416,9 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     private boolean tableFound(String name) {
-        Statement lookup = sql().tableLookup(name);
-        try (ResultSet rows = client.singleUse().executeQuery(lookup)) {
-            return rows.next() && rows.getLong(0) > 0;
+        try {
+            Long count = firstLong(client.singleUse(), sql().tableLookup(name));
+            return count != null && count > 0;
         } catch (SpannerException e) {
             throw storeError("could not look up table " + name, e);
         }
