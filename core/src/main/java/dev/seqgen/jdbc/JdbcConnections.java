@@ -35,7 +35,9 @@ final class JdbcConnections implements AutoCloseable {
         this.pool = pool;
         this.dedicated = dedicatedConnection ? borrowDedicated(pool, store) : null;
         try {
-            this.dialect = dialect != null ? dialect : detectDialect(store);
+            this.dialect = dialect != null ? dialect : read(connection -> JdbcDialect.forProductName(
+                    connection.getMetaData().getDatabaseProductName()), e -> new SequenceStoreException(
+                            "could not detect the database of the seqgen " + store + ": " + e.getMessage(), e, false));
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -47,15 +49,6 @@ final class JdbcConnections implements AutoCloseable {
             return new Dedicated(pool);
         } catch (SQLException e) {
             throw new SequenceStoreException("the seqgen " + store + " could not borrow its dedicated connection: "
-                    + e.getMessage(), e, false);
-        }
-    }
-
-    private JdbcDialect detectDialect(String store) {
-        try (Connection connection = get()) {
-            return JdbcDialect.forProductName(connection.getMetaData().getDatabaseProductName());
-        } catch (SQLException e) {
-            throw new SequenceStoreException("could not detect the database of the seqgen " + store + ": "
                     + e.getMessage(), e, false);
         }
     }

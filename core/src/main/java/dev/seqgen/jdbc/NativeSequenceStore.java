@@ -137,24 +137,25 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
         long increment = settings.strategy() == Strategy.ASYNC ? 1 : settings.blockSize();
         String quoted = dialect.quote(databaseName);
-        NativeSequenceState state;
-        try (Connection connection = connections.get()) {
-            state = dialect.readSequence(connection, quoted);
-            if (state == null) {
-                try {
-                    execute(connection, dialect.createSequenceSql(quoted, settings.initialValue(), increment,
-                            settings.maxValue()));
-                } catch (SQLException e) {
-                    // A concurrent creator (PostgreSQL may report a duplicate despite IF NOT EXISTS): it exists.
-                    if (dialect.readSequence(connection, quoted) == null) {
-                        throw e;
-                    }
-                }
-                state = dialect.readSequence(connection, quoted);
+        NativeSequenceState state = connections.read(connection -> {
+            NativeSequenceState existing = dialect.readSequence(connection, quoted);
+            if (existing != null) {
+                return existing;
             }
-        } catch (SQLException e) {
-            throw failure("creating database sequence " + databaseName + " of sequence '" + sequence + "'", e);
-        }
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(dialect.createSequenceSql(quoted, settings.initialValue(), increment,
+                        settings.maxValue()));
+                if (!connection.getAutoCommit()) {
+                    connection.commit();
+                }
+            } catch (SQLException e) {
+                // A concurrent creator (PostgreSQL may report a duplicate despite IF NOT EXISTS): it exists.
+                if (dialect.readSequence(connection, quoted) == null) {
+                    throw e;
+                }
+            }
+            return dialect.readSequence(connection, quoted);
+        }, e -> failure("creating database sequence " + databaseName + " of sequence '" + sequence + "'", e));
         if (state == null) {
             throw new SequenceStoreException("database sequence " + databaseName + " of sequence '" + sequence
                     + "' is missing right after CREATE SEQUENCE", null, true);
@@ -302,15 +303,6 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         } catch (SQLException e) {
             throw failure("moving database sequence " + databaseName + " of sequence '" + sequence + "' forward to "
                     + nextValue, e);
-        }
-    }
-
-    private static void execute(Connection connection, String sql) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-            if (!connection.getAutoCommit()) {
-                connection.commit();
-            }
         }
     }
 
