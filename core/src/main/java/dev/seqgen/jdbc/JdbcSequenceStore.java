@@ -130,14 +130,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (createTable && !tableReady) {
                 createTable();
             }
-            connections.inOwnTransaction(connection -> {
-                try (PreparedStatement insert = connection.prepareStatement(dialect.insertIfMissingSql(table))) {
-                    insert.setString(1, sequence);
-                    insert.setLong(2, initialValue);
-                    insert.executeUpdate();
-                }
-                return null;
-            });
+            connections.inOwnTransaction(
+                    connection -> update(connection, dialect.insertIfMissingSql(table), sequence, initialValue));
         } catch (SQLException e) {
             // H2's MERGE can hit a racing creator's row: committed is enough, uncommitted is transient.
             if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
@@ -340,26 +334,29 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         return own("giving back values of sequence '" + sequence + "'",
-                connection -> updatesOne(connection, dialect.giveBackSql(table), restoredNextValue, sequence,
-                        expectedNextValue));
+                connection -> update(connection, dialect.giveBackSql(table), restoredNextValue, sequence,
+                        expectedNextValue) == 1);
     }
 
     @Override
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
         return inCallers(transaction, sequence, "giving back values of sequence '" + sequence
-                + "' in the caller's transaction", connection -> updatesOne(connection, dialect.giveBackSql(table),
-                        restoredNextValue, sequence, expectedNextValue));
+                + "' in the caller's transaction", connection -> update(connection, dialect.giveBackSql(table),
+                        restoredNextValue, sequence, expectedNextValue) == 1);
     }
 
-    /** Runs an update whose parameters are a long, the sequence name and a long; whether it changed one row. */
-    private static boolean updatesOne(Connection connection, String sql, long first, String sequence, long third)
-            throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(sql)) {
-            update.setLong(1, first);
-            update.setString(2, sequence);
-            update.setLong(3, third);
-            return update.executeUpdate() == 1;
+    /** Runs an update, the parameters strings or longs; {@return the number of rows it changed} */
+    private static int update(Connection connection, String sql, Object... parameters) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                if (parameters[i] instanceof String text) {
+                    statement.setString(i + 1, text);
+                } else {
+                    statement.setLong(i + 1, (Long) parameters[i]);
+                }
+            }
+            return statement.executeUpdate();
         }
     }
 
@@ -370,7 +367,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public boolean keep(String sequence, long first, long end) {
         try {
             return connections.inOwnTransaction(connection -> {
-                updateRange(connection, dialect.keepSql(keptTable), sequence, first, end);
+                update(connection, dialect.keepSql(keptTable), sequence, first, end);
                 return true;
             });
         } catch (SQLException e) {
@@ -404,14 +401,14 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                     if (candidate.first() > maxValue) {
                         break;
                     }
-                    if (updateRange(connection, dialect.takeKeptSql(keptTable), sequence, candidate.first(),
+                    if (update(connection, dialect.takeKeptSql(keptTable), sequence, candidate.first(),
                             candidate.end()) != 1) {
                         continue;
                     }
                     ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
                             maxValue);
                     if (taken.count() == count && taken.end() < candidate.end()) {
-                        updateRange(connection, dialect.keepSql(keptTable), sequence, taken.end(), candidate.end());
+                        update(connection, dialect.keepSql(keptTable), sequence, taken.end(), candidate.end());
                     }
                     return Optional.of(taken);
                 }
@@ -428,16 +425,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return readKept(connection, sequence, Long.MIN_VALUE, 0);
         } catch (SQLException e) {
             throw keptFailure("reading the kept ranges of sequence '" + sequence + "'", e);
-        }
-    }
-
-    private static int updateRange(Connection connection, String sql, String sequence, long first, long end)
-            throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(sql)) {
-            update.setString(1, sequence);
-            update.setLong(2, first);
-            update.setLong(3, end);
-            return update.executeUpdate();
         }
     }
 
@@ -467,8 +454,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public boolean advance(String sequence, long nextValue) {
         return own("moving the row of sequence '" + sequence + "' forward to " + nextValue,
-                connection -> updatesOne(connection, "UPDATE " + table
-                        + " SET next_value = ? WHERE name = ? AND next_value < ?", nextValue, sequence, nextValue));
+                connection -> update(connection, "UPDATE " + table + " SET next_value = ? WHERE name = ?"
+                        + " AND next_value < ?", nextValue, sequence, nextValue) == 1);
     }
 
     private SequenceStoreException failure(String what, SQLException e) {
