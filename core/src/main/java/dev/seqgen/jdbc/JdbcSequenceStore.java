@@ -421,11 +421,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public List<ReservedRange> keptRanges(String sequence) {
-        try (Connection connection = connections.get()) {
-            return readKept(connection, sequence, Long.MIN_VALUE, 0);
-        } catch (SQLException e) {
-            throw keptFailure("reading the kept ranges of sequence '" + sequence + "'", e);
-        }
+        return connections.read(connection -> readKept(connection, sequence, Long.MIN_VALUE, 0),
+                e -> keptFailure("reading the kept ranges of sequence '" + sequence + "'", e));
     }
 
     /** Up to {@code limit} kept ranges (all for 0) from {@code from}, lowest first. */

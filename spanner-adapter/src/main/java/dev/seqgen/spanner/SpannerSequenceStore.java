@@ -158,10 +158,9 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
-        TransactionContext tx = callersTransaction(transaction);
-        ReservedRange.requireCount(count);
-        return inCallers(() -> take(tx, sequence, count, maxValue), "could not reserve " + count + " value(s) of"
-                + " sequence '" + sequence + "' in the caller's transaction").range(this, sequence, maxValue);
+        return inCallers(transaction, tx -> take(tx, sequence, ReservedRange.requireCount(count), maxValue),
+                "could not reserve " + count + " value(s) of sequence '" + sequence + "' in the caller's transaction")
+                .range(this, sequence, maxValue);
     }
 
     @Override
@@ -210,16 +209,20 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
-        TransactionContext tx = callersTransaction(transaction);
-        return inCallers(() -> tx.executeUpdate(sql().giveBack(table, sequence, expectedNextValue,
+        return inCallers(transaction, tx -> tx.executeUpdate(sql().giveBack(table, sequence, expectedNextValue,
                 restoredNextValue)) == 1, "could not give back values of sequence '" + sequence
                 + "' in the caller's transaction");
     }
 
     /** Runs the operation in the caller's transaction; ABORTED is rethrown as is, for the caller to retry. */
-    private <T> T inCallers(Supplier<T> operation, String what) {
+    private <T> T inCallers(@Nullable Object transaction, Function<TransactionContext, T> operation, String what) {
+        if (!(transaction instanceof TransactionContext tx)) {
+            throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
+                    + " as the caller's transaction, got "
+                    + (transaction == null ? "null" : transaction.getClass().getName()));
+        }
         try {
-            return operation.get();
+            return operation.apply(tx);
         } catch (SpannerException e) {
             if (e.getErrorCode() == ErrorCode.ABORTED) {
                 throw e;
@@ -430,15 +433,6 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     private static boolean isTransient(Throwable error) {
         return error instanceof SpannerException spanner && TRANSIENT_ERRORS.contains(spanner.getErrorCode());
-    }
-
-    private static TransactionContext callersTransaction(Object transaction) {
-        if (transaction instanceof TransactionContext tx) {
-            return tx;
-        }
-        String given = transaction == null ? "null" : transaction.getClass().getName();
-        throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
-                + " as the caller's transaction, got " + given);
     }
 
     /** Returned, not thrown, as the runner would wrap an exception. */
