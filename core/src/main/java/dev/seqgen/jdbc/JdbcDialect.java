@@ -84,7 +84,7 @@ public enum JdbcDialect {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
-            try (PreparedStatement update = guardedUpdate(connection, table, name, count, lastStart, true)) {
+            try (PreparedStatement update = prepareIncrement(connection, table, name, count, lastStart, true)) {
                 if (update.executeUpdate() == 0) {
                     return NO_ROW;
                 }
@@ -174,7 +174,7 @@ public enum JdbcDialect {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
-            try (PreparedStatement update = guardedUpdate(connection, table, name, count, lastStart, false)) {
+            try (PreparedStatement update = prepareIncrement(connection, table, name, count, lastStart, false)) {
                 if (update.executeUpdate() == 0) {
                     return NO_ROW;
                 }
@@ -348,14 +348,14 @@ public enum JdbcDialect {
      */
     long increment(Connection connection, String table, String name, long count, long lastStart)
             throws SQLException {
-        try (PreparedStatement statement = guardedUpdate(connection, table, name, count, lastStart, false);
+        try (PreparedStatement statement = prepareIncrement(connection, table, name, count, lastStart, false);
                 ResultSet rs = statement.executeQuery()) {
             return rs.next() ? rs.getLong(1) : NO_ROW;
         }
     }
 
-    /** The increment statement, parameters bound. */
-    PreparedStatement guardedUpdate(Connection connection, String table, String name, long count, long lastStart,
+    /** The increment statement ({@code incrementSql}) with its parameters bound. */
+    PreparedStatement prepareIncrement(Connection connection, String table, String name, long count, long lastStart,
             boolean generatedKeys) throws SQLException {
         String sql = incrementSql.formatted(table);
         PreparedStatement statement = generatedKeys ? connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
