@@ -135,8 +135,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         } catch (SQLException e) {
             // H2's MERGE can hit a racing creator's row: committed is enough, uncommitted is transient.
             if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
-                OptionalLong existing = nextValue(sequence);
-                if (existing.isPresent()) {
+                if (nextValue(sequence).isPresent()) {
                     return;
                 }
                 throw new SequenceStoreException("creating the row of sequence '" + sequence + "' in table " + table
