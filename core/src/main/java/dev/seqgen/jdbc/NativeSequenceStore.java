@@ -203,15 +203,9 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                     null, false);
         }
         String quoted = dialect.quote(databaseSequenceName(sequence));
-        long first;
-        try (Connection connection = connections.get()) {
-            first = serialized(connection, locked -> nextval(locked, quoted));
-        } catch (SQLException e) {
-            if (dialect.isSequenceExhausted(e)) {
-                throw new SequenceExhaustedException(sequence, maxValue);
-            }
-            throw failure("reserving a block of sequence '" + sequence + "'", e);
-        }
+        long first = connections.read(connection -> serialized(connection, locked -> nextval(locked, quoted)),
+                e -> dialect.isSequenceExhausted(e) ? new SequenceExhaustedException(sequence, maxValue)
+                        : failure("reserving a block of sequence '" + sequence + "'", e));
         if (first > maxValue) {
             throw new SequenceExhaustedException(sequence, maxValue);
         }
@@ -230,7 +224,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Runs the work under {@link #SEQUENCE_LOCK} if the dialect {@linkplain JdbcDialect#serializesNextval needs it}. */
+    /** Runs the work under {@link #SEQUENCE_LOCK} if {@link JdbcDialect#serializesNextval} says so. */
     private <T extends @Nullable Object> T serialized(Connection connection, JdbcConnections.SqlWork<T> work)
             throws SQLException {
         if (!dialect.serializesNextval()) {
@@ -294,16 +288,12 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     public boolean advance(String sequence, long nextValue) {
         String databaseName = databaseSequenceName(sequence);
         String quoted = dialect.quote(databaseName);
-        try (Connection connection = connections.get()) {
-            if (dialect.readSequence(connection, quoted) == null) {
-                return false;
-            }
-            return serialized(connection, locked -> JdbcConnections.inTransaction(locked,
-                    dialect.advanceNeedsTransaction(), moving -> dialect.advanceSequence(moving, quoted, nextValue)));
-        } catch (SQLException e) {
-            throw failure("moving database sequence " + databaseName + " of sequence '" + sequence + "' forward to "
-                    + nextValue, e);
-        }
+        boolean begin = dialect.advanceNeedsTransaction();
+        return connections.read(connection -> dialect.readSequence(connection, quoted) != null
+                && serialized(connection, locked -> JdbcConnections.inTransaction(locked, begin,
+                        moving -> dialect.advanceSequence(moving, quoted, nextValue))),
+                e -> failure("moving database sequence " + databaseName + " of sequence '" + sequence + "' forward to "
+                        + nextValue, e));
     }
 
     private SequenceStoreException failure(String what, SQLException e) {
