@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -162,26 +161,22 @@ public final class ApplicationTables {
         return identifier.replace("\"", "").replace("`", "");
     }
 
-    /** The highest counter a column holds, 0 if none, read on a store connection and rolled back. */
-    static long highestCounter(JdbcConnections connections, String table, String column, SequenceSettings settings)
+    /** The highest counter a column holds, 0 if none, rolled back afterwards. */
+    static long highestCounter(Connection connection, String table, String column, SequenceSettings settings)
             throws SQLException {
-        try (Connection connection = connections.get()) {
-            try {
-                return settings.keyOrder() == KeyOrder.SEQUENTIAL ? max(connection, table, column)
-                        : highestMappedCounter(connection, table, column, settings);
-            } finally {
-                if (!connection.getAutoCommit()) {
-                    connection.rollback();
-                }
-            }
+        if (settings.keyOrder() == KeyOrder.SEQUENTIAL) {
+            return highestInSeries(connection, table, column, List.of(), null);
         }
-    }
-
-    static long highestInSeries(JdbcConnections connections, String table, String column,
-            List<SequenceStore.Where> where, @Nullable ToLongFunction<String> counterOf) throws SQLException {
-        try (Connection connection = connections.get()) {
-            return highestInSeries(connection, table, column, where, counterOf);
-        }
+        KeyRange skip = settings.skipRange();
+        return read(connection, "select " + column + " from " + table + " where " + column + " > 0"
+                + (skip.isEmpty() ? "" : " and (" + column + " < " + skip.min() + " or " + column + " > " + skip.max()
+                        + ")"), List.of(), rs -> {
+                    long highest = 0;
+                    while (rs.next()) {
+                        highest = Math.max(highest, settings.keyOrder().counter(rs.getLong(1)));
+                    }
+                    return highest;
+                });
     }
 
     @FunctionalInterface
@@ -235,29 +230,5 @@ public final class ApplicationTables {
                 connection.rollback();
             }
         }
-    }
-
-    private static long max(Connection connection, String table, String column) throws SQLException {
-        try (Statement statement = connection.createStatement();
-                ResultSet rs = statement.executeQuery("select max(" + column + ") from " + table)) {
-            return rs.next() ? Math.max(0, rs.getLong(1)) : 0;
-        }
-    }
-
-    private static long highestMappedCounter(Connection connection, String table, String column,
-            SequenceSettings settings) throws SQLException {
-        KeyRange skip = settings.skipRange();
-        String sql = "select " + column + " from " + table + " where " + column + " > 0" + (skip.isEmpty() ? ""
-                : " and (" + column + " < " + skip.min() + " or " + column + " > " + skip.max() + ")");
-        long highest = 0;
-        try (Statement statement = connection.createStatement()) {
-            statement.setFetchSize(FETCH_SIZE);
-            try (ResultSet rs = statement.executeQuery(sql)) {
-                while (rs.next()) {
-                    highest = Math.max(highest, settings.keyOrder().counter(rs.getLong(1)));
-                }
-            }
-        }
-        return highest;
     }
 }

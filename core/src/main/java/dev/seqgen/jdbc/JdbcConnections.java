@@ -2,7 +2,6 @@ package dev.seqgen.jdbc;
 
 import dev.seqgen.spi.SequenceStoreException;
 
-import java.io.PrintWriter;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -11,13 +10,12 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.logging.Logger;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -28,17 +26,18 @@ import org.jspecify.annotations.Nullable;
  */
 final class JdbcConnections implements AutoCloseable {
 
-    /** {@link #dedicated}, or the application's pool. */
-    private final DataSource dataSource;
+    private final DataSource pool;
     private final @Nullable Dedicated dedicated;
     private final JdbcDialect dialect;
 
     /** Borrows the dedicated connection if asked to and detects the dialect unless given; {@code store} names it. */
     JdbcConnections(DataSource pool, boolean dedicatedConnection, @Nullable JdbcDialect dialect, String store) {
+        this.pool = pool;
         this.dedicated = dedicatedConnection ? borrowDedicated(pool, store) : null;
-        this.dataSource = dedicated != null ? dedicated : pool;
         try {
-            this.dialect = dialect != null ? dialect : detectDialect(dataSource, store);
+            this.dialect = dialect != null ? dialect : read(connection -> JdbcDialect.forProductName(
+                    connection.getMetaData().getDatabaseProductName()), e -> new SequenceStoreException(
+                            "could not detect the database of the seqgen " + store + ": " + e.getMessage(), e, false));
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -54,27 +53,27 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    private static JdbcDialect detectDialect(DataSource dataSource, String store) {
-        try (Connection connection = dataSource.getConnection()) {
-            return JdbcDialect.forProductName(connection.getMetaData().getDatabaseProductName());
-        } catch (SQLException e) {
-            throw new SequenceStoreException("could not detect the database of the seqgen " + store + ": "
-                    + e.getMessage(), e, false);
-        }
-    }
-
     JdbcDialect dialect() {
         return dialect;
     }
 
-    /** The caller closes it. */
+    /** The dedicated connection's handle, or one from the pool; the caller closes it. */
     Connection get() throws SQLException {
-        return dataSource.getConnection();
+        return dedicated != null ? dedicated.getConnection() : pool.getConnection();
+    }
+
+    /** Runs the work on a connection of the store's own, outside any caller's transaction; fails as {@code failure}. */
+    <T extends @Nullable Object> T read(SqlWork<T> work, Function<SQLException, RuntimeException> failure) {
+        try (Connection connection = get()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw failure.apply(e);
+        }
     }
 
     <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {
         try (Connection connection = get()) {
-            if (dialect == JdbcDialect.SPANNER || dialect == JdbcDialect.SPANNER_POSTGRESQL) {
+            if (dialect.isSpanner()) {
                 return withoutAutoBatchDml(connection, work);
             }
             return inTransaction(connection, true, work);
@@ -171,7 +170,7 @@ final class JdbcConnections implements AutoCloseable {
      * {@code lock}, whose holder waits only for the database (docs/design.md#dedicated-connection). A broken
      * connection is replaced at the next borrow.
      */
-    static final class Dedicated implements DataSource, AutoCloseable {
+    static final class Dedicated implements AutoCloseable {
 
         /** Longest a seqgen statement waits for the one connection while another seqgen statement uses it. */
         private static final long LEND_TIMEOUT_SECONDS = 30;
@@ -196,8 +195,7 @@ final class JdbcConnections implements AutoCloseable {
             this.returnedAt = System.nanoTime();
         }
 
-        @Override
-        public Connection getConnection() throws SQLException {
+        Connection getConnection() throws SQLException {
             if (lock.isHeldByCurrentThread()) {
                 throw new SQLNonTransientConnectionException("seqgen's dedicated connection is already lent to this"
                         + " thread; nested use would share its transaction", "08003");
@@ -326,49 +324,6 @@ final class JdbcConnections implements AutoCloseable {
                         }
                 }
             }
-        }
-
-        @Override
-        public Connection getConnection(String username, String password) throws SQLException {
-            throw new SQLFeatureNotSupportedException("seqgen's dedicated connection has fixed credentials");
-        }
-
-        @Override
-        public @Nullable PrintWriter getLogWriter() throws SQLException {
-            return pool.getLogWriter();
-        }
-
-        @Override
-        public void setLogWriter(@Nullable PrintWriter out) throws SQLException {
-            pool.setLogWriter(out);
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) throws SQLException {
-            pool.setLoginTimeout(seconds);
-        }
-
-        @Override
-        public int getLoginTimeout() throws SQLException {
-            return pool.getLoginTimeout();
-        }
-
-        @Override
-        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            return pool.getParentLogger();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> type) throws SQLException {
-            if (type.isInstance(this)) {
-                return type.cast(this);
-            }
-            return pool.unwrap(type);
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> type) throws SQLException {
-            return type.isInstance(this) || pool.isWrapperFor(type);
         }
     }
 

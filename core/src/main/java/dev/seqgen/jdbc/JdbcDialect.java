@@ -11,6 +11,7 @@ import java.sql.SQLTransientException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,15 +22,8 @@ import org.jspecify.annotations.Nullable;
 public enum JdbcDialect {
 
     /** PostgreSQL, and the databases that speak its SQL: CockroachDB, YugabyteDB, Aurora DSQL. */
-    POSTGRESQL("postgresql", Sql.ON_CONFLICT_DO_NOTHING,
-            "SELECT nextval('%s')") {
-        @Override
-        long increment(Connection connection, String table, String name, long count, long lastStart)
-                throws SQLException {
-            return queryLong(connection, "UPDATE " + table + " SET next_value = next_value + ? WHERE name = ?"
-                    + " AND next_value <= ? RETURNING next_value", count, name, lastStart);
-        }
-
+    POSTGRESQL("postgresql", Sql.UPDATE_RETURNING, Sql.ON_CONFLICT_DO_NOTHING, "SELECT nextval('%s')",
+            sqlState("2200H")) {
         @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT INCREMENT BY " + increment + " MINVALUE "
@@ -79,32 +73,18 @@ public enum JdbcDialect {
                 return true;
             }
         }
-
-        @Override
-        boolean advanceNeedsTransaction() {
-            return true;
-        }
-
-        @Override
-        boolean isSequenceExhausted(SQLException e) {
-            return "2200H".equals(e.getSQLState());
-        }
     },
 
     /**
      * MariaDB and MySQL: no {@code RETURNING}, so the increment sets {@code LAST_INSERT_ID(expr)}, returned as the
      * update's generated key (see docs/design.md#jdbc-increment).
      */
-    MARIADB("mariadb", "INSERT IGNORE INTO %s (name, next_value) VALUES (?, ?)", "SELECT NEXTVAL(%s)") {
+    MARIADB("mariadb", "UPDATE %s SET next_value = LAST_INSERT_ID(next_value + ?) WHERE name = ? AND next_value <= ?",
+            "INSERT IGNORE INTO %s (name, next_value) VALUES (?, ?)", "SELECT NEXTVAL(%s)", errorCode(4084)) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
-            try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
-                    + " SET next_value = LAST_INSERT_ID(next_value + ?) WHERE name = ? AND next_value <= ?",
-                    Statement.RETURN_GENERATED_KEYS)) {
-                update.setLong(1, count);
-                update.setString(2, name);
-                update.setLong(3, lastStart);
+            try (PreparedStatement update = prepareIncrement(connection, table, name, count, lastStart, true)) {
                 if (update.executeUpdate() == 0) {
                     return NO_ROW;
                 }
@@ -119,17 +99,6 @@ public enum JdbcDialect {
                 rs.next();
                 return rs.getLong(1);
             }
-        }
-
-        /** InnoDB whatever the server's default engine: a reservation is a transaction. */
-        @Override
-        String createTableSql(String table) {
-            return super.createTableSql(table) + " ENGINE = InnoDB";
-        }
-
-        @Override
-        String createKeptTableSql(String keptTable) {
-            return super.createKeptTableSql(keptTable) + " ENGINE = InnoDB";
         }
 
         @Override
@@ -173,25 +142,14 @@ public enum JdbcDialect {
                 return !rs.wasNull();
             }
         }
-
-        @Override
-        boolean isSequenceExhausted(SQLException e) {
-            return e.getErrorCode() == 4084;
-        }
     },
 
     /**
      * Cloud Spanner through its JDBC driver, GoogleSQL databases: {@code THEN RETURN}, Spanner's DDL (the driver turns
      * {@code ?} into {@code @p1...}). Own reservations run on another connection: no transaction is nested.
      */
-    SPANNER("spanner", "INSERT OR IGNORE INTO %s (name, next_value) VALUES (?, ?)", null) {
-        @Override
-        long increment(Connection connection, String table, String name, long count, long lastStart)
-                throws SQLException {
-            return queryLong(connection, "UPDATE " + table + " SET next_value = next_value + ? WHERE name = ?"
-                    + " AND next_value <= ? THEN RETURN next_value", count, name, lastStart);
-        }
-
+    SPANNER("spanner", Sql.GUARDED_UPDATE + " THEN RETURN next_value",
+            "INSERT OR IGNORE INTO %s (name, next_value) VALUES (?, ?)", null, e -> false) {
         @Override
         String createTableSql(String table) {
             return "CREATE TABLE IF NOT EXISTS " + table
@@ -203,42 +161,20 @@ public enum JdbcDialect {
             return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name STRING(64) NOT NULL, range_start INT64 NOT NULL,"
                     + " range_end INT64 NOT NULL) PRIMARY KEY (name, range_start)";
         }
-
-        @Override
-        String selectForUpdateSql(String table) {
-            // A read in a Spanner read-write transaction locks and sees the latest committed value already.
-            return selectSql(table);
-        }
     },
 
     /** Cloud Spanner through its JDBC driver, PostgreSQL-dialect databases: {@code RETURNING}, PostgreSQL DDL. */
-    SPANNER_POSTGRESQL("spanner", Sql.ON_CONFLICT_DO_NOTHING, null) {
-        @Override
-        long increment(Connection connection, String table, String name, long count, long lastStart)
-                throws SQLException {
-            return POSTGRESQL.increment(connection, table, name, count, lastStart);
-        }
-
-        @Override
-        String selectForUpdateSql(String table) {
-            return selectSql(table);
-        }
-    },
+    SPANNER_POSTGRESQL("spanner", Sql.UPDATE_RETURNING, Sql.ON_CONFLICT_DO_NOTHING, null, e -> false),
 
     /**
      * HSQLDB (HyperSQL): no {@code RETURNING}, so the guarded {@code UPDATE} and a read of the row in the same
      * transaction, whose lock makes the pair atomic (docs/design.md#jdbc-increment).
      */
-    HSQLDB("hsqldb", Sql.MERGE_IF_MISSING,
-            "CALL NEXT VALUE FOR %s") {
+    HSQLDB("hsqldb", Sql.GUARDED_UPDATE, Sql.MERGE_IF_MISSING, "CALL NEXT VALUE FOR %s", sqlState("2200H")) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
-            try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
-                    + " SET next_value = next_value + ? WHERE name = ? AND next_value <= ?")) {
-                update.setLong(1, count);
-                update.setString(2, name);
-                update.setLong(3, lastStart);
+            try (PreparedStatement update = prepareIncrement(connection, table, name, count, lastStart, false)) {
                 if (update.executeUpdate() == 0) {
                     return NO_ROW;
                 }
@@ -300,28 +236,11 @@ public enum JdbcDialect {
                 throw e;
             }
         }
-
-        @Override
-        boolean serializesNextval() {
-            return true;
-        }
-
-        @Override
-        boolean isSequenceExhausted(SQLException e) {
-            return "2200H".equals(e.getSQLState());
-        }
     },
 
     /** H2, whose data-change delta table returns the updated row from the update itself. */
-    H2("h2", Sql.MERGE_IF_MISSING,
-            "SELECT NEXT VALUE FOR %s") {
-        @Override
-        long increment(Connection connection, String table, String name, long count, long lastStart)
-                throws SQLException {
-            return queryLong(connection, "SELECT next_value FROM FINAL TABLE (UPDATE " + table
-                    + " SET next_value = next_value + ? WHERE name = ? AND next_value <= ?)", count, name, lastStart);
-        }
-
+    H2("h2", "SELECT next_value FROM FINAL TABLE (" + Sql.GUARDED_UPDATE + ")", Sql.MERGE_IF_MISSING,
+            "SELECT NEXT VALUE FOR %s", errorCode(90006)) {
         @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             // H2 wants the increment smaller than MAXVALUE - MINVALUE: the minimum goes below the start where needed.
@@ -343,16 +262,6 @@ public enum JdbcDialect {
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             return restartForward(this, connection, quoted, nextValue);
         }
-
-        @Override
-        boolean serializesNextval() {
-            return true;
-        }
-
-        @Override
-        boolean isSequenceExhausted(SQLException e) {
-            return e.getErrorCode() == 90006;
-        }
     };
 
     /** A MariaDB BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
@@ -365,10 +274,11 @@ public enum JdbcDialect {
     /** What {@link #increment} returns when no row matched: missing, or the block does not fit. */
     static final long NO_ROW = Long.MIN_VALUE;
 
-    private final String storeName;
-    /** Templates, {@code %s} the table or the quoted sequence. */
-    /** Insert-if-missing statements shared by two dialects (in a holder: enum constants cannot read the enum's own). */
+    /** Statements shared by dialects (in a holder: enum constants cannot read the enum's own). */
     private static final class Sql {
+        static final String GUARDED_UPDATE =
+                "UPDATE %s SET next_value = next_value + ? WHERE name = ? AND next_value <= ?";
+        static final String UPDATE_RETURNING = GUARDED_UPDATE + " RETURNING next_value";
         static final String ON_CONFLICT_DO_NOTHING =
                 "INSERT INTO %s (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING";
         static final String MERGE_IF_MISSING = "MERGE INTO %s t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS"
@@ -376,13 +286,29 @@ public enum JdbcDialect {
                 + " VALUES (s.name, s.v)";
     }
 
+    private final String storeName;
+    /** Templates, {@code %s} the table or the quoted sequence. */
+    private final String incrementSql;
     private final String insertIfMissingSql;
+    /** Null if the database has no native sequences that serve contiguous blocks. */
     private final @Nullable String nextvalSql;
+    private final Predicate<SQLException> sequenceExhausted;
 
-    JdbcDialect(String storeName, String insertIfMissingSql, @Nullable String nextvalSql) {
+    JdbcDialect(String storeName, String incrementSql, String insertIfMissingSql, @Nullable String nextvalSql,
+            Predicate<SQLException> sequenceExhausted) {
         this.storeName = storeName;
+        this.incrementSql = incrementSql;
         this.insertIfMissingSql = insertIfMissingSql;
         this.nextvalSql = nextvalSql;
+        this.sequenceExhausted = sequenceExhausted;
+    }
+
+    private static Predicate<SQLException> sqlState(String state) {
+        return e -> state.equals(e.getSQLState());
+    }
+
+    private static Predicate<SQLException> errorCode(int code) {
+        return e -> e.getErrorCode() == code;
     }
 
     /** {@return the lowercase database name used in metrics tags and messages} */
@@ -420,17 +346,41 @@ public enum JdbcDialect {
      * Adds {@code count} to the row's {@code next_value} if it is at most {@code lastStart}, in one atomic
      * statement, and returns the new {@code next_value}, or {@link #NO_ROW} if no row was changed.
      */
-    abstract long increment(Connection connection, String table, String name, long count, long lastStart)
-            throws SQLException;
+    long increment(Connection connection, String table, String name, long count, long lastStart)
+            throws SQLException {
+        try (PreparedStatement statement = prepareIncrement(connection, table, name, count, lastStart, false);
+                ResultSet rs = statement.executeQuery()) {
+            return rs.next() ? rs.getLong(1) : NO_ROW;
+        }
+    }
+
+    /** The increment statement ({@code incrementSql}) with its parameters bound. */
+    PreparedStatement prepareIncrement(Connection connection, String table, String name, long count, long lastStart,
+            boolean generatedKeys) throws SQLException {
+        String sql = incrementSql.formatted(table);
+        PreparedStatement statement = generatedKeys ? connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
+                : connection.prepareStatement(sql);
+        try {
+            statement.setLong(1, count);
+            statement.setString(2, name);
+            statement.setLong(3, lastStart);
+            return statement;
+        } catch (SQLException | RuntimeException e) {
+            statement.close();
+            throw e;
+        }
+    }
 
     /** Inserts {@code (name, next_value)}; does nothing when the row exists. */
     String insertIfMissingSql(String table) {
         return insertIfMissingSql.formatted(table);
     }
 
+    /** On MariaDB InnoDB whatever the server's default engine: a reservation is a transaction. */
     String createTableSql(String table) {
         return "CREATE TABLE IF NOT EXISTS " + table
-                + " (name VARCHAR(64) NOT NULL PRIMARY KEY, next_value BIGINT NOT NULL)";
+                + " (name VARCHAR(64) NOT NULL PRIMARY KEY, next_value BIGINT NOT NULL)"
+                + (this == MARIADB ? " ENGINE = InnoDB" : "");
     }
 
     String selectSql(String table) {
@@ -440,7 +390,8 @@ public enum JdbcDialect {
     /** Column names avoid {@code first_value}, a reserved word of MySQL 8. */
     String createKeptTableSql(String keptTable) {
         return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name VARCHAR(64) NOT NULL, range_start BIGINT NOT NULL,"
-                + " range_end BIGINT NOT NULL, PRIMARY KEY (name, range_start))";
+                + " range_end BIGINT NOT NULL, PRIMARY KEY (name, range_start))"
+                + (this == MARIADB ? " ENGINE = InnoDB" : "");
     }
 
     String keepSql(String keptTable) {
@@ -457,9 +408,12 @@ public enum JdbcDialect {
         return "DELETE FROM " + keptTable + " WHERE name = ? AND range_start = ? AND range_end = ?";
     }
 
-    /** A locking read: the latest committed value, whatever the transaction's snapshot, and the row lock. */
+    /**
+     * A locking read: the latest committed value, whatever the transaction's snapshot, and the row lock (as any read
+     * in a Spanner read-write transaction).
+     */
     String selectForUpdateSql(String table) {
-        return "SELECT next_value FROM " + table + " WHERE name = ? FOR UPDATE";
+        return selectSql(table) + (isSpanner() ? "" : " FOR UPDATE");
     }
 
     String giveBackSql(String table) {
@@ -472,7 +426,7 @@ public enum JdbcDialect {
 
     /** Whether native sequences serve contiguous blocks (Spanner's are bit-reversed: not). */
     boolean hasContiguousSequences() {
-        return this == POSTGRESQL || this == MARIADB || this == H2 || this == HSQLDB;
+        return nextvalSql != null;
     }
 
     /** A sequence name (already restricted to {@code A-Z a-z 0-9 _ . -}) as a quoted identifier. */
@@ -508,17 +462,21 @@ public enum JdbcDialect {
 
     /** Whether {@link #advanceSequence} must run in a transaction (it holds a lock until the commit). */
     boolean advanceNeedsTransaction() {
-        return false;
+        return this == POSTGRESQL;
     }
 
     /** Whether nextval and {@link #advanceSequence} must run under one lock of this JVM to be atomic together. */
     boolean serializesNextval() {
-        return false;
+        return this == H2 || this == HSQLDB;
     }
 
     /** Whether an error of nextval says that the sequence has passed its maximum value. */
     boolean isSequenceExhausted(SQLException e) {
-        return false;
+        return sequenceExhausted.test(e);
+    }
+
+    boolean isSpanner() {
+        return this == SPANNER || this == SPANNER_POSTGRESQL;
     }
 
     private UnsupportedOperationException noSequences() {
@@ -531,7 +489,7 @@ public enum JdbcDialect {
         if (state != null && state.startsWith("23")) {
             return true;
         }
-        return (this == SPANNER || this == SPANNER_POSTGRESQL) && e.getErrorCode() == 6;
+        return isSpanner() && e.getErrorCode() == 6;
     }
 
     /** Whether a retry may succeed: serialization failures, deadlocks, lock timeouts, lost connections, shutdowns. */
@@ -553,7 +511,7 @@ public enum JdbcDialect {
                     return true;
                 }
                 // Spanner's JDBC driver reports the gRPC status: ABORTED (10), UNAVAILABLE (14).
-                if ((this == SPANNER || this == SPANNER_POSTGRESQL) && (code == 10 || code == 14)) {
+                if (isSpanner() && (code == 10 || code == 14)) {
                     return true;
                 }
             }
@@ -620,18 +578,6 @@ public enum JdbcDialect {
                     row[i] = rs.getLong(i + 1);
                 }
                 return row;
-            }
-        }
-    }
-
-    static long queryLong(Connection connection, String sql, long count, String name, long lastStart)
-            throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setLong(1, count);
-            statement.setString(2, name);
-            statement.setLong(3, lastStart);
-            try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : NO_ROW;
             }
         }
     }

@@ -4,6 +4,7 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
+import dev.seqgen.jdbc.JdbcConnections.SqlWork;
 import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
@@ -109,7 +110,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public void createSequence(String sequence, SequenceSettings settings) {
         if (dialect == JdbcDialect.HSQLDB && settings.strategy() == Strategy.SYNC) {
-            String mode = hsqldbTransactionControl();
+            String mode = read("reading HSQLDB's transaction control mode for sequence creation", connection -> {
+                try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(
+                        "SELECT PROPERTY_VALUE FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES"
+                                + " WHERE PROPERTY_NAME = 'hsqldb.tx'")) {
+                    return rs.next() ? rs.getString(1) : "LOCKS";
+                }
+            });
             if (!"MVCC".equalsIgnoreCase(mode)) {
                 throw new SequenceConfigurationException("sequences." + sequence + ".strategy", "sync",
                         "a strategy that takes values in transactions of its own (async, batch, async-batch), or"
@@ -121,16 +128,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         createSequence(sequence, settings.initialValue());
     }
 
-    private String hsqldbTransactionControl() {
-        try (Connection connection = connections.get(); Statement statement = connection.createStatement();
-                ResultSet rs = statement.executeQuery("SELECT PROPERTY_VALUE FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES"
-                        + " WHERE PROPERTY_NAME = 'hsqldb.tx'")) {
-            return rs.next() ? rs.getString(1) : "LOCKS";
-        } catch (SQLException e) {
-            throw failure("reading HSQLDB's transaction control mode for sequence creation", e);
-        }
-    }
-
     @Override
     public void createSequence(String sequence, long initialValue) {
         // Racing creators at SERIALIZABLE fail with 40001 (transient): the retry's insert-if-missing finds the row.
@@ -138,19 +135,12 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (createTable && !tableReady) {
                 createTable();
             }
-            connections.inOwnTransaction(connection -> {
-                try (PreparedStatement insert = connection.prepareStatement(dialect.insertIfMissingSql(table))) {
-                    insert.setString(1, sequence);
-                    insert.setLong(2, initialValue);
-                    insert.executeUpdate();
-                }
-                return null;
-            });
+            connections.inOwnTransaction(
+                    connection -> update(connection, dialect.insertIfMissingSql(table), sequence, initialValue));
         } catch (SQLException e) {
             // H2's MERGE can hit a racing creator's row: committed is enough, uncommitted is transient.
-            if (isIntegrityViolation(e)) {
-                OptionalLong existing = nextValue(sequence);
-                if (existing.isPresent()) {
+            if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
+                if (nextValue(sequence).isPresent()) {
                     return;
                 }
                 throw new SequenceStoreException("creating the row of sequence '" + sequence + "' in table " + table
@@ -159,10 +149,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             }
             throw failure("creating the row of sequence '" + sequence + "'", e);
         }
-    }
-
-    private static boolean isIntegrityViolation(SQLException e) {
-        return e.getSQLState() != null && e.getSQLState().startsWith("23");
     }
 
     /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
@@ -225,11 +211,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
-        try {
-            return connections.inOwnTransaction(connection -> increment(connection, sequence, count, maxValue));
-        } catch (SQLException e) {
-            throw failure("reserving " + count + " value(s) of sequence '" + sequence + "'", e);
-        }
+        return own("reserving " + count + " value(s) of sequence '" + sequence + "'",
+                connection -> increment(connection, sequence, count, maxValue));
     }
 
     /**
@@ -269,15 +252,26 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
-        Connection connection = callerConnection(transaction, sequence);
+        return inCallers(transaction, sequence, "incrementing sequence '" + sequence + "' in the caller's transaction",
+                connection -> increment(connection, sequence, count, maxValue));
+    }
+
+    /** Runs the work in a transaction of the store's own. */
+    private <T extends @Nullable Object> T own(String what, SqlWork<T> work) {
         try {
-            return increment(connection, sequence, count, maxValue);
+            return connections.inOwnTransaction(work);
         } catch (SQLException e) {
-            throw failure("incrementing sequence '" + sequence + "' in the caller's transaction", e);
+            throw failure(what, e);
         }
     }
 
-    private Connection callerConnection(@Nullable Object transaction, String sequence) {
+    private <T extends @Nullable Object> T read(String what, SqlWork<T> work) {
+        return connections.read(work, e -> failure(what, e));
+    }
+
+    /** Runs the work in the caller's transaction, which must not be in auto-commit mode. */
+    private <T extends @Nullable Object> T inCallers(@Nullable Object transaction, String sequence, String what,
+            SqlWork<T> work) {
         if (!(transaction instanceof Connection connection)) {
             throw new IllegalArgumentException("the JDBC store takes a java.sql.Connection as the caller's transaction,"
                     + " got " + (transaction == null ? "null" : transaction.getClass().getName()));
@@ -293,7 +287,11 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             throw new IllegalArgumentException("sequence '" + sequence + "': the caller's connection is in"
                     + " auto-commit mode, so the SYNC increment could not be rolled back; begin a transaction");
         }
-        return connection;
+        try {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
     }
 
     /**
@@ -338,39 +336,29 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
-        try {
-            return OptionalLong.of(ApplicationTables.highestCounter(connections, table, column, settings));
-        } catch (SQLException e) {
-            throw failure("reading the values of column " + column + " of table " + table, e);
-        }
+        return read("reading the values of column " + column + " of table " + table, connection -> OptionalLong.of(
+                ApplicationTables.highestCounter(connection, table, column, settings)));
     }
 
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings, List<Where> where) {
-        try {
-            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where, null));
-        } catch (SQLException e) {
-            throw failure("reading the values of column " + column + " of table " + table + " in one series", e);
-        }
+        return read("reading the values of column " + column + " of table " + table + " in one series",
+                connection -> OptionalLong.of(ApplicationTables.highestInSeries(connection, table, column, where,
+                        null)));
     }
 
     @Override
     public OptionalLong highestFormatted(String table, String column, List<Where> where,
             ToLongFunction<String> counterOf) {
-        try {
-            return OptionalLong.of(ApplicationTables.highestInSeries(connections, table, column, where, counterOf));
-        } catch (SQLException e) {
-            throw failure("reading the formatted numbers of column " + column + " of table " + table, e);
-        }
+        return read("reading the formatted numbers of column " + column + " of table " + table,
+                connection -> OptionalLong.of(ApplicationTables.highestInSeries(connection, table, column, where,
+                        counterOf)));
     }
 
     @Override
     public OptionalLong nextValue(String sequence) {
-        try (Connection connection = connections.get()) {
-            return read(connection, dialect.selectSql(table), sequence);
-        } catch (SQLException e) {
-            throw failure("reading sequence '" + sequence + "'", e);
-        }
+        return read("reading sequence '" + sequence + "'",
+                connection -> read(connection, dialect.selectSql(table), sequence));
     }
 
     private static OptionalLong read(Connection connection, String sql, String sequence) throws SQLException {
@@ -384,32 +372,30 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
-        try {
-            return connections.inOwnTransaction(
-                    connection -> compareAndGiveBack(connection, sequence, expectedNextValue, restoredNextValue));
-        } catch (SQLException e) {
-            throw failure("giving back values of sequence '" + sequence + "'", e);
-        }
+        return own("giving back values of sequence '" + sequence + "'",
+                connection -> update(connection, dialect.giveBackSql(table), restoredNextValue, sequence,
+                        expectedNextValue) == 1);
     }
 
     @Override
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
-        Connection connection = callerConnection(transaction, sequence);
-        try {
-            return compareAndGiveBack(connection, sequence, expectedNextValue, restoredNextValue);
-        } catch (SQLException e) {
-            throw failure("giving back values of sequence '" + sequence + "' in the caller's transaction", e);
-        }
+        return inCallers(transaction, sequence, "giving back values of sequence '" + sequence
+                + "' in the caller's transaction", connection -> update(connection, dialect.giveBackSql(table),
+                        restoredNextValue, sequence, expectedNextValue) == 1);
     }
 
-    private boolean compareAndGiveBack(Connection connection, String sequence, long expectedNextValue,
-            long restoredNextValue) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(dialect.giveBackSql(table))) {
-            update.setLong(1, restoredNextValue);
-            update.setString(2, sequence);
-            update.setLong(3, expectedNextValue);
-            return update.executeUpdate() == 1;
+    /** Runs an update, the parameters strings or longs; {@return the number of rows it changed} */
+    private static int update(Connection connection, String sql, Object... parameters) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                if (parameters[i] instanceof String text) {
+                    statement.setString(i + 1, text);
+                } else {
+                    statement.setLong(i + 1, (Long) parameters[i]);
+                }
+            }
+            return statement.executeUpdate();
         }
     }
 
@@ -420,7 +406,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public boolean keep(String sequence, long first, long end) {
         try {
             return connections.inOwnTransaction(connection -> {
-                insertKept(connection, sequence, first, end);
+                update(connection, dialect.keepSql(keptTable), sequence, first, end);
                 return true;
             });
         } catch (SQLException e) {
@@ -454,18 +440,14 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                     if (candidate.first() > maxValue) {
                         break;
                     }
-                    try (PreparedStatement delete = connection.prepareStatement(dialect.takeKeptSql(keptTable))) {
-                        delete.setString(1, sequence);
-                        delete.setLong(2, candidate.first());
-                        delete.setLong(3, candidate.end());
-                        if (delete.executeUpdate() != 1) {
-                            continue;
-                        }
+                    if (update(connection, dialect.takeKeptSql(keptTable), sequence, candidate.first(),
+                            candidate.end()) != 1) {
+                        continue;
                     }
                     ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
                             maxValue);
                     if (taken.count() == count && taken.end() < candidate.end()) {
-                        insertKept(connection, sequence, taken.end(), candidate.end());
+                        update(connection, dialect.keepSql(keptTable), sequence, taken.end(), candidate.end());
                     }
                     return Optional.of(taken);
                 }
@@ -478,20 +460,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public List<ReservedRange> keptRanges(String sequence) {
-        try (Connection connection = connections.get()) {
-            return readKept(connection, sequence, Long.MIN_VALUE, 0);
-        } catch (SQLException e) {
-            throw keptFailure("reading the kept ranges of sequence '" + sequence + "'", e);
-        }
-    }
-
-    private void insertKept(Connection connection, String sequence, long first, long end) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(dialect.keepSql(keptTable))) {
-            insert.setString(1, sequence);
-            insert.setLong(2, first);
-            insert.setLong(3, end);
-            insert.executeUpdate();
-        }
+        return connections.read(connection -> readKept(connection, sequence, Long.MIN_VALUE, 0),
+                e -> keptFailure("reading the kept ranges of sequence '" + sequence + "'", e));
     }
 
     /** Up to {@code limit} kept ranges (all for 0) from {@code from}, lowest first. */
@@ -519,19 +489,9 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public boolean advance(String sequence, long nextValue) {
-        try {
-            return connections.inOwnTransaction(connection -> {
-                try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
-                        + " SET next_value = ? WHERE name = ? AND next_value < ?")) {
-                    update.setLong(1, nextValue);
-                    update.setString(2, sequence);
-                    update.setLong(3, nextValue);
-                    return update.executeUpdate() == 1;
-                }
-            });
-        } catch (SQLException e) {
-            throw failure("moving the row of sequence '" + sequence + "' forward to " + nextValue, e);
-        }
+        return own("moving the row of sequence '" + sequence + "' forward to " + nextValue,
+                connection -> update(connection, "UPDATE " + table + " SET next_value = ? WHERE name = ?"
+                        + " AND next_value < ?", nextValue, sequence, nextValue) == 1);
     }
 
     private SequenceStoreException failure(String what, SQLException e) {

@@ -137,24 +137,25 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
         long increment = settings.strategy() == Strategy.ASYNC ? 1 : settings.blockSize();
         String quoted = dialect.quote(databaseName);
-        NativeSequenceState state;
-        try (Connection connection = connections.get()) {
-            state = dialect.readSequence(connection, quoted);
-            if (state == null) {
-                try {
-                    execute(connection, dialect.createSequenceSql(quoted, settings.initialValue(), increment,
-                            settings.maxValue()));
-                } catch (SQLException e) {
-                    // A concurrent creator (PostgreSQL may report a duplicate despite IF NOT EXISTS): it exists.
-                    if (dialect.readSequence(connection, quoted) == null) {
-                        throw e;
-                    }
-                }
-                state = dialect.readSequence(connection, quoted);
+        NativeSequenceState state = connections.read(connection -> {
+            NativeSequenceState existing = dialect.readSequence(connection, quoted);
+            if (existing != null) {
+                return existing;
             }
-        } catch (SQLException e) {
-            throw failure("creating database sequence " + databaseName + " of sequence '" + sequence + "'", e);
-        }
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(dialect.createSequenceSql(quoted, settings.initialValue(), increment,
+                        settings.maxValue()));
+                if (!connection.getAutoCommit()) {
+                    connection.commit();
+                }
+            } catch (SQLException e) {
+                // A concurrent creator (PostgreSQL may report a duplicate despite IF NOT EXISTS): it exists.
+                if (dialect.readSequence(connection, quoted) == null) {
+                    throw e;
+                }
+            }
+            return dialect.readSequence(connection, quoted);
+        }, e -> failure("creating database sequence " + databaseName + " of sequence '" + sequence + "'", e));
         if (state == null) {
             throw new SequenceStoreException("database sequence " + databaseName + " of sequence '" + sequence
                     + "' is missing right after CREATE SEQUENCE", null, true);
@@ -202,21 +203,9 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                     null, false);
         }
         String quoted = dialect.quote(databaseSequenceName(sequence));
-        long first;
-        try (Connection connection = connections.get()) {
-            if (dialect.serializesNextval()) {
-                synchronized (SEQUENCE_LOCK) {
-                    first = nextval(connection, quoted);
-                }
-            } else {
-                first = nextval(connection, quoted);
-            }
-        } catch (SQLException e) {
-            if (dialect.isSequenceExhausted(e)) {
-                throw new SequenceExhaustedException(sequence, maxValue);
-            }
-            throw failure("reserving a block of sequence '" + sequence + "'", e);
-        }
+        long first = connections.read(connection -> serialized(connection, locked -> nextval(locked, quoted)),
+                e -> dialect.isSequenceExhausted(e) ? new SequenceExhaustedException(sequence, maxValue)
+                        : failure("reserving a block of sequence '" + sequence + "'", e));
         if (first > maxValue) {
             throw new SequenceExhaustedException(sequence, maxValue);
         }
@@ -232,6 +221,17 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 connection.commit();
             }
             return value;
+        }
+    }
+
+    /** Runs the work under {@link #SEQUENCE_LOCK} if {@link JdbcDialect#serializesNextval} says so. */
+    private <T extends @Nullable Object> T serialized(Connection connection, JdbcConnections.SqlWork<T> work)
+            throws SQLException {
+        if (!dialect.serializesNextval()) {
+            return work.run(connection);
+        }
+        synchronized (SEQUENCE_LOCK) {
+            return work.run(connection);
         }
     }
 
@@ -260,11 +260,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
-        try {
-            return OptionalLong.of(ApplicationTables.highestCounter(connections, table, column, settings));
-        } catch (SQLException e) {
-            throw failure("reading the values of column " + column + " of table " + table, e);
-        }
+        return connections.read(connection -> OptionalLong.of(ApplicationTables.highestCounter(connection, table,
+                column, settings)), e -> failure("reading the values of column " + column + " of table " + table, e));
     }
 
     /** Reads the value the database sequence returns next, without consuming it. */
@@ -276,11 +273,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
 
     private @Nullable NativeSequenceState readState(String sequence) {
         String databaseName = databaseSequenceName(sequence);
-        try (Connection connection = connections.get()) {
-            return dialect.readSequence(connection, dialect.quote(databaseName));
-        } catch (SQLException e) {
-            throw failure("reading database sequence " + databaseName + " of sequence '" + sequence + "'", e);
-        }
+        return connections.read(connection -> dialect.readSequence(connection, dialect.quote(databaseName)),
+                e -> failure("reading database sequence " + databaseName + " of sequence '" + sequence + "'", e));
     }
 
     /** {@return false: a sequence has no compare-and-set, so the unused values are a gap} */
@@ -294,30 +288,12 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     public boolean advance(String sequence, long nextValue) {
         String databaseName = databaseSequenceName(sequence);
         String quoted = dialect.quote(databaseName);
-        try (Connection connection = connections.get()) {
-            if (dialect.readSequence(connection, quoted) == null) {
-                return false;
-            }
-            JdbcConnections.SqlWork<Boolean> move = moving -> dialect.advanceSequence(moving, quoted, nextValue);
-            if (dialect.serializesNextval()) {
-                synchronized (SEQUENCE_LOCK) {
-                    return JdbcConnections.inTransaction(connection, dialect.advanceNeedsTransaction(), move);
-                }
-            }
-            return JdbcConnections.inTransaction(connection, dialect.advanceNeedsTransaction(), move);
-        } catch (SQLException e) {
-            throw failure("moving database sequence " + databaseName + " of sequence '" + sequence + "' forward to "
-                    + nextValue, e);
-        }
-    }
-
-    private static void execute(Connection connection, String sql) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-            if (!connection.getAutoCommit()) {
-                connection.commit();
-            }
-        }
+        boolean begin = dialect.advanceNeedsTransaction();
+        return connections.read(connection -> dialect.readSequence(connection, quoted) != null
+                && serialized(connection, locked -> JdbcConnections.inTransaction(locked, begin,
+                        moving -> dialect.advanceSequence(moving, quoted, nextValue))),
+                e -> failure("moving database sequence " + databaseName + " of sequence '" + sequence + "' forward to "
+                        + nextValue, e));
     }
 
     private SequenceStoreException failure(String what, SQLException e) {

@@ -70,9 +70,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     private final @Nullable String databaseId;
     private final boolean createTable;
     private final Duration operationTimeout;
-
-    private final SpannerDialectDetection dialect;
-
+    /** The database's statements; null until the first operation asks a store built to detect them. */
+    private volatile @Nullable SpannerStatements statements;
     private volatile boolean tableExists;
 
     private SpannerSequenceStore(Builder builder) {
@@ -84,7 +83,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         this.databaseId = builder.databaseId;
         this.createTable = builder.createTable;
         this.operationTimeout = builder.operationTimeout;
-        this.dialect = new SpannerDialectDetection(client, builder.dialect);
+        this.statements = builder.dialect == null ? null : SpannerStatements.of(builder.dialect);
     }
 
     /** {@return a builder for a store over the database of {@code databaseClient}} */
@@ -159,19 +158,9 @@ public final class SpannerSequenceStore implements SequenceStore {
      */
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
-        TransactionContext tx = callersTransaction(transaction);
-        ReservedRange.requireCount(count);
-        Outcome outcome;
-        try {
-            outcome = take(tx, sequence, count, maxValue);
-        } catch (SpannerException e) {
-            if (e.getErrorCode() == ErrorCode.ABORTED) {
-                throw e;
-            }
-            throw storeError("could not reserve " + count + " value(s) of sequence '" + sequence
-                    + "' in the caller's transaction", e);
-        }
-        return outcome.range(this, sequence, maxValue);
+        return inCallers(transaction, tx -> take(tx, sequence, ReservedRange.requireCount(count), maxValue),
+                "could not reserve " + count + " value(s) of sequence '" + sequence + "' in the caller's transaction")
+                .range(this, sequence, maxValue);
     }
 
     @Override
@@ -220,16 +209,25 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
-        TransactionContext tx = callersTransaction(transaction);
+        return inCallers(transaction, tx -> tx.executeUpdate(sql().giveBack(table, sequence, expectedNextValue,
+                restoredNextValue)) == 1, "could not give back values of sequence '" + sequence
+                + "' in the caller's transaction");
+    }
+
+    /** Runs the operation in the caller's transaction; ABORTED is rethrown as is, for the caller to retry. */
+    private <T> T inCallers(@Nullable Object transaction, Function<TransactionContext, T> operation, String what) {
+        if (!(transaction instanceof TransactionContext tx)) {
+            throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
+                    + " as the caller's transaction, got "
+                    + (transaction == null ? "null" : transaction.getClass().getName()));
+        }
         try {
-            long changed = tx.executeUpdate(sql().giveBack(table, sequence, expectedNextValue, restoredNextValue));
-            return changed == 1;
+            return operation.apply(tx);
         } catch (SpannerException e) {
             if (e.getErrorCode() == ErrorCode.ABORTED) {
                 throw e;
             }
-            throw storeError("could not give back values of sequence '" + sequence + "' in the caller's transaction",
-                    e);
+            throw storeError(what, e);
         }
     }
 
@@ -344,7 +342,7 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     /** The reservation in {@code tx}: the increment; if it changed no row, the read and what is left below max. */
     private Outcome take(TransactionContext tx, String sequence, long count, long maxValue) {
-        Long end = increment(tx, sequence, count, ReservedRange.lastStart(count, maxValue));
+        Long end = firstLong(tx, sql().reserve(table, sequence, count, ReservedRange.lastStart(count, maxValue)));
         if (end != null) {
             return Outcome.taken(end - count, end);
         }
@@ -356,23 +354,27 @@ public final class SpannerSequenceStore implements SequenceStore {
             return Outcome.EXHAUSTED;
         }
         long rest = ReservedRange.fitting(next, count, maxValue);
-        end = increment(tx, sequence, rest, next);
+        end = firstLong(tx, sql().reserve(table, sequence, rest, next));
         return end == null ? Outcome.CHANGED : Outcome.taken(end - rest, end);
     }
 
+    /** A failed question for the dialect is asked again by the next operation. */
     private SpannerStatements sql() {
-        return dialect.statements();
-    }
-
-    /** The row's new next_value, or null if the reservation statement changed no row. */
-    private Long increment(TransactionContext tx, String sequence, long count, long lastStart) {
-        try (ResultSet rows = tx.executeQuery(sql().reserve(table, sequence, count, lastStart))) {
-            return rows.next() ? rows.getLong(0) : null;
+        SpannerStatements resolved = statements;
+        if (resolved == null) {
+            resolved = SpannerStatements.of(client.getDialect());
+            statements = resolved;
         }
+        return resolved;
     }
 
     private @Nullable Long readNextValue(ReadContext context, String sequence) {
-        try (ResultSet rows = context.executeQuery(sql().select(table, sequence))) {
+        return firstLong(context, sql().select(table, sequence));
+    }
+
+    /** The first column of the first row, or null if there is none (the reservation changed no row). */
+    private static @Nullable Long firstLong(ReadContext context, Statement statement) {
+        try (ResultSet rows = context.executeQuery(statement)) {
             return rows.next() ? rows.getLong(0) : null;
         }
     }
@@ -390,20 +392,15 @@ public final class SpannerSequenceStore implements SequenceStore {
         } catch (TimeoutException e) {
             throw new SequenceStoreException("table " + table + " or " + keptTable + " was not created within "
                     + CREATE_TABLE_TIMEOUT, e, true);
-        } catch (ExecutionException e) {
+        } catch (ExecutionException | SpannerException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             if (!missingTables().isEmpty()) {
                 throw new SequenceStoreException("could not create table " + table + " or " + keptTable
-                        + " in database " + databaseId + ": " + e.getCause().getMessage(), e.getCause(),
-                        isTransient(e.getCause()));
+                        + " in database " + databaseId + ": " + cause.getMessage(), cause, isTransient(cause));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SequenceStoreException("interrupted while creating table " + table, e, false);
-        } catch (SpannerException e) {
-            if (!missingTables().isEmpty()) {
-                throw storeError("could not create table " + table + " or " + keptTable + " in database "
-                        + databaseId, e);
-            }
         }
         tableExists = true;
     }
@@ -422,9 +419,9 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     private boolean tableFound(String name) {
-        Statement lookup = sql().tableLookup(name);
-        try (ResultSet rows = client.singleUse().executeQuery(lookup)) {
-            return rows.next() && rows.getLong(0) > 0;
+        try {
+            Long count = firstLong(client.singleUse(), sql().tableLookup(name));
+            return count != null && count > 0;
         } catch (SpannerException e) {
             throw storeError("could not look up table " + name, e);
         }
@@ -436,15 +433,6 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     private static boolean isTransient(Throwable error) {
         return error instanceof SpannerException spanner && TRANSIENT_ERRORS.contains(spanner.getErrorCode());
-    }
-
-    private static TransactionContext callersTransaction(Object transaction) {
-        if (transaction instanceof TransactionContext tx) {
-            return tx;
-        }
-        String given = transaction == null ? "null" : transaction.getClass().getName();
-        throw new IllegalArgumentException("the spanner store needs a " + TransactionContext.class.getName()
-                + " as the caller's transaction, got " + given);
     }
 
     /** Returned, not thrown, as the runner would wrap an exception. */

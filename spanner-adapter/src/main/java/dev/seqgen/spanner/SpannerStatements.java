@@ -30,7 +30,6 @@ enum SpannerStatements {
         this.defaultSchema = defaultSchema;
     }
 
-
     static SpannerStatements of(Dialect dialect) {
         return dialect == Dialect.POSTGRESQL ? POSTGRESQL : GOOGLE_STANDARD_SQL;
     }
@@ -44,121 +43,70 @@ enum SpannerStatements {
                 .replaceAll(parameter -> Matcher.quoteReplacement("$" + ++position[0]));
     }
 
-    private String param(String googleSqlName, int position) {
-        return this == GOOGLE_STANDARD_SQL ? googleSqlName : "p" + position;
-    }
-
     /** PostgreSQL's catalog folds unquoted names to lower case. */
     private String catalogName(String name) {
         return this == POSTGRESQL ? name.toLowerCase(Locale.ROOT) : name;
     }
 
-    String reserveSql(String table) {
-        return sql("UPDATE " + table + " SET next_value = next_value + @count"
-                + " WHERE name = @name AND next_value <= @lastStart THEN RETURN next_value");
-    }
-
-    String selectSql(String table) {
-        return sql("SELECT next_value FROM " + table + " WHERE name = @name");
-    }
-
-    String insertSql(String table) {
-        return sql("INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)");
-    }
-
-    String giveBackSql(String table) {
-        return sql("UPDATE " + table + " SET next_value = @restored WHERE name = @name AND next_value = @expected");
-    }
-
-    String advanceSql(String table) {
-        return sql("UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower");
-    }
-
-    String keepSql(String keptTable) {
-        return sql("INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (@name, @first, @end)");
-    }
-
-    String keptRangesSql(String keptTable) {
-        return sql("SELECT range_start, range_end FROM " + keptTable + " WHERE name = @name AND range_start >= @from"
-                + " ORDER BY range_start");
-    }
-
-    String takeKeptSql(String keptTable) {
-        return sql("DELETE FROM " + keptTable + " WHERE name = @name AND range_start = @first AND range_end = @end");
-    }
-
-    String tableLookupSql() {
-        return sql("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
-                + " AND TABLE_NAME = @table");
-    }
-
     Statement reserve(String table, String sequence, long count, long lastStart) {
-        return Statement.newBuilder(reserveSql(table))
-                .bind(param("count", 1)).to(count)
-                .bind(param("name", 2)).to(sequence)
-                .bind(param("lastStart", 3)).to(lastStart)
-                .build();
+        return bound("UPDATE " + table + " SET next_value = next_value + @count WHERE name = @name"
+                + " AND next_value <= @lastStart THEN RETURN next_value", count, sequence, lastStart);
     }
 
     Statement select(String table, String sequence) {
-        return Statement.newBuilder(selectSql(table)).bind(param("name", 1)).to(sequence).build();
+        return bound("SELECT next_value FROM " + table + " WHERE name = @name", sequence);
     }
 
     Statement insert(String table, String sequence, long nextValue) {
-        return Statement.newBuilder(insertSql(table))
-                .bind(param("name", 1)).to(sequence)
-                .bind(param("nextValue", 2)).to(nextValue)
-                .build();
+        return bound("INSERT INTO " + table + " (name, next_value) VALUES (@name, @nextValue)", sequence, nextValue);
     }
 
     Statement giveBack(String table, String sequence, long expectedNextValue, long restoredNextValue) {
-        return Statement.newBuilder(giveBackSql(table))
-                .bind(param("restored", 1)).to(restoredNextValue)
-                .bind(param("name", 2)).to(sequence)
-                .bind(param("expected", 3)).to(expectedNextValue)
-                .build();
+        return bound("UPDATE " + table + " SET next_value = @restored WHERE name = @name AND next_value = @expected",
+                restoredNextValue, sequence, expectedNextValue);
     }
 
     Statement advance(String table, String sequence, long nextValue) {
-        return Statement.newBuilder(advanceSql(table))
-                .bind(param("target", 1)).to(nextValue)
-                .bind(param("name", 2)).to(sequence)
-                .bind(param("lower", 3)).to(nextValue)
-                .build();
+        return bound("UPDATE " + table + " SET next_value = @target WHERE name = @name AND next_value < @lower",
+                nextValue, sequence, nextValue);
     }
 
     Statement keep(String keptTable, String sequence, long first, long end) {
-        return keptRange(keepSql(keptTable), sequence, first, end);
+        return bound("INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (@name, @first, @end)",
+                sequence, first, end);
     }
 
     /** Up to {@code limit} kept ranges (all for 0), lowest first. */
     Statement keptRanges(String keptTable, String sequence, long from, int limit) {
-        return Statement.newBuilder(keptRangesSql(keptTable) + (limit > 0 ? " LIMIT " + limit : ""))
-                .bind(param("name", 1)).to(sequence)
-                .bind(param("from", 2)).to(from)
-                .build();
+        return bound("SELECT range_start, range_end FROM " + keptTable + " WHERE name = @name AND range_start >= @from"
+                + " ORDER BY range_start" + (limit > 0 ? " LIMIT " + limit : ""), sequence, from);
     }
 
     Statement takeKept(String keptTable, String sequence, long first, long end) {
-        return keptRange(takeKeptSql(keptTable), sequence, first, end);
-    }
-
-    private Statement keptRange(String sql, String sequence, long first, long end) {
-        return Statement.newBuilder(sql)
-                .bind(param("name", 1)).to(sequence)
-                .bind(param("first", 2)).to(first)
-                .bind(param("end", 3)).to(end)
-                .build();
+        return bound("DELETE FROM " + keptTable + " WHERE name = @name AND range_start = @first AND range_end = @end",
+                sequence, first, end);
     }
 
     /** Counts the tables named {@code table}, optionally {@code schema.table}, in the information schema. */
     Statement tableLookup(String table) {
         int dot = table.indexOf('.');
         String schema = dot < 0 ? defaultSchema : table.substring(0, dot);
-        String name = table.substring(dot + 1);
-        return Statement.newBuilder(tableLookupSql())
-                .bind(param("schema", 1)).to(catalogName(schema))
-                .bind(param("table", 2)).to(catalogName(name))
-                .build();
+        return bound("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
+                + " AND TABLE_NAME = @table", catalogName(schema), catalogName(table.substring(dot + 1)));
+    }
+
+    /**
+     * The statement in this dialect, the values (strings or longs) bound to its parameters in their order: by name in
+     * GoogleSQL, as p1, p2... in PostgreSQL.
+     */
+    private Statement bound(String googleSql, Object... values) {
+        Statement.Builder statement = Statement.newBuilder(sql(googleSql));
+        Matcher names = PARAMETER.matcher(googleSql);
+        for (int i = 0; i < values.length; i++) {
+            String name = this == GOOGLE_STANDARD_SQL && names.find() ? names.group(1) : "p" + (i + 1);
+            statement = values[i] instanceof String text ? statement.bind(name).to(text)
+                    : statement.bind(name).to((Long) values[i]);
+        }
+        return statement.build();
     }
 }

@@ -100,10 +100,12 @@ class SpannerStatementsTest {
                 .toList();
         SpannerStatements sql = SpannerStatements.GOOGLE_STANDARD_SQL;
         List<String> ddl = sql.ddl.createTablesSql("t");
-        List<String> sent = List.of(sql.reserveSql("t"), sql.selectSql("t"), sql.insertSql("t"), sql.giveBackSql("t"),
-                sql.advanceSql("t"), ddl.get(0), ddl.get(1), sql.keepSql("t_kept"),
+        List<String> sent = List.of(sql.reserve("t", "orders", 1, 1).getSql(), sql.select("t", "orders").getSql(),
+                sql.insert("t", "orders", 1).getSql(), sql.giveBack("t", "orders", 1, 1).getSql(),
+                sql.advance("t", "orders", 1).getSql(), ddl.get(0), ddl.get(1),
+                sql.keep("t_kept", "orders", 0, 1).getSql(),
                 sql.keptRanges("t_kept", "orders", 0, 0).getSql(), sql.keptRanges("t_kept", "orders", 0, 8).getSql(),
-                sql.takeKeptSql("t_kept"), sql.tableLookupSql());
+                sql.takeKept("t_kept", "orders", 0, 1).getSql(), sql.tableLookup("t").getSql());
         assertThat(sent).as("the store's statements, against docs/spanner.md")
                 .allSatisfy(statement -> assertThat(documented).contains(statement));
     }
