@@ -226,28 +226,26 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         if (queueSql == null) {
             return SequenceStore.super.reserveSized(sequence, sizing, maxValue);
         }
-        try {
-            ReservedRange range = connections.inOwnTransaction(connection -> {
-                int waiting;
-                try {
-                    waiting = RowQueue.waiters(connection, queueSql, table);
-                } catch (SQLException e) {
-                    rowQueueUnreadable = true;
-                    LOG.log(Level.INFO, "sequence '" + sequence + "': the " + dialect.storeName() + " store cannot read"
-                            + " the queue at its rows (" + e.getMessage() + "); start-up blocks are sized without it");
-                    return null;
-                }
-                long asked = System.nanoTime();
-                read(connection, dialect.selectForUpdateSql(table), sequence);
-                long waited = System.nanoTime() - asked;
-                long count = sizing.size(waited, waiting == 0 ? 0 : waiting + 1,
-                        RowQueue.waiters(connection, queueSql, table));
-                return increment(connection, sequence, count, maxValue);
-            });
-            return range != null ? range : SequenceStore.super.reserveSized(sequence, sizing, maxValue);
-        } catch (SQLException e) {
-            throw failure("reserving values of sequence '" + sequence + "' sized by the queue at its row", e);
-        }
+        ReservedRange range = own("reserving values of sequence '" + sequence + "' sized by the queue at its row",
+                connection -> {
+                    int waiting;
+                    try {
+                        waiting = RowQueue.waiters(connection, queueSql, table);
+                    } catch (SQLException e) {
+                        rowQueueUnreadable = true;
+                        LOG.log(Level.INFO, "sequence '" + sequence + "': the " + dialect.storeName() + " store cannot"
+                                + " read the queue at its rows (" + e.getMessage() + "); start-up blocks are sized"
+                                + " without it");
+                        return null;
+                    }
+                    long asked = System.nanoTime();
+                    read(connection, dialect.selectForUpdateSql(table), sequence);
+                    long waited = System.nanoTime() - asked;
+                    long count = sizing.size(waited, waiting == 0 ? 0 : waiting + 1,
+                            RowQueue.waiters(connection, queueSql, table));
+                    return increment(connection, sequence, count, maxValue);
+                });
+        return range != null ? range : SequenceStore.super.reserveSized(sequence, sizing, maxValue);
     }
 
     @Override
