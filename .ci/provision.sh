@@ -244,8 +244,6 @@ EOF
     GRANT ALL PRIVILEGES ON $DB.* TO '$DB_USER'@'127.0.0.1';
     GRANT ALL PRIVILEGES ON \`${DB}\\_%\`.* TO '$DB_USER'@'localhost';
     GRANT ALL PRIVILEGES ON \`${DB}\\_%\`.* TO '$DB_USER'@'127.0.0.1';
-    GRANT PROCESS ON *.* TO '$DB_USER'@'localhost';
-    GRANT PROCESS ON *.* TO '$DB_USER'@'127.0.0.1';
     FLUSH PRIVILEGES;" || die "MariaDB user/database setup failed"
 
   # The check the tests will do: password login over TCP (not the socket).

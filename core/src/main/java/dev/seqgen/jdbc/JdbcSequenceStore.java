@@ -216,9 +216,9 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * On PostgreSQL and MariaDB, reads the lock tables before and after locking the row ({@link RowQueue}): ahead, the
-     * waiters then plus the holder; behind, the waiters once this transaction holds the row. Elsewhere, or where the
-     * lock tables cannot be read, as the default.
+     * On PostgreSQL, reads the lock table before and after locking the row ({@link RowQueue}): ahead, the waiters
+     * then plus the holder; behind, the waiters once this transaction holds the row. Elsewhere, or where the lock
+     * table cannot be read, as the default.
      */
     @Override
     public ReservedRange reserveSized(String sequence, Sizing sizing, long maxValue) {

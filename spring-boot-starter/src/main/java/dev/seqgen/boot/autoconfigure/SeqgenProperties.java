@@ -459,7 +459,7 @@ public class SeqgenProperties {
         /**
          * Longest the start-up waits for all sequences' first blocks; a sequence without one by then fails the
          * start-up. Allow about N x the row's transaction time for N instances starting at once where the store
-         * shows the queue at the row (PostgreSQL, MariaDB with PROCESS), 2 x N x elsewhere. Positive.
+         * shows the queue at the row (PostgreSQL), 2 x N x elsewhere. Positive.
          */
         private Duration timeout = Duration.ofSeconds(60);
 

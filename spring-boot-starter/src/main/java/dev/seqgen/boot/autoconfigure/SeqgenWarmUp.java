@@ -155,7 +155,7 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
                 + late.getMessage(),
                 "A row serves one reservation at a time: a fleet of N instances that starts at once waits about"
                         + " N x the row's transaction time for its first blocks where the store shows the queue at the"
-                        + " row (PostgreSQL, MariaDB with PROCESS), about 2 x N x elsewhere."
+                        + " row (PostgreSQL), about 2 x N x elsewhere."
                         + " Raise " + TIMEOUT_PROPERTY + " above that, start the fleet in waves, or, if the store"
                         + " failed, see its error above.",
                 late);
