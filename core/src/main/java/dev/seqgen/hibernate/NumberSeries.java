@@ -21,43 +21,31 @@ import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.GeneratorCreationContext;
 import org.hibernate.mapping.Column;
 import org.hibernate.mapping.PersistentClass;
-import org.hibernate.mapping.Property;
 import org.hibernate.mapping.Value;
 import org.hibernate.persister.entity.EntityPersister;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link SeqgenNumber} splits its sequence into series: the parts of an inserted entity's series key, the
- * tenant's first ({@link SeqgenNumber#perTenant()}), then {@link SeqgenNumber#seriesBy()} in order. Resolved and
- * checked when Hibernate creates the generator (every attribute exists, has a type a key can be made of, and is one
- * column); read from each entity at its insert, where a key that cannot be made fails naming the entity, the
- * attribute and the value. A key's values give the conditions that select the rows of its series in the entity's
- * table, or in another table numbered in the same series ({@link #conditionsOf}), for the adoption of the numbers a
- * series already holds there.
+ * How a {@link SeqgenNumber} splits its sequence into series: the parts of an entity's series key (the tenant first,
+ * then {@code seriesBy} in order), checked when the generator is created and read from each entity at its insert.
+ * A key's values select the rows of its series in a table numbered in it ({@link #conditionsOf}), for adoption.
  */
 final class NumberSeries {
 
-    /**
-     * The part of a key one attribute (or the tenant) gives; {@code name} is how a format names it, {@code period}
-     * the period of a PERIOD part, {@code type} the attribute's type (how its column is bound).
-     */
+    /** The part of a key one attribute (or the tenant) gives; {@code name} is how a format names it. */
     private record Part(String name, String attribute, @Nullable String column, Kind kind,
             @Nullable SeriesPeriod period, @Nullable Class<?> type, @Nullable EnumType enumType) {
     }
 
     /**
-     * TENANT: the {@code @TenantId} attribute's tenant (a column of the shared table); SCHEMA: the session's tenant
-     * where each tenant has a schema or database of its own (no column: the tenant's connection reaches its rows);
-     * VALUE: an attribute's value; PERIOD: a period of a date attribute.
+     * TENANT: the {@code @TenantId} column's tenant; SCHEMA: the session's tenant where each tenant has a schema or
+     * database of its own (no column); VALUE: an attribute's value; PERIOD: a period of a date attribute.
      */
     private enum Kind { TENANT, SCHEMA, VALUE, PERIOD }
 
     private final List<Part> parts;
     private final String where;
-    /**
-     * Whether the rows of a series are adopted: not for a series shared by all tenants where each has a schema or
-     * database of its own (perTenant = false), whose rows are in every tenant's tables, which no connection reads.
-     */
+    /** False for a series shared by all tenants of schema-per-tenant, whose rows no one connection reads. */
     private final boolean adopts;
 
     private NumberSeries(List<Part> parts, String where, boolean adopts) {
@@ -67,33 +55,20 @@ final class NumberSeries {
     }
 
     /**
-     * A series key read from one entity: its text (the parts joined by {@code /}), and the values it was made of, from
-     * which {@link #conditionsOf} selects the rows of that series in a table numbered in it.
-     *
-     * @param text the key
-     * @param parts the texts of its parts, in key order
-     * @param values the values the parts were made of (the tenant identifier, the attributes' values), in key order
-     * @param schemaTenant the tenant whose connection reaches the series' rows (schema or database per tenant), or
-     *     null when they are in the tables every connection sees
+     * A series key: its text (parts joined by {@code /}), its parts and the values they were made of, in key order,
+     * and the tenant whose connection reaches the series' rows (schema-per-tenant), or null.
      */
     record Key(String text, List<String> parts, List<Object> values, @Nullable Object schemaTenant) {
     }
 
-    /**
-     * Whether another generator's series make the same keys as this one's: the same kinds of parts, in the same
-     * order, the same periods. Then a key of one names the same series in the other's table, whose rows
-     * {@link #conditionsOf} selects.
-     *
-     * @param other the other generator's series
-     * @return whether their keys mean the same
-     */
+    /** Whether another generator's keys mean the same: the same kinds of parts, in order, the same periods. */
     boolean sameKeysAs(NumberSeries other) {
         if (other.parts.size() != parts.size()) {
             return false;
         }
         for (int i = 0; i < parts.size(); i++) {
-            if (other.parts.get(i).kind() != parts.get(i).kind() || other.parts.get(i).period() != parts.get(i)
-                    .period()) {
+            Part mine = parts.get(i);
+            if (other.parts.get(i).kind() != mine.kind() || other.parts.get(i).period() != mine.period()) {
                 return false;
             }
         }
@@ -101,12 +76,8 @@ final class NumberSeries {
     }
 
     /**
-     * The conditions that select the rows of a series in this generator's table, from the values a key was made of
-     * (by this generator or by another one whose keys are the same, {@link #sameKeysAs}).
-     *
-     * @param values the key's values, in key order
-     * @return the conditions, or null when a part is not one plain column, or the series adopts nothing (then no
-     *     rows of this table are read)
+     * The conditions selecting a series' rows in this generator's table from a key's values, or null (no rows read)
+     * when a part is not one plain column or the series adopts nothing.
      */
     @Nullable List<Where> conditionsOf(List<Object> values) {
         if (!adopts) {
@@ -134,14 +105,13 @@ final class NumberSeries {
         return conditions;
     }
 
-    /** @return the names a format gives the key's parts, in key order: {@code tenant}, then the seriesBy entries */
+    /** The names a format gives the key's parts, in key order. */
     List<String> partNames() {
         return parts.stream().map(Part::name).toList();
     }
 
     /**
-     * The series of a {@link SeqgenNumber}, or null when its numbers are one series (no {@code seriesBy}, and no
-     * tenant of partitioned multi-tenancy or {@code perTenant = false}).
+     * The series of a {@link SeqgenNumber}, or null when its numbers are one series.
      *
      * @throws SeqgenMappingException naming the attribute at fault
      */
@@ -188,25 +158,20 @@ final class NumberSeries {
             parts.add(new Part(period == null ? attribute : attribute + ":" + period, attribute,
                     column(entity, attribute), kind, named, type, type.isEnum() ? enumType(mapped, attribute) : null));
         }
-        // A series shared by all tenants that each have a schema or database of their own has its rows in every
-        // tenant's tables: none is read, it starts at the initial value its sequence must set (GeneratorSettings).
+        // A series shared by schema-per-tenant tenants reads no rows: it starts at its sequence's initial value.
         return parts.isEmpty() ? null : new NumberSeries(parts, where, annotation.perTenant() || !schemaPerTenant);
     }
 
-    /**
-     * The series of an id where each tenant has a schema or database of its own: one per tenant, since each
-     * tenant's tables start from their own ids.
-     */
+    /** The series of an id where each tenant has a schema or database of its own: one per tenant. */
     static NumberSeries perSchemaTenant(String where) {
         return new NumberSeries(List.of(new Part("tenant", "tenant", null, Kind.SCHEMA, null, null, null)), where,
                 true);
     }
 
     /**
-     * The key of an entity's series, with the values it was made of.
+     * The key of an entity's series.
      *
-     * @throws IllegalArgumentException naming the entity, the attribute and the value, if a part is null, empty
-     *     or holds a character a key cannot hold, or the key is too long
+     * @throws IllegalArgumentException naming the entity, attribute and value, if a part or the key is invalid
      */
     Key keyOf(SharedSessionContractImplementor session, Object entity, String sequence) {
         List<String> texts = new ArrayList<>(parts.size());
@@ -214,7 +179,7 @@ final class NumberSeries {
         Object schemaTenant = null;
         EntityPersister persister = null;
         for (Part part : parts) {
-            boolean tenant = part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA;
+            boolean tenant = isTenant(part);
             if (!tenant && persister == null) {
                 persister = session.getEntityPersister(null, entity);
             }
@@ -226,8 +191,7 @@ final class NumberSeries {
             if (part.kind() == Kind.SCHEMA) {
                 schemaTenant = value;
             }
-            String text = part.kind() == Kind.PERIOD ? part.period().keyPart(value)
-                    : value instanceof Enum<?> constant ? constant.name() : value.toString();
+            String text = text(part, value);
             if (text.contains("/")) {
                 throw badKey(part, value, "a part of a series key cannot hold '/'");
             }
@@ -235,7 +199,6 @@ final class NumberSeries {
             values.add(value);
         }
         try {
-            // Each part is checked once, by seriesRow, with the sequence name and the row's length.
             String key = String.join("/", texts);
             SequenceRegistry.seriesRow(sequence, key);
             return new Key(key, List.copyOf(texts), List.copyOf(values), schemaTenant);
@@ -247,15 +210,9 @@ final class NumberSeries {
     }
 
     /**
-     * The key of a series named by its text, as {@link #keyOf(SharedSessionContractImplementor, Object, String)}
-     * makes it from an entity whose values the parts are: for a warm-up that opens a known series ({@code acme/2026})
-     * before its first entity. A part is read as what it stands for and must be written as an entity's value would
-     * write it: a tenant identifier, a value of the attribute's type (an enum constant's name), a year
-     * ({@code 2026}) or a month ({@code 2026-03}), whose first day then stands for the period.
+     * The key of a series named by its text (a warm-up of {@code acme/2026}): each part must read back as an entity's
+     * value writes it; a year or month stands for its first day. {@code text} is a valid key of this many parts.
      *
-     * @param text the key, valid as a key ({@link SequenceRegistry#seriesRow}) and of this series' number of parts
-     * @param tenantOf reads a tenant identifier from its text
-     * @return the key, with the values its parts stand for
      * @throws IllegalArgumentException naming the part that is not what it stands for, and what it must be
      */
     Key keyOf(String text, Function<String, Object> tenantOf) {
@@ -275,11 +232,10 @@ final class NumberSeries {
             } catch (RuntimeException e) {
                 value = null;
             }
-            String written = value == null ? null : part.kind() == Kind.PERIOD ? part.period().keyPart(value)
-                    : value instanceof Enum<?> constant ? constant.name() : value.toString();
+            String written = value == null ? null : text(part, value);
             if (!texts.get(i).equals(written)) {
                 throw new IllegalArgumentException("its part " + (i + 1) + ", '" + texts.get(i) + "', is not "
-                        + (part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA ? "a tenant identifier"
+                        + (isTenant(part) ? "a tenant identifier"
                                 : part.kind() == Kind.PERIOD ? (part.period() == SeriesPeriod.YEAR ? "a year, as 2026"
                                         : "a month, as 2026-03") + ", of attribute '" + part.attribute() + "'"
                                 : "a value of attribute '" + part.attribute() + "' (" + part.type().getSimpleName()
@@ -293,7 +249,15 @@ final class NumberSeries {
         return new Key(text, texts, List.copyOf(values), schemaTenant);
     }
 
-    /** A value of a VALUE part's type read from its key part, or an exception. */
+    private static String text(Part part, Object value) {
+        return part.kind() == Kind.PERIOD ? part.period().keyPart(value)
+                : value instanceof Enum<?> constant ? constant.name() : value.toString();
+    }
+
+    private static boolean isTenant(Part part) {
+        return part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA;
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object valueOf(Class<?> type, String text) {
         if (type.isEnum()) {
@@ -311,11 +275,10 @@ final class NumberSeries {
         return text;
     }
 
-    /** The attributes the key is made of, with their values, for a message. */
     private String describe(SharedSessionContractImplementor session, Object entity) {
         List<String> described = new ArrayList<>();
         for (Part part : parts) {
-            boolean tenant = part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA;
+            boolean tenant = isTenant(part);
             Object value = tenant ? session.getTenantIdentifierValue()
                     : session.getEntityPersister(null, entity).getPropertyValue(entity, part.attribute());
             described.add((tenant ? "tenant " : "attribute '" + part.attribute() + "' = ")
@@ -351,7 +314,7 @@ final class NumberSeries {
 
     private static Class<?> attributeType(PersistentClass entity, Class<?> mapped, String attribute, String where) {
         try {
-            return property(entity, attribute).getGetter(mapped).getReturnTypeClass();
+            return entity.getRecursiveProperty(attribute).getGetter(mapped).getReturnTypeClass();
         } catch (MappingException | IllegalArgumentException e) {
             throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
                     + "', which entity " + entity.getEntityName() + " does not map", "Name a mapped attribute of"
@@ -359,21 +322,29 @@ final class NumberSeries {
         }
     }
 
-    private static Property property(PersistentClass entity, String attribute) {
-        return entity.getRecursiveProperty(attribute);
-    }
-
     /** The attribute's one column, quoted as Hibernate writes it, or null when it is not one plain column. */
     private static @Nullable String column(PersistentClass entity, String attribute) {
-        Value value = property(entity, attribute).getValue();
+        Value value = entity.getRecursiveProperty(attribute).getValue();
         return value.getColumnSpan() == 1 && value.getSelectables().get(0) instanceof Column column
                 ? column.getQuotedName() : null;
     }
 
     /** How an enum attribute is stored: {@code @Enumerated(STRING)} by name, otherwise by ordinal. */
     private static EnumType enumType(Class<?> type, String attribute) {
+        String getter = "get" + Character.toUpperCase(attribute.charAt(0)) + attribute.substring(1);
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            for (AnnotatedElement element : members(c, attribute)) {
+            List<AnnotatedElement> members = new ArrayList<>();
+            for (Field field : c.getDeclaredFields()) {
+                if (field.getName().equals(attribute)) {
+                    members.add(field);
+                }
+            }
+            for (Method method : c.getDeclaredMethods()) {
+                if (method.getName().equals(getter)) {
+                    members.add(method);
+                }
+            }
+            for (AnnotatedElement element : members) {
                 Enumerated enumerated = element.getAnnotation(Enumerated.class);
                 if (enumerated != null) {
                     return enumerated.value();
@@ -381,21 +352,5 @@ final class NumberSeries {
             }
         }
         return EnumType.ORDINAL;
-    }
-
-    private static List<AnnotatedElement> members(Class<?> c, String attribute) {
-        List<AnnotatedElement> members = new ArrayList<>();
-        for (Field field : c.getDeclaredFields()) {
-            if (field.getName().equals(attribute)) {
-                members.add(field);
-            }
-        }
-        String getter = "get" + Character.toUpperCase(attribute.charAt(0)) + attribute.substring(1);
-        for (Method method : c.getDeclaredMethods()) {
-            if (method.getName().equals(getter)) {
-                members.add(method);
-            }
-        }
-        return members;
     }
 }
