@@ -23,22 +23,18 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The entity columns seqgen's sequences fill, as the application's tables hold them: that they take assigned values
- * ({@link #requireAssignable}) and that each sequence starts above the values they hold (adoption). The Hibernate
- * side of the store's reads of application tables ({@link ApplicationTables}). See docs/design.md#adoption.
+ * The entity columns seqgen's sequences fill: that they take assigned values, and that each sequence starts above
+ * the values they hold. See docs/design.md#adoption.
  */
 final class EntityColumns {
 
-    /** Logs under the generator's public name, the logger docs/hibernate.md names. */
+    /** The logger docs name. */
     private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
 
     private EntityColumns() {
     }
 
-    /**
-     * Fails the start-up naming every column seqgen assigns that refuses assigned values, read by
-     * {@link ApplicationTables#refusals} on a connection borrowed from Hibernate.
-     */
+    /** Fails the start-up naming every column seqgen assigns that refuses assigned values. */
     static void requireAssignable(@Nullable ConnectionProvider provider, List<Registration> registrations) {
         if (provider == null) {
             return;
@@ -92,29 +88,25 @@ final class EntityColumns {
         }
         Highest existing = highest(group, store, platform, true);
         long highest = existing.counter();
-        String highestTable = existing.table();
         if (highest <= 0 || highest == Long.MAX_VALUE) {
             return;
         }
-        // The row exists: start() created it, before any first value. Rows are created there only.
+        // The row exists: start() created it.
         boolean moved;
         try {
             moved = store.advance(name, highest + 1);
         } catch (UnsupportedOperationException e) {
             LOG.log(Level.WARNING, "seqgen: the " + store.name() + " store cannot move the row of"
-                    + " sequence '" + name + "' forward; table " + highestTable + " holds values up to " + highest);
+                    + " sequence '" + name + "' forward; table " + existing.table() + " holds values up to " + highest);
             return;
         }
         if (moved) {
             LOG.log(Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
-                    + ", above the highest value already in table " + highestTable + " (" + highest + ")");
+                    + ", above the highest value already in table " + existing.table() + " (" + highest + ")");
         }
     }
 
-    /**
-     * {@return the settings to create a bit-reversed sequence's row with: the initial value raised above the
-     * counters of the existing keys outside the skip range}
-     */
+    /** {@return a bit-reversed sequence's settings, initial value raised above the counters of existing keys} */
     static SequenceSettings aboveExistingKeys(List<Registration> group, SequenceStore store, String platform) {
         String name = group.get(0).name();
         SequenceSettings settings = group.get(0).settings();
@@ -166,14 +158,10 @@ final class EntityColumns {
                 + " next_value above it), or keep seqgen's rows in the application's database (the JDBC store)");
     }
 
-    /** The highest counter the tables of a group hold, and the table holding it (null if all are empty). */
     private record Highest(long counter, @Nullable String table) {
     }
 
-    /**
-     * The highest counter the group's tables hold, read by the store on its own connection. An unreadable table
-     * fails at the first value ({@code atFirstValue}) and counts as empty, with a warning, at start-up.
-     */
+    /** The highest counter the group's tables hold; an unreadable table fails at the first value, else is empty. */
     private static Highest highest(List<Registration> group, SequenceStore store, String platform,
             boolean atFirstValue) {
         if (!store.readsApplicationTables(platform)) {
@@ -182,7 +170,7 @@ final class EntityColumns {
         String name = group.get(0).name();
         long highest = 0;
         @Nullable String highestTable = null;
-        // One read per column: Hibernate may configure a generator of the same attribute more than once.
+        // Hibernate may configure a generator of the same attribute more than once.
         Set<String> read = new HashSet<>();
         for (Registration registration : group) {
             if (registration.table() == null || !read.add(registration.table() + "." + registration.column())) {

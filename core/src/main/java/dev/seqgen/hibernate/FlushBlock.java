@@ -8,9 +8,8 @@ import org.jspecify.annotations.Nullable;
 import java.util.Arrays;
 
 /**
- * Values of one SYNC number sequence taken in a session's transaction for its flushes ({@link FlushReservations}),
- * handed out in order; what no insert used is given back in the transaction before it commits. Used by one
- * session's thread at a time: no locking.
+ * Values of one SYNC number sequence taken in a session's transaction for its flushes, handed out in order; unused
+ * ones are given back before the commit. Used by one session's thread at a time: no locking.
  */
 final class FlushBlock {
 
@@ -44,7 +43,6 @@ final class FlushBlock {
         return values[next++];
     }
 
-    /** Whether the counters of the unused tail increase, as those of one increment do. */
     private boolean increasingCounters(KeyOrder keyOrder) {
         for (int i = next + 1; i < values.length; i++) {
             if (keyOrder.counter(values[i]) <= keyOrder.counter(values[i - 1])) {
@@ -56,9 +54,8 @@ final class FlushBlock {
 
     /** Gives back the unused tail; values that are not one consecutive tail cannot be, and are logged. */
     void giveBack(SharedSessionContractImplementor session) {
-        // The row counts counters: the tail is given back as the counters of its values (for key-order
-        // bit-reversed, the keys mapped back). Counters a skip range passed over between them were handed to
-        // nobody, so with a skip range the tail may span more counters than it holds values.
+        // The tail is given back as counters. With a skip range it may span more counters than values: those
+        // skipped were handed to nobody.
         KeyOrder keyOrder = sequence.settings().keyOrder();
         long firstUnused = keyOrder.counter(values[next]);
         long end = keyOrder.counter(values[values.length - 1]) + 1;

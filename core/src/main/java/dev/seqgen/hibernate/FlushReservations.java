@@ -19,34 +19,29 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The values of SYNC {@link SeqgenNumber} sequences, taken for a whole flush in one increment per sequence,
- * before the flush sends its first statement; what no insert used is given back before the commit. Per session
- * state is used by one thread at a time; only the striped, weak session map is shared. See
- * docs/design.md#flush-reservations.
+ * The values of SYNC {@link SeqgenNumber} sequences, taken for a whole flush in one increment per sequence before its
+ * first statement; unused ones are given back before the commit. Per-session state is used by one thread at a time;
+ * only the striped, weak session map is shared. See docs/design.md#flush-reservations.
  */
 final class FlushReservations {
 
-    /** Stripes of the map of sessions: a power of two. */
+    /** A power of two. */
     private static final int STRIPES = 32;
 
-    /**
-     * The blocks of each session in a transaction, striped by identity hash: every flush passes here, and one lock
-     * would make concurrent transactions wait for each other.
-     */
+    /** Striped by identity hash: every flush passes here, and one lock would serialise transactions. */
     private final List<Map<SharedSessionContractImplementor, SessionBlocks>> sessions =
             Stream.generate(() -> Collections.synchronizedMap(
                     new WeakHashMap<SharedSessionContractImplementor, SessionBlocks>())).limit(STRIPES).toList();
-    /** What an entity type's inserts draw from SYNC number sequences, per sequence; filled as types are met. */
+    /** What one insert of an entity type draws, per sequence; filled as types are met. */
     private final Map<EntityPersister, Map<String, PendingInserts.Draw>> drawsPerInsert = new ConcurrentHashMap<>();
     /** The session whose flush began on this thread and has not executed its first action yet. */
     private final ThreadLocal<WeakReference<SessionImplementor>> flushBegun = new ThreadLocal<>();
 
-    /** A flush (or auto flush) of the session begins: its first action will reserve. */
     void flushBegins(SessionImplementor session) {
         flushBegun.set(new WeakReference<>(session));
     }
 
-    /** An action is about to execute: the first of a flush's executions reserves its inserts' values. */
+    /** The first action a flush executes reserves its inserts' values. */
     void actionExecutes() {
         WeakReference<SessionImplementor> begun = flushBegun.get();
         if (begun == null) {
@@ -59,7 +54,7 @@ final class FlushReservations {
             flushBegun.remove();
             reserveForFlush(session);
         }
-        // Otherwise the flush has not reached its executions yet (an insert at persist() during its cascades).
+        // Otherwise the flush has not reached its executions yet (an insert at persist() during cascades).
     }
 
     private void reserveForFlush(SessionImplementor session) {
@@ -73,7 +68,7 @@ final class FlushReservations {
         }
     }
 
-    /** {@return the next value for an insert of the session: from its flush's block, reserving if it is empty} */
+    /** {@return the next value for an insert: from the flush's block, reserving if it is empty} */
     long next(SharedSessionContractImplementor session, Sequence sequence) {
         if (!(session instanceof SessionImplementor stateful) || !session.isTransactionInProgress()) {
             return session.doReturningWork(sequence::nextInTransaction);
@@ -96,10 +91,7 @@ final class FlushReservations {
         return sessions.get(System.identityHashCode(session) & (STRIPES - 1));
     }
 
-    /**
-     * The values the session's not yet inserted entities need, per sequence or series (by row name), in the order
-     * of each one's first such entity. An entity whose series key cannot be made fails here, before any statement.
-     */
+    /** The values the session's pending inserts need, by row name; a bad series key fails here, before any statement. */
     private Map<String, PendingInserts> pendingInserts(SharedSessionContractImplementor session) {
         Map<String, PendingInserts> pending = new LinkedHashMap<>();
         for (Map.Entry<Object, EntityEntry> managed : session.getPersistenceContextInternal()
@@ -117,12 +109,11 @@ final class FlushReservations {
         return pending;
     }
 
-    /** One session's blocks for the current transaction; observes its end. */
     private static final class SessionBlocks implements TransactionObserver {
 
         private final FlushReservations owner;
         private final WeakReference<SharedSessionContractImplementor> session;
-        /** Per sequence name: the values taken in this transaction and not handed out yet. */
+        /** By sequence name. */
         private final Map<String, FlushBlock> blocks = new HashMap<>();
 
         SessionBlocks(FlushReservations owner, SharedSessionContractImplementor session) {
@@ -165,7 +156,7 @@ final class FlushReservations {
             // Blocks are created inside a transaction and dropped at its end.
         }
 
-        /** After the last flush, before the commit: gives back unused values in the transaction. */
+        /** After the last flush, before the commit. */
         @Override
         public void beforeCompletion() {
             SharedSessionContractImplementor current = session.get();

@@ -8,10 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/**
- * The values a session's pending inserts need from one SYNC number sequence (or one series of it), and what one
- * insert of an entity type draws ({@link #draws}): the count {@link FlushReservations} reserves.
- */
+/** The values a session's pending inserts need from one SYNC number sequence or series, for a flush to reserve. */
 final class PendingInserts {
 
     private final Sequence sequence;
@@ -25,7 +22,6 @@ final class PendingInserts {
         values += more;
     }
 
-    /** @return the sequence the inserts draw from: a number's sequence, or one of its series */
     Sequence sequence() {
         return sequence;
     }
@@ -34,7 +30,7 @@ final class PendingInserts {
         return (int) Math.min(values, Integer.MAX_VALUE);
     }
 
-    /** The SYNC number sequences an entity type's inserts draw from, how many values each, in attribute order. */
+    /** What one insert of an entity type draws from each SYNC number sequence, in attribute order. */
     static Map<String, Draw> draws(EntityPersister persister) {
         Map<String, Draw> draws = new LinkedHashMap<>();
         for (Generator generator : persister.getEntityMetamodel().getGenerators()) {
@@ -49,12 +45,7 @@ final class PendingInserts {
         return Collections.unmodifiableMap(draws);
     }
 
-    /**
-     * What one insert of an entity type draws from one sequence.
-     *
-     * @param generator one of the generators that draw from the sequence, to reach it
-     * @param values how many values
-     */
+    /** What one insert draws from one sequence, and one of the generators drawing from it. */
     record Draw(AbstractSeqgenGenerator<?> generator, int values) {
     }
 }
