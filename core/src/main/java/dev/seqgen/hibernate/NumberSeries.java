@@ -9,12 +9,16 @@ import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Field;
-import java.lang.reflect.Method;
+import java.lang.reflect.Member;
 import java.time.YearMonth;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.hibernate.MappingException;
 import org.hibernate.annotations.TenantId;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
@@ -31,6 +35,11 @@ import org.jspecify.annotations.Nullable;
  * A key's values select the rows of its series in a table numbered in it ({@link #conditionsOf}), for adoption.
  */
 final class NumberSeries {
+
+    /** The whole-number types a VALUE part may have, with how a key part's text is read as one. */
+    private static final Map<Class<?>, Function<String, Object>> WHOLE_NUMBERS = Map.of(Long.class, Long::valueOf,
+            long.class, Long::valueOf, Integer.class, Integer::valueOf, int.class, Integer::valueOf,
+            Short.class, Short::valueOf, short.class, Short::valueOf);
 
     /** The part of a key one attribute (or the tenant) gives; {@code name} is how a format names it. */
     private record Part(String name, String attribute, @Nullable String column, Kind kind,
@@ -63,16 +72,8 @@ final class NumberSeries {
 
     /** Whether another generator's keys mean the same: the same kinds of parts, in order, the same periods. */
     boolean sameKeysAs(NumberSeries other) {
-        if (other.parts.size() != parts.size()) {
-            return false;
-        }
-        for (int i = 0; i < parts.size(); i++) {
-            Part mine = parts.get(i);
-            if (other.parts.get(i).kind() != mine.kind() || other.parts.get(i).period() != mine.period()) {
-                return false;
-            }
-        }
-        return true;
+        Function<Part, List<?>> shape = part -> Arrays.asList(part.kind(), part.period());
+        return parts.stream().map(shape).toList().equals(other.parts.stream().map(shape).toList());
     }
 
     /**
@@ -136,8 +137,7 @@ final class NumberSeries {
             Kind kind;
             SeriesPeriod named = null;
             if (period == null) {
-                if (!(type == String.class || type.isEnum() || type == Long.class || type == long.class
-                        || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
+                if (!(type == String.class || type.isEnum() || WHOLE_NUMBERS.containsKey(type))) {
                     throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
                             + "' of type " + type.getName() + ", which a series key is not made of",
                             "Name a String, whole-number or enum attribute, or a LocalDate or LocalDateTime"
@@ -203,9 +203,14 @@ final class NumberSeries {
             SequenceRegistry.seriesRow(sequence, key);
             return new Key(key, List.copyOf(texts), List.copyOf(values), schemaTenant);
         } catch (SequenceConfigurationException e) {
+            List<String> described = new ArrayList<>();
+            for (int i = 0; i < parts.size(); i++) {
+                described.add((isTenant(parts.get(i)) ? "tenant '" : "attribute '" + parts.get(i).attribute()
+                        + "' = '") + values.get(i) + "'");
+            }
             throw new IllegalArgumentException("seqgen: " + where + ": the series key of entity "
                     + session.getEntityPersister(null, entity).getEntityName() + " cannot be made from "
-                    + describe(session, entity) + ": " + e.getMessage(), e);
+                    + String.join(", ", described) + ": " + e.getMessage(), e);
         }
     }
 
@@ -260,31 +265,8 @@ final class NumberSeries {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object valueOf(Class<?> type, String text) {
-        if (type.isEnum()) {
-            return Enum.valueOf((Class<? extends Enum>) type, text);
-        }
-        if (type == Long.class || type == long.class) {
-            return Long.valueOf(text);
-        }
-        if (type == Integer.class || type == int.class) {
-            return Integer.valueOf(text);
-        }
-        if (type == Short.class || type == short.class) {
-            return Short.valueOf(text);
-        }
-        return text;
-    }
-
-    private String describe(SharedSessionContractImplementor session, Object entity) {
-        List<String> described = new ArrayList<>();
-        for (Part part : parts) {
-            boolean tenant = isTenant(part);
-            Object value = tenant ? session.getTenantIdentifierValue()
-                    : session.getEntityPersister(null, entity).getPropertyValue(entity, part.attribute());
-            described.add((tenant ? "tenant " : "attribute '" + part.attribute() + "' = ")
-                    + "'" + value + "'");
-        }
-        return String.join(", ", described);
+        return type.isEnum() ? Enum.valueOf((Class<? extends Enum>) type, text)
+                : WHOLE_NUMBERS.getOrDefault(type, string -> string).apply(text);
     }
 
     private IllegalArgumentException badKey(Part part, @Nullable Object value, String problem) {
@@ -296,20 +278,12 @@ final class NumberSeries {
 
     /** The attribute of the entity's class (or a superclass) annotated {@code @TenantId}, or null. */
     private static @Nullable String tenantAttribute(Class<?> type) {
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            for (Field field : c.getDeclaredFields()) {
-                if (field.isAnnotationPresent(TenantId.class)) {
-                    return field.getName();
-                }
-            }
-            for (Method method : c.getDeclaredMethods()) {
-                if (method.isAnnotationPresent(TenantId.class) && method.getName().startsWith("get")
-                        && method.getName().length() > 3) {
-                    return Character.toLowerCase(method.getName().charAt(3)) + method.getName().substring(4);
-                }
-            }
-        }
-        return null;
+        return members(type).filter(member -> ((AnnotatedElement) member).isAnnotationPresent(TenantId.class))
+                .map(member -> member instanceof Field ? member.getName()
+                        : member.getName().startsWith("get") && member.getName().length() > 3
+                                ? Character.toLowerCase(member.getName().charAt(3)) + member.getName().substring(4)
+                                : null)
+                .filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     private static Class<?> attributeType(PersistentClass entity, Class<?> mapped, String attribute, String where) {
@@ -332,25 +306,15 @@ final class NumberSeries {
     /** How an enum attribute is stored: {@code @Enumerated(STRING)} by name, otherwise by ordinal. */
     private static EnumType enumType(Class<?> type, String attribute) {
         String getter = "get" + Character.toUpperCase(attribute.charAt(0)) + attribute.substring(1);
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            List<AnnotatedElement> members = new ArrayList<>();
-            for (Field field : c.getDeclaredFields()) {
-                if (field.getName().equals(attribute)) {
-                    members.add(field);
-                }
-            }
-            for (Method method : c.getDeclaredMethods()) {
-                if (method.getName().equals(getter)) {
-                    members.add(method);
-                }
-            }
-            for (AnnotatedElement element : members) {
-                Enumerated enumerated = element.getAnnotation(Enumerated.class);
-                if (enumerated != null) {
-                    return enumerated.value();
-                }
-            }
-        }
-        return EnumType.ORDINAL;
+        return members(type).filter(member -> member.getName().equals(member instanceof Field ? attribute : getter))
+                .map(member -> ((AnnotatedElement) member).getAnnotation(Enumerated.class)).filter(Objects::nonNull)
+                .findFirst().map(Enumerated::value).orElse(EnumType.ORDINAL);
+    }
+
+    /** The fields, then the methods, of a class and its superclasses, nearest first. */
+    private static Stream<Member> members(Class<?> type) {
+        return Stream.<Class<?>>iterate(type, c -> c != null && c != Object.class, Class::getSuperclass)
+                .flatMap(c -> Stream.concat(Arrays.stream(c.getDeclaredFields()),
+                        Arrays.stream(c.getDeclaredMethods())));
     }
 }
