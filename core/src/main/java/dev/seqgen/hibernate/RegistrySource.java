@@ -87,19 +87,11 @@ final class RegistrySource {
         if (isSpanner(dialect)) {
             return name.contains("PostgreSQL") ? "spanner-postgresql" : "spanner";
         }
-        if (dialect instanceof PostgreSQLDialect || dialect instanceof CockroachDialect) {
-            return "postgresql";
-        }
-        if (dialect instanceof MySQLDialect) {
-            return "mariadb";
-        }
-        if (dialect instanceof H2Dialect) {
-            return "h2";
-        }
-        if (dialect instanceof HSQLDialect) {
-            return "hsqldb";
-        }
-        return name.replaceFirst("Dialect$", "").toLowerCase(Locale.ROOT);
+        return dialect instanceof PostgreSQLDialect || dialect instanceof CockroachDialect ? "postgresql"
+                : dialect instanceof MySQLDialect ? "mariadb"
+                : dialect instanceof H2Dialect ? "h2"
+                : dialect instanceof HSQLDialect ? "hsqldb"
+                : name.replaceFirst("Dialect$", "").toLowerCase(Locale.ROOT);
     }
 
     /** Whether the dialect is a Cloud Spanner one, told by name: not every Hibernate 7 has both classes. */
@@ -122,8 +114,12 @@ final class RegistrySource {
 
     /** Whether Hibernate may access the database while booting (default true; false under Spring AOT). */
     boolean jdbcAtBoot() {
-        Object allow = settings.get(AvailableSettings.ALLOW_METADATA_ON_BOOT);
-        return allow == null || Boolean.parseBoolean(allow.toString().trim());
+        return flag(AvailableSettings.ALLOW_METADATA_ON_BOOT, true);
+    }
+
+    private boolean flag(String name, boolean absent) {
+        Object value = settings.get(name);
+        return value == null ? absent : Boolean.parseBoolean(value.toString().trim());
     }
 
     /**
@@ -148,8 +144,7 @@ final class RegistrySource {
 
     /** Whether {@link SeqgenHibernate#REGISTRY_REQUIRED} is true: a framework gives the registry and warms up. */
     boolean registryRequired() {
-        Object required = settings.get(SeqgenHibernate.REGISTRY_REQUIRED);
-        return required != null && Boolean.parseBoolean(required.toString().trim());
+        return flag(SeqgenHibernate.REGISTRY_REQUIRED, false);
     }
 
     private void requireNoRegistryRequired() {
@@ -177,7 +172,16 @@ final class RegistrySource {
         }
         requireNoRegistryRequired();
         PlainSettings plain = plainSettings();
-        DataSource dataSource = dataSource();
+        ConnectionProvider provider = connectionProvider();
+        if (provider == null || !provider.isUnwrappableAs(DataSource.class)) {
+            throw new SeqgenMappingException("seqgen's Hibernate integration", "seqgen reserves values in"
+                    + " transactions of its own and needs a DataSource for them, but the connection provider "
+                    + (provider == null ? "(none: multi-tenant?)" : provider.getClass().getName())
+                    + " does not expose one", "Give Hibernate a DataSource (jakarta.persistence.nonJtaDataSource or"
+                    + " hibernate.connection.datasource), or set " + SeqgenHibernate.REGISTRY
+                    + " to a SequenceRegistry built over one", null);
+        }
+        DataSource dataSource = provider.unwrap(DataSource.class);
         // A dedicated connection: inserting threads hold a pooled one while the generator runs.
         JdbcSequenceStore.Builder tableStore = JdbcSequenceStore.builder(dataSource).dedicatedConnection(true)
                 .table(plain.table, SeqgenHibernate.TABLE).createTable(plain.createTable);
@@ -209,19 +213,6 @@ final class RegistrySource {
             closeOwnedStores();
             throw e;
         }
-    }
-
-    private DataSource dataSource() {
-        ConnectionProvider provider = connectionProvider();
-        if (provider == null || !provider.isUnwrappableAs(DataSource.class)) {
-            throw new SeqgenMappingException("seqgen's Hibernate integration", "seqgen reserves values in"
-                    + " transactions of its own and needs a DataSource for them, but the connection provider "
-                    + (provider == null ? "(none: multi-tenant?)" : provider.getClass().getName())
-                    + " does not expose one", "Give Hibernate a DataSource (jakarta.persistence.nonJtaDataSource or"
-                    + " hibernate.connection.datasource), or set " + SeqgenHibernate.REGISTRY
-                    + " to a SequenceRegistry built over one", null);
-        }
-        return provider.unwrap(DataSource.class);
     }
 
     /** Closes the registry seqgen built, then its stores. */

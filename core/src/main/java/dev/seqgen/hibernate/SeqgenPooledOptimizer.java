@@ -35,7 +35,6 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
     private final Class<?> returnClass;
     /** The allocation size, or the database sequence's increment after {@link #adoptDatabaseIncrement}. */
     private volatile int incrementSize;
-    private volatile int lowWatermark;
     /** Delegate for the SQL of insert-select statements. */
     private volatile PooledOptimizer sqlShape;
     private volatile long initialValue = -1;
@@ -53,18 +52,14 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         if (incrementSize < 1) {
             throw new HibernateException("increment size cannot be less than 1, got " + incrementSize);
         }
-        if (!isIntegral(returnClass)) {
+        if (!(returnClass == Long.class || returnClass == long.class || returnClass == Integer.class
+                || returnClass == int.class || returnClass == Short.class || returnClass == short.class
+                || returnClass == BigInteger.class || returnClass == BigDecimal.class)) {
             throw new HibernateException("SeqgenPooledOptimizer generates integral ids, not " + returnClass.getName());
         }
         this.returnClass = returnClass;
         this.incrementSize = incrementSize;
-        this.lowWatermark = incrementSize / 4;
         this.sqlShape = new PooledOptimizer(returnClass, incrementSize);
-    }
-
-    private static boolean isIntegral(Class<?> type) {
-        return type == Long.class || type == long.class || type == Integer.class || type == int.class
-                || type == Short.class || type == short.class || type == BigInteger.class || type == BigDecimal.class;
     }
 
     /** Takes the database sequence's increment as the block size ({@code increment_size_mismatch_strategy=fix}). */
@@ -78,7 +73,6 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
             shape.injectInitialValue(initialValue);
         }
         this.incrementSize = databaseIncrement;
-        this.lowWatermark = databaseIncrement / 4;
         this.sqlShape = shape;
         this.incrementVerified = true;
         reset();
@@ -125,7 +119,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         boolean standsAlone = first && ((initialValue == -1 && value < incrementSize) || value == initialValue);
         long start = standsAlone ? value : value - incrementSize + 1;
         // The block ends at the database value itself, so Long.MAX_VALUE never wraps.
-        return new Block(start, value, lowWatermark);
+        return new Block(start, value, incrementSize / 4);
     }
 
     private Serializable convert(long value) {
@@ -183,7 +177,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         final long start;
         final long size;
         final AtomicLong claims = new AtomicLong();
-        /** The offset at which the fetch ahead starts, or -1 when the block is too small. */
+        /** The offset at which the fetch ahead starts (a quarter left), or -1 when the block is too small. */
         final long triggerAt;
 
         Block(long start, long last, int lowWatermark) {
