@@ -60,21 +60,12 @@ final class TenantCounters {
     /** A failure to publish the gauge fails no value. */
     private void publishSeriesGauge(String name) {
         try {
-            metrics.series(name, () -> openSeriesCount(name));
+            metrics.series(name, () -> registries.values().stream().mapToInt(r -> r.openSeries(name).size()).sum());
         } catch (RuntimeException e) {
             System.getLogger(TenantCounters.class.getName()).log(System.Logger.Level.WARNING, "seqgen: the gauge of"
                     + " the series of sequence '" + name + "' counted in tenants' tables could not be registered: "
                     + e);
         }
-    }
-
-    /** How many series of a sequence are open over every tenant now; no I/O. */
-    int openSeriesCount(String name) {
-        int count = 0;
-        for (SequenceRegistry registry : registries.values()) {
-            count += registry.openSeries(name).size();
-        }
-        return count;
     }
 
     /** A snapshot of the tenants' registries not dropped yet; no I/O. */
@@ -87,16 +78,14 @@ final class TenantCounters {
         return registries.get(tenant);
     }
 
-    /** {@link #dropIdle()} if an idle timeout passed since it last ran; called at a series' opening. */
+    /**
+     * Drops the registries that hold no series, with their stores, if an idle timeout passed since the last drop;
+     * returns how many. Called at a series' opening. No I/O.
+     */
     synchronized int dropIdleDue() {
         if (idleTimeout.isZero() || ticker.read() - lastDrop < idleTimeout.toNanos()) {
             return 0;
         }
-        return dropIdle();
-    }
-
-    /** Drops the registries that hold no series now, with their stores, and returns how many. No I/O. */
-    synchronized int dropIdle() {
         lastDrop = ticker.read();
         int dropped = 0;
         for (Map.Entry<Object, SequenceRegistry> entry : registries.entrySet()) {
