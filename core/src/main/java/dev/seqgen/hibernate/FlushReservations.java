@@ -5,6 +5,7 @@ import org.hibernate.engine.spi.EntityEntry;
 import org.hibernate.engine.spi.SessionImplementor;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.engine.spi.Status;
+import org.hibernate.generator.Generator;
 import org.hibernate.persister.entity.EntityPersister;
 import org.hibernate.resource.transaction.spi.TransactionObserver;
 
@@ -64,7 +65,7 @@ final class FlushReservations {
         Map<String, PendingInserts> pending = pendingInserts(session);
         if (!pending.isEmpty()) {
             SessionBlocks blocks = blocksOf(session);
-            pending.values().forEach(draw -> blocks.reserve(draw.sequence(), draw.values()));
+            pending.values().forEach(draw -> blocks.reserve(draw.sequence, draw.values()));
         }
     }
 
@@ -101,8 +102,9 @@ final class FlushReservations {
                 for (PendingInserts.Draw draw : drawsPerInsert
                         .computeIfAbsent(entry.getPersister(), PendingInserts::draws).values()) {
                     Sequence sequence = draw.generator().sequenceFor(session, managed.getKey());
-                    pending.computeIfAbsent(sequence.name(), name -> new PendingInserts(sequence))
-                            .add(draw.values());
+                    PendingInserts inserts = pending.computeIfAbsent(sequence.name(),
+                            name -> new PendingInserts(sequence));
+                    inserts.values += draw.values();
                 }
             }
         }
@@ -179,6 +181,40 @@ final class FlushReservations {
                 owner.stripeOf(current).remove(current);
                 current.getTransactionCoordinator().removeObserver(this);
             }
+        }
+    }
+
+    /** The values a session's pending inserts need from one SYNC number sequence or series, for a flush to reserve. */
+    private static final class PendingInserts {
+
+        private final Sequence sequence;
+        private long values;
+
+        PendingInserts(Sequence sequence) {
+            this.sequence = sequence;
+        }
+
+        int values() {
+            return (int) Math.min(values, Integer.MAX_VALUE);
+        }
+
+        /** What one insert of an entity type draws from each SYNC number sequence, in attribute order. */
+        static Map<String, Draw> draws(EntityPersister persister) {
+            Map<String, Draw> draws = new LinkedHashMap<>();
+            for (Generator generator : persister.getEntityMetamodel().getGenerators()) {
+                if (generator instanceof AbstractSeqgenGenerator<?> seqgen) {
+                    String sequence = seqgen.reservedAtFlush();
+                    if (sequence != null) {
+                        draws.merge(sequence, new Draw(seqgen, 1),
+                                (drawn, more) -> new Draw(drawn.generator(), drawn.values() + more.values()));
+                    }
+                }
+            }
+            return Collections.unmodifiableMap(draws);
+        }
+
+        /** What one insert draws from one sequence, and one of the generators drawing from it. */
+        record Draw(AbstractSeqgenGenerator<?> generator, int values) {
         }
     }
 }

@@ -70,10 +70,7 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
 
     /** Refuses a Hibernate ORM version ({@code 7.4.1.Final}) seqgen does not run on; lets an unreadable one by. */
     static void requireSupported(@Nullable String version) {
-        if (version == null) {
-            return;
-        }
-        Matcher matcher = MAJOR_MINOR.matcher(version);
+        Matcher matcher = MAJOR_MINOR.matcher(String.valueOf(version));
         if (!matcher.find()) {
             return;
         }
