@@ -32,12 +32,6 @@ public class ColumnRefusesAssignedValuesException extends SequenceException {
 
     private final List<RefusingColumn> columns;
 
-    /** Creates the exception for one column, as {@link RefusingColumn} describes it. */
-    public ColumnRefusesAssignedValuesException(String sequenceName, String where, String table, String column,
-            String database, String reason, String fix) {
-        this(List.of(new RefusingColumn(sequenceName, where, table, column, database, reason, fix)));
-    }
-
     /** Creates the exception for the columns (at least one) of a start that refuse assigned values. */
     public ColumnRefusesAssignedValuesException(List<RefusingColumn> columns) {
         super("seqgen: " + message(columns), null);
@@ -58,16 +52,6 @@ public class ColumnRefusesAssignedValuesException extends SequenceException {
     /** {@return every column that refuses assigned values, at least one} */
     public List<RefusingColumn> columns() {
         return columns;
-    }
-
-    /** {@return the table of the first column, as mapped} */
-    public String table() {
-        return columns.get(0).table();
-    }
-
-    /** {@return the first column, as mapped} */
-    public String column() {
-        return columns.get(0).column();
     }
 
     /** {@return the changes (DDL or mapping) that let the columns take assigned values, joined by {@code "; "}} */

@@ -5,8 +5,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The pattern of a formatted number ({@link SeqgenNumber#format()}): literals, {@code {number}} or {@code {number:6}},
- * and series key parts ({@code {tenant}}, {@code {issueDate:year}}). Formats a counter, and reads one back for adoption.
+ * The pattern of a formatted number ({@link SeqgenNumber#format()}): literals, {@code {number}} or {@code {number:6}}
+ * and series key parts ({@code {tenant}}, {@code {issueDate:year}}). Formats a counter; reads one back for adoption.
  */
 final class NumberPattern {
 
