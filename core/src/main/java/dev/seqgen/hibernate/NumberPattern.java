@@ -33,12 +33,11 @@ final class NumberPattern {
             if (stray >= 0 && (open < 0 || stray < open)) {
                 throw invalid(pattern, where, "a '}' without its '{'");
             }
-            if (open < 0) {
-                segments.add(new Segment(pattern.substring(i), 0, 0));
-                break;
+            if (open != i) {
+                segments.add(new Segment(pattern.substring(i, open < 0 ? pattern.length() : open), 0, 0));
             }
-            if (open > i) {
-                segments.add(new Segment(pattern.substring(i, open), 0, 0));
+            if (open < 0) {
+                break;
             }
             int close = pattern.indexOf('}', open);
             if (close < 0) {

@@ -52,6 +52,8 @@ final class NumberSeries {
      */
     private enum Kind { TENANT, SCHEMA, VALUE, PERIOD }
 
+    private static final Part SCHEMA_TENANT = new Part("tenant", "tenant", null, Kind.SCHEMA, null, null, null);
+
     private final List<Part> parts;
     private final String where;
     /** False for a series shared by all tenants of schema-per-tenant, whose rows no one connection reads. */
@@ -124,7 +126,7 @@ final class NumberSeries {
         if (annotation.perTenant()) {
             String tenant = tenantAttribute(mapped);
             if (schemaPerTenant) {
-                parts.add(new Part("tenant", "tenant", null, Kind.SCHEMA, null, null, null));
+                parts.add(SCHEMA_TENANT);
             } else if (tenant != null) {
                 parts.add(new Part("tenant", tenant, column(entity, tenant), Kind.TENANT, null, null, null));
             }
@@ -164,8 +166,7 @@ final class NumberSeries {
 
     /** The series of an id where each tenant has a schema or database of its own: one per tenant. */
     static NumberSeries perSchemaTenant(String where) {
-        return new NumberSeries(List.of(new Part("tenant", "tenant", null, Kind.SCHEMA, null, null, null)), where,
-                true);
+        return new NumberSeries(List.of(SCHEMA_TENANT), where, true);
     }
 
     /**
