@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.OptionalLong;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -110,36 +109,31 @@ final class EntityColumns {
     static SequenceSettings aboveExistingKeys(List<Registration> group, SequenceStore store, String platform) {
         String name = group.get(0).name();
         SequenceSettings settings = group.get(0).settings();
-        OptionalLong row;
         try {
-            row = store.nextValue(name);
+            if (store.nextValue(name).isPresent()) {
+                return settings;
+            }
         } catch (SequenceStoreException e) {
-            row = OptionalLong.empty(); // no table yet: no row either; createSequence says what is wrong
-        }
-        if (row.isPresent()) {
-            return settings;
+            // no table yet: no row either; createSequence says what is wrong
         }
         Highest existing = highest(group, store, platform, false);
         long highest = existing.counter();
-        String highestTable = existing.table();
         if (highest <= 0) {
             return settings;
         }
         if (highest >= settings.maxValue()) {
-            throw new SeqgenMappingException(group.get(0).where(), "table " + highestTable + " already holds a key"
+            throw new SeqgenMappingException(group.get(0).where(), "table " + existing.table() + " already holds a key"
                     + " whose counter is " + highest + ", at the maximum value of sequence '" + name + "' ("
                     + settings.maxValue() + "); with key-order bit-reversed every counter up to it may be taken",
                     "Set seqgen.sequences." + name + ".skip-range to a range holding the table's existing keys, or"
                     + " give the entity a new table", null);
         }
-        SequenceSettings above = settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1))
-                .build();
         LOG.log(highest >= 1L << 62 ? Level.WARNING : Level.INFO, "seqgen: sequence '"
                 + name + "' starts at counter " + (highest + 1) + ", above the counters of the keys already in"
-                + " table " + highestTable + (highest >= 1L << 62 ? "; that leaves less than half of the counters:"
+                + " table " + existing.table() + (highest >= 1L << 62 ? "; that leaves less than half of the counters:"
                 + " if those keys came from another program, set seqgen.sequences." + name + ".skip-range to a"
                 + " range holding them instead" : ""));
-        return above;
+        return settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1)).build();
     }
 
     /** Warns, once per sequence, that its store is in another database and cannot read its tables. */
