@@ -136,7 +136,6 @@ final class NumberSeries {
             String attribute = (colon < 0 ? entry : entry.substring(0, colon)).trim();
             String period = colon < 0 ? null : entry.substring(colon + 1).trim().toLowerCase(Locale.ROOT);
             Class<?> type = attributeType(entity, mapped, attribute, where);
-            Kind kind;
             SeriesPeriod named = null;
             if (period == null) {
                 if (!(type == String.class || type.isEnum() || WHOLE_NUMBERS.containsKey(type))) {
@@ -145,9 +144,7 @@ final class NumberSeries {
                             "Name a String, whole-number or enum attribute, or a LocalDate or LocalDateTime"
                                     + " attribute with :year or :month", null);
                 }
-                kind = Kind.VALUE;
             } else {
-                kind = Kind.PERIOD;
                 named = SeriesPeriod.named(period).orElseThrow(() -> new SeqgenMappingException(where,
                         "@SeqgenNumber(seriesBy) entry '" + entry + "' names the period '" + period + "'", "Write '"
                                 + attribute + ":year' or '" + attribute + ":month'", null));
@@ -158,7 +155,8 @@ final class NumberSeries {
                 }
             }
             parts.add(new Part(period == null ? attribute : attribute + ":" + period, attribute,
-                    column(entity, attribute), kind, named, type, type.isEnum() ? enumType(mapped, attribute) : null));
+                    column(entity, attribute), period == null ? Kind.VALUE : Kind.PERIOD, named, type,
+                    type.isEnum() ? enumType(mapped, attribute) : null));
         }
         // A series shared by schema-per-tenant tenants reads no rows: it starts at its sequence's initial value.
         return parts.isEmpty() ? null : new NumberSeries(parts, where, annotation.perTenant() || !schemaPerTenant);
