@@ -21,10 +21,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The entity columns seqgen's sequences fill: that they take assigned values, and that each sequence starts above
- * the values they hold. See docs/design.md#adoption.
- */
+/** Checks and adopts the entity columns seqgen's sequences fill. See docs/design.md#adoption. */
 final class EntityColumns {
 
     /** The logger docs name. */

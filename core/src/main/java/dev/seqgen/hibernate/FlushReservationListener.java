@@ -13,9 +13,7 @@ import org.hibernate.event.spi.PreDeleteEventListener;
 import org.hibernate.event.spi.PreInsertEvent;
 import org.hibernate.event.spi.PreInsertEventListener;
 
-/**
- * Tells {@link FlushReservations} when a flush begins and executes its first action. See docs/design.md#flush-hook.
- */
+/** Tells {@link FlushReservations} when a flush begins and executes its first action. See docs/design.md#flush-hook. */
 final class FlushReservationListener implements FlushEventListener, AutoFlushEventListener,
         PreCollectionRemoveEventListener, PreDeleteEventListener, PreInsertEventListener {
 

@@ -221,10 +221,7 @@ final class FlushReservations {
         }
     }
 
-    /**
-     * Values of one SYNC number sequence taken in a session's transaction for its flushes, handed out in order; unused
-     * ones are given back before the commit. Used by one session's thread at a time: no locking.
-     */
+    /** One SYNC sequence's values taken in a session's transaction; one thread at a time, no locking. */
     private static final class FlushBlock {
 
         /** The logger docs/operations.md names. */

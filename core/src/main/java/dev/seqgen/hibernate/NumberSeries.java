@@ -65,10 +65,7 @@ final class NumberSeries {
         this.adopts = adopts;
     }
 
-    /**
-     * A series key: its text (parts joined by {@code /}), its parts and the values they were made of, in key order,
-     * and the tenant whose connection reaches the series' rows (schema-per-tenant), or null.
-     */
+    /** A series key: its text, its parts and their values in key order, and its schema-per-tenant tenant or null. */
     record Key(String text, List<String> parts, List<Object> values, @Nullable Object schemaTenant) {
     }
 
@@ -78,10 +75,7 @@ final class NumberSeries {
         return parts.stream().map(shape).toList().equals(other.parts.stream().map(shape).toList());
     }
 
-    /**
-     * The conditions selecting a series' rows in this generator's table from a key's values, or null (no rows read)
-     * when a part is not one plain column or the series adopts nothing.
-     */
+    /** The conditions selecting a key's rows in this generator's table, or null when none can be read. */
     @Nullable List<Where> conditionsOf(List<Object> values) {
         if (!adopts) {
             return null;
@@ -113,11 +107,7 @@ final class NumberSeries {
         return parts.stream().map(Part::name).toList();
     }
 
-    /**
-     * The series of a {@link SeqgenNumber}, or null when its numbers are one series.
-     *
-     * @throws SeqgenMappingException naming the attribute at fault
-     */
+    /** The series of a {@link SeqgenNumber}, or null for one series; fails naming an attribute at fault. */
     static @Nullable NumberSeries of(SeqgenNumber annotation, GeneratorCreationContext context, String where,
             boolean schemaPerTenant) {
         PersistentClass entity = context.getPersistentClass();
@@ -167,11 +157,7 @@ final class NumberSeries {
         return new NumberSeries(List.of(SCHEMA_TENANT), where, true);
     }
 
-    /**
-     * The key of an entity's series.
-     *
-     * @throws IllegalArgumentException naming the entity, attribute and value, if a part or the key is invalid
-     */
+    /** The key of an entity's series; IllegalArgumentException naming entity, attribute and value if invalid. */
     Key keyOf(SharedSessionContractImplementor session, Object entity, String sequence) {
         List<String> texts = new ArrayList<>(parts.size());
         List<Object> values = new ArrayList<>(parts.size());

@@ -78,10 +78,7 @@ final class RegistrySource {
         return platform(serviceRegistry.requireService(JdbcServices.class).getDialect());
     }
 
-    /**
-     * The platform of a dialect's database as seqgen's SPI names it; Spanner first, since one of its dialects extends
-     * Hibernate's PostgreSQL dialect.
-     */
+    /** The platform of a dialect as seqgen's SPI names it (Spanner first: one extends PostgreSQLDialect). */
     static String platform(Dialect dialect) {
         String name = dialect.getClass().getSimpleName();
         if (isSpanner(dialect)) {
@@ -99,12 +96,7 @@ final class RegistrySource {
         return dialect.getClass().getSimpleName().startsWith("Spanner");
     }
 
-    /**
-     * The registry, built on first use when none was given.
-     *
-     * @throws SequenceConfigurationException if a setting is wrong, or the registry is required and missing
-     * @throws SeqgenMappingException if seqgen must build a registry and finds no DataSource or connection
-     */
+    /** The registry, built on first use if none was given; fails naming a wrong setting or a missing DataSource. */
     synchronized SequenceRegistry registry() {
         if (registry == null) {
             registry = resolve();
@@ -122,11 +114,7 @@ final class RegistrySource {
         return value == null ? absent : Boolean.parseBoolean(value.toString().trim());
     }
 
-    /**
-     * The registry given through {@link SeqgenHibernate#REGISTRY}, or null when seqgen builds its own. No I/O.
-     *
-     * @throws SequenceConfigurationException if the setting holds something else, or is required and missing
-     */
+    /** The registry given through {@link SeqgenHibernate#REGISTRY}, or null; fails if wrong or required. No I/O. */
     @Nullable SequenceRegistry givenRegistry() {
         Object given = settings.get(SeqgenHibernate.REGISTRY);
         if (given instanceof SequenceRegistry sequenceRegistry) {

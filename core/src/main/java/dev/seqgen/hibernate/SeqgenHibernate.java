@@ -21,10 +21,7 @@ public final class SeqgenHibernate {
     /** Setting holding the {@link SequenceRegistry} object (not a string) the session factory's generators use. */
     public static final String REGISTRY = "seqgen.hibernate.registry";
 
-    /**
-     * Setting ({@code true}/{@code false}, default false): whether {@link #REGISTRY} must be given; when it is missing,
-     * building the session factory then fails instead of seqgen building a registry.
-     */
+    /** Setting (default false): whether {@link #REGISTRY} must be given; without it the session factory fails. */
     public static final String REGISTRY_REQUIRED = "seqgen.hibernate.registry-required";
 
     /** Setting: the table ({@code [schema.]table}) of seqgen's own registry; default {@code seqgen_sequences}. */
@@ -33,16 +30,10 @@ public final class SeqgenHibernate {
     /** Setting: the prefix of the database sequences of {@code native-sequence} kinds; default {@code seqgen_}. */
     public static final String SEQUENCE_PREFIX = "seqgen.jdbc.sequence-prefix";
 
-    /**
-     * Setting ({@code always}/{@code never}, default {@code always}): whether seqgen's own registry and Hibernate's
-     * schema tools create seqgen's tables.
-     */
+    /** Setting ({@code always}/{@code never}; default always): whether seqgen and schema tools create its tables. */
     public static final String SCHEMA_INITIALIZE = "seqgen.schema.initialize";
 
-    /**
-     * Setting: how long a series may go unused before seqgen's own registry releases it ({@code 10m}, {@code PT10M} or
-     * a {@link Duration}; {@code 0} never). Default 10 minutes.
-     */
+    /** Setting: how long seqgen's own registry keeps an unused series ({@code 10m}, a Duration; 0 never; default 10m). */
     public static final String SERIES_IDLE_TIMEOUT = "seqgen.series.idle-timeout";
 
     /**
@@ -52,10 +43,7 @@ public final class SeqgenHibernate {
      */
     public static final String SERIES_WARM_UP_PREFIX = "seqgen.series.warm-up.";
 
-    /**
-     * Prefix of the default sequence settings of seqgen's own registry, followed by a
-     * {@link dev.seqgen.Setting#key()}: {@code seqgen.defaults.block-size=500}.
-     */
+    /** Prefix of seqgen's own registry's default settings: {@code seqgen.defaults.block-size=500}. */
     public static final String DEFAULTS_PREFIX = "seqgen.defaults.";
 
     /**

@@ -39,21 +39,14 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
     public SeqgenIntegrator() {
     }
 
-    /**
-     * Registers seqgen's service (created when first asked for).
-     *
-     * @throws SeqgenMappingException if the Hibernate ORM on the class path is older than seqgen supports
-     */
+    /** Registers seqgen's service; throws SeqgenMappingException if the Hibernate ORM found is too old. */
     @Override
     public void contribute(StandardServiceRegistryBuilder serviceRegistryBuilder) {
         requireSupported();
         serviceRegistryBuilder.addInitiator(Initiator.INSTANCE);
     }
 
-    /**
-     * Hands the session factory to seqgen's service, which starts the sequences once it is built, stops them when it
-     * closes, and watches its flushes for SYNC numbers.
-     */
+    /** Hands the built session factory to seqgen's service, to start, stop and watch its flushes. */
     @Override
     public void integrate(Metadata metadata, BootstrapContext bootstrapContext,
             SessionFactoryImplementor sessionFactory) {

@@ -28,10 +28,7 @@ final class SeqgenTable {
     private SeqgenTable() {
     }
 
-    /**
-     * The sequence table that belongs in Hibernate's schema, or null: no JDBC table, initialization {@code never}, or
-     * Cloud Spanner (whose schema tools seqgen does not test; logged once via {@code noted}).
-     */
+    /** The table that belongs in Hibernate's schema, or null (no JDBC table, {@code never}, or Spanner). */
     static @Nullable String exported(RegistrySource source, @Nullable Dialect dialect, AtomicBoolean noted) {
         SequenceRegistry given = source.givenRegistry();
         String table = given != null ? given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable)
@@ -50,10 +47,7 @@ final class SeqgenTable {
         return table;
     }
 
-    /**
-     * The failure when a row could not be created and the table cannot be read either (else null), naming the table,
-     * its users, the database's error and how to create the table.
-     */
+    /** The failure naming the table, its users and how to create it, if it cannot be read; else null. */
     static @Nullable SeqgenMappingException unreadable(SequenceStore store, String sequence,
             RuntimeException creation, List<String> users, RegistrySource source) {
         SequenceStore.SqlTable table = store.sqlTable().orElse(null);

@@ -20,10 +20,7 @@ import javax.sql.DataSource;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The counters of SYNC sequences kept in each tenant's schema or database: a registry per tenant over a JDBC store
- * of the tenant's connections. See docs/design.md#tenant-counters.
- */
+/** SYNC counters in each tenant's schema: a registry per tenant. See docs/design.md#tenant-counters. */
 final class TenantCounters {
 
     private final MultiTenantConnectionProvider<Object> tenants;
@@ -78,10 +75,7 @@ final class TenantCounters {
         return registries.get(tenant);
     }
 
-    /**
-     * Drops the registries that hold no series, with their stores, if an idle timeout passed since the last drop;
-     * returns how many. Called at a series' opening. No I/O.
-     */
+    /** Drops the registries holding no series, with their stores, once an idle timeout passed; returns how many. */
     synchronized int dropIdleDue() {
         if (idleTimeout.isZero() || ticker.read() - lastDrop < idleTimeout.toNanos()) {
             return 0;
