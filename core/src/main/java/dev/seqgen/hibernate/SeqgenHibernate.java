@@ -33,7 +33,7 @@ public final class SeqgenHibernate {
     /** Setting ({@code always}/{@code never}; default always): whether seqgen and schema tools create its tables. */
     public static final String SCHEMA_INITIALIZE = "seqgen.schema.initialize";
 
-    /** Setting: how long seqgen's own registry keeps an unused series ({@code 10m}, a Duration; 0 never; default 10m). */
+    /** Setting: how long seqgen's own registry keeps an unused series ({@code 10m}, a Duration, 0 never; 10m). */
     public static final String SERIES_IDLE_TIMEOUT = "seqgen.series.idle-timeout";
 
     /**
