@@ -23,9 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The values of SYNC {@link SeqgenNumber} sequences, taken for a whole flush in one increment per sequence before its
- * first statement; unused ones are given back before the commit. Per-session state is used by one thread at a time;
- * only the striped, weak session map is shared. See docs/design.md#flush-reservations.
+ * SYNC {@link SeqgenNumber} values taken for a whole flush, one increment per sequence, before its first statement;
+ * unused ones are given back before the commit. Per-session state is used by one thread at a time; only the striped,
+ * weak session map is shared. See docs/design.md#flush-reservations.
  */
 final class FlushReservations {
 

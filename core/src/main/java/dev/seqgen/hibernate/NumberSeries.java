@@ -30,9 +30,8 @@ import org.hibernate.persister.entity.EntityPersister;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link SeqgenNumber} splits its sequence into series: the parts of an entity's series key (the tenant first,
- * then {@code seriesBy} in order), checked when the generator is created and read from each entity at its insert.
- * A key's values select the rows of its series in a table numbered in it ({@link #conditionsOf}), for adoption.
+ * How a {@link SeqgenNumber} splits its sequence into series: the parts of a series key (the tenant first, then
+ * {@code seriesBy}), checked at the generator's creation and read from each entity at its insert.
  */
 final class NumberSeries {
 
@@ -200,10 +199,8 @@ final class NumberSeries {
     }
 
     /**
-     * The key of a series named by its text (a warm-up of {@code acme/2026}): each part must read back as an entity's
-     * value writes it; a year or month stands for its first day. {@code text} is a valid key of this many parts.
-     *
-     * @throws IllegalArgumentException naming the part that is not what it stands for, and what it must be
+     * The key of a series named by a valid key's text ({@code acme/2026}); a year or month stands for its first day.
+     * Fails naming a part that does not read back as an entity's value writes it.
      */
     Key keyOf(String text, Function<String, Object> tenantOf) {
         List<String> texts = List.of(text.split("/", -1));

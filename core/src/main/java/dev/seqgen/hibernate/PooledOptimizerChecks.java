@@ -16,9 +16,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The start-up checks Hibernate makes for its own pooled optimizers and skips for a custom one: the database
- * sequence's increment (read at boot, no I/O) against {@code increment_size_mismatch_strategy}, and a dialect whose
- * sequences cannot serve pooled blocks.
+ * The start-up checks Hibernate skips for a custom pooled optimizer: the sequence's increment (read at boot, no I/O)
+ * against {@code increment_size_mismatch_strategy}, and a dialect whose sequences cannot serve pooled blocks.
  */
 final class PooledOptimizerChecks {
 

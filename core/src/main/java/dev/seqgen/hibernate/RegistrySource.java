@@ -28,9 +28,8 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The registry of one Hibernate service registry's generators: the one given through {@link SeqgenHibernate#REGISTRY},
- * or one built from the plain settings over the session factory's {@code DataSource} and closed with the service. No
- * I/O until the registry is first asked for.
+ * The registry of one Hibernate service registry's generators: the one given, or one built over the session
+ * factory's {@code DataSource} and closed with the service. No I/O until it is first asked for.
  */
 final class RegistrySource {
 

@@ -22,11 +22,9 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * seqgen's hooks into Hibernate's bootstrap, found with {@link ServiceLoader}: as a {@link ServiceContributor} it
- * refuses a Hibernate ORM before 7.1 and registers {@link SeqgenRegistryService}; as an {@link Integrator} it hands
- * that service the built session factory. A bootstrap that bypasses service loading calls
- * {@code new SeqgenIntegrator().contribute(builder)} and applies the integrator itself. See
- * docs/design.md#hibernate-start-up-path.
+ * seqgen's hooks into Hibernate's bootstrap, found by {@link ServiceLoader}: registers seqgen's service (refusing a
+ * Hibernate ORM before 7.1) and hands it the built session factory. A bootstrap without service loading calls
+ * {@code contribute(builder)} and applies the integrator itself. See docs/design.md#hibernate-start-up-path.
  */
 public final class SeqgenIntegrator implements Integrator, ServiceContributor {
 

@@ -17,9 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * seqgen's tables in Hibernate's schema, as an auxiliary database object with the store's own statements; never
- * dropped (Hibernate's {@code update} re-creates auxiliary objects, which would lose the rows). Also the failure for
- * an unreadable table, which names the ways the table comes to exist.
+ * seqgen's tables in Hibernate's schema, as an auxiliary object with the store's statements; never dropped
+ * (Hibernate's {@code update} re-creates auxiliary objects, which would lose the rows).
  */
 final class SeqgenTable {
 
