@@ -84,7 +84,7 @@ final class FlushReservations {
         Map<SharedSessionContractImplementor, SessionBlocks> stripe = stripeOf(session);
         SessionBlocks blocks = stripe.get(session);
         if (blocks == null) {
-            blocks = new SessionBlocks(this, session);
+            blocks = new SessionBlocks(session);
             session.getTransactionCoordinator().addObserver(blocks);
             stripe.put(session, blocks);
         }
@@ -114,22 +114,20 @@ final class FlushReservations {
         return pending;
     }
 
-    private static final class SessionBlocks implements TransactionObserver {
+    private final class SessionBlocks implements TransactionObserver {
 
-        private final FlushReservations owner;
         private final WeakReference<SharedSessionContractImplementor> session;
         /** By sequence name. */
         private final Map<String, FlushBlock> blocks = new HashMap<>();
 
-        SessionBlocks(FlushReservations owner, SharedSessionContractImplementor session) {
-            this.owner = owner;
+        SessionBlocks(SharedSessionContractImplementor session) {
             this.session = new WeakReference<>(session);
         }
 
         long next(Sequence sequence) {
             FlushBlock block = blocks.get(sequence.name());
             if (block == null || block.isEmpty()) {
-                PendingInserts pending = owner.pendingInserts(session()).get(sequence.name());
+                PendingInserts pending = pendingInserts(session()).get(sequence.name());
                 block = reserve(sequence, pending == null ? 1 : pending.values());
             }
             return block.take();
@@ -181,7 +179,7 @@ final class FlushReservations {
             blocks.clear();
             SharedSessionContractImplementor current = session.get();
             if (current != null) {
-                owner.stripeOf(current).remove(current);
+                stripeOf(current).remove(current);
                 current.getTransactionCoordinator().removeObserver(this);
             }
         }
