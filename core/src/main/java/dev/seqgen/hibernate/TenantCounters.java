@@ -48,21 +48,16 @@ final class TenantCounters {
     /** The registry of one tenant's counters of sequence {@code name}, made at its first use; no I/O. */
     SequenceRegistry registryOf(Object tenant, String name) {
         if (names.add(name)) {
-            publishSeriesGauge(name);
+            try {
+                metrics.series(name, () -> registries.values().stream().mapToInt(r -> r.openSeries(name).size()).sum());
+            } catch (RuntimeException e) { // fails no value
+                System.getLogger(TenantCounters.class.getName()).log(System.Logger.Level.WARNING, "seqgen: the gauge"
+                        + " of the series of sequence '" + name + "' counted in tenants' tables could not be"
+                        + " registered: " + e);
+            }
         }
         return registries.computeIfAbsent(tenant, key -> SequenceRegistry.builder(storeOf(key))
                 .executor(Runnable::run).ticker(ticker).seriesIdleTimeout(idleTimeout).build());
-    }
-
-    /** A failure to publish the gauge fails no value. */
-    private void publishSeriesGauge(String name) {
-        try {
-            metrics.series(name, () -> registries.values().stream().mapToInt(r -> r.openSeries(name).size()).sum());
-        } catch (RuntimeException e) {
-            System.getLogger(TenantCounters.class.getName()).log(System.Logger.Level.WARNING, "seqgen: the gauge of"
-                    + " the series of sequence '" + name + "' counted in tenants' tables could not be registered: "
-                    + e);
-        }
     }
 
     /** A snapshot of the tenants' registries not dropped yet; no I/O. */
