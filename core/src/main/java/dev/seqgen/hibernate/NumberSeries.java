@@ -45,10 +45,7 @@ final class NumberSeries {
             @Nullable SeriesPeriod period, @Nullable Class<?> type, @Nullable EnumType enumType) {
     }
 
-    /**
-     * TENANT: the {@code @TenantId} column's tenant; SCHEMA: the session's tenant where each tenant has a schema or
-     * database of its own (no column); VALUE: an attribute's value; PERIOD: a period of a date attribute.
-     */
+    /** TENANT: a {@code @TenantId} column; SCHEMA: schema-per-tenant (no column); VALUE; PERIOD: a date's period. */
     private enum Kind { TENANT, SCHEMA, VALUE, PERIOD }
 
     private static final Part SCHEMA_TENANT = new Part("tenant", "tenant", null, Kind.SCHEMA, null, null, null);
@@ -91,11 +88,9 @@ final class NumberSeries {
             Object value = values.get(i);
             if (part.kind() == Kind.PERIOD) {
                 conditions.add(part.period().rows(part.column(), value, part.type()));
-            } else if (value instanceof Enum<?> constant) {
-                conditions.add(new Where(part.column(), part.enumType() == EnumType.STRING ? constant.name()
-                        : (Object) constant.ordinal(), null));
             } else {
-                conditions.add(new Where(part.column(), value, null));
+                conditions.add(new Where(part.column(), !(value instanceof Enum<?> constant) ? value
+                        : part.enumType() == EnumType.STRING ? constant.name() : (Object) constant.ordinal(), null));
             }
         }
         return conditions;
