@@ -155,7 +155,6 @@ final class NumberSeries {
     Key keyOf(SharedSessionContractImplementor session, Object entity, String sequence) {
         List<String> texts = new ArrayList<>(parts.size());
         List<Object> values = new ArrayList<>(parts.size());
-        Object schemaTenant = null;
         EntityPersister persister = null;
         for (Part part : parts) {
             boolean tenant = isTenant(part);
@@ -167,9 +166,6 @@ final class NumberSeries {
             if (value == null) {
                 throw badKey(part, null, tenant ? "the session has no tenant identifier" : "the attribute is null");
             }
-            if (part.kind() == Kind.SCHEMA) {
-                schemaTenant = value;
-            }
             String text = text(part, value);
             if (text.contains("/")) {
                 throw badKey(part, value, "a part of a series key cannot hold '/'");
@@ -180,7 +176,7 @@ final class NumberSeries {
         try {
             String key = String.join("/", texts);
             SequenceRegistry.seriesRow(sequence, key);
-            return new Key(key, List.copyOf(texts), List.copyOf(values), schemaTenant);
+            return new Key(key, List.copyOf(texts), List.copyOf(values), schemaTenant(values));
         } catch (SequenceConfigurationException e) {
             List<String> described = new ArrayList<>();
             for (int i = 0; i < parts.size(); i++) {
@@ -200,7 +196,6 @@ final class NumberSeries {
     Key keyOf(String text, Function<String, Object> tenantOf) {
         List<String> texts = List.of(text.split("/", -1));
         List<Object> values = new ArrayList<>(parts.size());
-        Object schemaTenant = null;
         for (int i = 0; i < parts.size(); i++) {
             Part part = parts.get(i);
             Object value;
@@ -223,12 +218,14 @@ final class NumberSeries {
                                 : "a value of attribute '" + part.attribute() + "' (" + part.type().getSimpleName()
                                         + ")"));
             }
-            if (part.kind() == Kind.SCHEMA) {
-                schemaTenant = value;
-            }
             values.add(value);
         }
-        return new Key(text, texts, List.copyOf(values), schemaTenant);
+        return new Key(text, texts, List.copyOf(values), schemaTenant(values));
+    }
+
+    private @Nullable Object schemaTenant(List<Object> values) {
+        int schema = parts.indexOf(SCHEMA_TENANT);
+        return schema < 0 ? null : values.get(schema);
     }
 
     private static String text(Part part, Object value) {
