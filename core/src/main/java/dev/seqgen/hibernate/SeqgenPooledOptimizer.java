@@ -20,10 +20,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A drop-in for Hibernate's {@code pooled} optimizer ({@code hibernate.id.optimizer.pooled.preferred}): the same
- * values from the same database sequence (compatible with nodes on {@code pooled}), taken without a lock, the next
- * block fetched when a quarter of the current one is left. Ids are unique, not ordered across threads; a stopped JVM
- * leaves up to two blocks unused. Fails inserts when the sequence's values are not a multiple of
- * {@code allocationSize} apart. Thread-safe. See docs/hibernate-generator.md.
+ * values from the same sequence (beside nodes on {@code pooled}, not {@code pooled-lo} or {@code hilo}), taken without
+ * a lock, the next block fetched when a quarter is left. Ids are unique, not ordered across threads; a stopped JVM
+ * leaves up to two blocks unused. Honours {@code increment_size_mismatch_strategy}; fails inserts when values are not
+ * a multiple of {@code allocationSize} apart. Thread-safe. See docs/hibernate-generator.md.
  *
  * <p>Lock-free path: per tenant, a volatile current block whose offset counter advances by getAndIncrement; a claim
  * below the size is the caller's value. The claim on the trigger offset fetches the next block and queues it in
