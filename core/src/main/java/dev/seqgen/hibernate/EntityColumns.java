@@ -32,9 +32,6 @@ final class EntityColumns {
 
     /** Fails the start-up naming every column seqgen assigns that refuses assigned values. */
     static void requireAssignable(@Nullable ConnectionProvider provider, List<Registration> registrations) {
-        if (provider == null) {
-            return;
-        }
         Map<ApplicationTables.Column, Registration> columns = new LinkedHashMap<>();
         for (Registration registration : registrations) {
             if (registration.table() != null && registration.column() != null) {
@@ -42,7 +39,7 @@ final class EntityColumns {
                         registration);
             }
         }
-        if (columns.isEmpty()) {
+        if (provider == null || columns.isEmpty()) {
             return;
         }
         Connection connection;
@@ -87,18 +84,14 @@ final class EntityColumns {
         if (highest <= 0 || highest == Long.MAX_VALUE) {
             return;
         }
-        // The row exists: start() created it.
-        boolean moved;
-        try {
-            moved = store.advance(name, highest + 1);
+        try { // the row exists: start() created it
+            if (store.advance(name, highest + 1)) {
+                LOG.log(Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
+                        + ", above the highest value already in table " + existing.table() + " (" + highest + ")");
+            }
         } catch (UnsupportedOperationException e) {
             LOG.log(Level.WARNING, "seqgen: the " + store.name() + " store cannot move the row of"
                     + " sequence '" + name + "' forward; table " + existing.table() + " holds values up to " + highest);
-            return;
-        }
-        if (moved) {
-            LOG.log(Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
-                    + ", above the highest value already in table " + existing.table() + " (" + highest + ")");
         }
     }
 
