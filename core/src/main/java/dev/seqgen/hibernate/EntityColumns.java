@@ -18,31 +18,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.OptionalLong;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The entity columns seqgen's sequences fill, as the application's tables hold them: that they take assigned values
- * ({@link #requireAssignable}) and that each sequence starts above the values they hold (adoption). The Hibernate
- * side of the store's reads of application tables ({@link ApplicationTables}). See docs/design.md#adoption.
- */
+/** Checks and adopts the entity columns seqgen's sequences fill. See docs/design.md#adoption. */
 final class EntityColumns {
 
-    /** Logs under the generator's public name, the logger docs/hibernate.md names. */
+    /** The logger docs name. */
     private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
 
     private EntityColumns() {
     }
 
-    /**
-     * Fails the start-up naming every column seqgen assigns that refuses assigned values, read by
-     * {@link ApplicationTables#refusals} on a connection borrowed from Hibernate.
-     */
+    /** Fails the start-up naming every column seqgen assigns that refuses assigned values. */
     static void requireAssignable(@Nullable ConnectionProvider provider, List<Registration> registrations) {
-        if (provider == null) {
-            return;
-        }
         Map<ApplicationTables.Column, Registration> columns = new LinkedHashMap<>();
         for (Registration registration : registrations) {
             if (registration.table() != null && registration.column() != null) {
@@ -50,7 +39,7 @@ final class EntityColumns {
                         registration);
             }
         }
-        if (columns.isEmpty()) {
+        if (provider == null || columns.isEmpty()) {
             return;
         }
         Connection connection;
@@ -92,62 +81,49 @@ final class EntityColumns {
         }
         Highest existing = highest(group, store, platform, true);
         long highest = existing.counter();
-        String highestTable = existing.table();
         if (highest <= 0 || highest == Long.MAX_VALUE) {
             return;
         }
-        // The row exists: start() created it, before any first value. Rows are created there only.
-        boolean moved;
-        try {
-            moved = store.advance(name, highest + 1);
+        try { // the row exists: start() created it
+            if (store.advance(name, highest + 1)) {
+                LOG.log(Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
+                        + ", above the highest value already in table " + existing.table() + " (" + highest + ")");
+            }
         } catch (UnsupportedOperationException e) {
             LOG.log(Level.WARNING, "seqgen: the " + store.name() + " store cannot move the row of"
-                    + " sequence '" + name + "' forward; table " + highestTable + " holds values up to " + highest);
-            return;
-        }
-        if (moved) {
-            LOG.log(Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
-                    + ", above the highest value already in table " + highestTable + " (" + highest + ")");
+                    + " sequence '" + name + "' forward; table " + existing.table() + " holds values up to " + highest);
         }
     }
 
-    /**
-     * {@return the settings to create a bit-reversed sequence's row with: the initial value raised above the
-     * counters of the existing keys outside the skip range}
-     */
+    /** {@return a bit-reversed sequence's settings, initial value raised above the counters of existing keys} */
     static SequenceSettings aboveExistingKeys(List<Registration> group, SequenceStore store, String platform) {
         String name = group.get(0).name();
         SequenceSettings settings = group.get(0).settings();
-        OptionalLong row;
         try {
-            row = store.nextValue(name);
+            if (store.nextValue(name).isPresent()) {
+                return settings;
+            }
         } catch (SequenceStoreException e) {
-            row = OptionalLong.empty(); // no table yet: no row either; createSequence says what is wrong
-        }
-        if (row.isPresent()) {
-            return settings;
+            // no table yet: no row either; createSequence says what is wrong
         }
         Highest existing = highest(group, store, platform, false);
         long highest = existing.counter();
-        String highestTable = existing.table();
         if (highest <= 0) {
             return settings;
         }
         if (highest >= settings.maxValue()) {
-            throw new SeqgenMappingException(group.get(0).where(), "table " + highestTable + " already holds a key"
+            throw new SeqgenMappingException(group.get(0).where(), "table " + existing.table() + " already holds a key"
                     + " whose counter is " + highest + ", at the maximum value of sequence '" + name + "' ("
                     + settings.maxValue() + "); with key-order bit-reversed every counter up to it may be taken",
                     "Set seqgen.sequences." + name + ".skip-range to a range holding the table's existing keys, or"
                     + " give the entity a new table", null);
         }
-        SequenceSettings above = settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1))
-                .build();
         LOG.log(highest >= 1L << 62 ? Level.WARNING : Level.INFO, "seqgen: sequence '"
                 + name + "' starts at counter " + (highest + 1) + ", above the counters of the keys already in"
-                + " table " + highestTable + (highest >= 1L << 62 ? "; that leaves less than half of the counters:"
+                + " table " + existing.table() + (highest >= 1L << 62 ? "; that leaves less than half of the counters:"
                 + " if those keys came from another program, set seqgen.sequences." + name + ".skip-range to a"
                 + " range holding them instead" : ""));
-        return above;
+        return settings.toBuilder().initialValue(Math.max(settings.initialValue(), highest + 1)).build();
     }
 
     /** Warns, once per sequence, that its store is in another database and cannot read its tables. */
@@ -166,14 +142,10 @@ final class EntityColumns {
                 + " next_value above it), or keep seqgen's rows in the application's database (the JDBC store)");
     }
 
-    /** The highest counter the tables of a group hold, and the table holding it (null if all are empty). */
     private record Highest(long counter, @Nullable String table) {
     }
 
-    /**
-     * The highest counter the group's tables hold, read by the store on its own connection. An unreadable table
-     * fails at the first value ({@code atFirstValue}) and counts as empty, with a warning, at start-up.
-     */
+    /** The highest counter the group's tables hold; an unreadable table fails at the first value, else is empty. */
     private static Highest highest(List<Registration> group, SequenceStore store, String platform,
             boolean atFirstValue) {
         if (!store.readsApplicationTables(platform)) {
@@ -182,7 +154,7 @@ final class EntityColumns {
         String name = group.get(0).name();
         long highest = 0;
         @Nullable String highestTable = null;
-        // One read per column: Hibernate may configure a generator of the same attribute more than once.
+        // Hibernate may configure a generator of the same attribute more than once.
         Set<String> read = new HashSet<>();
         for (Registration registration : group) {
             if (registration.table() == null || !read.add(registration.table() + "." + registration.column())) {

@@ -7,11 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import java.util.Arrays;
 
-/**
- * Values of one SYNC number sequence taken in a session's transaction for its flushes ({@link FlushReservations}),
- * handed out in order; what no insert used is given back in the transaction before it commits. Used by one
- * session's thread at a time: no locking.
- */
+/** One SYNC sequence's values taken in a session's transaction; one thread at a time, no locking. */
 final class FlushBlock {
 
     private static final System.Logger LOG = System.getLogger(FlushBlock.class.getName());
@@ -44,7 +40,6 @@ final class FlushBlock {
         return values[next++];
     }
 
-    /** Whether the counters of the unused tail increase, as those of one increment do. */
     private boolean increasingCounters(KeyOrder keyOrder) {
         for (int i = next + 1; i < values.length; i++) {
             if (keyOrder.counter(values[i]) <= keyOrder.counter(values[i - 1])) {
@@ -56,9 +51,8 @@ final class FlushBlock {
 
     /** Gives back the unused tail; values that are not one consecutive tail cannot be, and are logged. */
     void giveBack(SharedSessionContractImplementor session) {
-        // The row counts counters: the tail is given back as the counters of its values (for key-order
-        // bit-reversed, the keys mapped back). Counters a skip range passed over between them were handed to
-        // nobody, so with a skip range the tail may span more counters than it holds values.
+        // The tail is given back as counters. With a skip range it may span more counters than values: those
+        // skipped were handed to nobody.
         KeyOrder keyOrder = sequence.settings().keyOrder();
         long firstUnused = keyOrder.counter(values[next]);
         long end = keyOrder.counter(values[values.length - 1]) + 1;
@@ -66,9 +60,8 @@ final class FlushBlock {
         boolean consecutive = sequence.settings().skipRange().isEmpty()
                 ? end - firstUnused == unused
                 : increasingCounters(keyOrder);
-        @Nullable Boolean given = consecutive
-                ? session.doReturningWork(connection -> sequence.giveBackInTransaction(connection, firstUnused, end))
-                : Boolean.FALSE;
+        @Nullable Boolean given = consecutive ? session.doReturningWork(
+                connection -> sequence.giveBackInTransaction(connection, firstUnused, end)) : Boolean.FALSE;
         next = values.length;
         if (!Boolean.TRUE.equals(given)) {
             LOG.log(System.Logger.Level.WARNING, () -> "sequence '" + sequence.name() + "': " + unused

@@ -13,11 +13,7 @@ import org.hibernate.event.spi.PreDeleteEventListener;
 import org.hibernate.event.spi.PreInsertEvent;
 import org.hibernate.event.spi.PreInsertEventListener;
 
-/**
- * Tells {@link FlushReservations} when a flush begins and when it executes its first action, so that the SYNC
- * numbers of the whole flush are reserved before the flush sends its first statement. Why these hooks: see
- * docs/design.md#flush-hook.
- */
+/** Tells {@link FlushReservations} when a flush begins and executes its first action. See docs/design.md#flush-hook. */
 final class FlushReservationListener implements FlushEventListener, AutoFlushEventListener,
         PreCollectionRemoveEventListener, PreDeleteEventListener, PreInsertEventListener {
 

@@ -5,6 +5,7 @@ import org.hibernate.engine.spi.EntityEntry;
 import org.hibernate.engine.spi.SessionImplementor;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.engine.spi.Status;
+import org.hibernate.generator.Generator;
 import org.hibernate.persister.entity.EntityPersister;
 import org.hibernate.resource.transaction.spi.TransactionObserver;
 
@@ -19,34 +20,29 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The values of SYNC {@link SeqgenNumber} sequences, taken for a whole flush in one increment per sequence,
- * before the flush sends its first statement; what no insert used is given back before the commit. Per session
- * state is used by one thread at a time; only the striped, weak session map is shared. See
- * docs/design.md#flush-reservations.
+ * SYNC {@link SeqgenNumber} values taken for a whole flush, one increment per sequence, before its first statement;
+ * unused ones are given back before the commit. Per-session state is used by one thread at a time; only the striped,
+ * weak session map is shared. See docs/design.md#flush-reservations.
  */
 final class FlushReservations {
 
-    /** Stripes of the map of sessions: a power of two. */
+    /** A power of two. */
     private static final int STRIPES = 32;
 
-    /**
-     * The blocks of each session in a transaction, striped by identity hash: every flush passes here, and one lock
-     * would make concurrent transactions wait for each other.
-     */
+    /** Striped by identity hash: every flush passes here, and one lock would serialise transactions. */
     private final List<Map<SharedSessionContractImplementor, SessionBlocks>> sessions =
             Stream.generate(() -> Collections.synchronizedMap(
                     new WeakHashMap<SharedSessionContractImplementor, SessionBlocks>())).limit(STRIPES).toList();
-    /** What an entity type's inserts draw from SYNC number sequences, per sequence; filled as types are met. */
+    /** What one insert of an entity type draws, per sequence; filled as types are met. */
     private final Map<EntityPersister, Map<String, PendingInserts.Draw>> drawsPerInsert = new ConcurrentHashMap<>();
     /** The session whose flush began on this thread and has not executed its first action yet. */
     private final ThreadLocal<WeakReference<SessionImplementor>> flushBegun = new ThreadLocal<>();
 
-    /** A flush (or auto flush) of the session begins: its first action will reserve. */
     void flushBegins(SessionImplementor session) {
         flushBegun.set(new WeakReference<>(session));
     }
 
-    /** An action is about to execute: the first of a flush's executions reserves its inserts' values. */
+    /** The first action a flush executes reserves its inserts' values. */
     void actionExecutes() {
         WeakReference<SessionImplementor> begun = flushBegun.get();
         if (begun == null) {
@@ -59,7 +55,7 @@ final class FlushReservations {
             flushBegun.remove();
             reserveForFlush(session);
         }
-        // Otherwise the flush has not reached its executions yet (an insert at persist() during its cascades).
+        // Otherwise the flush has not reached its executions yet (an insert at persist() during cascades).
     }
 
     private void reserveForFlush(SessionImplementor session) {
@@ -69,11 +65,11 @@ final class FlushReservations {
         Map<String, PendingInserts> pending = pendingInserts(session);
         if (!pending.isEmpty()) {
             SessionBlocks blocks = blocksOf(session);
-            pending.values().forEach(draw -> blocks.reserve(draw.sequence(), draw.values()));
+            pending.values().forEach(draw -> blocks.reserve(draw.sequence, draw.values()));
         }
     }
 
-    /** {@return the next value for an insert of the session: from its flush's block, reserving if it is empty} */
+    /** {@return the next value for an insert: from the flush's block, reserving if it is empty} */
     long next(SharedSessionContractImplementor session, Sequence sequence) {
         if (!(session instanceof SessionImplementor stateful) || !session.isTransactionInProgress()) {
             return session.doReturningWork(sequence::nextInTransaction);
@@ -85,7 +81,7 @@ final class FlushReservations {
         Map<SharedSessionContractImplementor, SessionBlocks> stripe = stripeOf(session);
         SessionBlocks blocks = stripe.get(session);
         if (blocks == null) {
-            blocks = new SessionBlocks(this, session);
+            blocks = new SessionBlocks(session);
             session.getTransactionCoordinator().addObserver(blocks);
             stripe.put(session, blocks);
         }
@@ -96,10 +92,7 @@ final class FlushReservations {
         return sessions.get(System.identityHashCode(session) & (STRIPES - 1));
     }
 
-    /**
-     * The values the session's not yet inserted entities need, per sequence or series (by row name), in the order
-     * of each one's first such entity. An entity whose series key cannot be made fails here, before any statement.
-     */
+    /** The values the session's pending inserts need, by row name; a bad series key fails here, before any insert. */
     private Map<String, PendingInserts> pendingInserts(SharedSessionContractImplementor session) {
         Map<String, PendingInserts> pending = new LinkedHashMap<>();
         for (Map.Entry<Object, EntityEntry> managed : session.getPersistenceContextInternal()
@@ -109,31 +102,29 @@ final class FlushReservations {
                 for (PendingInserts.Draw draw : drawsPerInsert
                         .computeIfAbsent(entry.getPersister(), PendingInserts::draws).values()) {
                     Sequence sequence = draw.generator().sequenceFor(session, managed.getKey());
-                    pending.computeIfAbsent(sequence.name(), name -> new PendingInserts(sequence))
-                            .add(draw.values());
+                    PendingInserts inserts = pending.computeIfAbsent(sequence.name(),
+                            name -> new PendingInserts(sequence));
+                    inserts.values += draw.values();
                 }
             }
         }
         return pending;
     }
 
-    /** One session's blocks for the current transaction; observes its end. */
-    private static final class SessionBlocks implements TransactionObserver {
+    private final class SessionBlocks implements TransactionObserver {
 
-        private final FlushReservations owner;
         private final WeakReference<SharedSessionContractImplementor> session;
-        /** Per sequence name: the values taken in this transaction and not handed out yet. */
+        /** By sequence name. */
         private final Map<String, FlushBlock> blocks = new HashMap<>();
 
-        SessionBlocks(FlushReservations owner, SharedSessionContractImplementor session) {
-            this.owner = owner;
+        SessionBlocks(SharedSessionContractImplementor session) {
             this.session = new WeakReference<>(session);
         }
 
         long next(Sequence sequence) {
             FlushBlock block = blocks.get(sequence.name());
             if (block == null || block.isEmpty()) {
-                PendingInserts pending = owner.pendingInserts(session()).get(sequence.name());
+                PendingInserts pending = pendingInserts(session()).get(sequence.name());
                 block = reserve(sequence, pending == null ? 1 : pending.values());
             }
             return block.take();
@@ -165,7 +156,7 @@ final class FlushReservations {
             // Blocks are created inside a transaction and dropped at its end.
         }
 
-        /** After the last flush, before the commit: gives back unused values in the transaction. */
+        /** After the last flush, before the commit. */
         @Override
         public void beforeCompletion() {
             SharedSessionContractImplementor current = session.get();
@@ -185,9 +176,43 @@ final class FlushReservations {
             blocks.clear();
             SharedSessionContractImplementor current = session.get();
             if (current != null) {
-                owner.stripeOf(current).remove(current);
+                stripeOf(current).remove(current);
                 current.getTransactionCoordinator().removeObserver(this);
             }
+        }
+    }
+
+    /** The values a session's pending inserts need from one SYNC number sequence or series, for a flush to reserve. */
+    private static final class PendingInserts {
+
+        private final Sequence sequence;
+        private long values;
+
+        PendingInserts(Sequence sequence) {
+            this.sequence = sequence;
+        }
+
+        int values() {
+            return (int) Math.min(values, Integer.MAX_VALUE);
+        }
+
+        /** What one insert of an entity type draws from each SYNC number sequence, in attribute order. */
+        static Map<String, Draw> draws(EntityPersister persister) {
+            Map<String, Draw> draws = new LinkedHashMap<>();
+            for (Generator generator : persister.getEntityMetamodel().getGenerators()) {
+                if (generator instanceof AbstractSeqgenGenerator<?> seqgen) {
+                    String sequence = seqgen.reservedAtFlush();
+                    if (sequence != null) {
+                        draws.merge(sequence, new Draw(seqgen, 1),
+                                (drawn, more) -> new Draw(drawn.generator(), drawn.values() + more.values()));
+                    }
+                }
+            }
+            return Collections.unmodifiableMap(draws);
+        }
+
+        /** What one insert draws from one sequence, and one of the generators drawing from it. */
+        record Draw(AbstractSeqgenGenerator<?> generator, int values) {
         }
     }
 }

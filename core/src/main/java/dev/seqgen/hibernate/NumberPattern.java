@@ -5,11 +5,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The pattern of a formatted number ({@link SeqgenNumber#format()}): literal text with placeholders for the counter
- * ({@code {number}}, or {@code {number:6}} zero-padded to 6 digits) and for the parts of the series key
- * ({@code {tenant}}, {@code {company}}, {@code {issueDate:year}}). Checked when Hibernate creates the generator;
- * formats a counter with an entity's key parts, and reads a counter back from a formatted number of the same series
- * (for the adoption of the numbers a table already holds).
+ * The pattern of a formatted number ({@link SeqgenNumber#format()}): literals, {@code {number}} or {@code {number:6}}
+ * and series key parts ({@code {tenant}}, {@code {issueDate:year}}). Formats a counter; reads one back for adoption.
  */
 final class NumberPattern {
 
@@ -25,10 +22,7 @@ final class NumberPattern {
         this.segments = List.copyOf(segments);
     }
 
-    /**
-     * Reads a pattern whose key parts go by {@code parts} (in key order); throws {@link SeqgenMappingException} if a
-     * placeholder is unknown or malformed, the counter missing or repeated, or followed by a placeholder or digit.
-     */
+    /** Reads a pattern over key parts {@code parts}; throws {@link SeqgenMappingException} if it is invalid. */
     static NumberPattern of(String pattern, List<String> parts, String where) {
         List<Segment> segments = new ArrayList<>();
         int numbers = 0;
@@ -39,12 +33,11 @@ final class NumberPattern {
             if (stray >= 0 && (open < 0 || stray < open)) {
                 throw invalid(pattern, where, "a '}' without its '{'");
             }
-            if (open < 0) {
-                segments.add(new Segment(pattern.substring(i), 0, 0));
-                break;
+            if (open != i) {
+                segments.add(new Segment(pattern.substring(i, open < 0 ? pattern.length() : open), 0, 0));
             }
-            if (open > i) {
-                segments.add(new Segment(pattern.substring(i, open), 0, 0));
+            if (open < 0) {
+                break;
             }
             int close = pattern.indexOf('}', open);
             if (close < 0) {

@@ -9,55 +9,50 @@ import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Field;
-import java.lang.reflect.Method;
+import java.lang.reflect.Member;
 import java.time.YearMonth;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.hibernate.MappingException;
 import org.hibernate.annotations.TenantId;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.GeneratorCreationContext;
 import org.hibernate.mapping.Column;
 import org.hibernate.mapping.PersistentClass;
-import org.hibernate.mapping.Property;
 import org.hibernate.mapping.Value;
 import org.hibernate.persister.entity.EntityPersister;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link SeqgenNumber} splits its sequence into series: the parts of an inserted entity's series key, the
- * tenant's first ({@link SeqgenNumber#perTenant()}), then {@link SeqgenNumber#seriesBy()} in order. Resolved and
- * checked when Hibernate creates the generator (every attribute exists, has a type a key can be made of, and is one
- * column); read from each entity at its insert, where a key that cannot be made fails naming the entity, the
- * attribute and the value. A key's values give the conditions that select the rows of its series in the entity's
- * table, or in another table numbered in the same series ({@link #conditionsOf}), for the adoption of the numbers a
- * series already holds there.
+ * How a {@link SeqgenNumber} splits its sequence into series: the parts of a series key (the tenant first, then
+ * {@code seriesBy}), checked at the generator's creation and read from each entity at its insert.
  */
 final class NumberSeries {
 
-    /**
-     * The part of a key one attribute (or the tenant) gives; {@code name} is how a format names it, {@code period}
-     * the period of a PERIOD part, {@code type} the attribute's type (how its column is bound).
-     */
+    /** The whole-number types a VALUE part may have, with how a key part's text is read as one. */
+    private static final Map<Class<?>, Function<String, Object>> WHOLE_NUMBERS = Map.of(Long.class, Long::valueOf,
+            long.class, Long::valueOf, Integer.class, Integer::valueOf, int.class, Integer::valueOf,
+            Short.class, Short::valueOf, short.class, Short::valueOf);
+
+    /** The part of a key one attribute (or the tenant) gives; {@code name} is how a format names it. */
     private record Part(String name, String attribute, @Nullable String column, Kind kind,
             @Nullable SeriesPeriod period, @Nullable Class<?> type, @Nullable EnumType enumType) {
     }
 
-    /**
-     * TENANT: the {@code @TenantId} attribute's tenant (a column of the shared table); SCHEMA: the session's tenant
-     * where each tenant has a schema or database of its own (no column: the tenant's connection reaches its rows);
-     * VALUE: an attribute's value; PERIOD: a period of a date attribute.
-     */
+    /** TENANT: a {@code @TenantId} column; SCHEMA: schema-per-tenant (no column); VALUE; PERIOD: a date's period. */
     private enum Kind { TENANT, SCHEMA, VALUE, PERIOD }
+
+    private static final Part SCHEMA_TENANT = new Part("tenant", "tenant", null, Kind.SCHEMA, null, null, null);
 
     private final List<Part> parts;
     private final String where;
-    /**
-     * Whether the rows of a series are adopted: not for a series shared by all tenants where each has a schema or
-     * database of its own (perTenant = false), whose rows are in every tenant's tables, which no connection reads.
-     */
+    /** False for a series shared by all tenants of schema-per-tenant, whose rows no one connection reads. */
     private final boolean adopts;
 
     private NumberSeries(List<Part> parts, String where, boolean adopts) {
@@ -66,48 +61,17 @@ final class NumberSeries {
         this.adopts = adopts;
     }
 
-    /**
-     * A series key read from one entity: its text (the parts joined by {@code /}), and the values it was made of, from
-     * which {@link #conditionsOf} selects the rows of that series in a table numbered in it.
-     *
-     * @param text the key
-     * @param parts the texts of its parts, in key order
-     * @param values the values the parts were made of (the tenant identifier, the attributes' values), in key order
-     * @param schemaTenant the tenant whose connection reaches the series' rows (schema or database per tenant), or
-     *     null when they are in the tables every connection sees
-     */
+    /** A series key: its text, its parts and their values in key order, and its schema-per-tenant tenant or null. */
     record Key(String text, List<String> parts, List<Object> values, @Nullable Object schemaTenant) {
     }
 
-    /**
-     * Whether another generator's series make the same keys as this one's: the same kinds of parts, in the same
-     * order, the same periods. Then a key of one names the same series in the other's table, whose rows
-     * {@link #conditionsOf} selects.
-     *
-     * @param other the other generator's series
-     * @return whether their keys mean the same
-     */
+    /** Whether another generator's keys mean the same: the same kinds of parts, in order, the same periods. */
     boolean sameKeysAs(NumberSeries other) {
-        if (other.parts.size() != parts.size()) {
-            return false;
-        }
-        for (int i = 0; i < parts.size(); i++) {
-            if (other.parts.get(i).kind() != parts.get(i).kind() || other.parts.get(i).period() != parts.get(i)
-                    .period()) {
-                return false;
-            }
-        }
-        return true;
+        Function<Part, List<?>> shape = part -> Arrays.asList(part.kind(), part.period());
+        return parts.stream().map(shape).toList().equals(other.parts.stream().map(shape).toList());
     }
 
-    /**
-     * The conditions that select the rows of a series in this generator's table, from the values a key was made of
-     * (by this generator or by another one whose keys are the same, {@link #sameKeysAs}).
-     *
-     * @param values the key's values, in key order
-     * @return the conditions, or null when a part is not one plain column, or the series adopts nothing (then no
-     *     rows of this table are read)
-     */
+    /** The conditions selecting a key's rows in this generator's table, or null when none can be read. */
     @Nullable List<Where> conditionsOf(List<Object> values) {
         if (!adopts) {
             return null;
@@ -124,27 +88,20 @@ final class NumberSeries {
             Object value = values.get(i);
             if (part.kind() == Kind.PERIOD) {
                 conditions.add(part.period().rows(part.column(), value, part.type()));
-            } else if (value instanceof Enum<?> constant) {
-                conditions.add(new Where(part.column(), part.enumType() == EnumType.STRING ? constant.name()
-                        : (Object) constant.ordinal(), null));
             } else {
-                conditions.add(new Where(part.column(), value, null));
+                conditions.add(new Where(part.column(), !(value instanceof Enum<?> constant) ? value
+                        : part.enumType() == EnumType.STRING ? constant.name() : (Object) constant.ordinal(), null));
             }
         }
         return conditions;
     }
 
-    /** @return the names a format gives the key's parts, in key order: {@code tenant}, then the seriesBy entries */
+    /** The names a format gives the key's parts, in key order. */
     List<String> partNames() {
         return parts.stream().map(Part::name).toList();
     }
 
-    /**
-     * The series of a {@link SeqgenNumber}, or null when its numbers are one series (no {@code seriesBy}, and no
-     * tenant of partitioned multi-tenancy or {@code perTenant = false}).
-     *
-     * @throws SeqgenMappingException naming the attribute at fault
-     */
+    /** The series of a {@link SeqgenNumber}, or null for one series; fails naming an attribute at fault. */
     static @Nullable NumberSeries of(SeqgenNumber annotation, GeneratorCreationContext context, String where,
             boolean schemaPerTenant) {
         PersistentClass entity = context.getPersistentClass();
@@ -153,7 +110,7 @@ final class NumberSeries {
         if (annotation.perTenant()) {
             String tenant = tenantAttribute(mapped);
             if (schemaPerTenant) {
-                parts.add(new Part("tenant", "tenant", null, Kind.SCHEMA, null, null, null));
+                parts.add(SCHEMA_TENANT);
             } else if (tenant != null) {
                 parts.add(new Part("tenant", tenant, column(entity, tenant), Kind.TENANT, null, null, null));
             }
@@ -163,19 +120,15 @@ final class NumberSeries {
             String attribute = (colon < 0 ? entry : entry.substring(0, colon)).trim();
             String period = colon < 0 ? null : entry.substring(colon + 1).trim().toLowerCase(Locale.ROOT);
             Class<?> type = attributeType(entity, mapped, attribute, where);
-            Kind kind;
             SeriesPeriod named = null;
             if (period == null) {
-                if (!(type == String.class || type.isEnum() || type == Long.class || type == long.class
-                        || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
+                if (!(type == String.class || type.isEnum() || WHOLE_NUMBERS.containsKey(type))) {
                     throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
                             + "' of type " + type.getName() + ", which a series key is not made of",
                             "Name a String, whole-number or enum attribute, or a LocalDate or LocalDateTime"
                                     + " attribute with :year or :month", null);
                 }
-                kind = Kind.VALUE;
             } else {
-                kind = Kind.PERIOD;
                 named = SeriesPeriod.named(period).orElseThrow(() -> new SeqgenMappingException(where,
                         "@SeqgenNumber(seriesBy) entry '" + entry + "' names the period '" + period + "'", "Write '"
                                 + attribute + ":year' or '" + attribute + ":month'", null));
@@ -186,35 +139,25 @@ final class NumberSeries {
                 }
             }
             parts.add(new Part(period == null ? attribute : attribute + ":" + period, attribute,
-                    column(entity, attribute), kind, named, type, type.isEnum() ? enumType(mapped, attribute) : null));
+                    column(entity, attribute), period == null ? Kind.VALUE : Kind.PERIOD, named, type,
+                    type.isEnum() ? enumType(mapped, attribute) : null));
         }
-        // A series shared by all tenants that each have a schema or database of their own has its rows in every
-        // tenant's tables: none is read, it starts at the initial value its sequence must set (GeneratorSettings).
+        // A series shared by schema-per-tenant tenants reads no rows: it starts at its sequence's initial value.
         return parts.isEmpty() ? null : new NumberSeries(parts, where, annotation.perTenant() || !schemaPerTenant);
     }
 
-    /**
-     * The series of an id where each tenant has a schema or database of its own: one per tenant, since each
-     * tenant's tables start from their own ids.
-     */
+    /** The series of an id where each tenant has a schema or database of its own: one per tenant. */
     static NumberSeries perSchemaTenant(String where) {
-        return new NumberSeries(List.of(new Part("tenant", "tenant", null, Kind.SCHEMA, null, null, null)), where,
-                true);
+        return new NumberSeries(List.of(SCHEMA_TENANT), where, true);
     }
 
-    /**
-     * The key of an entity's series, with the values it was made of.
-     *
-     * @throws IllegalArgumentException naming the entity, the attribute and the value, if a part is null, empty
-     *     or holds a character a key cannot hold, or the key is too long
-     */
+    /** The key of an entity's series; IllegalArgumentException naming entity, attribute and value if invalid. */
     Key keyOf(SharedSessionContractImplementor session, Object entity, String sequence) {
         List<String> texts = new ArrayList<>(parts.size());
         List<Object> values = new ArrayList<>(parts.size());
-        Object schemaTenant = null;
         EntityPersister persister = null;
         for (Part part : parts) {
-            boolean tenant = part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA;
+            boolean tenant = isTenant(part);
             if (!tenant && persister == null) {
                 persister = session.getEntityPersister(null, entity);
             }
@@ -223,11 +166,7 @@ final class NumberSeries {
             if (value == null) {
                 throw badKey(part, null, tenant ? "the session has no tenant identifier" : "the attribute is null");
             }
-            if (part.kind() == Kind.SCHEMA) {
-                schemaTenant = value;
-            }
-            String text = part.kind() == Kind.PERIOD ? part.period().keyPart(value)
-                    : value instanceof Enum<?> constant ? constant.name() : value.toString();
+            String text = text(part, value);
             if (text.contains("/")) {
                 throw badKey(part, value, "a part of a series key cannot hold '/'");
             }
@@ -235,33 +174,28 @@ final class NumberSeries {
             values.add(value);
         }
         try {
-            // Each part is checked once, by seriesRow, with the sequence name and the row's length.
             String key = String.join("/", texts);
             SequenceRegistry.seriesRow(sequence, key);
-            return new Key(key, List.copyOf(texts), List.copyOf(values), schemaTenant);
+            return new Key(key, List.copyOf(texts), List.copyOf(values), schemaTenant(values));
         } catch (SequenceConfigurationException e) {
+            List<String> described = new ArrayList<>();
+            for (int i = 0; i < parts.size(); i++) {
+                described.add((isTenant(parts.get(i)) ? "tenant '" : "attribute '" + parts.get(i).attribute()
+                        + "' = '") + values.get(i) + "'");
+            }
             throw new IllegalArgumentException("seqgen: " + where + ": the series key of entity "
                     + session.getEntityPersister(null, entity).getEntityName() + " cannot be made from "
-                    + describe(session, entity) + ": " + e.getMessage(), e);
+                    + String.join(", ", described) + ": " + e.getMessage(), e);
         }
     }
 
     /**
-     * The key of a series named by its text, as {@link #keyOf(SharedSessionContractImplementor, Object, String)}
-     * makes it from an entity whose values the parts are: for a warm-up that opens a known series ({@code acme/2026})
-     * before its first entity. A part is read as what it stands for and must be written as an entity's value would
-     * write it: a tenant identifier, a value of the attribute's type (an enum constant's name), a year
-     * ({@code 2026}) or a month ({@code 2026-03}), whose first day then stands for the period.
-     *
-     * @param text the key, valid as a key ({@link SequenceRegistry#seriesRow}) and of this series' number of parts
-     * @param tenantOf reads a tenant identifier from its text
-     * @return the key, with the values its parts stand for
-     * @throws IllegalArgumentException naming the part that is not what it stands for, and what it must be
+     * The key of a series named by a valid key's text ({@code acme/2026}); a year or month stands for its first day.
+     * Fails naming a part that does not read back as an entity's value writes it.
      */
     Key keyOf(String text, Function<String, Object> tenantOf) {
         List<String> texts = List.of(text.split("/", -1));
         List<Object> values = new ArrayList<>(parts.size());
-        Object schemaTenant = null;
         for (int i = 0; i < parts.size(); i++) {
             Part part = parts.get(i);
             Object value;
@@ -275,53 +209,38 @@ final class NumberSeries {
             } catch (RuntimeException e) {
                 value = null;
             }
-            String written = value == null ? null : part.kind() == Kind.PERIOD ? part.period().keyPart(value)
-                    : value instanceof Enum<?> constant ? constant.name() : value.toString();
+            String written = value == null ? null : text(part, value);
             if (!texts.get(i).equals(written)) {
                 throw new IllegalArgumentException("its part " + (i + 1) + ", '" + texts.get(i) + "', is not "
-                        + (part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA ? "a tenant identifier"
+                        + (isTenant(part) ? "a tenant identifier"
                                 : part.kind() == Kind.PERIOD ? (part.period() == SeriesPeriod.YEAR ? "a year, as 2026"
                                         : "a month, as 2026-03") + ", of attribute '" + part.attribute() + "'"
                                 : "a value of attribute '" + part.attribute() + "' (" + part.type().getSimpleName()
                                         + ")"));
             }
-            if (part.kind() == Kind.SCHEMA) {
-                schemaTenant = value;
-            }
             values.add(value);
         }
-        return new Key(text, texts, List.copyOf(values), schemaTenant);
+        return new Key(text, texts, List.copyOf(values), schemaTenant(values));
     }
 
-    /** A value of a VALUE part's type read from its key part, or an exception. */
+    private @Nullable Object schemaTenant(List<Object> values) {
+        int schema = parts.indexOf(SCHEMA_TENANT);
+        return schema < 0 ? null : values.get(schema);
+    }
+
+    private static String text(Part part, Object value) {
+        return part.kind() == Kind.PERIOD ? part.period().keyPart(value)
+                : value instanceof Enum<?> constant ? constant.name() : value.toString();
+    }
+
+    private static boolean isTenant(Part part) {
+        return part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA;
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object valueOf(Class<?> type, String text) {
-        if (type.isEnum()) {
-            return Enum.valueOf((Class<? extends Enum>) type, text);
-        }
-        if (type == Long.class || type == long.class) {
-            return Long.valueOf(text);
-        }
-        if (type == Integer.class || type == int.class) {
-            return Integer.valueOf(text);
-        }
-        if (type == Short.class || type == short.class) {
-            return Short.valueOf(text);
-        }
-        return text;
-    }
-
-    /** The attributes the key is made of, with their values, for a message. */
-    private String describe(SharedSessionContractImplementor session, Object entity) {
-        List<String> described = new ArrayList<>();
-        for (Part part : parts) {
-            boolean tenant = part.kind() == Kind.TENANT || part.kind() == Kind.SCHEMA;
-            Object value = tenant ? session.getTenantIdentifierValue()
-                    : session.getEntityPersister(null, entity).getPropertyValue(entity, part.attribute());
-            described.add((tenant ? "tenant " : "attribute '" + part.attribute() + "' = ")
-                    + "'" + value + "'");
-        }
-        return String.join(", ", described);
+        return type.isEnum() ? Enum.valueOf((Class<? extends Enum>) type, text)
+                : WHOLE_NUMBERS.getOrDefault(type, string -> string).apply(text);
     }
 
     private IllegalArgumentException badKey(Part part, @Nullable Object value, String problem) {
@@ -333,25 +252,17 @@ final class NumberSeries {
 
     /** The attribute of the entity's class (or a superclass) annotated {@code @TenantId}, or null. */
     private static @Nullable String tenantAttribute(Class<?> type) {
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            for (Field field : c.getDeclaredFields()) {
-                if (field.isAnnotationPresent(TenantId.class)) {
-                    return field.getName();
-                }
-            }
-            for (Method method : c.getDeclaredMethods()) {
-                if (method.isAnnotationPresent(TenantId.class) && method.getName().startsWith("get")
-                        && method.getName().length() > 3) {
-                    return Character.toLowerCase(method.getName().charAt(3)) + method.getName().substring(4);
-                }
-            }
-        }
-        return null;
+        return members(type).filter(member -> ((AnnotatedElement) member).isAnnotationPresent(TenantId.class))
+                .map(member -> member instanceof Field ? member.getName()
+                        : member.getName().startsWith("get") && member.getName().length() > 3
+                                ? Character.toLowerCase(member.getName().charAt(3)) + member.getName().substring(4)
+                                : null)
+                .filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     private static Class<?> attributeType(PersistentClass entity, Class<?> mapped, String attribute, String where) {
         try {
-            return property(entity, attribute).getGetter(mapped).getReturnTypeClass();
+            return entity.getRecursiveProperty(attribute).getGetter(mapped).getReturnTypeClass();
         } catch (MappingException | IllegalArgumentException e) {
             throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
                     + "', which entity " + entity.getEntityName() + " does not map", "Name a mapped attribute of"
@@ -359,43 +270,25 @@ final class NumberSeries {
         }
     }
 
-    private static Property property(PersistentClass entity, String attribute) {
-        return entity.getRecursiveProperty(attribute);
-    }
-
     /** The attribute's one column, quoted as Hibernate writes it, or null when it is not one plain column. */
     private static @Nullable String column(PersistentClass entity, String attribute) {
-        Value value = property(entity, attribute).getValue();
+        Value value = entity.getRecursiveProperty(attribute).getValue();
         return value.getColumnSpan() == 1 && value.getSelectables().get(0) instanceof Column column
                 ? column.getQuotedName() : null;
     }
 
     /** How an enum attribute is stored: {@code @Enumerated(STRING)} by name, otherwise by ordinal. */
     private static EnumType enumType(Class<?> type, String attribute) {
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            for (AnnotatedElement element : members(c, attribute)) {
-                Enumerated enumerated = element.getAnnotation(Enumerated.class);
-                if (enumerated != null) {
-                    return enumerated.value();
-                }
-            }
-        }
-        return EnumType.ORDINAL;
+        String getter = "get" + Character.toUpperCase(attribute.charAt(0)) + attribute.substring(1);
+        return members(type).filter(member -> member.getName().equals(member instanceof Field ? attribute : getter))
+                .map(member -> ((AnnotatedElement) member).getAnnotation(Enumerated.class)).filter(Objects::nonNull)
+                .findFirst().map(Enumerated::value).orElse(EnumType.ORDINAL);
     }
 
-    private static List<AnnotatedElement> members(Class<?> c, String attribute) {
-        List<AnnotatedElement> members = new ArrayList<>();
-        for (Field field : c.getDeclaredFields()) {
-            if (field.getName().equals(attribute)) {
-                members.add(field);
-            }
-        }
-        String getter = "get" + Character.toUpperCase(attribute.charAt(0)) + attribute.substring(1);
-        for (Method method : c.getDeclaredMethods()) {
-            if (method.getName().equals(getter)) {
-                members.add(method);
-            }
-        }
-        return members;
+    /** The fields, then the methods, of a class and its superclasses, nearest first. */
+    private static Stream<Member> members(Class<?> type) {
+        return Stream.<Class<?>>iterate(type, c -> c != null && c != Object.class, Class::getSuperclass)
+                .flatMap(c -> Stream.concat(Arrays.stream(c.getDeclaredFields()),
+                        Arrays.stream(c.getDeclaredMethods())));
     }
 }

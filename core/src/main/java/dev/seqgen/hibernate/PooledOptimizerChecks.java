@@ -16,15 +16,11 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The start-up checks Hibernate makes for its own pooled optimizers and skips for a custom one, made for each
- * {@link SeqgenPooledOptimizer} once the session factory is built: the database sequence's increment (from the
- * sequence information Hibernate read at boot, no I/O) against {@code increment_size_mismatch_strategy}, skipped
- * where the schema is recreated; and a dialect whose sequences cannot serve pooled blocks, refused. Only a session
- * factory with such an optimizer enters them.
+ * The start-up checks Hibernate skips for a custom pooled optimizer: the sequence's increment (read at boot, no I/O)
+ * against {@code increment_size_mismatch_strategy}, and a dialect whose sequences cannot serve pooled blocks.
  */
 final class PooledOptimizerChecks {
 
-    /** The pooled optimizer's checks log under its own name, where its users look. */
     private static final System.Logger POOLED_LOG = System.getLogger(SeqgenPooledOptimizer.class.getName());
 
     private PooledOptimizerChecks() {
@@ -99,7 +95,7 @@ final class PooledOptimizerChecks {
         return found == null || expected == null || found.getText().equalsIgnoreCase(expected.getText());
     }
 
-    /** Whether Hibernate drops and creates the schema at start-up, so the sequence read at boot is replaced. */
+    /** Whether Hibernate recreates the schema at start-up, replacing the sequence read at boot. */
     private static boolean schemaRecreated(Map<String, Object> settings) {
         Object jpa = settings.get(AvailableSettings.JAKARTA_HBM2DDL_DATABASE_ACTION);
         Action action = jpa != null ? Action.interpretJpaSetting(jpa)

@@ -28,23 +28,18 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where the registry of one Hibernate service registry's generators comes from: the one given through
- * {@link SeqgenHibernate#REGISTRY}, or one seqgen builds from the plain Hibernate settings ({@link PlainSettings})
- * over the session factory's {@code DataSource}, and closes when the service stops. No I/O until the registry is
- * first asked for. Also tells the entities' database ({@link #platform(Dialect)}).
+ * The registry of one Hibernate service registry's generators: the one given, or one built over the session
+ * factory's {@code DataSource} and closed with the service. No I/O until it is first asked for.
  */
 final class RegistrySource {
 
     private final Map<String, Object> settings;
     private final ServiceRegistryImplementor serviceRegistry;
-    /** The registry, resolved on first use; guarded by {@code this}. */
+    // All guarded by this. The owned registry and stores are the ones seqgen built, closed on close().
     private @Nullable SequenceRegistry registry;
-    /** The registry and stores seqgen built, to be closed on {@link #close()}; guarded by {@code this}. */
     private @Nullable SequenceRegistry ownedRegistry;
     private @Nullable JdbcSequenceStore ownedStore;
-    /** The native-sequence store of seqgen's own registry, when a sequence's kind asks for one; or null. */
     private @Nullable NativeSequenceStore ownedNativeStore;
-    /** Settings read without building a registry, for generators configuring; guarded by {@code this}. */
     private @Nullable PlainSettings plain;
 
     RegistrySource(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
@@ -52,17 +47,11 @@ final class RegistrySource {
         this.serviceRegistry = serviceRegistry;
     }
 
-    /** @return the Hibernate setting of that name, or null */
     @Nullable Object setting(String name) {
         return settings.get(name);
     }
 
-    /**
-     * The series to warm up, by sequence ({@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}): each setting's keys, from
-     * its text (comma-separated, spaces around a key ignored) or a collection of them. No I/O.
-     *
-     * @return the keys by sequence name, in the settings' order of names
-     */
+    /** The series keys to warm up by sequence name ({@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}), sorted. */
     Map<String, List<String>> seriesWarmUp() {
         Map<String, List<String>> series = new TreeMap<>();
         settings.forEach((name, value) -> {
@@ -76,65 +65,37 @@ final class RegistrySource {
         return series;
     }
 
-    /** @return Hibernate's connection provider, or null (a multi-tenant set-up) */
     @Nullable ConnectionProvider connectionProvider() {
         return serviceRegistry.getService(ConnectionProvider.class);
     }
 
-    /**
-     * @return Hibernate's connections per tenant when each tenant has a schema or database of its own (a
-     *     {@code MultiTenantConnectionProvider}), or null
-     */
     @Nullable MultiTenantConnectionProvider<?> tenantConnections() {
         return serviceRegistry.getService(MultiTenantConnectionProvider.class);
     }
 
-    /** @return the platform of the entities' database ({@link #platform(Dialect)}), from Hibernate's dialect */
     String platform() {
         return platform(serviceRegistry.requireService(JdbcServices.class).getDialect());
     }
 
-    /**
-     * The platform of a dialect's database as seqgen's SPI names it ({@code SequenceStore.readsApplicationTables}):
-     * the Spanner dialects first (one extends Hibernate's PostgreSQL dialect), then {@code postgresql} (CockroachDB
-     * too), {@code mariadb} (MySQL too), {@code h2}, {@code hsqldb}; any other by its class name. No I/O.
-     */
+    /** The platform of a dialect as seqgen's SPI names it (Spanner first: one extends PostgreSQLDialect). */
     static String platform(Dialect dialect) {
         String name = dialect.getClass().getSimpleName();
         if (isSpanner(dialect)) {
             return name.contains("PostgreSQL") ? "spanner-postgresql" : "spanner";
         }
-        if (dialect instanceof PostgreSQLDialect || dialect instanceof CockroachDialect) {
-            return "postgresql";
-        }
-        if (dialect instanceof MySQLDialect) {
-            return "mariadb";
-        }
-        if (dialect instanceof H2Dialect) {
-            return "h2";
-        }
-        if (dialect instanceof HSQLDialect) {
-            return "hsqldb";
-        }
-        return name.replaceFirst("Dialect$", "").toLowerCase(Locale.ROOT);
+        return dialect instanceof PostgreSQLDialect || dialect instanceof CockroachDialect ? "postgresql"
+                : dialect instanceof MySQLDialect ? "mariadb"
+                : dialect instanceof H2Dialect ? "h2"
+                : dialect instanceof HSQLDialect ? "hsqldb"
+                : name.replaceFirst("Dialect$", "").toLowerCase(Locale.ROOT);
     }
 
-    /**
-     * Whether the dialect is one of Hibernate's Cloud Spanner dialects ({@code SpannerDialect},
-     * {@code SpannerPostgreSQLDialect}), told by name: not every Hibernate 7 seqgen runs on has both classes.
-     */
+    /** Whether the dialect is a Cloud Spanner one, told by name: not every Hibernate 7 has both classes. */
     static boolean isSpanner(Dialect dialect) {
         return dialect.getClass().getSimpleName().startsWith("Spanner");
     }
 
-    /**
-     * Returns the registry for this service registry, building it on first use when none was given.
-     *
-     * @return the registry
-     * @throws SequenceConfigurationException if a setting is wrong, or the registry is required and missing
-     * @throws SeqgenMappingException if seqgen must build a registry and the connection provider has no
-     *     DataSource, or no connection could be had
-     */
+    /** The registry, built on first use if none was given; fails naming a wrong setting or a missing DataSource. */
     synchronized SequenceRegistry registry() {
         if (registry == null) {
             registry = resolve();
@@ -142,21 +103,17 @@ final class RegistrySource {
         return registry;
     }
 
-    /**
-     * Whether Hibernate may access the database while booting ({@code hibernate.boot.allow_jdbc_metadata_access},
-     * default true). When false (offline metadata builds, Spring AOT), start() waits for the first value.
-     */
+    /** Whether Hibernate may access the database while booting (default true; false under Spring AOT). */
     boolean jdbcAtBoot() {
-        Object allow = settings.get(AvailableSettings.ALLOW_METADATA_ON_BOOT);
-        return allow == null || Boolean.parseBoolean(allow.toString().trim());
+        return flag(AvailableSettings.ALLOW_METADATA_ON_BOOT, true);
     }
 
-    /**
-     * The registry given through {@link SeqgenHibernate#REGISTRY}, or null when seqgen builds its own. No I/O.
-     *
-     * @throws SequenceConfigurationException if the setting holds something else, or it is required and
-     *     missing (checked only when JDBC access at boot is on)
-     */
+    private boolean flag(String name, boolean absent) {
+        Object value = settings.get(name);
+        return value == null ? absent : Boolean.parseBoolean(value.toString().trim());
+    }
+
+    /** The registry given through {@link SeqgenHibernate#REGISTRY}, or null; fails if wrong or required. No I/O. */
     @Nullable SequenceRegistry givenRegistry() {
         Object given = settings.get(SeqgenHibernate.REGISTRY);
         if (given instanceof SequenceRegistry sequenceRegistry) {
@@ -172,13 +129,9 @@ final class RegistrySource {
         return null;
     }
 
-    /**
-     * Whether {@link SeqgenHibernate#REGISTRY_REQUIRED} is true: a framework gives the registry (the Spring Boot
-     * starter), and applies the start-up's warm-up itself. No I/O.
-     */
+    /** Whether {@link SeqgenHibernate#REGISTRY_REQUIRED} is true: a framework gives the registry and warms up. */
     boolean registryRequired() {
-        Object required = settings.get(SeqgenHibernate.REGISTRY_REQUIRED);
-        return required != null && Boolean.parseBoolean(required.toString().trim());
+        return flag(SeqgenHibernate.REGISTRY_REQUIRED, false);
     }
 
     private void requireNoRegistryRequired() {
@@ -192,7 +145,6 @@ final class RegistrySource {
         }
     }
 
-    /** The settings seqgen's own registry would have, read without I/O. */
     synchronized PlainSettings plainSettings() {
         if (plain == null) {
             plain = PlainSettings.from(settings);
@@ -207,9 +159,17 @@ final class RegistrySource {
         }
         requireNoRegistryRequired();
         PlainSettings plain = plainSettings();
-        DataSource dataSource = dataSource();
-        // A dedicated connection: inserting threads hold a pooled connection while the generator runs. Names are
-        // checked under their settings' names before any store is built.
+        ConnectionProvider provider = connectionProvider();
+        if (provider == null || !provider.isUnwrappableAs(DataSource.class)) {
+            throw new SeqgenMappingException("seqgen's Hibernate integration", "seqgen reserves values in"
+                    + " transactions of its own and needs a DataSource for them, but the connection provider "
+                    + (provider == null ? "(none: multi-tenant?)" : provider.getClass().getName())
+                    + " does not expose one", "Give Hibernate a DataSource (jakarta.persistence.nonJtaDataSource or"
+                    + " hibernate.connection.datasource), or set " + SeqgenHibernate.REGISTRY
+                    + " to a SequenceRegistry built over one", null);
+        }
+        DataSource dataSource = provider.unwrap(DataSource.class);
+        // A dedicated connection: inserting threads hold a pooled one while the generator runs.
         JdbcSequenceStore.Builder tableStore = JdbcSequenceStore.builder(dataSource).dedicatedConnection(true)
                 .table(plain.table, SeqgenHibernate.TABLE).createTable(plain.createTable);
         boolean nativeKind = Stream.concat(Stream.of(plain.defaults), plain.perSequence.values().stream())
@@ -227,8 +187,7 @@ final class RegistrySource {
             if (plain.seriesIdleTimeout != null) {
                 builder.seriesIdleTimeout(plain.seriesIdleTimeout);
             }
-            // A native-sequence store beside the table store only when a sequence is of that kind: it keeps a
-            // dedicated connection of its own.
+            // Built only when a sequence is of that kind: it keeps a dedicated connection of its own.
             if (nativeKind) {
                 ownedNativeStore = nativeStore.build();
                 builder.store(ownedNativeStore);
@@ -243,20 +202,7 @@ final class RegistrySource {
         }
     }
 
-    private DataSource dataSource() {
-        ConnectionProvider provider = connectionProvider();
-        if (provider == null || !provider.isUnwrappableAs(DataSource.class)) {
-            throw new SeqgenMappingException("seqgen's Hibernate integration", "seqgen reserves values in"
-                    + " transactions of its own and needs a DataSource for them, but the connection provider "
-                    + (provider == null ? "(none: multi-tenant?)" : provider.getClass().getName())
-                    + " does not expose one", "Give Hibernate a DataSource (jakarta.persistence.nonJtaDataSource or"
-                    + " hibernate.connection.datasource), or set " + SeqgenHibernate.REGISTRY
-                    + " to a SequenceRegistry built over one", null);
-        }
-        return provider.unwrap(DataSource.class);
-    }
-
-    /** Closes the registry seqgen built (giving back unused values), then its stores. */
+    /** Closes the registry seqgen built, then its stores. */
     synchronized void close() {
         if (ownedRegistry != null) {
             try {

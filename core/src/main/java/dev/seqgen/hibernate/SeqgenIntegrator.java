@@ -22,55 +22,29 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * seqgen's hooks into Hibernate's bootstrap, both found with {@link ServiceLoader} from seqgen-core's
- * {@code META-INF/services}, so applications do nothing: as a {@link ServiceContributor} it refuses a Hibernate ORM
- * seqgen does not run on and registers {@link SeqgenRegistryService}, the service the generators find while Hibernate
- * reads the mappings; as an {@link Integrator} it hands that service the session factory once it is built. The two
- * are one class because they are one job, plugging seqgen into a Hibernate bootstrap: the service the contributor
- * registers is the one the integrator starts and stops. A bootstrap that bypasses service loading calls
- * {@code new SeqgenIntegrator().contribute(builder)} on its {@link StandardServiceRegistryBuilder} (and applies the
- * integrator as it applies its own). The start-up I/O it triggers: docs/design.md, "Hibernate start-up path".
- *
- * <p>{@link #contribute}, the first seqgen code Hibernate calls, refuses a Hibernate ORM release before 7.1 with a
- * message naming seqgen, the version and what to do (README, "Supported versions"); a version string it cannot read
- * (a snapshot) is let through.
+ * seqgen's hooks into Hibernate's bootstrap, found by {@link ServiceLoader}: registers seqgen's service (refusing a
+ * Hibernate ORM before 7.1) and hands it the built session factory. A bootstrap without service loading calls
+ * {@code contribute(builder)} and applies the integrator itself. See docs/design.md#hibernate-start-up-path.
  */
 public final class SeqgenIntegrator implements Integrator, ServiceContributor {
 
-    /** The first Hibernate ORM release seqgen's generators run on. */
     static final int MIN_MAJOR = 7;
     static final int MIN_MINOR = 1;
 
     private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
 
-    /** Creates the integrator; called by {@link ServiceLoader}, once as each of its two services. */
+    /** Creates the integrator; called by {@link ServiceLoader}. */
     public SeqgenIntegrator() {
     }
 
-    /**
-     * Registers seqgen's service, after checking that seqgen's generators run on the Hibernate ORM found. The
-     * service is created only when a seqgen generator (or this integrator) asks for it.
-     *
-     * @param serviceRegistryBuilder the registry Hibernate is building
-     * @throws SeqgenMappingException if the Hibernate ORM on the class path is older than seqgen supports; the
-     *     message names the version found and what to do
-     */
+    /** Registers seqgen's service; throws SeqgenMappingException if the Hibernate ORM found is too old. */
     @Override
     public void contribute(StandardServiceRegistryBuilder serviceRegistryBuilder) {
         requireSupported();
         serviceRegistryBuilder.addInitiator(Initiator.INSTANCE);
     }
 
-    /**
-     * Hands the session factory to seqgen's service: its observer starts the sequences once the factory is built
-     * and gives back their unused values when it closes, and the service gets the factory's event listeners, to
-     * watch flushes once a SYNC number reserves at flush (each flush then reserves the SYNC numbers it needs
-     * before its first statement).
-     *
-     * @param metadata the mappings
-     * @param bootstrapContext the bootstrap
-     * @param sessionFactory the session factory being built
-     */
+    /** Hands the built session factory to seqgen's service, to start, stop and watch its flushes. */
     @Override
     public void integrate(Metadata metadata, BootstrapContext bootstrapContext,
             SessionFactoryImplementor sessionFactory) {
@@ -81,26 +55,13 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
         }
     }
 
-    /**
-     * Refuses the Hibernate ORM on the class path if seqgen's generators do not run on it.
-     *
-     * @throws SeqgenMappingException naming the version found and the supported range
-     */
     static void requireSupported() {
         requireSupported(Version.getVersionString());
     }
 
-    /**
-     * Refuses the given Hibernate ORM version if seqgen's generators do not run on it.
-     *
-     * @param version a version as {@link Version#getVersionString()} gives it, such as {@code 7.4.1.Final}
-     * @throws SeqgenMappingException naming the version and the supported range
-     */
+    /** Refuses a Hibernate ORM version ({@code 7.4.1.Final}) seqgen does not run on; lets an unreadable one by. */
     static void requireSupported(@Nullable String version) {
-        if (version == null) {
-            return;
-        }
-        Matcher matcher = MAJOR_MINOR.matcher(version);
+        Matcher matcher = MAJOR_MINOR.matcher(String.valueOf(version));
         if (!matcher.find()) {
             return;
         }
@@ -146,8 +107,7 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
         @Override
         public void sessionFactoryCreated(SessionFactory factory) {
             SessionFactoryImplementor built = (SessionFactoryImplementor) factory;
-            // Hibernate's checks of its own pooled optimizers, made for seqgen's drop-in: entered only by a session
-            // factory that has one, so an id of seqgen's own generator never does.
+            // Hibernate's own checks of pooled optimizers, for seqgen's drop-in.
             built.getMappingMetamodel().forEachEntityDescriptor(persister -> {
                 if (persister.getGenerator() instanceof SequenceStyleGenerator sequenceStyle
                         && sequenceStyle.getOptimizer() instanceof SeqgenPooledOptimizer optimizer) {

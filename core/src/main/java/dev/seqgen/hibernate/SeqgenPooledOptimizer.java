@@ -19,33 +19,23 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An opt-in drop-in for Hibernate's {@code pooled} optimizer, for existing {@code @SequenceGenerator(allocationSize >
- * 1)} ids: the same values from the same database sequence (it can run beside nodes on {@code pooled}, not on
- * {@code pooled-lo} or {@code hilo}), taken without a lock, the next block fetched when a quarter of the current one
- * is left. A stopped JVM leaves up to two blocks unused; ids are unique, not ordered across threads. It honours
- * {@code hibernate.id.sequence.increment_size_mismatch_strategy} ({@link PooledOptimizerChecks}) and, where the
- * increment is unknown at start-up, fetches twice before the first value and fails the inserts of a sequence whose
- * values are not a multiple of {@code allocationSize} apart. See docs/hibernate-generator.md. Enable it with
- * <pre>
- * hibernate.id.optimizer.pooled.preferred=dev.seqgen.hibernate.SeqgenPooledOptimizer
- * </pre>
+ * A drop-in for Hibernate's {@code pooled} optimizer ({@code hibernate.id.optimizer.pooled.preferred}): the same
+ * values from the same sequence (beside nodes on {@code pooled}, not {@code pooled-lo} or {@code hilo}), taken without
+ * a lock, the next block fetched when a quarter is left. Ids are unique, not ordered across threads; a stopped JVM
+ * leaves up to two blocks unused. Honours {@code increment_size_mismatch_strategy}; fails inserts when values are not
+ * a multiple of {@code allocationSize} apart. Thread-safe. See docs/hibernate-generator.md.
  *
- * <pre>
- * Design (lock-free path): per tenant, a volatile reference to the current block, whose offset counter advances by
- * getAndIncrement; a claim below the size is the caller's value, handed out once. The caller whose claim lands on
- * the trigger offset fetches the next block on its own session and queues it in ready (unless one is queued). A
- * caller finding the block exhausted takes refillLock, re-reads current, then installs a ready block or fetches
- * one. Only refillLock holders write current, so no block is lost; a late block waits in ready.
- * </pre>
+ * <p>Lock-free path: per tenant, a volatile current block whose offset counter advances by getAndIncrement; a claim
+ * below the size is the caller's value. The claim on the trigger offset fetches the next block and queues it in
+ * ready. A caller finding the block exhausted takes refillLock, re-reads current, then installs a ready block or
+ * fetches one. Only refillLock holders write current, so no block is lost; a late block waits in ready.
  */
 public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAwareOptimizer {
 
     private final Class<?> returnClass;
     /** The allocation size, or the database sequence's increment after {@link #adoptDatabaseIncrement}. */
     private volatile int incrementSize;
-    /** Values left in a block when the fetch ahead starts. */
-    private volatile int lowWatermark;
-    /** Delegate for the SQL of insert-select statements, which only depends on the pooled reading. */
+    /** Delegate for the SQL of insert-select statements. */
     private volatile PooledOptimizer sqlShape;
     private volatile long initialValue = -1;
     /** Whether the start-up check saw the sequence step by the block size: the first use then fetches once. */
@@ -56,27 +46,20 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
     /**
      * Creates the optimizer; called by Hibernate's optimizer factory.
      *
-     * @param returnClass the id type: {@code Long}, {@code Integer}, {@code Short}, {@code BigInteger} or
-     *     {@code BigDecimal}, or the primitives
-     * @param incrementSize the allocation size, at least 1
      * @throws HibernateException if the increment size is less than 1 or the id type is not integral
      */
     public SeqgenPooledOptimizer(Class<?> returnClass, int incrementSize) {
         if (incrementSize < 1) {
             throw new HibernateException("increment size cannot be less than 1, got " + incrementSize);
         }
-        if (!isIntegral(returnClass)) {
+        if (!(returnClass == Long.class || returnClass == long.class || returnClass == Integer.class
+                || returnClass == int.class || returnClass == Short.class || returnClass == short.class
+                || returnClass == BigInteger.class || returnClass == BigDecimal.class)) {
             throw new HibernateException("SeqgenPooledOptimizer generates integral ids, not " + returnClass.getName());
         }
         this.returnClass = returnClass;
         this.incrementSize = incrementSize;
-        this.lowWatermark = incrementSize / 4;
         this.sqlShape = new PooledOptimizer(returnClass, incrementSize);
-    }
-
-    private static boolean isIntegral(Class<?> type) {
-        return type == Long.class || type == long.class || type == Integer.class || type == int.class
-                || type == Short.class || type == short.class || type == BigInteger.class || type == BigDecimal.class;
     }
 
     /** Takes the database sequence's increment as the block size ({@code increment_size_mismatch_strategy=fix}). */
@@ -90,7 +73,6 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
             shape.injectInitialValue(initialValue);
         }
         this.incrementSize = databaseIncrement;
-        this.lowWatermark = databaseIncrement / 4;
         this.sqlShape = shape;
         this.incrementVerified = true;
         reset();
@@ -122,10 +104,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         return convert(state.refillAndClaim(callback));
     }
 
-    /**
-     * Fetches the next database value and returns its block: {@code (value - incrementSize, value]}, or the
-     * value alone when it is the first of a new sequence (as {@code pooled} reads it).
-     */
+    /** The block of the next database value: {@code (value - incrementSize, value]}, or a new sequence's first. */
     private Block fetch(State state, AccessCallback callback, boolean first) {
         IntegralDataTypeHolder holder = callback.getNextValue();
         long value = holder.toLong();
@@ -139,9 +118,8 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         }
         boolean standsAlone = first && ((initialValue == -1 && value < incrementSize) || value == initialValue);
         long start = standsAlone ? value : value - incrementSize + 1;
-        // The block's last value is the database value itself; nothing here adds to it, so a database value
-        // of Long.MAX_VALUE is a block like any other and never wraps.
-        return new Block(start, value, lowWatermark);
+        // The block ends at the database value itself, so Long.MAX_VALUE never wraps.
+        return new Block(start, value, incrementSize / 4);
     }
 
     private Serializable convert(long value) {
@@ -170,7 +148,6 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         return incrementSize;
     }
 
-    /** @return true: each database value stands for a block of {@code incrementSize} values */
     @Override
     public boolean applyIncrementSizeToSourceValues() {
         return true;
@@ -186,17 +163,13 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         return sqlShape.getAdjustment();
     }
 
-    /** Forgets the blocks in hand, as Hibernate asks when it resets generators. */
     @Override
     public void reset() {
         noTenant = new State();
         tenants = new ConcurrentHashMap<>();
     }
 
-    /**
-     * A block {@code [start, last]} claimed through an offset counter: claims on an exhausted block only grow the
-     * offset past the size, so none becomes a value beyond {@code last} or wraps past {@code Long.MAX_VALUE}.
-     */
+    /** A block {@code [start, last]}: claims past the size only grow the offset, never a value past last. */
     private static final class Block {
 
         static final Block EMPTY = new Block(0, -1, 0);
@@ -204,7 +177,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         final long start;
         final long size;
         final AtomicLong claims = new AtomicLong();
-        /** The offset at which a quarter of the block is left, or -1 when the block is too small to matter. */
+        /** The offset at which the fetch ahead starts (a quarter left), or -1 when the block is too small. */
         final long triggerAt;
 
         Block(long start, long last, int lowWatermark) {
@@ -214,7 +187,6 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         }
     }
 
-    /** The blocks of one tenant. */
     private final class State {
 
         volatile Block current = Block.EMPTY;
@@ -224,7 +196,6 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         final AtomicLong lastValue = new AtomicLong(Long.MIN_VALUE);
         volatile @Nullable IntegralDataTypeHolder lastSourceValue;
 
-        /** The slow path: the current block is exhausted. */
         long refillAndClaim(AccessCallback callback) {
             refillLock.lock();
             try {
@@ -239,9 +210,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
                         boolean first = lastValue.get() == Long.MIN_VALUE;
                         next = fetch(this, callback, first);
                         if (first && !incrementVerified) {
-                            // Fetch twice before handing anything out, so that a sequence whose increment is
-                            // not the allocation size is caught before a single value could collide (unless the
-                            // start-up check already saw the increment).
+                            // A second fetch catches a wrong INCREMENT BY before any value could collide.
                             ready.add(fetch(this, callback, false));
                         }
                     }

@@ -17,11 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * seqgen's tables (sequence table and kept ranges) in Hibernate's schema, as an auxiliary database object whose
- * statements are the store's own ({@link JdbcDialect#createTablesSql}), so {@code hbm2ddl.auto} and schema scripts
- * create them as the store does; never dropped (Hibernate's {@code update} re-creates auxiliary objects, which would
- * lose the rows), not validated. No I/O. Also the failure for an unreadable table ({@link #unreadable}), since it
- * names the ways the table comes to exist.
+ * seqgen's tables in Hibernate's schema, as an auxiliary object with the store's statements; never dropped
+ * (Hibernate's {@code update} re-creates auxiliary objects, which would lose the rows).
  */
 final class SeqgenTable {
 
@@ -30,11 +27,7 @@ final class SeqgenTable {
     private SeqgenTable() {
     }
 
-    /**
-     * The sequence table that belongs in Hibernate's schema, or null: rows not in a JDBC table, schema initialization
-     * {@code never}, or a Cloud Spanner dialect (whose schema tools seqgen does not test; logged once via
-     * {@code noted}).
-     */
+    /** The table that belongs in Hibernate's schema, or null (no JDBC table, {@code never}, or Spanner). */
     static @Nullable String exported(RegistrySource source, @Nullable Dialect dialect, AtomicBoolean noted) {
         SequenceRegistry given = source.givenRegistry();
         String table = given != null ? given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable)
@@ -53,11 +46,7 @@ final class SeqgenTable {
         return table;
     }
 
-    /**
-     * The failure when a row could not be created and the table cannot be read (null if it can: the creation's error
-     * says it all), naming the table, its users ({@code where} of each), the database's error and how to create the
-     * table; the creation's error is the cause, the read's is suppressed in it.
-     */
+    /** The failure naming the table, its users and how to create it, if it cannot be read; else null. */
     static @Nullable SeqgenMappingException unreadable(SequenceStore store, String sequence,
             RuntimeException creation, List<String> users, RegistrySource source) {
         SequenceStore.SqlTable table = store.sqlTable().orElse(null);
@@ -76,7 +65,7 @@ final class SeqgenTable {
         }
     }
 
-    /** What the database said, without the store's account of the statement (which names the row it read). */
+    /** What the database said, without the store's account of the statement. */
     static String databaseError(RuntimeException unreadable) {
         for (Throwable cause = unreadable; cause != null; cause = cause.getCause()) {
             if (cause instanceof SQLException sql) {
@@ -86,13 +75,9 @@ final class SeqgenTable {
         return String.valueOf(unreadable.getMessage());
     }
 
-    /**
-     * The ways the table comes to exist in this set-up: seqgen's own registry creates it unless told not to;
-     * Hibernate creates it with its schema, where the table is part of it; and migrations run the store's DDL.
-     */
     private static String ways(SequenceStore.SqlTable table, RegistrySource source) {
         List<String> ways = new ArrayList<>();
-        boolean springBoot = bool(source.setting(SeqgenHibernate.REGISTRY_REQUIRED), false);
+        boolean springBoot = source.registryRequired();
         boolean initializes = GeneratorSettings.initializes(source.setting(SeqgenHibernate.SCHEMA_INITIALIZE));
         if (!initializes) {
             ways.add("let seqgen create it (" + SeqgenHibernate.SCHEMA_INITIALIZE + "=always"
@@ -107,19 +92,14 @@ final class SeqgenTable {
         return String.join("; or ", ways);
     }
 
-    /** The statements that create the tables ({@link JdbcDialect#createTablesSql}), as messages quote them. */
+    /** The statements that create the tables, as messages quote them. */
     static String ddl(SequenceStore.SqlTable table) {
         JdbcDialect dialect = JdbcDialect.ofPlatform(table.platform());
         return dialect == null ? "seqgen's DDL" : String.join("; ", dialect.createTablesSql(table.name()));
     }
 
-    private static boolean bool(@Nullable Object setting, boolean absent) {
-        return setting == null ? absent : Boolean.parseBoolean(setting.toString().trim());
-    }
-
     /** Adds the tables to Hibernate's schema once, if seqgen has DDL for its dialect. */
     static void register(Database database, String tableName) {
-        // Checked before Hibernate's schema tools could run a statement built from it.
         Identifiers.requireTableName(SeqgenHibernate.TABLE, tableName);
         JdbcDialect dialect = JdbcDialect.ofPlatform(RegistrySource.platform(database.getDialect()));
         if (dialect != null && database.getAuxiliaryDatabaseObjects().stream()
@@ -128,7 +108,6 @@ final class SeqgenTable {
         }
     }
 
-    /** seqgen's tables as an auxiliary database object: the store's statements to create them, none to drop them. */
     private static final class Tables extends SimpleAuxiliaryDatabaseObject {
 
         private final String table;

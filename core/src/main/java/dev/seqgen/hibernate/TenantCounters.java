@@ -20,26 +20,20 @@ import javax.sql.DataSource;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The counters of SYNC sequences that live with each tenant's data (a schema or database per tenant, seqgen's table
- * not qualified by a schema): a registry per tenant over a JDBC store of the tenant's connections. Why a registry per
- * tenant, why it is dropped and not closed, and its gauge: docs/design.md, "Tenant counters".
- */
+/** SYNC counters in each tenant's schema: a registry per tenant. See docs/design.md#tenant-counters. */
 final class TenantCounters {
 
     private final MultiTenantConnectionProvider<Object> tenants;
-    /** seqgen's table as the application's store names it, unqualified: each tenant's connection finds its own. */
+    /** Unqualified: each tenant's connection finds its own. */
     private final String table;
     private final Map<Object, SequenceRegistry> registries = new ConcurrentHashMap<>();
     private final Map<Object, JdbcSequenceStore> stores = new ConcurrentHashMap<>();
-    /** The sequences the tenants' registries count, by name: what {@link #dropIdle()} looks for in each. */
+    /** The sequences the tenants' registries count. */
     private final Set<String> names = ConcurrentHashMap.newKeySet();
-    /** The application registry's idle timeout of series, which each tenant's registry has too. */
     private final Duration idleTimeout;
     private final Ticker ticker;
-    /** The application registry's metrics, where the gauge of each sequence's series goes. */
     private final SequenceMetricsTrackerFactory metrics;
-    /** When {@link #dropIdle()} last ran, on {@link #ticker}; guarded by {@code this}. */
+    /** Guarded by this. */
     private long lastDrop;
 
     TenantCounters(MultiTenantConnectionProvider<Object> tenants, String table, SequenceRegistry application) {
@@ -51,85 +45,36 @@ final class TenantCounters {
         this.lastDrop = ticker.read();
     }
 
-    /**
-     * The registry of one tenant's counters, made at its first use; no I/O.
-     *
-     * @param tenant the session's tenant identifier
-     * @param name the sequence whose series it will count
-     * @return the registry over the tenant's own table
-     */
+    /** The registry of one tenant's counters of sequence {@code name}, made at its first use; no I/O. */
     SequenceRegistry registryOf(Object tenant, String name) {
         if (names.add(name)) {
-            publishSeriesGauge(name);
+            try {
+                metrics.series(name, () -> registries.values().stream().mapToInt(r -> r.openSeries(name).size()).sum());
+            } catch (RuntimeException e) { // fails no value
+                System.getLogger(TenantCounters.class.getName()).log(System.Logger.Level.WARNING, "seqgen: the gauge"
+                        + " of the series of sequence '" + name + "' counted in tenants' tables could not be"
+                        + " registered: " + e);
+            }
         }
         return registries.computeIfAbsent(tenant, key -> SequenceRegistry.builder(storeOf(key))
                 .executor(Runnable::run).ticker(ticker).seriesIdleTimeout(idleTimeout).build());
     }
 
-    /** Publishes the gauge of the series of a sequence open in the tenants' registries; a failure fails no value. */
-    private void publishSeriesGauge(String name) {
-        try {
-            metrics.series(name, () -> openSeriesCount(name));
-        } catch (RuntimeException e) {
-            System.getLogger(TenantCounters.class.getName()).log(System.Logger.Level.WARNING, "seqgen: the gauge of"
-                    + " the series of sequence '" + name + "' counted in tenants' tables could not be registered: "
-                    + e);
-        }
-    }
-
-    /**
-     * How many series of a sequence are open in the tenants' registries now; no I/O.
-     *
-     * @param name the sequence name
-     * @return the number of series open, over every tenant
-     */
-    int openSeriesCount(String name) {
-        int count = 0;
-        for (SequenceRegistry registry : registries.values()) {
-            count += registry.openSeries(name).size();
-        }
-        return count;
-    }
-
-    /**
-     * The tenants' registries held now (those holding series, and those not dropped yet), for listings; no I/O.
-     *
-     * @return a snapshot
-     */
+    /** A snapshot of the tenants' registries not dropped yet; no I/O. */
     List<SequenceRegistry> registries() {
         return List.copyOf(registries.values());
     }
 
-    /**
-     * The registry of one tenant's counters if it was made, without a lock; null before its first use, and once
-     * dropped.
-     *
-     * @param tenant the session's tenant identifier
-     * @return the registry, or null
-     */
+    /** The tenant's registry, without a lock; null before its first use and once dropped. */
     @Nullable SequenceRegistry registryIfMade(Object tenant) {
         return registries.get(tenant);
     }
 
-    /**
-     * Drops the registries that hold no series, with their stores, if an idle timeout passed since the last time
-     * (see the class comment); called at an opening of a series, by the service, which serialises its openings.
-     *
-     * @return how many registries were dropped
-     */
+    /** Drops the registries holding no series, with their stores, once an idle timeout passed; returns how many. */
     synchronized int dropIdleDue() {
         if (idleTimeout.isZero() || ticker.read() - lastDrop < idleTimeout.toNanos()) {
             return 0;
         }
-        return dropIdle();
-    }
-
-    /**
-     * Drops the registries that hold no series now, with their stores (see the class comment). No I/O.
-     *
-     * @return how many registries were dropped
-     */
-    synchronized int dropIdle() {
         lastDrop = ticker.read();
         int dropped = 0;
         for (Map.Entry<Object, SequenceRegistry> entry : registries.entrySet()) {
@@ -143,28 +88,17 @@ final class TenantCounters {
         return dropped;
     }
 
-    /**
-     * The tenant's store: seqgen's table of the tenant's schema or database, never created by seqgen (a tenant's
-     * tables are its migrations'). Its database is detected on a connection of the tenant's, once.
-     */
+    /** The tenant's store; never creates the table (a tenant's tables are its migrations'). */
     JdbcSequenceStore storeOf(Object tenant) {
         return stores.computeIfAbsent(tenant, key -> JdbcSequenceStore.builder(tenantDataSource(tenants, key))
                 .table(table).createTable(false).build());
     }
 
-    /** @return the table the tenants' counters are in, as each tenant's connection names it */
     String table() {
         return table;
     }
 
-    /**
-     * Why a tenant's table cannot be read, asked after a failure to tell a missing (or unreadable) table from
-     * another error: the database's error, or null when the table reads.
-     *
-     * @param tenant the tenant
-     * @param row the row to read
-     * @return the error, or null
-     */
+    /** Why a tenant's table cannot be read (asked after a failure), or null when it reads. */
     @Nullable RuntimeException unreadable(Object tenant, String row) {
         try {
             storeOf(tenant).nextValue(row);
@@ -174,7 +108,7 @@ final class TenantCounters {
         }
     }
 
-    /** Closes the tenants' registries, then their stores (a registry dropped before has nothing left to close). */
+    /** Closes the tenants' registries, then their stores (a dropped registry has nothing left to close). */
     void close() {
         registries.values().forEach(SequenceRegistry::close);
         registries.clear();
@@ -182,10 +116,7 @@ final class TenantCounters {
         stores.clear();
     }
 
-    /**
-     * A tenant's connections as a {@code DataSource}, for a store: a connection from the
-     * {@code MultiTenantConnectionProvider} for the tenant, whose {@code close()} gives it back to the provider.
-     */
+    /** A tenant's connections as a {@code DataSource}; a connection's {@code close()} gives it back. */
     private static DataSource tenantDataSource(MultiTenantConnectionProvider<Object> tenants, Object tenant) {
         return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
                 (proxy, method, args) -> switch (method.getName()) {
