@@ -13,7 +13,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A store that forwards every operation, the SPI's default methods included, to another: tests extend it and
  * override only what they change (latency, failures, a pause at the right moment), so a wrapped store keeps all
- * its capabilities.
+ * its capabilities. One exception: {@link #reserveSized} keeps the SPI's default, which goes through this wrapper's
+ * {@link #reserve}, so that a wrapper that overrides {@code reserve} sees every reservation (the wrapped store's view
+ * of the queue at its row is not forwarded).
  */
 public abstract class ForwardingSequenceStore implements SequenceStore {
 
