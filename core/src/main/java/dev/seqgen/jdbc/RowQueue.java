@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  * ({@link JdbcSequenceStore#reserveSized}): the transactions waiting for a row lock of the table, every row of it
  * (sequences that start together count together). PostgreSQL only: a transaction waiting for a row holds or waits for
  * the row's tuple lock, so the table's tuple locks in {@code pg_locks} count the waiters; every user may read them.
- * Other databases answer null (their reservations are sized as without the queue), and so does a database that
- * speaks PostgreSQL's dialect but refuses the read (the store then stops asking).
+ * Other databases have no statement here, and their reservations are sized as without the queue; so are those of a
+ * database that speaks PostgreSQL's dialect but refuses the read (the store then stops asking).
  */
 final class RowQueue {
 
