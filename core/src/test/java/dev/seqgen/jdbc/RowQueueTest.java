@@ -59,22 +59,16 @@ class RowQueueTest {
         List<CompletableFuture<ReservedRange>> plain = new ArrayList<>();
         CompletableFuture<ReservedRange> sized;
         try (Connection holder = pool.getConnection()) {
-            holder.setAutoCommit(false);
-            try (PreparedStatement lock = holder.prepareStatement(
-                            "SELECT next_value FROM " + table + " WHERE name = 'orders' FOR UPDATE")) {
-                lock.executeQuery().close();
-            }
+            holdRow(holder);
             for (int i = 1; i <= 3; i++) {
-                plain.add(CompletableFuture.supplyAsync(() -> store.reserve("orders", 10, Long.MAX_VALUE), threads));
+                plain.add(plainReservation(store));
                 awaitWaiters(i);
             }
-            sized = CompletableFuture.supplyAsync(() -> store.reserveSized("orders", (waited, ahead, behind) -> {
-                seen.set(new long[] {waited, ahead, behind});
-                return 500;
-            }, Long.MAX_VALUE), threads);
+            sized = CompletableFuture.supplyAsync(
+                    () -> store.reserveSized("orders", recording(seen, 500), Long.MAX_VALUE), threads);
             awaitWaiters(4);
             for (int i = 5; i <= 6; i++) {
-                plain.add(CompletableFuture.supplyAsync(() -> store.reserve("orders", 10, Long.MAX_VALUE), threads));
+                plain.add(plainReservation(store));
                 awaitWaiters(i);
             }
             assertThat(store.reserve("invoices", 7, Long.MAX_VALUE)).as("another row is not queued")
@@ -107,18 +101,12 @@ class RowQueueTest {
         List<CompletableFuture<ReservedRange>> plain = new ArrayList<>();
         CompletableFuture<ReservedRange> sized;
         try (Connection holder = pool.getConnection()) {
-            holder.setAutoCommit(false);
-            try (PreparedStatement lock = holder.prepareStatement(
-                    "SELECT next_value FROM " + table + " WHERE name = 'orders' FOR UPDATE")) {
-                lock.executeQuery().close();
-            }
-            sized = CompletableFuture.supplyAsync(() -> store.reserveSized("orders", (waited, ahead, behind) -> {
-                seen.set(new long[] {waited, ahead, behind});
-                return 500;
-            }, Long.MAX_VALUE), threads);
+            holdRow(holder);
+            sized = CompletableFuture.supplyAsync(
+                    () -> store.reserveSized("orders", recording(seen, 500), Long.MAX_VALUE), threads);
             awaitWaiters(1);
             for (int i = 2; i <= 3; i++) {
-                plain.add(CompletableFuture.supplyAsync(() -> store.reserve("orders", 10, Long.MAX_VALUE), threads));
+                plain.add(plainReservation(store));
                 awaitWaiters(i);
             }
             holder.commit(); // a locking read only: the row keeps its version, and the queue its order
@@ -137,10 +125,7 @@ class RowQueueTest {
         store.createTableIfMissing();
         store.createSequence("orders", 1);
         AtomicReference<long[]> seen = new AtomicReference<>();
-        ReservedRange range = store.reserveSized("orders", (waited, ahead, behind) -> {
-            seen.set(new long[] {waited, ahead, behind});
-            return 3;
-        }, Long.MAX_VALUE);
+        ReservedRange range = store.reserveSized("orders", recording(seen, 3), Long.MAX_VALUE);
         assertThat(seen.get()[1]).isZero();
         assertThat(seen.get()[2]).isZero();
         assertThat(range).isEqualTo(new ReservedRange(1, 4));
@@ -155,7 +140,8 @@ class RowQueueTest {
                 Connection connection = delegate.getConnection();
                 return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
                         new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                            if (method.getName().equals("prepareStatement") && ((String) args[0]).contains("pg_locks")) {
+                            if (method.getName().equals("prepareStatement")
+                                    && ((String) args[0]).contains("pg_locks")) {
                                 lockTableReads.incrementAndGet();
                                 throw new SQLSyntaxErrorException("relation \"pg_locks\" does not exist", "42P01");
                             }
@@ -167,7 +153,8 @@ class RowQueueTest {
                         });
             }
         };
-        JdbcSequenceStore store = JdbcSequenceStore.builder(refused).dialect(JdbcDialect.POSTGRESQL).table(table).build();
+        JdbcSequenceStore store = JdbcSequenceStore.builder(refused).dialect(JdbcDialect.POSTGRESQL).table(table)
+                .build();
         store.createTableIfMissing();
         store.createSequence("orders", 1);
         List<long[]> seen = new ArrayList<>();
@@ -188,6 +175,28 @@ class RowQueueTest {
         assertThat(RowQueue.sql(JdbcDialect.MARIADB)).isNull();
         assertThat(RowQueue.sql(JdbcDialect.H2)).isNull();
         assertThat(RowQueue.sql(JdbcDialect.SPANNER_POSTGRESQL)).isNull();
+    }
+
+    /** Locks the row of 'orders' in the holder's open transaction. */
+    private void holdRow(Connection holder) throws SQLException {
+        holder.setAutoCommit(false);
+        try (PreparedStatement lock = holder.prepareStatement(
+                "SELECT next_value FROM " + table + " WHERE name = 'orders' FOR UPDATE")) {
+            lock.executeQuery().close();
+        }
+    }
+
+    /** A reservation of 10 values of 'orders' that is not sized by the queue, on a thread of its own. */
+    private CompletableFuture<ReservedRange> plainReservation(JdbcSequenceStore store) {
+        return CompletableFuture.supplyAsync(() -> store.reserve("orders", 10, Long.MAX_VALUE), threads);
+    }
+
+    /** A sizing that records what the store showed it, {waited, ahead, behind}, and takes {@code size}. */
+    private static Sizing recording(AtomicReference<long[]> seen, long size) {
+        return (waited, ahead, behind) -> {
+            seen.set(new long[] {waited, ahead, behind});
+            return size;
+        };
     }
 
     /** Waits until {@code count} transactions wait for a row of the table, as the lock table shows them. */
