@@ -108,6 +108,12 @@ final class RefillControl {
     /** Whether the first reservation was sized by that queue. */
     @GuardedBy("this")
     private boolean firstSized;
+    /**
+     * The share of each block handed out when its refill starts, set by the instance's place in a fleet queued at the
+     * row at start-up; -1 when not phased (docs/design.md#refill-phase).
+     */
+    @GuardedBy("this")
+    private double phase = -1;
 
     /** Reservations that queued at the row; written only under the monitor. */
     private volatile long queuedReservations;
@@ -210,6 +216,13 @@ final class RefillControl {
         queueBehind = Math.max(queueBehind, Math.min(transaction * behind, cap));
         blockSize = (int) clamp(Math.max(count, saturated(rateOrPrior() * fleetQueue * QUEUES_PER_BLOCK)),
                 baseBlockSize, maxBlockSize);
+        int fleet = ahead + behind + 1;
+        if (placing && phase < 0 && fleet >= TIMED_AHEAD) {
+            // The k-th of a fleet of F refills once the queue behind it has drained, plus k / F of a block's time: the
+            // fleet's refills then follow each other evenly over a block's time instead of in one burst a block later.
+            double blockNanos = blockSize / rateOrPrior();
+            phase = Math.min(transaction * behind / blockNanos + (double) ahead / fleet, 1);
+        }
         if (samples == 0) {
             firstSized = true;
             firstQueue = String.format(Locale.ROOT, "%d ahead and %d behind at the row, %.1f ms a transaction:"
@@ -258,7 +271,9 @@ final class RefillControl {
         latencyAverage = latencyAverage == 0 ? sample : latencyAverage + (sample - latencyAverage) * LATENCY_WEIGHT;
         latencyPeak = Math.max(sample, latencyPeak / 2);
         long scaled = size * lowWatermark / baseBlockSize;
-        long point = placing ? clamp(lead(), scaled, size - 1) : scaled;
+        long point = !placing ? scaled
+                : phase >= 0 ? Math.max(rowLead(), (long) Math.ceil((1 - phase) * size))
+                : clamp(lead(), scaled, size - 1);
         refillPoint = Math.max(0, Math.min(point, size - 1));
         return refillPoint;
     }
@@ -308,6 +323,15 @@ final class RefillControl {
     @GuardedBy("this")
     private long lead() {
         return saturated(rateOrPrior() * Math.max(Math.max(latencyAverage, latencyPeak), startUpQueue) * margin);
+    }
+
+    /**
+     * {@link #lead()} without the start-up queue: a phased instance refills after the queue behind it has drained, among
+     * a fleet whose refills are spread over a block's time.
+     */
+    @GuardedBy("this")
+    private long rowLead() {
+        return saturated(rateOrPrior() * Math.max(latencyAverage, latencyPeak) * margin);
     }
 
     /** Whether {@code valuesInHand} last the start-up queue with the margin; if not, the warm-up takes a third block. */
