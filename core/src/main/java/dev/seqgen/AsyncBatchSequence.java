@@ -119,8 +119,8 @@ final class AsyncBatchSequence extends BlockSequence {
      */
     @Override
     void awaitSecondBlock(long deadline) {
-        if (control.firstBlockOutlastsQueue(current.remaining())) {
-            return; // sized under the row's lock to last until the queue behind it has drained
+        if (control.firstBlockOutlastsQueue(current.remaining()) && !control.queueGrew(store.queuedAt(name))) {
+            return; // sized under the row's lock to last until the queue behind it, all of the fleet, has drained
         }
         CompletableFuture<Block> second = startPrefetch();
         if (!arrivesBy(second, deadline)) {

@@ -114,6 +114,12 @@ final class RefillControl {
      */
     @GuardedBy("this")
     private double phase = -1;
+    /** The fleet the phase was set by; 0 before. */
+    @GuardedBy("this")
+    private int phaseFleet;
+    /** The transactions the store showed behind the last reservation sized by the queue; -1 before. */
+    @GuardedBy("this")
+    private int behindSeen = -1;
 
     /** Reservations that queued at the row; written only under the monitor. */
     private volatile long queuedReservations;
@@ -216,8 +222,10 @@ final class RefillControl {
         queueBehind = Math.max(queueBehind, Math.min(transaction * behind, cap));
         blockSize = (int) clamp(Math.max(count, saturated(rateOrPrior() * fleetQueue * QUEUES_PER_BLOCK)),
                 baseBlockSize, maxBlockSize);
+        behindSeen = behind;
         int fleet = ahead + behind + 1;
-        if (placing && phase < 0 && fleet >= TIMED_AHEAD) {
+        if (placing && fleet >= TIMED_AHEAD && fleet > phaseFleet) {
+            phaseFleet = fleet;
             // The k-th of a fleet of F refills once the queue behind it has drained, plus k / F of a block's time: the
             // fleet's refills then follow each other evenly over a block's time instead of in one burst a block later.
             double blockNanos = blockSize / rateOrPrior();
@@ -234,6 +242,14 @@ final class RefillControl {
     /** Whether the first block was sized by the queue at the row and {@code valuesInHand} outlast the queue behind. */
     synchronized boolean firstBlockOutlastsQueue(long valuesInHand) {
         return queueBehind >= 0 && valuesInHand >= saturated(rateOrPrior() * queueBehind * margin);
+    }
+
+    /**
+     * Whether the {@code queued} transactions the store shows at the row now, just after a reservation sized by the
+     * queue, are more than were behind it: the fleet was still arriving, and the block was sized for a part of it.
+     */
+    synchronized boolean queueGrew(int queued) {
+        return behindSeen >= 0 && queued > behindSeen + 1;
     }
 
     /** Called once per block by the caller that finds the block empty and the refill not there yet. */

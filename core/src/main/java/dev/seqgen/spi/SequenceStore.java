@@ -106,6 +106,17 @@ public interface SequenceStore {
     }
 
     /**
+     * {@return the transactions queued for the sequence's row now, as {@link #reserveSized} sees them, or -1 if the
+     * store cannot tell} The warm-up asks after a block sized by the queue, to see whether the fleet is still arriving.
+     * The default cannot tell.
+     *
+     * @param sequence the sequence name
+     */
+    default int queuedAt(String sequence) {
+        return -1;
+    }
+
+    /**
      * As {@link #reserve}, but within the caller's transaction, which commits or rolls back the increment.
      *
      * @return the reserved values, visible to others only once the caller commits
