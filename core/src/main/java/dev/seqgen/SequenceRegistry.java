@@ -22,6 +22,7 @@ import java.util.SortedSet;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -54,6 +55,15 @@ public final class SequenceRegistry implements AutoCloseable {
     private static final long EXECUTOR_SHUTDOWN_SECONDS = 10;
 
     private static final System.Logger LOG = System.getLogger(SequenceRegistry.class.getName());
+
+    /** The one daemon thread of the JVM that releases idle series, for every registry; started by the first sweep. */
+    private static final ScheduledThreadPoolExecutor IDLE_SWEEPER =
+            new ScheduledThreadPoolExecutor(1, daemonThreads("seqgen-series-idle", null));
+
+    static {
+        // A cancelled sweep leaves the queue at once, and its registry with it.
+        IDLE_SWEEPER.setRemoveOnCancelPolicy(true);
+    }
 
     private final SequenceStore store;
     /** The store of each kind, the primary {@link #store} included. */
@@ -150,13 +160,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return new Builder(store);
     }
 
-    /**
-     * Returns the sequence with this name, creating it (and its row) on first use with {@link #settingsFor}.
-     *
-     * @throws SequenceConfigurationException if the name is not valid
-     * @throws SequenceUnavailableException if the row could not be created
-     * @throws IllegalStateException if the registry is closed
-     */
+    /** {@link #sequence(String, SequenceSettings)} with the {@link #settingsFor} the name. */
     public Sequence sequence(String name) {
         return sequence(name, settingsFor(name));
     }
@@ -173,38 +177,41 @@ public final class SequenceRegistry implements AutoCloseable {
         Sequence sequence = sequences.get(name);
         if (sequence == null) {
             Identifiers.requireSequenceName(name);
-            lifecycle.readLock().lock();
-            try {
-                sequence = sequences.computeIfAbsent(name,
-                        key -> Sequences.create(key, settings, newRow(key, settings), ticker, executor, metrics));
-            } finally {
-                lifecycle.readLock().unlock();
-            }
-            // Created while close() began: close() closes it, and the caller is told as after close.
-            if (closed) {
-                throw closedError(name);
-            }
+            sequence = open(name,
+                    key -> Sequences.create(key, settings, newRow(key, settings), ticker, executor, metrics));
         }
         requireSameSettings(name, sequence.settings(), settings);
         return sequence;
     }
 
-    /**
-     * Returns one series of a sequence: a counter of its own for one key, with the sequence's {@link #settingsFor}.
-     * Its row, {@link #seriesRow name#key}, is created on first use.
-     *
-     * @throws SequenceConfigurationException if the name or key is not valid, or the sequence's kind is not table
-     * @throws SequenceUnavailableException if the row could not be created
-     * @throws IllegalStateException if the registry is closed
-     */
+    /** Puts in the map under the read lock of {@link #lifecycle}; one made while close() began fails, as after it. */
+    private Sequence open(String row, Function<String, Sequence> create) {
+        Sequence sequence;
+        lifecycle.readLock().lock();
+        try {
+            sequence = sequences.computeIfAbsent(row, create);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+        if (closed) {
+            throw closedError(row);
+        }
+        return sequence;
+    }
+
+    /** {@link #series(String, String, SequenceSettings)} with the sequence's {@link #settingsFor}. */
     public Sequence series(String name, String key) {
         return series(name, key, settingsFor(name));
     }
 
     /**
-     * {@link #series(String, String)} with the given settings.
+     * Returns one series of a sequence: a counter of its own for one key, its row {@link #seriesRow name#key} created
+     * on first use.
      *
-     * @throws SequenceConfigurationException also if the series is open with other settings
+     * @throws SequenceConfigurationException if the name or key is not valid, the sequence's kind is not table, or
+     *     the series is open with other settings
+     * @throws SequenceUnavailableException if the row could not be created
+     * @throws IllegalStateException if the registry is closed
      */
     public Sequence series(String name, String key, SequenceSettings settings) {
         String row = seriesRow(name, key);
@@ -212,17 +219,9 @@ public final class SequenceRegistry implements AutoCloseable {
             Sequence open = sequences.get(row);
             if (open == null) {
                 requireSeriesStore(name, settings);
-                lifecycle.readLock().lock();
-                try {
-                    open = sequences.computeIfAbsent(row, ignored -> openNewSeries(name, row, settings));
-                } finally {
-                    lifecycle.readLock().unlock();
-                }
+                open = open(row, ignored -> openNewSeries(name, row, settings));
                 // After the insertion: a sweep stopping for want of series sees it, or this start follows.
                 startSweeper();
-                if (closed) {
-                    throw closedError(row);
-                }
             }
             if (open instanceof SeriesSequence handle && handle.released()) {
                 // Released as idle: its release holds the handle's monitor until it is out of the map; reopen.
@@ -292,26 +291,17 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** {@return the open series of a sequence, by key, in key order} */
     public SortedMap<String, Sequence> openSeries(String name) {
-        String prefix = name + SERIES_SEPARATOR;
         SortedMap<String, Sequence> open = new TreeMap<>();
-        sequences.forEach((row, sequence) -> {
-            if (row.startsWith(prefix) && !(sequence instanceof SeriesSequence series && series.released())) {
-                open.put(row.substring(prefix.length()), sequence);
-            }
-        });
+        seriesInMap(name).stream().filter(series -> !series.released()).forEach(series -> open.put(series.key(),
+                series));
         return open;
     }
 
     /** Those being released included; for statistics. */
     private List<SeriesSequence> seriesInMap(String name) {
         String prefix = name + SERIES_SEPARATOR;
-        List<SeriesSequence> open = new ArrayList<>();
-        sequences.forEach((row, sequence) -> {
-            if (sequence instanceof SeriesSequence series && row.startsWith(prefix)) {
-                open.add(series);
-            }
-        });
-        return open;
+        return sequences.values().stream().filter(sequence -> sequence instanceof SeriesSequence
+                && sequence.name().startsWith(prefix)).map(SeriesSequence.class::cast).toList();
     }
 
     /** The stats of the series open under this row; null if none is. */
@@ -328,8 +318,8 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /**
      * Closes and drops the series unused for the idle timeout; their next use reopens them, and a {@link Sequence}
-     * kept by a caller forwards. Runs on a shared daemon thread every half idle timeout (at most every minute)
-     * while a series is open. See docs/design.md#idle-series-release.
+     * kept by a caller forwards. Runs on a shared daemon thread while a series is open. See
+     * docs/design.md#idle-series-release.
      *
      * @return how many series were released
      */
@@ -345,12 +335,9 @@ public final class SequenceRegistry implements AutoCloseable {
                 if (closed) {
                     break;
                 }
-                if (!(sequence instanceof SeriesSequence series)) {
-                    continue;
-                }
-                if (series.takeUsed() || series.inUse()) {
+                if (sequence instanceof SeriesSequence series && (series.takeUsed() || series.inUse())) {
                     series.idleSince = now;
-                } else if (now - series.idleSince >= idle) {
+                } else if (sequence instanceof SeriesSequence series && now - series.idleSince >= idle) {
                     CloseReport report = release(series);
                     if (report != null) {
                         released.computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report);
@@ -358,17 +345,14 @@ public final class SequenceRegistry implements AutoCloseable {
                 }
             }
         }
-        stopSweeperIfNoSeries();
+        stopSweeper();
         int count = 0;
         for (Map.Entry<String, List<CloseReport>> entry : released.entrySet()) {
             count += entry.getValue().size();
             CloseReport summary = CloseReport.ofSeries(entry.getKey(), entry.getValue());
-            String line = "seqgen: released series not used for " + seriesIdleTimeout + ": " + summary.message();
-            if (summary.lost() > 0 || summary.failed()) {
-                LOG.log(System.Logger.Level.WARNING, line, summary.failure());
-            } else {
-                LOG.log(System.Logger.Level.DEBUG, line);
-            }
+            boolean lost = summary.lost() > 0 || summary.failed();
+            LOG.log(lost ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "seqgen: released series not used"
+                    + " for " + seriesIdleTimeout + ": " + summary.message(), lost ? summary.failure() : null);
         }
         return count;
     }
@@ -398,21 +382,15 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Stops the sweeps once no series is open, so that nothing holds an unused registry. Under {@link #sweeperStart},
-     * as the start, which follows a series' insertion: this sees it, or the start follows.
+     * Stops the sweeps once closed or no series is open, so that nothing holds an unused registry. Under
+     * {@link #sweeperStart}, as the start, which follows a series' insertion: this sees it, or the start follows.
      */
-    private void stopSweeperIfNoSeries() {
+    private void stopSweeper() {
         synchronized (sweeperStart) {
-            if (sweeps == null) {
-                return;
+            if (sweeps != null && (closed || sequences.values().stream().noneMatch(SeriesSequence.class::isInstance))) {
+                sweeps.cancel(false);
+                sweeps = null;
             }
-            for (Sequence sequence : sequences.values()) {
-                if (sequence instanceof SeriesSequence) {
-                    return;
-                }
-            }
-            sweeps.cancel(false);
-            sweeps = null;
         }
     }
 
@@ -434,21 +412,10 @@ public final class SequenceRegistry implements AutoCloseable {
             if (sweeps != null || closed) {
                 return;
             }
+            // Every half idle timeout, at most every minute.
             long period = Math.max(10, Math.min(seriesIdleTimeout.toMillis() / 2, TimeUnit.MINUTES.toMillis(1)));
-            sweeps = IdleSeriesThread.EXECUTOR.scheduleWithFixedDelay(this::releaseIdleSeriesQuietly, period, period,
+            sweeps = IDLE_SWEEPER.scheduleWithFixedDelay(this::releaseIdleSeriesQuietly, period, period,
                     TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /** The one daemon thread of the JVM that releases idle series, for every registry. */
-    private static final class IdleSeriesThread {
-
-        static final ScheduledThreadPoolExecutor EXECUTOR =
-                new ScheduledThreadPoolExecutor(1, daemonThreads("seqgen-series-idle", null));
-
-        static {
-            // A cancelled sweep leaves the queue at once, and its registry with it.
-            EXECUTOR.setRemoveOnCancelPolicy(true);
         }
     }
 
@@ -496,8 +463,7 @@ public final class SequenceRegistry implements AutoCloseable {
         // Metrics are per sequence, not per series: a tag per tenant or year would be unbounded.
         Sequence sequence = Sequences.create(row, settings, served, ticker, executor,
                 (series, store) -> group.seriesTracker());
-        Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
-        ((AbstractSequence) counter).quietFirstBlock();
+        Sequences.counter(sequence).quietFirstBlock();
         return new SeriesSequence(this, row, settings, sequence, ticker.read());
     }
 
@@ -506,7 +472,7 @@ public final class SequenceRegistry implements AutoCloseable {
         SeriesGroup group = new SeriesGroup(name, settings, () -> seriesInMap(name));
         try {
             group.tracker(GuardedMetricsTracker.guard(metrics.create(group.view(), served)));
-            metrics.series(name, () -> (int) seriesInMap(name).stream().filter(series -> !series.released()).count());
+            metrics.series(name, () -> openSeries(name).size());
         } catch (RuntimeException e) {
             // A metrics failure never fails a value.
             LOG.log(System.Logger.Level.WARNING, "seqgen: the metrics of the series of sequence '" + name
@@ -515,11 +481,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return group;
     }
 
-    /**
-     * Checks that the sequence, if open, has {@code settings}. No I/O.
-     *
-     * @throws SequenceConfigurationException if the registry has the sequence with other settings
-     */
+    /** Checks, without I/O, that the sequence, if open, has {@code settings}, as {@link #requireSameSettings}. */
     public void requireSettings(String name, SequenceSettings settings) {
         Sequence existing = sequences.get(name);
         if (existing != null) {
@@ -527,11 +489,7 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * Checks that every user of one name asks for the settings it was first created or asked with.
-     *
-     * @throws SequenceConfigurationException naming {@code sequences.<name>} if they differ
-     */
+    /** Throws a {@link SequenceConfigurationException} naming {@code sequences.<name>} unless both are equal. */
     public static void requireSameSettings(String name, SequenceSettings first, SequenceSettings asked) {
         if (!first.equals(asked)) {
             throw new SequenceConfigurationException("sequences." + name, asked,
@@ -540,8 +498,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Makes sure the row of a sequence exists without opening it: created at the initial value when missing;
-     * transient store errors are retried within the acquire timeout.
+     * Makes sure the row of a sequence exists without opening it, retrying transient store errors within the acquire
+     * timeout.
      *
      * @throws SequenceConfigurationException if the name is not valid, or the store cannot serve the settings
      * @throws SequenceUnavailableException if the row could not be created
@@ -558,7 +516,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /**
      * Declares, without I/O, the settings a user will open a sequence with, so that whoever creates the row first
-     * uses them. The first declaration fixes them.
+     * uses them; the first declaration wins.
      *
      * @throws SequenceConfigurationException if the name was declared, or the sequence created, with other settings
      */
@@ -617,9 +575,8 @@ public final class SequenceRegistry implements AutoCloseable {
     /** {@link #warmUp(Duration)} within the longest acquire timeout among the sequences it warms up. */
     public void warmUp() {
         Set<String> names = blockSequenceNames();
-        Duration longest = names.stream().map(name -> settingsOf(name).acquireTimeout())
-                .max(Duration::compareTo).orElse(defaults.acquireTimeout());
-        warmUp(names, longest);
+        warmUp(names, names.stream().map(name -> settingsOf(name).acquireTimeout()).max(Duration::compareTo)
+                .orElse(defaults.acquireTimeout()));
     }
 
     /** {@link #warmUp(Collection, Duration)} for each configured or open BATCH or ASYNC_BATCH sequence. */
@@ -641,8 +598,7 @@ public final class SequenceRegistry implements AutoCloseable {
      * and ASYNC sequences are only opened. See docs/design.md#the-first-block-and-the-start-up-queue.
      *
      * @throws SequenceConfigurationException if a name is not valid
-     * @throws SequenceUnavailableException naming the first sequence without its first block in time (the others'
-     *     failures suppressed in it)
+     * @throws SequenceUnavailableException naming the first sequence late (the others suppressed in it)
      * @throws IllegalStateException if the registry is closed
      */
     public void warmUp(Collection<String> names, Duration timeout) {
@@ -695,11 +651,7 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * {@link #warmUp(Collection, Duration)} for one sequence, opened as {@link #sequence(String, SequenceSettings)}.
-     *
-     * @throws SequenceUnavailableException if the first block is not in hand in time (the sequence stays open)
-     */
+    /** {@link #warmUp(Collection, Duration)} for one sequence opened with {@code settings}; it stays open if late. */
     public Sequence warmUp(String name, SequenceSettings settings, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
         Sequence sequence = sequence(name, settings);
@@ -763,11 +715,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return Optional.ofNullable(stores.get(Objects.requireNonNull(kind, "kind")));
     }
 
-    /**
-     * Returns the store of a sequence's kind, by its settings once open, else {@link #settingsFor}.
-     *
-     * @throws SequenceConfigurationException if the registry has no store of the sequence's kind
-     */
+    /** {@link #storeOf(String, SequenceSettings)} with the sequence's settings once open, else {@link #settingsFor}. */
     public SequenceStore storeOf(String name) {
         Sequence open = sequences.get(name);
         return storeOf(name, open != null ? open.settings() : settingsFor(name));
@@ -785,9 +733,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Closes every sequence and stops the background refills, a later close doing nothing.
-     *
-     * @return what became of each sequence's unused values, one report per sequence; empty if closed already
+     * {@return what became of each sequence's unused values, a report per sequence; empty if closed already} Closes
+     * every sequence and stops the background refills.
      */
     public List<CloseReport> closeAndReport() {
         closed = true;
@@ -796,16 +743,11 @@ public final class SequenceRegistry implements AutoCloseable {
         lifecycle.writeLock().lock();
         try {
             for (Sequence sequence : sequences.values()) {
-                if (sequence instanceof SeriesSequence series) {
-                    CloseReport report = series.closeAndReport();
-                    if (report != null) {
-                        seriesReports.computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report);
-                    }
-                    continue;
-                }
-                CloseReport report = Sequences.closeAndReport(sequence);
-                if (report != null) {
-                    reports.add(report);
+                if (!(sequence instanceof SeriesSequence series)) {
+                    Optional.ofNullable(Sequences.closeAndReport(sequence)).ifPresent(reports::add);
+                } else {
+                    Optional.ofNullable(series.closeAndReport()).ifPresent(report -> seriesReports
+                            .computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report));
                 }
             }
         } finally {
@@ -813,12 +755,7 @@ public final class SequenceRegistry implements AutoCloseable {
         }
         seriesReports.forEach((name, series) -> reports.add(CloseReport.ofSeries(name, series)));
         seriesGroups.values().forEach(SeriesGroup::closeTracker);
-        synchronized (sweeperStart) {
-            if (sweeps != null) {
-                sweeps.cancel(false);
-                sweeps = null;
-            }
-        }
+        stopSweeper();
         if (ownedExecutor != null) {
             ownedExecutor.shutdown();
             try {

@@ -61,7 +61,11 @@ final class Sequences {
 
     /** Closes a sequence made by {@link #create}; null if it was closed already. */
     static @Nullable CloseReport closeAndReport(Sequence sequence) {
-        Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
-        return ((AbstractSequence) counter).closeAndReport();
+        return counter(sequence).closeAndReport();
+    }
+
+    /** {@return the strategy implementation of a sequence made by {@link #create}} */
+    static AbstractSequence counter(Sequence sequence) {
+        return (AbstractSequence) (sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence);
     }
 }
