@@ -236,11 +236,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Makes sure the row of one series exists without opening it, as {@link #createSequence(String, SequenceSettings)}.
-     *
-     * @return the name of the series' row
-     * @throws SequenceConfigurationException if the name or key is not valid, or the sequence's kind is not table
-     * @throws SequenceUnavailableException if the row could not be created
+     * {@return the name of the series' row} Makes sure it exists without opening the series, as
+     * {@link #createSequence(String, SequenceSettings)}; the sequence's kind must be table.
      */
     public String createSeries(String name, String key, SequenceSettings settings) {
         String row = seriesRow(name, key);
@@ -268,11 +265,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return row;
     }
 
-    /**
-     * Returns the series key of several parts, in order: {@code ["acme", "2026"]} gives {@code acme/2026}.
-     *
-     * @throws SequenceConfigurationException if there is no part, or a part is not valid
-     */
+    /** {@return the series key of 1 or more valid parts, in order: {@code ["acme", "2026"]} gives {@code acme/2026}} */
     public static String seriesKey(List<String> parts) {
         if (parts.isEmpty()) {
             throw new SequenceConfigurationException("series key", "[]", "at least one part");
@@ -637,8 +630,14 @@ public final class SequenceRegistry implements AutoCloseable {
         SequenceUnavailableException failure = null;
         for (Sequence sequence : opened) {
             try {
-                awaitFirstBlock(sequence, deadline, timeout);
-            } catch (SequenceUnavailableException late) {
+                if (sequence instanceof SeriesSequence series) {
+                    series.awaitFirstBlock(deadline);
+                } else if (sequence instanceof AbstractSequence blocks) {
+                    blocks.awaitFirstBlock(deadline);
+                }
+            } catch (SequenceUnavailableException e) {
+                SequenceUnavailableException late = new SequenceUnavailableException(sequence.name(),
+                        "its first block was not in hand within the warm-up's " + timeout + ": " + e.getMessage(), e);
                 if (failure == null) {
                     failure = late;
                 } else {
@@ -655,21 +654,8 @@ public final class SequenceRegistry implements AutoCloseable {
     public Sequence warmUp(String name, SequenceSettings settings, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
         Sequence sequence = sequence(name, settings);
-        awaitFirstBlock(sequence, deadline, timeout);
+        awaitFirstBlocks(List.of(sequence), deadline, timeout);
         return sequence;
-    }
-
-    private static void awaitFirstBlock(Sequence sequence, long deadline, Duration timeout) {
-        try {
-            if (sequence instanceof SeriesSequence series) {
-                series.awaitFirstBlock(deadline);
-            } else if (sequence instanceof AbstractSequence blocks) {
-                blocks.awaitFirstBlock(deadline);
-            }
-        } catch (SequenceUnavailableException e) {
-            throw new SequenceUnavailableException(sequence.name(), "its first block was not in hand within the"
-                    + " warm-up's " + timeout + ": " + e.getMessage(), e);
-        }
     }
 
     private SequenceSettings settingsOf(String name) {
@@ -785,11 +771,7 @@ public final class SequenceRegistry implements AutoCloseable {
             stores.put(store.kind(), store);
         }
 
-        /**
-         * Adds the store of the sequences of its {@link SequenceStore#kind() kind}. The registry does not close stores.
-         *
-         * @throws IllegalArgumentException if the registry already has a store of that kind
-         */
+        /** Adds the store of its {@link SequenceStore#kind() kind} (not closed by the registry); one per kind. */
         public Builder store(SequenceStore other) {
             Objects.requireNonNull(other, "store");
             SequenceStore existing = stores.putIfAbsent(other.kind(), other);
@@ -806,11 +788,7 @@ public final class SequenceRegistry implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Sets the settings of one sequence.
-         *
-         * @throws SequenceConfigurationException if the name is not valid
-         */
+        /** Sets the settings of one sequence; a {@link SequenceConfigurationException} if the name is not valid. */
         public Builder sequence(String name, SequenceSettings settings) {
             perSequence.put(Identifiers.requireSequenceName(name), Objects.requireNonNull(settings, "settings"));
             sources.remove(name);
@@ -818,10 +796,8 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets the settings of one sequence, with where each value set came from (such as a property name), which
-         * logs name; a setting absent from {@code sources} was not set.
-         *
-         * @throws SequenceConfigurationException if the name is not valid
+         * {@link #sequence(String, SequenceSettings)}, with where each value set came from (such as a property name),
+         * which logs name; a setting absent from {@code sources} was not set.
          */
         public Builder sequence(String name, SequenceSettings settings, Map<Setting, String> sources) {
             Map<Setting, String> bySetting = new EnumMap<>(Setting.class);
@@ -854,10 +830,8 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets how long a series may go unused before {@link #releaseIdleSeries()} releases it; zero: never. Default
-         * {@link #DEFAULT_SERIES_IDLE_TIMEOUT}.
-         *
-         * @throws SequenceConfigurationException naming {@code series.idle-timeout} if it is negative
+         * Sets how long a series may go unused before {@link #releaseIdleSeries()} releases it, 0 or more (0: never).
+         * Default {@link #DEFAULT_SERIES_IDLE_TIMEOUT}.
          */
         public Builder seriesIdleTimeout(Duration idleTimeout) {
             Objects.requireNonNull(idleTimeout, "idleTimeout");
