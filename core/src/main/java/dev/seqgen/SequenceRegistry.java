@@ -398,11 +398,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private void startSweeper() {
-        if (seriesIdleTimeout.isZero()) {
-            return;
-        }
         synchronized (sweeperStart) {
-            if (sweeps != null || closed) {
+            if (sweeps != null || closed || seriesIdleTimeout.isZero()) {
                 return;
             }
             // Every half idle timeout, at most every minute.
@@ -525,11 +522,10 @@ public final class SequenceRegistry implements AutoCloseable {
     /** The lock is held over the I/O: a second user must wait anyway. */
     private void createRowOnce(String name, SequenceSettings settings, SequenceStore served) {
         synchronized (rows) {
-            if (rows.contains(name)) {
-                return;
+            if (!rows.contains(name)) {
+                Sequences.createRow(name, settings, served, ticker);
+                rows.add(name);
             }
-            Sequences.createRow(name, settings, served, ticker);
-            rows.add(name);
         }
     }
 
