@@ -109,10 +109,8 @@ public final class SequenceSettings {
     }
 
     /**
-     * Checks the rules between settings that may come from different sources, on a sequence's final settings.
-     *
-     * @return these settings
-     * @throws SequenceConfigurationException naming {@code skip-range} and the sequence if set on a sequential one
+     * {@return these settings} Checks the rules between settings that may come from different sources: a
+     * {@link SequenceConfigurationException} names {@code skip-range} and the sequence if set on a sequential one.
      */
     public SequenceSettings validateFor(String sequence) {
         if (!skipRange.isEmpty() && keyOrder != KeyOrder.BIT_REVERSED) {
@@ -186,9 +184,6 @@ public final class SequenceSettings {
 
     @Override
     public boolean equals(@Nullable Object o) {
-        if (this == o) {
-            return true;
-        }
         if (!(o instanceof SequenceSettings that)) {
             return false;
         }
@@ -248,10 +243,7 @@ public final class SequenceSettings {
             return this;
         }
 
-        /**
-         * Sets where the values are counted. Default: the kind of the registry's store (for SYNC its table store if
-         * any); NATIVE_SEQUENCE cannot serve SYNC.
-         */
+        /** Sets where the values are counted, not NATIVE_SEQUENCE for SYNC. Default: the registry's store's kind. */
         public Builder kind(CounterKind kind) {
             requireArgument(kind != null, "kind", kind, "one of table, native-sequence");
             this.kind = kind;
@@ -265,10 +257,7 @@ public final class SequenceSettings {
             return this;
         }
 
-        /**
-         * Sets the keys a bit-reversed sequence never hands out. Default {@link KeyRange#NONE}; a range needs
-         * BIT_REVERSED, checked by {@link SequenceSettings#validateFor(String)}.
-         */
+        /** Sets the keys a BIT_REVERSED sequence never hands out ({@link #validateFor}). Default: none. */
         public Builder skipRange(KeyRange skipRange) {
             requireArgument(skipRange != null, "skip-range", skipRange, Setting.SKIP_RANGE.allowed());
             this.skipRange = skipRange;
@@ -315,18 +304,15 @@ public final class SequenceSettings {
             return this;
         }
 
-        /**
-         * Sets whether the block size, and ASYNC_BATCH's refill point without a set low watermark, adapt. Default: on
-         * for ASYNC_BATCH only. See docs/design.md#refill-control.
-         */
+        /** Sets whether the block size, and the refill point unless set, adapt. Default: on for ASYNC_BATCH only. */
         public Builder adaptive(boolean adaptive) {
             this.adaptive = adaptive;
             return this;
         }
 
         /**
-         * Sets the largest block an adaptive sequence reserves. Default 100000. At least the block size when adaptive
-         * sizing is set on; below it, with adaptive sizing on by default, the block keeps its size.
+         * Sets the largest block an adaptive sequence reserves, at least the block size if adaptive sizing is set on
+         * (else a smaller one keeps the block's size). Default 100000.
          */
         public Builder adaptiveMaxBlockSize(int adaptiveMaxBlockSize) {
             requireArgument(adaptiveMaxBlockSize >= 1, "adaptive.max-block-size", adaptiveMaxBlockSize,
@@ -343,20 +329,13 @@ public final class SequenceSettings {
             return this;
         }
 
-        /**
-         * Sets whether the configured strategy may replace a SYNC one the code declares on an annotation, giving up
-         * gapless numbers. Default {@code false}: such a configuration is refused at start-up.
-         */
+        /** Sets whether configuration may replace a SYNC strategy an annotation declares. Default {@code false}. */
         public Builder allowWeakerStrategy(boolean allowWeakerStrategy) {
             this.allowWeakerStrategy = allowWeakerStrategy;
             return this;
         }
 
-        /**
-         * {@return the settings, once the rules relating settings hold}
-         *
-         * @throws SequenceConfigurationException naming the setting that breaks such a rule
-         */
+        /** {@return the settings} A {@link SequenceConfigurationException} names a setting breaking a rule. */
         public SequenceSettings build() {
             requireArgument(kind != CounterKind.NATIVE_SEQUENCE || strategy != Strategy.SYNC, "kind",
                     CounterKind.NATIVE_SEQUENCE.externalName(),
