@@ -193,13 +193,12 @@ public enum Setting {
             throw new IllegalArgumentException("not a duration: " + text);
         }
         long amount = Long.parseLong(simple.group(1));
-        String unit = simple.group(2) == null ? "ms" : simple.group(2);
-        return switch (unit) {
-            case "ms" -> Duration.ofMillis(amount);
+        return switch (String.valueOf(simple.group(2))) {
             case "s" -> Duration.ofSeconds(amount);
             case "m" -> Duration.ofMinutes(amount);
             case "h" -> Duration.ofHours(amount);
-            default -> Duration.ofDays(amount);
+            case "d" -> Duration.ofDays(amount);
+            default -> Duration.ofMillis(amount); // ms, or no unit
         };
     }
 
