@@ -223,15 +223,14 @@ public final class SequenceRegistry implements AutoCloseable {
                 // After the insertion: a sweep stopping for want of series sees it, or this start follows.
                 startSweeper();
             }
-            if (open instanceof SeriesSequence handle && handle.released()) {
-                // Released as idle: its release holds the handle's monitor until it is out of the map; reopen.
-                synchronized (handle) {
-                    sequences.remove(row, handle);
-                }
-                continue;
+            if (!(open instanceof SeriesSequence handle) || !handle.released()) {
+                requireSameSettings(row, open.settings(), settings);
+                return open;
             }
-            requireSameSettings(row, open.settings(), settings);
-            return open;
+            // Released as idle: its release holds the handle's monitor until it is out of the map; reopen.
+            synchronized (handle) {
+                sequences.remove(row, handle);
+            }
         }
     }
 
@@ -299,8 +298,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** The stats of the series open under this row; null if none is. */
     @Nullable SequenceStats openSeriesStats(String row) {
-        Sequence open = sequences.get(row);
-        Sequence sequence = open instanceof SeriesSequence series ? series.sequence() : null;
+        Sequence sequence = sequences.get(row) instanceof SeriesSequence series ? series.sequence() : null;
         return sequence == null ? null : sequence.stats();
     }
 
@@ -320,10 +318,10 @@ public final class SequenceRegistry implements AutoCloseable {
         if (seriesIdleTimeout.isZero()) {
             return 0;
         }
-        long idle = seriesIdleTimeout.toNanos();
         Map<String, List<CloseReport>> released = new TreeMap<>();
         synchronized (sweep) {
             long now = ticker.read();
+            long idle = seriesIdleTimeout.toNanos();
             for (Sequence sequence : sequences.values()) {
                 if (closed) {
                     break;
