@@ -15,7 +15,7 @@ public enum Strategy {
     /** One store transaction per value, committed before it is returned; ordered; a rollback or crash is a gap. */
     ASYNC,
 
-    /** A store transaction per block, reserved by the caller finding it empty; ordered per JVM; a crash loses a block. */
+    /** One store transaction per block, reserved by the caller finding it empty; per-JVM order; a crash loses one. */
     BATCH,
 
     /** As {@link #BATCH}, plus a background refill at the {@link SequenceSettings#adaptive() adaptive} refill point. */
