@@ -38,10 +38,9 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Gives out one shared {@link Sequence} per name, and closes them all. Each sequence is served by the registry's
- * store of its {@link SequenceSettings#kind() kind} (the primary store, plus at most one per other kind). Every user
- * of a name in a JVM should share one registry, so that the name has one block in hand and one set of counters.
- * Thread-safe.
+ * Gives out one shared {@link Sequence} per name, served by the registry's store of its {@link SequenceSettings#kind()
+ * kind}, and closes them all. Every user of a name in a JVM should share one registry, so that the name has one block
+ * in hand and one set of counters. Thread-safe.
  */
 public final class SequenceRegistry implements AutoCloseable {
 
@@ -97,8 +96,7 @@ public final class SequenceRegistry implements AutoCloseable {
     private final ConcurrentHashMap<String, SequenceSettings> declared = new ConcurrentHashMap<>();
     /**
      * Creations hold the read lock from their closed check until the sequence is in the map; close sets closed, then
-     * takes the write lock, so it closes every sequence a creation under way made and later creations fail. A
-     * sequence that exists is returned without it.
+     * takes the write lock: it closes what creations under way made, and later ones fail.
      */
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private volatile boolean closed;
@@ -245,10 +243,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the name of the row that counts one series: {@code name#key}. A key is 1 or more parts joined by
-     * {@code /}, each of letters, digits, space and {@code _ . - : @ +}.
-     *
-     * @throws SequenceConfigurationException if the name or key is not valid, or the row's name exceeds 64 characters
+     * {@return the name of the row that counts one series, {@code name#key}, at most 64 characters} A key is 1 or more
+     * parts joined by {@code /}, each of letters, digits, space and {@code _ . - : @ +}.
      */
     public static String seriesRow(String name, String key) {
         Identifiers.requireSequenceName(name);
@@ -308,11 +304,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Closes and drops the series unused for the idle timeout; their next use reopens them, and a {@link Sequence}
-     * kept by a caller forwards. Runs on a shared daemon thread while a series is open. See
-     * docs/design.md#idle-series-release.
-     *
-     * @return how many series were released
+     * {@return how many series were released} Closes and drops the series unused for the idle timeout; their next use
+     * reopens them. Runs on a shared daemon thread while a series is open. See docs/design.md#idle-series-release.
      */
     public int releaseIdleSeries() {
         if (seriesIdleTimeout.isZero()) {
@@ -487,10 +480,8 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /**
      * Makes sure the row of a sequence exists without opening it, retrying transient store errors within the acquire
-     * timeout.
-     *
-     * @throws SequenceConfigurationException if the name is not valid, or the store cannot serve the settings
-     * @throws SequenceUnavailableException if the row could not be created
+     * timeout; a {@link SequenceConfigurationException} if the name is not valid or the store cannot serve the
+     * settings, a {@link SequenceUnavailableException} if the row could not be created.
      */
     public void createSequence(String name, SequenceSettings settings) {
         Identifiers.requireSequenceName(name);
@@ -503,10 +494,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Declares, without I/O, the settings a user will open a sequence with, so that whoever creates the row first
-     * uses them; the first declaration wins.
-     *
-     * @throws SequenceConfigurationException if the name was declared, or the sequence created, with other settings
+     * Declares, without I/O, the settings a user will open a sequence with, so that whoever creates the row first uses
+     * them; a {@link SequenceConfigurationException} if declared, or open, with other settings.
      */
     public void declare(String name, SequenceSettings settings) {
         Objects.requireNonNull(settings, "settings");
@@ -528,9 +517,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the store of the settings' kind; when unset, the primary store (for SYNC the table store if any).
-     *
-     * @throws SequenceConfigurationException naming the sequence if the registry has no store of that kind
+     * {@return the store of the settings' kind; when unset, the primary store (for SYNC the table store if any)} A
+     * {@link SequenceConfigurationException} names the sequence if the registry has no store of that kind.
      */
     public SequenceStore storeOf(String name, SequenceSettings settings) {
         if (!Objects.requireNonNull(settings, "settings").kindSet()) {
