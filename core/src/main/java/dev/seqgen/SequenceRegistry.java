@@ -6,6 +6,7 @@ import dev.seqgen.spi.SequenceStore;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -120,16 +121,12 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private static String describeDefaults(SequenceSettings defaults) {
-        StringJoiner text = new StringJoiner(", ", "{", "}");
-        for (Setting setting : Setting.values()) {
-            if (setting != Setting.SKIP_RANGE) {
-                text.add(setting.key() + "=" + setting.valueIn(defaults));
-            } else if (!defaults.skipRange().isEmpty()) {
-                text.add(setting.key() + "=" + defaults.skipRange()
-                        + (defaults.keyOrder() == KeyOrder.BIT_REVERSED ? "" : " (bit-reversed sequences only)"));
-            }
-        }
-        return text.toString();
+        boolean skips = !defaults.skipRange().isEmpty();
+        String skipsNote = defaults.keyOrder() == KeyOrder.BIT_REVERSED ? "" : " (bit-reversed sequences only)";
+        return Arrays.stream(Setting.values()).filter(setting -> setting != Setting.SKIP_RANGE || skips)
+                .map(setting -> setting.key() + "=" + setting.valueIn(defaults)
+                        + (setting == Setting.SKIP_RANGE ? skipsNote : ""))
+                .collect(Collectors.joining(", ", "{", "}"));
     }
 
     /** For the start-up line: what was set and where, or else what differs from the defaults. */
@@ -141,11 +138,9 @@ public final class SequenceRegistry implements AutoCloseable {
             if (set != null) {
                 set.forEach((setting, source) -> values.add(source + "=" + setting.valueIn(settings)));
             } else {
-                for (Setting setting : Setting.values()) {
-                    if (!settings.derived(setting) && !setting.valueIn(settings).equals(setting.valueIn(defaults))) {
-                        values.add(setting.key() + "=" + setting.valueIn(settings));
-                    }
-                }
+                Arrays.stream(Setting.values()).filter(setting -> !settings.derived(setting)
+                        && !setting.valueIn(settings).equals(setting.valueIn(defaults)))
+                        .forEach(setting -> values.add(setting.key() + "=" + setting.valueIn(settings)));
                 values.add(values.isEmpty() ? "the defaults" : "where its settings differ from the defaults");
             }
             text.add(name + " (" + (values.isEmpty() ? "nothing set" : String.join(", ", values)) + ")");

@@ -123,10 +123,9 @@ public enum Setting {
     }
 
     /**
-     * Sets the setting on {@code builder}, from a value of {@link #type()} or text as in a properties file (enums in
-     * any case with hyphens, durations as {@link #duration(String)} reads them).
+     * {@return the builder} Sets the setting on it from a value of {@link #type()} or text as in a properties file
+     * (enums in any case with hyphens, durations as {@link #duration(String)} reads them).
      *
-     * @return the builder
      * @throws SequenceConfigurationException naming the key if the value cannot be read or breaks its rule
      */
     public Builder apply(Builder builder, Object value) {
@@ -180,9 +179,7 @@ public enum Setting {
 
     /**
      * Reads a duration: ISO-8601 ({@code PT10M}), or an amount with a unit of {@code ms}, {@code s}, {@code m},
-     * {@code h} or {@code d} ({@code 10m}; no unit: milliseconds).
-     *
-     * @throws IllegalArgumentException if the text is not a duration
+     * {@code h} or {@code d} ({@code 10m}; no unit: milliseconds); else an {@link IllegalArgumentException}.
      */
     public static Duration duration(String text) {
         if (text.startsWith("P") || text.startsWith("p") || text.startsWith("-P")) {
