@@ -268,16 +268,14 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** {@return the series if open now (not released), or null; no I/O, and an invalid key is not found} */
     public @Nullable Sequence seriesIfOpen(String name, String key) {
-        Sequence open = sequences.get(name + SERIES_SEPARATOR + key);
-        return open instanceof SeriesSequence handle && !handle.released() ? open : null;
+        return sequences.get(name + SERIES_SEPARATOR + key) instanceof SeriesSequence handle && !handle.released()
+                ? handle : null;
     }
 
     /** {@return the open series of a sequence, by key, in key order} */
     public SortedMap<String, Sequence> openSeries(String name) {
-        SortedMap<String, Sequence> open = new TreeMap<>();
-        seriesInMap(name).stream().filter(series -> !series.released()).forEach(series -> open.put(series.key(),
-                series));
-        return open;
+        return seriesInMap(name).stream().filter(series -> !series.released())
+                .collect(Collectors.toMap(SeriesSequence::key, series -> series, (a, b) -> a, TreeMap::new));
     }
 
     /** Those being released included; for statistics. */

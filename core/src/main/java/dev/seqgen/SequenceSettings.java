@@ -1,7 +1,8 @@
 package dev.seqgen;
 
 import java.time.Duration;
-import java.util.StringJoiner;
+import java.util.Arrays;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -68,11 +69,8 @@ public final class SequenceSettings {
     /** {@return a builder that starts from these settings} */
     public Builder toBuilder() {
         Builder builder = new Builder();
-        for (Setting setting : Setting.values()) {
-            if (!derived(setting)) {
-                setting.apply(builder, setting.valueIn(this));
-            }
-        }
+        Arrays.stream(Setting.values()).filter(setting -> !derived(setting))
+                .forEach(setting -> setting.apply(builder, setting.valueIn(this)));
         return builder;
     }
 
@@ -184,34 +182,21 @@ public final class SequenceSettings {
 
     @Override
     public boolean equals(@Nullable Object o) {
-        if (!(o instanceof SequenceSettings that)) {
-            return false;
-        }
-        for (Setting setting : Setting.values()) {
-            if (derived(setting) != that.derived(setting) || !setting.valueIn(this).equals(setting.valueIn(that))) {
-                return false;
-            }
-        }
-        return true;
+        return o instanceof SequenceSettings that && Arrays.stream(Setting.values()).allMatch(setting ->
+                derived(setting) == that.derived(setting) && setting.valueIn(this).equals(setting.valueIn(that)));
     }
 
     @Override
     public int hashCode() {
-        int hash = 0;
-        for (Setting setting : Setting.values()) {
-            // A derived value follows from the others.
-            hash = hash * 31 + (derived(setting) ? 0 : setting.valueIn(this).hashCode());
-        }
-        return hash;
+        // A derived value follows from the others.
+        return Arrays.hashCode(Arrays.stream(Setting.values()).map(setting -> derived(setting) ? null
+                : setting.valueIn(this)).toArray());
     }
 
     @Override
     public String toString() {
-        StringJoiner settings = new StringJoiner(", ", "SequenceSettings{", "}");
-        for (Setting setting : Setting.values()) {
-            settings.add(setting.key() + "=" + setting.valueIn(this));
-        }
-        return settings.toString();
+        return Arrays.stream(Setting.values()).map(setting -> setting.key() + "=" + setting.valueIn(this))
+                .collect(Collectors.joining(", ", "SequenceSettings{", "}"));
     }
 
     /** Builds {@link SequenceSettings}; each setter checks its own rule, {@link #build()} those relating two. */
