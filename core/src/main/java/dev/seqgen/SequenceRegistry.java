@@ -388,8 +388,14 @@ public final class SequenceRegistry implements AutoCloseable {
             }
             // Every half idle timeout, at most every minute.
             long period = Math.max(10, Math.min(seriesIdleTimeout.toMillis() / 2, TimeUnit.MINUTES.toMillis(1)));
-            sweeps = IDLE_SWEEPER.scheduleWithFixedDelay(this::releaseIdleSeriesQuietly, period, period,
-                    TimeUnit.MILLISECONDS);
+            sweeps = IDLE_SWEEPER.scheduleWithFixedDelay(() -> {
+                try {
+                    releaseIdleSeries();
+                } catch (RuntimeException e) {
+                    // The next sweep tries again; store failures are in the series' reports.
+                    LOG.log(System.Logger.Level.WARNING, "seqgen: the release of idle series failed", e);
+                }
+            }, period, period, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -400,15 +406,6 @@ public final class SequenceRegistry implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    private void releaseIdleSeriesQuietly() {
-        try {
-            releaseIdleSeries();
-        } catch (RuntimeException e) {
-            // The next sweep tries again; store failures are in the series' reports.
-            LOG.log(System.Logger.Level.WARNING, "seqgen: the release of idle series failed", e);
-        }
     }
 
     private static void requireSeriesPart(String setting, String key, String part) {
