@@ -560,11 +560,10 @@ public final class SequenceRegistry implements AutoCloseable {
     /**
      * Opens the named sequences (with their declared, else configured, settings) and waits until each holds its first
      * block, within {@code timeout} for all together; a reservation still under way goes on in the background. SYNC
-     * and ASYNC sequences are only opened. See docs/design.md#the-first-block-and-the-start-up-queue.
+     * and ASYNC sequences are only opened. Each opens, and may throw, as {@link #sequence(String, SequenceSettings)}.
+     * See docs/design.md#the-first-block-and-the-start-up-queue.
      *
-     * @throws SequenceConfigurationException if a name is not valid
      * @throws SequenceUnavailableException naming the first sequence late (the others suppressed in it)
-     * @throws IllegalStateException if the registry is closed
      */
     public void warmUp(Collection<String> names, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
