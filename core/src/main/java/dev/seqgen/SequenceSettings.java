@@ -223,58 +223,54 @@ public final class SequenceSettings {
 
         /** Sets the strategy. Default {@link Strategy#ASYNC_BATCH}. */
         public Builder strategy(Strategy strategy) {
-            requireArgument(strategy != null, "strategy", strategy, "one of SYNC, ASYNC, BATCH, ASYNC_BATCH");
-            this.strategy = strategy;
+            this.strategy = requireArgument(strategy != null, "strategy", strategy,
+                    "one of SYNC, ASYNC, BATCH, ASYNC_BATCH");
             return this;
         }
 
         /** Sets where the values are counted, not NATIVE_SEQUENCE for SYNC. Default: the registry's store's kind. */
         public Builder kind(CounterKind kind) {
-            requireArgument(kind != null, "kind", kind, "one of table, native-sequence");
-            this.kind = kind;
+            this.kind = requireArgument(kind != null, "kind", kind, "one of table, native-sequence");
             return this;
         }
 
         /** Sets how counter values become values. Default SEQUENTIAL; BIT_REVERSED needs an initial value >= 1. */
         public Builder keyOrder(KeyOrder keyOrder) {
-            requireArgument(keyOrder != null, "key-order", keyOrder, "one of sequential, bit-reversed");
-            this.keyOrder = keyOrder;
+            this.keyOrder = requireArgument(keyOrder != null, "key-order", keyOrder,
+                    "one of sequential, bit-reversed");
             return this;
         }
 
         /** Sets the keys a BIT_REVERSED sequence never hands out ({@link #validateFor}). Default: none. */
         public Builder skipRange(KeyRange skipRange) {
-            requireArgument(skipRange != null, "skip-range", skipRange, Setting.SKIP_RANGE.allowed());
-            this.skipRange = skipRange;
+            this.skipRange = requireArgument(skipRange != null, "skip-range", skipRange, Setting.SKIP_RANGE.allowed());
             return this;
         }
 
         /** Sets the values reserved per store transaction (BATCH, ASYNC_BATCH), at least 1. Default 1000. */
         public Builder blockSize(int blockSize) {
-            requireArgument(blockSize >= 1, "block-size", blockSize, "an integer >= 1");
-            this.blockSize = blockSize;
+            this.blockSize = requireArgument(blockSize >= 1, "block-size", blockSize, "an integer >= 1");
             return this;
         }
 
         /** Sets the values left when ASYNC_BATCH refills, from 0 to below the block size. Default: block size / 4. */
         public Builder lowWatermark(int lowWatermark) {
-            requireArgument(lowWatermark >= 0, "low-watermark", lowWatermark, "an integer >= 0 and < block-size");
-            this.lowWatermark = lowWatermark;
+            this.lowWatermark = requireArgument(lowWatermark >= 0, "low-watermark", lowWatermark,
+                    "an integer >= 0 and < block-size");
             return this;
         }
 
         /** Sets the longest a caller waits for a value before a {@link SequenceUnavailableException}. Default 5 s. */
         public Builder acquireTimeout(Duration acquireTimeout) {
-            requireArgument(acquireTimeout != null && !acquireTimeout.isNegative() && !acquireTimeout.isZero(),
-                    "acquire-timeout", acquireTimeout, "a positive duration");
-            this.acquireTimeout = acquireTimeout;
+            this.acquireTimeout = requireArgument(acquireTimeout != null && !acquireTimeout.isNegative()
+                    && !acquireTimeout.isZero(), "acquire-timeout", acquireTimeout, "a positive duration");
             return this;
         }
 
         /** Sets the value a new row starts at, 0 or more; an existing row is not changed. Default 1. */
         public Builder initialValue(long initialValue) {
-            requireArgument(initialValue >= 0, "initial-value", initialValue, "an integer >= 0 and <= max-value");
-            this.initialValue = initialValue;
+            this.initialValue = requireArgument(initialValue >= 0, "initial-value", initialValue,
+                    "an integer >= 0 and <= max-value");
             return this;
         }
 
@@ -283,9 +279,8 @@ public final class SequenceSettings {
          * sequence throws {@link SequenceExhaustedException}, never wraps around.
          */
         public Builder maxValue(long maxValue) {
-            requireArgument(maxValue >= 1 && maxValue <= LARGEST_MAX_VALUE, "max-value", maxValue,
+            this.maxValue = requireArgument(maxValue >= 1 && maxValue <= LARGEST_MAX_VALUE, "max-value", maxValue,
                     "an integer from 1 to " + LARGEST_MAX_VALUE + " and >= initial-value");
-            this.maxValue = maxValue;
             return this;
         }
 
@@ -300,17 +295,15 @@ public final class SequenceSettings {
          * (else a smaller one keeps the block's size). Default 100000.
          */
         public Builder adaptiveMaxBlockSize(int adaptiveMaxBlockSize) {
-            requireArgument(adaptiveMaxBlockSize >= 1, "adaptive.max-block-size", adaptiveMaxBlockSize,
-                    "an integer >= block-size");
-            this.adaptiveMaxBlockSize = adaptiveMaxBlockSize;
+            this.adaptiveMaxBlockSize = requireArgument(adaptiveMaxBlockSize >= 1, "adaptive.max-block-size",
+                    adaptiveMaxBlockSize, "an integer >= block-size");
             return this;
         }
 
         /** Sets the refill interval an adaptive sequence steers towards, positive. Default 1 s. */
         public Builder adaptiveTargetRefillInterval(Duration interval) {
-            requireArgument(interval != null && !interval.isNegative() && !interval.isZero(),
-                    "adaptive.target-refill-interval", interval, "a positive duration");
-            this.adaptiveTargetRefillInterval = interval;
+            this.adaptiveTargetRefillInterval = requireArgument(interval != null && !interval.isNegative()
+                    && !interval.isZero(), "adaptive.target-refill-interval", interval, "a positive duration");
             return this;
         }
 
@@ -338,10 +331,12 @@ public final class SequenceSettings {
             return new SequenceSettings(this);
         }
 
-        private static void requireArgument(boolean condition, String setting, @Nullable Object value, String allowed) {
+        /** {@return the value, if the condition holds} */
+        private static <T> T requireArgument(boolean condition, String setting, T value, String allowed) {
             if (!condition) {
                 throw new SequenceConfigurationException(setting, value, allowed);
             }
+            return value;
         }
     }
 }
