@@ -21,36 +21,31 @@ public final class SequenceSettings {
     private static final SequenceSettings DEFAULTS = new Builder().build();
 
     private final Strategy strategy;
-    private final CounterKind kind;
-    private final boolean kindExplicit;
+    private final @Nullable CounterKind kind;
     private final KeyOrder keyOrder;
     private final KeyRange skipRange;
     private final int blockSize;
+    /** {@link Builder#UNSET} unless set. */
     private final int lowWatermark;
-    private final boolean lowWatermarkExplicit;
     private final Duration acquireTimeout;
     private final long initialValue;
     private final long maxValue;
-    private final boolean adaptive;
-    private final boolean adaptiveExplicit;
+    private final @Nullable Boolean adaptive;
     private final int adaptiveMaxBlockSize;
     private final Duration adaptiveTargetRefillInterval;
     private final boolean allowWeakerStrategy;
 
     private SequenceSettings(Builder builder) {
         this.strategy = builder.strategy;
-        this.kindExplicit = builder.kind != null;
-        this.kind = kindExplicit ? builder.kind : CounterKind.TABLE;
+        this.kind = builder.kind;
         this.keyOrder = builder.keyOrder;
         this.skipRange = builder.skipRange;
         this.blockSize = builder.blockSize;
-        this.lowWatermarkExplicit = builder.lowWatermark != Builder.UNSET;
-        this.lowWatermark = lowWatermarkExplicit ? builder.lowWatermark : builder.blockSize / 4;
+        this.lowWatermark = builder.lowWatermark;
         this.acquireTimeout = builder.acquireTimeout;
         this.initialValue = builder.initialValue;
         this.maxValue = builder.maxValue;
-        this.adaptiveExplicit = builder.adaptive != null;
-        this.adaptive = adaptiveExplicit ? builder.adaptive : builder.strategy == Strategy.ASYNC_BATCH;
+        this.adaptive = builder.adaptive;
         this.adaptiveMaxBlockSize = builder.adaptiveMaxBlockSize;
         this.adaptiveTargetRefillInterval = builder.adaptiveTargetRefillInterval;
         this.allowWeakerStrategy = builder.allowWeakerStrategy;
@@ -76,9 +71,9 @@ public final class SequenceSettings {
 
     /** Whether the setting was left at a default that follows from other settings or the registry. */
     boolean derived(Setting setting) {
-        return setting == Setting.LOW_WATERMARK && !lowWatermarkExplicit
-                || setting == Setting.ADAPTIVE_ENABLED && !adaptiveExplicit
-                || setting == Setting.KIND && !kindExplicit;
+        return setting == Setting.LOW_WATERMARK && !lowWatermarkSet()
+                || setting == Setting.ADAPTIVE_ENABLED && !adaptiveSet()
+                || setting == Setting.KIND && !kindSet();
     }
 
     /** @return the strategy; default {@link Strategy#ASYNC_BATCH} */
@@ -88,12 +83,12 @@ public final class SequenceSettings {
 
     /** {@return where the values are counted; default TABLE, and unless set the registry's primary store serves} */
     public CounterKind kind() {
-        return kind;
+        return kind != null ? kind : CounterKind.TABLE;
     }
 
     /** {@return whether the kind was set rather than left at its default} */
     public boolean kindSet() {
-        return kindExplicit;
+        return kind != null;
     }
 
     /** {@return how counter values become the values handed out; default SEQUENTIAL} */
@@ -126,12 +121,12 @@ public final class SequenceSettings {
 
     /** {@return the values left at which ASYNC_BATCH refills (adaptive: the lowest point); default block size / 4} */
     public int lowWatermark() {
-        return lowWatermark;
+        return lowWatermarkSet() ? lowWatermark : blockSize / 4;
     }
 
     /** {@return whether the low watermark was set (it then fixes the refill point, scaled to the block)} */
     public boolean lowWatermarkSet() {
-        return lowWatermarkExplicit;
+        return lowWatermark != Builder.UNSET;
     }
 
     /** @return the longest a caller waits for a value before it gets an exception; default 5 s */
@@ -151,12 +146,12 @@ public final class SequenceSettings {
 
     /** {@return whether the block size (and ASYNC_BATCH's refill point) adapts; default on for ASYNC_BATCH only} */
     public boolean adaptive() {
-        return adaptive;
+        return adaptive != null ? adaptive : strategy == Strategy.ASYNC_BATCH;
     }
 
     /** {@return whether adaptive sizing was set rather than left at its default} */
     public boolean adaptiveSet() {
-        return adaptiveExplicit;
+        return adaptive != null;
     }
 
     /** {@return the largest block an adaptive sequence reserves (below the block size: no growth); default 100000} */
