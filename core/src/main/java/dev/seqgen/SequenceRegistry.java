@@ -323,15 +323,13 @@ public final class SequenceRegistry implements AutoCloseable {
             }
         }
         stopSweeper();
-        int count = 0;
-        for (Map.Entry<String, List<CloseReport>> entry : released.entrySet()) {
-            count += entry.getValue().size();
-            CloseReport summary = CloseReport.ofSeries(entry.getKey(), entry.getValue());
+        released.forEach((name, reports) -> {
+            CloseReport summary = CloseReport.ofSeries(name, reports);
             boolean lost = summary.lost() > 0 || summary.failed();
             LOG.log(lost ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "seqgen: released series not used"
                     + " for " + seriesIdleTimeout + ": " + summary.message(), lost ? summary.failure() : null);
-        }
-        return count;
+        });
+        return released.values().stream().mapToInt(List::size).sum();
     }
 
     /** Releases the series if no call is inside it; null if it was not released. */
@@ -488,8 +486,7 @@ public final class SequenceRegistry implements AutoCloseable {
      * them; a {@link SequenceConfigurationException} if declared, or open, with other settings.
      */
     public void declare(String name, SequenceSettings settings) {
-        Objects.requireNonNull(settings, "settings");
-        SequenceSettings first = declared.putIfAbsent(name, settings);
+        SequenceSettings first = declared.putIfAbsent(name, Objects.requireNonNull(settings, "settings"));
         if (first != null) {
             requireSameSettings(name, first, settings);
         }
@@ -651,15 +648,13 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** {@return a snapshot of the sequences created so far, without series ({@link #openSeries} lists those)} */
     public Collection<Sequence> sequences() {
-        return sequences.values().stream().filter(sequence -> sequence.name().indexOf(SERIES_SEPARATOR) < 0)
-                .toList();
+        return sequences.values().stream().filter(sequence -> !(sequence instanceof SeriesSequence)).toList();
     }
 
     /** {@return the names of the sequences with open series, sorted} */
     public SortedSet<String> seriesSequences() {
-        return sequences.keySet().stream().filter(row -> row.indexOf(SERIES_SEPARATOR) > 0)
-                .map(row -> row.substring(0, row.indexOf(SERIES_SEPARATOR)))
-                .collect(Collectors.toCollection(TreeSet::new));
+        return sequences.values().stream().filter(SeriesSequence.class::isInstance)
+                .map(series -> ((SeriesSequence) series).sequenceName()).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** {@return the store the registry was built over} */
