@@ -302,7 +302,7 @@ public final class SequenceSettings {
             return this;
         }
 
-        /** Sets whether configuration may replace a SYNC strategy an annotation declares. Default {@code false}. */
+        /** Sets whether configuration may weaken an annotation's SYNC (else refused at start-up). Default false. */
         public Builder allowWeakerStrategy(boolean allowWeakerStrategy) {
             this.allowWeakerStrategy = allowWeakerStrategy;
             return this;
