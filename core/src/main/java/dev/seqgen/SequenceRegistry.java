@@ -6,6 +6,7 @@ import dev.seqgen.spi.SequenceStore;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -32,15 +33,15 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Gives out one shared {@link Sequence} per name, and closes them all. Each sequence is served by the registry's
- * store of its {@link SequenceSettings#kind() kind} (the primary store, plus at most one per other kind). Every user
- * of a name in a JVM should share one registry, so that the name has one block in hand and one set of counters.
- * Thread-safe.
+ * Gives out one shared {@link Sequence} per name, served by the registry's store of its {@link SequenceSettings#kind()
+ * kind}, and closes them all. Every user of a name in a JVM should share one registry, so that the name has one block
+ * in hand and one set of counters. Thread-safe.
  */
 public final class SequenceRegistry implements AutoCloseable {
 
@@ -54,6 +55,15 @@ public final class SequenceRegistry implements AutoCloseable {
     private static final long EXECUTOR_SHUTDOWN_SECONDS = 10;
 
     private static final System.Logger LOG = System.getLogger(SequenceRegistry.class.getName());
+
+    /** The one daemon thread of the JVM that releases idle series, for every registry; started by the first sweep. */
+    private static final ScheduledThreadPoolExecutor IDLE_SWEEPER =
+            new ScheduledThreadPoolExecutor(1, daemonThreads("seqgen-series-idle", null));
+
+    static {
+        // A cancelled sweep leaves the queue at once, and its registry with it.
+        IDLE_SWEEPER.setRemoveOnCancelPolicy(true);
+    }
 
     private final SequenceStore store;
     /** The store of each kind, the primary {@link #store} included. */
@@ -87,8 +97,7 @@ public final class SequenceRegistry implements AutoCloseable {
     private final ConcurrentHashMap<String, SequenceSettings> declared = new ConcurrentHashMap<>();
     /**
      * Creations hold the read lock from their closed check until the sequence is in the map; close sets closed, then
-     * takes the write lock, so it closes every sequence a creation under way made and later creations fail. A
-     * sequence that exists is returned without it.
+     * takes the write lock: it closes what creations under way made, and later ones fail.
      */
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private volatile boolean closed;
@@ -112,16 +121,12 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private static String describeDefaults(SequenceSettings defaults) {
-        StringJoiner text = new StringJoiner(", ", "{", "}");
-        for (Setting setting : Setting.values()) {
-            if (setting != Setting.SKIP_RANGE) {
-                text.add(setting.key() + "=" + setting.valueIn(defaults));
-            } else if (!defaults.skipRange().isEmpty()) {
-                text.add(setting.key() + "=" + defaults.skipRange()
-                        + (defaults.keyOrder() == KeyOrder.BIT_REVERSED ? "" : " (bit-reversed sequences only)"));
-            }
-        }
-        return text.toString();
+        boolean skips = !defaults.skipRange().isEmpty();
+        String skipsNote = defaults.keyOrder() == KeyOrder.BIT_REVERSED ? "" : " (bit-reversed sequences only)";
+        return Arrays.stream(Setting.values()).filter(setting -> setting != Setting.SKIP_RANGE || skips)
+                .map(setting -> setting.key() + "=" + setting.valueIn(defaults)
+                        + (setting == Setting.SKIP_RANGE ? skipsNote : ""))
+                .collect(Collectors.joining(", ", "{", "}"));
     }
 
     /** For the start-up line: what was set and where, or else what differs from the defaults. */
@@ -133,11 +138,9 @@ public final class SequenceRegistry implements AutoCloseable {
             if (set != null) {
                 set.forEach((setting, source) -> values.add(source + "=" + setting.valueIn(settings)));
             } else {
-                for (Setting setting : Setting.values()) {
-                    if (!settings.derived(setting) && !setting.valueIn(settings).equals(setting.valueIn(defaults))) {
-                        values.add(setting.key() + "=" + setting.valueIn(settings));
-                    }
-                }
+                Arrays.stream(Setting.values()).filter(setting -> !settings.derived(setting)
+                        && !setting.valueIn(settings).equals(setting.valueIn(defaults)))
+                        .forEach(setting -> values.add(setting.key() + "=" + setting.valueIn(settings)));
                 values.add(values.isEmpty() ? "the defaults" : "where its settings differ from the defaults");
             }
             text.add(name + " (" + (values.isEmpty() ? "nothing set" : String.join(", ", values)) + ")");
@@ -150,13 +153,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return new Builder(store);
     }
 
-    /**
-     * Returns the sequence with this name, creating it (and its row) on first use with {@link #settingsFor}.
-     *
-     * @throws SequenceConfigurationException if the name is not valid
-     * @throws SequenceUnavailableException if the row could not be created
-     * @throws IllegalStateException if the registry is closed
-     */
+    /** {@link #sequence(String, SequenceSettings)} with the {@link #settingsFor} the name. */
     public Sequence sequence(String name) {
         return sequence(name, settingsFor(name));
     }
@@ -173,38 +170,41 @@ public final class SequenceRegistry implements AutoCloseable {
         Sequence sequence = sequences.get(name);
         if (sequence == null) {
             Identifiers.requireSequenceName(name);
-            lifecycle.readLock().lock();
-            try {
-                sequence = sequences.computeIfAbsent(name,
-                        key -> Sequences.create(key, settings, newRow(key, settings), ticker, executor, metrics));
-            } finally {
-                lifecycle.readLock().unlock();
-            }
-            // Created while close() began: close() closes it, and the caller is told as after close.
-            if (closed) {
-                throw closedError(name);
-            }
+            sequence = open(name,
+                    key -> Sequences.create(key, settings, newRow(key, settings), ticker, executor, metrics));
         }
         requireSameSettings(name, sequence.settings(), settings);
         return sequence;
     }
 
-    /**
-     * Returns one series of a sequence: a counter of its own for one key, with the sequence's {@link #settingsFor}.
-     * Its row, {@link #seriesRow name#key}, is created on first use.
-     *
-     * @throws SequenceConfigurationException if the name or key is not valid, or the sequence's kind is not table
-     * @throws SequenceUnavailableException if the row could not be created
-     * @throws IllegalStateException if the registry is closed
-     */
+    /** Puts in the map under the read lock of {@link #lifecycle}; one made while close() began fails, as after it. */
+    private Sequence open(String row, Function<String, Sequence> create) {
+        Sequence sequence;
+        lifecycle.readLock().lock();
+        try {
+            sequence = sequences.computeIfAbsent(row, create);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+        if (closed) {
+            throw closedError(row);
+        }
+        return sequence;
+    }
+
+    /** {@link #series(String, String, SequenceSettings)} with the sequence's {@link #settingsFor}. */
     public Sequence series(String name, String key) {
         return series(name, key, settingsFor(name));
     }
 
     /**
-     * {@link #series(String, String)} with the given settings.
+     * Returns one series of a sequence: a counter of its own for one key, its row {@link #seriesRow name#key} created
+     * on first use.
      *
-     * @throws SequenceConfigurationException also if the series is open with other settings
+     * @throws SequenceConfigurationException if the name or key is not valid, the sequence's kind is not table, or
+     *     the series is open with other settings
+     * @throws SequenceUnavailableException if the row could not be created
+     * @throws IllegalStateException if the registry is closed
      */
     public Sequence series(String name, String key, SequenceSettings settings) {
         String row = seriesRow(name, key);
@@ -212,36 +212,24 @@ public final class SequenceRegistry implements AutoCloseable {
             Sequence open = sequences.get(row);
             if (open == null) {
                 requireSeriesStore(name, settings);
-                lifecycle.readLock().lock();
-                try {
-                    open = sequences.computeIfAbsent(row, ignored -> openNewSeries(name, row, settings));
-                } finally {
-                    lifecycle.readLock().unlock();
-                }
+                open = open(row, ignored -> openNewSeries(name, row, settings));
                 // After the insertion: a sweep stopping for want of series sees it, or this start follows.
                 startSweeper();
-                if (closed) {
-                    throw closedError(row);
-                }
             }
-            if (open instanceof SeriesSequence handle && handle.released()) {
-                // Released as idle: its release holds the handle's monitor until it is out of the map; reopen.
-                synchronized (handle) {
-                    sequences.remove(row, handle);
-                }
-                continue;
+            if (!(open instanceof SeriesSequence handle) || !handle.released()) {
+                requireSameSettings(row, open.settings(), settings);
+                return open;
             }
-            requireSameSettings(row, open.settings(), settings);
-            return open;
+            // Released as idle: its release holds the handle's monitor until it is out of the map; reopen.
+            synchronized (handle) {
+                sequences.remove(row, handle);
+            }
         }
     }
 
     /**
-     * Makes sure the row of one series exists without opening it, as {@link #createSequence(String, SequenceSettings)}.
-     *
-     * @return the name of the series' row
-     * @throws SequenceConfigurationException if the name or key is not valid, or the sequence's kind is not table
-     * @throws SequenceUnavailableException if the row could not be created
+     * {@return the name of the series' row} Makes sure it exists without opening the series, as
+     * {@link #createSequence(String, SequenceSettings)}; the sequence's kind must be table.
      */
     public String createSeries(String name, String key, SequenceSettings settings) {
         String row = seriesRow(name, key);
@@ -250,10 +238,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the name of the row that counts one series: {@code name#key}. A key is 1 or more parts joined by
-     * {@code /}, each of letters, digits, space and {@code _ . - : @ +}.
-     *
-     * @throws SequenceConfigurationException if the name or key is not valid, or the row's name exceeds 64 characters
+     * {@return the name of the row that counts one series, {@code name#key}, at most 64 characters} A key is 1 or more
+     * parts joined by {@code /}, each of letters, digits, space and {@code _ . - : @ +}.
      */
     public static String seriesRow(String name, String key) {
         Identifiers.requireSequenceName(name);
@@ -269,11 +255,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return row;
     }
 
-    /**
-     * Returns the series key of several parts, in order: {@code ["acme", "2026"]} gives {@code acme/2026}.
-     *
-     * @throws SequenceConfigurationException if there is no part, or a part is not valid
-     */
+    /** {@return the series key of 1 or more valid parts, in order: {@code ["acme", "2026"]} gives {@code acme/2026}} */
     public static String seriesKey(List<String> parts) {
         if (parts.isEmpty()) {
             throw new SequenceConfigurationException("series key", "[]", "at least one part");
@@ -286,38 +268,26 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** {@return the series if open now (not released), or null; no I/O, and an invalid key is not found} */
     public @Nullable Sequence seriesIfOpen(String name, String key) {
-        Sequence open = sequences.get(name + SERIES_SEPARATOR + key);
-        return open instanceof SeriesSequence handle && !handle.released() ? open : null;
+        return sequences.get(name + SERIES_SEPARATOR + key) instanceof SeriesSequence handle && !handle.released()
+                ? handle : null;
     }
 
     /** {@return the open series of a sequence, by key, in key order} */
     public SortedMap<String, Sequence> openSeries(String name) {
-        String prefix = name + SERIES_SEPARATOR;
-        SortedMap<String, Sequence> open = new TreeMap<>();
-        sequences.forEach((row, sequence) -> {
-            if (row.startsWith(prefix) && !(sequence instanceof SeriesSequence series && series.released())) {
-                open.put(row.substring(prefix.length()), sequence);
-            }
-        });
-        return open;
+        return seriesInMap(name).stream().filter(series -> !series.released())
+                .collect(Collectors.toMap(SeriesSequence::key, series -> series, (a, b) -> a, TreeMap::new));
     }
 
     /** Those being released included; for statistics. */
     private List<SeriesSequence> seriesInMap(String name) {
         String prefix = name + SERIES_SEPARATOR;
-        List<SeriesSequence> open = new ArrayList<>();
-        sequences.forEach((row, sequence) -> {
-            if (sequence instanceof SeriesSequence series && row.startsWith(prefix)) {
-                open.add(series);
-            }
-        });
-        return open;
+        return sequences.values().stream().filter(sequence -> sequence instanceof SeriesSequence
+                && sequence.name().startsWith(prefix)).map(SeriesSequence.class::cast).toList();
     }
 
     /** The stats of the series open under this row; null if none is. */
     @Nullable SequenceStats openSeriesStats(String row) {
-        Sequence open = sequences.get(row);
-        Sequence sequence = open instanceof SeriesSequence series ? series.sequence() : null;
+        Sequence sequence = sequences.get(row) instanceof SeriesSequence series ? series.sequence() : null;
         return sequence == null ? null : sequence.stats();
     }
 
@@ -327,30 +297,24 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Closes and drops the series unused for the idle timeout; their next use reopens them, and a {@link Sequence}
-     * kept by a caller forwards. Runs on a shared daemon thread every half idle timeout (at most every minute)
-     * while a series is open. See docs/design.md#idle-series-release.
-     *
-     * @return how many series were released
+     * {@return how many series were released} Closes and drops the series unused for the idle timeout; their next use
+     * reopens them. Runs on a shared daemon thread while a series is open. See docs/design.md#idle-series-release.
      */
     public int releaseIdleSeries() {
         if (seriesIdleTimeout.isZero()) {
             return 0;
         }
-        long idle = seriesIdleTimeout.toNanos();
         Map<String, List<CloseReport>> released = new TreeMap<>();
         synchronized (sweep) {
             long now = ticker.read();
+            long idle = seriesIdleTimeout.toNanos();
             for (Sequence sequence : sequences.values()) {
                 if (closed) {
                     break;
                 }
-                if (!(sequence instanceof SeriesSequence series)) {
-                    continue;
-                }
-                if (series.takeUsed() || series.inUse()) {
+                if (sequence instanceof SeriesSequence series && (series.takeUsed() || series.inUse())) {
                     series.idleSince = now;
-                } else if (now - series.idleSince >= idle) {
+                } else if (sequence instanceof SeriesSequence series && now - series.idleSince >= idle) {
                     CloseReport report = release(series);
                     if (report != null) {
                         released.computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report);
@@ -358,19 +322,14 @@ public final class SequenceRegistry implements AutoCloseable {
                 }
             }
         }
-        stopSweeperIfNoSeries();
-        int count = 0;
-        for (Map.Entry<String, List<CloseReport>> entry : released.entrySet()) {
-            count += entry.getValue().size();
-            CloseReport summary = CloseReport.ofSeries(entry.getKey(), entry.getValue());
-            String line = "seqgen: released series not used for " + seriesIdleTimeout + ": " + summary.message();
-            if (summary.lost() > 0 || summary.failed()) {
-                LOG.log(System.Logger.Level.WARNING, line, summary.failure());
-            } else {
-                LOG.log(System.Logger.Level.DEBUG, line);
-            }
-        }
-        return count;
+        stopSweeper();
+        released.forEach((name, reports) -> {
+            CloseReport summary = CloseReport.ofSeries(name, reports);
+            boolean lost = summary.lost() > 0 || summary.failed();
+            LOG.log(lost ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "seqgen: released series not used"
+                    + " for " + seriesIdleTimeout + ": " + summary.message(), lost ? summary.failure() : null);
+        });
+        return released.values().stream().mapToInt(List::size).sum();
     }
 
     /** Releases the series if no call is inside it; null if it was not released. */
@@ -398,21 +357,15 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Stops the sweeps once no series is open, so that nothing holds an unused registry. Under {@link #sweeperStart},
-     * as the start, which follows a series' insertion: this sees it, or the start follows.
+     * Stops the sweeps once closed or no series is open, so that nothing holds an unused registry. Under
+     * {@link #sweeperStart}, as the start, which follows a series' insertion: this sees it, or the start follows.
      */
-    private void stopSweeperIfNoSeries() {
+    private void stopSweeper() {
         synchronized (sweeperStart) {
-            if (sweeps == null) {
-                return;
+            if (sweeps != null && (closed || sequences.values().stream().noneMatch(SeriesSequence.class::isInstance))) {
+                sweeps.cancel(false);
+                sweeps = null;
             }
-            for (Sequence sequence : sequences.values()) {
-                if (sequence instanceof SeriesSequence) {
-                    return;
-                }
-            }
-            sweeps.cancel(false);
-            sweeps = null;
         }
     }
 
@@ -427,28 +380,20 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private void startSweeper() {
-        if (seriesIdleTimeout.isZero()) {
-            return;
-        }
         synchronized (sweeperStart) {
-            if (sweeps != null || closed) {
+            if (sweeps != null || closed || seriesIdleTimeout.isZero()) {
                 return;
             }
+            // Every half idle timeout, at most every minute.
             long period = Math.max(10, Math.min(seriesIdleTimeout.toMillis() / 2, TimeUnit.MINUTES.toMillis(1)));
-            sweeps = IdleSeriesThread.EXECUTOR.scheduleWithFixedDelay(this::releaseIdleSeriesQuietly, period, period,
-                    TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /** The one daemon thread of the JVM that releases idle series, for every registry. */
-    private static final class IdleSeriesThread {
-
-        static final ScheduledThreadPoolExecutor EXECUTOR =
-                new ScheduledThreadPoolExecutor(1, daemonThreads("seqgen-series-idle", null));
-
-        static {
-            // A cancelled sweep leaves the queue at once, and its registry with it.
-            EXECUTOR.setRemoveOnCancelPolicy(true);
+            sweeps = IDLE_SWEEPER.scheduleWithFixedDelay(() -> {
+                try {
+                    releaseIdleSeries();
+                } catch (RuntimeException e) {
+                    // The next sweep tries again; store failures are in the series' reports.
+                    LOG.log(System.Logger.Level.WARNING, "seqgen: the release of idle series failed", e);
+                }
+            }, period, period, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -459,15 +404,6 @@ public final class SequenceRegistry implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    private void releaseIdleSeriesQuietly() {
-        try {
-            releaseIdleSeries();
-        } catch (RuntimeException e) {
-            // The next sweep tries again; store failures are in the series' reports.
-            LOG.log(System.Logger.Level.WARNING, "seqgen: the release of idle series failed", e);
-        }
     }
 
     private static void requireSeriesPart(String setting, String key, String part) {
@@ -496,8 +432,7 @@ public final class SequenceRegistry implements AutoCloseable {
         // Metrics are per sequence, not per series: a tag per tenant or year would be unbounded.
         Sequence sequence = Sequences.create(row, settings, served, ticker, executor,
                 (series, store) -> group.seriesTracker());
-        Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
-        ((AbstractSequence) counter).quietFirstBlock();
+        Sequences.counter(sequence).quietFirstBlock();
         return new SeriesSequence(this, row, settings, sequence, ticker.read());
     }
 
@@ -506,7 +441,7 @@ public final class SequenceRegistry implements AutoCloseable {
         SeriesGroup group = new SeriesGroup(name, settings, () -> seriesInMap(name));
         try {
             group.tracker(GuardedMetricsTracker.guard(metrics.create(group.view(), served)));
-            metrics.series(name, () -> (int) seriesInMap(name).stream().filter(series -> !series.released()).count());
+            metrics.series(name, () -> openSeries(name).size());
         } catch (RuntimeException e) {
             // A metrics failure never fails a value.
             LOG.log(System.Logger.Level.WARNING, "seqgen: the metrics of the series of sequence '" + name
@@ -515,11 +450,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return group;
     }
 
-    /**
-     * Checks that the sequence, if open, has {@code settings}. No I/O.
-     *
-     * @throws SequenceConfigurationException if the registry has the sequence with other settings
-     */
+    /** Checks, without I/O, that the sequence, if open, has {@code settings}, as {@link #requireSameSettings}. */
     public void requireSettings(String name, SequenceSettings settings) {
         Sequence existing = sequences.get(name);
         if (existing != null) {
@@ -527,11 +458,7 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * Checks that every user of one name asks for the settings it was first created or asked with.
-     *
-     * @throws SequenceConfigurationException naming {@code sequences.<name>} if they differ
-     */
+    /** Throws a {@link SequenceConfigurationException} naming {@code sequences.<name>} unless both are equal. */
     public static void requireSameSettings(String name, SequenceSettings first, SequenceSettings asked) {
         if (!first.equals(asked)) {
             throw new SequenceConfigurationException("sequences." + name, asked,
@@ -540,11 +467,9 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Makes sure the row of a sequence exists without opening it: created at the initial value when missing;
-     * transient store errors are retried within the acquire timeout.
-     *
-     * @throws SequenceConfigurationException if the name is not valid, or the store cannot serve the settings
-     * @throws SequenceUnavailableException if the row could not be created
+     * Makes sure the row of a sequence exists without opening it, retrying transient store errors within the acquire
+     * timeout; a {@link SequenceConfigurationException} if the name is not valid or the store cannot serve the
+     * settings, a {@link SequenceUnavailableException} if the row could not be created.
      */
     public void createSequence(String name, SequenceSettings settings) {
         Identifiers.requireSequenceName(name);
@@ -557,14 +482,11 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Declares, without I/O, the settings a user will open a sequence with, so that whoever creates the row first
-     * uses them. The first declaration fixes them.
-     *
-     * @throws SequenceConfigurationException if the name was declared, or the sequence created, with other settings
+     * Declares, without I/O, the settings a user will open a sequence with, so that whoever creates the row first uses
+     * them; a {@link SequenceConfigurationException} if declared, or open, with other settings.
      */
     public void declare(String name, SequenceSettings settings) {
-        Objects.requireNonNull(settings, "settings");
-        SequenceSettings first = declared.putIfAbsent(name, settings);
+        SequenceSettings first = declared.putIfAbsent(name, Objects.requireNonNull(settings, "settings"));
         if (first != null) {
             requireSameSettings(name, first, settings);
         }
@@ -574,18 +496,16 @@ public final class SequenceRegistry implements AutoCloseable {
     /** The lock is held over the I/O: a second user must wait anyway. */
     private void createRowOnce(String name, SequenceSettings settings, SequenceStore served) {
         synchronized (rows) {
-            if (rows.contains(name)) {
-                return;
+            if (!rows.contains(name)) {
+                Sequences.createRow(name, settings, served, ticker);
+                rows.add(name);
             }
-            Sequences.createRow(name, settings, served, ticker);
-            rows.add(name);
         }
     }
 
     /**
-     * Returns the store of the settings' kind; when unset, the primary store (for SYNC the table store if any).
-     *
-     * @throws SequenceConfigurationException naming the sequence if the registry has no store of that kind
+     * {@return the store of the settings' kind; when unset, the primary store (for SYNC the table store if any)} A
+     * {@link SequenceConfigurationException} names the sequence if the registry has no store of that kind.
      */
     public SequenceStore storeOf(String name, SequenceSettings settings) {
         if (!Objects.requireNonNull(settings, "settings").kindSet()) {
@@ -617,9 +537,8 @@ public final class SequenceRegistry implements AutoCloseable {
     /** {@link #warmUp(Duration)} within the longest acquire timeout among the sequences it warms up. */
     public void warmUp() {
         Set<String> names = blockSequenceNames();
-        Duration longest = names.stream().map(name -> settingsOf(name).acquireTimeout())
-                .max(Duration::compareTo).orElse(defaults.acquireTimeout());
-        warmUp(names, longest);
+        warmUp(names, names.stream().map(name -> settingsOf(name).acquireTimeout()).max(Duration::compareTo)
+                .orElse(defaults.acquireTimeout()));
     }
 
     /** {@link #warmUp(Collection, Duration)} for each configured or open BATCH or ASYNC_BATCH sequence. */
@@ -638,12 +557,10 @@ public final class SequenceRegistry implements AutoCloseable {
     /**
      * Opens the named sequences (with their declared, else configured, settings) and waits until each holds its first
      * block, within {@code timeout} for all together; a reservation still under way goes on in the background. SYNC
-     * and ASYNC sequences are only opened. See docs/design.md#the-first-block-and-the-start-up-queue.
+     * and ASYNC sequences are only opened. Each opens, and may throw, as {@link #sequence(String, SequenceSettings)}.
+     * See docs/design.md#the-first-block-and-the-start-up-queue.
      *
-     * @throws SequenceConfigurationException if a name is not valid
-     * @throws SequenceUnavailableException naming the first sequence without its first block in time (the others'
-     *     failures suppressed in it)
-     * @throws IllegalStateException if the registry is closed
+     * @throws SequenceUnavailableException naming the first sequence late (the others suppressed in it)
      */
     public void warmUp(Collection<String> names, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
@@ -681,8 +598,14 @@ public final class SequenceRegistry implements AutoCloseable {
         SequenceUnavailableException failure = null;
         for (Sequence sequence : opened) {
             try {
-                awaitFirstBlock(sequence, deadline, timeout);
-            } catch (SequenceUnavailableException late) {
+                if (sequence instanceof SeriesSequence series) {
+                    series.awaitFirstBlock(deadline);
+                } else if (sequence instanceof AbstractSequence blocks) {
+                    blocks.awaitFirstBlock(deadline);
+                }
+            } catch (SequenceUnavailableException e) {
+                SequenceUnavailableException late = new SequenceUnavailableException(sequence.name(),
+                        "its first block was not in hand within the warm-up's " + timeout + ": " + e.getMessage(), e);
                 if (failure == null) {
                     failure = late;
                 } else {
@@ -695,29 +618,12 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * {@link #warmUp(Collection, Duration)} for one sequence, opened as {@link #sequence(String, SequenceSettings)}.
-     *
-     * @throws SequenceUnavailableException if the first block is not in hand in time (the sequence stays open)
-     */
+    /** {@link #warmUp(Collection, Duration)} for one sequence opened with {@code settings}; it stays open if late. */
     public Sequence warmUp(String name, SequenceSettings settings, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
         Sequence sequence = sequence(name, settings);
-        awaitFirstBlock(sequence, deadline, timeout);
+        awaitFirstBlocks(List.of(sequence), deadline, timeout);
         return sequence;
-    }
-
-    private static void awaitFirstBlock(Sequence sequence, long deadline, Duration timeout) {
-        try {
-            if (sequence instanceof SeriesSequence series) {
-                series.awaitFirstBlock(deadline);
-            } else if (sequence instanceof AbstractSequence blocks) {
-                blocks.awaitFirstBlock(deadline);
-            }
-        } catch (SequenceUnavailableException e) {
-            throw new SequenceUnavailableException(sequence.name(), "its first block was not in hand within the"
-                    + " warm-up's " + timeout + ": " + e.getMessage(), e);
-        }
     }
 
     private SequenceSettings settingsOf(String name) {
@@ -742,15 +648,13 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** {@return a snapshot of the sequences created so far, without series ({@link #openSeries} lists those)} */
     public Collection<Sequence> sequences() {
-        return sequences.values().stream().filter(sequence -> sequence.name().indexOf(SERIES_SEPARATOR) < 0)
-                .toList();
+        return sequences.values().stream().filter(sequence -> !(sequence instanceof SeriesSequence)).toList();
     }
 
     /** {@return the names of the sequences with open series, sorted} */
     public SortedSet<String> seriesSequences() {
-        return sequences.keySet().stream().filter(row -> row.indexOf(SERIES_SEPARATOR) > 0)
-                .map(row -> row.substring(0, row.indexOf(SERIES_SEPARATOR)))
-                .collect(Collectors.toCollection(TreeSet::new));
+        return sequences.values().stream().filter(SeriesSequence.class::isInstance)
+                .map(series -> ((SeriesSequence) series).sequenceName()).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** {@return the store the registry was built over} */
@@ -763,11 +667,7 @@ public final class SequenceRegistry implements AutoCloseable {
         return Optional.ofNullable(stores.get(Objects.requireNonNull(kind, "kind")));
     }
 
-    /**
-     * Returns the store of a sequence's kind, by its settings once open, else {@link #settingsFor}.
-     *
-     * @throws SequenceConfigurationException if the registry has no store of the sequence's kind
-     */
+    /** {@link #storeOf(String, SequenceSettings)} with the sequence's settings once open, else {@link #settingsFor}. */
     public SequenceStore storeOf(String name) {
         Sequence open = sequences.get(name);
         return storeOf(name, open != null ? open.settings() : settingsFor(name));
@@ -785,9 +685,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Closes every sequence and stops the background refills, a later close doing nothing.
-     *
-     * @return what became of each sequence's unused values, one report per sequence; empty if closed already
+     * {@return what became of each sequence's unused values, a report per sequence; empty if closed already} Closes
+     * every sequence and stops the background refills.
      */
     public List<CloseReport> closeAndReport() {
         closed = true;
@@ -796,16 +695,11 @@ public final class SequenceRegistry implements AutoCloseable {
         lifecycle.writeLock().lock();
         try {
             for (Sequence sequence : sequences.values()) {
-                if (sequence instanceof SeriesSequence series) {
-                    CloseReport report = series.closeAndReport();
-                    if (report != null) {
-                        seriesReports.computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report);
-                    }
-                    continue;
-                }
-                CloseReport report = Sequences.closeAndReport(sequence);
-                if (report != null) {
-                    reports.add(report);
+                if (!(sequence instanceof SeriesSequence series)) {
+                    Optional.ofNullable(Sequences.closeAndReport(sequence)).ifPresent(reports::add);
+                } else {
+                    Optional.ofNullable(series.closeAndReport()).ifPresent(report -> seriesReports
+                            .computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report));
                 }
             }
         } finally {
@@ -813,12 +707,7 @@ public final class SequenceRegistry implements AutoCloseable {
         }
         seriesReports.forEach((name, series) -> reports.add(CloseReport.ofSeries(name, series)));
         seriesGroups.values().forEach(SeriesGroup::closeTracker);
-        synchronized (sweeperStart) {
-            if (sweeps != null) {
-                sweeps.cancel(false);
-                sweeps = null;
-            }
-        }
+        stopSweeper();
         if (ownedExecutor != null) {
             ownedExecutor.shutdown();
             try {
@@ -848,11 +737,7 @@ public final class SequenceRegistry implements AutoCloseable {
             stores.put(store.kind(), store);
         }
 
-        /**
-         * Adds the store of the sequences of its {@link SequenceStore#kind() kind}. The registry does not close stores.
-         *
-         * @throws IllegalArgumentException if the registry already has a store of that kind
-         */
+        /** Adds the store of its {@link SequenceStore#kind() kind} (not closed by the registry); one per kind. */
         public Builder store(SequenceStore other) {
             Objects.requireNonNull(other, "store");
             SequenceStore existing = stores.putIfAbsent(other.kind(), other);
@@ -869,11 +754,7 @@ public final class SequenceRegistry implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Sets the settings of one sequence.
-         *
-         * @throws SequenceConfigurationException if the name is not valid
-         */
+        /** Sets the settings of one sequence; a {@link SequenceConfigurationException} if the name is not valid. */
         public Builder sequence(String name, SequenceSettings settings) {
             perSequence.put(Identifiers.requireSequenceName(name), Objects.requireNonNull(settings, "settings"));
             sources.remove(name);
@@ -881,10 +762,8 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets the settings of one sequence, with where each value set came from (such as a property name), which
-         * logs name; a setting absent from {@code sources} was not set.
-         *
-         * @throws SequenceConfigurationException if the name is not valid
+         * {@link #sequence(String, SequenceSettings)}, with where each value set came from (such as a property name),
+         * which logs name; a setting absent from {@code sources} was not set.
          */
         public Builder sequence(String name, SequenceSettings settings, Map<Setting, String> sources) {
             Map<Setting, String> bySetting = new EnumMap<>(Setting.class);
@@ -917,10 +796,8 @@ public final class SequenceRegistry implements AutoCloseable {
         }
 
         /**
-         * Sets how long a series may go unused before {@link #releaseIdleSeries()} releases it; zero: never. Default
-         * {@link #DEFAULT_SERIES_IDLE_TIMEOUT}.
-         *
-         * @throws SequenceConfigurationException naming {@code series.idle-timeout} if it is negative
+         * Sets how long a series may go unused before {@link #releaseIdleSeries()} releases it, 0 or more (0: never).
+         * Default {@link #DEFAULT_SERIES_IDLE_TIMEOUT}.
          */
         public Builder seriesIdleTimeout(Duration idleTimeout) {
             Objects.requireNonNull(idleTimeout, "idleTimeout");

@@ -1,7 +1,8 @@
 package dev.seqgen;
 
 import java.time.Duration;
-import java.util.StringJoiner;
+import java.util.Arrays;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,36 +21,31 @@ public final class SequenceSettings {
     private static final SequenceSettings DEFAULTS = new Builder().build();
 
     private final Strategy strategy;
-    private final CounterKind kind;
-    private final boolean kindExplicit;
+    private final @Nullable CounterKind kind;
     private final KeyOrder keyOrder;
     private final KeyRange skipRange;
     private final int blockSize;
+    /** {@link Builder#UNSET} unless set. */
     private final int lowWatermark;
-    private final boolean lowWatermarkExplicit;
     private final Duration acquireTimeout;
     private final long initialValue;
     private final long maxValue;
-    private final boolean adaptive;
-    private final boolean adaptiveExplicit;
+    private final @Nullable Boolean adaptive;
     private final int adaptiveMaxBlockSize;
     private final Duration adaptiveTargetRefillInterval;
     private final boolean allowWeakerStrategy;
 
     private SequenceSettings(Builder builder) {
         this.strategy = builder.strategy;
-        this.kindExplicit = builder.kind != null;
-        this.kind = kindExplicit ? builder.kind : CounterKind.TABLE;
+        this.kind = builder.kind;
         this.keyOrder = builder.keyOrder;
         this.skipRange = builder.skipRange;
         this.blockSize = builder.blockSize;
-        this.lowWatermarkExplicit = builder.lowWatermark != Builder.UNSET;
-        this.lowWatermark = lowWatermarkExplicit ? builder.lowWatermark : builder.blockSize / 4;
+        this.lowWatermark = builder.lowWatermark;
         this.acquireTimeout = builder.acquireTimeout;
         this.initialValue = builder.initialValue;
         this.maxValue = builder.maxValue;
-        this.adaptiveExplicit = builder.adaptive != null;
-        this.adaptive = adaptiveExplicit ? builder.adaptive : builder.strategy == Strategy.ASYNC_BATCH;
+        this.adaptive = builder.adaptive;
         this.adaptiveMaxBlockSize = builder.adaptiveMaxBlockSize;
         this.adaptiveTargetRefillInterval = builder.adaptiveTargetRefillInterval;
         this.allowWeakerStrategy = builder.allowWeakerStrategy;
@@ -68,19 +64,16 @@ public final class SequenceSettings {
     /** {@return a builder that starts from these settings} */
     public Builder toBuilder() {
         Builder builder = new Builder();
-        for (Setting setting : Setting.values()) {
-            if (!derived(setting)) {
-                setting.apply(builder, setting.valueIn(this));
-            }
-        }
+        Arrays.stream(Setting.values()).filter(setting -> !derived(setting))
+                .forEach(setting -> setting.apply(builder, setting.valueIn(this)));
         return builder;
     }
 
     /** Whether the setting was left at a default that follows from other settings or the registry. */
     boolean derived(Setting setting) {
-        return setting == Setting.LOW_WATERMARK && !lowWatermarkExplicit
-                || setting == Setting.ADAPTIVE_ENABLED && !adaptiveExplicit
-                || setting == Setting.KIND && !kindExplicit;
+        return setting == Setting.LOW_WATERMARK && !lowWatermarkSet()
+                || setting == Setting.ADAPTIVE_ENABLED && !adaptiveSet()
+                || setting == Setting.KIND && !kindSet();
     }
 
     /** @return the strategy; default {@link Strategy#ASYNC_BATCH} */
@@ -90,12 +83,12 @@ public final class SequenceSettings {
 
     /** {@return where the values are counted; default TABLE, and unless set the registry's primary store serves} */
     public CounterKind kind() {
-        return kind;
+        return kind != null ? kind : CounterKind.TABLE;
     }
 
     /** {@return whether the kind was set rather than left at its default} */
     public boolean kindSet() {
-        return kindExplicit;
+        return kind != null;
     }
 
     /** {@return how counter values become the values handed out; default SEQUENTIAL} */
@@ -109,10 +102,8 @@ public final class SequenceSettings {
     }
 
     /**
-     * Checks the rules between settings that may come from different sources, on a sequence's final settings.
-     *
-     * @return these settings
-     * @throws SequenceConfigurationException naming {@code skip-range} and the sequence if set on a sequential one
+     * {@return these settings} Checks the rules between settings that may come from different sources: a
+     * {@link SequenceConfigurationException} names {@code skip-range} and the sequence if set on a sequential one.
      */
     public SequenceSettings validateFor(String sequence) {
         if (!skipRange.isEmpty() && keyOrder != KeyOrder.BIT_REVERSED) {
@@ -130,12 +121,12 @@ public final class SequenceSettings {
 
     /** {@return the values left at which ASYNC_BATCH refills (adaptive: the lowest point); default block size / 4} */
     public int lowWatermark() {
-        return lowWatermark;
+        return lowWatermarkSet() ? lowWatermark : blockSize / 4;
     }
 
     /** {@return whether the low watermark was set (it then fixes the refill point, scaled to the block)} */
     public boolean lowWatermarkSet() {
-        return lowWatermarkExplicit;
+        return lowWatermark != Builder.UNSET;
     }
 
     /** @return the longest a caller waits for a value before it gets an exception; default 5 s */
@@ -155,12 +146,12 @@ public final class SequenceSettings {
 
     /** {@return whether the block size (and ASYNC_BATCH's refill point) adapts; default on for ASYNC_BATCH only} */
     public boolean adaptive() {
-        return adaptive;
+        return adaptive != null ? adaptive : strategy == Strategy.ASYNC_BATCH;
     }
 
     /** {@return whether adaptive sizing was set rather than left at its default} */
     public boolean adaptiveSet() {
-        return adaptiveExplicit;
+        return adaptive != null;
     }
 
     /** {@return the largest block an adaptive sequence reserves (below the block size: no growth); default 100000} */
@@ -186,37 +177,21 @@ public final class SequenceSettings {
 
     @Override
     public boolean equals(@Nullable Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (!(o instanceof SequenceSettings that)) {
-            return false;
-        }
-        for (Setting setting : Setting.values()) {
-            if (derived(setting) != that.derived(setting) || !setting.valueIn(this).equals(setting.valueIn(that))) {
-                return false;
-            }
-        }
-        return true;
+        return o instanceof SequenceSettings that && Arrays.stream(Setting.values()).allMatch(setting ->
+                derived(setting) == that.derived(setting) && setting.valueIn(this).equals(setting.valueIn(that)));
     }
 
     @Override
     public int hashCode() {
-        int hash = 0;
-        for (Setting setting : Setting.values()) {
-            // A derived value follows from the others.
-            hash = hash * 31 + (derived(setting) ? 0 : setting.valueIn(this).hashCode());
-        }
-        return hash;
+        // A derived value follows from the others.
+        return Arrays.hashCode(Arrays.stream(Setting.values()).map(setting -> derived(setting) ? null
+                : setting.valueIn(this)).toArray());
     }
 
     @Override
     public String toString() {
-        StringJoiner settings = new StringJoiner(", ", "SequenceSettings{", "}");
-        for (Setting setting : Setting.values()) {
-            settings.add(setting.key() + "=" + setting.valueIn(this));
-        }
-        return settings.toString();
+        return Arrays.stream(Setting.values()).map(setting -> setting.key() + "=" + setting.valueIn(this))
+                .collect(Collectors.joining(", ", "SequenceSettings{", "}"));
     }
 
     /** Builds {@link SequenceSettings}; each setter checks its own rule, {@link #build()} those relating two. */
@@ -243,64 +218,54 @@ public final class SequenceSettings {
 
         /** Sets the strategy. Default {@link Strategy#ASYNC_BATCH}. */
         public Builder strategy(Strategy strategy) {
-            requireArgument(strategy != null, "strategy", strategy, "one of SYNC, ASYNC, BATCH, ASYNC_BATCH");
-            this.strategy = strategy;
+            this.strategy = requireArgument(strategy != null, "strategy", strategy,
+                    "one of SYNC, ASYNC, BATCH, ASYNC_BATCH");
             return this;
         }
 
-        /**
-         * Sets where the values are counted. Default: the kind of the registry's store (for SYNC its table store if
-         * any); NATIVE_SEQUENCE cannot serve SYNC.
-         */
+        /** Sets where the values are counted, not NATIVE_SEQUENCE for SYNC. Default: the registry's store's kind. */
         public Builder kind(CounterKind kind) {
-            requireArgument(kind != null, "kind", kind, "one of table, native-sequence");
-            this.kind = kind;
+            this.kind = requireArgument(kind != null, "kind", kind, "one of table, native-sequence");
             return this;
         }
 
         /** Sets how counter values become values. Default SEQUENTIAL; BIT_REVERSED needs an initial value >= 1. */
         public Builder keyOrder(KeyOrder keyOrder) {
-            requireArgument(keyOrder != null, "key-order", keyOrder, "one of sequential, bit-reversed");
-            this.keyOrder = keyOrder;
+            this.keyOrder = requireArgument(keyOrder != null, "key-order", keyOrder,
+                    "one of sequential, bit-reversed");
             return this;
         }
 
-        /**
-         * Sets the keys a bit-reversed sequence never hands out. Default {@link KeyRange#NONE}; a range needs
-         * BIT_REVERSED, checked by {@link SequenceSettings#validateFor(String)}.
-         */
+        /** Sets the keys a BIT_REVERSED sequence never hands out ({@link #validateFor}). Default: none. */
         public Builder skipRange(KeyRange skipRange) {
-            requireArgument(skipRange != null, "skip-range", skipRange, Setting.SKIP_RANGE.allowed());
-            this.skipRange = skipRange;
+            this.skipRange = requireArgument(skipRange != null, "skip-range", skipRange, Setting.SKIP_RANGE.allowed());
             return this;
         }
 
         /** Sets the values reserved per store transaction (BATCH, ASYNC_BATCH), at least 1. Default 1000. */
         public Builder blockSize(int blockSize) {
-            requireArgument(blockSize >= 1, "block-size", blockSize, "an integer >= 1");
-            this.blockSize = blockSize;
+            this.blockSize = requireArgument(blockSize >= 1, "block-size", blockSize, "an integer >= 1");
             return this;
         }
 
         /** Sets the values left when ASYNC_BATCH refills, from 0 to below the block size. Default: block size / 4. */
         public Builder lowWatermark(int lowWatermark) {
-            requireArgument(lowWatermark >= 0, "low-watermark", lowWatermark, "an integer >= 0 and < block-size");
-            this.lowWatermark = lowWatermark;
+            this.lowWatermark = requireArgument(lowWatermark >= 0, "low-watermark", lowWatermark,
+                    "an integer >= 0 and < block-size");
             return this;
         }
 
         /** Sets the longest a caller waits for a value before a {@link SequenceUnavailableException}. Default 5 s. */
         public Builder acquireTimeout(Duration acquireTimeout) {
-            requireArgument(acquireTimeout != null && !acquireTimeout.isNegative() && !acquireTimeout.isZero(),
-                    "acquire-timeout", acquireTimeout, "a positive duration");
-            this.acquireTimeout = acquireTimeout;
+            this.acquireTimeout = requireArgument(acquireTimeout != null && !acquireTimeout.isNegative()
+                    && !acquireTimeout.isZero(), "acquire-timeout", acquireTimeout, "a positive duration");
             return this;
         }
 
         /** Sets the value a new row starts at, 0 or more; an existing row is not changed. Default 1. */
         public Builder initialValue(long initialValue) {
-            requireArgument(initialValue >= 0, "initial-value", initialValue, "an integer >= 0 and <= max-value");
-            this.initialValue = initialValue;
+            this.initialValue = requireArgument(initialValue >= 0, "initial-value", initialValue,
+                    "an integer >= 0 and <= max-value");
             return this;
         }
 
@@ -309,54 +274,41 @@ public final class SequenceSettings {
          * sequence throws {@link SequenceExhaustedException}, never wraps around.
          */
         public Builder maxValue(long maxValue) {
-            requireArgument(maxValue >= 1 && maxValue <= LARGEST_MAX_VALUE, "max-value", maxValue,
+            this.maxValue = requireArgument(maxValue >= 1 && maxValue <= LARGEST_MAX_VALUE, "max-value", maxValue,
                     "an integer from 1 to " + LARGEST_MAX_VALUE + " and >= initial-value");
-            this.maxValue = maxValue;
             return this;
         }
 
-        /**
-         * Sets whether the block size, and ASYNC_BATCH's refill point without a set low watermark, adapt. Default: on
-         * for ASYNC_BATCH only. See docs/design.md#refill-control.
-         */
+        /** Sets whether the block size, and the refill point unless set, adapt. Default: on for ASYNC_BATCH only. */
         public Builder adaptive(boolean adaptive) {
             this.adaptive = adaptive;
             return this;
         }
 
         /**
-         * Sets the largest block an adaptive sequence reserves. Default 100000. At least the block size when adaptive
-         * sizing is set on; below it, with adaptive sizing on by default, the block keeps its size.
+         * Sets the largest block an adaptive sequence reserves, at least the block size if adaptive sizing is set on
+         * (else a smaller one keeps the block's size). Default 100000.
          */
         public Builder adaptiveMaxBlockSize(int adaptiveMaxBlockSize) {
-            requireArgument(adaptiveMaxBlockSize >= 1, "adaptive.max-block-size", adaptiveMaxBlockSize,
-                    "an integer >= block-size");
-            this.adaptiveMaxBlockSize = adaptiveMaxBlockSize;
+            this.adaptiveMaxBlockSize = requireArgument(adaptiveMaxBlockSize >= 1, "adaptive.max-block-size",
+                    adaptiveMaxBlockSize, "an integer >= block-size");
             return this;
         }
 
         /** Sets the refill interval an adaptive sequence steers towards, positive. Default 1 s. */
         public Builder adaptiveTargetRefillInterval(Duration interval) {
-            requireArgument(interval != null && !interval.isNegative() && !interval.isZero(),
-                    "adaptive.target-refill-interval", interval, "a positive duration");
-            this.adaptiveTargetRefillInterval = interval;
+            this.adaptiveTargetRefillInterval = requireArgument(interval != null && !interval.isNegative()
+                    && !interval.isZero(), "adaptive.target-refill-interval", interval, "a positive duration");
             return this;
         }
 
-        /**
-         * Sets whether the configured strategy may replace a SYNC one the code declares on an annotation, giving up
-         * gapless numbers. Default {@code false}: such a configuration is refused at start-up.
-         */
+        /** Sets whether configuration may weaken an annotation's SYNC (else refused at start-up). Default false. */
         public Builder allowWeakerStrategy(boolean allowWeakerStrategy) {
             this.allowWeakerStrategy = allowWeakerStrategy;
             return this;
         }
 
-        /**
-         * {@return the settings, once the rules relating settings hold}
-         *
-         * @throws SequenceConfigurationException naming the setting that breaks such a rule
-         */
+        /** {@return the settings} A {@link SequenceConfigurationException} names a setting breaking a rule. */
         public SequenceSettings build() {
             requireArgument(kind != CounterKind.NATIVE_SEQUENCE || strategy != Strategy.SYNC, "kind",
                     CounterKind.NATIVE_SEQUENCE.externalName(),
@@ -374,10 +326,12 @@ public final class SequenceSettings {
             return new SequenceSettings(this);
         }
 
-        private static void requireArgument(boolean condition, String setting, @Nullable Object value, String allowed) {
+        /** {@return the value, if the condition holds} */
+        private static <T> T requireArgument(boolean condition, String setting, T value, String allowed) {
             if (!condition) {
                 throw new SequenceConfigurationException(setting, value, allowed);
             }
+            return value;
         }
     }
 }

@@ -21,22 +21,17 @@ final class Sequences {
             try {
                 store.createSequence(name, settings);
                 return;
-            } catch (SequenceStoreException e) {
-                if (!e.isTransient() || !backoff.fits(ticker.read(), deadline)) {
-                    throw cannotCreate(name, store, e);
-                }
-                backoff.pause(name);
             } catch (SequenceConfigurationException e) {
                 throw e;
             } catch (RuntimeException e) {
-                throw cannotCreate(name, store, e);
+                if (!(e instanceof SequenceStoreException failure && failure.isTransient())
+                        || !backoff.fits(ticker.read(), deadline)) {
+                    throw new SequenceUnavailableException(name, "could not create its row in the " + store.name()
+                            + " store: " + e.getMessage(), e);
+                }
+                backoff.pause(name);
             }
         }
-    }
-
-    private static SequenceUnavailableException cannotCreate(String name, SequenceStore store, RuntimeException e) {
-        return new SequenceUnavailableException(name, "could not create its row in the " + store.name() + " store: "
-                + e.getMessage(), e);
     }
 
     /** Creates and starts a sequence whose row exists. */
@@ -61,7 +56,11 @@ final class Sequences {
 
     /** Closes a sequence made by {@link #create}; null if it was closed already. */
     static @Nullable CloseReport closeAndReport(Sequence sequence) {
-        Sequence counter = sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence;
-        return ((AbstractSequence) counter).closeAndReport();
+        return counter(sequence).closeAndReport();
+    }
+
+    /** {@return the strategy implementation of a sequence made by {@link #create}} */
+    static AbstractSequence counter(Sequence sequence) {
+        return (AbstractSequence) (sequence instanceof KeyMappedSequence mapped ? mapped.counter() : sequence);
     }
 }

@@ -1,5 +1,7 @@
 package dev.seqgen;
 
+import dev.seqgen.SequenceSettings.Builder;
+
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -14,62 +16,52 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of one sequence, each described once: its key (as every front end and error message spells it), type,
- * default, annotation attribute, and how it is read from {@link SequenceSettings} and set on its builder. Each
- * constant is the value of the {@link SequenceSettings} accessor of the same name.
- *
- * <p>A setting is declared here, in {@link SequenceSettings} (field, accessor, builder setter), in the Spring Boot
- * starter's properties and in {@code docs/settings.md}; everything else derives from this list or is checked
- * against it by a test.
+ * default, annotation attribute, and how it is read from {@link SequenceSettings} and set on its builder. A new
+ * setting also needs its field, accessor and setter there, a starter property and a line in {@code docs/settings.md}.
  */
 public enum Setting {
 
     STRATEGY("strategy", Strategy.class, "strategy", "one of sync, async, batch, async-batch", "async-batch",
-            SequenceSettings::strategy, (builder, value) -> builder.strategy((Strategy) value)),
+            SequenceSettings::strategy, Builder::strategy),
 
     KIND("kind", CounterKind.class, null, "one of table, native-sequence (not for sync)",
             "the kind of the registry's store: table, unless the registry is built over a native-sequence store",
-            SequenceSettings::kind, (builder, value) -> builder.kind((CounterKind) value)),
+            SequenceSettings::kind, Builder::kind),
 
     KEY_ORDER("key-order", KeyOrder.class, "keyOrder", "one of sequential, bit-reversed", "sequential",
-            SequenceSettings::keyOrder, (builder, value) -> builder.keyOrder((KeyOrder) value)),
+            SequenceSettings::keyOrder, Builder::keyOrder),
 
-    SKIP_RANGE("skip-range", KeyRange.class, null,
-            "none, or min..max from 1 to " + Long.MAX_VALUE + " holding at most 2^62 values, with key-order"
-            + " bit-reversed", "none", SequenceSettings::skipRange,
-            (builder, value) -> builder.skipRange((KeyRange) value)),
+    SKIP_RANGE("skip-range", KeyRange.class, null, "none, or min..max from 1 to " + Long.MAX_VALUE
+            + " holding at most 2^62 values, with key-order bit-reversed", "none", SequenceSettings::skipRange,
+            Builder::skipRange),
 
-    BLOCK_SIZE("block-size", Integer.class, null, "an integer >= 1", "1000",
-            SequenceSettings::blockSize, (builder, value) -> builder.blockSize((Integer) value)),
+    BLOCK_SIZE("block-size", Integer.class, null, "an integer >= 1", "1000", SequenceSettings::blockSize,
+            Builder::blockSize),
 
     LOW_WATERMARK("low-watermark", Integer.class, null, "an integer >= 0 and < block-size",
-            "a quarter of the block size", SequenceSettings::lowWatermark,
-            (builder, value) -> builder.lowWatermark((Integer) value)),
+            "a quarter of the block size", SequenceSettings::lowWatermark, Builder::lowWatermark),
 
-    ACQUIRE_TIMEOUT("acquire-timeout", Duration.class, null, Setting.DURATION, "5s",
-            SequenceSettings::acquireTimeout, (builder, value) -> builder.acquireTimeout((Duration) value)),
+    ACQUIRE_TIMEOUT("acquire-timeout", Duration.class, null, Setting.DURATION, "5s", SequenceSettings::acquireTimeout,
+            Builder::acquireTimeout),
 
     INITIAL_VALUE("initial-value", Long.class, "initialValue", "an integer >= 0 and <= max-value", "1",
-            SequenceSettings::initialValue, (builder, value) -> builder.initialValue((Long) value)),
+            SequenceSettings::initialValue, Builder::initialValue),
 
     MAX_VALUE("max-value", Long.class, "maxValue", "an integer from 1 to " + SequenceSettings.LARGEST_MAX_VALUE,
-            String.valueOf(SequenceSettings.LARGEST_MAX_VALUE), SequenceSettings::maxValue,
-            (builder, value) -> builder.maxValue((Long) value)),
+            String.valueOf(SequenceSettings.LARGEST_MAX_VALUE), SequenceSettings::maxValue, Builder::maxValue),
 
     ADAPTIVE_ENABLED("adaptive.enabled", Boolean.class, null, "true or false",
-            "on for async-batch, off for the other strategies", SequenceSettings::adaptive,
-            (builder, value) -> builder.adaptive((Boolean) value)),
+            "on for async-batch, off for the other strategies", SequenceSettings::adaptive, Builder::adaptive),
 
-    ADAPTIVE_MAX_BLOCK_SIZE("adaptive.max-block-size", Integer.class, null,
-            "an integer >= block-size", "100000", SequenceSettings::adaptiveMaxBlockSize,
-            (builder, value) -> builder.adaptiveMaxBlockSize((Integer) value)),
+    ADAPTIVE_MAX_BLOCK_SIZE("adaptive.max-block-size", Integer.class, null, "an integer >= block-size", "100000",
+            SequenceSettings::adaptiveMaxBlockSize, Builder::adaptiveMaxBlockSize),
 
     ADAPTIVE_TARGET_REFILL_INTERVAL("adaptive.target-refill-interval", Duration.class, null, Setting.DURATION, "1s",
-            SequenceSettings::adaptiveTargetRefillInterval,
-            (builder, value) -> builder.adaptiveTargetRefillInterval((Duration) value)),
+            SequenceSettings::adaptiveTargetRefillInterval, Builder::adaptiveTargetRefillInterval),
 
     /** Configuration only: the code's SYNC is never weakened without a word in the configuration. */
     ALLOW_WEAKER_STRATEGY("allow-weaker-strategy", Boolean.class, null, "true or false", "false",
-            SequenceSettings::allowWeakerStrategy, (builder, value) -> builder.allowWeakerStrategy((Boolean) value));
+            SequenceSettings::allowWeakerStrategy, Builder::allowWeakerStrategy);
 
     private static final String DURATION =
             "a positive duration: milliseconds, a number with a unit (500ms, 5s, 1m) or ISO-8601 (PT5S)";
@@ -81,19 +73,18 @@ public enum Setting {
     private final @Nullable String annotationAttribute;
     private final String allowed;
     private final String defaultText;
-    private final Function<SequenceSettings, Object> reader;
-    private final BiFunction<SequenceSettings.Builder, Object, SequenceSettings.Builder> writer;
+    private final Function<SequenceSettings, ?> reader;
+    private final BiFunction<Builder, Object, Builder> writer;
 
-    Setting(String key, Class<?> type, @Nullable String annotationAttribute, String allowed, String defaultText,
-            Function<SequenceSettings, Object> reader,
-            BiFunction<SequenceSettings.Builder, Object, SequenceSettings.Builder> writer) {
+    <T> Setting(String key, Class<T> type, @Nullable String annotationAttribute, String allowed, String defaultText,
+            Function<SequenceSettings, T> reader, BiFunction<Builder, T, Builder> writer) {
         this.key = key;
         this.type = type;
         this.annotationAttribute = annotationAttribute;
         this.allowed = allowed;
         this.defaultText = defaultText;
         this.reader = reader;
-        this.writer = writer;
+        this.writer = (builder, value) -> writer.apply(builder, type.cast(value));
     }
 
     /** {@return the key, such as {@code block-size} or {@code adaptive.max-block-size}} */
@@ -132,13 +123,12 @@ public enum Setting {
     }
 
     /**
-     * Sets the setting on {@code builder}, from a value of {@link #type()} or text as in a properties file (enums in
-     * any case with hyphens, durations as {@link #duration(String)} reads them).
+     * {@return the builder} Sets the setting on it from a value of {@link #type()} or text as in a properties file
+     * (enums in any case with hyphens, durations as {@link #duration(String)} reads them).
      *
-     * @return the builder
      * @throws SequenceConfigurationException naming the key if the value cannot be read or breaks its rule
      */
-    public SequenceSettings.Builder apply(SequenceSettings.Builder builder, Object value) {
+    public Builder apply(Builder builder, Object value) {
         return writer.apply(builder, convert(value));
     }
 
@@ -152,6 +142,7 @@ public enum Setting {
         return Arrays.stream(values()).map(Setting::key).collect(Collectors.joining(", "));
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private Object convert(Object value) {
         if (value == null) {
             throw invalid(null);
@@ -162,15 +153,12 @@ public enum Setting {
         String text = value.toString().trim();
         try {
             if (type.isEnum()) {
-                return enumConstant(type, text.toUpperCase(Locale.ROOT).replace('-', '_'));
+                return Enum.valueOf((Class) type, text.toUpperCase(Locale.ROOT).replace('-', '_'));
             }
-            if (type == Integer.class) {
-                return value instanceof Number n && !(value instanceof Double || value instanceof Float)
-                        ? Math.toIntExact(n.longValue()) : Integer.parseInt(text);
-            }
-            if (type == Long.class) {
-                return value instanceof Number n && !(value instanceof Double || value instanceof Float)
+            if (type == Integer.class || type == Long.class) {
+                long number = value instanceof Number n && !(value instanceof Double || value instanceof Float)
                         ? n.longValue() : Long.parseLong(text);
+                return type == Long.class ? (Object) number : (Object) Math.toIntExact(number);
             }
             if (type == KeyRange.class) {
                 return KeyRange.valueOf(text);
@@ -189,16 +177,9 @@ public enum Setting {
         }
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Object enumConstant(Class<?> type, String name) {
-        return Enum.valueOf((Class) type, name);
-    }
-
     /**
      * Reads a duration: ISO-8601 ({@code PT10M}), or an amount with a unit of {@code ms}, {@code s}, {@code m},
-     * {@code h} or {@code d} ({@code 10m}; no unit: milliseconds).
-     *
-     * @throws IllegalArgumentException if the text is not a duration
+     * {@code h} or {@code d} ({@code 10m}; no unit: milliseconds); else an {@link IllegalArgumentException}.
      */
     public static Duration duration(String text) {
         if (text.startsWith("P") || text.startsWith("p") || text.startsWith("-P")) {
@@ -209,13 +190,12 @@ public enum Setting {
             throw new IllegalArgumentException("not a duration: " + text);
         }
         long amount = Long.parseLong(simple.group(1));
-        String unit = simple.group(2) == null ? "ms" : simple.group(2);
-        return switch (unit) {
-            case "ms" -> Duration.ofMillis(amount);
+        return switch (String.valueOf(simple.group(2))) {
             case "s" -> Duration.ofSeconds(amount);
             case "m" -> Duration.ofMinutes(amount);
             case "h" -> Duration.ofHours(amount);
-            default -> Duration.ofDays(amount);
+            case "d" -> Duration.ofDays(amount);
+            default -> Duration.ofMillis(amount); // ms, or no unit
         };
     }
 
