@@ -21,7 +21,6 @@ import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
 import org.hibernate.type.descriptor.java.JavaType;
-
 import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,23 +49,22 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     private final transient RegistrySource source;
     private final transient GeneratorSettings generatorSettings;
-    /** Registered, not started yet; guarded by {@code this}. */
-    private final transient List<Registration> pending = new ArrayList<>();
-    /** Started (rows in place), to open at their first value, by name; guarded by {@code this}. */
-    private final transient Map<String, List<Registration>> unopened = new LinkedHashMap<>();
     private final transient AtomicBoolean spannerExportNoted = new AtomicBoolean();
+    // Guarded by this: the registered generators not started yet; the started ones (rows in place) to open at their
+    // first value, by name; the tables each series-numbered sequence fills, by sequence, then by generator.
+    private final transient List<Registration> pending = new ArrayList<>();
+    private final transient Map<String, List<Registration>> unopened = new LinkedHashMap<>();
+    private final transient Map<String, Map<String, SeriesTable>> seriesTables = new LinkedHashMap<>();
     /** Guarded by {@code this}; null until a SYNC number reserves at flush. */
     private transient @Nullable FlushReservations flushReservations;
     private transient @Nullable EventListenerRegistry eventListeners;
     /** The listeners the flush listener was registered with. */
     private transient @Nullable EventListenerRegistry listened;
-    /** The tables each series-numbered sequence fills, by sequence, then by generator; guarded by {@code this}. */
-    private final transient Map<String, Map<String, SeriesTable>> seriesTables = new LinkedHashMap<>();
     /** Written under {@code this}, read without a lock. */
     private transient volatile @Nullable TenantCounters tenantCounters;
-    /** The registry series open in, once one opened; for {@link #seriesIfOpen}. */
+    /** The registry series open in, once one opened. */
     private transient volatile @Nullable SequenceRegistry seriesRegistry;
-    /** Whether a sequence whose series opened counts them with each tenant's data, by name. */
+    /** By name: whether a sequence whose series opened counts them with each tenant's data. */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
     /** Every registered sequence, in order; its own lock, so {@link #seriesSequences} waits for no start-up I/O. */
     private final transient Map<String, Registered> registered = Collections.synchronizedMap(new LinkedHashMap<>());
@@ -111,12 +109,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     /** Registers a generator for {@link #start()}; throws if its sequence is known with other settings. No I/O. */
     synchronized void register(Registration registration) {
-        for (Registration other : pending) {
-            if (other.name().equals(registration.name())) {
-                SequenceRegistry.requireSameSettings(registration.name(), other.settings(), registration.settings());
-                break;
-            }
-        }
+        pending.stream().filter(other -> other.name().equals(registration.name())).findFirst().ifPresent(other ->
+                SequenceRegistry.requireSameSettings(registration.name(), other.settings(), registration.settings()));
         // Declared before anyone creates the row, so that a framework creating it at start-up uses these settings.
         SequenceRegistry known = source.givenRegistry();
         if (known != null) {
@@ -138,7 +132,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return seriesOnly;
     }
 
-    /** The registries of the counters kept with each tenant's data, held now; no lock. */
     List<SequenceRegistry> tenantRegistries() {
         TenantCounters counters = tenantCounters;
         return counters == null ? List.of() : counters.registries();
@@ -150,19 +143,14 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /**
-     * Does the start-up I/O of all registered generators (registry, rows), so that a broken store or a conflicting
-     * setting fails here, naming the entity and sequence; sequences open at their first value. Idempotent.
-     */
+    /** Does the start-up I/O of all registered generators (registry, rows), failing naming entity and sequence. */
     synchronized void start() {
         if (pending.isEmpty()) {
             return;
         }
         SequenceRegistry started = source.registry();
-        Map<String, List<Registration>> byName = new LinkedHashMap<>();
-        for (Registration registration : pending) {
-            byName.computeIfAbsent(registration.name(), key -> new ArrayList<>()).add(registration);
-        }
+        Map<String, List<Registration>> byName = pending.stream()
+                .collect(Collectors.groupingBy(Registration::name, LinkedHashMap::new, Collectors.toList()));
         EntityColumns.requireAssignable(source.connectionProvider(), pending);
         // Sequences with rows of their own first: the first row creates the table where the store does, which a
         // sequence numbered in series only then finds readable, needing no row.
@@ -199,7 +187,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         pending.clear();
     }
 
-    /** Whether the store's table can be read (the sequence's row need not exist). */
+    /** Whether the store's table can be read (the row need not exist). */
     private static boolean readable(SequenceStore store, String name) {
         try {
             store.nextValue(name);
@@ -226,10 +214,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return List.copyOf(users);
     }
 
-    /**
-     * Opens every registered sequence not open yet and takes its first block, all within {@code timeout}; returns
-     * their names. A late block throws {@link SequenceUnavailableException} once all are open.
-     */
+    /** Opens every sequence not open yet, taking first blocks within {@code timeout}; a late one throws at the end. */
     synchronized List<String> warmUp(Duration timeout) {
         start();
         List<String> names = new ArrayList<>(unopened.keySet());
@@ -252,10 +237,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return names;
     }
 
-    /**
-     * Opens a sequence at its first value, above the values its tables hold (docs/design.md#adoption), taking its
-     * first block within {@code warmUp} if not null, and hands it to every generator that uses it.
-     */
+    /** Opens a sequence above its tables' values (docs/design.md#adoption) for its generators; warms up if asked. */
     synchronized void open(String name, @Nullable Duration warmUp) {
         start();
         List<Registration> group = unopened.get(name);
@@ -289,7 +271,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** Opens the series under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}, unless a framework warms them up. */
+    /** Opens the series under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}, unless a framework does. */
     synchronized void warmUpConfiguredSeriesAtBoot(SessionFactoryImplementor factory) {
         if (!source.jdbcAtBoot() || source.registryRequired()) {
             return;
@@ -306,11 +288,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         });
     }
 
-    /**
-     * Opens series ({@code acme/2026}) as their first use would, every key read before any opens, and waits for
-     * their first blocks within {@code timeout}; false if no entity numbers the sequence. A key that does not fit
-     * throws {@link SequenceConfigurationException} naming {@code seqgen.series.warm-up.<name>} and the key.
-     */
+    /** {@link SeqgenHibernate#warmUpSeries}: every key checked before any series opens. */
     synchronized boolean warmUpSeries(String name, Collection<String> keys, Function<String, Object> tenantOf,
             Duration timeout) {
         start();
@@ -353,7 +331,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return true;
     }
 
-    /** Reads a tenant identifier from a series key's part, by its Java type's text form (the text for strings). */
+    /** Reads a tenant identifier from a series key's part by its Java type's text form. */
     static Function<String, Object> tenantOf(SessionFactoryImplementor factory) {
         JavaType<Object> type = factory.getTenantIdentifierJavaType();
         return text -> {
@@ -371,23 +349,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 .initCause(cause);
     }
 
-    /**
-     * A table a sequence's series, or its formatted numbers ({@code series} null), number; {@code table} null when
-     * the attribute is not one column (nothing is read).
-     */
+    /** A table a sequence's series (or formatted numbers: {@code series} null) number; no table: nothing read. */
     record SeriesTable(@Nullable NumberSeries series, @Nullable String table, @Nullable String column,
             @Nullable NumberPattern pattern, String where) {
     }
 
-    /** Registers a table a sequence's series (or formatted numbers) number, for their adoption. No I/O. */
+    /** Registers a table for the adoption of the sequence's series or formatted numbers. No I/O. */
     synchronized void registerTable(String name, SeriesTable table) {
         seriesTables.computeIfAbsent(name, key -> new LinkedHashMap<>()).put(table.where(), table);
     }
 
-    /**
-     * Opens a series its registry does not hold open (first use, or after its release): its row made (in the
-     * tenant's schema where SYNC counts with each tenant's data) and moved above the numbers its tables hold.
-     */
+    /** Opens a series not held open: its row made (where its tenant's counters are) and moved above its tables. */
     synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
             SeriesTable opening) {
         start();
@@ -420,20 +392,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** For tests: the registry the service serves from, resolved now if it was not. */
+    /** For tests. */
     SequenceRegistry registry() {
         return source.registry();
     }
 
-    /** For tests: the SYNC counters kept with each tenant's data, or null before the first. */
+    /** For tests. */
     @Nullable TenantCounters tenantCounters() {
         return tenantCounters;
     }
 
-    /**
-     * A series if its registry holds it open now, without a lock or I/O; null if not, and the generator then
-     * {@linkplain #openSeries opens} it. Generators hold no series: docs/design.md#idle-series-release.
-     */
+    /** A series its registry holds open now, or null; no lock, no I/O (docs/design.md#idle-series-release). */
     @Nullable Sequence seriesIfOpen(String name, NumberSeries.Key key) {
         SequenceRegistry started = seriesRegistry;
         Object tenant = key.schemaTenant();
@@ -449,10 +418,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return counting == null ? null : counting.seriesIfOpen(name, key.text());
     }
 
-    /**
-     * The counters kept with each tenant's data, made once; null where the sequence counts in the application's
-     * table: not SYNC, no {@code MultiTenantConnectionProvider}, or a table qualified by a schema.
-     */
+    /** The counters kept with each tenant's data, made once; null if the sequence counts in the shared table. */
     private synchronized @Nullable TenantCounters tenantCounters(String name, SequenceSettings settings,
             SequenceRegistry started) {
         SequenceStore store = started.storeOf(name, settings);
@@ -462,8 +428,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             return null;
         }
         if (tenantCounters == null) {
-            String table = store.sqlTable().orElseThrow().name();
-            tenantCounters = new TenantCounters(tenants(), table, started);
+            tenantCounters = new TenantCounters(tenants(), store.sqlTable().orElseThrow().name(), started);
         }
         return tenantCounters;
     }
@@ -489,10 +454,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 cause);
     }
 
-    /**
-     * Moves a series' row ({@code key}) above the highest number of every table whose series has the opener's keys,
-     * or the sequence's own row above its formatted numbers' counters.
-     */
+    /** Moves a series' row above every table of series with the same keys, or the sequence's above its formats. */
     private void aboveTables(SequenceStore store, String name, SequenceSettings settings,
             NumberSeries.@Nullable Key key, @Nullable SeriesTable opening) {
         if (!store.readsApplicationTables(source.platform())) {
@@ -533,7 +495,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** Reads the highest value of a tenant's rows on a connection of the tenant's, taken for the read alone. */
+    /** The highest value of a tenant's rows, read on a connection of the tenant's taken for it. */
     private long highestOfTenant(Object tenant, SeriesTable user, List<SequenceStore.Where> conditions,
             @Nullable ToLongFunction<String> counterOf) {
         MultiTenantConnectionProvider<Object> tenants = tenants();
@@ -553,7 +515,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** Closes the registry seqgen built (giving back unused values), then returns its connection. */
+    /** Closes the tenant counters and the registry seqgen built. */
     @Override
     public synchronized void stop() {
         pending.clear();
