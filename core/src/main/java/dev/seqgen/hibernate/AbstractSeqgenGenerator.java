@@ -15,7 +15,6 @@ import org.hibernate.generator.BeforeExecutionGenerator;
 import org.hibernate.generator.EventType;
 import org.hibernate.generator.EventTypeSets;
 import org.hibernate.generator.GeneratorCreationContext;
-
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Member;
 import java.util.EnumSet;
@@ -34,9 +33,9 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private static final long serialVersionUID = 1L;
 
     private final String generator;
-    /** What the generated attribute is, for messages: {@code "id property"}, {@code "property"}. */
+    /** For messages: {@code "id property"}, {@code "property"}. */
     private final String attribute;
-    /** Set by the service when it opens the sequence (start-up or first value); then final. */
+    /** Set by the service when it opens the sequence; then final. */
     private transient volatile @Nullable Sequence sequence;
     private transient @Nullable SeqgenRegistryService service;
     /** Null unless a SYNC number reserves at flush. */
@@ -56,7 +55,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         this.attribute = attribute;
     }
 
-    /** Resolves the attribute's sequence (Hibernate 7.3+), no I/O; a {@link MappingException} names the entity. */
+    /** Resolves the attribute's sequence (Hibernate 7.3+), no I/O; throws {@link MappingException} naming it. */
     @Override
     public void initialize(A annotation, GeneratorCreationContext context) {
         configure(annotation, context);
@@ -72,7 +71,6 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
 
     abstract Class<?> generatedType(GeneratorCreationContext context);
 
-    /** The error for an attribute of a type the generator does not generate. */
     abstract SeqgenMappingException unsupportedType(String where, Class<?> type);
 
     /** Checks what else the attribute needs, and returns the name of its sequence. */
@@ -84,12 +82,12 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         String where = "entity " + entity + ", " + attribute + " '" + property + "'";
         Class<?> type = generatedType(context);
         intValue = type == Integer.class || type == int.class;
+        boolean numeric = intValue || type == Long.class || type == long.class;
         String format = format(annotation);
-        if (type == String.class && !format.isEmpty()) {
-            // A formatted number: the counter underneath is a long, as for any number.
-        } else if (!intValue && type != Long.class && type != long.class) {
+        if (!numeric && (type != String.class || format.isEmpty())) {
             throw unsupportedType(where, type);
-        } else if (!format.isEmpty()) {
+        }
+        if (numeric && !format.isEmpty()) {
             throw new SeqgenMappingException(where, "@SeqgenNumber(format = \"" + format + "\") formats a number"
                     + " into a String attribute, and this attribute is " + type.getName(), "Declare the attribute"
                     + " String to receive the formatted number, or remove format", null);
@@ -124,8 +122,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
                 // schemas of their own and share a series (NumberSeries).
                 service.registerTable(name, seriesTable);
             }
-            // Not read as a numeric column at the opening: formatted numbers (read above), a tenant's rows (read at
-            // its series' first value). A generator numbered in series makes no row of the sequence's own.
+            // Not read as a numeric column: formatted numbers (above), a tenant's rows (at its series' first value).
             Registration checked = pattern == null && !schemaPerTenant(context) ? registration
                     : registration.withoutTable();
             service.register(series != null ? checked.inSeriesOnly() : checked);
@@ -139,7 +136,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         return null;
     }
 
-    /** Whether each tenant has a schema or database of its own (a {@code MultiTenantConnectionProvider}). */
+    /** Whether each tenant has a schema or database of its own. */
     static boolean schemaPerTenant(GeneratorCreationContext context) {
         return context.getServiceRegistry().getService(MultiTenantConnectionProvider.class) != null;
     }
@@ -181,7 +178,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         return intValue ? (Object) Math.toIntExact(value) : (Object) value;
     }
 
-    /** The sequence, opened first if this is its first use (a start-up without JDBC access). */
+    /** The sequence, opened at its first use after a start-up without JDBC access. */
     private Sequence started() {
         Sequence started = sequence;
         if (started == null) {
@@ -197,7 +194,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         return numbered == null ? started() : seriesOf(numbered.keyOf(session, entity, sequenceName));
     }
 
-    /** No series is kept here: the registry holds the open ones. */
+    /** Not kept here: the registry holds the open series. */
     private Sequence seriesOf(NumberSeries.Key key) {
         Sequence open = service.seriesIfOpen(sequenceName, key);
         return open != null ? open : service.openSeries(sequenceName, settings, key, seriesTable);
