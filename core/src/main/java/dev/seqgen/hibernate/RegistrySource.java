@@ -17,7 +17,6 @@ import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.hibernate.engine.jdbc.spi.JdbcServices;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -47,8 +46,9 @@ final class RegistrySource {
         this.serviceRegistry = serviceRegistry;
     }
 
-    @Nullable Object setting(String name) {
-        return settings.get(name);
+    /** Whether seqgen and schema tools create seqgen's tables ({@link SeqgenHibernate#SCHEMA_INITIALIZE}). */
+    boolean initializesSchema() {
+        return GeneratorSettings.initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
     }
 
     /** The series keys to warm up by sequence name ({@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}), sorted. */
@@ -77,7 +77,7 @@ final class RegistrySource {
         return platform(serviceRegistry.requireService(JdbcServices.class).getDialect());
     }
 
-    /** The platform of a dialect as seqgen's SPI names it (Spanner first: one extends PostgreSQLDialect). */
+    /** The platform as seqgen's SPI names it (Spanner first: one extends PostgreSQLDialect). */
     static String platform(Dialect dialect) {
         String name = dialect.getClass().getSimpleName();
         if (isSpanner(dialect)) {
@@ -95,7 +95,7 @@ final class RegistrySource {
         return dialect.getClass().getSimpleName().startsWith("Spanner");
     }
 
-    /** The registry, built on first use if none was given; fails naming a wrong setting or a missing DataSource. */
+    /** The registry, built at first use if none was given; fails naming a wrong setting or a missing DataSource. */
     synchronized SequenceRegistry registry() {
         if (registry == null) {
             registry = resolve();
@@ -174,12 +174,9 @@ final class RegistrySource {
                 .table(plain.table, SeqgenHibernate.TABLE).createTable(plain.createTable);
         boolean nativeKind = Stream.concat(Stream.of(plain.defaults), plain.perSequence.values().stream())
                 .anyMatch(s -> s.kind() == CounterKind.NATIVE_SEQUENCE);
-        NativeSequenceStore.Builder nativeStore = null;
-        if (nativeKind || plain.sequencePrefix != null) {
-            nativeStore = NativeSequenceStore.builder(dataSource).dedicatedConnection(true);
-            if (plain.sequencePrefix != null) {
-                nativeStore.prefix(plain.sequencePrefix, SeqgenHibernate.SEQUENCE_PREFIX);
-            }
+        NativeSequenceStore.Builder nativeStore = NativeSequenceStore.builder(dataSource).dedicatedConnection(true);
+        if (plain.sequencePrefix != null) {
+            nativeStore.prefix(plain.sequencePrefix, SeqgenHibernate.SEQUENCE_PREFIX);
         }
         ownedStore = tableStore.build();
         try {
@@ -187,7 +184,7 @@ final class RegistrySource {
             if (plain.seriesIdleTimeout != null) {
                 builder.seriesIdleTimeout(plain.seriesIdleTimeout);
             }
-            // Built only when a sequence is of that kind: it keeps a dedicated connection of its own.
+            // Only for a sequence of that kind: it keeps a dedicated connection of its own.
             if (nativeKind) {
                 ownedNativeStore = nativeStore.build();
                 builder.store(ownedNativeStore);

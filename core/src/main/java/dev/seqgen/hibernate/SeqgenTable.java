@@ -8,7 +8,6 @@ import dev.seqgen.spi.SequenceStore;
 import org.hibernate.boot.model.relational.Database;
 import org.hibernate.boot.model.relational.SimpleAuxiliaryDatabaseObject;
 import org.hibernate.dialect.Dialect;
-
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +31,7 @@ final class SeqgenTable {
         SequenceRegistry given = source.givenRegistry();
         String table = given != null ? given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable)
                 .map(SequenceStore.SqlTable::name).orElse(null) : source.plainSettings().table;
-        if (table == null || !GeneratorSettings.initializes(source.setting(SeqgenHibernate.SCHEMA_INITIALIZE))) {
+        if (table == null || !source.initializesSchema()) {
             return null;
         }
         if (dialect != null && RegistrySource.isSpanner(dialect)) {
@@ -78,13 +77,10 @@ final class SeqgenTable {
     private static String ways(SequenceStore.SqlTable table, RegistrySource source) {
         List<String> ways = new ArrayList<>();
         boolean springBoot = source.registryRequired();
-        boolean initializes = GeneratorSettings.initializes(source.setting(SeqgenHibernate.SCHEMA_INITIALIZE));
-        if (!initializes) {
+        if (!source.initializesSchema()) {
             ways.add("let seqgen create it (" + SeqgenHibernate.SCHEMA_INITIALIZE + "=always"
                     + (springBoot ? ")" : ", the default; it is never here)"));
-        }
-        boolean spanner = table.platform().startsWith("spanner");
-        if (!spanner && initializes) { // on Spanner Hibernate does not create it: see exported()
+        } else if (!table.platform().startsWith("spanner")) { // on Spanner Hibernate does not create it: exported()
             ways.add("let Hibernate create it with the schema it is part of (" + (springBoot
                     ? "spring.jpa.hibernate.ddl-auto" : "hibernate.hbm2ddl.auto") + "=create or update)");
         }
