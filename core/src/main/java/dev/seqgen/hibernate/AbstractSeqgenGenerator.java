@@ -58,25 +58,6 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     /** Resolves the attribute's sequence (Hibernate 7.3+), no I/O; throws {@link MappingException} naming it. */
     @Override
     public void initialize(A annotation, GeneratorCreationContext context) {
-        configure(annotation, context);
-    }
-
-    /** @deprecated the form Hibernate 7.1 and 7.2 call */
-    @Override
-    @Deprecated
-    @SuppressWarnings("removal")
-    public void initialize(A annotation, Member member, GeneratorCreationContext context) {
-        configure(annotation, context);
-    }
-
-    abstract Class<?> generatedType(GeneratorCreationContext context);
-
-    abstract SeqgenMappingException unsupportedType(String where, Class<?> type);
-
-    /** Checks what else the attribute needs, and returns the name of its sequence. */
-    abstract String sequenceName(A annotation, GeneratorCreationContext context, String property, String where);
-
-    private void configure(A annotation, GeneratorCreationContext context) {
         String entity = context.getPersistentClass().getEntityName();
         String property = context.getProperty().getName();
         String where = "entity " + entity + ", " + attribute + " '" + property + "'";
@@ -131,12 +112,26 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         }
     }
 
+    /** @deprecated the form Hibernate 7.1 and 7.2 call */
+    @Override
+    @Deprecated
+    @SuppressWarnings("removal")
+    public void initialize(A annotation, Member member, GeneratorCreationContext context) {
+        initialize(annotation, context);
+    }
+
+    abstract Class<?> generatedType(GeneratorCreationContext context);
+
+    abstract SeqgenMappingException unsupportedType(String where, Class<?> type);
+
+    /** Checks what else the attribute needs, and returns the name of its sequence. */
+    abstract String sequenceName(A annotation, GeneratorCreationContext context, String property, String where);
+
     /** How the attribute's sequence splits into series, checked now; null (the default) for one series. */
     @Nullable NumberSeries series(A annotation, GeneratorCreationContext context, String where) {
         return null;
     }
 
-    /** Whether each tenant has a schema or database of its own. */
     static boolean schemaPerTenant(GeneratorCreationContext context) {
         return context.getServiceRegistry().getService(MultiTenantConnectionProvider.class) != null;
     }

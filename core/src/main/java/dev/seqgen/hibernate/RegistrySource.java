@@ -46,7 +46,6 @@ final class RegistrySource {
         this.serviceRegistry = serviceRegistry;
     }
 
-    /** Whether seqgen and schema tools create seqgen's tables ({@link SeqgenHibernate#SCHEMA_INITIALIZE}). */
     boolean initializesSchema() {
         return GeneratorSettings.initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
     }

@@ -72,7 +72,6 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         reset();
     }
 
-    /** Records that the start-up check saw the database sequence step by the block size. */
     void incrementVerified() {
         this.incrementVerified = true;
     }

@@ -165,7 +165,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 // Existing ids are adopted at the first value (open), bit-reversed keys only here, with the row.
                 SequenceStore store = started.storeOf(first.name(), first.settings());
                 EntityColumns.warnIfTablesElsewhere(group, store, source.platform());
-                if (seriesOnly && readable(store, first.name())) {
+                if (seriesOnly && SeqgenTable.readFailure(store, first.name()) == null) {
                     continue;
                 }
                 SequenceSettings creation = first.settings().keyOrder() == KeyOrder.SEQUENTIAL
@@ -185,16 +185,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
             }
         }
         pending.clear();
-    }
-
-    /** Whether the store's table can be read (the row need not exist). */
-    private static boolean readable(SequenceStore store, String name) {
-        try {
-            store.nextValue(name);
-            return true;
-        } catch (RuntimeException e) {
-            return false;
-        }
     }
 
     /** Where each generator is whose sequence {@code store} serves, in mapping order, each once. */

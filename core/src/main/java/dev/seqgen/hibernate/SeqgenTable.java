@@ -49,18 +49,24 @@ final class SeqgenTable {
     static @Nullable SeqgenMappingException unreadable(SequenceStore store, String sequence,
             RuntimeException creation, List<String> users, RegistrySource source) {
         SequenceStore.SqlTable table = store.sqlTable().orElse(null);
-        if (table == null) {
+        RuntimeException unreadable = table == null ? null : readFailure(store, sequence);
+        if (unreadable == null) {
             return null;
         }
+        creation.addSuppressed(unreadable);
+        return new SeqgenMappingException("seqgen's sequence table " + table.name() + ", used by "
+                + String.join("; ", users), "the table could not be read in the " + store.name() + " database: "
+                + databaseError(unreadable), "If the table does not exist, create it: " + ways(table, source),
+                creation);
+    }
+
+    /** Why the store's table cannot be read (the row need not exist), or null when it reads. */
+    static @Nullable RuntimeException readFailure(SequenceStore store, String row) {
         try {
-            store.nextValue(sequence);
+            store.nextValue(row);
             return null;
-        } catch (RuntimeException unreadable) {
-            creation.addSuppressed(unreadable);
-            return new SeqgenMappingException("seqgen's sequence table " + table.name() + ", used by "
-                    + String.join("; ", users), "the table could not be read in the " + store.name() + " database: "
-                    + databaseError(unreadable), "If the table does not exist, create it: " + ways(table, source),
-                    creation);
+        } catch (RuntimeException e) {
+            return e;
         }
     }
 
