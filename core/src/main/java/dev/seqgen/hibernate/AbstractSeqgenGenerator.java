@@ -144,9 +144,8 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     /** Adds seqgen's table to Hibernate's schema ({@link SeqgenTable}); called after {@code initialize}. No I/O. */
     @Override
     public void registerExportables(Database database) {
-        String table = service == null ? null : service.exportedTable(database.getDialect());
-        if (table != null) {
-            SeqgenTable.register(database, table);
+        if (service != null) {
+            service.exportTables(database);
         }
     }
 
@@ -185,8 +184,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
 
     /** The generator's sequence, or the entity's series of it; IllegalArgumentException if no key can be made. */
     Sequence sequenceFor(SharedSessionContractImplementor session, Object entity) {
-        NumberSeries numbered = series;
-        return numbered == null ? started() : seriesOf(numbered.keyOf(session, entity, sequenceName));
+        return series == null ? started() : seriesOf(series.keyOf(session, entity, sequenceName));
     }
 
     /** Not kept here: the registry holds the open series. */

@@ -22,9 +22,8 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * seqgen's hooks into Hibernate's bootstrap, found by {@link ServiceLoader}: registers seqgen's service (refusing a
- * Hibernate ORM before 7.1) and hands it the built session factory. A bootstrap without service loading calls
- * {@code contribute(builder)} and applies the integrator itself. See docs/design.md#hibernate-start-up-path.
+ * seqgen's hooks into Hibernate's bootstrap, found by {@link ServiceLoader} (or called by a bootstrap without it):
+ * registers seqgen's service, refusing a Hibernate ORM before 7.1, and hands it the built session factory.
  */
 public final class SeqgenIntegrator implements Integrator, ServiceContributor {
 

@@ -13,7 +13,7 @@ import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.jdbc.ApplicationTables;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
-import org.hibernate.dialect.Dialect;
+import org.hibernate.boot.model.relational.Database;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.event.service.spi.EventListenerRegistry;
@@ -39,9 +39,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Hibernate service taking seqgen's generators of one service registry from mapping to first value, through
- * {@link RegistrySource}, {@link GeneratorSettings}, {@link EntityColumns}, {@link SeqgenTable} and
- * {@link FlushReservations}: docs/design.md#hibernate-start-up-path.
+ * The Hibernate service taking seqgen's generators of one service registry from mapping to first value:
+ * docs/design.md#hibernate-start-up-path.
  */
 final class SeqgenRegistryService implements Service, Stoppable {
 
@@ -81,8 +80,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return generatorSettings.resolve(annotation, name, intType, where);
     }
 
-    @Nullable String exportedTable(@Nullable Dialect dialect) {
-        return SeqgenTable.exported(source, dialect, spannerExportNoted);
+    void exportTables(Database database) {
+        SeqgenTable.export(source, database, spannerExportNoted);
     }
 
     /** Whichever of this and {@link #numbersAtFlush} comes second registers the flush listener, once. */
@@ -152,8 +151,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         Map<String, List<Registration>> byName = pending.stream()
                 .collect(Collectors.groupingBy(Registration::name, LinkedHashMap::new, Collectors.toList()));
         EntityColumns.requireAssignable(source.connectionProvider(), pending);
-        // Sequences with rows of their own first: the first row creates the table where the store does, which a
-        // sequence numbered in series only then finds readable, needing no row.
+        // Sequences with rows first: the first row creates the table (where the store does) series-only ones read.
         List<List<Registration>> groups = new ArrayList<>(byName.values());
         groups.sort(java.util.Comparator.comparing(group -> group.stream().allMatch(Registration::seriesOnly)));
         for (List<Registration> group : groups) {

@@ -26,23 +26,29 @@ final class SeqgenTable {
     private SeqgenTable() {
     }
 
-    /** The table that belongs in Hibernate's schema, or null (no JDBC table, {@code never}, or Spanner). */
-    static @Nullable String exported(RegistrySource source, @Nullable Dialect dialect, AtomicBoolean noted) {
+    /** Adds the tables to Hibernate's schema once, unless no JDBC table, {@code never}, Spanner or no DDL. */
+    static void export(RegistrySource source, Database database, AtomicBoolean noted) {
         SequenceRegistry given = source.givenRegistry();
         String table = given != null ? given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable)
                 .map(SequenceStore.SqlTable::name).orElse(null) : source.plainSettings().table;
         if (table == null || !source.initializesSchema()) {
-            return null;
+            return;
         }
+        Dialect dialect = database.getDialect();
         if (dialect != null && RegistrySource.isSpanner(dialect)) {
             if (noted.compareAndSet(false, true)) {
                 LOG.log(System.Logger.Level.INFO, "seqgen: table " + table + " is left out of Hibernate's schema"
                         + " on Cloud Spanner: seqgen's store creates it (seqgen.schema.initialize=always), or your"
                         + " migrations do");
             }
-            return null;
+            return;
         }
-        return table;
+        Identifiers.requireTableName(SeqgenHibernate.TABLE, table);
+        JdbcDialect statements = JdbcDialect.ofPlatform(RegistrySource.platform(dialect));
+        if (statements != null && database.getAuxiliaryDatabaseObjects().stream()
+                .noneMatch(object -> object instanceof Tables tables && tables.table.equals(table))) {
+            database.addAuxiliaryDatabaseObject(new Tables(table, statements.createTablesSql(table)));
+        }
     }
 
     /** The failure naming the table, its users and how to create it, if it cannot be read; else null. */
@@ -98,16 +104,6 @@ final class SeqgenTable {
     static String ddl(SequenceStore.SqlTable table) {
         JdbcDialect dialect = JdbcDialect.ofPlatform(table.platform());
         return dialect == null ? "seqgen's DDL" : String.join("; ", dialect.createTablesSql(table.name()));
-    }
-
-    /** Adds the tables to Hibernate's schema once, if seqgen has DDL for its dialect. */
-    static void register(Database database, String tableName) {
-        Identifiers.requireTableName(SeqgenHibernate.TABLE, tableName);
-        JdbcDialect dialect = JdbcDialect.ofPlatform(RegistrySource.platform(database.getDialect()));
-        if (dialect != null && database.getAuxiliaryDatabaseObjects().stream()
-                .noneMatch(object -> object instanceof Tables tables && tables.table.equals(tableName))) {
-            database.addAuxiliaryDatabaseObject(new Tables(tableName, dialect.createTablesSql(tableName)));
-        }
     }
 
     private static final class Tables extends SimpleAuxiliaryDatabaseObject {
