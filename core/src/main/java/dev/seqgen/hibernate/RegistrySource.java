@@ -173,9 +173,12 @@ final class RegistrySource {
                 .table(plain.table, SeqgenHibernate.TABLE).createTable(plain.createTable);
         boolean nativeKind = Stream.concat(Stream.of(plain.defaults), plain.perSequence.values().stream())
                 .anyMatch(s -> s.kind() == CounterKind.NATIVE_SEQUENCE);
-        NativeSequenceStore.Builder nativeStore = NativeSequenceStore.builder(dataSource).dedicatedConnection(true);
-        if (plain.sequencePrefix != null) {
-            nativeStore.prefix(plain.sequencePrefix, SeqgenHibernate.SEQUENCE_PREFIX);
+        NativeSequenceStore.Builder nativeStore = null;
+        if (nativeKind || plain.sequencePrefix != null) { // not loaded on the start-up path otherwise
+            nativeStore = NativeSequenceStore.builder(dataSource).dedicatedConnection(true);
+            if (plain.sequencePrefix != null) {
+                nativeStore.prefix(plain.sequencePrefix, SeqgenHibernate.SEQUENCE_PREFIX);
+            }
         }
         ownedStore = tableStore.build();
         try {

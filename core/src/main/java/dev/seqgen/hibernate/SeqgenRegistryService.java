@@ -66,10 +66,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     /** By name: whether a sequence whose series opened counts them with each tenant's data. */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
     /** Every registered sequence, in order; its own lock, so {@link #seriesSequences} waits for no start-up I/O. */
-    private final transient Map<String, Registered> registered = Collections.synchronizedMap(new LinkedHashMap<>());
-
-    private record Registered(SequenceSettings settings, boolean seriesOnly) {
-    }
+    private final transient Map<String, Registration> registered = Collections.synchronizedMap(new LinkedHashMap<>());
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
@@ -116,7 +113,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             known.declare(registration.name(), registration.settings());
         }
         pending.add(registration);
-        registered.merge(registration.name(), new Registered(registration.settings(), registration.seriesOnly()),
+        registered.merge(registration.name(), registration,
                 (first, added) -> added.seriesOnly() && !first.seriesOnly() ? added : first);
     }
 
@@ -265,7 +262,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             return;
         }
         source.seriesWarmUp().forEach((name, keys) -> {
-            Registered known = registered.get(name);
+            Registration known = registered.get(name);
             if (known == null) {
                 throw new SequenceConfigurationException(SeqgenHibernate.SERIES_WARM_UP_PREFIX + name,
                         String.join(",", keys), "keys of a sequence this session factory's entities number in"
@@ -281,7 +278,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             Duration timeout) {
         start();
         long deadline = System.nanoTime() + timeout.toNanos();
-        Registered known = registered.get(name);
+        Registration known = registered.get(name);
         if (known == null) {
             return false;
         }
