@@ -76,15 +76,12 @@ final class PooledOptimizerChecks {
     /** The increment Hibernate read for the sequence at boot, or null when it was not read or not found. */
     private static @Nullable Number databaseIncrement(JdbcEnvironment jdbc, QualifiedName name) {
         String sequence = name.getObjectName().getText();
-        for (SequenceInformation information : jdbc.getExtractedDatabaseMetaData().getSequenceInformationList()) {
+        return jdbc.getExtractedDatabaseMetaData().getSequenceInformationList().stream().filter(information -> {
             QualifiedName found = information.getSequenceName();
-            if (found.getObjectName().getText().equalsIgnoreCase(sequence)
+            return found.getObjectName().getText().equalsIgnoreCase(sequence)
                     && sameOrDefault(name.getSchemaName(), found.getSchemaName(), jdbc.getCurrentSchema())
-                    && sameOrDefault(name.getCatalogName(), found.getCatalogName(), jdbc.getCurrentCatalog())) {
-                return information.getIncrementValue();
-            }
-        }
-        return null;
+                    && sameOrDefault(name.getCatalogName(), found.getCatalogName(), jdbc.getCurrentCatalog());
+        }).findFirst().map(SequenceInformation::getIncrementValue).orElse(null);
     }
 
     private static boolean sameOrDefault(@Nullable Identifier mapped,

@@ -244,9 +244,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 }
             }
             Sequence sequence = started.sequence(first.name(), first.settings());
-            for (Registration registration : group) {
-                registration.target().accept(sequence);
-            }
+            group.forEach(registration -> registration.target().accept(sequence));
             unopened.remove(name);
         } catch (SequenceException e) {
             throw new SeqgenMappingException(first.where(), e.getMessage(), null, e);
