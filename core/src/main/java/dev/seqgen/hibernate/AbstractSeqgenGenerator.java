@@ -23,9 +23,8 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What seqgen's Hibernate generators share (docs/design.md#generator-values). Each concrete generator declares
- * {@code implements AnnotationBasedGenerator<ItsAnnotation>} again: some Hibernate releases (7.4.1) look for it only
- * among its own class's interfaces ({@code GeneratorContractTest}).
+ * What seqgen's Hibernate generators share (docs/design.md#generator-values). Subclasses declare
+ * {@code implements AnnotationBasedGenerator<ItsAnnotation>} again: Hibernate 7.4.1 looks only at a class's own.
  */
 abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeExecutionGenerator,
         AnnotationBasedGenerator<A>, ExportableProducer {
@@ -99,8 +98,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             seriesTable = new SeqgenRegistryService.SeriesTable(series, registration.table(), registration.column(),
                     pattern, where);
             if (series != null || (pattern != null && !schemaPerTenant(context))) {
-                // Read when each series (or the sequence, for formatted numbers) opens; not where tenants have
-                // schemas of their own and share a series (NumberSeries).
+                // Read when each series (or a formatted sequence) opens; not where tenants share a series.
                 service.registerTable(name, seriesTable);
             }
             // Not read as a numeric column: formatted numbers (above), a tenant's rows (at its series' first value).
