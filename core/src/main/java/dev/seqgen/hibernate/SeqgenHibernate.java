@@ -82,9 +82,8 @@ public final class SeqgenHibernate {
      */
     public static boolean warmUpSeries(SessionFactory sessionFactory, String sequence, Collection<String> keys,
             Duration timeout) {
-        SessionFactoryImplementor factory = sessionFactory.unwrap(SessionFactoryImplementor.class);
         return withService(sessionFactory, false, service -> service.warmUpSeries(sequence, keys,
-                SeqgenRegistryService.tenantOf(factory), timeout));
+                sessionFactory.unwrap(SessionFactoryImplementor.class), timeout));
     }
 
     private static <T> T withService(SessionFactory sessionFactory, T none, Function<SeqgenRegistryService, T> call) {

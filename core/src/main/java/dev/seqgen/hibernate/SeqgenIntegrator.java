@@ -107,10 +107,7 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
                             optimizer);
                 }
             });
-            service(factory).ifPresent(service -> {
-                service.startAtBoot();
-                service.warmUpConfiguredSeriesAtBoot(built);
-            });
+            service(factory).ifPresent(service -> service.startAtBoot(built));
         }
 
         @Override

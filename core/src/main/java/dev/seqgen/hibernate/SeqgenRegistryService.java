@@ -133,12 +133,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return counters == null ? List.of() : counters.registries();
     }
 
-    synchronized void startAtBoot() {
-        if (source.jdbcAtBoot()) {
-            start();
-        }
-    }
-
     /** Does the start-up I/O of all registered generators (registry, rows), failing naming entity and sequence. */
     synchronized void start() {
         if (pending.isEmpty()) {
@@ -254,10 +248,14 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** Opens the series under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}, unless a framework does. */
-    synchronized void warmUpConfiguredSeriesAtBoot(SessionFactoryImplementor factory) {
-        if (!source.jdbcAtBoot() || source.registryRequired()) {
+    /** Unless JDBC access at boot is off, starts and opens {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}'s series. */
+    synchronized void startAtBoot(SessionFactoryImplementor factory) {
+        if (!source.jdbcAtBoot()) {
             return;
+        }
+        start();
+        if (source.registryRequired()) {
+            return; // the framework warms them up
         }
         source.seriesWarmUp().forEach((name, keys) -> {
             Registration known = registered.get(name);
@@ -267,12 +265,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
                                 + " series; none numbers sequence '" + name + "' (its entities number "
                                 + String.join(", ", registered.keySet()) + ")");
             }
-            warmUpSeries(name, keys, tenantOf(factory), known.settings().acquireTimeout());
+            warmUpSeries(name, keys, factory, known.settings().acquireTimeout());
         });
     }
 
     /** {@link SeqgenHibernate#warmUpSeries}: every key checked before any series opens. */
-    synchronized boolean warmUpSeries(String name, Collection<String> keys, Function<String, Object> tenantOf,
+    synchronized boolean warmUpSeries(String name, Collection<String> keys, SessionFactoryImplementor factory,
             Duration timeout) {
         start();
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -303,7 +301,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                     .orElseThrow(() -> warmUpKey(setting, key, allowed + ": it has " + parts + " part"
                             + (parts == 1 ? "" : "s"), null));
             try {
-                opening.put(table.series().keyOf(key, tenantOf), table);
+                opening.put(table.series().keyOf(key, tenantOf(factory)), table);
             } catch (IllegalArgumentException e) {
                 throw warmUpKey(setting, key, allowed + ": " + e.getMessage(), e);
             }
@@ -315,7 +313,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /** Reads a tenant identifier from a series key's part by its Java type's text form. */
-    static Function<String, Object> tenantOf(SessionFactoryImplementor factory) {
+    private static Function<String, Object> tenantOf(SessionFactoryImplementor factory) {
         JavaType<Object> type = factory.getTenantIdentifierJavaType();
         return text -> {
             try {
