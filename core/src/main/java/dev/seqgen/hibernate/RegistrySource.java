@@ -191,8 +191,7 @@ final class RegistrySource {
                 ownedNativeStore = nativeStore.build();
                 builder.store(ownedNativeStore);
             }
-            plain.perSequence.forEach((name, settings) ->
-                    builder.sequence(name, settings, plain.sources.get(name)));
+            plain.perSequence.forEach((name, settings) -> builder.sequence(name, settings, plain.sources.get(name)));
             ownedRegistry = builder.build();
             return ownedRegistry;
         } catch (RuntimeException e) {

@@ -466,8 +466,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
         String row = key == null ? name : SequenceRegistry.seriesRow(name, key.text());
         // Read first: the update waits for the row's lock, which this thread's own transaction may hold.
-        if (highest > 0 && store.nextValue(row).orElse(Long.MIN_VALUE) <= highest
-                && store.advance(row, highest + 1)) {
+        if (highest > 0 && store.nextValue(row).orElse(Long.MIN_VALUE) <= highest && store.advance(row, highest + 1)) {
             System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
                     "seqgen: moved " + (key == null ? "sequence" : "series") + " '" + row + "' forward to "
                             + (highest + 1) + ", above the highest value of its rows already in table "
