@@ -37,7 +37,6 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     /** Set by the service when it opens the sequence; then final. */
     private transient volatile @Nullable Sequence sequence;
     private transient @Nullable SeqgenRegistryService service;
-    /** Null unless a SYNC number reserves at flush. */
     private transient @Nullable FlushReservations flushReservations;
     private @Nullable String sequenceName;
     private boolean sync;

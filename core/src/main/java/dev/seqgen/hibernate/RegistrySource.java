@@ -200,7 +200,6 @@ final class RegistrySource {
         }
     }
 
-    /** Closes the registry seqgen built, then its stores. */
     synchronized void close() {
         if (ownedRegistry != null) {
             try {

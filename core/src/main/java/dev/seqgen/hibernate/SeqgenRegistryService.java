@@ -87,7 +87,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         listenToFlushes();
     }
 
-    /** The per-flush reservations, made by the first SYNC number at flush. */
     synchronized FlushReservations numbersAtFlush() {
         if (flushReservations == null) {
             flushReservations = new FlushReservations();
@@ -475,7 +474,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** The highest value of a tenant's rows, read on a connection of the tenant's taken for it. */
     private long highestOfTenant(Object tenant, SeriesTable user, List<SequenceStore.Where> conditions,
             @Nullable ToLongFunction<String> counterOf) {
         MultiTenantConnectionProvider<Object> tenants = tenants();
@@ -495,7 +493,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** Closes the tenant counters and the registry seqgen built. */
     @Override
     public synchronized void stop() {
         pending.clear();
