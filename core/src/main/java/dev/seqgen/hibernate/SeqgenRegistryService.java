@@ -116,15 +116,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 (first, added) -> added.seriesOnly() && !first.seriesOnly() ? added : first);
     }
 
-    /** The sequences some generator numbers in series only, with their settings; no lock, no I/O. */
+    /** The sequences some generator numbers in series only, with their settings; no I/O, not the service's lock. */
     SortedMap<String, SequenceSettings> seriesSequences() {
-        SortedMap<String, SequenceSettings> seriesOnly = new TreeMap<>();
-        registered.forEach((name, known) -> {
-            if (known.seriesOnly()) {
-                seriesOnly.put(name, known.settings());
-            }
-        });
-        return seriesOnly;
+        synchronized (registered) {
+            return registered.values().stream().filter(Registration::seriesOnly).collect(Collectors.toMap(
+                    Registration::name, Registration::settings, (first, same) -> first, TreeMap::new));
+        }
     }
 
     List<SequenceRegistry> tenantRegistries() {
