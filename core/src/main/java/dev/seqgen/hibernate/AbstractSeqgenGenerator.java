@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What seqgen's Hibernate generators share (docs/design.md#generator-values). Subclasses declare
- * {@code implements AnnotationBasedGenerator<ItsAnnotation>} again: Hibernate 7.4.1 looks only at a class's own.
+ * {@code implements AnnotationBasedGenerator<ItsAnnotation>} again: Hibernate 7.4.1 seeks it in their own interfaces.
  */
 abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeExecutionGenerator,
         AnnotationBasedGenerator<A>, ExportableProducer {

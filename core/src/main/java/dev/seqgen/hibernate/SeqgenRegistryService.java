@@ -11,7 +11,6 @@ import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.jdbc.ApplicationTables;
-import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.hibernate.boot.model.relational.Database;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
@@ -285,6 +284,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         String allowed = "a series key of sequence '" + name + "', its parts " + tables.stream()
                 .map(table -> String.join("/", table.series().partNames())).distinct()
                 .collect(Collectors.joining(" or ")) + ", joined by '/'";
+        JavaType<Object> tenantType = factory.getTenantIdentifierJavaType();
         Map<NumberSeries.Key, SeriesTable> opening = new LinkedHashMap<>();
         for (String key : keys) {
             try {
@@ -297,7 +297,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                     .orElseThrow(() -> warmUpKey(setting, key, allowed + ": it has " + parts + " part"
                             + (parts == 1 ? "" : "s"), null));
             try {
-                opening.put(table.series().keyOf(key, tenantOf(factory)), table);
+                opening.put(table.series().keyOf(key, text -> tenantOf(tenantType, text)), table);
             } catch (IllegalArgumentException e) {
                 throw warmUpKey(setting, key, allowed + ": " + e.getMessage(), e);
             }
@@ -309,15 +309,12 @@ final class SeqgenRegistryService implements Service, Stoppable {
     }
 
     /** Reads a tenant identifier from a series key's part by its Java type's text form. */
-    private static Function<String, Object> tenantOf(SessionFactoryImplementor factory) {
-        JavaType<Object> type = factory.getTenantIdentifierJavaType();
-        return text -> {
-            try {
-                return type == null ? text : type.fromString(text);
-            } catch (UnsupportedOperationException e) {
-                return text;
-            }
-        };
+    private static Object tenantOf(@Nullable JavaType<Object> type, String text) {
+        try {
+            return type == null ? text : type.fromString(text);
+        } catch (UnsupportedOperationException e) {
+            return text;
+        }
     }
 
     private static SequenceConfigurationException warmUpKey(String setting, String key, String allowed,
