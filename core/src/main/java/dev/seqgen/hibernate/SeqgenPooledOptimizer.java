@@ -19,9 +19,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A drop-in for Hibernate's {@code pooled} optimizer ({@code hibernate.id.optimizer.pooled.preferred}), thread-safe:
- * the same values from the same sequence, taken without a lock, the next block fetched when a quarter is left. Ids
- * are unique, not ordered across threads; a stopped JVM leaves up to two blocks unused. See
- * docs/hibernate-generator.md.
+ * the same values from the same sequence, taken without a lock. Ids are unique, not ordered across threads; a stopped
+ * JVM leaves up to two blocks unused (docs/hibernate-generator.md).
  *
  * <p>Lock-free path: per tenant, a volatile current block whose offset counter advances by getAndIncrement; a claim
  * below the size is the caller's value. The claim on the trigger offset fetches the next block and queues it in
