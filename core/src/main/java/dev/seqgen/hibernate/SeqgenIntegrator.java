@@ -31,10 +31,6 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
     private static final int MIN_MINOR = 1;
     private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
 
-    /** Creates the integrator; called by {@link ServiceLoader}. */
-    public SeqgenIntegrator() {
-    }
-
     /** Registers seqgen's service; throws SeqgenMappingException if the Hibernate ORM found is too old. */
     @Override
     public void contribute(StandardServiceRegistryBuilder serviceRegistryBuilder) {
