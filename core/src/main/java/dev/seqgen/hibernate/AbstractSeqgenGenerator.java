@@ -15,7 +15,6 @@ import org.hibernate.generator.BeforeExecutionGenerator;
 import org.hibernate.generator.EventType;
 import org.hibernate.generator.EventTypeSets;
 import org.hibernate.generator.GeneratorCreationContext;
-
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Member;
 import java.util.EnumSet;
@@ -24,9 +23,8 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What seqgen's Hibernate generators share (docs/design.md#generator-values). Each concrete generator declares
- * {@code implements AnnotationBasedGenerator<ItsAnnotation>} again: some Hibernate releases (7.4.1) look for it only
- * among its own class's interfaces ({@code GeneratorContractTest}).
+ * What seqgen's Hibernate generators share (docs/design.md#generator-values). Subclasses declare
+ * {@code implements AnnotationBasedGenerator<ItsAnnotation>} again: Hibernate 7.4.1 seeks it in their own interfaces.
  */
 abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeExecutionGenerator,
         AnnotationBasedGenerator<A>, ExportableProducer {
@@ -34,12 +32,11 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private static final long serialVersionUID = 1L;
 
     private final String generator;
-    /** What the generated attribute is, for messages: {@code "id property"}, {@code "property"}. */
+    /** For messages: {@code "id property"}, {@code "property"}. */
     private final String attribute;
-    /** Set by the service when it opens the sequence (start-up or first value); then final. */
+    /** Set by the service when it opens the sequence; then final. */
     private transient volatile @Nullable Sequence sequence;
     private transient @Nullable SeqgenRegistryService service;
-    /** Null unless a SYNC number reserves at flush. */
     private transient @Nullable FlushReservations flushReservations;
     private @Nullable String sequenceName;
     private boolean sync;
@@ -56,40 +53,20 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         this.attribute = attribute;
     }
 
-    /** Resolves the attribute's sequence (Hibernate 7.3+), no I/O; a {@link MappingException} names the entity. */
+    /** Resolves the attribute's sequence (Hibernate 7.3+), no I/O; throws {@link MappingException} naming it. */
     @Override
     public void initialize(A annotation, GeneratorCreationContext context) {
-        configure(annotation, context);
-    }
-
-    /** @deprecated the form Hibernate 7.1 and 7.2 call */
-    @Override
-    @Deprecated
-    @SuppressWarnings("removal")
-    public void initialize(A annotation, Member member, GeneratorCreationContext context) {
-        configure(annotation, context);
-    }
-
-    abstract Class<?> generatedType(GeneratorCreationContext context);
-
-    /** The error for an attribute of a type the generator does not generate. */
-    abstract SeqgenMappingException unsupportedType(String where, Class<?> type);
-
-    /** Checks what else the attribute needs, and returns the name of its sequence. */
-    abstract String sequenceName(A annotation, GeneratorCreationContext context, String property, String where);
-
-    private void configure(A annotation, GeneratorCreationContext context) {
         String entity = context.getPersistentClass().getEntityName();
         String property = context.getProperty().getName();
         String where = "entity " + entity + ", " + attribute + " '" + property + "'";
         Class<?> type = generatedType(context);
         intValue = type == Integer.class || type == int.class;
+        boolean numeric = intValue || type == Long.class || type == long.class;
         String format = format(annotation);
-        if (type == String.class && !format.isEmpty()) {
-            // A formatted number: the counter underneath is a long, as for any number.
-        } else if (!intValue && type != Long.class && type != long.class) {
+        if (!numeric && (type != String.class || format.isEmpty())) {
             throw unsupportedType(where, type);
-        } else if (!format.isEmpty()) {
+        }
+        if (numeric && !format.isEmpty()) {
             throw new SeqgenMappingException(where, "@SeqgenNumber(format = \"" + format + "\") formats a number"
                     + " into a String attribute, and this attribute is " + type.getName(), "Declare the attribute"
                     + " String to receive the formatted number, or remove format", null);
@@ -120,12 +97,10 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             seriesTable = new SeqgenRegistryService.SeriesTable(series, registration.table(), registration.column(),
                     pattern, where);
             if (series != null || (pattern != null && !schemaPerTenant(context))) {
-                // Read when each series (or the sequence, for formatted numbers) opens; not where tenants have
-                // schemas of their own and share a series (NumberSeries).
+                // Read when each series (or a formatted sequence) opens; not where tenants share a series.
                 service.registerTable(name, seriesTable);
             }
-            // Not read as a numeric column at the opening: formatted numbers (read above), a tenant's rows (read at
-            // its series' first value). A generator numbered in series makes no row of the sequence's own.
+            // Not read as a numeric column: formatted numbers (above), a tenant's rows (at its series' first value).
             Registration checked = pattern == null && !schemaPerTenant(context) ? registration
                     : registration.withoutTable();
             service.register(series != null ? checked.inSeriesOnly() : checked);
@@ -134,12 +109,26 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         }
     }
 
+    /** @deprecated the form Hibernate 7.1 and 7.2 call */
+    @Override
+    @Deprecated
+    @SuppressWarnings("removal")
+    public void initialize(A annotation, Member member, GeneratorCreationContext context) {
+        initialize(annotation, context);
+    }
+
+    abstract Class<?> generatedType(GeneratorCreationContext context);
+
+    abstract SeqgenMappingException unsupportedType(String where, Class<?> type);
+
+    /** Checks what else the attribute needs, and returns the name of its sequence. */
+    abstract String sequenceName(A annotation, GeneratorCreationContext context, String property, String where);
+
     /** How the attribute's sequence splits into series, checked now; null (the default) for one series. */
     @Nullable NumberSeries series(A annotation, GeneratorCreationContext context, String where) {
         return null;
     }
 
-    /** Whether each tenant has a schema or database of its own (a {@code MultiTenantConnectionProvider}). */
     static boolean schemaPerTenant(GeneratorCreationContext context) {
         return context.getServiceRegistry().getService(MultiTenantConnectionProvider.class) != null;
     }
@@ -152,9 +141,8 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     /** Adds seqgen's table to Hibernate's schema ({@link SeqgenTable}); called after {@code initialize}. No I/O. */
     @Override
     public void registerExportables(Database database) {
-        String table = service == null ? null : service.exportedTable(database.getDialect());
-        if (table != null) {
-            SeqgenTable.register(database, table);
+        if (service != null) {
+            service.exportTables(database);
         }
     }
 
@@ -181,7 +169,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         return intValue ? (Object) Math.toIntExact(value) : (Object) value;
     }
 
-    /** The sequence, opened first if this is its first use (a start-up without JDBC access). */
+    /** The sequence, opened at its first use after a start-up without JDBC access. */
     private Sequence started() {
         Sequence started = sequence;
         if (started == null) {
@@ -193,11 +181,10 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
 
     /** The generator's sequence, or the entity's series of it; IllegalArgumentException if no key can be made. */
     Sequence sequenceFor(SharedSessionContractImplementor session, Object entity) {
-        NumberSeries numbered = series;
-        return numbered == null ? started() : seriesOf(numbered.keyOf(session, entity, sequenceName));
+        return series == null ? started() : seriesOf(series.keyOf(session, entity, sequenceName));
     }
 
-    /** No series is kept here: the registry holds the open ones. */
+    /** Not kept here: the registry holds the open series. */
     private Sequence seriesOf(NumberSeries.Key key) {
         Sequence open = service.seriesIfOpen(sequenceName, key);
         return open != null ? open : service.openSeries(sequenceName, settings, key, seriesTable);

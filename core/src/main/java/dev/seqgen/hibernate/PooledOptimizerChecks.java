@@ -10,7 +10,6 @@ import org.hibernate.id.SequenceMismatchStrategy;
 import org.hibernate.id.enhanced.DatabaseStructure;
 import org.hibernate.tool.schema.Action;
 import org.hibernate.tool.schema.extract.spi.SequenceInformation;
-
 import java.lang.System.Logger.Level;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -31,16 +30,15 @@ final class PooledOptimizerChecks {
             DatabaseStructure structure, SeqgenPooledOptimizer optimizer) {
         JdbcEnvironment jdbc = factory.getServiceRegistry().requireService(JdbcEnvironment.class);
         QualifiedName name = structure.getPhysicalName();
-        if (structure.isPhysicalSequence() && !jdbc.getDialect().getSequenceSupport().supportsPooledSequences()) {
+        if (!structure.isPhysicalSequence()) {
+            return; // a table Hibernate updates by the increment itself: no database sequence to disagree with
+        }
+        if (!jdbc.getDialect().getSequenceSupport().supportsPooledSequences()) {
             throw new SeqgenMappingException("entity " + entity + ", sequence " + name, "SeqgenPooledOptimizer"
                     + " cannot serve it on " + jdbc.getDialect().getClass().getSimpleName() + ", whose sequences do"
                     + " not hand out pooled blocks (Hibernate moves its own pooled optimizer to a table there)",
                     "Map the id with @SeqgenGenerator instead, or remove "
-                    + AvailableSettings.PREFERRED_POOLED_OPTIMIZER,
-                    null);
-        }
-        if (!structure.isPhysicalSequence()) {
-            return; // a table Hibernate updates by the increment itself: no database sequence to disagree with
+                            + AvailableSettings.PREFERRED_POOLED_OPTIMIZER, null);
         }
         Map<String, Object> settings = factory.getServiceRegistry().requireService(ConfigurationService.class)
                 .getSettings();
@@ -78,15 +76,12 @@ final class PooledOptimizerChecks {
     /** The increment Hibernate read for the sequence at boot, or null when it was not read or not found. */
     private static @Nullable Number databaseIncrement(JdbcEnvironment jdbc, QualifiedName name) {
         String sequence = name.getObjectName().getText();
-        for (SequenceInformation information : jdbc.getExtractedDatabaseMetaData().getSequenceInformationList()) {
+        return jdbc.getExtractedDatabaseMetaData().getSequenceInformationList().stream().filter(information -> {
             QualifiedName found = information.getSequenceName();
-            if (found.getObjectName().getText().equalsIgnoreCase(sequence)
+            return found.getObjectName().getText().equalsIgnoreCase(sequence)
                     && sameOrDefault(name.getSchemaName(), found.getSchemaName(), jdbc.getCurrentSchema())
-                    && sameOrDefault(name.getCatalogName(), found.getCatalogName(), jdbc.getCurrentCatalog())) {
-                return information.getIncrementValue();
-            }
-        }
-        return null;
+                    && sameOrDefault(name.getCatalogName(), found.getCatalogName(), jdbc.getCurrentCatalog());
+        }).findFirst().map(SequenceInformation::getIncrementValue).orElse(null);
     }
 
     private static boolean sameOrDefault(@Nullable Identifier mapped,

@@ -17,7 +17,6 @@ import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.hibernate.engine.jdbc.spi.JdbcServices;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -47,8 +46,8 @@ final class RegistrySource {
         this.serviceRegistry = serviceRegistry;
     }
 
-    @Nullable Object setting(String name) {
-        return settings.get(name);
+    boolean initializesSchema() {
+        return GeneratorSettings.initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
     }
 
     /** The series keys to warm up by sequence name ({@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}), sorted. */
@@ -77,7 +76,7 @@ final class RegistrySource {
         return platform(serviceRegistry.requireService(JdbcServices.class).getDialect());
     }
 
-    /** The platform of a dialect as seqgen's SPI names it (Spanner first: one extends PostgreSQLDialect). */
+    /** The platform as seqgen's SPI names it (Spanner first: one extends PostgreSQLDialect). */
     static String platform(Dialect dialect) {
         String name = dialect.getClass().getSimpleName();
         if (isSpanner(dialect)) {
@@ -95,7 +94,7 @@ final class RegistrySource {
         return dialect.getClass().getSimpleName().startsWith("Spanner");
     }
 
-    /** The registry, built on first use if none was given; fails naming a wrong setting or a missing DataSource. */
+    /** The registry, built at first use if none was given; fails naming a wrong setting or a missing DataSource. */
     synchronized SequenceRegistry registry() {
         if (registry == null) {
             registry = resolve();
@@ -175,7 +174,7 @@ final class RegistrySource {
         boolean nativeKind = Stream.concat(Stream.of(plain.defaults), plain.perSequence.values().stream())
                 .anyMatch(s -> s.kind() == CounterKind.NATIVE_SEQUENCE);
         NativeSequenceStore.Builder nativeStore = null;
-        if (nativeKind || plain.sequencePrefix != null) {
+        if (nativeKind || plain.sequencePrefix != null) { // not loaded on the start-up path otherwise
             nativeStore = NativeSequenceStore.builder(dataSource).dedicatedConnection(true);
             if (plain.sequencePrefix != null) {
                 nativeStore.prefix(plain.sequencePrefix, SeqgenHibernate.SEQUENCE_PREFIX);
@@ -187,13 +186,12 @@ final class RegistrySource {
             if (plain.seriesIdleTimeout != null) {
                 builder.seriesIdleTimeout(plain.seriesIdleTimeout);
             }
-            // Built only when a sequence is of that kind: it keeps a dedicated connection of its own.
+            // Only for a sequence of that kind: it keeps a dedicated connection of its own.
             if (nativeKind) {
                 ownedNativeStore = nativeStore.build();
                 builder.store(ownedNativeStore);
             }
-            plain.perSequence.forEach((name, settings) ->
-                    builder.sequence(name, settings, plain.sources.get(name)));
+            plain.perSequence.forEach((name, settings) -> builder.sequence(name, settings, plain.sources.get(name)));
             ownedRegistry = builder.build();
             return ownedRegistry;
         } catch (RuntimeException e) {
@@ -202,7 +200,6 @@ final class RegistrySource {
         }
     }
 
-    /** Closes the registry seqgen built, then its stores. */
     synchronized void close() {
         if (ownedRegistry != null) {
             try {

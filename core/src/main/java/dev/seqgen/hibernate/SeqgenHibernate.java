@@ -7,14 +7,13 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.SortedMap;
+import java.util.function.Function;
 import org.hibernate.SessionFactory;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
-import org.jspecify.annotations.Nullable;
 
 /**
- * The Hibernate settings seqgen reads, and calls on a session factory's generators. The registry is the one
- * {@link #REGISTRY} holds (neither built nor closed by seqgen), or, unless {@link #REGISTRY_REQUIRED} is true, one
- * seqgen builds over the session factory's {@code DataSource} from the other settings and closes with it.
+ * The Hibernate settings seqgen reads, and calls on a session factory's generators. The registry is {@link #REGISTRY}'s
+ * (not closed by seqgen), or one seqgen builds over the session factory's {@code DataSource} and closes with it.
  */
 public final class SeqgenHibernate {
 
@@ -37,8 +36,7 @@ public final class SeqgenHibernate {
     public static final String SERIES_IDLE_TIMEOUT = "seqgen.series.idle-timeout";
 
     /**
-     * Prefix of the settings naming series to open at start-up, followed by the sequence name; the value is the keys,
-     * comma-separated or a collection ({@code seqgen.series.warm-up.invoices=acme/2026,globex/2026}). An unknown
+     * Prefix, then a sequence name: series keys to open at start-up, comma-separated or a collection; an unknown
      * sequence or key fails the start-up. Ignored when {@link #REGISTRY_REQUIRED} is true.
      */
     public static final String SERIES_WARM_UP_PREFIX = "seqgen.series.warm-up.";
@@ -46,62 +44,51 @@ public final class SeqgenHibernate {
     /** Prefix of seqgen's own registry's default settings: {@code seqgen.defaults.block-size=500}. */
     public static final String DEFAULTS_PREFIX = "seqgen.defaults.";
 
-    /**
-     * Prefix of one sequence's settings of seqgen's own registry, followed by the sequence name and a setting key:
-     * {@code seqgen.sequences.invoices.strategy=sync}. They override {@link SeqgenGenerator}'s attributes.
-     */
+    /** Prefix of one sequence's settings, overriding the annotation's: {@code seqgen.sequences.invoices.strategy}. */
     public static final String SEQUENCES_PREFIX = "seqgen.sequences.";
 
     private SeqgenHibernate() {
     }
 
     /**
-     * Opens the session factory's sequences not open yet and waits, at most {@code timeout} in all, for their first
-     * blocks.
+     * Opens the session factory's sequences not open yet, waiting at most {@code timeout} in all for their first
+     * blocks; returns their names (empty without seqgen generators).
      *
-     * @return the names of the sequences opened; empty if the session factory has no seqgen generator
      * @throws dev.seqgen.SequenceUnavailableException naming a sequence whose first block did not come in time
      * @throws org.hibernate.MappingException naming the entity and sequence if a sequence could not be opened
      */
     public static List<String> warmUp(SessionFactory sessionFactory, Duration timeout) {
-        SeqgenRegistryService service = service(sessionFactory);
-        return service == null ? List.of() : service.warmUp(timeout);
+        return withService(sessionFactory, List.of(), service -> service.warmUp(timeout));
     }
 
     /** The settings of the sequences the session factory's generators number in series, by name; no I/O. */
     public static SortedMap<String, SequenceSettings> seriesSequences(SessionFactory sessionFactory) {
-        SeqgenRegistryService service = service(sessionFactory);
-        return service == null ? Collections.emptySortedMap() : service.seriesSequences();
+        return withService(sessionFactory, Collections.emptySortedMap(), SeqgenRegistryService::seriesSequences);
     }
 
-    /**
-     * A snapshot of the registries counting {@code SYNC} series in each tenant's own schema or database, one per
-     * tenant with recent series; the caller must not close them. No I/O.
-     */
+    /** A snapshot of the registries counting SYNC series in each tenant's own schema, not to be closed; no I/O. */
     public static List<SequenceRegistry> tenantRegistries(SessionFactory sessionFactory) {
-        SeqgenRegistryService service = service(sessionFactory);
-        return service == null ? List.of() : service.tenantRegistries();
-    }
-
-    private static @Nullable SeqgenRegistryService service(SessionFactory sessionFactory) {
-        return sessionFactory.unwrap(SessionFactoryImplementor.class).getServiceRegistry()
-                .getService(SeqgenRegistryService.class);
+        return withService(sessionFactory, List.of(), SeqgenRegistryService::tenantRegistries);
     }
 
     /**
-     * Opens series of a sequence by key ({@code acme/2026}), as their first entities would, and waits, at most
-     * {@code timeout} in all, for their first blocks: what {@link #SERIES_WARM_UP_PREFIX} does at start-up.
+     * Opens series of a sequence by key ({@code acme/2026}) as {@link #SERIES_WARM_UP_PREFIX} does, waiting at most
+     * {@code timeout} in all for their first blocks; false if no generator numbers the sequence.
      *
-     * @return false if no generator of the session factory numbers the sequence (nothing is opened)
      * @throws dev.seqgen.SequenceConfigurationException naming the setting and key if a key is not one of the
-     *     sequence's series, or the sequence is not numbered in series; nothing is opened then
+     *     sequence's series (nothing is opened then)
      * @throws dev.seqgen.SequenceUnavailableException naming a series whose first block did not come in time
      * @throws org.hibernate.MappingException naming the entity and sequence if a series could not be opened
      */
     public static boolean warmUpSeries(SessionFactory sessionFactory, String sequence, Collection<String> keys,
             Duration timeout) {
-        SeqgenRegistryService service = service(sessionFactory);
-        return service != null && service.warmUpSeries(sequence, keys,
-                SeqgenRegistryService.tenantOf(sessionFactory.unwrap(SessionFactoryImplementor.class)), timeout);
+        return withService(sessionFactory, false, service -> service.warmUpSeries(sequence, keys,
+                sessionFactory.unwrap(SessionFactoryImplementor.class), timeout));
+    }
+
+    private static <T> T withService(SessionFactory sessionFactory, T none, Function<SeqgenRegistryService, T> call) {
+        SeqgenRegistryService service = sessionFactory.unwrap(SessionFactoryImplementor.class).getServiceRegistry()
+                .getService(SeqgenRegistryService.class);
+        return service == null ? none : call.apply(service);
     }
 }

@@ -3,7 +3,6 @@ package dev.seqgen.hibernate;
 import jakarta.persistence.GeneratedValue;
 import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.GeneratorCreationContext;
-
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;

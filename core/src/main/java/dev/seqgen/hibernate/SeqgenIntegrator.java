@@ -14,33 +14,27 @@ import org.hibernate.integrator.spi.Integrator;
 import org.hibernate.service.UnknownServiceException;
 import org.hibernate.service.spi.ServiceContributor;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
-
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * seqgen's hooks into Hibernate's bootstrap, found by {@link ServiceLoader}: registers seqgen's service (refusing a
- * Hibernate ORM before 7.1) and hands it the built session factory. A bootstrap without service loading calls
- * {@code contribute(builder)} and applies the integrator itself. See docs/design.md#hibernate-start-up-path.
+ * seqgen's hooks into Hibernate's bootstrap, found by {@link ServiceLoader} (or called by a bootstrap without it):
+ * registers seqgen's service, refusing a Hibernate ORM before 7.1, and hands it the built session factory.
  */
 public final class SeqgenIntegrator implements Integrator, ServiceContributor {
 
-    static final int MIN_MAJOR = 7;
-    static final int MIN_MINOR = 1;
-
+    private static final int MIN_MAJOR = 7;
+    private static final int MIN_MINOR = 1;
     private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
-
-    /** Creates the integrator; called by {@link ServiceLoader}. */
-    public SeqgenIntegrator() {
-    }
 
     /** Registers seqgen's service; throws SeqgenMappingException if the Hibernate ORM found is too old. */
     @Override
     public void contribute(StandardServiceRegistryBuilder serviceRegistryBuilder) {
-        requireSupported();
+        requireSupported(Version.getVersionString());
         serviceRegistryBuilder.addInitiator(Initiator.INSTANCE);
     }
 
@@ -49,14 +43,8 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
     public void integrate(Metadata metadata, BootstrapContext bootstrapContext,
             SessionFactoryImplementor sessionFactory) {
         sessionFactory.addObserver(new Observer());
-        SeqgenRegistryService service = service(sessionFactory);
-        if (service != null) {
-            service.listenTo(sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class));
-        }
-    }
-
-    static void requireSupported() {
-        requireSupported(Version.getVersionString());
+        service(sessionFactory).ifPresent(service ->
+                service.listenTo(sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class)));
     }
 
     /** Refuses a Hibernate ORM version ({@code 7.4.1.Final}) seqgen does not run on; lets an unreadable one by. */
@@ -67,21 +55,21 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
         }
         int major = Integer.parseInt(matcher.group(1));
         int minor = Integer.parseInt(matcher.group(2));
-        if (major > MIN_MAJOR || (major == MIN_MAJOR && minor >= MIN_MINOR)) {
-            return;
+        if (major < MIN_MAJOR || (major == MIN_MAJOR && minor < MIN_MINOR)) {
+            throw new SeqgenMappingException("seqgen's Hibernate generators (dev.seqgen:seqgen-core)",
+                    "Hibernate ORM " + version + " is on the class path; seqgen's generators need Hibernate ORM "
+                            + MIN_MAJOR + "." + MIN_MINOR + " or later (Spring Boot 4.0.0 and later bring it)",
+                    "Upgrade Hibernate ORM to " + MIN_MAJOR + "." + MIN_MINOR + " or later (with Spring Boot 4, remove"
+                            + " a hibernate.version property that pins an older release)", null);
         }
-        throw new SeqgenMappingException("seqgen's Hibernate generators (dev.seqgen:seqgen-core)",
-                "Hibernate ORM " + version + " is on the class path; seqgen's generators need Hibernate ORM "
-                        + MIN_MAJOR + "." + MIN_MINOR + " or later (Spring Boot 4.0.0 and later bring it)",
-                "Upgrade Hibernate ORM to " + MIN_MAJOR + "." + MIN_MINOR + " or later (with Spring Boot 4, remove a"
-                        + " hibernate.version property that pins an older release)", null);
     }
 
-    private static @Nullable SeqgenRegistryService service(SessionFactory factory) {
+    private static Optional<SeqgenRegistryService> service(SessionFactory factory) {
         try {
-            return ((SessionFactoryImplementor) factory).getServiceRegistry().getService(SeqgenRegistryService.class);
+            return Optional.ofNullable(((SessionFactoryImplementor) factory).getServiceRegistry()
+                    .getService(SeqgenRegistryService.class));
         } catch (UnknownServiceException e) {
-            return null; // a bootstrap without seqgen's service contributor: no seqgen generator either
+            return Optional.empty(); // a bootstrap without seqgen's service contributor: no seqgen generator either
         }
     }
 
@@ -115,20 +103,13 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
                             optimizer);
                 }
             });
-            SeqgenRegistryService service = service(factory);
-            if (service != null) {
-                service.startAtBoot();
-                service.warmUpConfiguredSeriesAtBoot(built);
-            }
+            service(factory).ifPresent(service -> service.startAtBoot(built));
         }
 
         @Override
         public void sessionFactoryClosing(SessionFactory factory) {
             // Before Hibernate drops the schema (create-drop), which may include seqgen's table.
-            SeqgenRegistryService service = service(factory);
-            if (service != null) {
-                service.stop();
-            }
+            service(factory).ifPresent(SeqgenRegistryService::stop);
         }
     }
 }

@@ -8,7 +8,6 @@ import org.hibernate.id.enhanced.InitialValueAwareOptimizer;
 import org.hibernate.id.enhanced.Optimizer;
 import org.hibernate.id.enhanced.PooledOptimizer;
 import org.hibernate.sql.ast.tree.expression.Expression;
-
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -19,11 +18,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A drop-in for Hibernate's {@code pooled} optimizer ({@code hibernate.id.optimizer.pooled.preferred}): the same
- * values from the same sequence (beside nodes on {@code pooled}, not {@code pooled-lo} or {@code hilo}), taken without
- * a lock, the next block fetched when a quarter is left. Ids are unique, not ordered across threads; a stopped JVM
- * leaves up to two blocks unused. Honours {@code increment_size_mismatch_strategy}; fails inserts when values are not
- * a multiple of {@code allocationSize} apart. Thread-safe. See docs/hibernate-generator.md.
+ * A drop-in for Hibernate's {@code pooled} optimizer ({@code hibernate.id.optimizer.pooled.preferred}), thread-safe:
+ * the same values from the same sequence, taken without a lock. Ids are unique, not ordered across threads; a stopped
+ * JVM leaves up to two blocks unused (docs/hibernate-generator.md).
  *
  * <p>Lock-free path: per tenant, a volatile current block whose offset counter advances by getAndIncrement; a claim
  * below the size is the caller's value. The claim on the trigger offset fetches the next block and queues it in
@@ -35,7 +32,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
     private final Class<?> returnClass;
     /** The allocation size, or the database sequence's increment after {@link #adoptDatabaseIncrement}. */
     private volatile int incrementSize;
-    /** Delegate for the SQL of insert-select statements. */
+    /** For the SQL of insert-select statements. */
     private volatile PooledOptimizer sqlShape;
     private volatile long initialValue = -1;
     /** Whether the start-up check saw the sequence step by the block size: the first use then fetches once. */
@@ -43,11 +40,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
     private volatile State noTenant = new State();
     private volatile ConcurrentHashMap<String, State> tenants = new ConcurrentHashMap<>();
 
-    /**
-     * Creates the optimizer; called by Hibernate's optimizer factory.
-     *
-     * @throws HibernateException if the increment size is less than 1 or the id type is not integral
-     */
+    /** Called by Hibernate's optimizer factory; throws HibernateException for a size below 1 or a non-integral id. */
     public SeqgenPooledOptimizer(Class<?> returnClass, int incrementSize) {
         if (incrementSize < 1) {
             throw new HibernateException("increment size cannot be less than 1, got " + incrementSize);
@@ -78,7 +71,6 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         reset();
     }
 
-    /** Records that the start-up check saw the database sequence step by the block size. */
     void incrementVerified() {
         this.incrementVerified = true;
     }
@@ -169,7 +161,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         tenants = new ConcurrentHashMap<>();
     }
 
-    /** A block {@code [start, last]}: claims past the size only grow the offset, never a value past last. */
+    /** A block {@code [start, last]}: claims past the size only grow the offset. */
     private static final class Block {
 
         static final Block EMPTY = new Block(0, -1, 0);

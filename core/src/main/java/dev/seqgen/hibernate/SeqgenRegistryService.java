@@ -11,9 +11,8 @@ import dev.seqgen.Strategy;
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.jdbc.ApplicationTables;
-import java.util.function.Function;
 import java.util.function.ToLongFunction;
-import org.hibernate.dialect.Dialect;
+import org.hibernate.boot.model.relational.Database;
 import org.hibernate.engine.jdbc.connections.spi.MultiTenantConnectionProvider;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.event.service.spi.EventListenerRegistry;
@@ -21,7 +20,6 @@ import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
 import org.hibernate.type.descriptor.java.JavaType;
-
 import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,9 +38,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Hibernate service taking seqgen's generators of one service registry from mapping to first value, through
- * {@link RegistrySource}, {@link GeneratorSettings}, {@link EntityColumns}, {@link SeqgenTable} and
- * {@link FlushReservations}: docs/design.md#hibernate-start-up-path.
+ * The Hibernate service taking seqgen's generators of one service registry from mapping to first value:
+ * docs/design.md#hibernate-start-up-path.
  */
 final class SeqgenRegistryService implements Service, Stoppable {
 
@@ -50,29 +47,25 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     private final transient RegistrySource source;
     private final transient GeneratorSettings generatorSettings;
-    /** Registered, not started yet; guarded by {@code this}. */
-    private final transient List<Registration> pending = new ArrayList<>();
-    /** Started (rows in place), to open at their first value, by name; guarded by {@code this}. */
-    private final transient Map<String, List<Registration>> unopened = new LinkedHashMap<>();
     private final transient AtomicBoolean spannerExportNoted = new AtomicBoolean();
+    // Guarded by this: the registered generators not started yet; the started ones (rows in place) to open at their
+    // first value, by name; the tables each series-numbered sequence fills, by sequence, then by generator.
+    private final transient List<Registration> pending = new ArrayList<>();
+    private final transient Map<String, List<Registration>> unopened = new LinkedHashMap<>();
+    private final transient Map<String, Map<String, SeriesTable>> seriesTables = new LinkedHashMap<>();
     /** Guarded by {@code this}; null until a SYNC number reserves at flush. */
     private transient @Nullable FlushReservations flushReservations;
     private transient @Nullable EventListenerRegistry eventListeners;
     /** The listeners the flush listener was registered with. */
     private transient @Nullable EventListenerRegistry listened;
-    /** The tables each series-numbered sequence fills, by sequence, then by generator; guarded by {@code this}. */
-    private final transient Map<String, Map<String, SeriesTable>> seriesTables = new LinkedHashMap<>();
     /** Written under {@code this}, read without a lock. */
     private transient volatile @Nullable TenantCounters tenantCounters;
-    /** The registry series open in, once one opened; for {@link #seriesIfOpen}. */
+    /** The registry series open in, once one opened. */
     private transient volatile @Nullable SequenceRegistry seriesRegistry;
-    /** Whether a sequence whose series opened counts them with each tenant's data, by name. */
+    /** By name: whether a sequence whose series opened counts them with each tenant's data. */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
     /** Every registered sequence, in order; its own lock, so {@link #seriesSequences} waits for no start-up I/O. */
-    private final transient Map<String, Registered> registered = Collections.synchronizedMap(new LinkedHashMap<>());
-
-    private record Registered(SequenceSettings settings, boolean seriesOnly) {
-    }
+    private final transient Map<String, Registration> registered = Collections.synchronizedMap(new LinkedHashMap<>());
 
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
@@ -83,8 +76,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return generatorSettings.resolve(annotation, name, intType, where);
     }
 
-    @Nullable String exportedTable(@Nullable Dialect dialect) {
-        return SeqgenTable.exported(source, dialect, spannerExportNoted);
+    void exportTables(Database database) {
+        SeqgenTable.export(source, database, spannerExportNoted);
     }
 
     /** Whichever of this and {@link #numbersAtFlush} comes second registers the flush listener, once. */
@@ -93,7 +86,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         listenToFlushes();
     }
 
-    /** The per-flush reservations, made by the first SYNC number at flush. */
     synchronized FlushReservations numbersAtFlush() {
         if (flushReservations == null) {
             flushReservations = new FlushReservations();
@@ -111,61 +103,41 @@ final class SeqgenRegistryService implements Service, Stoppable {
 
     /** Registers a generator for {@link #start()}; throws if its sequence is known with other settings. No I/O. */
     synchronized void register(Registration registration) {
-        for (Registration other : pending) {
-            if (other.name().equals(registration.name())) {
-                SequenceRegistry.requireSameSettings(registration.name(), other.settings(), registration.settings());
-                break;
-            }
-        }
+        pending.stream().filter(other -> other.name().equals(registration.name())).findFirst().ifPresent(other ->
+                SequenceRegistry.requireSameSettings(registration.name(), other.settings(), registration.settings()));
         // Declared before anyone creates the row, so that a framework creating it at start-up uses these settings.
         SequenceRegistry known = source.givenRegistry();
         if (known != null) {
             known.declare(registration.name(), registration.settings());
         }
         pending.add(registration);
-        registered.merge(registration.name(), new Registered(registration.settings(), registration.seriesOnly()),
+        registered.merge(registration.name(), registration,
                 (first, added) -> added.seriesOnly() && !first.seriesOnly() ? added : first);
     }
 
-    /** The sequences some generator numbers in series only, with their settings; no lock, no I/O. */
+    /** The sequences some generator numbers in series only, with their settings; no I/O, not the service's lock. */
     SortedMap<String, SequenceSettings> seriesSequences() {
-        SortedMap<String, SequenceSettings> seriesOnly = new TreeMap<>();
-        registered.forEach((name, known) -> {
-            if (known.seriesOnly()) {
-                seriesOnly.put(name, known.settings());
-            }
-        });
-        return seriesOnly;
+        synchronized (registered) {
+            return registered.values().stream().filter(Registration::seriesOnly).collect(Collectors.toMap(
+                    Registration::name, Registration::settings, (first, same) -> first, TreeMap::new));
+        }
     }
 
-    /** The registries of the counters kept with each tenant's data, held now; no lock. */
     List<SequenceRegistry> tenantRegistries() {
         TenantCounters counters = tenantCounters;
         return counters == null ? List.of() : counters.registries();
     }
 
-    synchronized void startAtBoot() {
-        if (source.jdbcAtBoot()) {
-            start();
-        }
-    }
-
-    /**
-     * Does the start-up I/O of all registered generators (registry, rows), so that a broken store or a conflicting
-     * setting fails here, naming the entity and sequence; sequences open at their first value. Idempotent.
-     */
+    /** Does the start-up I/O of all registered generators (registry, rows), failing naming entity and sequence. */
     synchronized void start() {
         if (pending.isEmpty()) {
             return;
         }
         SequenceRegistry started = source.registry();
-        Map<String, List<Registration>> byName = new LinkedHashMap<>();
-        for (Registration registration : pending) {
-            byName.computeIfAbsent(registration.name(), key -> new ArrayList<>()).add(registration);
-        }
+        Map<String, List<Registration>> byName = pending.stream()
+                .collect(Collectors.groupingBy(Registration::name, LinkedHashMap::new, Collectors.toList()));
         EntityColumns.requireAssignable(source.connectionProvider(), pending);
-        // Sequences with rows of their own first: the first row creates the table where the store does, which a
-        // sequence numbered in series only then finds readable, needing no row.
+        // Sequences with rows first: the first row creates the table (where the store does) series-only ones read.
         List<List<Registration>> groups = new ArrayList<>(byName.values());
         groups.sort(java.util.Comparator.comparing(group -> group.stream().allMatch(Registration::seriesOnly)));
         for (List<Registration> group : groups) {
@@ -177,7 +149,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 // Existing ids are adopted at the first value (open), bit-reversed keys only here, with the row.
                 SequenceStore store = started.storeOf(first.name(), first.settings());
                 EntityColumns.warnIfTablesElsewhere(group, store, source.platform());
-                if (seriesOnly && readable(store, first.name())) {
+                if (seriesOnly && SeqgenTable.readFailure(store, first.name()) == null) {
                     continue;
                 }
                 SequenceSettings creation = first.settings().keyOrder() == KeyOrder.SEQUENTIAL
@@ -199,16 +171,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         pending.clear();
     }
 
-    /** Whether the store's table can be read (the sequence's row need not exist). */
-    private static boolean readable(SequenceStore store, String name) {
-        try {
-            store.nextValue(name);
-            return true;
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
     /** Where each generator is whose sequence {@code store} serves, in mapping order, each once. */
     private static List<String> usersOf(SequenceStore store, SequenceRegistry registry,
             Iterable<List<Registration>> groups) {
@@ -226,10 +188,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return List.copyOf(users);
     }
 
-    /**
-     * Opens every registered sequence not open yet and takes its first block, all within {@code timeout}; returns
-     * their names. A late block throws {@link SequenceUnavailableException} once all are open.
-     */
+    /** Opens every sequence not open yet, taking first blocks within {@code timeout}; a late one throws at the end. */
     synchronized List<String> warmUp(Duration timeout) {
         start();
         List<String> names = new ArrayList<>(unopened.keySet());
@@ -252,10 +211,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return names;
     }
 
-    /**
-     * Opens a sequence at its first value, above the values its tables hold (docs/design.md#adoption), taking its
-     * first block within {@code warmUp} if not null, and hands it to every generator that uses it.
-     */
+    /** Opens a sequence above its tables' values (docs/design.md#adoption) for its generators; warms up if asked. */
     synchronized void open(String name, @Nullable Duration warmUp) {
         start();
         List<Registration> group = unopened.get(name);
@@ -277,9 +233,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 }
             }
             Sequence sequence = started.sequence(first.name(), first.settings());
-            for (Registration registration : group) {
-                registration.target().accept(sequence);
-            }
+            group.forEach(registration -> registration.target().accept(sequence));
             unopened.remove(name);
         } catch (SequenceException e) {
             throw new SeqgenMappingException(first.where(), e.getMessage(), null, e);
@@ -289,33 +243,33 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** Opens the series under {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}, unless a framework warms them up. */
-    synchronized void warmUpConfiguredSeriesAtBoot(SessionFactoryImplementor factory) {
-        if (!source.jdbcAtBoot() || source.registryRequired()) {
+    /** Unless JDBC access at boot is off, starts and opens {@link SeqgenHibernate#SERIES_WARM_UP_PREFIX}'s series. */
+    synchronized void startAtBoot(SessionFactoryImplementor factory) {
+        if (!source.jdbcAtBoot()) {
             return;
         }
+        start();
+        if (source.registryRequired()) {
+            return; // the framework warms them up
+        }
         source.seriesWarmUp().forEach((name, keys) -> {
-            Registered known = registered.get(name);
+            Registration known = registered.get(name);
             if (known == null) {
                 throw new SequenceConfigurationException(SeqgenHibernate.SERIES_WARM_UP_PREFIX + name,
                         String.join(",", keys), "keys of a sequence this session factory's entities number in"
                                 + " series; none numbers sequence '" + name + "' (its entities number "
                                 + String.join(", ", registered.keySet()) + ")");
             }
-            warmUpSeries(name, keys, tenantOf(factory), known.settings().acquireTimeout());
+            warmUpSeries(name, keys, factory, known.settings().acquireTimeout());
         });
     }
 
-    /**
-     * Opens series ({@code acme/2026}) as their first use would, every key read before any opens, and waits for
-     * their first blocks within {@code timeout}; false if no entity numbers the sequence. A key that does not fit
-     * throws {@link SequenceConfigurationException} naming {@code seqgen.series.warm-up.<name>} and the key.
-     */
-    synchronized boolean warmUpSeries(String name, Collection<String> keys, Function<String, Object> tenantOf,
+    /** {@link SeqgenHibernate#warmUpSeries}: every key checked before any series opens. */
+    synchronized boolean warmUpSeries(String name, Collection<String> keys, SessionFactoryImplementor factory,
             Duration timeout) {
         start();
         long deadline = System.nanoTime() + timeout.toNanos();
-        Registered known = registered.get(name);
+        Registration known = registered.get(name);
         if (known == null) {
             return false;
         }
@@ -330,6 +284,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         String allowed = "a series key of sequence '" + name + "', its parts " + tables.stream()
                 .map(table -> String.join("/", table.series().partNames())).distinct()
                 .collect(Collectors.joining(" or ")) + ", joined by '/'";
+        JavaType<Object> tenantType = factory.getTenantIdentifierJavaType();
         Map<NumberSeries.Key, SeriesTable> opening = new LinkedHashMap<>();
         for (String key : keys) {
             try {
@@ -342,7 +297,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                     .orElseThrow(() -> warmUpKey(setting, key, allowed + ": it has " + parts + " part"
                             + (parts == 1 ? "" : "s"), null));
             try {
-                opening.put(table.series().keyOf(key, tenantOf), table);
+                opening.put(table.series().keyOf(key, text -> tenantOf(tenantType, text)), table);
             } catch (IllegalArgumentException e) {
                 throw warmUpKey(setting, key, allowed + ": " + e.getMessage(), e);
             }
@@ -353,16 +308,13 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return true;
     }
 
-    /** Reads a tenant identifier from a series key's part, by its Java type's text form (the text for strings). */
-    static Function<String, Object> tenantOf(SessionFactoryImplementor factory) {
-        JavaType<Object> type = factory.getTenantIdentifierJavaType();
-        return text -> {
-            try {
-                return type == null ? text : type.fromString(text);
-            } catch (UnsupportedOperationException e) {
-                return text;
-            }
-        };
+    /** Reads a tenant identifier from a series key's part by its Java type's text form. */
+    private static Object tenantOf(@Nullable JavaType<Object> type, String text) {
+        try {
+            return type == null ? text : type.fromString(text);
+        } catch (UnsupportedOperationException e) {
+            return text;
+        }
     }
 
     private static SequenceConfigurationException warmUpKey(String setting, String key, String allowed,
@@ -371,23 +323,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 .initCause(cause);
     }
 
-    /**
-     * A table a sequence's series, or its formatted numbers ({@code series} null), number; {@code table} null when
-     * the attribute is not one column (nothing is read).
-     */
+    /** A table a sequence's series (or formatted numbers: {@code series} null) number; no table: nothing read. */
     record SeriesTable(@Nullable NumberSeries series, @Nullable String table, @Nullable String column,
             @Nullable NumberPattern pattern, String where) {
     }
 
-    /** Registers a table a sequence's series (or formatted numbers) number, for their adoption. No I/O. */
+    /** Registers a table for the adoption of the sequence's series or formatted numbers. No I/O. */
     synchronized void registerTable(String name, SeriesTable table) {
         seriesTables.computeIfAbsent(name, key -> new LinkedHashMap<>()).put(table.where(), table);
     }
 
-    /**
-     * Opens a series its registry does not hold open (first use, or after its release): its row made (in the
-     * tenant's schema where SYNC counts with each tenant's data) and moved above the numbers its tables hold.
-     */
+    /** Opens a series not held open: its row made (where its tenant's counters are) and moved above its tables. */
     synchronized Sequence openSeries(String name, SequenceSettings settings, NumberSeries.Key key,
             SeriesTable opening) {
         start();
@@ -420,20 +366,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** For tests: the registry the service serves from, resolved now if it was not. */
+    /** For tests. */
     SequenceRegistry registry() {
         return source.registry();
     }
 
-    /** For tests: the SYNC counters kept with each tenant's data, or null before the first. */
+    /** For tests. */
     @Nullable TenantCounters tenantCounters() {
         return tenantCounters;
     }
 
-    /**
-     * A series if its registry holds it open now, without a lock or I/O; null if not, and the generator then
-     * {@linkplain #openSeries opens} it. Generators hold no series: docs/design.md#idle-series-release.
-     */
+    /** A series its registry holds open now, or null; no lock, no I/O (docs/design.md#idle-series-release). */
     @Nullable Sequence seriesIfOpen(String name, NumberSeries.Key key) {
         SequenceRegistry started = seriesRegistry;
         Object tenant = key.schemaTenant();
@@ -449,10 +392,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return counting == null ? null : counting.seriesIfOpen(name, key.text());
     }
 
-    /**
-     * The counters kept with each tenant's data, made once; null where the sequence counts in the application's
-     * table: not SYNC, no {@code MultiTenantConnectionProvider}, or a table qualified by a schema.
-     */
+    /** The counters kept with each tenant's data, made once; null if the sequence counts in the shared table. */
     private synchronized @Nullable TenantCounters tenantCounters(String name, SequenceSettings settings,
             SequenceRegistry started) {
         SequenceStore store = started.storeOf(name, settings);
@@ -462,8 +402,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
             return null;
         }
         if (tenantCounters == null) {
-            String table = store.sqlTable().orElseThrow().name();
-            tenantCounters = new TenantCounters(tenants(), table, started);
+            tenantCounters = new TenantCounters(tenants(), store.sqlTable().orElseThrow().name(), started);
         }
         return tenantCounters;
     }
@@ -489,10 +428,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
                 cause);
     }
 
-    /**
-     * Moves a series' row ({@code key}) above the highest number of every table whose series has the opener's keys,
-     * or the sequence's own row above its formatted numbers' counters.
-     */
+    /** Moves a series' row above every table of series with the same keys, or the sequence's above its formats. */
     private void aboveTables(SequenceStore store, String name, SequenceSettings settings,
             NumberSeries.@Nullable Key key, @Nullable SeriesTable opening) {
         if (!store.readsApplicationTables(source.platform())) {
@@ -523,8 +459,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
         String row = key == null ? name : SequenceRegistry.seriesRow(name, key.text());
         // Read first: the update waits for the row's lock, which this thread's own transaction may hold.
-        if (highest > 0 && store.nextValue(row).orElse(Long.MIN_VALUE) <= highest
-                && store.advance(row, highest + 1)) {
+        if (highest > 0 && store.nextValue(row).orElse(Long.MIN_VALUE) <= highest && store.advance(row, highest + 1)) {
             System.getLogger(SeqgenIdGenerator.class.getName()).log(System.Logger.Level.INFO,
                     "seqgen: moved " + (key == null ? "sequence" : "series") + " '" + row + "' forward to "
                             + (highest + 1) + ", above the highest value of its rows already in table "
@@ -533,7 +468,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** Reads the highest value of a tenant's rows on a connection of the tenant's, taken for the read alone. */
     private long highestOfTenant(Object tenant, SeriesTable user, List<SequenceStore.Where> conditions,
             @Nullable ToLongFunction<String> counterOf) {
         MultiTenantConnectionProvider<Object> tenants = tenants();
@@ -553,7 +487,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         }
     }
 
-    /** Closes the registry seqgen built (giving back unused values), then returns its connection. */
     @Override
     public synchronized void stop() {
         pending.clear();

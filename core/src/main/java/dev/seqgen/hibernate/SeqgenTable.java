@@ -8,7 +8,6 @@ import dev.seqgen.spi.SequenceStore;
 import org.hibernate.boot.model.relational.Database;
 import org.hibernate.boot.model.relational.SimpleAuxiliaryDatabaseObject;
 import org.hibernate.dialect.Dialect;
-
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,41 +26,53 @@ final class SeqgenTable {
     private SeqgenTable() {
     }
 
-    /** The table that belongs in Hibernate's schema, or null (no JDBC table, {@code never}, or Spanner). */
-    static @Nullable String exported(RegistrySource source, @Nullable Dialect dialect, AtomicBoolean noted) {
+    /** Adds the tables to Hibernate's schema once, unless no JDBC table, {@code never}, Spanner or no DDL. */
+    static void export(RegistrySource source, Database database, AtomicBoolean noted) {
         SequenceRegistry given = source.givenRegistry();
         String table = given != null ? given.store(CounterKind.TABLE).flatMap(SequenceStore::sqlTable)
                 .map(SequenceStore.SqlTable::name).orElse(null) : source.plainSettings().table;
-        if (table == null || !GeneratorSettings.initializes(source.setting(SeqgenHibernate.SCHEMA_INITIALIZE))) {
-            return null;
+        if (table == null || !source.initializesSchema()) {
+            return;
         }
+        Dialect dialect = database.getDialect();
         if (dialect != null && RegistrySource.isSpanner(dialect)) {
             if (noted.compareAndSet(false, true)) {
                 LOG.log(System.Logger.Level.INFO, "seqgen: table " + table + " is left out of Hibernate's schema"
                         + " on Cloud Spanner: seqgen's store creates it (seqgen.schema.initialize=always), or your"
                         + " migrations do");
             }
-            return null;
+            return;
         }
-        return table;
+        Identifiers.requireTableName(SeqgenHibernate.TABLE, table);
+        JdbcDialect statements = JdbcDialect.ofPlatform(RegistrySource.platform(dialect));
+        if (statements != null && database.getAuxiliaryDatabaseObjects().stream()
+                .noneMatch(object -> object instanceof Tables tables && tables.table.equals(table))) {
+            database.addAuxiliaryDatabaseObject(new Tables(table, statements.createTablesSql(table)));
+        }
     }
 
     /** The failure naming the table, its users and how to create it, if it cannot be read; else null. */
     static @Nullable SeqgenMappingException unreadable(SequenceStore store, String sequence,
             RuntimeException creation, List<String> users, RegistrySource source) {
         SequenceStore.SqlTable table = store.sqlTable().orElse(null);
-        if (table == null) {
+        RuntimeException unreadable = table == null ? null : readFailure(store, sequence);
+        if (unreadable == null) {
             return null;
         }
+        creation.addSuppressed(unreadable);
+        return new SeqgenMappingException("seqgen's sequence table " + table.name() + ", used by "
+                + String.join("; ", users), "the table could not be read in the " + store.name() + " database: "
+                + databaseError(unreadable), "If the table does not exist, create it: " + ways(table, source),
+                creation);
+    }
+
+    /** Why the store's table cannot be read (the row need not exist), or null when it reads. */
+    static @Nullable RuntimeException readFailure(SequenceStore store, String row) {
         try {
-            store.nextValue(sequence);
+            store.nextValue(row);
             return null;
-        } catch (RuntimeException unreadable) {
-            creation.addSuppressed(unreadable);
-            return new SeqgenMappingException("seqgen's sequence table " + table.name() + ", used by "
-                    + String.join("; ", users), "the table could not be read in the " + store.name() + " database: "
-                    + databaseError(unreadable), "If the table does not exist, create it: " + ways(table, source),
-                    creation);
+        } catch (RuntimeException e) {
+            return e;
         }
     }
 
@@ -78,13 +89,10 @@ final class SeqgenTable {
     private static String ways(SequenceStore.SqlTable table, RegistrySource source) {
         List<String> ways = new ArrayList<>();
         boolean springBoot = source.registryRequired();
-        boolean initializes = GeneratorSettings.initializes(source.setting(SeqgenHibernate.SCHEMA_INITIALIZE));
-        if (!initializes) {
+        if (!source.initializesSchema()) {
             ways.add("let seqgen create it (" + SeqgenHibernate.SCHEMA_INITIALIZE + "=always"
                     + (springBoot ? ")" : ", the default; it is never here)"));
-        }
-        boolean spanner = table.platform().startsWith("spanner");
-        if (!spanner && initializes) { // on Spanner Hibernate does not create it: see exported()
+        } else if (!table.platform().startsWith("spanner")) { // on Spanner Hibernate does not create it: exported()
             ways.add("let Hibernate create it with the schema it is part of (" + (springBoot
                     ? "spring.jpa.hibernate.ddl-auto" : "hibernate.hbm2ddl.auto") + "=create or update)");
         }
@@ -96,16 +104,6 @@ final class SeqgenTable {
     static String ddl(SequenceStore.SqlTable table) {
         JdbcDialect dialect = JdbcDialect.ofPlatform(table.platform());
         return dialect == null ? "seqgen's DDL" : String.join("; ", dialect.createTablesSql(table.name()));
-    }
-
-    /** Adds the tables to Hibernate's schema once, if seqgen has DDL for its dialect. */
-    static void register(Database database, String tableName) {
-        Identifiers.requireTableName(SeqgenHibernate.TABLE, tableName);
-        JdbcDialect dialect = JdbcDialect.ofPlatform(RegistrySource.platform(database.getDialect()));
-        if (dialect != null && database.getAuxiliaryDatabaseObjects().stream()
-                .noneMatch(object -> object instanceof Tables tables && tables.table.equals(tableName))) {
-            database.addAuxiliaryDatabaseObject(new Tables(tableName, dialect.createTablesSql(tableName)));
-        }
     }
 
     private static final class Tables extends SimpleAuxiliaryDatabaseObject {

@@ -1,7 +1,6 @@
 /**
- * seqgen's Hibernate 7 generators: {@link dev.seqgen.hibernate.SeqgenGenerator} for ids,
- * {@link dev.seqgen.hibernate.SeqgenNumber} for business numbers; {@link dev.seqgen.hibernate.SeqgenHibernate}
- * lists the settings. Needs {@code hibernate-core} 7.
+ * seqgen's generators for {@code hibernate-core} 7: {@link SeqgenGenerator} for ids, {@link SeqgenNumber} for
+ * business numbers; {@link SeqgenHibernate} lists the settings.
  */
 @NullMarked
 package dev.seqgen.hibernate;
