@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,24 +50,16 @@ final class GeneratorSettings {
      */
     SequenceSettings resolve(Annotation annotation, String name, boolean intType, String where) {
         SequenceRegistry given = source.givenRegistry();
-        SequenceSettings configured;
-        SequenceSettings defaults;
-        Map<Setting, String> sources;
-        if (given != null) {
-            configured = given.settingsFor(name);
-            defaults = given.defaults();
-            sources = given.sourcesFor(name);
-        } else {
-            PlainSettings plain = source.plainSettings();
-            defaults = plain.defaults;
-            configured = plain.perSequence.getOrDefault(name, defaults);
-            sources = plain.sources.getOrDefault(name, Map.of());
-        }
+        PlainSettings plain = given == null ? source.plainSettings() : null;
+        SequenceSettings defaults = given != null ? given.defaults() : plain.defaults;
+        SequenceSettings configured = given != null ? given.settingsFor(name)
+                : plain.perSequence.getOrDefault(name, defaults);
+        Map<Setting, String> sources = given != null ? given.sourcesFor(name)
+                : plain.sources.getOrDefault(name, Map.of());
         SequenceSettings settings;
         try {
             settings = AnnotatedSettings.resolve(annotation, configured, defaults, sources,
                     intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            // Configuration may retune what the annotation says; the log tells whoever reads the annotation.
             String told = AnnotatedSettings.overridden(annotation, configured, defaults, sources);
             if (!told.isEmpty() && toldOnce.add(name + " (" + where + ")")) {
                 LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + told);
@@ -82,7 +75,6 @@ final class GeneratorSettings {
         }
         if (AnnotatedSettings.attribute(annotation, Setting.STRATEGY) == Strategy.SYNC
                 && settings.strategy() != Strategy.SYNC && !settings.allowWeakerStrategy()) {
-            // The configuration would turn the code's gapless numbers into gapped ones without saying it means to.
             String property = "seqgen.sequences." + name + ".";
             throw new SeqgenMappingException(where, "@" + annotation.annotationType().getSimpleName()
                     + " declares strategy SYNC (gapless numbers), and the configuration of sequence '" + name
@@ -98,6 +90,8 @@ final class GeneratorSettings {
                     "Declare the attribute long or Long, or keep key-order sequential for sequence '" + name + "'",
                     null);
         }
+        SeqgenNumber sharedByTenants = source.tenantConnections() != null && annotation instanceof SeqgenNumber number
+                && !number.perTenant() ? number : null;
         if (given != null && settings.strategy() == Strategy.SYNC) {
             SequenceStore serving = given.storeOf(name, settings);
             if (serving.kind() == CounterKind.NATIVE_SEQUENCE) {
@@ -111,9 +105,7 @@ final class GeneratorSettings {
                         + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless)", null);
             }
             String table = serving.sqlTable().map(SequenceStore.SqlTable::name).orElse(null);
-            if (source.tenantConnections() != null && table != null && table.indexOf('.') < 0
-                    && annotation instanceof SeqgenNumber number && !number.perTenant()) {
-                // Tenants' SYNC counters live in each tenant's table; a series shared by all belongs to none.
+            if (sharedByTenants != null && table != null && table.indexOf('.') < 0) {
                 throw new SeqgenMappingException(where, "@SeqgenNumber(perTenant = false) numbers all tenants in"
                         + " one series, whose SYNC increment runs on the session's connection, which is the tenant's"
                         + " (each tenant has a schema or database of its own); seqgen's table " + table + " is not"
@@ -124,10 +116,9 @@ final class GeneratorSettings {
                         + " (remove perTenant = false); see docs/multi-tenancy.md", null);
             }
         }
-        if (source.tenantConnections() != null && annotation instanceof SeqgenNumber number && !number.perTenant()
-                && number.initialValue() == SeqgenGenerator.UNSET && !sources.containsKey(Setting.INITIAL_VALUE)
+        if (sharedByTenants != null && sharedByTenants.initialValue() == SeqgenGenerator.UNSET
+                && !sources.containsKey(Setting.INITIAL_VALUE)
                 && configured.initialValue() == defaults.initialValue()) {
-            // Refused rather than started at 1: the tenants' tables are known only at run time.
             throw new SeqgenMappingException(where, "@SeqgenNumber(perTenant = false) numbers all tenants in one"
                     + " series, and each tenant has a schema or database of its own (a MultiTenantConnectionProvider):"
                     + " the numbers already in the tenants' tables are in as many schemas or databases as there are"
@@ -160,12 +151,10 @@ final class GeneratorSettings {
     record Registration(String name, SequenceSettings settings, @Nullable String table, @Nullable String column,
             String where, Consumer<Sequence> target, boolean seriesOnly) {
 
-        /** This registration, of a generator whose values all come from series (no row of the sequence's own). */
         Registration inSeriesOnly() {
             return new Registration(name, settings, table, column, where, target, true);
         }
 
-        /** This registration without its table and column: nothing is read from them at the opening. */
         Registration withoutTable() {
             return new Registration(name, settings, null, null, where, target, seriesOnly);
         }
@@ -201,7 +190,7 @@ final class GeneratorSettings {
     static final class PlainSettings {
 
         final String table;
-        /** The native-sequence store's prefix, or null for its default. */
+        /** Null for the native-sequence store's default. */
         final @Nullable String sequencePrefix;
         final boolean createTable;
         final SequenceSettings defaults;
@@ -217,8 +206,7 @@ final class GeneratorSettings {
         }
 
         private PlainSettings(Map<String, Object> settings) {
-            Object table = settings.get(SeqgenHibernate.TABLE);
-            this.table = table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim();
+            this.table = Objects.toString(settings.get(SeqgenHibernate.TABLE), JdbcSequenceStore.DEFAULT_TABLE).trim();
             this.createTable = initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
             SequenceSettings.Builder configuredDefaults = SequenceSettings.builder();
             Map<String, Map<String, Object>> sequences = new TreeMap<>();
@@ -259,17 +247,16 @@ final class GeneratorSettings {
             if (value == null) {
                 return null;
             }
-            Duration timeout;
             try {
-                timeout = value instanceof Duration given ? given : Setting.duration(value.toString().trim());
+                Duration timeout = value instanceof Duration given ? given : Setting.duration(value.toString().trim());
+                if (!timeout.isNegative()) {
+                    return timeout;
+                }
             } catch (RuntimeException e) {
-                timeout = null;
+                // refused below
             }
-            if (timeout == null || timeout.isNegative()) {
-                throw new SequenceConfigurationException(SeqgenHibernate.SERIES_IDLE_TIMEOUT, value,
-                        "a duration of 0 (never released) or more, as 10m or PT10M");
-            }
-            return timeout;
+            throw new SequenceConfigurationException(SeqgenHibernate.SERIES_IDLE_TIMEOUT, value,
+                    "a duration of 0 (never released) or more, as 10m or PT10M");
         }
 
         private static Setting apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {
