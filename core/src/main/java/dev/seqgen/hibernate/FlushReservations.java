@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  */
 final class FlushReservations {
 
-    /** A power of two. */
+    /** Stripes of the session map, a power of two. */
     private static final int STRIPES = 32;
 
     /** Striped by identity hash: every flush passes here, and one lock would serialise transactions. */
@@ -53,28 +53,20 @@ final class FlushReservations {
             flushBegun.remove();
         } else if (session.getPersistenceContextInternal().isFlushing()) {
             flushBegun.remove();
-            reserveForFlush(session);
+            Map<String, PendingInserts> pending = session.isTransactionInProgress() ? pendingInserts(session)
+                    : Map.of();
+            if (!pending.isEmpty()) {
+                SessionBlocks blocks = blocksOf(session);
+                pending.values().forEach(draw -> blocks.reserve(draw.sequence, draw.values()));
+            }
         }
         // Otherwise the flush has not reached its executions yet (an insert at persist() during cascades).
     }
 
-    private void reserveForFlush(SessionImplementor session) {
-        if (!session.isTransactionInProgress()) {
-            return;
-        }
-        Map<String, PendingInserts> pending = pendingInserts(session);
-        if (!pending.isEmpty()) {
-            SessionBlocks blocks = blocksOf(session);
-            pending.values().forEach(draw -> blocks.reserve(draw.sequence, draw.values()));
-        }
-    }
-
     /** {@return the next value for an insert: from the flush's block, reserving if it is empty} */
     long next(SharedSessionContractImplementor session, Sequence sequence) {
-        if (!(session instanceof SessionImplementor stateful) || !session.isTransactionInProgress()) {
-            return session.doReturningWork(sequence::nextInTransaction);
-        }
-        return blocksOf(stateful).next(sequence);
+        return session instanceof SessionImplementor stateful && session.isTransactionInProgress()
+                ? blocksOf(stateful).next(sequence) : session.doReturningWork(sequence::nextInTransaction);
     }
 
     private SessionBlocks blocksOf(SessionImplementor session) {
@@ -163,11 +155,7 @@ final class FlushReservations {
             if (current == null) {
                 return;
             }
-            for (FlushBlock block : blocks.values()) {
-                if (!block.isEmpty()) {
-                    block.giveBack(current);
-                }
-            }
+            blocks.values().stream().filter(block -> !block.isEmpty()).forEach(block -> block.giveBack(current));
             blocks.clear();
         }
 
