@@ -22,13 +22,9 @@ final class AnnotatedSettings {
 
     /** The annotation's sequence name, else {@code @GeneratedValue}'s generator, else the entity's in snake_case. */
     static String sequenceName(SeqgenGenerator annotation, @Nullable String generatedValueName, String jpaEntityName) {
-        if (!annotation.sequence().isBlank()) {
-            return annotation.sequence().trim();
-        }
-        if (generatedValueName != null && !generatedValueName.isBlank()) {
-            return generatedValueName.trim();
-        }
-        return snakeCase(jpaEntityName);
+        return !annotation.sequence().isBlank() ? annotation.sequence().trim()
+                : generatedValueName != null && !generatedValueName.isBlank() ? generatedValueName.trim()
+                : snakeCase(jpaEntityName);
     }
 
     /** {@code HTTPRequestLog} to {@code http_request_log}; characters a sequence name cannot hold become {@code _}. */
@@ -68,10 +64,7 @@ final class AnnotatedSettings {
             }
         }
         SequenceSettings merged = builder.build();
-        if (merged.maxValue() > maxForIdType) {
-            merged = merged.toBuilder().maxValue(maxForIdType).build();
-        }
-        return merged;
+        return merged.maxValue() > maxForIdType ? merged.toBuilder().maxValue(maxForIdType).build() : merged;
     }
 
     /**
@@ -100,12 +93,9 @@ final class AnnotatedSettings {
      */
     static @Nullable Object attribute(Annotation annotation, Setting setting) {
         String name = setting.annotationAttribute().orElse(null);
-        if (name == null) {
-            return null;
-        }
         Object value;
         try {
-            value = annotation.annotationType().getMethod(name).invoke(annotation);
+            value = name == null ? null : annotation.annotationType().getMethod(name).invoke(annotation);
         } catch (NoSuchMethodException e) {
             return null; // a setting this annotation does not offer (key-order on @SeqgenNumber)
         } catch (ReflectiveOperationException e) {

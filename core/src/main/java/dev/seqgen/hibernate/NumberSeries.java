@@ -86,12 +86,9 @@ final class NumberSeries {
                 return null;
             }
             Object value = values.get(i);
-            if (part.kind() == Kind.PERIOD) {
-                conditions.add(part.period().rows(part.column(), value, part.type()));
-            } else {
-                conditions.add(new Where(part.column(), !(value instanceof Enum<?> constant) ? value
-                        : part.enumType() == EnumType.STRING ? constant.name() : (Object) constant.ordinal(), null));
-            }
+            conditions.add(part.kind() == Kind.PERIOD ? part.period().rows(part.column(), value, part.type())
+                    : new Where(part.column(), !(value instanceof Enum<?> constant) ? value : part.enumType()
+                            == EnumType.STRING ? constant.name() : (Object) constant.ordinal(), null));
         }
         return conditions;
     }
@@ -120,26 +117,22 @@ final class NumberSeries {
             String attribute = (colon < 0 ? entry : entry.substring(0, colon)).trim();
             String period = colon < 0 ? null : entry.substring(colon + 1).trim().toLowerCase(Locale.ROOT);
             Class<?> type = attributeType(entity, mapped, attribute, where);
-            SeriesPeriod named = null;
-            if (period == null) {
-                if (!(type == String.class || type.isEnum() || WHOLE_NUMBERS.containsKey(type))) {
-                    throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
-                            + "' of type " + type.getName() + ", which a series key is not made of",
-                            "Name a String, whole-number or enum attribute, or a LocalDate or LocalDateTime"
-                                    + " attribute with :year or :month", null);
-                }
-            } else {
-                named = SeriesPeriod.named(period).orElseThrow(() -> new SeqgenMappingException(where,
-                        "@SeqgenNumber(seriesBy) entry '" + entry + "' names the period '" + period + "'", "Write '"
-                                + attribute + ":year' or '" + attribute + ":month'", null));
-                if (!SeriesPeriod.dates(type)) {
-                    throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry + "' takes a"
-                            + " period of attribute '" + attribute + "' of type " + type.getName(), "Take the"
-                            + " period of a LocalDate or LocalDateTime attribute (the document's own date)", null);
-                }
+            SeriesPeriod named = period == null ? null : SeriesPeriod.named(period).orElseThrow(() ->
+                    new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry + "' names the period '"
+                            + period + "'", "Write '" + attribute + ":year' or '" + attribute + ":month'", null));
+            if (named == null && !(type == String.class || type.isEnum() || WHOLE_NUMBERS.containsKey(type))) {
+                throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
+                        + "' of type " + type.getName() + ", which a series key is not made of", "Name a String,"
+                        + " whole-number or enum attribute, or a LocalDate or LocalDateTime attribute with :year or"
+                        + " :month", null);
             }
-            parts.add(new Part(period == null ? attribute : attribute + ":" + period, attribute,
-                    column(entity, attribute), period == null ? Kind.VALUE : Kind.PERIOD, named, type,
+            if (named != null && !SeriesPeriod.dates(type)) {
+                throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry + "' takes a"
+                        + " period of attribute '" + attribute + "' of type " + type.getName(), "Take the"
+                        + " period of a LocalDate or LocalDateTime attribute (the document's own date)", null);
+            }
+            parts.add(new Part(named == null ? attribute : attribute + ":" + period, attribute,
+                    column(entity, attribute), named == null ? Kind.VALUE : Kind.PERIOD, named, type,
                     type.isEnum() ? enumType(mapped, attribute) : null));
         }
         // A series shared by schema-per-tenant tenants reads no rows: it starts at its sequence's initial value.
