@@ -85,10 +85,10 @@ final class NumberSeries {
             if (part.column() == null) {
                 return null;
             }
-            Object value = values.get(i);
+            Object value = !(values.get(i) instanceof Enum<?> constant) ? values.get(i)
+                    : part.enumType() == EnumType.STRING ? constant.name() : (Object) constant.ordinal();
             conditions.add(part.kind() == Kind.PERIOD ? part.period().rows(part.column(), value, part.type())
-                    : new Where(part.column(), !(value instanceof Enum<?> constant) ? value : part.enumType()
-                            == EnumType.STRING ? constant.name() : (Object) constant.ordinal(), null));
+                    : new Where(part.column(), value, null));
         }
         return conditions;
     }
