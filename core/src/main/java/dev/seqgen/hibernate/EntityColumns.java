@@ -155,10 +155,13 @@ final class EntityColumns {
             if (registration.table() == null || !read.add(registration.table() + "." + registration.column())) {
                 continue;
             }
-            long counter;
             try {
-                counter = store.highestCounter(registration.table(), registration.column(), registration.settings())
-                        .orElse(0);
+                long counter = store.highestCounter(registration.table(), registration.column(),
+                        registration.settings()).orElse(0);
+                if (counter > highest) {
+                    highest = counter;
+                    highestTable = registration.table();
+                }
             } catch (SequenceStoreException e) {
                 if (atFirstValue) {
                     throw new SeqgenMappingException(registration.where(), "could not read table "
@@ -169,11 +172,6 @@ final class EntityColumns {
                 LOG.log(Level.WARNING, "seqgen: could not read table " + registration.table()
                         + " for sequence '" + name + "' at start-up (counted as empty: it may not exist yet): "
                         + e.getMessage());
-                counter = 0;
-            }
-            if (counter > highest) {
-                highest = counter;
-                highestTable = registration.table();
             }
         }
         return new Highest(highest, highestTable);

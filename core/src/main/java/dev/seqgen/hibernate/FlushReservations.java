@@ -34,7 +34,7 @@ final class FlushReservations {
             Stream.generate(() -> Collections.synchronizedMap(
                     new WeakHashMap<SharedSessionContractImplementor, SessionBlocks>())).limit(STRIPES).toList();
     /** What one insert of an entity type draws, per sequence; filled as types are met. */
-    private final Map<EntityPersister, Map<String, PendingInserts.Draw>> drawsPerInsert = new ConcurrentHashMap<>();
+    private final Map<EntityPersister, Map<String, Draw>> drawsPerInsert = new ConcurrentHashMap<>();
     /** The session whose flush began on this thread and has not executed its first action yet. */
     private final ThreadLocal<WeakReference<SessionImplementor>> flushBegun = new ThreadLocal<>();
 
@@ -57,7 +57,7 @@ final class FlushReservations {
                     : Map.of();
             if (!pending.isEmpty()) {
                 SessionBlocks blocks = blocksOf(session);
-                pending.values().forEach(draw -> blocks.reserve(draw.sequence, draw.values()));
+                pending.values().forEach(inserts -> blocks.reserve(inserts.sequence(), inserts.count()));
             }
         }
         // Otherwise the flush has not reached its executions yet (an insert at persist() during cascades).
@@ -91,12 +91,11 @@ final class FlushReservations {
                 .reentrantSafeEntityEntries()) {
             EntityEntry entry = managed.getValue();
             if (!entry.isExistsInDatabase() && entry.getStatus() == Status.MANAGED) {
-                for (PendingInserts.Draw draw : drawsPerInsert
-                        .computeIfAbsent(entry.getPersister(), PendingInserts::draws).values()) {
+                for (Draw draw : drawsPerInsert.computeIfAbsent(entry.getPersister(), FlushReservations::draws)
+                        .values()) {
                     Sequence sequence = draw.generator().sequenceFor(session, managed.getKey());
-                    PendingInserts inserts = pending.computeIfAbsent(sequence.name(),
-                            name -> new PendingInserts(sequence));
-                    inserts.values += draw.values();
+                    pending.merge(sequence.name(), new PendingInserts(sequence, draw.values()),
+                            (held, more) -> new PendingInserts(held.sequence(), held.values() + more.values()));
                 }
             }
         }
@@ -117,7 +116,7 @@ final class FlushReservations {
             FlushBlock block = blocks.get(sequence.name());
             if (block == null || block.isEmpty()) {
                 PendingInserts pending = pendingInserts(session()).get(sequence.name());
-                block = reserve(sequence, pending == null ? 1 : pending.values());
+                block = reserve(sequence, pending == null ? 1 : pending.count());
             }
             return block.take();
         }
@@ -170,37 +169,30 @@ final class FlushReservations {
         }
     }
 
-    /** The values a session's pending inserts need from one SYNC number sequence or series, for a flush to reserve. */
-    private static final class PendingInserts {
-
-        private final Sequence sequence;
-        private long values;
-
-        PendingInserts(Sequence sequence) {
-            this.sequence = sequence;
-        }
-
-        int values() {
-            return (int) Math.min(values, Integer.MAX_VALUE);
-        }
-
-        /** What one insert of an entity type draws from each SYNC number sequence, in attribute order. */
-        static Map<String, Draw> draws(EntityPersister persister) {
-            Map<String, Draw> draws = new LinkedHashMap<>();
-            for (Generator generator : persister.getEntityMetamodel().getGenerators()) {
-                if (generator instanceof AbstractSeqgenGenerator<?> seqgen) {
-                    String sequence = seqgen.reservedAtFlush();
-                    if (sequence != null) {
-                        draws.merge(sequence, new Draw(seqgen, 1),
-                                (drawn, more) -> new Draw(drawn.generator(), drawn.values() + more.values()));
-                    }
+    /** What one insert of an entity type draws from each SYNC number sequence, in attribute order. */
+    private static Map<String, Draw> draws(EntityPersister persister) {
+        Map<String, Draw> draws = new LinkedHashMap<>();
+        for (Generator generator : persister.getEntityMetamodel().getGenerators()) {
+            if (generator instanceof AbstractSeqgenGenerator<?> seqgen) {
+                String sequence = seqgen.reservedAtFlush();
+                if (sequence != null) {
+                    draws.merge(sequence, new Draw(seqgen, 1),
+                            (drawn, more) -> new Draw(drawn.generator(), drawn.values() + more.values()));
                 }
             }
-            return Collections.unmodifiableMap(draws);
         }
+        return Collections.unmodifiableMap(draws);
+    }
 
-        /** What one insert draws from one sequence, and one of the generators drawing from it. */
-        record Draw(AbstractSeqgenGenerator<?> generator, int values) {
+    /** What one insert draws from one sequence, and one of the generators drawing from it. */
+    private record Draw(AbstractSeqgenGenerator<?> generator, int values) {
+    }
+
+    /** The values a session's pending inserts need from one SYNC number sequence or series, for a flush to reserve. */
+    private record PendingInserts(Sequence sequence, long values) {
+
+        int count() {
+            return (int) Math.min(values, Integer.MAX_VALUE);
         }
     }
 }
