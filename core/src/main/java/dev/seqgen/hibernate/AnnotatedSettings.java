@@ -11,10 +11,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Turns a {@link SeqgenGenerator} or {@link SeqgenNumber} and the registry's configuration into a sequence's name
- * and settings; attributes are read by name ({@link Setting#annotationAttribute()}).
- */
+/** A {@link SeqgenGenerator}'s or {@link SeqgenNumber}'s sequence name and settings; attributes read by name. */
 final class AnnotatedSettings {
 
     private AnnotatedSettings() {
@@ -67,10 +64,7 @@ final class AnnotatedSettings {
         return merged.maxValue() > maxForIdType ? merged.toBuilder().maxValue(maxForIdType).build() : merged;
     }
 
-    /**
-     * For a log line, the annotation's attributes the configuration overrides, each by its source where known, such
-     * as {@code seqgen.sequences.invoices.strategy=BATCH overrides the annotation's strategy=SYNC}; or empty.
-     */
+    /** For a log line, the annotation's attributes the configuration overrides, each by its source; or empty. */
     static String overridden(Annotation annotation, SequenceSettings configured, SequenceSettings defaults,
             Map<Setting, String> sources) {
         StringJoiner overridden = new StringJoiner("; ");
@@ -87,10 +81,7 @@ final class AnnotatedSettings {
         return overridden.toString();
     }
 
-    /**
-     * The annotation's value for a setting, or null when it has no such attribute or leaves it unset
-     * ({@link SeqgenGenerator#UNSET}, or an empty array).
-     */
+    /** The annotation's value for a setting; null if it has no such attribute or leaves it UNSET (or empty). */
     static @Nullable Object attribute(Annotation annotation, Setting setting) {
         String name = setting.annotationAttribute().orElse(null);
         Object value;

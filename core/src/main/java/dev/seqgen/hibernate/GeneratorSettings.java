@@ -28,10 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
-/**
- * A generator's settings, resolved once at mapping with no I/O: the annotation over the registry's configuration
- * ({@link PlainSettings} when seqgen builds it), checked against the attribute's type and the store serving SYNC.
- */
+/** Resolves a generator's settings at mapping, without I/O, and checks them against its attribute and store. */
 final class GeneratorSettings {
 
     private static final System.Logger LOG = System.getLogger(GeneratorSettings.class.getName());
@@ -44,10 +41,7 @@ final class GeneratorSettings {
         this.source = source;
     }
 
-    /**
-     * The registry's settings of a generator's sequence merged with the annotation, capped at the attribute type's
-     * range; throws naming {@code where} if they do not fit the attribute or its store. No I/O.
-     */
+    /** The sequence's configured settings merged with the annotation; throws naming {@code where} if unfit. */
     SequenceSettings resolve(Annotation annotation, String name, boolean intType, String where) {
         SequenceRegistry given = source.givenRegistry();
         PlainSettings plain = given == null ? source.plainSettings() : null;
@@ -183,10 +177,7 @@ final class GeneratorSettings {
         return text.equalsIgnoreCase("always");
     }
 
-    /**
-     * The {@code seqgen.*} Hibernate settings ({@link SeqgenHibernate}) for a registry seqgen builds; a bad value or
-     * unknown key fails naming the full setting and what is allowed.
-     */
+    /** The {@code seqgen.*} Hibernate settings of a registry seqgen builds; a bad key or value fails naming it. */
     static final class PlainSettings {
 
         final String table;

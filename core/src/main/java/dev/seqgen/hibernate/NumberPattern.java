@@ -4,10 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The pattern of a formatted number ({@link SeqgenNumber#format()}): literals, {@code {number}} or {@code {number:6}}
- * and series key parts ({@code {tenant}}, {@code {issueDate:year}}). Formats a counter; reads one back for adoption.
- */
+/** A {@link SeqgenNumber#format()} pattern: formats a counter with key parts, and reads one back for adoption. */
 final class NumberPattern {
 
     /** A literal, a key part (by index) or the counter (width 0: as it is). */

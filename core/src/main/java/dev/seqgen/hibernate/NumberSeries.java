@@ -29,10 +29,7 @@ import org.hibernate.mapping.Value;
 import org.hibernate.persister.entity.EntityPersister;
 import org.jspecify.annotations.Nullable;
 
-/**
- * How a {@link SeqgenNumber} splits its sequence into series: the parts of a series key (the tenant first, then
- * {@code seriesBy}), checked at the generator's creation and read from each entity at its insert.
- */
+/** A {@link SeqgenNumber}'s series key parts (the tenant, then {@code seriesBy}), read from each entity at insert. */
 final class NumberSeries {
 
     /** The whole-number types a VALUE part may have, with how a key part's text is read as one. */
