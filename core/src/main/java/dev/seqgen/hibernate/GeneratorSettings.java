@@ -11,7 +11,6 @@ import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.generator.GeneratorCreationContext;
-import org.hibernate.mapping.Column;
 import org.hibernate.mapping.Table;
 import org.hibernate.mapping.Value;
 
@@ -158,13 +157,11 @@ final class GeneratorSettings {
                 GeneratorCreationContext context, String where, Consumer<Sequence> target) {
             Value value = context.getProperty().getValue();
             Table table = value.getTable();
-            if (table == null || value.getColumnSpan() != 1
-                    || !(value.getSelectables().get(0) instanceof Column column)) {
-                return new Registration(name, settings, null, null, where, target, false);
-            }
-            String qualified = (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
+            String column = table == null ? null : NumberSeries.column(value);
+            String qualified = column == null ? null
+                    : (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
                     + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
-            return new Registration(name, settings, qualified, column.getQuotedName(), where, target, false);
+            return new Registration(name, settings, qualified, column, where, target, false);
         }
     }
 

@@ -106,7 +106,8 @@ final class NumberSeries {
             if (schemaPerTenant) {
                 parts.add(SCHEMA_TENANT);
             } else if (tenant != null) {
-                parts.add(new Part("tenant", tenant, column(entity, tenant), Kind.TENANT, null, null, null));
+                parts.add(new Part("tenant", tenant, column(entity.getRecursiveProperty(tenant).getValue()),
+                        Kind.TENANT, null, null, null));
             }
         }
         for (String entry : annotation.seriesBy()) {
@@ -129,8 +130,8 @@ final class NumberSeries {
                         + " period of a LocalDate or LocalDateTime attribute (the document's own date)", null);
             }
             parts.add(new Part(named == null ? attribute : attribute + ":" + period, attribute,
-                    column(entity, attribute), named == null ? Kind.VALUE : Kind.PERIOD, named, type,
-                    type.isEnum() ? enumType(mapped, attribute) : null));
+                    column(entity.getRecursiveProperty(attribute).getValue()), named == null ? Kind.VALUE : Kind.PERIOD,
+                    named, type, type.isEnum() ? enumType(mapped, attribute) : null));
         }
         // A series shared by schema-per-tenant tenants reads no rows: it starts at its sequence's initial value.
         return parts.isEmpty() ? null : new NumberSeries(parts, where, annotation.perTenant() || !schemaPerTenant);
@@ -260,9 +261,8 @@ final class NumberSeries {
         }
     }
 
-    /** The attribute's one column, quoted as Hibernate writes it, or null when it is not one plain column. */
-    private static @Nullable String column(PersistentClass entity, String attribute) {
-        Value value = entity.getRecursiveProperty(attribute).getValue();
+    /** An attribute's one column, quoted as Hibernate writes it, or null when it is not one plain column. */
+    static @Nullable String column(Value value) {
         return value.getColumnSpan() == 1 && value.getSelectables().get(0) instanceof Column column
                 ? column.getQuotedName() : null;
     }
