@@ -22,10 +22,6 @@ final class FlushBlock {
         this.values = values;
     }
 
-    boolean isEmpty() {
-        return next == values.length;
-    }
-
     int remaining() {
         return values.length - next;
     }

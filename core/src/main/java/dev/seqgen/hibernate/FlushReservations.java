@@ -70,14 +70,11 @@ final class FlushReservations {
     }
 
     private SessionBlocks blocksOf(SessionImplementor session) {
-        Map<SharedSessionContractImplementor, SessionBlocks> stripe = stripeOf(session);
-        SessionBlocks blocks = stripe.get(session);
-        if (blocks == null) {
-            blocks = new SessionBlocks(session);
+        return stripeOf(session).computeIfAbsent(session, key -> {
+            SessionBlocks blocks = new SessionBlocks(session);
             session.getTransactionCoordinator().addObserver(blocks);
-            stripe.put(session, blocks);
-        }
-        return blocks;
+            return blocks;
+        });
     }
 
     private Map<SharedSessionContractImplementor, SessionBlocks> stripeOf(SharedSessionContractImplementor session) {
@@ -114,7 +111,7 @@ final class FlushReservations {
 
         long next(Sequence sequence) {
             FlushBlock block = blocks.get(sequence.name());
-            if (block == null || block.isEmpty()) {
+            if (block == null || block.remaining() == 0) {
                 PendingInserts pending = pendingInserts(session()).get(sequence.name());
                 block = reserve(sequence, pending == null ? 1 : pending.count());
             }
@@ -154,7 +151,7 @@ final class FlushReservations {
             if (current == null) {
                 return;
             }
-            blocks.values().stream().filter(block -> !block.isEmpty()).forEach(block -> block.giveBack(current));
+            blocks.values().stream().filter(block -> block.remaining() > 0).forEach(block -> block.giveBack(current));
             blocks.clear();
         }
 
