@@ -47,10 +47,7 @@ final class AnnotatedSettings {
         return out.toString().toLowerCase(Locale.ROOT);
     }
 
-    /**
-     * Merges the annotation into the registry's settings for the name: a value configured for the name wins
-     * ({@code sources}), then a set attribute, then the defaults; the maximum value capped at {@code maxForIdType}.
-     */
+    /** The annotation merged into the settings: a value configured for the name wins, then the attribute's. */
     static SequenceSettings resolve(Annotation annotation, SequenceSettings configured,
             SequenceSettings defaults, Map<Setting, String> sources, long maxForIdType) {
         SequenceSettings.Builder builder = configured.toBuilder();
@@ -103,10 +100,7 @@ final class AnnotatedSettings {
         return value instanceof Number number && number.longValue() == SeqgenGenerator.UNSET ? null : value;
     }
 
-    /**
-     * Whether the registry leaves a setting to the annotation: not set for the name, or, when the registry has no
-     * sources ({@code SequenceRegistry.Builder.sequence(name, settings)}), at the default's value.
-     */
+    /** Whether the registry leaves a setting to the annotation: unset for the name (without sources: at default). */
     private static boolean open(Setting setting, SequenceSettings configured, SequenceSettings defaults,
             Map<Setting, String> sources) {
         return sources.isEmpty() ? setting.valueIn(configured).equals(setting.valueIn(defaults))

@@ -137,10 +137,7 @@ final class GeneratorSettings {
                 + " SequenceRegistry.Builder.store(a JdbcSequenceStore)", cause);
     }
 
-    /**
-     * A generator waiting for its sequence, registered at mapping: {@code table} (qualified) and {@code column}
-     * (quoted) null to skip the existing-rows and column checks; {@code seriesOnly} if all its values come from series.
-     */
+    /** A generator awaiting its sequence; a null table and column skip the existing-rows and column checks. */
     record Registration(String name, SequenceSettings settings, @Nullable String table, @Nullable String column,
             String where, Consumer<Sequence> target, boolean seriesOnly) {
 

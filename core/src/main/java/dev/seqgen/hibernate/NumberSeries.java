@@ -180,10 +180,7 @@ final class NumberSeries {
         }
     }
 
-    /**
-     * The key of a series named by a valid key's text ({@code acme/2026}); a year or month stands for its first day.
-     * Fails naming a part that does not read back as an entity's value writes it.
-     */
+    /** The key a valid key's text names ({@code acme/2026}, a period as its first day); fails naming a bad part. */
     Key keyOf(String text, Function<String, Object> tenantOf) {
         List<String> texts = List.of(text.split("/", -1));
         List<Object> values = new ArrayList<>(parts.size());
