@@ -45,22 +45,17 @@ final class FlushReservations {
     /** The first action a flush executes reserves its inserts' values. */
     void actionExecutes() {
         WeakReference<SessionImplementor> begun = flushBegun.get();
-        if (begun == null) {
-            return;
+        SessionImplementor session = begun == null ? null : begun.get();
+        if (begun == null || session != null && !session.getPersistenceContextInternal().isFlushing()) {
+            return; // no flush, or not at its executions yet (an insert at persist() during cascades)
         }
-        SessionImplementor session = begun.get();
-        if (session == null) {
-            flushBegun.remove();
-        } else if (session.getPersistenceContextInternal().isFlushing()) {
-            flushBegun.remove();
-            Map<String, PendingInserts> pending = session.isTransactionInProgress() ? pendingInserts(session)
-                    : Map.of();
-            if (!pending.isEmpty()) {
-                SessionBlocks blocks = blocksOf(session);
-                pending.values().forEach(inserts -> blocks.reserve(inserts.sequence(), inserts.count()));
-            }
+        flushBegun.remove();
+        Map<String, PendingInserts> pending = session != null && session.isTransactionInProgress()
+                ? pendingInserts(session) : Map.of();
+        if (!pending.isEmpty()) {
+            SessionBlocks blocks = blocksOf(session);
+            pending.values().forEach(inserts -> blocks.reserve(inserts.sequence(), inserts.count()));
         }
-        // Otherwise the flush has not reached its executions yet (an insert at persist() during cascades).
     }
 
     /** {@return the next value for an insert: from the flush's block, reserving if it is empty} */
