@@ -38,10 +38,8 @@ final class AnnotatedSettings {
                     out.append('_');
                 }
                 out.append(Character.toLowerCase(c));
-            } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-') {
-                out.append(c);
             } else {
-                out.append('_');
+                out.append((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || "_.-".indexOf(c) >= 0 ? c : '_');
             }
         }
         return out.toString().toLowerCase(Locale.ROOT);
