@@ -11,6 +11,7 @@ import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import dev.seqgen.spi.SequenceStore;
 import org.hibernate.generator.GeneratorCreationContext;
+import org.hibernate.mapping.Column;
 import org.hibernate.mapping.Table;
 import org.hibernate.mapping.Value;
 
@@ -154,12 +155,18 @@ final class GeneratorSettings {
                 GeneratorCreationContext context, String where, Consumer<Sequence> target) {
             Value value = context.getProperty().getValue();
             Table table = value.getTable();
-            String column = table == null ? null : NumberSeries.column(value);
+            String column = table == null ? null : quotedColumn(value);
             String qualified = column == null ? null
                     : (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
                     + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
             return new Registration(name, settings, qualified, column, where, target, false);
         }
+    }
+
+    /** An attribute's one column, quoted as Hibernate writes it, or null when it is not one plain column. */
+    static @Nullable String quotedColumn(Value value) {
+        return value.getColumnSpan() == 1 && value.getSelectables().get(0) instanceof Column column
+                ? column.getQuotedName() : null;
     }
 
     /** Whether seqgen creates its tables ({@link SeqgenHibernate#SCHEMA_INITIALIZE}: always or never). */

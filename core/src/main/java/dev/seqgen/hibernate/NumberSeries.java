@@ -23,9 +23,7 @@ import org.hibernate.MappingException;
 import org.hibernate.annotations.TenantId;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.GeneratorCreationContext;
-import org.hibernate.mapping.Column;
 import org.hibernate.mapping.PersistentClass;
-import org.hibernate.mapping.Value;
 import org.hibernate.persister.entity.EntityPersister;
 import org.jspecify.annotations.Nullable;
 
@@ -106,8 +104,8 @@ final class NumberSeries {
             if (schemaPerTenant) {
                 parts.add(SCHEMA_TENANT);
             } else if (tenant != null) {
-                parts.add(new Part("tenant", tenant, column(entity.getRecursiveProperty(tenant).getValue()),
-                        Kind.TENANT, null, null, null));
+                parts.add(new Part("tenant", tenant, GeneratorSettings.quotedColumn(
+                        entity.getRecursiveProperty(tenant).getValue()), Kind.TENANT, null, null, null));
             }
         }
         for (String entry : annotation.seriesBy()) {
@@ -130,8 +128,9 @@ final class NumberSeries {
                         + " period of a LocalDate or LocalDateTime attribute (the document's own date)", null);
             }
             parts.add(new Part(named == null ? attribute : attribute + ":" + period, attribute,
-                    column(entity.getRecursiveProperty(attribute).getValue()), named == null ? Kind.VALUE : Kind.PERIOD,
-                    named, type, type.isEnum() ? enumType(mapped, attribute) : null));
+                    GeneratorSettings.quotedColumn(entity.getRecursiveProperty(attribute).getValue()),
+                    named == null ? Kind.VALUE : Kind.PERIOD, named, type,
+                    type.isEnum() ? enumType(mapped, attribute) : null));
         }
         // A series shared by schema-per-tenant tenants reads no rows: it starts at its sequence's initial value.
         return parts.isEmpty() ? null : new NumberSeries(parts, where, annotation.perTenant() || !schemaPerTenant);
@@ -256,12 +255,6 @@ final class NumberSeries {
                     + "', which entity " + entity.getEntityName() + " does not map", "Name a mapped attribute of"
                     + " the entity", e);
         }
-    }
-
-    /** An attribute's one column, quoted as Hibernate writes it, or null when it is not one plain column. */
-    static @Nullable String column(Value value) {
-        return value.getColumnSpan() == 1 && value.getSelectables().get(0) instanceof Column column
-                ? column.getQuotedName() : null;
     }
 
     /** How an enum attribute is stored: {@code @Enumerated(STRING)} by name, otherwise by ordinal. */
