@@ -11,10 +11,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Turns a {@link SeqgenGenerator} or {@link SeqgenNumber} and the registry's configuration into a sequence's name
- * and settings; attributes are read by name ({@link Setting#annotationAttribute()}).
- */
+/** A {@link SeqgenGenerator}'s or {@link SeqgenNumber}'s sequence name and settings; attributes read by name. */
 final class AnnotatedSettings {
 
     private AnnotatedSettings() {
@@ -22,13 +19,9 @@ final class AnnotatedSettings {
 
     /** The annotation's sequence name, else {@code @GeneratedValue}'s generator, else the entity's in snake_case. */
     static String sequenceName(SeqgenGenerator annotation, @Nullable String generatedValueName, String jpaEntityName) {
-        if (!annotation.sequence().isBlank()) {
-            return annotation.sequence().trim();
-        }
-        if (generatedValueName != null && !generatedValueName.isBlank()) {
-            return generatedValueName.trim();
-        }
-        return snakeCase(jpaEntityName);
+        return !annotation.sequence().isBlank() ? annotation.sequence().trim()
+                : generatedValueName != null && !generatedValueName.isBlank() ? generatedValueName.trim()
+                : snakeCase(jpaEntityName);
     }
 
     /** {@code HTTPRequestLog} to {@code http_request_log}; characters a sequence name cannot hold become {@code _}. */
@@ -45,19 +38,14 @@ final class AnnotatedSettings {
                     out.append('_');
                 }
                 out.append(Character.toLowerCase(c));
-            } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-') {
-                out.append(c);
             } else {
-                out.append('_');
+                out.append((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || "_.-".indexOf(c) >= 0 ? c : '_');
             }
         }
         return out.toString().toLowerCase(Locale.ROOT);
     }
 
-    /**
-     * Merges the annotation into the registry's settings for the name: a value configured for the name wins
-     * ({@code sources}), then a set attribute, then the defaults; the maximum value capped at {@code maxForIdType}.
-     */
+    /** The annotation merged into the settings: a value configured for the name wins, then the attribute's. */
     static SequenceSettings resolve(Annotation annotation, SequenceSettings configured,
             SequenceSettings defaults, Map<Setting, String> sources, long maxForIdType) {
         SequenceSettings.Builder builder = configured.toBuilder();
@@ -68,16 +56,10 @@ final class AnnotatedSettings {
             }
         }
         SequenceSettings merged = builder.build();
-        if (merged.maxValue() > maxForIdType) {
-            merged = merged.toBuilder().maxValue(maxForIdType).build();
-        }
-        return merged;
+        return merged.maxValue() > maxForIdType ? merged.toBuilder().maxValue(maxForIdType).build() : merged;
     }
 
-    /**
-     * For a log line, the annotation's attributes the configuration overrides, each by its source where known, such
-     * as {@code seqgen.sequences.invoices.strategy=BATCH overrides the annotation's strategy=SYNC}; or empty.
-     */
+    /** For a log line, the annotation's attributes the configuration overrides, each by its source; or empty. */
     static String overridden(Annotation annotation, SequenceSettings configured, SequenceSettings defaults,
             Map<Setting, String> sources) {
         StringJoiner overridden = new StringJoiner("; ");
@@ -94,18 +76,12 @@ final class AnnotatedSettings {
         return overridden.toString();
     }
 
-    /**
-     * The annotation's value for a setting, or null when it has no such attribute or leaves it unset
-     * ({@link SeqgenGenerator#UNSET}, or an empty array).
-     */
+    /** The annotation's value for a setting; null if it has no such attribute or leaves it UNSET (or empty). */
     static @Nullable Object attribute(Annotation annotation, Setting setting) {
         String name = setting.annotationAttribute().orElse(null);
-        if (name == null) {
-            return null;
-        }
         Object value;
         try {
-            value = annotation.annotationType().getMethod(name).invoke(annotation);
+            value = name == null ? null : annotation.annotationType().getMethod(name).invoke(annotation);
         } catch (NoSuchMethodException e) {
             return null; // a setting this annotation does not offer (key-order on @SeqgenNumber)
         } catch (ReflectiveOperationException e) {
@@ -122,10 +98,7 @@ final class AnnotatedSettings {
         return value instanceof Number number && number.longValue() == SeqgenGenerator.UNSET ? null : value;
     }
 
-    /**
-     * Whether the registry leaves a setting to the annotation: not set for the name, or, when the registry has no
-     * sources ({@code SequenceRegistry.Builder.sequence(name, settings)}), at the default's value.
-     */
+    /** Whether the registry leaves a setting to the annotation: unset for the name (without sources: at default). */
     private static boolean open(Setting setting, SequenceSettings configured, SequenceSettings defaults,
             Map<Setting, String> sources) {
         return sources.isEmpty() ? setting.valueIn(configured).equals(setting.valueIn(defaults))

@@ -14,20 +14,11 @@ public class ColumnRefusesAssignedValuesException extends SequenceException {
     private static final long serialVersionUID = 1L;
 
     /**
-     * One column that refuses assigned values.
-     *
-     * @param where the entity, property and sequence, as seqgen names them in errors
-     * @param reason what the column is
-     * @param fix the change that lets the column take assigned values
+     * A column refusing assigned values: {@code where} names the entity, property and sequence, {@code reason} what
+     * the column is, {@code fix} the change that lets it take assigned values.
      */
     public record RefusingColumn(String sequenceName, String where, String table, String column, String database,
             String reason, String fix) {
-
-        String describe() {
-            return "  Where: " + where + ", column " + column + " of table " + table + " (" + database + ")\n"
-                    + "  Problem: the column is " + reason + "\n"
-                    + "  Action: " + fix;
-        }
     }
 
     private final List<RefusingColumn> columns;
@@ -42,11 +33,12 @@ public class ColumnRefusesAssignedValuesException extends SequenceException {
         if (columns.isEmpty()) {
             throw new IllegalArgumentException("no column");
         }
-        String count = columns.size() == 1 ? "a column seqgen assigns values to refuses"
-                : columns.size() + " columns seqgen assigns values to refuse";
-        return count + " assigned values, so every insert into "
-                + (columns.size() == 1 ? "it" : "them") + " would fail:\n"
-                + columns.stream().map(RefusingColumn::describe).collect(Collectors.joining("\n"));
+        boolean one = columns.size() == 1;
+        return (one ? "a column seqgen assigns values to refuses" : columns.size() + " columns seqgen assigns values"
+                + " to refuse") + " assigned values, so every insert into " + (one ? "it" : "them") + " would fail:\n"
+                + columns.stream().map(c -> "  Where: " + c.where() + ", column " + c.column() + " of table "
+                        + c.table() + " (" + c.database() + ")\n  Problem: the column is " + c.reason()
+                        + "\n  Action: " + c.fix()).collect(Collectors.joining("\n"));
     }
 
     /** {@return every column that refuses assigned values, at least one} */

@@ -2,8 +2,10 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.KeyOrder;
 import dev.seqgen.SequenceSettings;
+import dev.seqgen.hibernate.ColumnRefusesAssignedValuesException.RefusingColumn;
 import dev.seqgen.hibernate.GeneratorSettings.Registration;
 import dev.seqgen.jdbc.ApplicationTables;
+import dev.seqgen.jdbc.ApplicationTables.Column;
 import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 import org.hibernate.MappingException;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /** Checks and adopts the entity columns seqgen's sequences fill. See docs/design.md#adoption. */
@@ -32,13 +35,10 @@ final class EntityColumns {
 
     /** Fails the start-up naming every column seqgen assigns that refuses assigned values. */
     static void requireAssignable(@Nullable ConnectionProvider provider, List<Registration> registrations) {
-        Map<ApplicationTables.Column, Registration> columns = new LinkedHashMap<>();
-        for (Registration registration : registrations) {
-            if (registration.table() != null && registration.column() != null) {
-                columns.putIfAbsent(new ApplicationTables.Column(registration.table(), registration.column()),
-                        registration);
-            }
-        }
+        Map<Column, Registration> columns = registrations.stream()
+                .filter(registration -> registration.table() != null && registration.column() != null)
+                .collect(Collectors.toMap(registration -> new Column(registration.table(), registration.column()),
+                        registration -> registration, (first, later) -> first, LinkedHashMap::new));
         if (provider == null || columns.isEmpty()) {
             return;
         }
@@ -49,7 +49,7 @@ final class EntityColumns {
             LOG.log(Level.DEBUG, "seqgen: no connection to check the generated columns: " + e.getMessage());
             return;
         }
-        Map<ApplicationTables.Column, ApplicationTables.Refusal> refusals;
+        Map<Column, ApplicationTables.Refusal> refusals;
         try {
             refusals = ApplicationTables.refusals(connection, columns.keySet());
         } finally {
@@ -59,13 +59,10 @@ final class EntityColumns {
                 // the pool's business
             }
         }
-        List<ColumnRefusesAssignedValuesException.RefusingColumn> refusing = new ArrayList<>();
-        refusals.forEach((column, refusal) -> {
-            Registration registration = columns.get(column);
-            refusing.add(new ColumnRefusesAssignedValuesException.RefusingColumn(registration.name(),
-                    registration.where(), column.table(), column.column(), refusal.database(), refusal.reason(),
-                    refusal.fix()));
-        });
+        List<RefusingColumn> refusing = new ArrayList<>();
+        refusals.forEach((column, refusal) -> refusing.add(new RefusingColumn(columns.get(column).name(),
+                columns.get(column).where(), column.table(), column.column(), refusal.database(), refusal.reason(),
+                refusal.fix())));
         if (!refusing.isEmpty()) {
             ColumnRefusesAssignedValuesException refused = new ColumnRefusesAssignedValuesException(refusing);
             throw new MappingException(refused.getMessage(), refused);
@@ -74,11 +71,10 @@ final class EntityColumns {
 
     /** At a sequential sequence's first value: moves its row forward above the highest value of its tables. */
     static void aboveExistingRows(List<Registration> group, SequenceStore store, String platform) {
-        String name = group.get(0).name();
-        SequenceSettings settings = group.get(0).settings();
-        if (settings.keyOrder() != KeyOrder.SEQUENTIAL) {
+        if (group.get(0).settings().keyOrder() != KeyOrder.SEQUENTIAL) {
             return; // adopted when start() created the row, once
         }
+        String name = group.get(0).name();
         Highest existing = highest(group, store, platform, true);
         long highest = existing.counter();
         if (highest <= 0 || highest == Long.MAX_VALUE) {
@@ -154,16 +150,18 @@ final class EntityColumns {
         String name = group.get(0).name();
         long highest = 0;
         @Nullable String highestTable = null;
-        // Hibernate may configure a generator of the same attribute more than once.
-        Set<String> read = new HashSet<>();
+        Set<String> read = new HashSet<>(); // Hibernate may configure an attribute's generator more than once
         for (Registration registration : group) {
             if (registration.table() == null || !read.add(registration.table() + "." + registration.column())) {
                 continue;
             }
-            long counter;
             try {
-                counter = store.highestCounter(registration.table(), registration.column(), registration.settings())
-                        .orElse(0);
+                long counter = store.highestCounter(registration.table(), registration.column(),
+                        registration.settings()).orElse(0);
+                if (counter > highest) {
+                    highest = counter;
+                    highestTable = registration.table();
+                }
             } catch (SequenceStoreException e) {
                 if (atFirstValue) {
                     throw new SeqgenMappingException(registration.where(), "could not read table "
@@ -174,11 +172,6 @@ final class EntityColumns {
                 LOG.log(Level.WARNING, "seqgen: could not read table " + registration.table()
                         + " for sequence '" + name + "' at start-up (counted as empty: it may not exist yet): "
                         + e.getMessage());
-                counter = 0;
-            }
-            if (counter > highest) {
-                highest = counter;
-                highestTable = registration.table();
             }
         }
         return new Highest(highest, highestTable);

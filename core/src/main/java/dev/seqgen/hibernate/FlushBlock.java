@@ -6,6 +6,7 @@ import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.jspecify.annotations.Nullable;
 
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /** One SYNC sequence's values taken in a session's transaction; one thread at a time, no locking. */
 final class FlushBlock {
@@ -19,10 +20,6 @@ final class FlushBlock {
     FlushBlock(Sequence sequence, long[] values) {
         this.sequence = sequence;
         this.values = values;
-    }
-
-    boolean isEmpty() {
-        return next == values.length;
     }
 
     int remaining() {
@@ -40,26 +37,16 @@ final class FlushBlock {
         return values[next++];
     }
 
-    private boolean increasingCounters(KeyOrder keyOrder) {
-        for (int i = next + 1; i < values.length; i++) {
-            if (keyOrder.counter(values[i]) <= keyOrder.counter(values[i - 1])) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Gives back the unused tail; values that are not one consecutive tail cannot be, and are logged. */
     void giveBack(SharedSessionContractImplementor session) {
-        // The tail is given back as counters. With a skip range it may span more counters than values: those
-        // skipped were handed to nobody.
+        // Given back as counters: with a skip range the tail may span more counters than values, handed to nobody.
         KeyOrder keyOrder = sequence.settings().keyOrder();
         long firstUnused = keyOrder.counter(values[next]);
         long end = keyOrder.counter(values[values.length - 1]) + 1;
-        int unused = values.length - next;
-        boolean consecutive = sequence.settings().skipRange().isEmpty()
-                ? end - firstUnused == unused
-                : increasingCounters(keyOrder);
+        int unused = remaining();
+        boolean consecutive = sequence.settings().skipRange().isEmpty() ? end - firstUnused == unused
+                : IntStream.range(next + 1, values.length)
+                        .allMatch(i -> keyOrder.counter(values[i]) > keyOrder.counter(values[i - 1]));
         @Nullable Boolean given = consecutive ? session.doReturningWork(
                 connection -> sequence.giveBackInTransaction(connection, firstUnused, end)) : Boolean.FALSE;
         next = values.length;

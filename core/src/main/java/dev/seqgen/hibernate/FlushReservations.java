@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  */
 final class FlushReservations {
 
-    /** A power of two. */
+    /** Stripes of the session map, a power of two. */
     private static final int STRIPES = 32;
 
     /** Striped by identity hash: every flush passes here, and one lock would serialise transactions. */
@@ -34,7 +34,7 @@ final class FlushReservations {
             Stream.generate(() -> Collections.synchronizedMap(
                     new WeakHashMap<SharedSessionContractImplementor, SessionBlocks>())).limit(STRIPES).toList();
     /** What one insert of an entity type draws, per sequence; filled as types are met. */
-    private final Map<EntityPersister, Map<String, PendingInserts.Draw>> drawsPerInsert = new ConcurrentHashMap<>();
+    private final Map<EntityPersister, Map<String, Draw>> drawsPerInsert = new ConcurrentHashMap<>();
     /** The session whose flush began on this thread and has not executed its first action yet. */
     private final ThreadLocal<WeakReference<SessionImplementor>> flushBegun = new ThreadLocal<>();
 
@@ -45,47 +45,31 @@ final class FlushReservations {
     /** The first action a flush executes reserves its inserts' values. */
     void actionExecutes() {
         WeakReference<SessionImplementor> begun = flushBegun.get();
-        if (begun == null) {
-            return;
+        SessionImplementor session = begun == null ? null : begun.get();
+        if (begun == null || session != null && !session.getPersistenceContextInternal().isFlushing()) {
+            return; // no flush, or not at its executions yet (an insert at persist() during cascades)
         }
-        SessionImplementor session = begun.get();
-        if (session == null) {
-            flushBegun.remove();
-        } else if (session.getPersistenceContextInternal().isFlushing()) {
-            flushBegun.remove();
-            reserveForFlush(session);
-        }
-        // Otherwise the flush has not reached its executions yet (an insert at persist() during cascades).
-    }
-
-    private void reserveForFlush(SessionImplementor session) {
-        if (!session.isTransactionInProgress()) {
-            return;
-        }
-        Map<String, PendingInserts> pending = pendingInserts(session);
+        flushBegun.remove();
+        Map<String, PendingInserts> pending = session != null && session.isTransactionInProgress()
+                ? pendingInserts(session) : Map.of();
         if (!pending.isEmpty()) {
             SessionBlocks blocks = blocksOf(session);
-            pending.values().forEach(draw -> blocks.reserve(draw.sequence, draw.values()));
+            pending.values().forEach(inserts -> blocks.reserve(inserts.sequence(), inserts.count()));
         }
     }
 
     /** {@return the next value for an insert: from the flush's block, reserving if it is empty} */
     long next(SharedSessionContractImplementor session, Sequence sequence) {
-        if (!(session instanceof SessionImplementor stateful) || !session.isTransactionInProgress()) {
-            return session.doReturningWork(sequence::nextInTransaction);
-        }
-        return blocksOf(stateful).next(sequence);
+        return session instanceof SessionImplementor stateful && session.isTransactionInProgress()
+                ? blocksOf(stateful).next(sequence) : session.doReturningWork(sequence::nextInTransaction);
     }
 
     private SessionBlocks blocksOf(SessionImplementor session) {
-        Map<SharedSessionContractImplementor, SessionBlocks> stripe = stripeOf(session);
-        SessionBlocks blocks = stripe.get(session);
-        if (blocks == null) {
-            blocks = new SessionBlocks(session);
+        return stripeOf(session).computeIfAbsent(session, key -> {
+            SessionBlocks blocks = new SessionBlocks(session);
             session.getTransactionCoordinator().addObserver(blocks);
-            stripe.put(session, blocks);
-        }
-        return blocks;
+            return blocks;
+        });
     }
 
     private Map<SharedSessionContractImplementor, SessionBlocks> stripeOf(SharedSessionContractImplementor session) {
@@ -99,12 +83,11 @@ final class FlushReservations {
                 .reentrantSafeEntityEntries()) {
             EntityEntry entry = managed.getValue();
             if (!entry.isExistsInDatabase() && entry.getStatus() == Status.MANAGED) {
-                for (PendingInserts.Draw draw : drawsPerInsert
-                        .computeIfAbsent(entry.getPersister(), PendingInserts::draws).values()) {
+                for (Draw draw : drawsPerInsert.computeIfAbsent(entry.getPersister(), FlushReservations::draws)
+                        .values()) {
                     Sequence sequence = draw.generator().sequenceFor(session, managed.getKey());
-                    PendingInserts inserts = pending.computeIfAbsent(sequence.name(),
-                            name -> new PendingInserts(sequence));
-                    inserts.values += draw.values();
+                    pending.merge(sequence.name(), new PendingInserts(sequence, draw.values()),
+                            (held, more) -> new PendingInserts(held.sequence(), held.values() + more.values()));
                 }
             }
         }
@@ -123,9 +106,9 @@ final class FlushReservations {
 
         long next(Sequence sequence) {
             FlushBlock block = blocks.get(sequence.name());
-            if (block == null || block.isEmpty()) {
+            if (block == null || block.remaining() == 0) {
                 PendingInserts pending = pendingInserts(session()).get(sequence.name());
-                block = reserve(sequence, pending == null ? 1 : pending.values());
+                block = reserve(sequence, pending == null ? 1 : pending.count());
             }
             return block.take();
         }
@@ -163,11 +146,7 @@ final class FlushReservations {
             if (current == null) {
                 return;
             }
-            for (FlushBlock block : blocks.values()) {
-                if (!block.isEmpty()) {
-                    block.giveBack(current);
-                }
-            }
+            blocks.values().stream().filter(block -> block.remaining() > 0).forEach(block -> block.giveBack(current));
             blocks.clear();
         }
 
@@ -182,37 +161,30 @@ final class FlushReservations {
         }
     }
 
-    /** The values a session's pending inserts need from one SYNC number sequence or series, for a flush to reserve. */
-    private static final class PendingInserts {
-
-        private final Sequence sequence;
-        private long values;
-
-        PendingInserts(Sequence sequence) {
-            this.sequence = sequence;
-        }
-
-        int values() {
-            return (int) Math.min(values, Integer.MAX_VALUE);
-        }
-
-        /** What one insert of an entity type draws from each SYNC number sequence, in attribute order. */
-        static Map<String, Draw> draws(EntityPersister persister) {
-            Map<String, Draw> draws = new LinkedHashMap<>();
-            for (Generator generator : persister.getEntityMetamodel().getGenerators()) {
-                if (generator instanceof AbstractSeqgenGenerator<?> seqgen) {
-                    String sequence = seqgen.reservedAtFlush();
-                    if (sequence != null) {
-                        draws.merge(sequence, new Draw(seqgen, 1),
-                                (drawn, more) -> new Draw(drawn.generator(), drawn.values() + more.values()));
-                    }
+    /** What one insert of an entity type draws from each SYNC number sequence, in attribute order. */
+    private static Map<String, Draw> draws(EntityPersister persister) {
+        Map<String, Draw> draws = new LinkedHashMap<>();
+        for (Generator generator : persister.getEntityMetamodel().getGenerators()) {
+            if (generator instanceof AbstractSeqgenGenerator<?> seqgen) {
+                String sequence = seqgen.reservedAtFlush();
+                if (sequence != null) {
+                    draws.merge(sequence, new Draw(seqgen, 1),
+                            (drawn, more) -> new Draw(drawn.generator(), drawn.values() + more.values()));
                 }
             }
-            return Collections.unmodifiableMap(draws);
         }
+        return Collections.unmodifiableMap(draws);
+    }
 
-        /** What one insert draws from one sequence, and one of the generators drawing from it. */
-        record Draw(AbstractSeqgenGenerator<?> generator, int values) {
+    /** What one insert draws from one sequence, and one of the generators drawing from it. */
+    private record Draw(AbstractSeqgenGenerator<?> generator, int values) {
+    }
+
+    /** The values a session's pending inserts need from one SYNC number sequence or series, for a flush to reserve. */
+    private record PendingInserts(Sequence sequence, long values) {
+
+        int count() {
+            return (int) Math.min(values, Integer.MAX_VALUE);
         }
     }
 }

@@ -21,16 +21,14 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
-/**
- * A generator's settings, resolved once at mapping with no I/O: the annotation over the registry's configuration
- * ({@link PlainSettings} when seqgen builds it), checked against the attribute's type and the store serving SYNC.
- */
+/** Resolves a generator's settings at mapping, without I/O, and checks them against its attribute and store. */
 final class GeneratorSettings {
 
     private static final System.Logger LOG = System.getLogger(GeneratorSettings.class.getName());
@@ -43,30 +41,19 @@ final class GeneratorSettings {
         this.source = source;
     }
 
-    /**
-     * The registry's settings of a generator's sequence merged with the annotation, capped at the attribute type's
-     * range; throws naming {@code where} if they do not fit the attribute or its store. No I/O.
-     */
+    /** The sequence's configured settings merged with the annotation; throws naming {@code where} if unfit. */
     SequenceSettings resolve(Annotation annotation, String name, boolean intType, String where) {
         SequenceRegistry given = source.givenRegistry();
-        SequenceSettings configured;
-        SequenceSettings defaults;
-        Map<Setting, String> sources;
-        if (given != null) {
-            configured = given.settingsFor(name);
-            defaults = given.defaults();
-            sources = given.sourcesFor(name);
-        } else {
-            PlainSettings plain = source.plainSettings();
-            defaults = plain.defaults;
-            configured = plain.perSequence.getOrDefault(name, defaults);
-            sources = plain.sources.getOrDefault(name, Map.of());
-        }
+        PlainSettings plain = given == null ? source.plainSettings() : null;
+        SequenceSettings defaults = given != null ? given.defaults() : plain.defaults;
+        SequenceSettings configured = given != null ? given.settingsFor(name)
+                : plain.perSequence.getOrDefault(name, defaults);
+        Map<Setting, String> sources = given != null ? given.sourcesFor(name)
+                : plain.sources.getOrDefault(name, Map.of());
         SequenceSettings settings;
         try {
             settings = AnnotatedSettings.resolve(annotation, configured, defaults, sources,
                     intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
-            // Configuration may retune what the annotation says; the log tells whoever reads the annotation.
             String told = AnnotatedSettings.overridden(annotation, configured, defaults, sources);
             if (!told.isEmpty() && toldOnce.add(name + " (" + where + ")")) {
                 LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + told);
@@ -82,7 +69,6 @@ final class GeneratorSettings {
         }
         if (AnnotatedSettings.attribute(annotation, Setting.STRATEGY) == Strategy.SYNC
                 && settings.strategy() != Strategy.SYNC && !settings.allowWeakerStrategy()) {
-            // The configuration would turn the code's gapless numbers into gapped ones without saying it means to.
             String property = "seqgen.sequences." + name + ".";
             throw new SeqgenMappingException(where, "@" + annotation.annotationType().getSimpleName()
                     + " declares strategy SYNC (gapless numbers), and the configuration of sequence '" + name
@@ -98,6 +84,8 @@ final class GeneratorSettings {
                     "Declare the attribute long or Long, or keep key-order sequential for sequence '" + name + "'",
                     null);
         }
+        SeqgenNumber sharedByTenants = source.tenantConnections() != null && annotation instanceof SeqgenNumber number
+                && !number.perTenant() ? number : null;
         if (given != null && settings.strategy() == Strategy.SYNC) {
             SequenceStore serving = given.storeOf(name, settings);
             if (serving.kind() == CounterKind.NATIVE_SEQUENCE) {
@@ -111,9 +99,7 @@ final class GeneratorSettings {
                         + " seqgen.sequences." + name + ".strategy=async, unique and ordered but not gapless)", null);
             }
             String table = serving.sqlTable().map(SequenceStore.SqlTable::name).orElse(null);
-            if (source.tenantConnections() != null && table != null && table.indexOf('.') < 0
-                    && annotation instanceof SeqgenNumber number && !number.perTenant()) {
-                // Tenants' SYNC counters live in each tenant's table; a series shared by all belongs to none.
+            if (sharedByTenants != null && table != null && table.indexOf('.') < 0) {
                 throw new SeqgenMappingException(where, "@SeqgenNumber(perTenant = false) numbers all tenants in"
                         + " one series, whose SYNC increment runs on the session's connection, which is the tenant's"
                         + " (each tenant has a schema or database of its own); seqgen's table " + table + " is not"
@@ -124,10 +110,9 @@ final class GeneratorSettings {
                         + " (remove perTenant = false); see docs/multi-tenancy.md", null);
             }
         }
-        if (source.tenantConnections() != null && annotation instanceof SeqgenNumber number && !number.perTenant()
-                && number.initialValue() == SeqgenGenerator.UNSET && !sources.containsKey(Setting.INITIAL_VALUE)
+        if (sharedByTenants != null && sharedByTenants.initialValue() == SeqgenGenerator.UNSET
+                && !sources.containsKey(Setting.INITIAL_VALUE)
                 && configured.initialValue() == defaults.initialValue()) {
-            // Refused rather than started at 1: the tenants' tables are known only at run time.
             throw new SeqgenMappingException(where, "@SeqgenNumber(perTenant = false) numbers all tenants in one"
                     + " series, and each tenant has a schema or database of its own (a MultiTenantConnectionProvider):"
                     + " the numbers already in the tenants' tables are in as many schemas or databases as there are"
@@ -153,19 +138,14 @@ final class GeneratorSettings {
                 + " SequenceRegistry.Builder.store(a JdbcSequenceStore)", cause);
     }
 
-    /**
-     * A generator waiting for its sequence, registered at mapping: {@code table} (qualified) and {@code column}
-     * (quoted) null to skip the existing-rows and column checks; {@code seriesOnly} if all its values come from series.
-     */
+    /** A generator awaiting its sequence; a null table and column skip the existing-rows and column checks. */
     record Registration(String name, SequenceSettings settings, @Nullable String table, @Nullable String column,
             String where, Consumer<Sequence> target, boolean seriesOnly) {
 
-        /** This registration, of a generator whose values all come from series (no row of the sequence's own). */
         Registration inSeriesOnly() {
             return new Registration(name, settings, table, column, where, target, true);
         }
 
-        /** This registration without its table and column: nothing is read from them at the opening. */
         Registration withoutTable() {
             return new Registration(name, settings, null, null, where, target, seriesOnly);
         }
@@ -175,14 +155,18 @@ final class GeneratorSettings {
                 GeneratorCreationContext context, String where, Consumer<Sequence> target) {
             Value value = context.getProperty().getValue();
             Table table = value.getTable();
-            if (table == null || value.getColumnSpan() != 1
-                    || !(value.getSelectables().get(0) instanceof Column column)) {
-                return new Registration(name, settings, null, null, where, target, false);
-            }
-            String qualified = (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
+            String column = table == null ? null : quotedColumn(value);
+            String qualified = column == null ? null
+                    : (table.getCatalog() == null ? "" : table.getQuotedCatalog() + ".")
                     + (table.getSchema() == null ? "" : table.getQuotedSchema() + ".") + table.getQuotedName();
-            return new Registration(name, settings, qualified, column.getQuotedName(), where, target, false);
+            return new Registration(name, settings, qualified, column, where, target, false);
         }
+    }
+
+    /** An attribute's one column, quoted as Hibernate writes it, or null when it is not one plain column. */
+    static @Nullable String quotedColumn(Value value) {
+        return value.getColumnSpan() == 1 && value.getSelectables().get(0) instanceof Column column
+                ? column.getQuotedName() : null;
     }
 
     /** Whether seqgen creates its tables ({@link SeqgenHibernate#SCHEMA_INITIALIZE}: always or never). */
@@ -194,14 +178,11 @@ final class GeneratorSettings {
         return text.equalsIgnoreCase("always");
     }
 
-    /**
-     * The {@code seqgen.*} Hibernate settings ({@link SeqgenHibernate}) for a registry seqgen builds; a bad value or
-     * unknown key fails naming the full setting and what is allowed.
-     */
+    /** The {@code seqgen.*} Hibernate settings of a registry seqgen builds; a bad key or value fails naming it. */
     static final class PlainSettings {
 
         final String table;
-        /** The native-sequence store's prefix, or null for its default. */
+        /** Null for the native-sequence store's default. */
         final @Nullable String sequencePrefix;
         final boolean createTable;
         final SequenceSettings defaults;
@@ -217,8 +198,7 @@ final class GeneratorSettings {
         }
 
         private PlainSettings(Map<String, Object> settings) {
-            Object table = settings.get(SeqgenHibernate.TABLE);
-            this.table = table == null ? JdbcSequenceStore.DEFAULT_TABLE : table.toString().trim();
+            this.table = Objects.toString(settings.get(SeqgenHibernate.TABLE), JdbcSequenceStore.DEFAULT_TABLE).trim();
             this.createTable = initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
             SequenceSettings.Builder configuredDefaults = SequenceSettings.builder();
             Map<String, Map<String, Object>> sequences = new TreeMap<>();
@@ -259,17 +239,16 @@ final class GeneratorSettings {
             if (value == null) {
                 return null;
             }
-            Duration timeout;
             try {
-                timeout = value instanceof Duration given ? given : Setting.duration(value.toString().trim());
+                Duration timeout = value instanceof Duration given ? given : Setting.duration(value.toString().trim());
+                if (!timeout.isNegative()) {
+                    return timeout;
+                }
             } catch (RuntimeException e) {
-                timeout = null;
+                // refused below
             }
-            if (timeout == null || timeout.isNegative()) {
-                throw new SequenceConfigurationException(SeqgenHibernate.SERIES_IDLE_TIMEOUT, value,
-                        "a duration of 0 (never released) or more, as 10m or PT10M");
-            }
-            return timeout;
+            throw new SequenceConfigurationException(SeqgenHibernate.SERIES_IDLE_TIMEOUT, value,
+                    "a duration of 0 (never released) or more, as 10m or PT10M");
         }
 
         private static Setting apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {

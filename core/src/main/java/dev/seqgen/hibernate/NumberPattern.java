@@ -4,13 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The pattern of a formatted number ({@link SeqgenNumber#format()}): literals, {@code {number}} or {@code {number:6}}
- * and series key parts ({@code {tenant}}, {@code {issueDate:year}}). Formats a counter; reads one back for adoption.
- */
+/** A {@link SeqgenNumber#format()} pattern: formats a counter with key parts, and reads one back for adoption. */
 final class NumberPattern {
 
-    /** A literal, a key part (by index) or the counter (width 0: as it is). */
+    /** A literal (part 0), a key part (by index) or the counter (NUMBER; width 0: as it is). */
     private record Segment(@Nullable String literal, int part, int width) {
     }
 
@@ -93,13 +90,11 @@ final class NumberPattern {
     String format(List<String> parts, long counter) {
         StringBuilder out = new StringBuilder();
         for (Segment segment : segments) {
-            if (segment.literal() != null) {
-                out.append(segment.literal());
-            } else if (segment.part() == NUMBER) {
+            if (segment.part() == NUMBER) {
                 String digits = Long.toString(counter);
                 out.append("0".repeat(Math.max(0, segment.width() - digits.length()))).append(digits);
             } else {
-                out.append(parts.get(segment.part()));
+                out.append(segment.literal() != null ? segment.literal() : parts.get(segment.part()));
             }
         }
         return out.toString();
@@ -113,7 +108,7 @@ final class NumberPattern {
         int at = 0;
         long counter = -1;
         for (Segment segment : segments) {
-            if (segment.part() == NUMBER && segment.literal() == null) {
+            if (segment.part() == NUMBER) {
                 int end = at;
                 while (end < formatted.length() && Character.isDigit(formatted.charAt(end))) {
                     end++;

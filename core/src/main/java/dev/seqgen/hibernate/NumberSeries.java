@@ -23,16 +23,11 @@ import org.hibernate.MappingException;
 import org.hibernate.annotations.TenantId;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.GeneratorCreationContext;
-import org.hibernate.mapping.Column;
 import org.hibernate.mapping.PersistentClass;
-import org.hibernate.mapping.Value;
 import org.hibernate.persister.entity.EntityPersister;
 import org.jspecify.annotations.Nullable;
 
-/**
- * How a {@link SeqgenNumber} splits its sequence into series: the parts of a series key (the tenant first, then
- * {@code seriesBy}), checked at the generator's creation and read from each entity at its insert.
- */
+/** A {@link SeqgenNumber}'s series key parts (the tenant, then {@code seriesBy}), read from each entity at insert. */
 final class NumberSeries {
 
     /** The whole-number types a VALUE part may have, with how a key part's text is read as one. */
@@ -85,13 +80,10 @@ final class NumberSeries {
             if (part.column() == null) {
                 return null;
             }
-            Object value = values.get(i);
-            if (part.kind() == Kind.PERIOD) {
-                conditions.add(part.period().rows(part.column(), value, part.type()));
-            } else {
-                conditions.add(new Where(part.column(), !(value instanceof Enum<?> constant) ? value
-                        : part.enumType() == EnumType.STRING ? constant.name() : (Object) constant.ordinal(), null));
-            }
+            Object value = !(values.get(i) instanceof Enum<?> constant) ? values.get(i)
+                    : part.enumType() == EnumType.STRING ? constant.name() : (Object) constant.ordinal();
+            conditions.add(part.kind() == Kind.PERIOD ? part.period().rows(part.column(), value, part.type())
+                    : new Where(part.column(), value, null));
         }
         return conditions;
     }
@@ -112,7 +104,8 @@ final class NumberSeries {
             if (schemaPerTenant) {
                 parts.add(SCHEMA_TENANT);
             } else if (tenant != null) {
-                parts.add(new Part("tenant", tenant, column(entity, tenant), Kind.TENANT, null, null, null));
+                parts.add(new Part("tenant", tenant, GeneratorSettings.quotedColumn(
+                        entity.getRecursiveProperty(tenant).getValue()), Kind.TENANT, null, null, null));
             }
         }
         for (String entry : annotation.seriesBy()) {
@@ -120,26 +113,23 @@ final class NumberSeries {
             String attribute = (colon < 0 ? entry : entry.substring(0, colon)).trim();
             String period = colon < 0 ? null : entry.substring(colon + 1).trim().toLowerCase(Locale.ROOT);
             Class<?> type = attributeType(entity, mapped, attribute, where);
-            SeriesPeriod named = null;
-            if (period == null) {
-                if (!(type == String.class || type.isEnum() || WHOLE_NUMBERS.containsKey(type))) {
-                    throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
-                            + "' of type " + type.getName() + ", which a series key is not made of",
-                            "Name a String, whole-number or enum attribute, or a LocalDate or LocalDateTime"
-                                    + " attribute with :year or :month", null);
-                }
-            } else {
-                named = SeriesPeriod.named(period).orElseThrow(() -> new SeqgenMappingException(where,
-                        "@SeqgenNumber(seriesBy) entry '" + entry + "' names the period '" + period + "'", "Write '"
-                                + attribute + ":year' or '" + attribute + ":month'", null));
-                if (!SeriesPeriod.dates(type)) {
-                    throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry + "' takes a"
-                            + " period of attribute '" + attribute + "' of type " + type.getName(), "Take the"
-                            + " period of a LocalDate or LocalDateTime attribute (the document's own date)", null);
-                }
+            SeriesPeriod named = period == null ? null : SeriesPeriod.named(period).orElseThrow(() ->
+                    new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry + "' names the period '"
+                            + period + "'", "Write '" + attribute + ":year' or '" + attribute + ":month'", null));
+            if (named == null && !(type == String.class || type.isEnum() || WHOLE_NUMBERS.containsKey(type))) {
+                throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
+                        + "' of type " + type.getName() + ", which a series key is not made of", "Name a String,"
+                        + " whole-number or enum attribute, or a LocalDate or LocalDateTime attribute with :year or"
+                        + " :month", null);
             }
-            parts.add(new Part(period == null ? attribute : attribute + ":" + period, attribute,
-                    column(entity, attribute), period == null ? Kind.VALUE : Kind.PERIOD, named, type,
+            if (named != null && !SeriesPeriod.dates(type)) {
+                throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry + "' takes a"
+                        + " period of attribute '" + attribute + "' of type " + type.getName(), "Take the"
+                        + " period of a LocalDate or LocalDateTime attribute (the document's own date)", null);
+            }
+            parts.add(new Part(named == null ? attribute : attribute + ":" + period, attribute,
+                    GeneratorSettings.quotedColumn(entity.getRecursiveProperty(attribute).getValue()),
+                    named == null ? Kind.VALUE : Kind.PERIOD, named, type,
                     type.isEnum() ? enumType(mapped, attribute) : null));
         }
         // A series shared by schema-per-tenant tenants reads no rows: it starts at its sequence's initial value.
@@ -189,10 +179,7 @@ final class NumberSeries {
         }
     }
 
-    /**
-     * The key of a series named by a valid key's text ({@code acme/2026}); a year or month stands for its first day.
-     * Fails naming a part that does not read back as an entity's value writes it.
-     */
+    /** The key a valid key's text names ({@code acme/2026}, a period as its first day); fails naming a bad part. */
     Key keyOf(String text, Function<String, Object> tenantOf) {
         List<String> texts = List.of(text.split("/", -1));
         List<Object> values = new ArrayList<>(parts.size());
@@ -268,13 +255,6 @@ final class NumberSeries {
                     + "', which entity " + entity.getEntityName() + " does not map", "Name a mapped attribute of"
                     + " the entity", e);
         }
-    }
-
-    /** The attribute's one column, quoted as Hibernate writes it, or null when it is not one plain column. */
-    private static @Nullable String column(PersistentClass entity, String attribute) {
-        Value value = entity.getRecursiveProperty(attribute).getValue();
-        return value.getColumnSpan() == 1 && value.getSelectables().get(0) instanceof Column column
-                ? column.getQuotedName() : null;
     }
 
     /** How an enum attribute is stored: {@code @Enumerated(STRING)} by name, otherwise by ordinal. */

@@ -1,5 +1,6 @@
 package dev.seqgen.hibernate;
 
+import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import org.hibernate.annotations.ValueGenerationType;
@@ -24,10 +25,7 @@ import java.lang.annotation.Target;
 @Target({ElementType.FIELD, ElementType.METHOD})
 public @interface SeqgenNumber {
 
-    /**
-     * The sequence name: 1 to 64 of {@code A-Z a-z 0-9 _ . -}. Default: root entity and attribute names in
-     * snake_case ({@code invoice_number}).
-     */
+    /** The sequence name, 1 to 64 of {@code A-Z a-z 0-9 _ . -}; default: root entity and attribute in snake_case. */
     String sequence() default "";
 
     /**
@@ -36,10 +34,7 @@ public @interface SeqgenNumber {
      */
     String[] seriesBy() default {};
 
-    /**
-     * The pattern of a formatted number, required on a {@code String} attribute:
-     * {@code "INV-{issueDate:year}-{number:6}"} gives {@code INV-2026-000042}. Default: none.
-     */
+    /** The pattern of a formatted number, required on a {@code String}: {@code "INV-{issueDate:year}-{number:6}"}. */
     String format() default "";
 
     /**
@@ -54,9 +49,6 @@ public @interface SeqgenNumber {
     /** The first value of a sequence whose row does not exist yet, at least 0; default {@code UNSET}. */
     long initialValue() default SeqgenGenerator.UNSET;
 
-    /**
-     * The largest value handed out, at least 1; past it flushes fail with
-     * {@link dev.seqgen.SequenceExhaustedException}. Default {@link SeqgenGenerator#UNSET}.
-     */
+    /** The largest value, at least 1; past it flushes fail ({@link SequenceExhaustedException}); default UNSET. */
     long maxValue() default SeqgenGenerator.UNSET;
 }

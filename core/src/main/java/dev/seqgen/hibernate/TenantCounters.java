@@ -1,9 +1,7 @@
 package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceRegistry;
-import dev.seqgen.Ticker;
 import dev.seqgen.jdbc.JdbcSequenceStore;
-import dev.seqgen.metrics.SequenceMetricsTrackerFactory;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -30,26 +28,24 @@ final class TenantCounters {
     private final Map<Object, JdbcSequenceStore> stores = new ConcurrentHashMap<>();
     /** The sequences the tenants' registries count. */
     private final Set<String> names = ConcurrentHashMap.newKeySet();
-    private final Duration idleTimeout;
-    private final Ticker ticker;
-    private final SequenceMetricsTrackerFactory metrics;
+    /** Gives the tenants' registries its ticker, idle timeout and metrics. */
+    private final SequenceRegistry application;
     /** Guarded by this. */
     private long lastDrop;
 
     TenantCounters(MultiTenantConnectionProvider<Object> tenants, String table, SequenceRegistry application) {
         this.tenants = tenants;
         this.table = table;
-        this.idleTimeout = application.seriesIdleTimeout();
-        this.ticker = application.ticker();
-        this.metrics = application.metrics();
-        this.lastDrop = ticker.read();
+        this.application = application;
+        this.lastDrop = application.ticker().read();
     }
 
     /** The registry of one tenant's counters of sequence {@code name}, made at its first use; no I/O. */
     SequenceRegistry registryOf(Object tenant, String name) {
         if (names.add(name)) {
             try {
-                metrics.series(name, () -> registries.values().stream().mapToInt(r -> r.openSeries(name).size()).sum());
+                application.metrics().series(name,
+                        () -> registries.values().stream().mapToInt(r -> r.openSeries(name).size()).sum());
             } catch (RuntimeException e) { // fails no value
                 System.getLogger(TenantCounters.class.getName()).log(System.Logger.Level.WARNING, "seqgen: the gauge"
                         + " of the series of sequence '" + name + "' counted in tenants' tables could not be"
@@ -57,7 +53,8 @@ final class TenantCounters {
             }
         }
         return registries.computeIfAbsent(tenant, key -> SequenceRegistry.builder(storeOf(key))
-                .executor(Runnable::run).ticker(ticker).seriesIdleTimeout(idleTimeout).build());
+                .executor(Runnable::run).ticker(application.ticker())
+                .seriesIdleTimeout(application.seriesIdleTimeout()).build());
     }
 
     /** A snapshot of the tenants' registries not dropped yet; no I/O. */
@@ -72,10 +69,11 @@ final class TenantCounters {
 
     /** Drops the registries holding no series, with their stores, once an idle timeout passed; returns how many. */
     synchronized int dropIdleDue() {
-        if (idleTimeout.isZero() || ticker.read() - lastDrop < idleTimeout.toNanos()) {
+        Duration idleTimeout = application.seriesIdleTimeout();
+        if (idleTimeout.isZero() || application.ticker().read() - lastDrop < idleTimeout.toNanos()) {
             return 0;
         }
-        lastDrop = ticker.read();
+        lastDrop = application.ticker().read();
         int dropped = 0;
         for (Map.Entry<Object, SequenceRegistry> entry : registries.entrySet()) {
             SequenceRegistry registry = entry.getValue();
@@ -90,7 +88,7 @@ final class TenantCounters {
 
     /** The tenant's store; never creates the table (a tenant's tables are its migrations'). */
     JdbcSequenceStore storeOf(Object tenant) {
-        return stores.computeIfAbsent(tenant, key -> JdbcSequenceStore.builder(tenantDataSource(tenants, key))
+        return stores.computeIfAbsent(tenant, key -> JdbcSequenceStore.builder(tenantDataSource(key))
                 .table(table).createTable(false).build());
     }
 
@@ -117,14 +115,14 @@ final class TenantCounters {
     }
 
     /** A tenant's connections as a {@code DataSource}; a connection's {@code close()} gives it back. */
-    private static DataSource tenantDataSource(MultiTenantConnectionProvider<Object> tenants, Object tenant) {
+    private DataSource tenantDataSource(Object tenant) {
         return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "getConnection" -> {
                         if (args != null) {
                             throw new SQLFeatureNotSupportedException("a tenant's connections come from its provider");
                         }
-                        yield tenantConnection(tenants, tenant);
+                        yield tenantConnection(tenant);
                     }
                     case "getLogWriter", "setLogWriter", "setLoginTimeout" -> null;
                     case "getLoginTimeout" -> 0;
@@ -137,8 +135,7 @@ final class TenantCounters {
                 });
     }
 
-    private static Connection tenantConnection(MultiTenantConnectionProvider<Object> tenants, Object tenant)
-            throws SQLException {
+    private Connection tenantConnection(Object tenant) throws SQLException {
         Connection connection = tenants.getConnection(tenant);
         AtomicBoolean released = new AtomicBoolean();
         return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
