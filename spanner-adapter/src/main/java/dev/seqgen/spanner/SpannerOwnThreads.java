@@ -40,13 +40,11 @@ final class SpannerOwnThreads {
         CompletableFuture<T> result = CompletableFuture.supplyAsync(() -> {
             Context.CancellableContext bounded = Context.current()
                     .withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS, DEADLINES);
+            Context previous = bounded.attach();
             try {
-                return bounded.call(operation::get);
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+                return operation.get();
             } finally {
+                bounded.detach(previous);
                 bounded.cancel(null);
             }
         }, TRANSACTIONS);
@@ -54,13 +52,11 @@ final class SpannerOwnThreads {
             return result.get();
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
             if (cause instanceof Error error) {
                 throw error;
             }
-            throw new SequenceStoreException("the spanner store failed: " + cause, cause, false);
+            throw cause instanceof RuntimeException runtime ? runtime
+                    : new SequenceStoreException("the spanner store failed: " + cause, cause, false);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SequenceStoreException("interrupted while waiting for a transaction on table " + table

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,9 +45,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SpannerSequenceStore implements SequenceStore {
 
-    // Own operations run on store threads, each callable free of side effects outside its transaction:
-    // see docs/design.md#spanner-store.
-
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
 
@@ -54,11 +52,9 @@ public final class SpannerSequenceStore implements SequenceStore {
     public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(5);
 
     private static final Duration CREATE_TABLE_TIMEOUT = Duration.ofMinutes(5);
-
     private static final Duration READ_KEYS_TIMEOUT = Duration.ofMinutes(5);
-
+    /** Kept ranges read per take, lowest first. */
     private static final int TAKE_CANDIDATES = 8;
-
     private static final Set<ErrorCode> TRANSIENT_ERRORS = EnumSet.of(ErrorCode.ABORTED, ErrorCode.UNAVAILABLE,
             ErrorCode.DEADLINE_EXCEEDED, ErrorCode.RESOURCE_EXHAUSTED);
 
@@ -111,10 +107,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public void createSequence(String sequence, long initialValue) {
         if (createTable && !tableExists) {
-            SpannerOwnThreads.call(table, CREATE_TABLE_TIMEOUT, () -> {
-                ensureTable();
-                return null;
-            });
+            tableExists = SpannerOwnThreads.call(table, CREATE_TABLE_TIMEOUT, this::createMissingTables);
         }
         SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
@@ -231,7 +224,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    /** {@inheritDoc} Inserts the range into {@link #keptTable()} in a transaction of its own. */
+    /** {@inheritDoc} Inserts the range into the table {@link #table()} + {@code _kept}, in a transaction of its own. */
     @Override
     public boolean keep(String sequence, long first, long end) {
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
@@ -295,11 +288,6 @@ public final class SpannerSequenceStore implements SequenceStore {
                 e -> keptError("could not read the kept ranges of sequence '" + sequence + "'", e));
     }
 
-    /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
-    public String keptTable() {
-        return keptTable;
-    }
-
     private List<ReservedRange> readKept(ReadContext context, String sequence, long from, int limit) {
         List<ReservedRange> ranges = new ArrayList<>();
         try (ResultSet rows = context.executeQuery(sql().keptRanges(keptTable, sequence, from, limit))) {
@@ -344,7 +332,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     private Outcome take(TransactionContext tx, String sequence, long count, long maxValue) {
         Long end = firstLong(tx, sql().reserve(table, sequence, count, ReservedRange.lastStart(count, maxValue)));
         if (end != null) {
-            return Outcome.taken(end - count, end);
+            return new Outcome(Outcome.Kind.TAKEN, end - count, end);
         }
         Long next = readNextValue(tx, sequence);
         if (next == null) {
@@ -355,7 +343,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
         long rest = ReservedRange.fitting(next, count, maxValue);
         end = firstLong(tx, sql().reserve(table, sequence, rest, next));
-        return end == null ? Outcome.CHANGED : Outcome.taken(end - rest, end);
+        return end == null ? Outcome.CHANGED : new Outcome(Outcome.Kind.TAKEN, end - rest, end);
     }
 
     /** A failed question for the dialect is asked again by the next operation. */
@@ -379,12 +367,11 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    /** A failed creation is forgiven when the tables exist afterwards (a concurrent one). */
-    private void ensureTable() {
+    /** {@return true once both tables exist}; a failed creation is forgiven if they exist afterwards (a race). */
+    private boolean createMissingTables() {
         List<String> missing = missingTables();
         if (missing.isEmpty()) {
-            tableExists = true;
-            return;
+            return true;
         }
         try {
             adminClient.updateDatabaseDdl(instanceId, databaseId, missing, null)
@@ -402,20 +389,14 @@ public final class SpannerSequenceStore implements SequenceStore {
             Thread.currentThread().interrupt();
             throw new SequenceStoreException("interrupted while creating table " + table, e, false);
         }
-        tableExists = true;
+        return true;
     }
 
     /** The DDL of the tables that do not exist yet. */
     private List<String> missingTables() {
-        List<String> statements = sql().ddl.createTablesSql(table);
-        List<String> ddl = new ArrayList<>();
-        if (!tableFound(table)) {
-            ddl.add(statements.get(0));
-        }
-        if (!tableFound(keptTable)) {
-            ddl.add(statements.get(1));
-        }
-        return ddl;
+        List<String> ddl = sql().ddl.createTablesSql(table);
+        List<String> names = List.of(table, keptTable);
+        return IntStream.range(0, 2).filter(i -> !tableFound(names.get(i))).mapToObj(ddl::get).toList();
     }
 
     private boolean tableFound(String name) {
@@ -443,10 +424,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         static final Outcome MISSING = new Outcome(Kind.MISSING, 0, 0);
         static final Outcome EXHAUSTED = new Outcome(Kind.EXHAUSTED, 0, 0);
         static final Outcome CHANGED = new Outcome(Kind.CHANGED, 0, 0);
-
-        static Outcome taken(long first, long end) {
-            return new Outcome(Kind.TAKEN, first, end);
-        }
 
         ReservedRange range(SpannerSequenceStore store, String sequence, long maxValue) {
             return switch (kind) {

@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
 enum SpannerStatements {
 
     GOOGLE_STANDARD_SQL(JdbcDialect.SPANNER, ""),
-
     POSTGRESQL(JdbcDialect.SPANNER_POSTGRESQL, "public");
 
     private static final Pattern PARAMETER = Pattern.compile("@(\\w+)");
@@ -32,20 +31,6 @@ enum SpannerStatements {
 
     static SpannerStatements of(Dialect dialect) {
         return dialect == Dialect.POSTGRESQL ? POSTGRESQL : GOOGLE_STANDARD_SQL;
-    }
-
-    private String sql(String googleSql) {
-        if (this == GOOGLE_STANDARD_SQL) {
-            return googleSql;
-        }
-        int[] position = {0};
-        return PARAMETER.matcher(googleSql.replace(" THEN RETURN ", " RETURNING "))
-                .replaceAll(parameter -> Matcher.quoteReplacement("$" + ++position[0]));
-    }
-
-    /** PostgreSQL's catalog folds unquoted names to lower case. */
-    private String catalogName(String name) {
-        return this == POSTGRESQL ? name.toLowerCase(Locale.ROOT) : name;
     }
 
     Statement reserve(String table, String sequence, long count, long lastStart) {
@@ -89,10 +74,11 @@ enum SpannerStatements {
 
     /** Counts the tables named {@code table}, optionally {@code schema.table}, in the information schema. */
     Statement tableLookup(String table) {
-        int dot = table.indexOf('.');
-        String schema = dot < 0 ? defaultSchema : table.substring(0, dot);
-        return bound("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
-                + " AND TABLE_NAME = @table", catalogName(schema), catalogName(table.substring(dot + 1)));
+        // PostgreSQL's catalog folds unquoted names to lower case.
+        String name = this == POSTGRESQL ? table.toLowerCase(Locale.ROOT) : table;
+        int dot = name.indexOf('.');
+        return bound("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema AND TABLE_NAME = @table",
+                dot < 0 ? defaultSchema : name.substring(0, dot), name.substring(dot + 1));
     }
 
     /**
@@ -100,7 +86,10 @@ enum SpannerStatements {
      * GoogleSQL, as p1, p2... in PostgreSQL.
      */
     private Statement bound(String googleSql, Object... values) {
-        Statement.Builder statement = Statement.newBuilder(sql(googleSql));
+        int[] position = {0};
+        Statement.Builder statement = Statement.newBuilder(this == GOOGLE_STANDARD_SQL ? googleSql
+                : PARAMETER.matcher(googleSql.replace(" THEN RETURN ", " RETURNING "))
+                        .replaceAll(parameter -> Matcher.quoteReplacement("$" + ++position[0])));
         Matcher names = PARAMETER.matcher(googleSql);
         for (int i = 0; i < values.length; i++) {
             String name = this == GOOGLE_STANDARD_SQL && names.find() ? names.group(1) : "p" + (i + 1);
