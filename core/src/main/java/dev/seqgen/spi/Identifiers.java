@@ -25,8 +25,7 @@ public final class Identifiers {
     /**
      * {@return the sequence name, checked}
      *
-     * @throws SequenceConfigurationException if it is not 1 to 64 of {@code A-Z a-z 0-9 _ . -}, starting with a
-     *     letter, digit or underscore
+     * @throws SequenceConfigurationException unless 1 to 64 of {@code A-Z a-z 0-9 _ . -}, not starting with . or -
      */
     public static String requireSequenceName(@Nullable String name) {
         if (name == null || !SEQUENCE_NAME.matcher(name).matches()) {
@@ -42,10 +41,9 @@ public final class Identifiers {
      */
     public static String keptTableName(String table) {
         int dot = table.indexOf('.');
-        String schema = dot < 0 ? "" : table.substring(0, dot + 1);
         String name = table.substring(dot + 1);
-        return schema + name.substring(0, Math.min(name.length(), MAX_TABLE_NAME - KEPT_SUFFIX.length()))
-                + KEPT_SUFFIX;
+        int length = Math.min(name.length(), MAX_TABLE_NAME - KEPT_SUFFIX.length());
+        return table.substring(0, dot + 1) + name.substring(0, length) + KEPT_SUFFIX;
     }
 
     /**

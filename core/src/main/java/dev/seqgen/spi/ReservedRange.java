@@ -15,11 +15,7 @@ public record ReservedRange(long first, long end) {
         }
     }
 
-    /**
-     * {@return {@code count}, the number of values a caller asks for, checked}
-     *
-     * @throws IllegalArgumentException if it is less than 1
-     */
+    /** {@return {@code count}, the number of values asked for, checked: below 1 throws IllegalArgumentException} */
     public static long requireCount(long count) {
         if (count < 1) {
             throw new IllegalArgumentException("count must be >= 1, was " + count);
@@ -43,11 +39,7 @@ public record ReservedRange(long first, long end) {
         return maxValue - count + 1;
     }
 
-    /**
-     * {@return the block of {@code count} values at {@code first}, cut at {@code maxValue}}
-     *
-     * @throws IllegalArgumentException if {@code first} is above {@code maxValue}
-     */
+    /** {@return the block of {@code count} values at {@code first}, cut at {@code maxValue}} */
     public static ReservedRange upTo(long first, long count, long maxValue) {
         return new ReservedRange(first, first + fitting(first, count, maxValue));
     }

@@ -77,8 +77,9 @@ enum SpannerStatements {
         // PostgreSQL's catalog folds unquoted names to lower case.
         String name = this == POSTGRESQL ? table.toLowerCase(Locale.ROOT) : table;
         int dot = name.indexOf('.');
-        return bound("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema AND TABLE_NAME = @table",
-                dot < 0 ? defaultSchema : name.substring(0, dot), name.substring(dot + 1));
+        String schema = dot < 0 ? defaultSchema : name.substring(0, dot);
+        return bound("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
+                + " AND TABLE_NAME = @table", schema, name.substring(dot + 1));
     }
 
     /**
