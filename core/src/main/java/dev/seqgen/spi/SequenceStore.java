@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * owners one atomic change: see docs/design.md#kept-ranges.
  *
  * <p>Implementations must be thread-safe, make each reservation one atomic statement or one retried transaction,
- * and bind sequence names as parameters, never as SQL text.
+ * and bind sequence names as parameters, never as SQL text. Operations throw {@link SequenceStoreException} when the
+ * store fails, marked transient where a retry may succeed.
  */
 public interface SequenceStore {
 
@@ -33,8 +34,6 @@ public interface SequenceStore {
     /**
      * Creates the sequence's row (and the table, if configured to) with {@code next_value = initialValue} unless it
      * exists. Safe to call concurrently from several JVMs.
-     *
-     * @throws SequenceStoreException if the store failed
      */
     void createSequence(String sequence, long initialValue);
 
@@ -58,7 +57,6 @@ public interface SequenceStore {
      * fewer only when {@code maxValue} is nearer than {@code count}.
      *
      * @throws SequenceExhaustedException if no value is left at or below {@code maxValue}
-     * @throws SequenceStoreException if the store failed, marked transient where a retry may succeed
      */
     ReservedRange reserve(String sequence, long count, long maxValue);
 
@@ -67,10 +65,8 @@ public interface SequenceStore {
     interface Sizing {
 
         /**
-         * @param waitedNanos how long the reservation waited for the row
-         * @param ahead the transactions queued for the row when the reservation asked for it, or -1 if unknown
-         * @param behind the transactions queued behind it once it holds the row, or -1 if unknown
-         * @return how many values to reserve, at least 1
+         * {@return how many values to reserve, at least 1}, from how long the reservation waited for the row and the
+         * transactions queued {@code ahead} of it when it asked and {@code behind} it once it holds it (-1 if unknown).
          */
         long size(long waitedNanos, int ahead, int behind);
     }
@@ -90,11 +86,7 @@ public interface SequenceStore {
      */
     ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue);
 
-    /**
-     * {@return the row's {@code next_value}, the next value not handed out yet, or empty if the row does not exist}
-     *
-     * @throws SequenceStoreException if the store failed
-     */
+    /** {@return the row's {@code next_value}, the next value not handed out yet, or empty if the row does not exist} */
     OptionalLong nextValue(String sequence);
 
     /**
@@ -102,7 +94,6 @@ public interface SequenceStore {
      * {@code expectedNextValue} (nobody reserved after the caller).
      *
      * @return whether the row was changed
-     * @throws SequenceStoreException if the store failed
      */
     boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue);
 
@@ -118,22 +109,19 @@ public interface SequenceStore {
     }
 
     /**
-     * Keeps {@code [first, end)}, values the caller holds and will never hand out, for {@link #takeKept} to hand out
-     * once, committed in a transaction of its own; after true or a failure the caller must not use the values.
+     * Keeps {@code [first, end)}, values the caller will never hand out, for {@link #takeKept}, in a transaction of its
+     * own; after true or a failure the caller must not use them.
      *
-     * @return whether the range is kept; false (the default) if this store cannot keep ranges
-     * @throws SequenceStoreException if the store failed or has no place to keep ranges (a missing table)
+     * @return whether kept; false (the default) if this store cannot keep ranges
+     * @throws SequenceStoreException also if the store has no place to keep ranges (a missing table)
      */
     default boolean keep(String sequence, long first, long end) {
         return false;
     }
 
     /**
-     * Takes the lowest kept range (below the row's {@code next_value}), removing it in a transaction of the store's
-     * own, so it goes to one caller at most; nothing above {@code maxValue} is handed out.
-     *
-     * @return the range, or empty if none is kept (always, by default)
-     * @throws SequenceStoreException if the store failed or has no place to keep ranges (a missing table)
+     * Takes the lowest kept range (below the row's {@code next_value}, cut at {@code maxValue}), removing it in a
+     * transaction of the store's own, so it goes to one caller at most; empty if none is kept (always, by default).
      */
     default Optional<ReservedRange> takeKept(String sequence, long maxValue) {
         return Optional.empty();
@@ -149,11 +137,7 @@ public interface SequenceStore {
         return Optional.empty();
     }
 
-    /**
-     * {@return the ranges kept for the fleet ({@link #keep}), lowest first; empty by default}
-     *
-     * @throws SequenceStoreException if the store failed
-     */
+    /** {@return the ranges kept for the fleet ({@link #keep}), lowest first; empty by default} */
     default List<ReservedRange> keptRanges(String sequence) {
         return List.of();
     }
@@ -163,7 +147,6 @@ public interface SequenceStore {
      *
      * @return whether the row was changed; false also if the row does not exist
      * @throws UnsupportedOperationException if this store cannot move a row (the default)
-     * @throws SequenceStoreException if the store failed
      */
     default boolean advance(String sequence, long nextValue) {
         throw new UnsupportedOperationException(name() + " store cannot move a sequence row forward");
@@ -171,12 +154,8 @@ public interface SequenceStore {
 
     /**
      * Reads the highest counter an application's column holds (of keys outside the
-     * {@linkplain SequenceSettings#skipRange() skip range}), in a transaction of the store's own; called only where
-     * {@link #readsApplicationTables} is true.
-     *
-     * @return the highest counter (0 for an empty table), or empty (the default) if this store cannot read the
-     *     application's tables
-     * @throws SequenceStoreException if the table could not be read (it may not exist yet)
+     * {@linkplain SequenceSettings#skipRange() skip range}), in a transaction of the store's own, where
+     * {@link #readsApplicationTables}: 0 for an empty table, empty (the default) if this store cannot read it.
      */
     default OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         return OptionalLong.empty();
@@ -192,11 +171,8 @@ public interface SequenceStore {
 
     /**
      * Reads the highest counter among formatted numbers in a text column of the rows matching {@code where}
-     * ({@code INV-2026-000041} holds 41), each value given once to {@code counterOf} (negative if not of the series).
-     *
-     * @return the highest counter (0 when none), or empty (the default) if this store cannot read the application's
-     *     tables
-     * @throws SequenceStoreException if the table could not be read
+     * ({@code INV-2026-000041} holds 41), each value given once to {@code counterOf} (negative if not of the series):
+     * 0 when none, empty (the default) if this store cannot read the application's tables.
      */
     default OptionalLong highestFormatted(String table, String column, List<Where> where,
             ToLongFunction<String> counterOf) {
@@ -205,8 +181,7 @@ public interface SequenceStore {
 
     /**
      * A condition on a column of an application's table: equal to {@code value} when {@code until} is null, otherwise
-     * from {@code value} (included) to {@code until} (excluded). Values are anything the JDBC driver's
-     * {@code setObject} binds.
+     * from {@code value} (included) to {@code until} (excluded); values as JDBC's {@code setObject} binds them.
      */
     record Where(String column, Object value, @Nullable Object until) {
 

@@ -61,23 +61,18 @@ public final class SpannerSequenceStore implements SequenceStore {
     private final DatabaseClient client;
     private final String table;
     private final String keptTable;
-    private final @Nullable DatabaseAdminClient adminClient;
-    private final @Nullable String instanceId;
-    private final @Nullable String databaseId;
-    private final boolean createTable;
+    private final @Nullable Admin admin;
     private final Duration operationTimeout;
     /** The database's statements; null until the first operation asks a store built to detect them. */
     private volatile @Nullable SpannerStatements statements;
-    private volatile boolean tableExists;
+    private volatile boolean tablesReady;
 
     private SpannerSequenceStore(Builder builder) {
         this.client = builder.client;
         this.table = builder.table;
         this.keptTable = Identifiers.keptTableName(builder.table);
-        this.adminClient = builder.adminClient;
-        this.instanceId = builder.instanceId;
-        this.databaseId = builder.databaseId;
-        this.createTable = builder.createTable;
+        this.admin = builder.admin;
+        this.tablesReady = !builder.createTable;
         this.operationTimeout = builder.operationTimeout;
         this.statements = builder.dialect == null ? null : SpannerStatements.of(builder.dialect);
     }
@@ -95,7 +90,7 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     @Override
     public String toString() {
-        return "SpannerSequenceStore[" + (databaseId != null ? "database " + databaseId + ", " : "") + "table "
+        return "SpannerSequenceStore[" + (admin != null ? "database " + admin.databaseId() + ", " : "") + "table "
                 + table + "]";
     }
 
@@ -106,8 +101,8 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     @Override
     public void createSequence(String sequence, long initialValue) {
-        if (createTable && !tableExists) {
-            tableExists = SpannerOwnThreads.call(table, CREATE_TABLE_TIMEOUT, this::createMissingTables);
+        if (!tablesReady) {
+            tablesReady = SpannerOwnThreads.call(table, CREATE_TABLE_TIMEOUT, this::createMissingTables);
         }
         SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
@@ -132,9 +127,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
         ReservedRange.requireCount(count);
-        Outcome outcome = own(() -> client.readWriteTransaction().run(tx -> take(tx, sequence, count, maxValue)),
-                e -> storeError("could not reserve " + count + " value(s) of sequence '" + sequence + "'", e));
-        return outcome.range(this, sequence, maxValue);
+        return own(() -> client.readWriteTransaction().run(tx -> take(tx, sequence, count, maxValue)),
+                e -> storeError("could not reserve " + count + " value(s) of sequence '" + sequence + "'", e)).get();
     }
 
     /** {@return the client library's {@link TransactionContext}, in which SYNC increments the row} */
@@ -153,7 +147,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         return inCallers(transaction, tx -> take(tx, sequence, ReservedRange.requireCount(count), maxValue),
                 "could not reserve " + count + " value(s) of sequence '" + sequence + "' in the caller's transaction")
-                .range(this, sequence, maxValue);
+                .get();
     }
 
     @Override
@@ -328,22 +322,33 @@ public final class SpannerSequenceStore implements SequenceStore {
         return changed != null && changed == 1;
     }
 
-    /** The reservation in {@code tx}: the increment; if it changed no row, the read and what is left below max. */
-    private Outcome take(TransactionContext tx, String sequence, long count, long maxValue) {
+    /**
+     * The reservation in {@code tx}: the increment; if it changed no row, the read and what is left below max. The
+     * range, or its failure, is returned for after the transaction: the runner would wrap an exception thrown inside.
+     */
+    private Supplier<ReservedRange> take(TransactionContext tx, String sequence, long count, long maxValue) {
         Long end = firstLong(tx, sql().reserve(table, sequence, count, ReservedRange.lastStart(count, maxValue)));
         if (end != null) {
-            return new Outcome(Outcome.Kind.TAKEN, end - count, end);
+            return () -> new ReservedRange(end - count, end);
         }
         Long next = readNextValue(tx, sequence);
-        if (next == null) {
-            return Outcome.MISSING;
-        }
-        if (next > maxValue) {
-            return Outcome.EXHAUSTED;
+        if (next == null || next > maxValue) {
+            return () -> {
+                throw next == null ? new SequenceStoreException("sequence '" + sequence + "' has no row in table "
+                        + table + "; it is created by createSequence (the registry does so on first use), and is not"
+                        + " recreated here because values may already have been handed out", null, false)
+                        : new SequenceExhaustedException(sequence, maxValue);
+            };
         }
         long rest = ReservedRange.fitting(next, count, maxValue);
-        end = firstLong(tx, sql().reserve(table, sequence, rest, next));
-        return end == null ? Outcome.CHANGED : new Outcome(Outcome.Kind.TAKEN, end - rest, end);
+        Long restEnd = firstLong(tx, sql().reserve(table, sequence, rest, next));
+        return () -> {
+            if (restEnd == null) {
+                throw new SequenceStoreException("the row of sequence '" + sequence + "' in table " + table
+                        + " changed during the reservation", null, true);
+            }
+            return new ReservedRange(restEnd - rest, restEnd);
+        };
     }
 
     /** A failed question for the dialect is asked again by the next operation. */
@@ -374,7 +379,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             return true;
         }
         try {
-            adminClient.updateDatabaseDdl(instanceId, databaseId, missing, null)
+            admin.client().updateDatabaseDdl(admin.instanceId(), admin.databaseId(), missing, null)
                     .get(CREATE_TABLE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new SequenceStoreException("table " + table + " or " + keptTable + " was not created within "
@@ -383,7 +388,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             if (!missingTables().isEmpty()) {
                 throw new SequenceStoreException("could not create table " + table + " or " + keptTable
-                        + " in database " + databaseId + ": " + cause.getMessage(), cause, isTransient(cause));
+                        + " in database " + admin.databaseId() + ": " + cause.getMessage(), cause, isTransient(cause));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -416,26 +421,8 @@ public final class SpannerSequenceStore implements SequenceStore {
         return error instanceof SpannerException spanner && TRANSIENT_ERRORS.contains(spanner.getErrorCode());
     }
 
-    /** Returned, not thrown, as the runner would wrap an exception. */
-    private record Outcome(Kind kind, long first, long end) {
-
-        enum Kind { TAKEN, MISSING, EXHAUSTED, CHANGED }
-
-        static final Outcome MISSING = new Outcome(Kind.MISSING, 0, 0);
-        static final Outcome EXHAUSTED = new Outcome(Kind.EXHAUSTED, 0, 0);
-        static final Outcome CHANGED = new Outcome(Kind.CHANGED, 0, 0);
-
-        ReservedRange range(SpannerSequenceStore store, String sequence, long maxValue) {
-            return switch (kind) {
-                case TAKEN -> new ReservedRange(first, end);
-                case EXHAUSTED -> throw new SequenceExhaustedException(sequence, maxValue);
-                case MISSING -> throw new SequenceStoreException("sequence '" + sequence + "' has no row in table "
-                        + store.table + "; it is created by createSequence (the registry does so on first use), and"
-                        + " is not recreated here because values may already have been handed out", null, false);
-                case CHANGED -> throw new SequenceStoreException("the row of sequence '" + sequence + "' in table "
-                        + store.table + " changed during the reservation", null, true);
-            };
-        }
+    /** The admin client and database that create the tables. */
+    private record Admin(DatabaseAdminClient client, String instanceId, String databaseId) {
     }
 
     /** Builds a {@link SpannerSequenceStore}. */
@@ -443,9 +430,7 @@ public final class SpannerSequenceStore implements SequenceStore {
 
         private final DatabaseClient client;
         private String table = DEFAULT_TABLE;
-        private @Nullable DatabaseAdminClient adminClient;
-        private @Nullable String instanceId;
-        private @Nullable String databaseId;
+        private @Nullable Admin admin;
         private boolean createTable;
         private Duration operationTimeout = DEFAULT_OPERATION_TIMEOUT;
         private @Nullable Dialect dialect = Dialect.GOOGLE_STANDARD_SQL;
@@ -466,9 +451,8 @@ public final class SpannerSequenceStore implements SequenceStore {
 
         /** Sets the admin client and the database (the client's) that {@link #createTable(boolean)} uses. */
         public Builder databaseAdminClient(DatabaseAdminClient adminClient, String instanceId, String databaseId) {
-            this.adminClient = Objects.requireNonNull(adminClient, "adminClient");
-            this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
-            this.databaseId = Objects.requireNonNull(databaseId, "databaseId");
+            this.admin = new Admin(Objects.requireNonNull(adminClient, "adminClient"),
+                    Objects.requireNonNull(instanceId, "instanceId"), Objects.requireNonNull(databaseId, "databaseId"));
             return this;
         }
 
@@ -510,7 +494,7 @@ public final class SpannerSequenceStore implements SequenceStore {
          * @throws IllegalStateException if {@link #createTable(boolean)} is set without {@link #databaseAdminClient}
          */
         public SpannerSequenceStore build() {
-            if (createTable && adminClient == null) {
+            if (createTable && admin == null) {
                 throw new IllegalStateException("createTable(true) needs databaseAdminClient(adminClient, instanceId,"
                         + " databaseId) to create table " + table);
             }
