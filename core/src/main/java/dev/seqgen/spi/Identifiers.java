@@ -5,10 +5,7 @@ import dev.seqgen.SequenceConfigurationException;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The name rules, for the registry and stores. Sequence names are bound as parameters; table names are written into
- * SQL text, so they are restricted to plain identifiers.
- */
+/** The name rules: sequence names are bound as parameters; table names, written into SQL, are plain identifiers. */
 public final class Identifiers {
 
     private static final Pattern SEQUENCE_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,63}");
@@ -49,8 +46,7 @@ public final class Identifiers {
     /**
      * {@return the table name, optionally {@code schema.table}, checked}; {@code setting} is named in the error.
      *
-     * @throws SequenceConfigurationException if it is not an unquoted identifier (letters, digits, underscores, not
-     *     starting with a digit, at most 63 characters)
+     * @throws SequenceConfigurationException unless an unquoted identifier of at most 63 characters, no leading digit
      */
     public static String requireTableName(String setting, @Nullable String name) {
         if (name == null || !TABLE_NAME.matcher(name).matches()) {

@@ -32,8 +32,8 @@ public record ReservedRange(long first, long end) {
     }
 
     /**
-     * {@return the largest {@code next_value} from which {@code count} values fit at or below {@code maxValue}}: the
-     * guard of a conditional increment, computed in Java so that no database evaluates an overflowing sum.
+     * {@return the largest {@code next_value} from which {@code count} values fit at or below {@code maxValue}}, the
+     * guard of a conditional increment, computed here so no database evaluates an overflowing sum.
      */
     public static long lastStart(long count, long maxValue) {
         return maxValue - count + 1;

@@ -17,9 +17,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The threads every Spanner store runs its own operations on, and the timer of their deadlines: daemon
- * threads that end after a minute idle, so there is nothing to close. {@link #call} runs an operation on one of
- * them within a deadline while the caller waits.
+ * The threads every Spanner store runs its own operations on, and the timer of their deadlines: daemon threads that
+ * end after a minute idle, so there is nothing to close.
  */
 final class SpannerOwnThreads {
 

@@ -140,8 +140,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     /**
      * {@inheritDoc} Runs on the caller's thread.
      *
-     * @throws com.google.cloud.spanner.AbortedException if Spanner aborted the caller's transaction, to be retried
-     *     as a whole
+     * @throws com.google.cloud.spanner.AbortedException if Spanner aborted the caller's transaction (retry it whole)
      */
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
@@ -323,8 +322,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /**
-     * The reservation in {@code tx}: the increment; if it changed no row, the read and what is left below max. The
-     * range, or its failure, is returned for after the transaction: the runner would wrap an exception thrown inside.
+     * The increment in {@code tx}; if it changed no row, the read and what is left below max. Returns the range or its
+     * failure for after the transaction: the runner would wrap an exception thrown inside.
      */
     private Supplier<ReservedRange> take(TransactionContext tx, String sequence, long count, long maxValue) {
         Long end = firstLong(tx, sql().reserve(table, sequence, count, ReservedRange.lastStart(count, maxValue)));
@@ -353,12 +352,10 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     /** A failed question for the dialect is asked again by the next operation. */
     private SpannerStatements sql() {
-        SpannerStatements resolved = statements;
-        if (resolved == null) {
-            resolved = SpannerStatements.of(client.getDialect());
-            statements = resolved;
+        if (statements == null) {
+            statements = SpannerStatements.of(client.getDialect());
         }
-        return resolved;
+        return statements;
     }
 
     private @Nullable Long readNextValue(ReadContext context, String sequence) {

@@ -82,10 +82,7 @@ enum SpannerStatements {
                 + " AND TABLE_NAME = @table", schema, name.substring(dot + 1));
     }
 
-    /**
-     * The statement in this dialect, the values (strings or longs) bound to its parameters in their order: by name in
-     * GoogleSQL, as p1, p2... in PostgreSQL.
-     */
+    /** The statement in this dialect, {@code values} (strings or longs) bound in order: by name, or as p1, p2... */
     private Statement bound(String googleSql, Object... values) {
         int[] position = {0};
         Statement.Builder statement = Statement.newBuilder(this == GOOGLE_STANDARD_SQL ? googleSql

@@ -68,9 +68,8 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     }
 
     /**
-     * Creates a factory that also reports each reservation, background refill and wait as an {@code Observation}
-     * ({@value #RESERVATION_OBSERVATION}, {@value #REFILL_OBSERVATION}, {@value #WAIT_OBSERVATION}); a refill is a
-     * child of the observation current on the thread that triggered it.
+     * Creates a factory that also reports each reservation, background refill and wait as an {@code Observation}; a
+     * refill is a child of the observation current on the thread that triggered it.
      */
     public MicrometerMetricsTrackerFactory(MeterRegistry registry,
             io.micrometer.observation.ObservationRegistry observationRegistry) {

@@ -14,9 +14,8 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One sequence's Micrometer {@link Observation}s, keyed by the sequence's tags and, when they end,
- * {@code outcome=success|failure}. Loaded only when an {@link ObservationRegistry} is given, so core needs the
- * Observation API only then.
+ * One sequence's {@link Observation}s, keyed by its tags and, when they end, {@code outcome=success|failure}. Loaded
+ * only when an {@link ObservationRegistry} is given, so core needs the Observation API only then.
  */
 final class SequenceObservations {
 
