@@ -1,10 +1,8 @@
 package dev.seqgen.spi;
 
 /**
- * The values {@code [first, end)} a store has handed out with one atomic change of the counter row.
- *
- * @param first the first value
- * @param end the value after the last one; the row's {@code next_value} right after the reservation
+ * The values {@code [first, end)} a store has handed out with one atomic change of the counter row; {@code end} is the
+ * row's {@code next_value} right after the reservation.
  */
 public record ReservedRange(long first, long end) {
 

@@ -90,16 +90,13 @@ public interface SequenceStore {
     OptionalLong nextValue(String sequence);
 
     /**
-     * Gives back an unused tail: sets {@code next_value} to {@code restoredNextValue} only if it still is
-     * {@code expectedNextValue} (nobody reserved after the caller).
-     *
-     * @return whether the row was changed
+     * {@return whether the row was changed}: gives back an unused tail, setting {@code next_value} to
+     * {@code restoredNextValue} only if it still is {@code expectedNextValue} (nobody reserved after the caller).
      */
     boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue);
 
     /**
-     * As {@link #giveBack}, within the caller's transaction that reserved the tail with {@link #reserveInTransaction}.
-     * The default gives nothing back and returns false.
+     * As {@link #giveBack}, in the caller's transaction that reserved the tail; the default gives nothing back (false).
      *
      * @throws IllegalArgumentException if the transaction is not of the type this store needs
      */

@@ -36,12 +36,11 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link SequenceStore} on Cloud Spanner, GoogleSQL or PostgreSQL dialect ({@link Builder#dialect}): one row per
- * sequence, reached through a {@link DatabaseClient}; the tables are {@code JdbcDialect.createTablesSql} of
- * {@code SPANNER} or {@code SPANNER_POSTGRESQL}. {@link #reserveInTransaction} runs in the caller's
- * {@link TransactionContext}; every other operation runs on a thread of the store's own within
- * {@link Builder#operationTimeout(Duration)}. Errors are transient for {@code ABORTED}, {@code UNAVAILABLE},
- * {@code DEADLINE_EXCEEDED} and {@code RESOURCE_EXHAUSTED}. Thread-safe.
+ * A {@link SequenceStore} on Cloud Spanner ({@link Builder#dialect}) through a {@link DatabaseClient}, in the tables of
+ * {@code JdbcDialect.createTablesSql} for {@code SPANNER} or {@code SPANNER_POSTGRESQL}. {@link #reserveInTransaction}
+ * runs in the caller's {@link TransactionContext}, every other operation on a store thread within
+ * {@link Builder#operationTimeout(Duration)}. {@code ABORTED}, {@code UNAVAILABLE}, {@code DEADLINE_EXCEEDED} and
+ * {@code RESOURCE_EXHAUSTED} are transient. Thread-safe.
  */
 public final class SpannerSequenceStore implements SequenceStore {
 

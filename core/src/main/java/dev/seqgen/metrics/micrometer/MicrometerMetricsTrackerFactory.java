@@ -85,11 +85,10 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     /** Registers {@value #SERIES_OPEN}, tagged by the sequence alone. */
     @Override
     public void series(String sequence, java.util.function.IntSupplier openSeries) {
-        Gauge.builder(SERIES_OPEN, openSeries, supplier -> supplier.getAsInt())
+        Gauge.builder(SERIES_OPEN, openSeries::getAsInt)
                 .description("Series of the sequence open in this JVM (one per tenant, year or other key in use)")
                 .baseUnit("series")
                 .tags(Tags.of("sequence", sequence))
-                .strongReference(true)
                 .register(registry);
     }
 
@@ -129,22 +128,15 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     }
 
     private SequenceMetricsTracker create(Sequence sequence, Tags tags) {
-        FunctionCounter.builder(IDS_ISSUED, sequence, s -> s.stats().issued())
-                .description("Values handed out by this JVM")
-                .baseUnit(IDS)
-                .tags(tags)
-                .register(registry);
+        counter(IDS_ISSUED, sequence, s -> s.stats().issued(), "Values handed out by this JVM", IDS, tags);
         gauge(BLOCK_REMAINING, sequence, s -> s.stats().remaining(), "Values in hand, including a prefetched block",
                 IDS, tags);
         gauge(BLOCK_SIZE, sequence, s -> s.stats().blockSize(), "Size of the next block this JVM reserves", IDS, tags);
         if (sequence.strategy() == Strategy.ASYNC_BATCH) {
             gauge(REFILL_POINT, sequence, s -> s.stats().refillPoint(),
                     "Values left in the block in hand when the background refill starts", IDS, tags);
-            FunctionCounter.builder(REFILLS_LATE, sequence, s -> s.stats().lateRefills())
-                    .description("Background refills that arrived after the block in hand ran out")
-                    .baseUnit("refills")
-                    .tags(tags)
-                    .register(registry);
+            counter(REFILLS_LATE, sequence, s -> s.stats().lateRefills(),
+                    "Background refills that arrived after the block in hand ran out", "refills", tags);
         }
         gauge(CAPACITY_USED, sequence, s -> s.stats().capacityUsed(),
                 "Share of the range from initial to maximum value that this JVM has reserved up to", "ratio", tags);
@@ -154,10 +146,12 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
 
     private <T> void gauge(String name, T source, ToDoubleFunction<T> value, String description, String unit,
             Tags tags) {
-        Gauge.builder(name, source, value)
-                .description(description)
-                .baseUnit(unit)
-                .tags(tags)
+        Gauge.builder(name, source, value).description(description).baseUnit(unit).tags(tags).register(registry);
+    }
+
+    private void counter(String name, Sequence sequence, ToDoubleFunction<Sequence> count, String description,
+            String unit, Tags tags) {
+        FunctionCounter.builder(name, sequence, count).description(description).baseUnit(unit).tags(tags)
                 .register(registry);
     }
 }
