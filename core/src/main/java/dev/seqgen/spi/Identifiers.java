@@ -32,10 +32,7 @@ public final class Identifiers {
         return name;
     }
 
-    /**
-     * {@return the table of ranges kept for the fleet ({@link SequenceStore#keep})}: the same schema, the name with
-     * {@code _kept} appended, cut to stay within 63 characters.
-     */
+    /** {@return the table of kept ranges: {@code table} + {@code _kept}, its name cut to stay within 63 characters} */
     public static String keptTableName(String table) {
         int dot = table.indexOf('.');
         String name = table.substring(dot + 1);

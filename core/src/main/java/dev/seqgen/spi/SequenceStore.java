@@ -158,10 +158,7 @@ public interface SequenceStore {
         return OptionalLong.empty();
     }
 
-    /**
-     * As {@link #highestCounter(String, String, SequenceSettings)}, over the rows that match every condition of
-     * {@code where} (one series; values bound as parameters); sequential settings only.
-     */
+    /** As {@link #highestCounter(String, String, SequenceSettings)}, of the {@code where} rows; sequential only. */
     default OptionalLong highestCounter(String table, String column, SequenceSettings settings, List<Where> where) {
         return where.isEmpty() ? highestCounter(table, column, settings) : OptionalLong.empty();
     }

@@ -314,7 +314,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /** Runs the statement in a read-write transaction of its own; whether it changed exactly one row. */
     private boolean updatesOne(Statement statement) {
         Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(statement));
         return changed != null && changed == 1;
@@ -361,7 +360,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return firstLong(context, sql().select(table, sequence));
     }
 
-    /** The first column of the first row, or null if there is none (the reservation changed no row). */
     private static @Nullable Long firstLong(ReadContext context, Statement statement) {
         try (ResultSet rows = context.executeQuery(statement)) {
             return rows.next() ? rows.getLong(0) : null;

@@ -8,10 +8,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/**
- * The statements of {@link SpannerSequenceStore}, parameters bound, each written once in GoogleSQL; PostgreSQL-dialect
- * databases get numbered parameters ({@code $1}, bound as {@code p1}) and {@code RETURNING}.
- */
+/** {@link SpannerSequenceStore}'s statements in GoogleSQL, rewritten for PostgreSQL ({@code $1}, {@code RETURNING}). */
 enum SpannerStatements {
 
     GOOGLE_STANDARD_SQL(JdbcDialect.SPANNER, ""),
@@ -21,7 +18,6 @@ enum SpannerStatements {
 
     /** The dialect whose {@link JdbcDialect#createTablesSql} creates the store's tables. */
     final JdbcDialect ddl;
-    /** The schema a table name with no schema is in. */
     private final String defaultSchema;
 
     SpannerStatements(JdbcDialect ddl, String defaultSchema) {
