@@ -12,14 +12,12 @@ import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where sequences live: one counter row {@code (name, next_value)} per sequence, {@code next_value} being the next
- * value nobody has been handed yet. Operations move it forward atomically; only {@link #giveBack} moves it back, with a
- * compare-and-set. A store may also keep ranges for the fleet ({@link #keep}, {@link #takeKept}), each move between
- * owners one atomic change: see docs/design.md#kept-ranges.
+ * Where sequences live: a counter row {@code (name, next_value)} per sequence, {@code next_value} being the next value
+ * nobody has been handed yet, moved forward atomically and back only by {@link #giveBack}'s compare-and-set. Kept
+ * ranges ({@link #keep}, {@link #takeKept}) change owners atomically: see docs/design.md#kept-ranges.
  *
- * <p>Implementations must be thread-safe, make each reservation one atomic statement or one retried transaction,
- * and bind sequence names as parameters, never as SQL text. Operations throw {@link SequenceStoreException} when the
- * store fails, marked transient where a retry may succeed.
+ * <p>Implementations must be thread-safe, make each reservation one atomic statement or one retried transaction, and
+ * bind sequence names as parameters. A failing store throws {@link SequenceStoreException}, transient if retryable.
  */
 public interface SequenceStore {
 

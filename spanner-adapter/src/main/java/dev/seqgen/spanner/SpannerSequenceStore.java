@@ -320,8 +320,9 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /**
-     * The increment in {@code tx}; if it changed no row, the read and what is left below max. Returns the range or its
-     * failure for after the transaction: the runner would wrap an exception thrown inside.
+     * The increment in {@code tx}; if it changed no row, the read and what is left below max. Free of side effects
+     * outside {@code tx}, as the runner re-runs it after ABORTED (docs/design.md#spanner-store); returns the range or
+     * its failure for after the transaction, as the runner would wrap an exception thrown inside.
      */
     private Supplier<ReservedRange> take(TransactionContext tx, String sequence, long count, long maxValue) {
         Long end = firstLong(tx, sql().reserve(table, sequence, count, ReservedRange.lastStart(count, maxValue)));
