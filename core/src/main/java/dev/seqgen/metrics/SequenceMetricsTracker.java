@@ -3,9 +3,8 @@ package dev.seqgen.metrics;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Receives the events of one sequence that its {@link dev.seqgen.SequenceStats} do not show, such as how long
- * reservations and waits took; the hot path reports nothing. Implementations must be thread-safe and fast; an exception
- * thrown here is logged and never breaks a caller.
+ * Receives the events of one sequence its {@link dev.seqgen.SequenceStats} do not show (how long reservations and waits
+ * took), never from the hot path. Implementations must be thread-safe and fast; exceptions thrown here are only logged.
  */
 public interface SequenceMetricsTracker {
 

@@ -15,8 +15,8 @@ public interface SequenceMetricsTrackerFactory {
     }
 
     /**
-     * Told once per sequence, when its first series opens, for one gauge of its open series (never a meter per
-     * series). The series share one tracker, created for a sequence whose stats sum theirs. Default: nothing.
+     * Told once per sequence, when its first series opens, for one gauge of its open series (never a meter per series);
+     * the series share one tracker, whose stats sum theirs. Default: nothing.
      */
     default void series(String sequence, java.util.function.IntSupplier openSeries) {
     }

@@ -5,10 +5,7 @@ import dev.seqgen.SequenceConfigurationException;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The name rules, for the registry and stores. Sequence names are bound as parameters; table names are written into
- * SQL text, so they are restricted to plain identifiers.
- */
+/** The name rules: sequence names are bound as parameters; table names, written into SQL, are plain identifiers. */
 public final class Identifiers {
 
     private static final Pattern SEQUENCE_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,63}");
@@ -25,8 +22,7 @@ public final class Identifiers {
     /**
      * {@return the sequence name, checked}
      *
-     * @throws SequenceConfigurationException if it is not 1 to 64 of {@code A-Z a-z 0-9 _ . -}, starting with a
-     *     letter, digit or underscore
+     * @throws SequenceConfigurationException unless 1 to 64 of {@code A-Z a-z 0-9 _ . -}, not starting with . or -
      */
     public static String requireSequenceName(@Nullable String name) {
         if (name == null || !SEQUENCE_NAME.matcher(name).matches()) {
@@ -36,23 +32,18 @@ public final class Identifiers {
         return name;
     }
 
-    /**
-     * {@return the table of ranges kept for the fleet ({@link SequenceStore#keep})}: the same schema, the name with
-     * {@code _kept} appended, cut to stay within 63 characters.
-     */
+    /** {@return the table of kept ranges: {@code table} + {@code _kept}, its name cut to stay within 63 characters} */
     public static String keptTableName(String table) {
         int dot = table.indexOf('.');
-        String schema = dot < 0 ? "" : table.substring(0, dot + 1);
         String name = table.substring(dot + 1);
-        return schema + name.substring(0, Math.min(name.length(), MAX_TABLE_NAME - KEPT_SUFFIX.length()))
-                + KEPT_SUFFIX;
+        int length = Math.min(name.length(), MAX_TABLE_NAME - KEPT_SUFFIX.length());
+        return table.substring(0, dot + 1) + name.substring(0, length) + KEPT_SUFFIX;
     }
 
     /**
      * {@return the table name, optionally {@code schema.table}, checked}; {@code setting} is named in the error.
      *
-     * @throws SequenceConfigurationException if it is not an unquoted identifier (letters, digits, underscores, not
-     *     starting with a digit, at most 63 characters)
+     * @throws SequenceConfigurationException unless an unquoted identifier of at most 63 characters, no leading digit
      */
     public static String requireTableName(String setting, @Nullable String name) {
         if (name == null || !TABLE_NAME.matcher(name).matches()) {

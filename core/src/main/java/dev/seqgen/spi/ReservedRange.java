@@ -1,10 +1,8 @@
 package dev.seqgen.spi;
 
 /**
- * The values {@code [first, end)} a store has handed out with one atomic change of the counter row.
- *
- * @param first the first value
- * @param end the value after the last one; the row's {@code next_value} right after the reservation
+ * The values {@code [first, end)} a store has handed out with one atomic change of the counter row; {@code end} is the
+ * row's {@code next_value} right after the reservation.
  */
 public record ReservedRange(long first, long end) {
 
@@ -15,11 +13,7 @@ public record ReservedRange(long first, long end) {
         }
     }
 
-    /**
-     * {@return {@code count}, the number of values a caller asks for, checked}
-     *
-     * @throws IllegalArgumentException if it is less than 1
-     */
+    /** {@return {@code count}, the number of values asked for, checked: below 1 throws IllegalArgumentException} */
     public static long requireCount(long count) {
         if (count < 1) {
             throw new IllegalArgumentException("count must be >= 1, was " + count);
@@ -36,18 +30,14 @@ public record ReservedRange(long first, long end) {
     }
 
     /**
-     * {@return the largest {@code next_value} from which {@code count} values fit at or below {@code maxValue}}: the
-     * guard of a conditional increment, computed in Java so that no database evaluates an overflowing sum.
+     * {@return the largest {@code next_value} from which {@code count} values fit at or below {@code maxValue}}, the
+     * guard of a conditional increment, computed here so no database evaluates an overflowing sum.
      */
     public static long lastStart(long count, long maxValue) {
         return maxValue - count + 1;
     }
 
-    /**
-     * {@return the block of {@code count} values at {@code first}, cut at {@code maxValue}}
-     *
-     * @throws IllegalArgumentException if {@code first} is above {@code maxValue}
-     */
+    /** {@return the block of {@code count} values at {@code first}, cut at {@code maxValue}} */
     public static ReservedRange upTo(long first, long count, long maxValue) {
         return new ReservedRange(first, first + fitting(first, count, maxValue));
     }

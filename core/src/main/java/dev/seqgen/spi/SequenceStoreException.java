@@ -5,9 +5,8 @@ import dev.seqgen.SequenceException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A store operation failed; its message names the sequence or table. Errors that may succeed when retried
- * (serialization failures, deadlocks, lost connections, aborts) are transient: seqgen retries those with backoff within
- * the acquire timeout and wraps the others at once in a {@link dev.seqgen.SequenceUnavailableException}.
+ * A store operation failed; its message names the sequence or table. Transient ones (serialization failures, deadlocks,
+ * lost connections, aborts) are retried within the acquire timeout, others wrapped in a SequenceUnavailableException.
  */
 public class SequenceStoreException extends SequenceException {
 

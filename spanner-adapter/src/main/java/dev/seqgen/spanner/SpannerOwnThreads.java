@@ -17,9 +17,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The threads every Spanner store runs its own operations on, and the timer of their deadlines: daemon
- * threads that end after a minute idle, so there is nothing to close. {@link #call} runs an operation on one of
- * them within a deadline while the caller waits.
+ * The threads every Spanner store runs its own operations on, and the timer of their deadlines: daemon threads that
+ * end after a minute idle, so there is nothing to close.
  */
 final class SpannerOwnThreads {
 
@@ -40,13 +39,11 @@ final class SpannerOwnThreads {
         CompletableFuture<T> result = CompletableFuture.supplyAsync(() -> {
             Context.CancellableContext bounded = Context.current()
                     .withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS, DEADLINES);
+            Context previous = bounded.attach();
             try {
-                return bounded.call(operation::get);
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+                return operation.get();
             } finally {
+                bounded.detach(previous);
                 bounded.cancel(null);
             }
         }, TRANSACTIONS);
@@ -54,13 +51,11 @@ final class SpannerOwnThreads {
             return result.get();
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
             if (cause instanceof Error error) {
                 throw error;
             }
-            throw new SequenceStoreException("the spanner store failed: " + cause, cause, false);
+            throw cause instanceof RuntimeException runtime ? runtime
+                    : new SequenceStoreException("the spanner store failed: " + cause, cause, false);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SequenceStoreException("interrupted while waiting for a transaction on table " + table

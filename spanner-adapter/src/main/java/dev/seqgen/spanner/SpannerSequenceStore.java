@@ -32,20 +32,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link SequenceStore} on Cloud Spanner, GoogleSQL or PostgreSQL dialect ({@link Builder#dialect}): one row per
- * sequence, reached through a {@link DatabaseClient}; the tables are {@code JdbcDialect.createTablesSql} of
- * {@code SPANNER} or {@code SPANNER_POSTGRESQL}. {@link #reserveInTransaction} runs in the caller's
- * {@link TransactionContext}; every other operation runs on a thread of the store's own within
- * {@link Builder#operationTimeout(Duration)}. Errors are transient for {@code ABORTED}, {@code UNAVAILABLE},
- * {@code DEADLINE_EXCEEDED} and {@code RESOURCE_EXHAUSTED}. Thread-safe.
+ * A {@link SequenceStore} on Cloud Spanner ({@link Builder#dialect}) through a {@link DatabaseClient}, in the tables of
+ * {@code JdbcDialect.createTablesSql} for {@code SPANNER} or {@code SPANNER_POSTGRESQL}. {@link #reserveInTransaction}
+ * runs in the caller's {@link TransactionContext}, every other operation on a store thread within
+ * {@link Builder#operationTimeout(Duration)}. {@code ABORTED}, {@code UNAVAILABLE}, {@code DEADLINE_EXCEEDED} and
+ * {@code RESOURCE_EXHAUSTED} are transient. Thread-safe.
  */
 public final class SpannerSequenceStore implements SequenceStore {
-
-    // Own operations run on store threads, each callable free of side effects outside its transaction:
-    // see docs/design.md#spanner-store.
 
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
@@ -54,34 +51,27 @@ public final class SpannerSequenceStore implements SequenceStore {
     public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(5);
 
     private static final Duration CREATE_TABLE_TIMEOUT = Duration.ofMinutes(5);
-
     private static final Duration READ_KEYS_TIMEOUT = Duration.ofMinutes(5);
-
+    /** Kept ranges read per take, lowest first. */
     private static final int TAKE_CANDIDATES = 8;
-
     private static final Set<ErrorCode> TRANSIENT_ERRORS = EnumSet.of(ErrorCode.ABORTED, ErrorCode.UNAVAILABLE,
             ErrorCode.DEADLINE_EXCEEDED, ErrorCode.RESOURCE_EXHAUSTED);
 
     private final DatabaseClient client;
     private final String table;
     private final String keptTable;
-    private final @Nullable DatabaseAdminClient adminClient;
-    private final @Nullable String instanceId;
-    private final @Nullable String databaseId;
-    private final boolean createTable;
+    private final @Nullable Admin admin;
     private final Duration operationTimeout;
     /** The database's statements; null until the first operation asks a store built to detect them. */
     private volatile @Nullable SpannerStatements statements;
-    private volatile boolean tableExists;
+    private volatile boolean tablesReady;
 
     private SpannerSequenceStore(Builder builder) {
         this.client = builder.client;
         this.table = builder.table;
         this.keptTable = Identifiers.keptTableName(builder.table);
-        this.adminClient = builder.adminClient;
-        this.instanceId = builder.instanceId;
-        this.databaseId = builder.databaseId;
-        this.createTable = builder.createTable;
+        this.admin = builder.admin;
+        this.tablesReady = !builder.createTable;
         this.operationTimeout = builder.operationTimeout;
         this.statements = builder.dialect == null ? null : SpannerStatements.of(builder.dialect);
     }
@@ -99,7 +89,7 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     @Override
     public String toString() {
-        return "SpannerSequenceStore[" + (databaseId != null ? "database " + databaseId + ", " : "") + "table "
+        return "SpannerSequenceStore[" + (admin != null ? "database " + admin.databaseId() + ", " : "") + "table "
                 + table + "]";
     }
 
@@ -110,11 +100,8 @@ public final class SpannerSequenceStore implements SequenceStore {
 
     @Override
     public void createSequence(String sequence, long initialValue) {
-        if (createTable && !tableExists) {
-            SpannerOwnThreads.call(table, CREATE_TABLE_TIMEOUT, () -> {
-                ensureTable();
-                return null;
-            });
+        if (!tablesReady) {
+            tablesReady = SpannerOwnThreads.call(table, CREATE_TABLE_TIMEOUT, this::createMissingTables);
         }
         SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
@@ -139,9 +126,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
         ReservedRange.requireCount(count);
-        Outcome outcome = own(() -> client.readWriteTransaction().run(tx -> take(tx, sequence, count, maxValue)),
-                e -> storeError("could not reserve " + count + " value(s) of sequence '" + sequence + "'", e));
-        return outcome.range(this, sequence, maxValue);
+        return own(() -> client.readWriteTransaction().run(tx -> take(tx, sequence, count, maxValue)),
+                e -> storeError("could not reserve " + count + " value(s) of sequence '" + sequence + "'", e)).get();
     }
 
     /** {@return the client library's {@link TransactionContext}, in which SYNC increments the row} */
@@ -153,14 +139,13 @@ public final class SpannerSequenceStore implements SequenceStore {
     /**
      * {@inheritDoc} Runs on the caller's thread.
      *
-     * @throws com.google.cloud.spanner.AbortedException if Spanner aborted the caller's transaction, to be retried
-     *     as a whole
+     * @throws com.google.cloud.spanner.AbortedException if Spanner aborted the caller's transaction (retry it whole)
      */
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         return inCallers(transaction, tx -> take(tx, sequence, ReservedRange.requireCount(count), maxValue),
                 "could not reserve " + count + " value(s) of sequence '" + sequence + "' in the caller's transaction")
-                .range(this, sequence, maxValue);
+                .get();
     }
 
     @Override
@@ -231,7 +216,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
     }
 
-    /** {@inheritDoc} Inserts the range into {@link #keptTable()} in a transaction of its own. */
+    /** {@inheritDoc} Inserts the range into the table {@link #table()} + {@code _kept}, in a transaction of its own. */
     @Override
     public boolean keep(String sequence, long first, long end) {
         return SpannerOwnThreads.call(table, operationTimeout, () -> {
@@ -295,11 +280,6 @@ public final class SpannerSequenceStore implements SequenceStore {
                 e -> keptError("could not read the kept ranges of sequence '" + sequence + "'", e));
     }
 
-    /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
-    public String keptTable() {
-        return keptTable;
-    }
-
     private List<ReservedRange> readKept(ReadContext context, String sequence, long from, int limit) {
         List<ReservedRange> ranges = new ArrayList<>();
         try (ResultSet rows = context.executeQuery(sql().keptRanges(keptTable, sequence, from, limit))) {
@@ -334,60 +314,67 @@ public final class SpannerSequenceStore implements SequenceStore {
         });
     }
 
-    /** Runs the statement in a read-write transaction of its own; whether it changed exactly one row. */
     private boolean updatesOne(Statement statement) {
         Long changed = client.readWriteTransaction().run(tx -> tx.executeUpdate(statement));
         return changed != null && changed == 1;
     }
 
-    /** The reservation in {@code tx}: the increment; if it changed no row, the read and what is left below max. */
-    private Outcome take(TransactionContext tx, String sequence, long count, long maxValue) {
+    /**
+     * The increment in {@code tx}; if it changed no row, the read and what is left below max. Free of side effects
+     * outside {@code tx}, as the runner re-runs it after ABORTED (docs/design.md#spanner-store); returns the range or
+     * its failure for after the transaction, as the runner would wrap an exception thrown inside.
+     */
+    private Supplier<ReservedRange> take(TransactionContext tx, String sequence, long count, long maxValue) {
         Long end = firstLong(tx, sql().reserve(table, sequence, count, ReservedRange.lastStart(count, maxValue)));
         if (end != null) {
-            return Outcome.taken(end - count, end);
+            return () -> new ReservedRange(end - count, end);
         }
         Long next = readNextValue(tx, sequence);
-        if (next == null) {
-            return Outcome.MISSING;
-        }
-        if (next > maxValue) {
-            return Outcome.EXHAUSTED;
+        if (next == null || next > maxValue) {
+            return () -> {
+                throw next == null ? new SequenceStoreException("sequence '" + sequence + "' has no row in table "
+                        + table + "; it is created by createSequence (the registry does so on first use), and is not"
+                        + " recreated here because values may already have been handed out", null, false)
+                        : new SequenceExhaustedException(sequence, maxValue);
+            };
         }
         long rest = ReservedRange.fitting(next, count, maxValue);
-        end = firstLong(tx, sql().reserve(table, sequence, rest, next));
-        return end == null ? Outcome.CHANGED : Outcome.taken(end - rest, end);
+        Long restEnd = firstLong(tx, sql().reserve(table, sequence, rest, next));
+        return () -> {
+            if (restEnd == null) {
+                throw new SequenceStoreException("the row of sequence '" + sequence + "' in table " + table
+                        + " changed during the reservation", null, true);
+            }
+            return new ReservedRange(restEnd - rest, restEnd);
+        };
     }
 
     /** A failed question for the dialect is asked again by the next operation. */
     private SpannerStatements sql() {
-        SpannerStatements resolved = statements;
-        if (resolved == null) {
-            resolved = SpannerStatements.of(client.getDialect());
-            statements = resolved;
+        if (statements == null) {
+            statements = SpannerStatements.of(client.getDialect());
         }
-        return resolved;
+        return statements;
     }
 
     private @Nullable Long readNextValue(ReadContext context, String sequence) {
         return firstLong(context, sql().select(table, sequence));
     }
 
-    /** The first column of the first row, or null if there is none (the reservation changed no row). */
     private static @Nullable Long firstLong(ReadContext context, Statement statement) {
         try (ResultSet rows = context.executeQuery(statement)) {
             return rows.next() ? rows.getLong(0) : null;
         }
     }
 
-    /** A failed creation is forgiven when the tables exist afterwards (a concurrent one). */
-    private void ensureTable() {
+    /** {@return true once both tables exist}; a failed creation is forgiven if they exist afterwards (a race). */
+    private boolean createMissingTables() {
         List<String> missing = missingTables();
         if (missing.isEmpty()) {
-            tableExists = true;
-            return;
+            return true;
         }
         try {
-            adminClient.updateDatabaseDdl(instanceId, databaseId, missing, null)
+            admin.client().updateDatabaseDdl(admin.instanceId(), admin.databaseId(), missing, null)
                     .get(CREATE_TABLE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new SequenceStoreException("table " + table + " or " + keptTable + " was not created within "
@@ -396,26 +383,20 @@ public final class SpannerSequenceStore implements SequenceStore {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             if (!missingTables().isEmpty()) {
                 throw new SequenceStoreException("could not create table " + table + " or " + keptTable
-                        + " in database " + databaseId + ": " + cause.getMessage(), cause, isTransient(cause));
+                        + " in database " + admin.databaseId() + ": " + cause.getMessage(), cause, isTransient(cause));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SequenceStoreException("interrupted while creating table " + table, e, false);
         }
-        tableExists = true;
+        return true;
     }
 
     /** The DDL of the tables that do not exist yet. */
     private List<String> missingTables() {
-        List<String> statements = sql().ddl.createTablesSql(table);
-        List<String> ddl = new ArrayList<>();
-        if (!tableFound(table)) {
-            ddl.add(statements.get(0));
-        }
-        if (!tableFound(keptTable)) {
-            ddl.add(statements.get(1));
-        }
-        return ddl;
+        List<String> ddl = sql().ddl.createTablesSql(table);
+        List<String> names = List.of(table, keptTable);
+        return IntStream.range(0, 2).filter(i -> !tableFound(names.get(i))).mapToObj(ddl::get).toList();
     }
 
     private boolean tableFound(String name) {
@@ -435,30 +416,8 @@ public final class SpannerSequenceStore implements SequenceStore {
         return error instanceof SpannerException spanner && TRANSIENT_ERRORS.contains(spanner.getErrorCode());
     }
 
-    /** Returned, not thrown, as the runner would wrap an exception. */
-    private record Outcome(Kind kind, long first, long end) {
-
-        enum Kind { TAKEN, MISSING, EXHAUSTED, CHANGED }
-
-        static final Outcome MISSING = new Outcome(Kind.MISSING, 0, 0);
-        static final Outcome EXHAUSTED = new Outcome(Kind.EXHAUSTED, 0, 0);
-        static final Outcome CHANGED = new Outcome(Kind.CHANGED, 0, 0);
-
-        static Outcome taken(long first, long end) {
-            return new Outcome(Kind.TAKEN, first, end);
-        }
-
-        ReservedRange range(SpannerSequenceStore store, String sequence, long maxValue) {
-            return switch (kind) {
-                case TAKEN -> new ReservedRange(first, end);
-                case EXHAUSTED -> throw new SequenceExhaustedException(sequence, maxValue);
-                case MISSING -> throw new SequenceStoreException("sequence '" + sequence + "' has no row in table "
-                        + store.table + "; it is created by createSequence (the registry does so on first use), and"
-                        + " is not recreated here because values may already have been handed out", null, false);
-                case CHANGED -> throw new SequenceStoreException("the row of sequence '" + sequence + "' in table "
-                        + store.table + " changed during the reservation", null, true);
-            };
-        }
+    /** The admin client and database that create the tables. */
+    private record Admin(DatabaseAdminClient client, String instanceId, String databaseId) {
     }
 
     /** Builds a {@link SpannerSequenceStore}. */
@@ -466,9 +425,7 @@ public final class SpannerSequenceStore implements SequenceStore {
 
         private final DatabaseClient client;
         private String table = DEFAULT_TABLE;
-        private @Nullable DatabaseAdminClient adminClient;
-        private @Nullable String instanceId;
-        private @Nullable String databaseId;
+        private @Nullable Admin admin;
         private boolean createTable;
         private Duration operationTimeout = DEFAULT_OPERATION_TIMEOUT;
         private @Nullable Dialect dialect = Dialect.GOOGLE_STANDARD_SQL;
@@ -489,9 +446,8 @@ public final class SpannerSequenceStore implements SequenceStore {
 
         /** Sets the admin client and the database (the client's) that {@link #createTable(boolean)} uses. */
         public Builder databaseAdminClient(DatabaseAdminClient adminClient, String instanceId, String databaseId) {
-            this.adminClient = Objects.requireNonNull(adminClient, "adminClient");
-            this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
-            this.databaseId = Objects.requireNonNull(databaseId, "databaseId");
+            this.admin = new Admin(Objects.requireNonNull(adminClient, "adminClient"),
+                    Objects.requireNonNull(instanceId, "instanceId"), Objects.requireNonNull(databaseId, "databaseId"));
             return this;
         }
 
@@ -533,7 +489,7 @@ public final class SpannerSequenceStore implements SequenceStore {
          * @throws IllegalStateException if {@link #createTable(boolean)} is set without {@link #databaseAdminClient}
          */
         public SpannerSequenceStore build() {
-            if (createTable && adminClient == null) {
+            if (createTable && admin == null) {
                 throw new IllegalStateException("createTable(true) needs databaseAdminClient(adminClient, instanceId,"
                         + " databaseId) to create table " + table);
             }

@@ -8,21 +8,16 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/**
- * The statements of {@link SpannerSequenceStore}, parameters bound, each written once in GoogleSQL; PostgreSQL-dialect
- * databases get numbered parameters ({@code $1}, bound as {@code p1}) and {@code RETURNING}.
- */
+/** {@link SpannerSequenceStore}'s statements in GoogleSQL, rewritten for PostgreSQL ({@code $1}, {@code RETURNING}). */
 enum SpannerStatements {
 
     GOOGLE_STANDARD_SQL(JdbcDialect.SPANNER, ""),
-
     POSTGRESQL(JdbcDialect.SPANNER_POSTGRESQL, "public");
 
     private static final Pattern PARAMETER = Pattern.compile("@(\\w+)");
 
     /** The dialect whose {@link JdbcDialect#createTablesSql} creates the store's tables. */
     final JdbcDialect ddl;
-    /** The schema a table name with no schema is in. */
     private final String defaultSchema;
 
     SpannerStatements(JdbcDialect ddl, String defaultSchema) {
@@ -32,20 +27,6 @@ enum SpannerStatements {
 
     static SpannerStatements of(Dialect dialect) {
         return dialect == Dialect.POSTGRESQL ? POSTGRESQL : GOOGLE_STANDARD_SQL;
-    }
-
-    private String sql(String googleSql) {
-        if (this == GOOGLE_STANDARD_SQL) {
-            return googleSql;
-        }
-        int[] position = {0};
-        return PARAMETER.matcher(googleSql.replace(" THEN RETURN ", " RETURNING "))
-                .replaceAll(parameter -> Matcher.quoteReplacement("$" + ++position[0]));
-    }
-
-    /** PostgreSQL's catalog folds unquoted names to lower case. */
-    private String catalogName(String name) {
-        return this == POSTGRESQL ? name.toLowerCase(Locale.ROOT) : name;
     }
 
     Statement reserve(String table, String sequence, long count, long lastStart) {
@@ -89,18 +70,20 @@ enum SpannerStatements {
 
     /** Counts the tables named {@code table}, optionally {@code schema.table}, in the information schema. */
     Statement tableLookup(String table) {
-        int dot = table.indexOf('.');
-        String schema = dot < 0 ? defaultSchema : table.substring(0, dot);
+        // PostgreSQL's catalog folds unquoted names to lower case.
+        String name = this == POSTGRESQL ? table.toLowerCase(Locale.ROOT) : table;
+        int dot = name.indexOf('.');
+        String schema = dot < 0 ? defaultSchema : name.substring(0, dot);
         return bound("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
-                + " AND TABLE_NAME = @table", catalogName(schema), catalogName(table.substring(dot + 1)));
+                + " AND TABLE_NAME = @table", schema, name.substring(dot + 1));
     }
 
-    /**
-     * The statement in this dialect, the values (strings or longs) bound to its parameters in their order: by name in
-     * GoogleSQL, as p1, p2... in PostgreSQL.
-     */
+    /** The statement in this dialect, {@code values} (strings or longs) bound in order: by name, or as p1, p2... */
     private Statement bound(String googleSql, Object... values) {
-        Statement.Builder statement = Statement.newBuilder(sql(googleSql));
+        int[] position = {0};
+        Statement.Builder statement = Statement.newBuilder(this == GOOGLE_STANDARD_SQL ? googleSql
+                : PARAMETER.matcher(googleSql.replace(" THEN RETURN ", " RETURNING "))
+                        .replaceAll(parameter -> Matcher.quoteReplacement("$" + ++position[0])));
         Matcher names = PARAMETER.matcher(googleSql);
         for (int i = 0; i < values.length; i++) {
             String name = this == GOOGLE_STANDARD_SQL && names.find() ? names.group(1) : "p" + (i + 1);

@@ -1,7 +1,6 @@
 /**
- * The Cloud Spanner store: {@link dev.seqgen.spanner.SpannerSequenceStore} keeps each sequence as one row of
- * a table in a Spanner database and serves the four strategies of {@link dev.seqgen.Strategy}, SYNC inside
- * the caller's {@link com.google.cloud.spanner.TransactionContext}.
+ * The Cloud Spanner store, {@link dev.seqgen.spanner.SpannerSequenceStore}: a row per sequence, every
+ * {@link dev.seqgen.Strategy}, SYNC inside the caller's {@link com.google.cloud.spanner.TransactionContext}.
  */
 @NullMarked
 package dev.seqgen.spanner;

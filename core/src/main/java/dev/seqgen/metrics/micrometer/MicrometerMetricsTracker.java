@@ -1,5 +1,11 @@
 package dev.seqgen.metrics.micrometer;
 
+import static dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory.IDS_DISCARDED;
+import static dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory.PREFIX;
+import static dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory.RESERVATIONS;
+import static dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory.RESERVATION_RETRIES;
+import static dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory.WAITS;
+
 import dev.seqgen.metrics.SequenceMetricsTracker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
@@ -19,7 +25,6 @@ final class MicrometerMetricsTracker implements SequenceMetricsTracker {
     private final Timer waits;
     private final Counter discarded;
     private final MeterRegistry registry;
-    /** The tags every meter of this sequence carries. */
     private final Tags tags;
     private final @Nullable SequenceObservations observations;
 
@@ -27,30 +32,20 @@ final class MicrometerMetricsTracker implements SequenceMetricsTracker {
         this.registry = registry;
         this.tags = tags;
         this.observations = observations;
-        this.reservationSuccesses = reservations("success");
-        this.reservationFailures = reservations("failure");
-        this.retries = Counter.builder(MicrometerMetricsTrackerFactory.RESERVATION_RETRIES)
-                .description("Reservations retried after a transient store error")
-                .baseUnit("retries")
-                .tags(tags)
-                .register(registry);
-        this.waits = Timer.builder(MicrometerMetricsTrackerFactory.WAITS)
-                .description("Time callers waited for values, for the store or for another caller's refill")
-                .tags(tags)
-                .register(registry);
-        this.discarded = Counter.builder(MicrometerMetricsTrackerFactory.IDS_DISCARDED)
-                .description("Reserved values that will never be handed out")
-                .baseUnit("ids")
-                .tags(tags)
-                .register(registry);
+        String attempts = "Attempts to reserve values in the store";
+        this.reservationSuccesses = timer(RESERVATIONS, attempts, tags.and("result", "success"));
+        this.reservationFailures = timer(RESERVATIONS, attempts, tags.and("result", "failure"));
+        this.retries = counter(RESERVATION_RETRIES, "Reservations retried after a transient store error", "retries");
+        this.waits = timer(WAITS, "Time callers waited for values, for the store or for another caller's refill", tags);
+        this.discarded = counter(IDS_DISCARDED, "Reserved values that will never be handed out", "ids");
     }
 
-    private Timer reservations(String result) {
-        return Timer.builder(MicrometerMetricsTrackerFactory.RESERVATIONS)
-                .description("Attempts to reserve values in the store")
-                .tags(tags)
-                .tag("result", result)
-                .register(registry);
+    private Timer timer(String name, String description, Tags timerTags) {
+        return Timer.builder(name).description(description).tags(timerTags).register(registry);
+    }
+
+    private Counter counter(String name, String description, String unit) {
+        return Counter.builder(name).description(description).baseUnit(unit).tags(tags).register(registry);
     }
 
     @Override
@@ -86,12 +81,10 @@ final class MicrometerMetricsTracker implements SequenceMetricsTracker {
     /** Removes every seqgen meter carrying this sequence's tags. */
     @Override
     public void close() {
-        for (Meter meter : registry.getMeters()) {
-            Meter.Id id = meter.getId();
-            if (id.getName().startsWith(MicrometerMetricsTrackerFactory.PREFIX + ".")
-                    && tags.stream().allMatch(tag -> tag.getValue().equals(id.getTag(tag.getKey())))) {
-                registry.remove(meter);
-            }
-        }
+        registry.getMeters().stream()
+                .map(Meter::getId)
+                .filter(id -> id.getName().startsWith(PREFIX + ".")
+                        && tags.stream().allMatch(tag -> tag.getValue().equals(id.getTag(tag.getKey()))))
+                .forEach(registry::remove);
     }
 }

@@ -14,12 +14,11 @@ import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Publishes every sequence's metrics to a Micrometer {@link MeterRegistry}: pass it to
- * {@link dev.seqgen.SequenceRegistry.Builder#metrics} (the starter does so when a {@code MeterRegistry} bean exists).
- * The meters, named by the constants below and tagged {@code sequence}, {@code strategy}, {@code store} and
- * {@code kind}, are registered once, in {@link #create}; counts and gauges read {@link Sequence#stats()} when scraped.
- * A sequence's series share its meters. A second sequence with the same tags in the same meter registry shares the
- * first one's meters, whose gauges keep reading the first. See docs/operations.md#metrics.
+ * Publishes every sequence's metrics to a Micrometer {@link MeterRegistry}, for
+ * {@link dev.seqgen.SequenceRegistry.Builder#metrics}. The meters, named by the constants below and tagged
+ * {@code sequence}, {@code strategy}, {@code store} and {@code kind}, are registered once, in {@link #create}, and read
+ * {@link Sequence#stats()} when scraped; a second sequence with the same tags shares (and keeps reading) the first
+ * one's meters. See docs/operations.md#metrics.
  */
 public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTrackerFactory {
 
@@ -69,9 +68,8 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     }
 
     /**
-     * Creates a factory that also reports each reservation, background refill and wait as an {@code Observation}
-     * ({@value #RESERVATION_OBSERVATION}, {@value #REFILL_OBSERVATION}, {@value #WAIT_OBSERVATION}); a refill is a
-     * child of the observation current on the thread that triggered it.
+     * Creates a factory that also reports each reservation, background refill and wait as an {@code Observation}; a
+     * refill is a child of the observation current on the thread that triggered it.
      */
     public MicrometerMetricsTrackerFactory(MeterRegistry registry,
             io.micrometer.observation.ObservationRegistry observationRegistry) {
@@ -87,24 +85,24 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     /** Registers {@value #SERIES_OPEN}, tagged by the sequence alone. */
     @Override
     public void series(String sequence, java.util.function.IntSupplier openSeries) {
-        Gauge.builder(SERIES_OPEN, openSeries, supplier -> supplier.getAsInt())
+        Gauge.builder(SERIES_OPEN, openSeries::getAsInt)
                 .description("Series of the sequence open in this JVM (one per tenant, year or other key in use)")
                 .baseUnit("series")
                 .tags(Tags.of("sequence", sequence))
-                .strongReference(true)
                 .register(registry);
     }
 
     /** Tags the store's counter kind, {@code table} or {@code native-sequence}, beside its name. */
     @Override
     public SequenceMetricsTracker create(Sequence sequence, dev.seqgen.spi.SequenceStore store) {
-        SequenceMetricsTracker tracker = create(sequence, store.name(), store.kind().externalName());
+        Tags tags = tags(sequence, store.name(), store.kind().externalName());
+        SequenceMetricsTracker tracker = create(sequence, tags);
         if (sequence.strategy() == Strategy.BATCH || sequence.strategy() == Strategy.ASYNC_BATCH) {
             // Carries the sequence's tags, so the tracker's close removes it too.
             gauge(KEPT_VALUES, store, served -> keptValues(served, sequence.name()), "Values of the sequence kept for"
-                    + " the fleet by stopped instances, waiting in the store for an instance's block: the first of one"
-                    + " that starts, or a refill of one whose values lie below them (the same in every JVM)", IDS,
-                    tags(sequence, store.name(), store.kind().externalName()));
+                    + " the fleet by stopped instances, waiting in the store for an instance's block: the first of"
+                    + " one that starts, or a refill of one whose values lie below them (the same in every JVM)",
+                    IDS, tags);
         }
         return tracker;
     }
@@ -126,43 +124,34 @@ public final class MicrometerMetricsTrackerFactory implements SequenceMetricsTra
     /** Tags the kind the sequence's settings name (a registry serves it from its store of that kind). */
     @Override
     public SequenceMetricsTracker create(Sequence sequence, String storeName) {
-        return create(sequence, storeName, sequence.settings().kind().externalName());
+        return create(sequence, tags(sequence, storeName, sequence.settings().kind().externalName()));
     }
 
-    private SequenceMetricsTracker create(Sequence sequence, String storeName, String kind) {
-        Tags tags = tags(sequence, storeName, kind);
-        FunctionCounter.builder(IDS_ISSUED, sequence, s -> s.stats().issued())
-                .description("Values handed out by this JVM")
-                .baseUnit(IDS)
-                .tags(tags)
-                .register(registry);
+    private SequenceMetricsTracker create(Sequence sequence, Tags tags) {
+        counter(IDS_ISSUED, sequence, s -> s.stats().issued(), "Values handed out by this JVM", IDS, tags);
         gauge(BLOCK_REMAINING, sequence, s -> s.stats().remaining(), "Values in hand, including a prefetched block",
                 IDS, tags);
         gauge(BLOCK_SIZE, sequence, s -> s.stats().blockSize(), "Size of the next block this JVM reserves", IDS, tags);
         if (sequence.strategy() == Strategy.ASYNC_BATCH) {
             gauge(REFILL_POINT, sequence, s -> s.stats().refillPoint(),
                     "Values left in the block in hand when the background refill starts", IDS, tags);
-            FunctionCounter.builder(REFILLS_LATE, sequence, s -> s.stats().lateRefills())
-                    .description("Background refills that arrived after the block in hand ran out")
-                    .baseUnit("refills")
-                    .tags(tags)
-                    .register(registry);
+            counter(REFILLS_LATE, sequence, s -> s.stats().lateRefills(),
+                    "Background refills that arrived after the block in hand ran out", "refills", tags);
         }
         gauge(CAPACITY_USED, sequence, s -> s.stats().capacityUsed(),
                 "Share of the range from initial to maximum value that this JVM has reserved up to", "ratio", tags);
-        SequenceObservations observations = observationRegistry == null ? null
-                : new SequenceObservations((io.micrometer.observation.ObservationRegistry) observationRegistry,
-                        io.micrometer.common.KeyValues.of("sequence", sequence.name(), "strategy",
-                                strategyTag(sequence.strategy()), "store", storeName, "kind", kind));
-        return new MicrometerMetricsTracker(registry, tags, observations);
+        return new MicrometerMetricsTracker(registry, tags, observationRegistry == null ? null
+                : new SequenceObservations((io.micrometer.observation.ObservationRegistry) observationRegistry, tags));
     }
 
     private <T> void gauge(String name, T source, ToDoubleFunction<T> value, String description, String unit,
             Tags tags) {
-        Gauge.builder(name, source, value)
-                .description(description)
-                .baseUnit(unit)
-                .tags(tags)
+        Gauge.builder(name, source, value).description(description).baseUnit(unit).tags(tags).register(registry);
+    }
+
+    private void counter(String name, Sequence sequence, ToDoubleFunction<Sequence> count, String description,
+            String unit, Tags tags) {
+        FunctionCounter.builder(name, sequence, count).description(description).baseUnit(unit).tags(tags)
                 .register(registry);
     }
 }

@@ -1,8 +1,12 @@
 package dev.seqgen.metrics.micrometer;
 
+import static dev.seqgen.metrics.micrometer.MicrometerMetricsTrackerFactory.PREFIX;
+
 import dev.seqgen.metrics.SequenceMetricsTracker.Operation;
 import dev.seqgen.metrics.SequenceMetricsTracker.Span;
 import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
@@ -10,18 +14,17 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One sequence's Micrometer {@link Observation}s, keyed by the sequence's tags and, when they end,
- * {@code outcome=success|failure}. Loaded only when an {@link ObservationRegistry} is given, so core needs the
- * Observation API only then.
+ * One sequence's {@link Observation}s, keyed by its tags and, when they end, {@code outcome=success|failure}. Loaded
+ * only when an {@link ObservationRegistry} is given, so core needs the Observation API only then.
  */
 final class SequenceObservations {
 
     private final ObservationRegistry registry;
     private final KeyValues keyValues;
 
-    SequenceObservations(ObservationRegistry registry, KeyValues keyValues) {
+    SequenceObservations(ObservationRegistry registry, Tags tags) {
         this.registry = registry;
-        this.keyValues = keyValues;
+        this.keyValues = KeyValues.of(tags, Tag::getKey, Tag::getValue);
     }
 
     @Nullable Object current() {
@@ -29,14 +32,12 @@ final class SequenceObservations {
     }
 
     Span start(Operation operation, @Nullable Object parentContext) {
+        // The factory's *_OBSERVATION names: seqgen.reservation, seqgen.refill, seqgen.wait.
         String kind = operation.name().toLowerCase(Locale.ROOT);
-        // MicrometerMetricsTrackerFactory's *_OBSERVATION names: seqgen.reservation, seqgen.refill, seqgen.wait.
-        String name = MicrometerMetricsTrackerFactory.PREFIX + "." + kind;
-        Observation observation = Observation.createNotStarted(name, registry)
+        Observation observation = Observation.createNotStarted(PREFIX + "." + kind, registry)
                 .contextualName("seqgen " + kind)
                 .lowCardinalityKeyValues(keyValues);
         if (parentContext instanceof Observation parent) {
-            // Work done on another thread for the caller that triggered it: a child of that caller's observation.
             observation.parentObservation(parent);
         }
         observation.start();
