@@ -22,9 +22,8 @@ import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.util.ClassUtils;
 
 /**
- * Builds seqgen's JDBC stores over the {@link DataSource}, one per {@link CounterKind}: the {@code SequenceStore}
- * bean's, and one of the other kind when a sequence asks for it (closed here). Tells which stores it built, so the
- * table checks apply to its own table store only.
+ * Builds seqgen's JDBC stores over the {@link DataSource}: the {@code SequenceStore} bean, and one of the other
+ * {@link CounterKind} when a sequence asks for it (closed here). The table checks apply to the stores built here only.
  */
 final class JdbcStores implements DisposableBean {
 
@@ -108,7 +107,6 @@ final class JdbcStores implements DisposableBean {
         return dedicated;
     }
 
-    /** The builders refuse a wrong table name or prefix under its property's name. */
     private JdbcSequenceStore.Builder tableBuilder() {
         return JdbcSequenceStore.builder(dataSource).table(properties.getTable(), "seqgen.table");
     }

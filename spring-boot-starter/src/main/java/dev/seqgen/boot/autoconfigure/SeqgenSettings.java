@@ -36,10 +36,7 @@ final class SeqgenSettings {
         }
     }
 
-    /**
-     * Adds one {@code seqgen.sequences.<name>} entry over the defaults, each set value's property as its source; a
-     * rejected value is named by its property, or the default it was inherited from.
-     */
+    /** Adds one {@code seqgen.sequences.<name>} entry over the defaults, each set value's property as its source. */
     static void addSequence(SequenceRegistry.Builder registry, String name, SequenceProperties properties,
             SequenceSettings defaults) {
         String prefix = SEQUENCES + key(name) + ".";
@@ -76,7 +73,7 @@ final class SeqgenSettings {
         return builder;
     }
 
-    /** The properties' value for a setting, found by its key as Boot binds it, or null when unset. */
+    /** The value of a setting, found by its key as Boot binds it, or null when unset. */
     static @Nullable Object value(SequenceProperties properties, Setting setting) {
         return PropertyAccessorFactory.forBeanPropertyAccess(properties).getPropertyValue(propertyPath(setting));
     }

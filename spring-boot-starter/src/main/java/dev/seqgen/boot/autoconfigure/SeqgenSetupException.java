@@ -7,7 +7,6 @@ final class SeqgenSetupException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String description;
     private final String action;
 
     SeqgenSetupException(String description, String action) {
@@ -16,12 +15,7 @@ final class SeqgenSetupException extends IllegalStateException {
 
     SeqgenSetupException(String description, String action, @Nullable Throwable cause) {
         super(description, cause);
-        this.description = description;
         this.action = action;
-    }
-
-    String description() {
-        return this.description;
     }
 
     String action() {

@@ -21,8 +21,7 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Fails the start-up of a context in which Spring Data JDBC would save {@link SeqgenValue} aggregates without seqgen's
- * Spring Data JDBC auto-configuration, naming the aggregates, why it is missing and what to add. A listener from
- * {@code spring.factories}, so that it runs in every context, at refresh, once the entities are known.
+ * Spring Data JDBC auto-configuration. A listener from {@code spring.factories}, so that it runs in every context.
  */
 final class SeqgenUnservedAggregatesCheck implements ApplicationListener<ContextRefreshedEvent> {
 

@@ -54,11 +54,9 @@ final class UnknownProperties {
             return false;
         }
         String first = name.getElement(1, Form.DASHED);
-        if (first.equals("defaults")) {
-            return Setting.find(join(name, 2, Form.DASHED, ".")).isPresent();
-        }
-        if (first.equals("sequences")) {
-            return size > 3 && Setting.find(join(name, 3, Form.DASHED, ".")).isPresent();
+        if (first.equals("defaults") || first.equals("sequences")) {
+            int from = first.equals("defaults") ? 2 : 3; // after the sequence's name
+            return size > from && Setting.find(join(name, from, Form.DASHED, ".")).isPresent();
         }
         String path = Conventions.attributeNameToPropertyName(join(name, 1, Form.DASHED, "."));
         BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(new SeqgenProperties());
@@ -155,9 +153,7 @@ final class UnknownProperties {
     private static int distance(String a, String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
+        Arrays.setAll(previous, j -> j);
         for (int i = 1; i <= a.length(); i++) {
             current[0] = i;
             for (int j = 1; j <= b.length(); j++) {
