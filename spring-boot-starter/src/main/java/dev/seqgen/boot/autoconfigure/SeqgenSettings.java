@@ -6,9 +6,10 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
 import dev.seqgen.boot.autoconfigure.SeqgenProperties.SequenceProperties;
 
-import java.util.EnumMap;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.core.Conventions;
@@ -50,12 +51,9 @@ final class SeqgenSettings {
                     : e.allowed();
             throw invalid(prefix + e.setting(), e.value(), allowed, e);
         }
-        Map<Setting, String> sources = new EnumMap<>(Setting.class);
-        for (Setting setting : Setting.values()) {
-            if (value(properties, setting) != null) {
-                sources.put(setting, prefix + setting.key());
-            }
-        }
+        Map<Setting, String> sources = Arrays.stream(Setting.values())
+                .filter(setting -> value(properties, setting) != null)
+                .collect(Collectors.toMap(setting -> setting, setting -> prefix + setting.key()));
         try {
             registry.sequence(name, settings, sources);
         } catch (SequenceConfigurationException e) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
@@ -76,23 +77,13 @@ final class UnknownProperties {
         if (size < 2) {
             return false;
         }
-        String first = name.getElement(1, Form.UNIFORM);
-        if (first.equals("sequences")) {
-            for (int from = 3; from < size; from++) {
-                String key = squashed(name, from);
-                if (Arrays.stream(Setting.values()).anyMatch(setting -> squashed(setting.key()).equals(key))) {
-                    return true;
-                }
-            }
-            return false;
+        if (name.getElement(1, Form.UNIFORM).equals("sequences")) {
+            return IntStream.range(3, size).mapToObj(from -> squashed(join(name, from, Form.UNIFORM, "")))
+                    .anyMatch(key -> Arrays.stream(Setting.values()).anyMatch(s -> squashed(s.key()).equals(key)));
         }
-        String written = squashed(name, 1);
+        String written = squashed(join(name, 1, Form.UNIFORM, ""));
         return knownNames().stream().filter(known -> !known.startsWith("seqgen.sequences."))
                 .anyMatch(known -> squashed(known.substring(PREFIX.length() + 1)).equals(written));
-    }
-
-    private static String squashed(ConfigurationPropertyName name, int from) {
-        return squashed(join(name, from, Form.UNIFORM, ""));
     }
 
     private static String join(ConfigurationPropertyName name, int from, Form form, String separator) {
