@@ -21,10 +21,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.util.ClassUtils;
 
-/**
- * Builds seqgen's JDBC stores over the {@link DataSource}: the {@code SequenceStore} bean, and one of the other
- * {@link CounterKind} when a sequence asks for it (closed here). The table checks apply to the stores built here only.
- */
+/** seqgen's JDBC stores over the {@link DataSource}, one per {@link CounterKind}; those beside the bean closed here. */
 final class JdbcStores implements DisposableBean {
 
     private final DataSource dataSource;

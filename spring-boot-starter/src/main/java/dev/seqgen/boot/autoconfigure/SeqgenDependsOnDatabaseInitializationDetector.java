@@ -7,9 +7,8 @@ import org.springframework.core.env.Environment;
 import java.util.Set;
 
 /**
- * Makes seqgen's JDBC store start after the database initializers ({@code schema.sql}, Flyway, Liquibase). Not
- * under {@code spring.jpa.defer-datasource-initialization=true}: the store serves the {@code EntityManagerFactory}
- * that the initializers then wait for, so its table comes from Hibernate's schema or already exists.
+ * Makes seqgen's JDBC store start after the database initializers; not under deferred JPA initialization, where the
+ * store serves the {@code EntityManagerFactory} that the initializers wait for.
  */
 class SeqgenDependsOnDatabaseInitializationDetector extends AbstractBeansOfTypeDependsOnDatabaseInitializationDetector {
 

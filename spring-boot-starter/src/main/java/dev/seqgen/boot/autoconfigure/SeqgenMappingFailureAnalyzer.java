@@ -5,10 +5,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.NestedExceptionUtils;
 
-/**
- * Explains a {@link SeqgenMappingException}: where, the problem and the underlying error. Runs after seqgen's other
- * analyzers, which report a bad setting or a refusing column in more detail.
- */
+/** Explains a {@link SeqgenMappingException}: where, the problem, the root cause (after seqgen's other analyzers). */
 class SeqgenMappingFailureAnalyzer extends AbstractFailureAnalyzer<SeqgenMappingException> {
 
     @Override

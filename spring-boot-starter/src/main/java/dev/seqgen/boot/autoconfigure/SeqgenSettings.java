@@ -14,10 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.core.Conventions;
 
-/**
- * Turns the {@code seqgen.*} properties into {@link SequenceSettings}, renaming every
- * {@link SequenceConfigurationException} on the way to the full property ({@code seqgen.sequences.orders.block-size}).
- */
+/** The {@code seqgen.*} properties as {@link SequenceSettings}, each rejected value named by its full property. */
 final class SeqgenSettings {
 
     private static final String DEFAULTS = "seqgen.defaults.";

@@ -9,10 +9,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
-/**
- * Closes the {@link SequenceRegistry} when the context stops and logs what became of each sequence's unused values
- * (INFO, WARN when the store failed). See docs/design.md#shutdown.
- */
+/** Closes the {@link SequenceRegistry} when the context stops, logging its unused values; docs/design.md#shutdown. */
 final class SeqgenShutdown implements SmartLifecycle {
 
     /** Below every default phase and the web server's graceful shutdown, above Boot's logging clean-up. */

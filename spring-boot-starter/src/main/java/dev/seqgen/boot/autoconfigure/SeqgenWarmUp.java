@@ -69,10 +69,7 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
         });
     }
 
-    /**
-     * Through the mappings that number the sequence, else the registry if it knows the sequence: a misspelt name
-     * fails rather than make series of a sequence nobody numbers.
-     */
+    /** Through the mappings that number the sequence, else the registry if it knows it: a misspelt name fails. */
     private void warmUpSeries(SequenceRegistry available, String name, List<String> keys, long deadline) {
         if (mapped.orderedStream().map(sequences -> sequences.warmUpSeries(name, keys, left(deadline))).toList()
                 .contains(true)) {

@@ -22,10 +22,7 @@ import org.springframework.core.Conventions;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
-/**
- * Finds the {@code seqgen.*} properties of the environment that bind to nothing (typos Spring Boot ignores
- * silently, such as {@code seqgen.sequence.orders.block-size}), each with the nearest known name.
- */
+/** The {@code seqgen.*} properties of the environment that bind to nothing, each with the nearest known name. */
 final class UnknownProperties {
 
     private static final String PREFIX = "seqgen";
@@ -68,10 +65,7 @@ final class UnknownProperties {
         }
     }
 
-    /**
-     * Whether a name from an environment variable binds, compared without dashes and dots as Spring reads it; a
-     * sequence's name may hold underscores, so any split of it is accepted.
-     */
+    /** Whether an environment variable's name binds, compared as Spring reads it; any split of a sequence's name. */
     static boolean knownVariable(ConfigurationPropertyName name) {
         int size = name.getNumberOfElements();
         if (size < 2) {
