@@ -93,7 +93,7 @@ final class JdbcSchema {
                 + " them for its own statements (seqgen.jdbc.dedicated-connection=true): the application would"
                 + " wait for a connection that never comes back.",
                 "Allow the pool at least 2 connections (" + poolProperty + "), or let the store borrow a connection"
-                        + " per reservation instead of keeping one: seqgen.jdbc.dedicated-connection=false.");
+                        + " per reservation instead of keeping one: seqgen.jdbc.dedicated-connection=false.", null);
     }
 
     private static String maxPoolSizeProperty(DataSource dataSource) {

@@ -158,6 +158,7 @@ public final class SeqgenAutoConfiguration {
             return new JdbcStores(dataSource, properties, jdbcSchema.getIfAvailable());
         }
 
+        /** Registered before {@link #sequenceStore}, which then backs off. */
         @Bean
         @ConditionalOnMissingBean(SequenceStore.class)
         @Conditional(NativeSequenceKindCondition.class)
@@ -167,7 +168,6 @@ public final class SeqgenAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(SequenceStore.class)
-        @Conditional(TableKindCondition.class)
         // After the database initializers, except under JPA's deferred initialization (see the detector).
         JdbcSequenceStore sequenceStore(JdbcStores stores) {
             return stores.buildTable();
@@ -207,34 +207,15 @@ public final class SeqgenAutoConfiguration {
         }
     }
 
-    static final class TableKindCondition extends JdbcKindCondition {
-
-        TableKindCondition() {
-            super(CounterKind.TABLE);
-        }
-    }
-
-    static final class NativeSequenceKindCondition extends JdbcKindCondition {
-
-        NativeSequenceKindCondition() {
-            super(CounterKind.NATIVE_SEQUENCE);
-        }
-    }
-
-    /** {@code seqgen.defaults.kind} (table when unset, any relaxed spelling) is the given kind. */
-    abstract static class JdbcKindCondition extends SpringBootCondition {
-
-        private final CounterKind kind;
-
-        JdbcKindCondition(CounterKind kind) {
-            this.kind = kind;
-        }
+    /** {@code seqgen.defaults.kind} (table when unset, any relaxed spelling) is native-sequence. */
+    static final class NativeSequenceKindCondition extends SpringBootCondition {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             Binder binder = Binder.get(context.getEnvironment());
             CounterKind bound = binder.bind("seqgen.defaults.kind", CounterKind.class).orElse(CounterKind.TABLE);
-            return new ConditionOutcome(bound == kind, "seqgen.defaults.kind is " + bound.externalName());
+            return new ConditionOutcome(bound == CounterKind.NATIVE_SEQUENCE,
+                    "seqgen.defaults.kind is " + bound.externalName());
         }
     }
 

@@ -9,10 +9,6 @@ final class SeqgenSetupException extends IllegalStateException {
 
     private final String action;
 
-    SeqgenSetupException(String description, String action) {
-        this(description, action, null);
-    }
-
     SeqgenSetupException(String description, String action, @Nullable Throwable cause) {
         super(description, cause);
         this.action = action;

@@ -97,7 +97,7 @@ final class SeqgenUnservedAggregatesCheck implements ApplicationListener<Context
                             + " @ImportAutoConfiguration({SeqgenAutoConfiguration.class,"
                             + " SeqgenDataJdbcAutoConfiguration.class}), or @EnableAutoConfiguration.";
             throw new SeqgenSetupException(description,
-                    action + " Set seqgen.enabled=false to save these aggregates without seqgen.");
+                    action + " Set seqgen.enabled=false to save these aggregates without seqgen.", null);
         }
     }
 }
