@@ -245,22 +245,13 @@ public class SeqgenProperties {
      */
     public static class SequenceProperties {
 
-        /**
-         * How values are taken from the store: sync (in the caller's transaction, gapless), async, batch or
-         * async-batch (refilled in the background). Default: async-batch.
-         */
+        /** How values are taken from the store: sync (gapless), async, batch or async-batch. Default: async-batch. */
         private @Nullable Strategy strategy;
 
-        /**
-         * Where values are counted: table (a row of seqgen's table) or native-sequence (a database sequence; not for
-         * sync). Default: the kind of the registry's store.
-         */
+        /** Where values are counted: table or native-sequence (not for sync). Default: the registry store's kind. */
         private @Nullable CounterKind kind;
 
-        /**
-         * How counters become values: sequential (1, 2, 3, ...) or bit-reversed (63 low bits reversed, spread
-         * over the key space for Spanner primary keys; not for int ids). Default: sequential.
-         */
+        /** How counters become values: sequential or bit-reversed (Spanner keys, not int ids). Default: sequential. */
         private @Nullable KeyOrder keyOrder;
 
         /**
@@ -289,10 +280,7 @@ public class SeqgenProperties {
 
         private final AdaptiveProperties adaptive = new AdaptiveProperties();
 
-        /**
-         * Whether the configured strategy may replace a sync strategy declared in code, giving up gapless numbers;
-         * otherwise that fails the start-up. Default: false.
-         */
+        /** Whether this strategy may replace a sync one declared in code, giving up gapless numbers. Default: false. */
         private @Nullable Boolean allowWeakerStrategy;
 
         public @Nullable Strategy getStrategy() {
@@ -383,10 +371,7 @@ public class SeqgenProperties {
     /** Adaptive block size and refill point, each optional. */
     public static class AdaptiveProperties {
 
-        /**
-         * Whether the block size adapts to the refill rate and, for async-batch, the refill point to the store's
-         * latency. Default: on for async-batch, off for the other strategies.
-         */
+        /** Whether block size and refill point adapt to the load. Default: on for async-batch, off otherwise. */
         private @Nullable Boolean enabled;
 
         /** Largest block (and gap of a stopped JVM) of an adaptive sequence, at least block-size. Default: 100000. */
@@ -456,10 +441,7 @@ public class SeqgenProperties {
         /** How long an unused series stays open before its unused values go back to its row; 0: never released. */
         private Duration idleTimeout = SequenceRegistry.DEFAULT_SERIES_IDLE_TIMEOUT;
 
-        /**
-         * Series to open with their first blocks during warm-up, by sequence, keys comma-separated
-         * (seqgen.series.warm-up.invoices=acme/2026,globex/2026). An unknown sequence or key fails the start-up.
-         */
+        /** Series to warm up, by sequence, keys comma-separated; an unknown sequence or key fails the start-up. */
         private Map<String, List<String>> warmUp = new LinkedHashMap<>();
 
         public Duration getIdleTimeout() {
