@@ -37,7 +37,6 @@ final class JdbcSchema {
         if (unreadable != null) {
             String observed = unreadable.getMessage() + " [SQLSTATE " + unreadable.getSQLState() + "]";
             if (!isMissingTable(unreadable)) {
-                // Not a missing table: say what the database said, not what might have caused it.
                 throw new SeqgenSetupException("seqgen could not read its sequence table " + table + " in the"
                         + " application's database: " + observed,
                         "Check that the database answers and that the application's user may read and update "
