@@ -248,7 +248,10 @@ public class SeqgenProperties {
         /** How values are taken from the store: sync (gapless), async, batch or async-batch. Default: async-batch. */
         private @Nullable Strategy strategy;
 
-        /** Where values are counted: table or native-sequence (not for sync). Default: the registry store's kind. */
+        /**
+         * Where values are counted: table or native-sequence (not for sync). Default: the kind of the registry's store:
+         * table, unless the registry is built over a native-sequence store.
+         */
         private @Nullable CounterKind kind;
 
         /** How counters become values: sequential or bit-reversed (Spanner keys, not int ids). Default: sequential. */
@@ -371,7 +374,7 @@ public class SeqgenProperties {
     /** Adaptive block size and refill point, each optional. */
     public static class AdaptiveProperties {
 
-        /** Whether block size and refill point adapt to the load. Default: on for async-batch, off otherwise. */
+        /** Whether block size and refill point adapt. Default: on for async-batch, off for the other strategies. */
         private @Nullable Boolean enabled;
 
         /** Largest block (and gap of a stopped JVM) of an adaptive sequence, at least block-size. Default: 100000. */
