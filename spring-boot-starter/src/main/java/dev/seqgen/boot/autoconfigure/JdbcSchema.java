@@ -19,7 +19,6 @@ import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 /** Start-up checks of the JDBC store's setup, each failing with a {@link SeqgenSetupException}. */
 final class JdbcSchema {
 
-    /** Commons Logging, as {@link SeqgenShutdown}. */
     private static final Log LOG = LogFactory.getLog(JdbcSchema.class);
 
     private final DataSource dataSource;
@@ -38,7 +37,6 @@ final class JdbcSchema {
         if (unreadable != null) {
             String observed = unreadable.getMessage() + " [SQLSTATE " + unreadable.getSQLState() + "]";
             if (!isMissingTable(unreadable)) {
-                // Not a missing table: say what the database said, not what might have caused it.
                 throw new SeqgenSetupException("seqgen could not read its sequence table " + table + " in the"
                         + " application's database: " + observed,
                         "Check that the database answers and that the application's user may read and update "
@@ -94,21 +92,15 @@ final class JdbcSchema {
                 + " them for its own statements (seqgen.jdbc.dedicated-connection=true): the application would"
                 + " wait for a connection that never comes back.",
                 "Allow the pool at least 2 connections (" + poolProperty + "), or let the store borrow a connection"
-                        + " per reservation instead of keeping one: seqgen.jdbc.dedicated-connection=false.");
+                        + " per reservation instead of keeping one: seqgen.jdbc.dedicated-connection=false.", null);
     }
 
     private static String maxPoolSizeProperty(DataSource dataSource) {
         String type = dataSource.getClass().getName();
-        if (type.contains("tomcat")) {
-            return "spring.datasource.tomcat.max-active";
-        }
-        if (type.contains("dbcp2")) {
-            return "spring.datasource.dbcp2.max-total";
-        }
-        if (type.contains("oracle.ucp")) {
-            return "spring.datasource.oracleucp.max-pool-size";
-        }
-        return "spring.datasource.hikari.maximum-pool-size";
+        return type.contains("tomcat") ? "spring.datasource.tomcat.max-active"
+                : type.contains("dbcp2") ? "spring.datasource.dbcp2.max-total"
+                : type.contains("oracle.ucp") ? "spring.datasource.oracleucp.max-pool-size"
+                : "spring.datasource.hikari.maximum-pool-size";
     }
 
     /** SQLSTATE 42P01 (PostgreSQL), 42S02 (MariaDB, H2...), 42S04 (empty H2), or Spanner JDBC's NOT_FOUND. */

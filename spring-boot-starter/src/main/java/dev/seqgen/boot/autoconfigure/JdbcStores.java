@@ -21,11 +21,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.util.ClassUtils;
 
-/**
- * Builds seqgen's JDBC stores over the {@link DataSource}, one per {@link CounterKind}: the {@code SequenceStore}
- * bean's, and one of the other kind when a sequence asks for it (closed here). Tells which stores it built, so the
- * table checks apply to its own table store only.
- */
+/** seqgen's JDBC stores over the {@link DataSource}, one per {@link CounterKind}; those beside the bean closed here. */
 final class JdbcStores implements DisposableBean {
 
     private final DataSource dataSource;
@@ -108,7 +104,6 @@ final class JdbcStores implements DisposableBean {
         return dedicated;
     }
 
-    /** The builders refuse a wrong table name or prefix under its property's name. */
     private JdbcSequenceStore.Builder tableBuilder() {
         return JdbcSequenceStore.builder(dataSource).table(properties.getTable(), "seqgen.table");
     }

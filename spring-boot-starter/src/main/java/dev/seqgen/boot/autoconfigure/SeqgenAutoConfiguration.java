@@ -43,10 +43,9 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Auto-configuration for seqgen: a {@link SequenceRegistry} from the {@code seqgen.*} properties over a
- * {@link SequenceStore} (the JDBC store over the {@link DataSource} under {@code seqgen.store} auto or jdbc, else a
- * store bean such as {@link SeqgenSpannerAutoConfiguration}'s), handed to Hibernate for seqgen's generator. Every
- * bean backs off when the application defines its own; the registry is closed with the context.
+ * Auto-configuration for seqgen: a {@link SequenceRegistry} from the {@code seqgen.*} properties over the JDBC store
+ * of the {@link DataSource}, else a {@link SequenceStore} bean, handed to Hibernate. Every bean backs off when the
+ * application defines its own.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration" })
@@ -96,26 +95,20 @@ public final class SeqgenAutoConfiguration {
         return builder.build();
     }
 
-    /** Closes the registry before logging shuts down and logs each sequence's unused values. */
     @Bean
     @ConditionalOnMissingBean
     static SeqgenShutdown seqgenShutdown(ObjectProvider<SequenceRegistry> registry) {
         return new SeqgenShutdown(registry);
     }
 
-    /**
-     * After every singleton (ddl-auto included): warns of unbound {@code seqgen.*} properties, fails when the JDBC
-     * store's table is missing, and creates the configured sequences' rows for the health indicator and endpoint.
-     */
+    /** After every singleton (ddl-auto included): warns of unbound properties, checks the table, creates the rows. */
     @Bean
     static SmartInitializingSingleton seqgenStartUpChecks(ObjectProvider<SequenceRegistry> registry,
             ObjectProvider<SeqgenProperties> properties, ObjectProvider<JdbcSchema> jdbcSchema,
             ObjectProvider<JdbcStores> jdbcStores, Environment environment) {
         return () -> registry.ifAvailable(available -> {
-            for (String unknown : UnknownProperties.find(environment)) {
-                LOG.log(System.Logger.Level.WARNING, "seqgen: the property " + unknown + " binds to nothing and is"
-                        + " ignored");
-            }
+            UnknownProperties.find(environment).forEach(unknown -> LOG.log(System.Logger.Level.WARNING,
+                    "seqgen: the property " + unknown + " binds to nothing and is ignored"));
             // Only the table store seqgen built over the DataSource is checked.
             available.store(CounterKind.TABLE)
                     .filter(table -> jdbcStores.getIfAvailable() != null && jdbcStores.getObject().built(table))
@@ -134,7 +127,6 @@ public final class SeqgenAutoConfiguration {
                 .series(properties.getSeries().getWarmUp());
     }
 
-    /** The first property that asks for a kind: a sequence's, else the defaults'. */
     private static String kindProperty(SeqgenProperties properties, CounterKind kind) {
         return properties.getSequences().entrySet().stream()
                 .filter(entry -> entry.getValue().getKind() == kind)
@@ -151,8 +143,7 @@ public final class SeqgenAutoConfiguration {
             case SPANNER -> "spanner with the seqgen-spanner module on the class path, or with a SequenceStore bean"
                     + " of the application's";
         };
-        return new SequenceConfigurationException("seqgen.store", storeType.name().toLowerCase(Locale.ROOT),
-                allowed);
+        return new SequenceConfigurationException("seqgen.store", storeType.name().toLowerCase(Locale.ROOT), allowed);
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -167,6 +158,7 @@ public final class SeqgenAutoConfiguration {
             return new JdbcStores(dataSource, properties, jdbcSchema.getIfAvailable());
         }
 
+        /** Registered before {@link #sequenceStore}, which then backs off. */
         @Bean
         @ConditionalOnMissingBean(SequenceStore.class)
         @Conditional(NativeSequenceKindCondition.class)
@@ -176,7 +168,6 @@ public final class SeqgenAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(SequenceStore.class)
-        @Conditional(TableKindCondition.class)
         // After the database initializers, except under JPA's deferred initialization (see the detector).
         JdbcSequenceStore sequenceStore(JdbcStores stores) {
             return stores.buildTable();
@@ -216,34 +207,15 @@ public final class SeqgenAutoConfiguration {
         }
     }
 
-    static final class TableKindCondition extends JdbcKindCondition {
-
-        TableKindCondition() {
-            super(CounterKind.TABLE);
-        }
-    }
-
-    static final class NativeSequenceKindCondition extends JdbcKindCondition {
-
-        NativeSequenceKindCondition() {
-            super(CounterKind.NATIVE_SEQUENCE);
-        }
-    }
-
-    /** {@code seqgen.defaults.kind} (table when unset, any relaxed spelling) is the given kind. */
-    abstract static class JdbcKindCondition extends SpringBootCondition {
-
-        private final CounterKind kind;
-
-        JdbcKindCondition(CounterKind kind) {
-            this.kind = kind;
-        }
+    /** {@code seqgen.defaults.kind} (table when unset, any relaxed spelling) is native-sequence. */
+    static final class NativeSequenceKindCondition extends SpringBootCondition {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             Binder binder = Binder.get(context.getEnvironment());
             CounterKind bound = binder.bind("seqgen.defaults.kind", CounterKind.class).orElse(CounterKind.TABLE);
-            return new ConditionOutcome(bound == kind, "seqgen.defaults.kind is " + bound.externalName());
+            return new ConditionOutcome(bound == CounterKind.NATIVE_SEQUENCE,
+                    "seqgen.defaults.kind is " + bound.externalName());
         }
     }
 
@@ -267,7 +239,6 @@ public final class SeqgenAutoConfiguration {
     @ConditionalOnClass(HibernatePropertiesCustomizer.class)
     static class HibernateConfiguration {
 
-        /** Hands the registry to seqgen's Hibernate generator, which fails at start-up without it. */
         @Bean
         @ConditionalOnMissingBean(name = "seqgenHibernatePropertiesCustomizer")
         HibernatePropertiesCustomizer seqgenHibernatePropertiesCustomizer(ObjectProvider<SequenceRegistry> registry,
@@ -283,7 +254,6 @@ public final class SeqgenAutoConfiguration {
             };
         }
 
-        /** The entity mappings' sequences and series, warmed up through Hibernate. */
         @Bean
         SeqgenWarmUp.MappedSequences seqgenMappedSequences(ObjectProvider<EntityManagerFactory> factories) {
             return new SeqgenWarmUp.MappedSequences() {
@@ -296,12 +266,8 @@ public final class SeqgenAutoConfiguration {
 
                 @Override
                 public boolean warmUpSeries(String name, List<String> keys, Duration timeout) {
-                    boolean numbered = false;
-                    for (EntityManagerFactory factory : factories.orderedStream().toList()) {
-                        numbered |= SeqgenHibernate.warmUpSeries(factory.unwrap(SessionFactory.class), name, keys,
-                                timeout);
-                    }
-                    return numbered;
+                    return factories.orderedStream().map(factory -> SeqgenHibernate.warmUpSeries(
+                            factory.unwrap(SessionFactory.class), name, keys, timeout)).toList().contains(true);
                 }
             };
         }

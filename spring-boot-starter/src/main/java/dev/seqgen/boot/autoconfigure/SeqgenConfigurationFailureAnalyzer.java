@@ -21,7 +21,7 @@ import org.springframework.core.env.Environment;
  */
 class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<SequenceConfigurationException> {
 
-    /** {@code seqgen.sequences.<name>.<setting>} or {@code seqgen.sequences[<name>].<setting>}. */
+    /** {@code seqgen.sequences.<name>.<setting>} or {@code [<name>]}, which falls back to seqgen.defaults.<setting>. */
     private static final Pattern SEQUENCE_SETTING =
             Pattern.compile("seqgen\\.sequences(?:\\.[a-z0-9-]+|\\[[^]]+])\\.(.+)");
 
@@ -47,15 +47,14 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
         description.append(cause.setting().startsWith("seqgen.") ? "    Property: " : "    Setting: ")
                 .append(cause.setting()).append('\n');
         description.append("    Value: \"").append(cause.value()).append("\"\n");
+        Matcher sequenceSetting = SEQUENCE_SETTING.matcher(cause.setting());
+        @Nullable String inheritedFrom = sequenceSetting.matches() ? "seqgen.defaults." + sequenceSetting.group(1)
+                : null;
         Origin origin = origin(cause.setting());
-        if (origin != null) {
-            description.append("    Origin: ").append(origin).append('\n');
-        } else {
-            String inheritedFrom = inheritedFrom(cause.setting());
-            Origin inherited = inheritedFrom != null ? origin(inheritedFrom) : null;
-            if (inherited != null) {
-                description.append("    Origin: ").append(inherited).append(" (").append(inheritedFrom).append(")\n");
-            }
+        Origin inherited = origin == null && inheritedFrom != null ? origin(inheritedFrom) : null;
+        if (origin != null || inherited != null) {
+            description.append("    Origin: ").append(origin != null ? origin : inherited + " (" + inheritedFrom + ")")
+                    .append('\n');
         }
         description.append("    Allowed: ").append(cause.allowed()).append('\n');
         String action = "Update your application's configuration: " + cause.setting() + " must be "
@@ -91,12 +90,6 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
                 + " in the source code: " + cause.setting() + " must be " + cause.allowed() + ". The value is not"
                 + " in the application's configuration; a property (" + override + ") would override it.";
         return new FailureAnalysis(description, action, cause);
-    }
-
-    /** The {@code seqgen.defaults.*} property a {@code seqgen.sequences.<name>.*} setting falls back to. */
-    private static @Nullable String inheritedFrom(String setting) {
-        Matcher matcher = SEQUENCE_SETTING.matcher(setting);
-        return matcher.matches() ? "seqgen.defaults." + matcher.group(1) : null;
     }
 
     private @Nullable Origin origin(String setting) {

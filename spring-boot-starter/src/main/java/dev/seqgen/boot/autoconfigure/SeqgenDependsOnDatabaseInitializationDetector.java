@@ -2,19 +2,15 @@ package dev.seqgen.boot.autoconfigure;
 
 import dev.seqgen.jdbc.JdbcSequenceStore;
 import org.springframework.boot.sql.init.dependency.AbstractBeansOfTypeDependsOnDatabaseInitializationDetector;
-import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitializationDetector;
 import org.springframework.core.env.Environment;
 
-import java.util.Collections;
 import java.util.Set;
 
 /**
- * Makes seqgen's JDBC store start after the database initializers ({@code schema.sql}, Flyway, Liquibase). Not
- * under {@code spring.jpa.defer-datasource-initialization=true}: the store serves the {@code EntityManagerFactory}
- * that the initializers then wait for, so its table comes from Hibernate's schema or already exists.
+ * Makes seqgen's JDBC store start after the database initializers; not under deferred JPA initialization, where the
+ * store serves the {@code EntityManagerFactory} that the initializers wait for.
  */
-class SeqgenDependsOnDatabaseInitializationDetector extends AbstractBeansOfTypeDependsOnDatabaseInitializationDetector
-        implements DependsOnDatabaseInitializationDetector {
+class SeqgenDependsOnDatabaseInitializationDetector extends AbstractBeansOfTypeDependsOnDatabaseInitializationDetector {
 
     private final Environment environment;
 
@@ -24,8 +20,7 @@ class SeqgenDependsOnDatabaseInitializationDetector extends AbstractBeansOfTypeD
 
     @Override
     protected Set<Class<?>> getDependsOnDatabaseInitializationBeanTypes() {
-        boolean deferred = environment.getProperty("spring.jpa.defer-datasource-initialization", Boolean.class,
-                false);
-        return deferred ? Collections.emptySet() : Collections.singleton(JdbcSequenceStore.class);
+        boolean deferred = environment.getProperty("spring.jpa.defer-datasource-initialization", Boolean.class, false);
+        return deferred ? Set.of() : Set.of(JdbcSequenceStore.class);
     }
 }

@@ -3,11 +3,9 @@ package dev.seqgen.boot.autoconfigure;
 import dev.seqgen.hibernate.SeqgenMappingException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.NestedExceptionUtils;
 
-/**
- * Explains a {@link SeqgenMappingException}: where, the problem and the underlying error. Runs after seqgen's other
- * analyzers, which report a bad setting or a refusing column in more detail.
- */
+/** Explains a {@link SeqgenMappingException}: where, the problem, the root cause (after seqgen's other analyzers). */
 class SeqgenMappingFailureAnalyzer extends AbstractFailureAnalyzer<SeqgenMappingException> {
 
     @Override
@@ -15,10 +13,7 @@ class SeqgenMappingFailureAnalyzer extends AbstractFailureAnalyzer<SeqgenMapping
         StringBuilder description = new StringBuilder("seqgen could not set up a generated value:\n\n")
                 .append("    Where: ").append(cause.where()).append('\n')
                 .append("    Problem: ").append(cause.problem()).append('\n');
-        Throwable reason = cause.getCause();
-        while (reason != null && reason.getCause() != null && reason.getCause() != reason) {
-            reason = reason.getCause();
-        }
+        Throwable reason = NestedExceptionUtils.getRootCause(cause);
         if (reason != null && reason.getMessage() != null && !cause.problem().contains(reason.getMessage())) {
             description.append("    Cause: ").append(reason.getClass().getName()).append(": ")
                     .append(reason.getMessage()).append('\n');

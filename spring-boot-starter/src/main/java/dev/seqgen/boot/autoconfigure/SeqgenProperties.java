@@ -22,10 +22,7 @@ public class SeqgenProperties {
     /** Whether to enable the seqgen auto-configuration. */
     private boolean enabled = true;
 
-    /**
-     * Where the sequences' rows live. 'auto' uses the only DataSource, otherwise Cloud Spanner when there is a
-     * Spanner or DatabaseClient bean and seqgen-spanner is on the class path, otherwise a SequenceStore bean.
-     */
+    /** Where the sequences' rows live: auto, jdbc (the DataSource) or spanner (Cloud Spanner). */
     private StoreType store = StoreType.AUTO;
 
     /** Table of one row per sequence, optionally schema.table; unquoted letters, digits and underscores. */
@@ -118,16 +115,10 @@ public class SeqgenProperties {
     /** The JDBC store. */
     public static class Jdbc {
 
-        /**
-         * Prefix of the database sequences of kind native-sequence ('orders' is seqgen_orders by default).
-         * Letters, digits and underscores, not starting with a digit.
-         */
+        /** Prefix of the native-sequence database sequences; letters, digits, underscores, not a leading digit. */
         private String sequencePrefix = "seqgen_";
 
-        /**
-         * Whether the JDBC store keeps one pooled connection for its own statements, so that a reservation never
-         * waits for the pool (no deadlock with a pool smaller than the inserting threads). Costs one connection.
-         */
+        /** Whether the JDBC store keeps one pooled connection for its own statements, so reservations never wait. */
         private boolean dedicatedConnection = true;
 
         public String getSequencePrefix() {
@@ -230,10 +221,7 @@ public class SeqgenProperties {
     /** Creation of seqgen's tables. */
     public static class Schema {
 
-        /**
-         * When seqgen creates its missing tables (sequences, kept ranges) at start-up: on embedded databases only
-         * (embedded), always, or never (Flyway, Liquibase or a DBA create them).
-         */
+        /** When seqgen creates its missing tables at start-up: embedded (databases only), always or never. */
         private DatabaseInitializationMode initialize = DatabaseInitializationMode.EMBEDDED;
 
         public DatabaseInitializationMode getInitialize() {
@@ -252,30 +240,21 @@ public class SeqgenProperties {
     }
 
     /**
-     * The optional settings of {@code seqgen.defaults} and {@code seqgen.sequences.<name>}: one property per
-     * {@link dev.seqgen.Setting}, found by its key; unset falls back to the defaults, then to
-     * {@link dev.seqgen.Setting#defaultValue()}.
+     * The settings of {@code seqgen.defaults} and {@code seqgen.sequences.<name>}, one per {@link dev.seqgen.Setting}
+     * key; unset falls back to the defaults, then to {@link dev.seqgen.Setting#defaultValue()}.
      */
     public static class SequenceProperties {
 
-        /**
-         * How values are taken from the store: sync (in the caller's transaction, gapless), async (a store
-         * transaction per value), batch (one per block), async-batch (refilled in the background). Default:
-         * async-batch.
-         */
+        /** How values are taken from the store: sync (gapless), async, batch or async-batch. Default: async-batch. */
         private @Nullable Strategy strategy;
 
         /**
-         * Where values are counted: table (a row of seqgen's table) or native-sequence (a database sequence; not for
-         * sync). Default: the kind of the registry's store: table, unless the registry is built over a
-         * native-sequence store.
+         * Where values are counted: table or native-sequence (not for sync). Default: the kind of the registry's store:
+         * table, unless the registry is built over a native-sequence store.
          */
         private @Nullable CounterKind kind;
 
-        /**
-         * How counters become values: sequential (1, 2, 3, ...) or bit-reversed (63 low bits reversed, spread
-         * over the key space for Spanner primary keys; not for int ids). Default: sequential.
-         */
+        /** How counters become values: sequential or bit-reversed (Spanner keys, not int ids). Default: sequential. */
         private @Nullable KeyOrder keyOrder;
 
         /**
@@ -284,10 +263,7 @@ public class SeqgenProperties {
          */
         private @Nullable KeyRange skipRange;
 
-        /**
-         * Values reserved per store transaction by batch and async-batch; the most a stopped JVM leaves unused,
-         * unless the block adapts. Default: 1000.
-         */
+        /** Values reserved per store transaction by batch and async-batch (a stopped JVM's gap). Default: 1000. */
         private @Nullable Integer blockSize;
 
         /**
@@ -307,10 +283,7 @@ public class SeqgenProperties {
 
         private final AdaptiveProperties adaptive = new AdaptiveProperties();
 
-        /**
-         * Whether the configured strategy may replace a sync strategy declared in code (@SeqgenGenerator,
-         * @SeqgenNumber, @SeqgenValue), giving up gapless numbers; otherwise that fails the start-up. Default: false.
-         */
+        /** Whether this strategy may replace a sync one declared in code, giving up gapless numbers. Default: false. */
         private @Nullable Boolean allowWeakerStrategy;
 
         public @Nullable Strategy getStrategy() {
@@ -401,10 +374,7 @@ public class SeqgenProperties {
     /** Adaptive block size and refill point, each optional. */
     public static class AdaptiveProperties {
 
-        /**
-         * Whether the block size adapts to the refill rate and, for async-batch, the refill point to the store's
-         * latency. Default: on for async-batch, off for the other strategies.
-         */
+        /** Whether block size and refill point adapt. Default: on for async-batch, off for the other strategies. */
         private @Nullable Boolean enabled;
 
         /** Largest block (and gap of a stopped JVM) of an adaptive sequence, at least block-size. Default: 100000. */
@@ -456,11 +426,7 @@ public class SeqgenProperties {
     /** The warm-up: first blocks taken before the application reports itself ready. */
     public static class WarmUp {
 
-        /**
-         * Longest the start-up waits for all sequences' first blocks; a sequence without one by then fails the
-         * start-up. Allow about N x the row's transaction time for N instances starting at once where the store
-         * shows the queue at the row (PostgreSQL), 2 x N x elsewhere. Positive.
-         */
+        /** Longest the start-up waits for all sequences' first blocks; one missing by then fails it. Positive. */
         private Duration timeout = Duration.ofSeconds(60);
 
         public Duration getTimeout() {
@@ -478,10 +444,7 @@ public class SeqgenProperties {
         /** How long an unused series stays open before its unused values go back to its row; 0: never released. */
         private Duration idleTimeout = SequenceRegistry.DEFAULT_SERIES_IDLE_TIMEOUT;
 
-        /**
-         * Series to open with their first blocks during warm-up, by sequence, keys comma-separated
-         * (seqgen.series.warm-up.invoices=acme/2026,globex/2026). An unknown sequence or key fails the start-up.
-         */
+        /** Series to warm up, by sequence, keys comma-separated; an unknown sequence or key fails the start-up. */
         private Map<String, List<String>> warmUp = new LinkedHashMap<>();
 
         public Duration getIdleTimeout() {

@@ -6,17 +6,15 @@ import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
 import dev.seqgen.boot.autoconfigure.SeqgenProperties.SequenceProperties;
 
-import java.util.EnumMap;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.core.Conventions;
 
-/**
- * Turns the {@code seqgen.*} properties into {@link SequenceSettings}, renaming every
- * {@link SequenceConfigurationException} on the way to the full property ({@code seqgen.sequences.orders.block-size}).
- */
+/** The {@code seqgen.*} properties as {@link SequenceSettings}, each rejected value named by its full property. */
 final class SeqgenSettings {
 
     private static final String DEFAULTS = "seqgen.defaults.";
@@ -36,10 +34,7 @@ final class SeqgenSettings {
         }
     }
 
-    /**
-     * Adds one {@code seqgen.sequences.<name>} entry over the defaults, each set value's property as its source; a
-     * rejected value is named by its property, or the default it was inherited from.
-     */
+    /** Adds one {@code seqgen.sequences.<name>} entry over the defaults, each set value's property as its source. */
     static void addSequence(SequenceRegistry.Builder registry, String name, SequenceProperties properties,
             SequenceSettings defaults) {
         String prefix = SEQUENCES + key(name) + ".";
@@ -53,12 +48,9 @@ final class SeqgenSettings {
                     : e.allowed();
             throw invalid(prefix + e.setting(), e.value(), allowed, e);
         }
-        Map<Setting, String> sources = new EnumMap<>(Setting.class);
-        for (Setting setting : Setting.values()) {
-            if (value(properties, setting) != null) {
-                sources.put(setting, prefix + setting.key());
-            }
-        }
+        Map<Setting, String> sources = Arrays.stream(Setting.values())
+                .filter(setting -> value(properties, setting) != null)
+                .collect(Collectors.toMap(setting -> setting, setting -> prefix + setting.key()));
         try {
             registry.sequence(name, settings, sources);
         } catch (SequenceConfigurationException e) {
@@ -76,7 +68,7 @@ final class SeqgenSettings {
         return builder;
     }
 
-    /** The properties' value for a setting, found by its key as Boot binds it, or null when unset. */
+    /** The value of a setting, found by its key as Boot binds it, or null when unset. */
     static @Nullable Object value(SequenceProperties properties, Setting setting) {
         return PropertyAccessorFactory.forBeanPropertyAccess(properties).getPropertyValue(propertyPath(setting));
     }

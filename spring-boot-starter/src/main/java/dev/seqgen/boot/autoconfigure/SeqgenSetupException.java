@@ -7,21 +7,11 @@ final class SeqgenSetupException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String description;
     private final String action;
-
-    SeqgenSetupException(String description, String action) {
-        this(description, action, null);
-    }
 
     SeqgenSetupException(String description, String action, @Nullable Throwable cause) {
         super(description, cause);
-        this.description = description;
         this.action = action;
-    }
-
-    String description() {
-        return this.description;
     }
 
     String action() {

@@ -8,6 +8,6 @@ class SeqgenSetupFailureAnalyzer extends AbstractFailureAnalyzer<SeqgenSetupExce
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, SeqgenSetupException cause) {
-        return new FailureAnalysis(cause.description(), cause.action(), cause);
+        return new FailureAnalysis(cause.getMessage(), cause.action(), cause);
     }
 }

@@ -9,14 +9,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
-/**
- * Closes the {@link SequenceRegistry} when the context stops and logs what became of each sequence's unused values
- * (INFO, WARN when the store failed). See docs/design.md#shutdown.
- */
+/** Closes the {@link SequenceRegistry} when the context stops, logging its unused values; docs/design.md#shutdown. */
 final class SeqgenShutdown implements SmartLifecycle {
-
-    /** Below every default phase and the web server's graceful shutdown, above Boot's logging clean-up. */
-    static final int PHASE = Integer.MIN_VALUE + 1000;
 
     /** Commons Logging, as Spring's own classes: no bridge that Boot removes at shutdown. */
     private static final Log LOG = LogFactory.getLog(SequenceRegistry.class);
@@ -72,8 +66,9 @@ final class SeqgenShutdown implements SmartLifecycle {
         return false;
     }
 
+    /** Below every default phase and the web server's graceful shutdown, above Boot's logging clean-up. */
     @Override
     public int getPhase() {
-        return PHASE;
+        return Integer.MIN_VALUE + 1000;
     }
 }

@@ -27,10 +27,8 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.util.StringUtils;
 
 /**
- * Auto-configuration of the Cloud Spanner store for {@link SeqgenAutoConfiguration}'s registry, under
- * {@code seqgen.store=spanner}, or under auto with a {@link Spanner} or {@link DatabaseClient} bean and no single
- * {@link DataSource}. Uses the DatabaseClient bean, else the {@code seqgen.spanner.*} database on the Spanner bean or
- * on a client of its own, closed with the context.
+ * Auto-configuration of the Cloud Spanner store for {@link SeqgenAutoConfiguration}'s registry, over the
+ * {@link DatabaseClient} bean, else the {@code seqgen.spanner.*} database on the {@link Spanner} bean or its own.
  */
 @AutoConfiguration(before = SeqgenAutoConfiguration.class,
         afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
@@ -44,7 +42,6 @@ public final class SeqgenSpannerAutoConfiguration {
 
     private static final String PREFIX = "seqgen.spanner.";
 
-    /** The Spanner client of the {@code seqgen.spanner.*} properties, when the application has none. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean({ Spanner.class, DatabaseClient.class })
     Spanner seqgenSpanner(SeqgenProperties properties) {

@@ -21,8 +21,7 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Fails the start-up of a context in which Spring Data JDBC would save {@link SeqgenValue} aggregates without seqgen's
- * Spring Data JDBC auto-configuration, naming the aggregates, why it is missing and what to add. A listener from
- * {@code spring.factories}, so that it runs in every context, at refresh, once the entities are known.
+ * Spring Data JDBC auto-configuration. A listener from {@code spring.factories}, so that it runs in every context.
  */
 final class SeqgenUnservedAggregatesCheck implements ApplicationListener<ContextRefreshedEvent> {
 
@@ -90,17 +89,15 @@ final class SeqgenUnservedAggregatesCheck implements ApplicationListener<Context
             String action = registry && outcomes == null
                     ? "Import it: @ImportAutoConfiguration(SeqgenDataJdbcAutoConfiguration.class), or use a test"
                             + " slice that imports it (@DataJdbcTest, @AutoConfigureDataJdbc, @JdbcTest,"
-                            + " @AutoConfigureJdbc), or @EnableAutoConfiguration. Set seqgen.enabled=false to save"
-                            + " these aggregates without seqgen."
+                            + " @AutoConfigureJdbc), or @EnableAutoConfiguration."
                     : registry ? "Give SeqgenDataJdbcAutoConfiguration what its conditions above ask for (a single"
                             + " DataSource or a @Primary one, Spring Data JDBC's mapping context and Dialect beans)."
-                            + " Set seqgen.enabled=false to save these aggregates without seqgen."
                     : "Import seqgen's auto-configurations with the test: @AutoConfigureDataJdbc or @AutoConfigureJdbc"
                             + " (with a @SpringBootTest of a plain @Configuration), @DataJdbcTest or @JdbcTest, or"
                             + " @ImportAutoConfiguration({SeqgenAutoConfiguration.class,"
-                            + " SeqgenDataJdbcAutoConfiguration.class}), or @EnableAutoConfiguration. Set"
-                            + " seqgen.enabled=false to save these aggregates without seqgen.";
-            throw new SeqgenSetupException(description, action);
+                            + " SeqgenDataJdbcAutoConfiguration.class}), or @EnableAutoConfiguration.";
+            throw new SeqgenSetupException(description,
+                    action + " Set seqgen.enabled=false to save these aggregates without seqgen.", null);
         }
     }
 }

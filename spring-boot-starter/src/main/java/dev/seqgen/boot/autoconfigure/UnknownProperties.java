@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
@@ -21,10 +22,7 @@ import org.springframework.core.Conventions;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
-/**
- * Finds the {@code seqgen.*} properties of the environment that bind to nothing (typos Spring Boot ignores
- * silently, such as {@code seqgen.sequence.orders.block-size}), each with the nearest known name.
- */
+/** The {@code seqgen.*} properties of the environment that bind to nothing, each with the nearest known name. */
 final class UnknownProperties {
 
     private static final String PREFIX = "seqgen";
@@ -54,11 +52,9 @@ final class UnknownProperties {
             return false;
         }
         String first = name.getElement(1, Form.DASHED);
-        if (first.equals("defaults")) {
-            return Setting.find(join(name, 2, Form.DASHED, ".")).isPresent();
-        }
-        if (first.equals("sequences")) {
-            return size > 3 && Setting.find(join(name, 3, Form.DASHED, ".")).isPresent();
+        if (first.equals("defaults") || first.equals("sequences")) {
+            int from = first.equals("defaults") ? 2 : 3; // after the sequence's name
+            return size > from && Setting.find(join(name, from, Form.DASHED, ".")).isPresent();
         }
         String path = Conventions.attributeNameToPropertyName(join(name, 1, Form.DASHED, "."));
         BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(new SeqgenProperties());
@@ -69,32 +65,19 @@ final class UnknownProperties {
         }
     }
 
-    /**
-     * Whether a name from an environment variable binds, compared without dashes and dots as Spring reads it; a
-     * sequence's name may hold underscores, so any split of it is accepted.
-     */
+    /** Whether an environment variable's name binds, compared as Spring reads it; any split of a sequence's name. */
     static boolean knownVariable(ConfigurationPropertyName name) {
         int size = name.getNumberOfElements();
         if (size < 2) {
             return false;
         }
-        String first = name.getElement(1, Form.UNIFORM);
-        if (first.equals("sequences")) {
-            for (int from = 3; from < size; from++) {
-                String key = squashed(name, from);
-                if (Arrays.stream(Setting.values()).anyMatch(setting -> squashed(setting.key()).equals(key))) {
-                    return true;
-                }
-            }
-            return false;
+        if (name.getElement(1, Form.UNIFORM).equals("sequences")) {
+            return IntStream.range(3, size).mapToObj(from -> squashed(join(name, from, Form.UNIFORM, "")))
+                    .anyMatch(key -> Arrays.stream(Setting.values()).anyMatch(s -> squashed(s.key()).equals(key)));
         }
-        String written = squashed(name, 1);
+        String written = squashed(join(name, 1, Form.UNIFORM, ""));
         return knownNames().stream().filter(known -> !known.startsWith("seqgen.sequences."))
                 .anyMatch(known -> squashed(known.substring(PREFIX.length() + 1)).equals(written));
-    }
-
-    private static String squashed(ConfigurationPropertyName name, int from) {
-        return squashed(join(name, from, Form.UNIFORM, ""));
     }
 
     private static String join(ConfigurationPropertyName name, int from, Form form, String separator) {
@@ -155,9 +138,7 @@ final class UnknownProperties {
     private static int distance(String a, String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
+        Arrays.setAll(previous, j -> j);
         for (int i = 1; i <= a.length(); i++) {
             current[0] = i;
             for (int j = 1; j <= b.length(); j++) {

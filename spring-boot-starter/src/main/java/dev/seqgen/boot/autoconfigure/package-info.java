@@ -1,7 +1,4 @@
-/**
- * Auto-configuration for seqgen: a registry from the {@code seqgen.*} properties, and the failure analyses of its
- * start-up errors.
- */
+/** Auto-configuration for seqgen: the registry of the {@code seqgen.*} properties and its start-up failure analyses. */
 @NullMarked
 package dev.seqgen.boot.autoconfigure;
 
