@@ -225,10 +225,15 @@ class SeriesIdleReleaseTest {
                         .seriesIdleTimeout(Duration.ofNanos(1)).build()) {
             List<SequenceRegistry> registries = List.of(first, second);
             AtomicBoolean calling = new AtomicBoolean(true);
+            // Halfway, every caller waits for a release: one happens amid the calls in every interleaving.
+            CountDownLatch releasedOnce = new CountDownLatch(1);
             CompletableFuture<Integer> releasing = CompletableFuture.supplyAsync(() -> {
                 int released = 0;
                 while (calling.get()) {
                     released += first.releaseIdleSeries() + second.releaseIdleSeries();
+                    if (released > 0) {
+                        releasedOnce.countDown();
+                    }
                 }
                 return released;
             }, threads);
@@ -240,6 +245,9 @@ class SeriesIdleReleaseTest {
                 Concurrently.run(8, thread -> {
                     long[] values = new long[perThread];
                     for (int i = 0; i < perThread; i++) {
+                        if (i == perThread / 2) {
+                            assertThat(releasedOnce.await(1, TimeUnit.MINUTES)).as("a release halfway").isTrue();
+                        }
                         String key = keys[(thread + i) % keys.length];
                         values[i] = registries.get((thread + i) % 2).series("invoices", key).next();
                         if (!taken.computeIfAbsent(key, ignored -> ConcurrentHashMap.newKeySet()).add(values[i])) {
