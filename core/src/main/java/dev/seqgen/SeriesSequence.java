@@ -11,10 +11,10 @@ import org.jspecify.annotations.Nullable;
  * release when idle, forwarding to the series opened again when a caller that kept it uses it after that.
  *
  * <pre>
- * Release (lock-free entry, see docs/design.md#idle-series-release): `users` counts the calls inside, or holds
- * RELEASED. Entry is a CAS from a count to count + 1, never from RELEASED; release is the registry's CAS from 0 to
- * RELEASED. Exactly one wins. A caller finding RELEASED forwards to live(), which first takes this monitor, held by
- * the release until the released sequence has given its values back, so the reopened series reserves after that.
+ * Lock-free entry (docs/design.md#idle-series-release): `users` counts the calls inside, or holds RELEASED. Entry is
+ * a CAS from a count to count + 1, never from RELEASED; release is the registry's CAS from 0 to RELEASED: exactly one
+ * wins. A caller finding RELEASED forwards to live(), which first takes this monitor, held by the release until the
+ * released sequence has given its values back.
  * </pre>
  */
 final class SeriesSequence extends NamedSequence {
@@ -182,10 +182,7 @@ final class SeriesSequence extends NamedSequence {
 
     @Override
     public void close() {
-        CloseReport report = closeAndReport();
-        if (report != null) {
-            AbstractSequence.log(report);
-        }
+        AbstractSequence.log(closeAndReport());
     }
 
     /** Closes the open sequence for good, calls inside or not; null if released. */
