@@ -186,7 +186,7 @@ abstract class AbstractSequence extends NamedSequence {
         tracker.recordWait(ticker.read() - start);
     }
 
-    /** Releases {@code [firstUnused, end)} at close: to the row, else kept, else lost (docs/design.md#release-at-close). */
+    /** Releases {@code [firstUnused, end)}: to the row, else kept, else lost (docs/design.md#release-at-close). */
     final void release(CloseReport.Collector report, long firstUnused, long end) {
         if (firstUnused >= end) {
             return;

@@ -13,11 +13,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@link Strategy#BATCH}: one store transaction per block, reserved by the caller that finds the block empty while the
- * others wait. Unique; ordered per JVM only; a crash loses at most the rest of one block.
- *
- * <p>Bounded waits (docs/design.md#bounded-waits): the reservation runs on the executor, the caller waits with a timed
- * get. An abandoned reservation stays in {@code pending} for the next caller (under refillLock); a failed one is
- * replaced.
+ * others wait. Unique; ordered per JVM only; a crash loses at most the rest of one block. The reservation runs on the
+ * executor under a timed wait; an abandoned one waits in {@code pending} for the next caller
+ * (docs/design.md#bounded-waits).
  */
 final class BatchSequence extends BlockSequence {
 

@@ -60,7 +60,7 @@ public final class KeyRange {
         return new SequenceConfigurationException("skip-range", value, Setting.SKIP_RANGE.allowed());
     }
 
-    /** {@return whether the range is {@link #NONE}, holding no value} */
+    /** {@return whether the range is {@link #NONE}} */
     public boolean isEmpty() {
         return max < min;
     }

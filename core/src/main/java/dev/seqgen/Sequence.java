@@ -8,7 +8,7 @@ package dev.seqgen;
  */
 public interface Sequence extends AutoCloseable {
 
-    /** {@return the sequence name, which is the key of its row in the store} */
+    /** {@return the sequence name, the key of its row in the store} */
     String name();
 
     /** {@return the strategy this sequence uses} */
@@ -27,13 +27,10 @@ public interface Sequence extends AutoCloseable {
     long next();
 
     /**
-     * Returns {@code count} unique values in increasing order, for bulk inserts: consecutive for ASYNC; BATCH and
-     * ASYNC_BATCH take the rest of the current block first, so values may jump between blocks.
-     *
-     * @throws IllegalArgumentException if {@code count} is less than 1
-     * @throws IllegalStateException for {@link Strategy#SYNC}
-     * @throws SequenceUnavailableException if the values could not be had within the acquire timeout
-     * @throws SequenceExhaustedException if fewer than {@code count} values are left below the maximum
+     * Returns {@code count} unique increasing values: consecutive for ASYNC; BATCH and ASYNC_BATCH take the rest of
+     * the current block first, so values may jump between blocks. Throws as {@link #next()}, and
+     * {@link IllegalArgumentException} if {@code count} is less than 1, {@link SequenceExhaustedException} if fewer
+     * than {@code count} values are left.
      */
     long[] nextValues(int count);
 
@@ -49,12 +46,9 @@ public interface Sequence extends AutoCloseable {
     long nextInTransaction(Object transaction);
 
     /**
-     * Returns {@code count} unique values in increasing order, taken within the caller's transaction; consecutive for
-     * {@link Strategy#SYNC}. Other strategies behave as {@link #nextValues(int)}.
-     *
-     * @throws IllegalArgumentException if {@code count} is less than 1 or the transaction is of the wrong type
-     * @throws SequenceUnavailableException if the store failed
-     * @throws SequenceExhaustedException if fewer than {@code count} values are left below the maximum
+     * Returns {@code count} unique increasing values within the caller's transaction, as {@link #nextInTransaction}
+     * (consecutive for {@link Strategy#SYNC}; other strategies behave as {@link #nextValues(int)}). Also throws
+     * {@link IllegalArgumentException} if {@code count} is less than 1.
      */
     long[] nextValuesInTransaction(Object transaction, int count);
 

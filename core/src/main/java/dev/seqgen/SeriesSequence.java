@@ -1,7 +1,6 @@
 package dev.seqgen;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
@@ -21,21 +20,10 @@ final class SeriesSequence extends NamedSequence {
 
     private static final int RELEASED = Integer.MIN_VALUE;
 
-    private static final VarHandle USERS;
-
-    static {
-        try {
-            USERS = MethodHandles.lookup().findVarHandle(SeriesSequence.class, "users", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final SequenceRegistry registry;
     /** Null once released: a caller that kept the handle keeps no block or counter alive. */
     private volatile @Nullable Sequence sequence;
-    @SuppressWarnings("unused")
-    private volatile int users;
+    private final AtomicInteger users = new AtomicInteger();
     /** Whether a call entered since the registry last looked; set by callers, cleared by the registry. */
     private volatile boolean used;
     /** When the registry first found the series unused; the registry's sweep only. */
@@ -62,11 +50,11 @@ final class SeriesSequence extends NamedSequence {
     }
 
     boolean released() {
-        return (int) USERS.getVolatile(this) == RELEASED;
+        return users.get() == RELEASED;
     }
 
     boolean inUse() {
-        return (int) USERS.getVolatile(this) > 0;
+        return users.get() > 0;
     }
 
     /** Reads and clears whether a call entered since the registry's last look. */
@@ -80,7 +68,7 @@ final class SeriesSequence extends NamedSequence {
 
     /** Marks the series released if no call is inside (under this monitor); the sequence to close, or null. */
     @Nullable Sequence release() {
-        return USERS.compareAndSet(this, 0, RELEASED) ? sequence : null;
+        return users.compareAndSet(0, RELEASED) ? sequence : null;
     }
 
     /** Lets go of the released sequence once it is closed and its counts are the group's. */
@@ -91,11 +79,11 @@ final class SeriesSequence extends NamedSequence {
     /** The open sequence, entered; null if the series was released. */
     private @Nullable Sequence enter() {
         for (;;) {
-            int inside = (int) USERS.getVolatile(this);
+            int inside = users.get();
             if (inside == RELEASED) {
                 return null;
             }
-            if (USERS.compareAndSet(this, inside, inside + 1)) {
+            if (users.compareAndSet(inside, inside + 1)) {
                 if (!used) {
                     used = true;
                 }
@@ -109,7 +97,7 @@ final class SeriesSequence extends NamedSequence {
             // A call that spanned a look of the registry's counts as a use at the next look too.
             used = true;
         }
-        USERS.getAndAdd(this, -1);
+        users.decrementAndGet();
     }
 
     private Sequence live() {
@@ -156,7 +144,7 @@ final class SeriesSequence extends NamedSequence {
         }
     }
 
-    /** {@link #call}, unboxed. */
+    /** {@link #call}, unboxed for the hot path. */
     private long callLong(ToLongFunction<Sequence> call) {
         Sequence open = enter();
         if (open == null) {
@@ -191,7 +179,6 @@ final class SeriesSequence extends NamedSequence {
         return open == null ? null : Sequences.closeAndReport(open);
     }
 
-    /** Waits until the open sequence holds its first block, for a warm-up. */
     void awaitFirstBlock(long deadline) {
         call(open -> {
             if (open instanceof SeriesSequence reopened) {

@@ -6,8 +6,7 @@ import dev.seqgen.spi.SequenceStoreException;
 
 /**
  * {@link Strategy#SYNC}: the increment runs inside the caller's transaction. Unique, ordered among commits, gapless; a
- * crash costs nothing. Throughput is bounded by one over the caller's transaction time. Errors are not retried here:
- * the caller retries its transaction as a whole.
+ * crash costs nothing. Errors are not retried here: the caller retries its transaction as a whole.
  */
 final class SyncSequence extends UnbufferedSequence {
 
@@ -44,18 +43,17 @@ final class SyncSequence extends UnbufferedSequence {
         if (firstUnused >= end) {
             return true;
         }
-        boolean given;
         try {
-            given = store.giveBackInTransaction(transaction, name, end, firstUnused);
+            boolean given = store.giveBackInTransaction(transaction, name, end, firstUnused);
+            if (given) {
+                issued.add(firstUnused - end);
+            }
+            return given;
         } catch (SequenceStoreException e) {
             throw new SequenceUnavailableException(name, "the " + store.name() + " store failed inside the caller's"
                     + " transaction while giving back [" + firstUnused + ", " + end + ") (roll it back and retry): "
                     + e.getMessage(), e);
         }
-        if (given) {
-            issued.add(firstUnused - end);
-        }
-        return given;
     }
 
     private ReservedRange increment(Object transaction, int count) {
