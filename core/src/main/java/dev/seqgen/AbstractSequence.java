@@ -29,7 +29,6 @@ abstract class AbstractSequence extends NamedSequence {
     final LongAdder waits = new LongAdder();
     final LongAdder discarded = new LongAdder();
     final AtomicLong highestReserved = new AtomicLong(-1);
-
     volatile boolean closed;
 
     /** Blocks from the row after which a refill looks for kept ranges again, once one look found none. */
@@ -41,7 +40,6 @@ abstract class AbstractSequence extends NamedSequence {
     private volatile boolean keptLookFound;
     private final AtomicInteger rowBlocksSinceKeptLook = new AtomicInteger();
     private volatile long keptLookAt;
-
     private final AtomicBoolean firstBlockLogged = new AtomicBoolean();
 
     AbstractSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
@@ -235,11 +233,10 @@ abstract class AbstractSequence extends NamedSequence {
         }
     }
 
-    /*
-     * Kept ranges as blocks (docs/design.md#release-at-close): the first is the lowest kept range, later ones the
-     * lowest above all this sequence reserved. The look fields need no lock: a race only costs or saves one look.
+    /**
+     * Takes a kept range as a block when a look is due (docs/design.md#release-at-close); a store failure sends the
+     * reservation to the row. The look fields need no lock: a race only costs or saves one look.
      */
-    /** Takes a kept range as a block when a look is due; a store failure sends the reservation to the row. */
     private @Nullable ReservedRange takeKept(long count) {
         if (!takesKeptRanges()) {
             return null;
@@ -254,9 +251,8 @@ abstract class AbstractSequence extends NamedSequence {
         rowBlocksSinceKeptLook.set(0);
         keptLookFound = false;
         try {
-            long from = highestReserved.get() + 1;
             ReservedRange kept = (first ? store.takeKept(name, count, settings.maxValue())
-                    : store.takeKept(name, from, count, settings.maxValue())).orElse(null);
+                    : store.takeKept(name, highestReserved.get() + 1, count, settings.maxValue())).orElse(null);
             if (kept != null) {
                 keptLookFound = true;
                 tracker.recordReservation(ticker.read() - start, true);
@@ -326,13 +322,8 @@ abstract class AbstractSequence extends NamedSequence {
 
     /** Logs a close report (none for null): at INFO, or at WARNING with the failure. */
     static void log(@Nullable CloseReport report) {
-        if (report == null) {
-            return;
-        }
-        if (report.failed()) {
-            LOG.log(Level.WARNING, report.message(), report.failure());
-        } else {
-            LOG.log(Level.INFO, report.message());
+        if (report != null) {
+            LOG.log(report.failed() ? Level.WARNING : Level.INFO, report.message(), report.failure());
         }
     }
 
@@ -347,7 +338,6 @@ abstract class AbstractSequence extends NamedSequence {
     void awaitFirstBlock(long deadline) {
     }
 
-    /** Values issued by this instance so far. */
     abstract long issued();
 
     /** The block in hand, or null for strategies that hold none. */
@@ -370,7 +360,6 @@ abstract class AbstractSequence extends NamedSequence {
         return count;
     }
 
-    /** The size of the next reservation. */
     long nextBlockSize() {
         return 1;
     }
@@ -390,11 +379,10 @@ abstract class AbstractSequence extends NamedSequence {
         Block block = blockInHand();
         boolean hasBlock = block != null && block != Block.EMPTY;
         long highest = highestReserved.get();
-        double used = settings.capacityUsedBelow(highest + 1);
         return new SequenceStats(name, settings.strategy(), issued(), reservations.sum(), reservationFailures.sum(),
                 retries.sum(), waits.sum(), discarded.sum(), hasBlock ? block.first : -1, hasBlock ? block.end : -1,
                 (hasBlock ? block.remaining() : 0) + extraRemaining(), nextBlockSize(), refillPoint(), lateRefills(),
-                highest, used);
+                highest, settings.capacityUsedBelow(highest + 1));
     }
 
     @Override

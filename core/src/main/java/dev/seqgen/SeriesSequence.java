@@ -57,7 +57,6 @@ final class SeriesSequence extends NamedSequence {
         return users.get() > 0;
     }
 
-    /** Reads and clears whether a call entered since the registry's last look. */
     boolean takeUsed() {
         if (used) {
             used = false;
