@@ -204,7 +204,6 @@ abstract class AbstractSequence extends NamedSequence {
         keep(report, range);
     }
 
-    /** Keeps a range the row did not take back, retrying transient errors within the acquire timeout. */
     private void keep(CloseReport.Collector report, ReservedRange range) {
         long deadline = ticker.read() + timeoutNanos;
         Backoff backoff = new Backoff();
@@ -272,7 +271,6 @@ abstract class AbstractSequence extends NamedSequence {
         }
     }
 
-    /** Logs a block strategy's first block once: range, source, duration and why it has that size. */
     private void logFirstBlock(ReservedRange range, long asked, boolean kept, long since) {
         String reason = firstBlockReason();
         if (reason == null || !firstBlockLogged.compareAndSet(false, true)) {
@@ -299,7 +297,6 @@ abstract class AbstractSequence extends NamedSequence {
         return null;
     }
 
-    /** Releases a block that arrived after close, and logs what became of it. */
     final void releaseLate(Block arrived) {
         CloseReport.Collector report = new CloseReport.Collector(name, settings.strategy());
         report.note("a block reserved before close arrived after it");
@@ -340,7 +337,6 @@ abstract class AbstractSequence extends NamedSequence {
 
     abstract long issued();
 
-    /** The block in hand, or null for strategies that hold none. */
     @Nullable Block blockInHand() {
         return null;
     }
@@ -369,7 +365,6 @@ abstract class AbstractSequence extends NamedSequence {
         return 0;
     }
 
-    /** Background refills a caller had to wait for. */
     long lateRefills() {
         return 0;
     }

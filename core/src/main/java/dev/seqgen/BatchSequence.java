@@ -128,11 +128,8 @@ final class BatchSequence extends BlockSequence {
             throw new SequenceUnavailableException(sequence.name, "interrupted while waiting for the store", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof SequenceException sequenceFailure) {
-                throw sequenceFailure;
-            }
-            if (cause instanceof IllegalArgumentException argument) {
-                throw argument;
+            if (cause instanceof SequenceException || cause instanceof IllegalArgumentException) {
+                throw (RuntimeException) cause;
             }
             throw new SequenceUnavailableException(sequence.name, "the store failed: " + cause, cause);
         }

@@ -59,7 +59,6 @@ final class Block {
         return size - issued();
     }
 
-    /** The size of a refill's block if it has arrived, otherwise 0. */
     static long sizeIfReady(@Nullable CompletableFuture<Block> refill) {
         return refill == null || !refill.isDone() || refill.isCompletedExceptionally() ? 0 : refill.join().size;
     }

@@ -58,7 +58,6 @@ final class KeyMapping {
         return kept == counters.length ? counters : Arrays.copyOf(counters, kept);
     }
 
-    /** {@code bit-reversed}, or {@code bit-reversed, skipping min..max}. */
     @Override
     public String toString() {
         return keyOrder.externalName() + (skip.isEmpty() ? "" : ", skipping " + skip);

@@ -9,12 +9,10 @@ import org.jspecify.annotations.Nullable;
  * One open series, named {@code name#key}, as {@link SequenceRegistry#series} hands it out: a handle the registry can
  * release when idle, forwarding to the series opened again when a caller that kept it uses it after that.
  *
- * <pre>
- * Lock-free entry (docs/design.md#idle-series-release): `users` counts the calls inside, or holds RELEASED. Entry is
- * a CAS from a count to count + 1, never from RELEASED; release is the registry's CAS from 0 to RELEASED: exactly one
- * wins. A caller finding RELEASED forwards to live(), which first takes this monitor, held by the release until the
- * released sequence has given its values back.
- * </pre>
+ * <p>Lock-free entry (docs/design.md#idle-series-release): {@code users} counts the calls inside, or holds RELEASED.
+ * Entry is a CAS from a count to count + 1, never from RELEASED; release is the registry's CAS from 0 to RELEASED:
+ * exactly one wins. A caller finding RELEASED forwards to live(), which first takes this monitor, held by the release
+ * until the released sequence has given its values back.
  */
 final class SeriesSequence extends NamedSequence {
 
