@@ -98,23 +98,15 @@ final class BatchSequence extends BlockSequence {
     /** Runs a store call on the executor (BATCH and ASYNC); a hand-off that throws fails the returned future. */
     static <T> CompletableFuture<T> handOff(Executor executor, AbstractSequence sequence, String what,
             Supplier<T> call) {
-        CompletableFuture<T> future = new CompletableFuture<>();
         try {
-            executor.execute(() -> {
-                try {
-                    future.complete(call.get());
-                } catch (Throwable e) {
-                    future.completeExceptionally(e);
-                }
-            });
+            return CompletableFuture.supplyAsync(call, executor);
         } catch (Throwable e) {
             // The registry shuts its executor down at close: a caller racing close is told it is closed.
-            future.completeExceptionally(sequence.closed
+            return CompletableFuture.failedFuture(sequence.closed
                     ? new SequenceUnavailableException(sequence.name, "the sequence is closed", null)
                     : new SequenceUnavailableException(sequence.name,
                             "the executor failed to start the " + what + ": " + e, e));
         }
-        return future;
     }
 
     /** Waits for a handed-off call until the deadline; a call that fails rethrows its sequence exception. */
