@@ -19,7 +19,6 @@ public interface Sequence extends AutoCloseable {
 
     /**
      * Returns the next value, reserved in a transaction of the store's own.
-     *
      * @throws IllegalStateException for {@link Strategy#SYNC}: use {@link #nextInTransaction(Object)}
      * @throws SequenceUnavailableException if no value came within the acquire timeout, or the sequence is closed
      * @throws SequenceExhaustedException if the maximum value has been handed out
@@ -38,7 +37,6 @@ public interface Sequence extends AutoCloseable {
      * Returns the next value; for {@link Strategy#SYNC} taken within the caller's transaction (of the store's
      * {@link dev.seqgen.spi.SequenceStore#transactionType()}), committing or rolling back with it, the row locked until
      * then, and not retried. Other strategies ignore the transaction and behave as {@link #next()}.
-     *
      * @throws IllegalArgumentException if the transaction is not of the type the store needs
      * @throws SequenceUnavailableException if the store failed
      * @throws SequenceExhaustedException if the maximum value has been handed out
@@ -55,7 +53,6 @@ public interface Sequence extends AutoCloseable {
     /**
      * Gives back the unused tail of the last {@link #nextValuesInTransaction} call of this open transaction, so SYNC
      * stays gapless. {@code firstUnused} and {@code end} are counter values ({@link KeyOrder#counter(long)} of a key).
-     *
      * @return whether the values were given back; false (default, other strategies, stores that cannot): a gap
      * @throws SequenceUnavailableException if the store failed
      */
