@@ -351,7 +351,6 @@ abstract class AbstractSequence extends NamedSequence {
         return false;
     }
 
-    /** The size of a reservation chosen while the row is held, from the queue there: {@code count} unless overridden. */
     long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
         return count;
     }
