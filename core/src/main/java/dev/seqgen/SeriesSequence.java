@@ -27,8 +27,7 @@ final class SeriesSequence extends NamedSequence {
     /** When the registry first found the series unused; the registry's sweep only. */
     long idleSince;
 
-    SeriesSequence(SequenceRegistry registry, String row, SequenceSettings settings, Sequence sequence,
-            long openedAt) {
+    SeriesSequence(SequenceRegistry registry, String row, SequenceSettings settings, Sequence sequence, long openedAt) {
         super(row, settings);
         this.registry = registry;
         this.sequence = sequence;
