@@ -201,10 +201,7 @@ abstract class AbstractSequence extends NamedSequence {
                     + " kept for the fleet either: " + e.getMessage(), e);
             return;
         }
-        keep(report, range);
-    }
-
-    private void keep(CloseReport.Collector report, ReservedRange range) {
+        // Kept for the fleet, retrying transient errors within the acquire timeout.
         long deadline = ticker.read() + timeoutNanos;
         Backoff backoff = new Backoff();
         for (;;) {

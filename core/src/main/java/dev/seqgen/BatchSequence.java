@@ -44,7 +44,12 @@ final class BatchSequence extends BlockSequence {
             CompletableFuture<Block> refill = pending;
             boolean inherited = refill != null && !refill.isCompletedExceptionally();
             if (!inherited) {
-                refill = startReservation(deadline);
+                long size = sizeNextReservation();
+                Object caller = tracker.captureContext();
+                refill = handOff(executor, this, "reservation", () -> {
+                    ReservedRange range = reserve(size, deadline, caller);
+                    return new Block(range.first(), range.end(), -1);
+                });
                 pending = refill;
             }
             try {
@@ -61,15 +66,6 @@ final class BatchSequence extends BlockSequence {
                 }
             }
         }
-    }
-
-    private CompletableFuture<Block> startReservation(long deadline) {
-        long size = sizeNextReservation();
-        Object caller = tracker.captureContext();
-        return handOff(executor, this, "reservation", () -> {
-            ReservedRange range = reserve(size, deadline, caller);
-            return new Block(range.first(), range.end(), -1);
-        });
     }
 
     @Override
