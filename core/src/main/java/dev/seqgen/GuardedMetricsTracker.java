@@ -6,14 +6,19 @@ import java.lang.System.Logger.Level;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
-/**
- * A tracker that logs and swallows what the wrapped one throws, so metrics never break a caller.
- *
- * @param closes false for a series' use of its group's tracker, whose meters the other series share
- */
-record GuardedMetricsTracker(SequenceMetricsTracker delegate, boolean closes) implements SequenceMetricsTracker {
+/** A tracker that logs and swallows what the wrapped one throws, so metrics never break a caller. */
+final class GuardedMetricsTracker implements SequenceMetricsTracker {
 
     private static final System.Logger LOG = System.getLogger(GuardedMetricsTracker.class.getName());
+
+    private final SequenceMetricsTracker delegate;
+    /** False for a series' use of its group's tracker, whose meters the other series share. */
+    private final boolean closes;
+
+    GuardedMetricsTracker(SequenceMetricsTracker delegate, boolean closes) {
+        this.delegate = delegate;
+        this.closes = closes;
+    }
 
     static SequenceMetricsTracker guard(@Nullable SequenceMetricsTracker tracker) {
         return tracker == null || tracker == SequenceMetricsTracker.noop() ? SequenceMetricsTracker.noop()
