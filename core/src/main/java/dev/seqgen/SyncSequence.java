@@ -6,7 +6,8 @@ import dev.seqgen.spi.SequenceStoreException;
 
 /**
  * {@link Strategy#SYNC}: the increment runs inside the caller's transaction. Unique, ordered among commits, gapless; a
- * crash costs nothing. Errors are not retried here: the caller retries its transaction as a whole.
+ * crash costs nothing. Throughput is bounded by one over the caller's transaction time. Errors are not retried here:
+ * the caller retries its transaction as a whole.
  */
 final class SyncSequence extends UnbufferedSequence {
 
