@@ -157,11 +157,8 @@ final class SeriesSequence extends NamedSequence {
     @Override
     public SequenceStats stats() {
         Sequence open = sequence;
-        if (open != null) {
-            return open.stats();
-        }
-        SequenceStats reopened = registry.openSeriesStats(name);
-        return reopened != null ? reopened : SequenceStats.none(name, settings.strategy(), settings.blockSize());
+        SequenceStats stats = open != null ? open.stats() : registry.openSeriesStats(name);
+        return stats != null ? stats : SequenceStats.none(name, settings.strategy(), settings.blockSize());
     }
 
     @Override
