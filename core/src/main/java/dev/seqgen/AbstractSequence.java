@@ -10,11 +10,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.LongStream;
 import org.jspecify.annotations.Nullable;
 
-/**
- * What every strategy shares: the reservation with retry and backoff, the counters, the give-back at close.
- */
+/** What every strategy shares: the reservation with retry and backoff, the counters, the give-back at close. */
 abstract class AbstractSequence extends NamedSequence {
 
     static final System.Logger LOG = System.getLogger(Sequence.class.getName());
@@ -30,20 +29,17 @@ abstract class AbstractSequence extends NamedSequence {
     final LongAdder waits = new LongAdder();
     final LongAdder discarded = new LongAdder();
     final AtomicLong highestReserved = new AtomicLong(-1);
-
     volatile boolean closed;
 
     /** Blocks from the row after which a refill looks for kept ranges again, once one look found none. */
     private static final int KEPT_LOOK_BLOCKS = 16;
-    /** ... and the time, in nanoseconds, that must have passed too: at most one such look per second. */
+    /** ... and the nanoseconds that must have passed too: at most one such look per second. */
     private static final long KEPT_LOOK_PAUSE_NANOS = 1_000_000_000L;
 
-    // Looks for kept ranges: see takeKept.
     private final AtomicBoolean keptRangesChecked = new AtomicBoolean();
     private volatile boolean keptLookFound;
     private final AtomicInteger rowBlocksSinceKeptLook = new AtomicInteger();
     private volatile long keptLookAt;
-
     private final AtomicBoolean firstBlockLogged = new AtomicBoolean();
 
     AbstractSequence(String name, SequenceSettings settings, SequenceStore store, Ticker ticker) {
@@ -68,13 +64,8 @@ abstract class AbstractSequence extends NamedSequence {
         return nextValues(count);
     }
 
-    /** Returns {@code first, first + 1, ..., first + count - 1}. */
     static long[] consecutive(long first, int count) {
-        long[] values = new long[count];
-        for (int i = 0; i < count; i++) {
-            values[i] = first + i;
-        }
-        return values;
+        return LongStream.rangeClosed(first, first + count - 1).toArray();
     }
 
     static void requireCount(int count) {
@@ -86,10 +77,9 @@ abstract class AbstractSequence extends NamedSequence {
     }
 
     /**
-     * Reserves up to {@code count} values in the store's own transaction, retrying transient errors with backoff
-     * until {@code deadline}; a retry may leave a gap, never a duplicate. A range at or below what this instance
-     * reserved before means the row was moved back: it is discarded and the call fails. Observed as a child of
-     * {@code parentContext} ({@link SequenceMetricsTracker#captureContext()}), or of the current observation if null.
+     * Reserves up to {@code count} values in the store's own transaction, retrying transient errors until
+     * {@code deadline} (a gap, never a duplicate); fails on a range at or below what this instance reserved before
+     * (the row was moved back). Observed as a child of {@code parentContext}, or of the current observation if null.
      */
     final ReservedRange reserve(long count, long deadline, @Nullable Object parentContext) {
         SequenceMetricsTracker.Span span = tracker.start(SequenceMetricsTracker.Operation.RESERVATION, parentContext);
@@ -133,12 +123,11 @@ abstract class AbstractSequence extends NamedSequence {
                 throw e;
             } catch (SequenceStoreException e) {
                 failedAttempt(start);
-                long now = ticker.read();
                 if (!e.isTransient()) {
                     throw new SequenceUnavailableException(name, "the " + store.name() + " store failed: "
                             + e.getMessage(), e);
                 }
-                if (!backoff.fits(now, deadline)) {
+                if (!backoff.fits(ticker.read(), deadline)) {
                     throw new SequenceUnavailableException(name, "the " + store.name() + " store kept failing for "
                             + attempt + " attempt(s) within the acquire timeout of " + settings.acquireTimeout()
                             + ": " + e.getMessage(), e);
@@ -195,10 +184,7 @@ abstract class AbstractSequence extends NamedSequence {
         tracker.recordWait(ticker.read() - start);
     }
 
-    /**
-     * Releases {@code [firstUnused, end)} at close: back to the row by compare-and-set, else kept for the fleet (only
-     * after a compare-and-set that answered "not changed"), else lost (docs/design.md#release-at-close).
-     */
+    /** Releases {@code [firstUnused, end)}: to the row, else kept, else lost (docs/design.md#release-at-close). */
     final void release(CloseReport.Collector report, long firstUnused, long end) {
         if (firstUnused >= end) {
             return;
@@ -215,11 +201,7 @@ abstract class AbstractSequence extends NamedSequence {
                     + " kept for the fleet either: " + e.getMessage(), e);
             return;
         }
-        keep(report, range);
-    }
-
-    /** Keeps a range the row did not take back, retrying transient errors within the acquire timeout. */
-    private void keep(CloseReport.Collector report, ReservedRange range) {
+        // Kept for the fleet, retrying transient errors within the acquire timeout.
         long deadline = ticker.read() + timeoutNanos;
         Backoff backoff = new Backoff();
         for (;;) {
@@ -234,27 +216,23 @@ abstract class AbstractSequence extends NamedSequence {
                 }
                 return;
             } catch (RuntimeException e) {
-                boolean storeError = e instanceof SequenceStoreException;
-                if (storeError && ((SequenceStoreException) e).isTransient() && backoff.fits(ticker.read(), deadline)) {
+                if (e instanceof SequenceStoreException failure && failure.isTransient()
+                        && backoff.fits(ticker.read(), deadline)) {
                     backoff.pause(name);
                     continue;
                 }
                 discard(range.count());
                 report.lost(range, "the row has moved past them, and keeping them for the fleet failed: "
-                        + (storeError ? e.getMessage() : e.toString()), e);
+                        + (e instanceof SequenceStoreException ? e.getMessage() : e.toString()), e);
                 return;
             }
         }
     }
 
-    /*
-     * Kept ranges as blocks (docs/design.md#release-at-close): the first block is the lowest kept range, later ones
-     * the lowest above everything this sequence reserved, read before the take (one reservation in flight at most),
-     * so a JVM's values increase. After a look that found nothing, refills skip the look until KEPT_LOOK_BLOCKS
-     * blocks and KEPT_LOOK_PAUSE_NANOS passed; a look that took a range looks again at the next refill. The fields
-     * need no lock: a race could only cost or save one look, never decide what is handed out.
+    /**
+     * Takes a kept range as a block when a look is due (docs/design.md#release-at-close); a store failure sends the
+     * reservation to the row. The look fields need no lock: a race only costs or saves one look.
      */
-    /** Takes a kept range as a block when a look is due; a store failure sends the reservation to the row. */
     private @Nullable ReservedRange takeKept(long count) {
         if (!takesKeptRanges()) {
             return null;
@@ -269,9 +247,8 @@ abstract class AbstractSequence extends NamedSequence {
         rowBlocksSinceKeptLook.set(0);
         keptLookFound = false;
         try {
-            long from = highestReserved.get() + 1;
             ReservedRange kept = (first ? store.takeKept(name, count, settings.maxValue())
-                    : store.takeKept(name, from, count, settings.maxValue())).orElse(null);
+                    : store.takeKept(name, highestReserved.get() + 1, count, settings.maxValue())).orElse(null);
             if (kept != null) {
                 keptLookFound = true;
                 tracker.recordReservation(ticker.read() - start, true);
@@ -291,22 +268,17 @@ abstract class AbstractSequence extends NamedSequence {
         }
     }
 
-    /** Logs a block strategy's first block once: range, source, duration and why it has that size. */
     private void logFirstBlock(ReservedRange range, long asked, boolean kept, long since) {
         String reason = firstBlockReason();
         if (reason == null || !firstBlockLogged.compareAndSet(false, true)) {
             return;
         }
         long millis = Math.max(0, ticker.read() - since) / 1_000_000;
-        String source;
-        if (kept) {
-            source = range.count() < asked
-                    ? "a range kept for the fleet by an instance that stopped, taken whole (smaller than the block)"
-                    : "the lowest range kept for the fleet by an instance that stopped (a larger one is split; its"
-                            + " rest stays kept)";
-        } else {
-            source = range.count() < asked ? "the row, cut at max-value " + settings.maxValue() : "the row";
-        }
+        boolean cut = range.count() < asked;
+        String source = !kept ? (cut ? "the row, cut at max-value " + settings.maxValue() : "the row")
+                : cut ? "a range kept for the fleet by an instance that stopped, taken whole (smaller than the block)"
+                : "the lowest range kept for the fleet by an instance that stopped (a larger one is split; its rest"
+                        + " stays kept)";
         LOG.log(Level.INFO, () -> "sequence '" + name + "' (" + settings.strategy().externalName() + ") first block: ["
                 + range.first() + ", " + range.end() + "), " + range.count() + " value" + (range.count() == 1 ? "" : "s")
                 + ", from " + source + " in " + millis + " ms; size: " + reason);
@@ -322,7 +294,6 @@ abstract class AbstractSequence extends NamedSequence {
         return null;
     }
 
-    /** Releases a block that arrived after close, and logs what became of it. */
     final void releaseLate(Block arrived) {
         CloseReport.Collector report = new CloseReport.Collector(name, settings.strategy());
         report.note("a block reserved before close arrived after it");
@@ -335,27 +306,18 @@ abstract class AbstractSequence extends NamedSequence {
         return false;
     }
 
-    /**
-     * Closes the sequence: later calls fail, and what it held is released ({@link #release}).
-     *
-     * @return what became of the values held, or null if the sequence was closed already
-     */
+    /** Closes the sequence and releases what it held; what became of it, or null if closed already. */
     abstract @Nullable CloseReport closeAndReport();
 
     @Override
     public final void close() {
-        CloseReport report = closeAndReport();
-        if (report != null) {
-            log(report);
-        }
+        log(closeAndReport());
     }
 
-    /** Logs a close report through {@code System.Logger}: at INFO, or at WARNING with the failure. */
-    static void log(CloseReport report) {
-        if (report.failed()) {
-            LOG.log(Level.WARNING, report.message(), report.failure());
-        } else {
-            LOG.log(Level.INFO, report.message());
+    /** Logs a close report (none for null): at INFO, or at WARNING with the failure. */
+    static void log(@Nullable CloseReport report) {
+        if (report != null) {
+            LOG.log(report.failed() ? Level.WARNING : Level.INFO, report.message(), report.failure());
         }
     }
 
@@ -366,19 +328,12 @@ abstract class AbstractSequence extends NamedSequence {
         }
     }
 
-    /**
-     * Waits until the sequence holds its first block, for {@link SequenceRegistry#warmUp}; a no-op without blocks.
-     *
-     * @param deadline the ticker reading by which the block must be in hand
-     * @throws SequenceUnavailableException if it is not in hand by then
-     */
+    /** Waits until the first block is in hand by the ticker's {@code deadline} (else fails); no-op without blocks. */
     void awaitFirstBlock(long deadline) {
     }
 
-    /** Values issued by this instance so far. */
     abstract long issued();
 
-    /** The block in hand, or null for strategies that hold none. */
     @Nullable Block blockInHand() {
         return null;
     }
@@ -393,12 +348,10 @@ abstract class AbstractSequence extends NamedSequence {
         return false;
     }
 
-    /** The size of a reservation chosen while the row is held, from the queue there: {@code count} unless overridden. */
     long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
         return count;
     }
 
-    /** The size of the next reservation. */
     long nextBlockSize() {
         return 1;
     }
@@ -408,7 +361,6 @@ abstract class AbstractSequence extends NamedSequence {
         return 0;
     }
 
-    /** Background refills a caller had to wait for. */
     long lateRefills() {
         return 0;
     }
@@ -418,11 +370,10 @@ abstract class AbstractSequence extends NamedSequence {
         Block block = blockInHand();
         boolean hasBlock = block != null && block != Block.EMPTY;
         long highest = highestReserved.get();
-        double used = settings.capacityUsedBelow(highest + 1);
         return new SequenceStats(name, settings.strategy(), issued(), reservations.sum(), reservationFailures.sum(),
                 retries.sum(), waits.sum(), discarded.sum(), hasBlock ? block.first : -1, hasBlock ? block.end : -1,
                 (hasBlock ? block.remaining() : 0) + extraRemaining(), nextBlockSize(), refillPoint(), lateRefills(),
-                highest, used);
+                highest, settings.capacityUsedBelow(highest + 1));
     }
 
     @Override

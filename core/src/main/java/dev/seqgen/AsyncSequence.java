@@ -37,7 +37,7 @@ final class AsyncSequence extends UnbufferedSequence {
         SequenceMetricsTracker.Span wait = tracker.start(SequenceMetricsTracker.Operation.WAIT, null);
         Throwable failure = null;
         try {
-            // Bounded waits, as BatchSequence's; a reservation that arrives after the caller gave up is discarded.
+            // Bounded waits (docs/design.md#bounded-waits); a reservation arriving after the caller gave up is discarded.
             long deadline = start + timeoutNanos;
             checkOpen();
             Object caller = tracker.captureContext();

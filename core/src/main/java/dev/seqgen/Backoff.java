@@ -4,15 +4,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-/**
- * The pauses between attempts after transient store errors: exponential, with jitter so that generators that failed
- * together do not retry together. One instance per operation; not thread-safe.
- */
+/** Exponential pauses with jitter between attempts after transient store errors; one per operation, not thread-safe. */
 final class Backoff {
 
     /** The first pause after a transient store error; it doubles on each further error. */
     static final long INITIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-
     /** The longest pause between two attempts. */
     static final long MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 

@@ -13,11 +13,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@link Strategy#BATCH}: one store transaction per block, reserved by the caller that finds the block empty while the
- * others wait. Unique; ordered per JVM only; a crash loses at most the rest of one block.
- *
- * <p>Bounded waits (docs/design.md#bounded-waits): the reservation runs on the executor, the caller waits with a timed
- * get. An abandoned reservation stays in {@code pending} for the next caller (under refillLock); a failed one is
- * replaced.
+ * others wait. Unique; ordered per JVM only; a crash loses at most the rest of one block. The reservation runs on the
+ * executor under a timed wait; an abandoned one waits in {@code pending} for the next caller
+ * (docs/design.md#bounded-waits).
  */
 final class BatchSequence extends BlockSequence {
 
@@ -46,7 +44,12 @@ final class BatchSequence extends BlockSequence {
             CompletableFuture<Block> refill = pending;
             boolean inherited = refill != null && !refill.isCompletedExceptionally();
             if (!inherited) {
-                refill = startReservation(deadline);
+                long size = sizeNextReservation();
+                Object caller = tracker.captureContext();
+                refill = handOff(executor, this, "reservation", () -> {
+                    ReservedRange range = reserve(size, deadline, caller);
+                    return new Block(range.first(), range.end(), -1);
+                });
                 pending = refill;
             }
             try {
@@ -63,15 +66,6 @@ final class BatchSequence extends BlockSequence {
                 }
             }
         }
-    }
-
-    private CompletableFuture<Block> startReservation(long deadline) {
-        long size = sizeNextReservation();
-        Object caller = tracker.captureContext();
-        return handOff(executor, this, "reservation", () -> {
-            ReservedRange range = reserve(size, deadline, caller);
-            return new Block(range.first(), range.end(), -1);
-        });
     }
 
     @Override
@@ -100,23 +94,15 @@ final class BatchSequence extends BlockSequence {
     /** Runs a store call on the executor (BATCH and ASYNC); a hand-off that throws fails the returned future. */
     static <T> CompletableFuture<T> handOff(Executor executor, AbstractSequence sequence, String what,
             Supplier<T> call) {
-        CompletableFuture<T> future = new CompletableFuture<>();
         try {
-            executor.execute(() -> {
-                try {
-                    future.complete(call.get());
-                } catch (Throwable e) {
-                    future.completeExceptionally(e);
-                }
-            });
+            return CompletableFuture.supplyAsync(call, executor);
         } catch (Throwable e) {
             // The registry shuts its executor down at close: a caller racing close is told it is closed.
-            future.completeExceptionally(sequence.closed
+            return CompletableFuture.failedFuture(sequence.closed
                     ? new SequenceUnavailableException(sequence.name, "the sequence is closed", null)
                     : new SequenceUnavailableException(sequence.name,
                             "the executor failed to start the " + what + ": " + e, e));
         }
-        return future;
     }
 
     /** Waits for a handed-off call until the deadline; a call that fails rethrows its sequence exception. */
@@ -130,11 +116,8 @@ final class BatchSequence extends BlockSequence {
             throw new SequenceUnavailableException(sequence.name, "interrupted while waiting for the store", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof SequenceException sequenceFailure) {
-                throw sequenceFailure;
-            }
-            if (cause instanceof IllegalArgumentException argument) {
-                throw argument;
+            if (cause instanceof SequenceException || cause instanceof IllegalArgumentException) {
+                throw (RuntimeException) cause;
             }
             throw new SequenceUnavailableException(sequence.name, "the store failed: " + cause, cause);
         }

@@ -2,14 +2,13 @@ package dev.seqgen;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A reserved block {@code [first, end)} and the cursor that hands its values out.
- *
- * <p>The cursor, an offset from {@code first}, only moves forward by {@code getAndAdd}: each offset below {@code size}
- * goes to exactly one caller without a lock; claims past {@code size} get nothing. Being an offset, it cannot overflow
- * for a block ending at {@link Long#MAX_VALUE}. {@link #drain()} moves it to {@code size} atomically.
+ * A reserved block {@code [first, end)} and the cursor that hands its values out: an offset from {@code first} that
+ * only moves forward by {@code getAndAdd}, so each offset below {@code size} goes to exactly one caller without a lock
+ * and claims past it get nothing. Being an offset, it cannot overflow for a block ending at {@link Long#MAX_VALUE}.
  */
 final class Block {
 
@@ -56,15 +55,11 @@ final class Block {
         return Math.min(cursor, size);
     }
 
-    /** The size of a refill's block if it has arrived, otherwise 0. */
-    static long sizeIfReady(java.util.concurrent.@Nullable CompletableFuture<Block> refill) {
-        if (refill == null || !refill.isDone() || refill.isCompletedExceptionally()) {
-            return 0;
-        }
-        return refill.join().size;
+    long remaining() {
+        return size - issued();
     }
 
-    long remaining() {
-        return size - Math.min(cursor, size);
+    static long sizeIfReady(@Nullable CompletableFuture<Block> refill) {
+        return refill == null || !refill.isDone() || refill.isCompletedExceptionally() ? 0 : refill.join().size;
     }
 }

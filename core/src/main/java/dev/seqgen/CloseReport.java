@@ -10,11 +10,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What closing one sequence did with the values it held and had not handed out: given back to the row, kept for the
- * fleet, or lost, with the reason; {@link SequenceRegistry#closeAndReport()} returns one per sequence. A sequence's
- * series are summed into one report, naming the first {@value #NAMED_SERIES} series that lost values.
+ * fleet, or lost, with the reason. A sequence's series are summed into one report, naming the first
+ * {@value #NAMED_SERIES} series that lost values.
  *
  * @param issued the values handed out in this JVM
- * @param lost how many values will never be handed out
  * @param actions what was done with each range, in order, as log text: {@code "gave back [101, 201) to the row"}
  * @param failure the first store failure met while releasing the values, or null
  * @param series how many series a report of series covers; 0 for a sequence's own report
@@ -25,7 +24,6 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
     /** How many of the series that lost values a report of series names. */
     public static final int NAMED_SERIES = 10;
 
-    /** Copies the actions. */
     public CloseReport {
         actions = List.copyOf(actions);
     }
@@ -69,10 +67,7 @@ public record CloseReport(String sequence, Strategy strategy, long issued, long 
         return failure != null;
     }
 
-    /**
-     * {@return the report as one log line}, such as {@code sequence 'orders' (async-batch) closed after issuing 412
-     * values: gave back [413, 1001) to the row; lost nothing}.
-     */
+    /** {@return the report as one log line} */
     public String message() {
         String line = "sequence '" + sequence + "' (" + strategy.externalName() + ")"
                 + (series > 0 ? ": " + series + " series" : "") + " closed after issuing " + values(issued);

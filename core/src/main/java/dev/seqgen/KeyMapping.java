@@ -3,6 +3,7 @@ package dev.seqgen;
 import java.util.Arrays;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
+import java.util.stream.LongStream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,9 +41,7 @@ final class KeyMapping {
         long[] keys = keys(counters.apply(count));
         while (keys.length < count) {
             long[] more = keys(counters.apply(count - keys.length));
-            long[] all = Arrays.copyOf(keys, keys.length + more.length);
-            System.arraycopy(more, 0, all, keys.length, more.length);
-            keys = all;
+            keys = LongStream.concat(Arrays.stream(keys), Arrays.stream(more)).toArray();
         }
         return keys;
     }
@@ -59,7 +58,6 @@ final class KeyMapping {
         return kept == counters.length ? counters : Arrays.copyOf(counters, kept);
     }
 
-    /** {@code bit-reversed}, or {@code bit-reversed, skipping min..max}. */
     @Override
     public String toString() {
         return keyOrder.externalName() + (skip.isEmpty() ? "" : ", skipping " + skip);

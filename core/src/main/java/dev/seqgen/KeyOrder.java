@@ -12,9 +12,9 @@ public enum KeyOrder {
     SEQUENTIAL,
 
     /**
-     * The counter value with its 63 low bits reversed, as Cloud Spanner's {@code bit_reversed_positive}: a bijection
-     * of the positive {@code long} range (1 gives 2<sup>62</sup>, 2 gives 2<sup>61</sup>), for databases that split
-     * their key space by ranges, where increasing keys make one split hot.
+     * The counter value with its 63 low bits reversed (a bijection; 1 gives 2<sup>62</sup>), as Cloud Spanner's
+     * {@code bit_reversed_positive}: for databases that split their key space by ranges, where increasing keys make one
+     * split hot.
      */
     BIT_REVERSED;
 

@@ -23,9 +23,7 @@ public final class KeyRange {
 
     /**
      * {@return the range from {@code min} to {@code max}, both included}
-     *
-     * @throws SequenceConfigurationException if {@code min} is below 1, {@code max} below {@code min}, or the range
-     *     holds more than half of the positive {@code long} values
+     * @throws SequenceConfigurationException if {@code min < 1}, {@code max < min}, or it exceeds {@code 2^62} values
      */
     public static KeyRange of(long min, long max) {
         if (min < 1 || max < min || max - min >= LARGEST_WIDTH) {
@@ -36,7 +34,6 @@ public final class KeyRange {
 
     /**
      * {@return the range configuration writes as {@code min..max} or {@code none}}
-     *
      * @throws SequenceConfigurationException if the text is neither, or breaks the rule of {@link #of(long, long)}
      */
     public static KeyRange valueOf(String text) {
@@ -60,7 +57,7 @@ public final class KeyRange {
         return new SequenceConfigurationException("skip-range", value, Setting.SKIP_RANGE.allowed());
     }
 
-    /** {@return whether the range is {@link #NONE}, holding no value} */
+    /** {@return whether the range is {@link #NONE}} */
     public boolean isEmpty() {
         return max < min;
     }

@@ -8,10 +8,8 @@ import java.lang.annotation.Target;
 
 /**
  * Gives the annotated {@code long}/{@code Long} or {@code int}/{@code Integer} property its value from a seqgen
- * {@link Sequence} when the object holding it is inserted (read by the starter's Spring Data JDBC support; JPA
- * entities use {@code dev.seqgen.hibernate.SeqgenGenerator} and {@code SeqgenNumber}); see docs/spring-data-jdbc.md.
- * Only the sequence and strategy are declared here; the rest is configuration ({@code seqgen.sequences.<name>.*}),
- * whose strategy, where it differs from the registry's default, wins over this one.
+ * {@link Sequence} when the object holding it is inserted by Spring Data JDBC (docs/spring-data-jdbc.md). The rest is
+ * configuration ({@code seqgen.sequences.<name>.*}), whose strategy, where not the registry's default, wins.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -8,7 +8,7 @@ package dev.seqgen;
  */
 public interface Sequence extends AutoCloseable {
 
-    /** {@return the sequence name, which is the key of its row in the store} */
+    /** {@return the sequence name, the key of its row in the store} */
     String name();
 
     /** {@return the strategy this sequence uses} */
@@ -19,7 +19,6 @@ public interface Sequence extends AutoCloseable {
 
     /**
      * Returns the next value, reserved in a transaction of the store's own.
-     *
      * @throws IllegalStateException for {@link Strategy#SYNC}: use {@link #nextInTransaction(Object)}
      * @throws SequenceUnavailableException if no value came within the acquire timeout, or the sequence is closed
      * @throws SequenceExhaustedException if the maximum value has been handed out
@@ -27,13 +26,10 @@ public interface Sequence extends AutoCloseable {
     long next();
 
     /**
-     * Returns {@code count} unique values in increasing order, for bulk inserts: consecutive for ASYNC; BATCH and
-     * ASYNC_BATCH take the rest of the current block first, so values may jump between blocks.
-     *
-     * @throws IllegalArgumentException if {@code count} is less than 1
-     * @throws IllegalStateException for {@link Strategy#SYNC}
-     * @throws SequenceUnavailableException if the values could not be had within the acquire timeout
-     * @throws SequenceExhaustedException if fewer than {@code count} values are left below the maximum
+     * Returns {@code count} unique increasing values: consecutive for ASYNC; BATCH and ASYNC_BATCH take the rest of
+     * the current block first, so values may jump between blocks. Throws as {@link #next()}, and
+     * {@link IllegalArgumentException} if {@code count} is less than 1, {@link SequenceExhaustedException} if fewer
+     * than {@code count} values are left.
      */
     long[] nextValues(int count);
 
@@ -41,7 +37,6 @@ public interface Sequence extends AutoCloseable {
      * Returns the next value; for {@link Strategy#SYNC} taken within the caller's transaction (of the store's
      * {@link dev.seqgen.spi.SequenceStore#transactionType()}), committing or rolling back with it, the row locked until
      * then, and not retried. Other strategies ignore the transaction and behave as {@link #next()}.
-     *
      * @throws IllegalArgumentException if the transaction is not of the type the store needs
      * @throws SequenceUnavailableException if the store failed
      * @throws SequenceExhaustedException if the maximum value has been handed out
@@ -49,19 +44,15 @@ public interface Sequence extends AutoCloseable {
     long nextInTransaction(Object transaction);
 
     /**
-     * Returns {@code count} unique values in increasing order, taken within the caller's transaction; consecutive for
-     * {@link Strategy#SYNC}. Other strategies behave as {@link #nextValues(int)}.
-     *
-     * @throws IllegalArgumentException if {@code count} is less than 1 or the transaction is of the wrong type
-     * @throws SequenceUnavailableException if the store failed
-     * @throws SequenceExhaustedException if fewer than {@code count} values are left below the maximum
+     * Returns {@code count} unique increasing values within the caller's transaction, as {@link #nextInTransaction}
+     * (consecutive for {@link Strategy#SYNC}; other strategies behave as {@link #nextValues(int)}). Also throws
+     * {@link IllegalArgumentException} if {@code count} is less than 1.
      */
     long[] nextValuesInTransaction(Object transaction, int count);
 
     /**
      * Gives back the unused tail of the last {@link #nextValuesInTransaction} call of this open transaction, so SYNC
      * stays gapless. {@code firstUnused} and {@code end} are counter values ({@link KeyOrder#counter(long)} of a key).
-     *
      * @return whether the values were given back; false (default, other strategies, stores that cannot): a gap
      * @throws SequenceUnavailableException if the store failed
      */

@@ -6,16 +6,14 @@ import java.util.function.Supplier;
 
 /**
  * What the series of one sequence share in a registry: one metrics tracker (meters tagged by the sequence, never by a
- * key), and the counts of released series, so counters never go down. The group is itself the {@link Sequence} the
- * meters are registered on ({@link #view()}): its statistics sum those of the series, open and released; it hands out
- * no value.
+ * key) and the counts of released series, so counters never go down. The group is the {@link Sequence} the meters are
+ * registered on: its statistics sum those of its series, open and released; it hands out no value.
  */
 final class SeriesGroup extends NamedSequence {
 
     /** Read when a meter is, never on a caller's path. */
     private final Supplier<Iterable<SeriesSequence>> open;
     private SequenceMetricsTracker tracker = SequenceMetricsTracker.noop();
-    /** The counts of the released series. */
     @GuardedBy("this")
     private SequenceStats retired;
 
@@ -40,15 +38,12 @@ final class SeriesGroup extends NamedSequence {
         return shared == SequenceMetricsTracker.noop() ? shared : new GuardedMetricsTracker(shared, false);
     }
 
-    /** Ends the meters of the group, at the registry's close; the registry installs a guarded tracker. */
+    /** At the registry's close; the registry installs a guarded tracker. */
     void closeTracker() {
         tracker.close();
     }
 
-    /**
-     * Adds a released series' counts to the group's; the caller holds this group's monitor, as {@link #stats()}
-     * does, so no reading counts the series twice or not at all.
-     */
+    /** Adds a released series' counts; the caller holds this monitor, so no reading counts them twice or not at all. */
     void retire(SequenceStats released) {
         retired = retired.plus(released, false);
     }
@@ -63,8 +58,7 @@ final class SeriesGroup extends NamedSequence {
                 sum = sum.plus(sequence.stats(), true);
             }
         }
-        return sum.blockSize() > 0 ? sum : sum.plus(SequenceStats.none(name, settings.strategy(),
-                settings.blockSize()), true);
+        return sum.blockSize() > 0 ? sum : sum.plus(SequenceStats.none(name, strategy(), settings.blockSize()), true);
     }
 
     @Override
@@ -92,7 +86,7 @@ final class SeriesGroup extends NamedSequence {
                 + " take values from SequenceRegistry.series(name, key); this is their statistics only");
     }
 
-    /** Does nothing: the registry ends the meters ({@link #closeTracker()}) and the series close on their own. */
+    /** Does nothing: the registry ends the meters and the series close on their own. */
     @Override
     public void close() {
     }

@@ -4,6 +4,7 @@ import dev.seqgen.spi.SequenceStore.Where;
 
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,11 +24,7 @@ public enum SeriesPeriod {
 
     /** {@return the period {@code year} or {@code month} (any case, trimmed) names, or empty for another name} */
     public static Optional<SeriesPeriod> named(String name) {
-        return switch (name.trim().toLowerCase(Locale.ROOT)) {
-            case "year" -> Optional.of(YEAR);
-            case "month" -> Optional.of(MONTH);
-            default -> Optional.empty();
-        };
+        return Arrays.stream(values()).filter(period -> period.name().equalsIgnoreCase(name.trim())).findFirst();
     }
 
     /** {@return whether a period can be taken of this type: {@link LocalDate} or {@link LocalDateTime}} */
@@ -45,7 +42,6 @@ public enum SeriesPeriod {
     /**
      * {@return the condition selecting a date's period in a column}: from the period's first day to the next's, bound
      * as {@code columnType}, {@link LocalDate} or {@link LocalDateTime} (start of day).
-     *
      * @throws ClassCastException if the date is not a {@link LocalDate} or {@link LocalDateTime}
      */
     public Where rows(String column, Object date, Class<?> columnType) {

@@ -1,7 +1,6 @@
 package dev.seqgen;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
@@ -10,39 +9,25 @@ import org.jspecify.annotations.Nullable;
  * One open series, named {@code name#key}, as {@link SequenceRegistry#series} hands it out: a handle the registry can
  * release when idle, forwarding to the series opened again when a caller that kept it uses it after that.
  *
- * <pre>
- * Release (lock-free entry, see docs/design.md#idle-series-release): `users` counts the calls inside, or holds
- * RELEASED. Entry is a CAS from a count to count + 1, never from RELEASED; release is the registry's CAS from 0 to
- * RELEASED. Exactly one wins. A caller finding RELEASED forwards to live(), which first takes this monitor, held by
- * the release until the released sequence has given its values back, so the reopened series reserves after that.
- * </pre>
+ * <p>Lock-free entry (docs/design.md#idle-series-release): {@code users} counts the calls inside, or holds RELEASED.
+ * Entry is a CAS from a count to count + 1, never from RELEASED; release is the registry's CAS from 0 to RELEASED:
+ * exactly one wins. A caller finding RELEASED forwards to live(), which first takes this monitor, held by the release
+ * until the released sequence has given its values back.
  */
 final class SeriesSequence extends NamedSequence {
 
     private static final int RELEASED = Integer.MIN_VALUE;
 
-    private static final VarHandle USERS;
-
-    static {
-        try {
-            USERS = MethodHandles.lookup().findVarHandle(SeriesSequence.class, "users", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final SequenceRegistry registry;
     /** Null once released: a caller that kept the handle keeps no block or counter alive. */
     private volatile @Nullable Sequence sequence;
-    @SuppressWarnings("unused")
-    private volatile int users;
+    private final AtomicInteger users = new AtomicInteger();
     /** Whether a call entered since the registry last looked; set by callers, cleared by the registry. */
     private volatile boolean used;
     /** When the registry first found the series unused; the registry's sweep only. */
     long idleSince;
 
-    SeriesSequence(SequenceRegistry registry, String row, SequenceSettings settings, Sequence sequence,
-            long openedAt) {
+    SeriesSequence(SequenceRegistry registry, String row, SequenceSettings settings, Sequence sequence, long openedAt) {
         super(row, settings);
         this.registry = registry;
         this.sequence = sequence;
@@ -62,14 +47,13 @@ final class SeriesSequence extends NamedSequence {
     }
 
     boolean released() {
-        return (int) USERS.getVolatile(this) == RELEASED;
+        return users.get() == RELEASED;
     }
 
     boolean inUse() {
-        return (int) USERS.getVolatile(this) > 0;
+        return users.get() > 0;
     }
 
-    /** Reads and clears whether a call entered since the registry's last look. */
     boolean takeUsed() {
         if (used) {
             used = false;
@@ -80,7 +64,7 @@ final class SeriesSequence extends NamedSequence {
 
     /** Marks the series released if no call is inside (under this monitor); the sequence to close, or null. */
     @Nullable Sequence release() {
-        return USERS.compareAndSet(this, 0, RELEASED) ? sequence : null;
+        return users.compareAndSet(0, RELEASED) ? sequence : null;
     }
 
     /** Lets go of the released sequence once it is closed and its counts are the group's. */
@@ -91,11 +75,11 @@ final class SeriesSequence extends NamedSequence {
     /** The open sequence, entered; null if the series was released. */
     private @Nullable Sequence enter() {
         for (;;) {
-            int inside = (int) USERS.getVolatile(this);
+            int inside = users.get();
             if (inside == RELEASED) {
                 return null;
             }
-            if (USERS.compareAndSet(this, inside, inside + 1)) {
+            if (users.compareAndSet(inside, inside + 1)) {
                 if (!used) {
                     used = true;
                 }
@@ -109,7 +93,7 @@ final class SeriesSequence extends NamedSequence {
             // A call that spanned a look of the registry's counts as a use at the next look too.
             used = true;
         }
-        USERS.getAndAdd(this, -1);
+        users.decrementAndGet();
     }
 
     private Sequence live() {
@@ -156,7 +140,7 @@ final class SeriesSequence extends NamedSequence {
         }
     }
 
-    /** {@link #call}, unboxed. */
+    /** {@link #call}, unboxed for the hot path. */
     private long callLong(ToLongFunction<Sequence> call) {
         Sequence open = enter();
         if (open == null) {
@@ -173,19 +157,13 @@ final class SeriesSequence extends NamedSequence {
     @Override
     public SequenceStats stats() {
         Sequence open = sequence;
-        if (open != null) {
-            return open.stats();
-        }
-        SequenceStats reopened = registry.openSeriesStats(name);
-        return reopened != null ? reopened : SequenceStats.none(name, settings.strategy(), settings.blockSize());
+        SequenceStats stats = open != null ? open.stats() : registry.openSeriesStats(name);
+        return stats != null ? stats : SequenceStats.none(name, settings.strategy(), settings.blockSize());
     }
 
     @Override
     public void close() {
-        CloseReport report = closeAndReport();
-        if (report != null) {
-            AbstractSequence.log(report);
-        }
+        AbstractSequence.log(closeAndReport());
     }
 
     /** Closes the open sequence for good, calls inside or not; null if released. */
@@ -194,7 +172,6 @@ final class SeriesSequence extends NamedSequence {
         return open == null ? null : Sequences.closeAndReport(open);
     }
 
-    /** Waits until the open sequence holds its first block, for a warm-up. */
     void awaitFirstBlock(long deadline) {
         call(open -> {
             if (open instanceof SeriesSequence reopened) {

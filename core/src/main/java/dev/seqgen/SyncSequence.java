@@ -44,18 +44,17 @@ final class SyncSequence extends UnbufferedSequence {
         if (firstUnused >= end) {
             return true;
         }
-        boolean given;
         try {
-            given = store.giveBackInTransaction(transaction, name, end, firstUnused);
+            boolean given = store.giveBackInTransaction(transaction, name, end, firstUnused);
+            if (given) {
+                issued.add(firstUnused - end);
+            }
+            return given;
         } catch (SequenceStoreException e) {
             throw new SequenceUnavailableException(name, "the " + store.name() + " store failed inside the caller's"
                     + " transaction while giving back [" + firstUnused + ", " + end + ") (roll it back and retry): "
                     + e.getMessage(), e);
         }
-        if (given) {
-            issued.add(firstUnused - end);
-        }
-        return given;
     }
 
     private ReservedRange increment(Object transaction, int count) {
