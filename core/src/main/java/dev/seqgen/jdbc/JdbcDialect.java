@@ -9,8 +9,10 @@ import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
@@ -198,29 +200,20 @@ public enum JdbcDialect {
         /** {@code SYSTEM_SEQUENCES}: the standard {@code SEQUENCES} is a view cached per session. */
         @Override
         @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
-            long[] row = sequenceRow(connection, quoted, "SELECT CAST(INCREMENT AS BIGINT),"
-                    + " CAST(MAXIMUM_VALUE AS BIGINT), CAST(NEXT_VALUE AS BIGINT)"
-                    + " FROM INFORMATION_SCHEMA.SYSTEM_SEQUENCES"
-                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?");
-            return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
+            return state(sequenceRow(connection, quoted, "CAST(INCREMENT AS BIGINT), CAST(MAXIMUM_VALUE AS BIGINT),"
+                    + " CAST(NEXT_VALUE AS BIGINT)", "SYSTEM_SEQUENCES"));
         }
 
         /** An exhausted sequence shows its start value again: see docs/design.md#native-sequence-advance. */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
-            NativeSequenceState state = readSequence(connection, quoted);
-            if (state != null && state.nextValue() < nextValue && state.nextValue() == startValue(connection, quoted)
+            long[] nextAndStart = sequenceRow(connection, quoted, "CAST(NEXT_VALUE AS BIGINT),"
+                    + " CAST(START_WITH AS BIGINT)", "SYSTEM_SEQUENCES");
+            if (nextAndStart != null && nextAndStart[0] < nextValue && nextAndStart[0] == nextAndStart[1]
                     && !takesValueBelow(connection, quoted, nextValue)) {
                 return false;
             }
-            return restartForward(this, connection, quoted, nextValue);
-        }
-
-        private long startValue(Connection connection, String quoted) throws SQLException {
-            long[] row = sequenceRow(connection, quoted, "SELECT CAST(START_WITH AS BIGINT)"
-                    + " FROM INFORMATION_SCHEMA.SYSTEM_SEQUENCES"
-                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?");
-            return row == null ? Long.MIN_VALUE : row[0];
+            return super.advanceSequence(connection, quoted, nextValue);
         }
 
         /** Takes one value: whether the sequence gave one below {@code nextValue} (false if it is exhausted). */
@@ -251,16 +244,7 @@ public enum JdbcDialect {
 
         @Override
         @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
-            long[] row = sequenceRow(connection, quoted, "SELECT INCREMENT, MAXIMUM_VALUE, BASE_VALUE"
-                    + " FROM INFORMATION_SCHEMA.SEQUENCES"
-                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?");
-            return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
-        }
-
-        /** No conditional restart: atomic only against this JVM's native stores ({@link #serializesNextval}). */
-        @Override
-        boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
-            return restartForward(this, connection, quoted, nextValue);
+            return state(sequenceRow(connection, quoted, "INCREMENT, MAXIMUM_VALUE, BASE_VALUE", "SEQUENCES"));
         }
     };
 
@@ -326,12 +310,7 @@ public enum JdbcDialect {
 
     /** {@return the dialect of a platform ({@link #platform()}), or null if seqgen has none} */
     public static @Nullable JdbcDialect ofPlatform(String platform) {
-        for (JdbcDialect dialect : values()) {
-            if (dialect.platform().equals(platform)) {
-                return dialect;
-            }
-        }
-        return null;
+        return Arrays.stream(values()).filter(dialect -> dialect.platform().equals(platform)).findFirst().orElse(null);
     }
 
     /**
@@ -454,10 +433,18 @@ public enum JdbcDialect {
 
     /**
      * Moves the sequence forward so that it next returns {@code nextValue}, only if it would return less; returns
-     * whether it moved it. Runs in a transaction when {@link #advanceNeedsTransaction()}.
+     * whether it moved it. Runs in a transaction when {@link #advanceNeedsTransaction()}. By default a read, then a
+     * restart: no conditional restart, so atomic only against this JVM's native stores ({@link #serializesNextval}).
      */
     boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
-        throw noSequences();
+        NativeSequenceState state = readSequence(connection, quoted);
+        if (state == null || state.nextValue() >= nextValue) {
+            return false;
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("ALTER SEQUENCE " + quoted + " RESTART WITH " + nextValue);
+        }
+        return true;
     }
 
     /** Whether {@link #advanceSequence} must run in a transaction (it holds a lock until the commit). */
@@ -486,10 +473,7 @@ public enum JdbcDialect {
     /** Whether an insert met an existing key: SQLSTATE class 23, or Spanner's gRPC ALREADY_EXISTS (6). */
     boolean isDuplicateKey(SQLException e) {
         String state = e.getSQLState();
-        if (state != null && state.startsWith("23")) {
-            return true;
-        }
-        return isSpanner() && e.getErrorCode() == 6;
+        return state != null && state.startsWith("23") || isSpanner() && e.getErrorCode() == 6;
     }
 
     /** Whether a retry may succeed: serialization failures, deadlocks, lock timeouts, lost connections, shutdowns. */
@@ -500,18 +484,15 @@ public enum JdbcDialect {
             }
             if (t instanceof SQLException sql) {
                 String state = sql.getSQLState();
-                if (state != null && (state.startsWith("40") || state.startsWith("08") || state.equals("57P01")
-                        || state.equals("57P02") || state.equals("57P03") || state.equals("55P03")
-                        || state.equals("HYT00"))) {
+                if (state != null && (state.startsWith("40") || state.startsWith("08")
+                        || Set.of("57P01", "57P02", "57P03", "55P03", "HYT00").contains(state))) {
                     return true;
                 }
-                // MariaDB: 1205 lock wait timeout, 1213 deadlock, 1927 connection killed.
+                // MariaDB: 1205 lock wait timeout, 1213 deadlock, 1927 connection killed; Spanner's driver reports
+                // the gRPC status: ABORTED (10), UNAVAILABLE (14).
                 int code = sql.getErrorCode();
-                if (this == MARIADB && (code == 1205 || code == 1213 || code == 1927)) {
-                    return true;
-                }
-                // Spanner's JDBC driver reports the gRPC status: ABORTED (10), UNAVAILABLE (14).
-                if (isSpanner() && (code == 10 || code == 14)) {
+                if (this == MARIADB && (code == 1205 || code == 1213 || code == 1927)
+                        || isSpanner() && (code == 10 || code == 14)) {
                     return true;
                 }
             }
@@ -552,22 +533,11 @@ public enum JdbcDialect {
                 + "'; supported: " + SUPPORTED);
     }
 
-    /** Reads the sequence and restarts it at {@code nextValue} if it would return less: H2's and HSQLDB's advance. */
-    private static boolean restartForward(JdbcDialect dialect, Connection connection, String quoted, long nextValue)
+    /** The {@code columns} of the sequence's row of an information-schema {@code view}, as longs; null if none. */
+    private static long @Nullable [] sequenceRow(Connection connection, String quoted, String columns, String view)
             throws SQLException {
-        NativeSequenceState state = dialect.readSequence(connection, quoted);
-        if (state == null || state.nextValue() >= nextValue) {
-            return false;
-        }
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("ALTER SEQUENCE " + quoted + " RESTART WITH " + nextValue);
-        }
-        return true;
-    }
-
-    /** The first row of an information-schema query by unquoted sequence name, as longs; null if none. */
-    private static long @Nullable [] sequenceRow(Connection connection, String quoted, String sql) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
+        try (PreparedStatement select = connection.prepareStatement("SELECT " + columns + " FROM INFORMATION_SCHEMA."
+                + view + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?")) {
             select.setString(1, quoted.substring(1, quoted.length() - 1));
             try (ResultSet rs = select.executeQuery()) {
                 if (!rs.next()) {
@@ -580,5 +550,9 @@ public enum JdbcDialect {
                 return row;
             }
         }
+    }
+
+    private static @Nullable NativeSequenceState state(long @Nullable [] row) {
+        return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
     }
 }
