@@ -57,7 +57,7 @@ final class JdbcConnections implements AutoCloseable {
         return dialect;
     }
 
-    /** The dedicated connection's handle, or one from the pool; the caller closes it. */
+    /** The caller closes it. */
     Connection get() throws SQLException {
         return dedicated != null ? dedicated.getConnection() : pool.getConnection();
     }
@@ -73,21 +73,18 @@ final class JdbcConnections implements AutoCloseable {
 
     <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {
         try (Connection connection = get()) {
-            if (dialect.isSpanner()) {
-                return withoutAutoBatchDml(connection, work);
-            }
-            return inTransaction(connection, true, work);
+            return dialect.isSpanner() ? withoutAutoBatchDml(connection, work) : inTransaction(connection, true, work);
         }
     }
 
     /** With the Spanner driver's {@code auto_batch_dml} on, each DML reports an assumed update count of 1. */
     private <T extends @Nullable Object> T withoutAutoBatchDml(Connection connection, SqlWork<T> work)
             throws SQLException {
-        String variable = dialect == JdbcDialect.SPANNER_POSTGRESQL ? "SPANNER.AUTO_BATCH_DML" : "AUTO_BATCH_DML";
+        boolean postgresql = dialect == JdbcDialect.SPANNER_POSTGRESQL;
+        String variable = postgresql ? "SPANNER.AUTO_BATCH_DML" : "AUTO_BATCH_DML";
         boolean autoBatchDml;
         try (Statement show = connection.createStatement();
-                ResultSet rs = show.executeQuery(
-                        (dialect == JdbcDialect.SPANNER_POSTGRESQL ? "SHOW " : "SHOW VARIABLE ") + variable)) {
+                ResultSet rs = show.executeQuery((postgresql ? "SHOW " : "SHOW VARIABLE ") + variable)) {
             autoBatchDml = rs.next() && rs.getBoolean(1);
         } catch (SQLException unknownVariable) {
             // A driver older than the setting has no auto-batching to turn off.
@@ -139,17 +136,12 @@ final class JdbcConnections implements AutoCloseable {
             throw e;
         } finally {
             if (begun) {
-                restoreAutoCommit(connection);
+                try {
+                    connection.setAutoCommit(true);
+                } catch (SQLException broken) {
+                    // Never hides the outcome; the pool discards a connection that cannot.
+                }
             }
-        }
-    }
-
-    /** The pool discards a connection that cannot. */
-    private static void restoreAutoCommit(Connection connection) {
-        try {
-            connection.setAutoCommit(true);
-        } catch (SQLException broken) {
-            // never hides the outcome
         }
     }
 
@@ -232,9 +224,8 @@ final class JdbcConnections implements AutoCloseable {
                 LOG.log(Level.WARNING, "seqgen's dedicated connection was found broken and has been"
                         + " replaced by a new one from the pool");
             }
-            Connection lent = connection;
             return (Connection) Proxy.newProxyInstance(Dedicated.class.getClassLoader(),
-                    new Class<?>[] {Connection.class}, new Lent(lent));
+                    new Class<?>[] {Connection.class}, new Lent(connection));
         }
 
         private static boolean isValid(Connection connection) {
