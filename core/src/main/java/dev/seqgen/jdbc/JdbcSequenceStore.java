@@ -178,9 +178,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (!connection.getAutoCommit()) {
                 connection.setAutoCommit(true);
             }
-            List<String> ddl = dialect.createTablesSql(table);
-            createIfMissing(connection, table, ddl.get(0));
-            createIfMissing(connection, keptTable, ddl.get(1));
+            createIfMissing(connection, table, dialect.createTableSql(table));
+            createIfMissing(connection, keptTable, dialect.createKeptTableSql(keptTable));
         }
         tableReady = true;
     }
@@ -216,9 +215,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * On PostgreSQL, reads the lock table before and after locking the row ({@link RowQueue}): ahead, the waiters
-     * then plus the holder; behind, the waiters once this transaction holds the row. Elsewhere, or where the lock
-     * table cannot be read, as the default.
+     * On PostgreSQL, reads the lock table ({@link RowQueue}) before locking the row (ahead: the waiters plus the
+     * holder) and after (behind: the waiters). Elsewhere, or where the lock table cannot be read, as the default.
      */
     @Override
     public ReservedRange reserveSized(String sequence, Sizing sizing, long maxValue) {
@@ -254,7 +252,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 connection -> increment(connection, sequence, count, maxValue));
     }
 
-    /** Runs the work in a transaction of the store's own. */
     private <T extends @Nullable Object> T own(String what, SqlWork<T> work) {
         try {
             return connections.inOwnTransaction(work);
@@ -519,11 +516,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return table(table, "table");
         }
 
-        /**
-         * Sets the table as the setting {@code setting} gave it.
-         *
-         * @throws SequenceConfigurationException naming {@code setting} if the name is not a plain identifier
-         */
+        /** As {@link #table(String)}, a wrong name reported under the setting {@code setting}. */
         public Builder table(String table, String setting) {
             this.table = Identifiers.requireTableName(setting, table);
             return this;
