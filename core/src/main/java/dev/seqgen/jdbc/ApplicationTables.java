@@ -133,18 +133,8 @@ public final class ApplicationTables {
     private static PreparedStatement columnQuery(Connection connection, String sql, @Nullable String schema,
             String name, String columnName) throws SQLException {
         PreparedStatement select = connection.prepareStatement(sql);
-        try {
-            int parameter = 1;
-            if (schema != null) {
-                select.setString(parameter++, schema);
-            }
-            select.setString(parameter++, name);
-            select.setString(parameter, columnName);
-            return select;
-        } catch (SQLException | RuntimeException e) {
-            select.close();
-            throw e;
-        }
+        return schema == null ? JdbcDialect.bind(select, name, columnName)
+                : JdbcDialect.bind(select, schema, name, columnName);
     }
 
     private static Refusal computed(String product) {

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -86,7 +87,8 @@ public enum JdbcDialect {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
-            try (PreparedStatement update = prepareIncrement(connection, table, name, count, lastStart, true)) {
+            try (PreparedStatement update = bind(connection.prepareStatement(incrementSql.formatted(table),
+                    Statement.RETURN_GENERATED_KEYS), count, name, lastStart)) {
                 if (update.executeUpdate() == 0) {
                     return NO_ROW;
                 }
@@ -176,18 +178,13 @@ public enum JdbcDialect {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
-            try (PreparedStatement update = prepareIncrement(connection, table, name, count, lastStart, false)) {
+            try (PreparedStatement update = bind(connection.prepareStatement(incrementSql.formatted(table)), count, name,
+                    lastStart)) {
                 if (update.executeUpdate() == 0) {
                     return NO_ROW;
                 }
             }
-            try (PreparedStatement select = connection.prepareStatement(selectSql(table))) {
-                select.setString(1, name);
-                try (ResultSet rs = select.executeQuery()) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            }
+            return readNextValue(connection, table, name, false).orElseThrow();
         }
 
         @Override
@@ -271,8 +268,8 @@ public enum JdbcDialect {
     }
 
     private final String storeName;
-    /** Templates, {@code %s} the table or the quoted sequence. */
-    private final String incrementSql;
+    /** Templates, {@code %s} the table or the quoted sequence; not private, as the constants' bodies read it. */
+    final String incrementSql;
     private final String insertIfMissingSql;
     /** Null if the database has no native sequences that serve contiguous blocks. */
     private final @Nullable String nextvalSql;
@@ -327,26 +324,39 @@ public enum JdbcDialect {
      */
     long increment(Connection connection, String table, String name, long count, long lastStart)
             throws SQLException {
-        try (PreparedStatement statement = prepareIncrement(connection, table, name, count, lastStart, false);
-                ResultSet rs = statement.executeQuery()) {
+        try (PreparedStatement statement = bind(connection.prepareStatement(incrementSql.formatted(table)), count, name,
+                lastStart); ResultSet rs = statement.executeQuery()) {
             return rs.next() ? rs.getLong(1) : NO_ROW;
         }
     }
 
-    /** The increment statement ({@code incrementSql}) with its parameters bound. */
-    PreparedStatement prepareIncrement(Connection connection, String table, String name, long count, long lastStart,
-            boolean generatedKeys) throws SQLException {
-        String sql = incrementSql.formatted(table);
-        PreparedStatement statement = generatedKeys ? connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
-                : connection.prepareStatement(sql);
+    /** Binds the parameters, strings or longs, in order; {@return the statement} Closes it if binding fails. */
+    static PreparedStatement bind(PreparedStatement statement, Object... parameters) throws SQLException {
         try {
-            statement.setLong(1, count);
-            statement.setString(2, name);
-            statement.setLong(3, lastStart);
+            for (int i = 0; i < parameters.length; i++) {
+                if (parameters[i] instanceof String text) {
+                    statement.setString(i + 1, text);
+                } else {
+                    statement.setLong(i + 1, (Long) parameters[i]);
+                }
+            }
             return statement;
         } catch (SQLException | RuntimeException e) {
             statement.close();
             throw e;
+        }
+    }
+
+    /**
+     * Reads the row's {@code next_value}; {@code forUpdate}: a locking read, the latest committed value whatever the
+     * transaction's snapshot, and the row lock (as any read in a Spanner read-write transaction).
+     */
+    OptionalLong readNextValue(Connection connection, String table, String name, boolean forUpdate)
+            throws SQLException {
+        try (PreparedStatement select = bind(connection.prepareStatement("SELECT next_value FROM " + table
+                + " WHERE name = ?" + (forUpdate && !isSpanner() ? " FOR UPDATE" : "")), name);
+                ResultSet rs = select.executeQuery()) {
+            return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
         }
     }
 
@@ -360,10 +370,6 @@ public enum JdbcDialect {
         return "CREATE TABLE IF NOT EXISTS " + table
                 + " (name VARCHAR(64) NOT NULL PRIMARY KEY, next_value BIGINT NOT NULL)"
                 + (this == MARIADB ? " ENGINE = InnoDB" : "");
-    }
-
-    String selectSql(String table) {
-        return "SELECT next_value FROM " + table + " WHERE name = ?";
     }
 
     /** Column names avoid {@code first_value}, a reserved word of MySQL 8. */
@@ -385,14 +391,6 @@ public enum JdbcDialect {
     /** Deletes one kept range exactly as read: the delete that changes a row is the one claim of the range. */
     String takeKeptSql(String keptTable) {
         return "DELETE FROM " + keptTable + " WHERE name = ? AND range_start = ? AND range_end = ?";
-    }
-
-    /**
-     * A locking read: the latest committed value, whatever the transaction's snapshot, and the row lock (as any read
-     * in a Spanner read-write transaction).
-     */
-    String selectForUpdateSql(String table) {
-        return selectSql(table) + (isSpanner() ? "" : " FOR UPDATE");
     }
 
     String giveBackSql(String table) {
@@ -536,19 +534,17 @@ public enum JdbcDialect {
     /** The {@code columns} of the sequence's row of an information-schema {@code view}, as longs; null if none. */
     private static long @Nullable [] sequenceRow(Connection connection, String quoted, String columns, String view)
             throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT " + columns + " FROM INFORMATION_SCHEMA."
-                + view + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?")) {
-            select.setString(1, quoted.substring(1, quoted.length() - 1));
-            try (ResultSet rs = select.executeQuery()) {
-                if (!rs.next()) {
-                    return null;
-                }
-                long[] row = new long[rs.getMetaData().getColumnCount()];
-                for (int i = 0; i < row.length; i++) {
-                    row[i] = rs.getLong(i + 1);
-                }
-                return row;
+        try (PreparedStatement select = bind(connection.prepareStatement("SELECT " + columns
+                + " FROM INFORMATION_SCHEMA." + view + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?"),
+                quoted.substring(1, quoted.length() - 1)); ResultSet rs = select.executeQuery()) {
+            if (!rs.next()) {
+                return null;
             }
+            long[] row = new long[rs.getMetaData().getColumnCount()];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = rs.getLong(i + 1);
+            }
+            return row;
         }
     }
 

@@ -237,7 +237,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                         return null;
                     }
                     long asked = System.nanoTime();
-                    read(connection, dialect.selectForUpdateSql(table), sequence);
+                    dialect.readNextValue(connection, table, sequence, true);
                     long waited = System.nanoTime() - asked;
                     long count = sizing.size(waited, waiting == 0 ? 0 : waiting + 1,
                             RowQueue.waiters(connection, queueSql, table));
@@ -304,7 +304,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (next != JdbcDialect.NO_ROW) {
                 return new ReservedRange(next - wanted, next);
             }
-            OptionalLong current = read(connection, dialect.selectForUpdateSql(table), sequence);
+            OptionalLong current = dialect.readNextValue(connection, table, sequence, true);
             if (current.isEmpty()) {
                 throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table
                         + " (was it deleted?)", null, false);
@@ -353,16 +353,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public OptionalLong nextValue(String sequence) {
         return read("reading sequence '" + sequence + "'",
-                connection -> read(connection, dialect.selectSql(table), sequence));
-    }
-
-    private static OptionalLong read(Connection connection, String sql, String sequence) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
-            select.setString(1, sequence);
-            try (ResultSet rs = select.executeQuery()) {
-                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
-            }
-        }
+                connection -> dialect.readNextValue(connection, table, sequence, false));
     }
 
     @Override
@@ -382,14 +373,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     /** Runs an update, the parameters strings or longs; {@return the number of rows it changed} */
     private static int update(Connection connection, String sql, Object... parameters) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                if (parameters[i] instanceof String text) {
-                    statement.setString(i + 1, text);
-                } else {
-                    statement.setLong(i + 1, (Long) parameters[i]);
-                }
-            }
+        try (PreparedStatement statement = JdbcDialect.bind(connection.prepareStatement(sql), parameters)) {
             return statement.executeUpdate();
         }
     }
@@ -462,9 +446,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     /** Up to {@code limit} kept ranges (all for 0) from {@code from}, lowest first. */
     private List<ReservedRange> readKept(Connection connection, String sequence, long from, int limit)
             throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(dialect.keptRangesSql(keptTable))) {
-            select.setString(1, sequence);
-            select.setLong(2, from);
+        try (PreparedStatement select = JdbcDialect.bind(connection.prepareStatement(dialect.keptRangesSql(keptTable)),
+                sequence, from)) {
             select.setMaxRows(limit);
             List<ReservedRange> ranges = new ArrayList<>();
             try (ResultSet rs = select.executeQuery()) {

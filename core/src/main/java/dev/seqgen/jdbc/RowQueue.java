@@ -29,11 +29,9 @@ final class RowQueue {
 
     /** {@return the transactions waiting for a row of {@code table}, as {@code sql} counts them} */
     static int waiters(Connection connection, String sql, String table) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setString(1, table);
-            try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() ? rs.getInt(1) : 0;
-            }
+        try (PreparedStatement statement = JdbcDialect.bind(connection.prepareStatement(sql), table);
+                ResultSet rs = statement.executeQuery()) {
+            return rs.next() ? rs.getInt(1) : 0;
         }
     }
 }
