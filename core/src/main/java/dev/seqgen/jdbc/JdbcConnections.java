@@ -203,29 +203,24 @@ final class JdbcConnections implements AutoCloseable {
                         "08001", e);
             }
             try {
-                return lend();
+                if (closed) {
+                    throw new SQLNonTransientConnectionException("seqgen's dedicated connection is closed", "08003");
+                }
+                if (connection != null && System.nanoTime() - returnedAt > VALIDATE_AFTER_IDLE_NANOS
+                        && !isValid(connection)) {
+                    discard();
+                }
+                if (connection == null) {
+                    connection = pool.getConnection();
+                    LOG.log(Level.WARNING, "seqgen's dedicated connection was found broken and has been"
+                            + " replaced by a new one from the pool");
+                }
+                return (Connection) Proxy.newProxyInstance(Dedicated.class.getClassLoader(),
+                        new Class<?>[] {Connection.class}, new Lent(connection));
             } catch (SQLException | RuntimeException | Error e) {
                 lock.unlock();
                 throw e;
             }
-        }
-
-        /** Called holding {@code lock}. */
-        private Connection lend() throws SQLException {
-            if (closed) {
-                throw new SQLNonTransientConnectionException("seqgen's dedicated connection is closed", "08003");
-            }
-            if (connection != null && System.nanoTime() - returnedAt > VALIDATE_AFTER_IDLE_NANOS
-                    && !isValid(connection)) {
-                discard();
-            }
-            if (connection == null) {
-                connection = pool.getConnection();
-                LOG.log(Level.WARNING, "seqgen's dedicated connection was found broken and has been"
-                        + " replaced by a new one from the pool");
-            }
-            return (Connection) Proxy.newProxyInstance(Dedicated.class.getClassLoader(),
-                    new Class<?>[] {Connection.class}, new Lent(connection));
         }
 
         private static boolean isValid(Connection connection) {

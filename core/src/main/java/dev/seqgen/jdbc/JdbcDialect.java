@@ -1,6 +1,7 @@
 package dev.seqgen.jdbc;
 
 import dev.seqgen.spi.Identifiers;
+import dev.seqgen.spi.SequenceStoreException;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -178,8 +179,8 @@ public enum JdbcDialect {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
-            try (PreparedStatement update = bind(connection.prepareStatement(incrementSql.formatted(table)), count, name,
-                    lastStart)) {
+            try (PreparedStatement update = bind(connection.prepareStatement(incrementSql.formatted(table)), count,
+                    name, lastStart)) {
                 if (update.executeUpdate() == 0) {
                     return NO_ROW;
                 }
@@ -462,6 +463,12 @@ public enum JdbcDialect {
 
     boolean isSpanner() {
         return this == SPANNER || this == SPANNER_POSTGRESQL;
+    }
+
+    /** A failure of {@code what} on this database, transient as {@link #isTransient} says. */
+    SequenceStoreException failure(String what, SQLException e) {
+        return new SequenceStoreException(what + " (" + storeName + ") failed: " + e.getMessage() + " [SQLSTATE "
+                + e.getSQLState() + "]", e, isTransient(e));
     }
 
     private UnsupportedOperationException noSequences() {

@@ -165,8 +165,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         try {
             createTable();
         } catch (SQLException e) {
-            throw new SequenceStoreException("creating table " + table + " or " + keptTable + " (" + dialect.storeName()
-                    + ") failed: " + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
+            throw dialect.failure("creating table " + table + " or " + keptTable, e);
         }
     }
 
@@ -271,18 +270,11 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             throw new IllegalArgumentException("the JDBC store takes a java.sql.Connection as the caller's transaction,"
                     + " got " + (transaction == null ? "null" : transaction.getClass().getName()));
         }
-        boolean autoCommit;
         try {
-            autoCommit = connection.getAutoCommit();
-        } catch (SQLException e) {
-            throw failure("reading the auto-commit mode of the caller's connection for sequence '" + sequence + "'",
-                    e);
-        }
-        if (autoCommit) {
-            throw new IllegalArgumentException("sequence '" + sequence + "': the caller's connection is in"
-                    + " auto-commit mode, so the SYNC increment could not be rolled back; begin a transaction");
-        }
-        try {
+            if (connection.getAutoCommit()) {
+                throw new IllegalArgumentException("sequence '" + sequence + "': the caller's connection is in"
+                        + " auto-commit mode, so the SYNC increment could not be rolled back; begin a transaction");
+            }
             return work.run(connection);
         } catch (SQLException e) {
             throw failure(what, e);
@@ -328,7 +320,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         return read("reading the values of column " + column + " of table " + table, connection -> OptionalLong.of(
@@ -473,8 +464,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     private SequenceStoreException failure(String what, SQLException e) {
-        return new SequenceStoreException(what + " in table " + table + " (" + dialect.storeName() + ") failed: "
-                + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
+        return dialect.failure(what + " in table " + table, e);
     }
 
     /** Builds a {@link JdbcSequenceStore}. */
