@@ -258,8 +258,9 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
-        return connections.read(connection -> OptionalLong.of(ApplicationTables.highestCounter(connection, table, column,
-                settings)), e -> dialect.failure("reading the values of column " + column + " of table " + table, e));
+        return connections.read(connection -> OptionalLong.of(ApplicationTables.highestCounter(connection, table,
+                column, settings)), e -> dialect.failure("reading the values of column " + column + " of table "
+                        + table, e));
     }
 
     /** Reads the value the database sequence returns next, without consuming it. */
