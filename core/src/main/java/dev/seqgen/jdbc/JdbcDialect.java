@@ -26,8 +26,8 @@ import org.jspecify.annotations.Nullable;
 public enum JdbcDialect {
 
     /** PostgreSQL, and the databases that speak its SQL: CockroachDB, YugabyteDB, Aurora DSQL. */
-    POSTGRESQL("postgresql", Sql.UPDATE_RETURNING, Sql.ON_CONFLICT_DO_NOTHING, "SELECT nextval('%s')",
-            sqlState("2200H")) {
+    POSTGRESQL(Sql.UPDATE_RETURNING, Sql.ON_CONFLICT_DO_NOTHING, "SELECT nextval('%s')",
+            e -> "2200H".equals(e.getSQLState())) {
         @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT INCREMENT BY " + increment + " MINVALUE "
@@ -61,8 +61,8 @@ public enum JdbcDialect {
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             try (Statement statement = connection.createStatement()) {
                 String owner;
-                try (ResultSet rs = statement.executeQuery("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = '"
-                        + quoted + "'::regclass")) {
+                try (ResultSet rs = statement.executeQuery("SELECT pg_get_userbyid(relowner) FROM pg_class"
+                        + " WHERE oid = '" + quoted + "'::regclass")) {
                     if (!rs.next()) {
                         return false;
                     }
@@ -83,8 +83,9 @@ public enum JdbcDialect {
      * MariaDB and MySQL: no {@code RETURNING}, so the increment sets {@code LAST_INSERT_ID(expr)}, returned as the
      * update's generated key (see docs/design.md#jdbc-increment).
      */
-    MARIADB("mariadb", "UPDATE %s SET next_value = LAST_INSERT_ID(next_value + ?) WHERE name = ? AND next_value <= ?",
-            "INSERT IGNORE INTO %s (name, next_value) VALUES (?, ?)", "SELECT NEXTVAL(%s)", errorCode(4084)) {
+    MARIADB("UPDATE %s SET next_value = LAST_INSERT_ID(next_value + ?) WHERE name = ? AND next_value <= ?",
+            "INSERT IGNORE INTO %s (name, next_value) VALUES (?, ?)", "SELECT NEXTVAL(%s)",
+            e -> e.getErrorCode() == 4084) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -111,10 +112,11 @@ public enum JdbcDialect {
             return "`" + name + "`";
         }
 
+        /** A MariaDB BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
         @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " START WITH " + start + " MINVALUE " + start
-                    + " MAXVALUE " + Math.min(maxValue, MARIADB_LARGEST_SEQUENCE_VALUE) + " INCREMENT BY " + increment
+                    + " MAXVALUE " + Math.min(maxValue, Long.MAX_VALUE - 1) + " INCREMENT BY " + increment
                     + " CACHE 1 NOCYCLE";
         }
 
@@ -153,7 +155,7 @@ public enum JdbcDialect {
      * Cloud Spanner through its JDBC driver, GoogleSQL databases: {@code THEN RETURN}, Spanner's DDL (the driver turns
      * {@code ?} into {@code @p1...}). Own reservations run on another connection: no transaction is nested.
      */
-    SPANNER("spanner", Sql.GUARDED_UPDATE + " THEN RETURN next_value",
+    SPANNER(Sql.GUARDED_UPDATE + " THEN RETURN next_value",
             "INSERT OR IGNORE INTO %s (name, next_value) VALUES (?, ?)", null, e -> false) {
         @Override
         String createTableSql(String table) {
@@ -169,13 +171,13 @@ public enum JdbcDialect {
     },
 
     /** Cloud Spanner through its JDBC driver, PostgreSQL-dialect databases: {@code RETURNING}, PostgreSQL DDL. */
-    SPANNER_POSTGRESQL("spanner", Sql.UPDATE_RETURNING, Sql.ON_CONFLICT_DO_NOTHING, null, e -> false),
+    SPANNER_POSTGRESQL(Sql.UPDATE_RETURNING, Sql.ON_CONFLICT_DO_NOTHING, null, e -> false),
 
     /**
      * HSQLDB (HyperSQL): no {@code RETURNING}, so the guarded {@code UPDATE} and a read of the row in the same
      * transaction, whose lock makes the pair atomic (docs/design.md#jdbc-increment).
      */
-    HSQLDB("hsqldb", Sql.GUARDED_UPDATE, Sql.MERGE_IF_MISSING, "CALL NEXT VALUE FOR %s", sqlState("2200H")) {
+    HSQLDB(Sql.GUARDED_UPDATE, Sql.MERGE_IF_MISSING, "CALL NEXT VALUE FOR %s", e -> "2200H".equals(e.getSQLState())) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
@@ -230,8 +232,8 @@ public enum JdbcDialect {
     },
 
     /** H2, whose data-change delta table returns the updated row from the update itself. */
-    H2("h2", "SELECT next_value FROM FINAL TABLE (" + Sql.GUARDED_UPDATE + ")", Sql.MERGE_IF_MISSING,
-            "SELECT NEXT VALUE FOR %s", errorCode(90006)) {
+    H2("SELECT next_value FROM FINAL TABLE (" + Sql.GUARDED_UPDATE + ")", Sql.MERGE_IF_MISSING,
+            "SELECT NEXT VALUE FOR %s", e -> e.getErrorCode() == 90006) {
         @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             // H2 wants the increment smaller than MAXVALUE - MINVALUE: the minimum goes below the start where needed.
@@ -245,9 +247,6 @@ public enum JdbcDialect {
             return state(sequenceRow(connection, quoted, "INCREMENT, MAXIMUM_VALUE, BASE_VALUE", "SEQUENCES"));
         }
     };
-
-    /** A MariaDB BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
-    private static final long MARIADB_LARGEST_SEQUENCE_VALUE = Long.MAX_VALUE - 1;
 
     /** The databases seqgen's JDBC stores serve, as error messages list them. */
     static final String SUPPORTED = "PostgreSQL (and CockroachDB, YugabyteDB, Aurora DSQL), MariaDB/MySQL, H2,"
@@ -268,7 +267,6 @@ public enum JdbcDialect {
                 + " VALUES (s.name, s.v)";
     }
 
-    private final String storeName;
     /** Templates, {@code %s} the table or the quoted sequence; not private, as the constants' bodies read it. */
     final String incrementSql;
     private final String insertIfMissingSql;
@@ -276,26 +274,17 @@ public enum JdbcDialect {
     private final @Nullable String nextvalSql;
     private final Predicate<SQLException> sequenceExhausted;
 
-    JdbcDialect(String storeName, String incrementSql, String insertIfMissingSql, @Nullable String nextvalSql,
+    JdbcDialect(String incrementSql, String insertIfMissingSql, @Nullable String nextvalSql,
             Predicate<SQLException> sequenceExhausted) {
-        this.storeName = storeName;
         this.incrementSql = incrementSql;
         this.insertIfMissingSql = insertIfMissingSql;
         this.nextvalSql = nextvalSql;
         this.sequenceExhausted = sequenceExhausted;
     }
 
-    private static Predicate<SQLException> sqlState(String state) {
-        return e -> state.equals(e.getSQLState());
-    }
-
-    private static Predicate<SQLException> errorCode(int code) {
-        return e -> e.getErrorCode() == code;
-    }
-
     /** {@return the lowercase database name used in metrics tags and messages} */
     public String storeName() {
-        return storeName;
+        return isSpanner() ? "spanner" : platform();
     }
 
     /**
@@ -303,7 +292,7 @@ public enum JdbcDialect {
      * {@code spanner-postgresql} for PostgreSQL-dialect Spanner}
      */
     public String platform() {
-        return this == SPANNER_POSTGRESQL ? "spanner-postgresql" : storeName;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** {@return the dialect of a platform ({@link #platform()}), or null if seqgen has none} */
@@ -467,7 +456,7 @@ public enum JdbcDialect {
 
     /** A failure of {@code what} on this database, transient as {@link #isTransient} says. */
     SequenceStoreException failure(String what, SQLException e) {
-        return new SequenceStoreException(what + " (" + storeName + ") failed: " + e.getMessage() + " [SQLSTATE "
+        return new SequenceStoreException(what + " (" + storeName() + ") failed: " + e.getMessage() + " [SQLSTATE "
                 + e.getSQLState() + "]", e, isTransient(e));
     }
 
