@@ -67,11 +67,7 @@ public final class ApplicationTables {
         return refusals;
     }
 
-    /**
-     * {@return why the column refuses assigned values; empty if it takes them, or for an unknown database or column}
-     *
-     * @throws SQLException if the information schema cannot be read
-     */
+    /** {@return why the column refuses assigned values; empty if it takes them, for an unknown database or column} */
     public static Optional<Refusal> refusal(Connection connection, String table, String column) throws SQLException {
         String product = connection.getMetaData().getDatabaseProductName();
         JdbcDialect dialect;
@@ -166,8 +162,6 @@ public final class ApplicationTables {
     /**
      * {@return the highest value of a column, or counter of its formatted numbers ({@code counterOf} non-null), in the
      * rows of one series, 0 if none} Rolled back afterwards; the connection is not closed.
-     *
-     * @throws SQLException if the table cannot be read
      */
     public static long highestInSeries(Connection connection, String table, String column,
             List<SequenceStore.Where> where, @Nullable ToLongFunction<String> counterOf) throws SQLException {

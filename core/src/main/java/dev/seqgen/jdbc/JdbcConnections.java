@@ -174,11 +174,9 @@ final class JdbcConnections implements AutoCloseable {
 
         private final DataSource pool;
         private final ReentrantLock lock = new ReentrantLock(true);
-        /** The dedicated connection, or null after it was found broken; guarded by {@code lock}. */
+        /** Guarded by {@code lock}: null after it was found broken; last given back, as {@link System#nanoTime()}. */
         private @Nullable Connection connection;
-        /** When the connection was last given back, in {@link System#nanoTime()}; guarded by {@code lock}. */
         private long returnedAt;
-        /** Whether {@link #close()} ran; guarded by {@code lock}. */
         private boolean closed;
 
         Dedicated(DataSource pool) throws SQLException {
