@@ -255,8 +255,8 @@ public enum JdbcDialect {
     /** What {@link #increment} returns when no row matched: missing, or the block does not fit. */
     static final long NO_ROW = Long.MIN_VALUE;
 
-    /** Statements shared by dialects (in a holder: enum constants cannot read the enum's own). */
-    private static final class Sql {
+    /** Statements shared by dialects (in a holder: enum constants cannot read the enum's own), {@code %s} the table. */
+    static final class Sql {
         static final String GUARDED_UPDATE =
                 "UPDATE %s SET next_value = next_value + ? WHERE name = ? AND next_value <= ?";
         static final String UPDATE_RETURNING = GUARDED_UPDATE + " RETURNING next_value";
@@ -265,6 +265,12 @@ public enum JdbcDialect {
         static final String MERGE_IF_MISSING = "MERGE INTO %s t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS"
                 + " BIGINT))) s(name, v) ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value)"
                 + " VALUES (s.name, s.v)";
+        static final String GIVE_BACK = "UPDATE %s SET next_value = ? WHERE name = ? AND next_value = ?";
+        static final String KEEP = "INSERT INTO %s (name, range_start, range_end) VALUES (?, ?, ?)";
+        static final String KEPT_RANGES =
+                "SELECT range_start, range_end FROM %s WHERE name = ? AND range_start >= ? ORDER BY range_start";
+        /** Deletes one kept range exactly as read: the delete that changes a row is the one claim of the range. */
+        static final String TAKE_KEPT = "DELETE FROM %s WHERE name = ? AND range_start = ? AND range_end = ?";
     }
 
     /** Templates, {@code %s} the table or the quoted sequence; not private, as the constants' bodies read it. */
@@ -367,24 +373,6 @@ public enum JdbcDialect {
         return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name VARCHAR(64) NOT NULL, range_start BIGINT NOT NULL,"
                 + " range_end BIGINT NOT NULL, PRIMARY KEY (name, range_start))"
                 + (this == MARIADB ? " ENGINE = InnoDB" : "");
-    }
-
-    String keepSql(String keptTable) {
-        return "INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (?, ?, ?)";
-    }
-
-    String keptRangesSql(String keptTable) {
-        return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = ? AND range_start >= ?"
-                + " ORDER BY range_start";
-    }
-
-    /** Deletes one kept range exactly as read: the delete that changes a row is the one claim of the range. */
-    String takeKeptSql(String keptTable) {
-        return "DELETE FROM " + keptTable + " WHERE name = ? AND range_start = ? AND range_end = ?";
-    }
-
-    String giveBackSql(String table) {
-        return "UPDATE " + table + " SET next_value = ? WHERE name = ? AND next_value = ?";
     }
 
     /** A native sequence's increment, largest value and next value (the value {@code nextval} returns next). */

@@ -5,6 +5,7 @@ import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcConnections.SqlWork;
+import dev.seqgen.jdbc.JdbcDialect.Sql;
 import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
@@ -350,7 +351,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         return own("giving back values of sequence '" + sequence + "'",
-                connection -> update(connection, dialect.giveBackSql(table), restoredNextValue, sequence,
+                connection -> update(connection, Sql.GIVE_BACK.formatted(table), restoredNextValue, sequence,
                         expectedNextValue) == 1);
     }
 
@@ -358,7 +359,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
         return inCallers(transaction, sequence, "giving back values of sequence '" + sequence
-                + "' in the caller's transaction", connection -> update(connection, dialect.giveBackSql(table),
+                + "' in the caller's transaction", connection -> update(connection, Sql.GIVE_BACK.formatted(table),
                         restoredNextValue, sequence, expectedNextValue) == 1);
     }
 
@@ -376,7 +377,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public boolean keep(String sequence, long first, long end) {
         try {
             return connections.inOwnTransaction(connection -> {
-                update(connection, dialect.keepSql(keptTable), sequence, first, end);
+                update(connection, Sql.KEEP.formatted(keptTable), sequence, first, end);
                 return true;
             });
         } catch (SQLException e) {
@@ -410,14 +411,14 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                     if (candidate.first() > maxValue) {
                         break;
                     }
-                    if (update(connection, dialect.takeKeptSql(keptTable), sequence, candidate.first(),
+                    if (update(connection, Sql.TAKE_KEPT.formatted(keptTable), sequence, candidate.first(),
                             candidate.end()) != 1) {
                         continue;
                     }
                     ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
                             maxValue);
                     if (taken.count() == count && taken.end() < candidate.end()) {
-                        update(connection, dialect.keepSql(keptTable), sequence, taken.end(), candidate.end());
+                        update(connection, Sql.KEEP.formatted(keptTable), sequence, taken.end(), candidate.end());
                     }
                     return Optional.of(taken);
                 }
@@ -437,8 +438,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     /** Up to {@code limit} kept ranges (all for 0) from {@code from}, lowest first. */
     private List<ReservedRange> readKept(Connection connection, String sequence, long from, int limit)
             throws SQLException {
-        try (PreparedStatement select = JdbcDialect.bind(connection.prepareStatement(dialect.keptRangesSql(keptTable)),
-                sequence, from)) {
+        try (PreparedStatement select = JdbcDialect.bind(connection.prepareStatement(
+                Sql.KEPT_RANGES.formatted(keptTable)), sequence, from)) {
             select.setMaxRows(limit);
             List<ReservedRange> ranges = new ArrayList<>();
             try (ResultSet rs = select.executeQuery()) {
