@@ -281,32 +281,30 @@ final class JdbcConnections implements AutoCloseable {
             @Override
             public @Nullable Object invoke(Object proxy, Method method, @Nullable Object @Nullable [] args)
                     throws Throwable {
-                switch (method.getName()) {
-                    case "close":
+                return switch (method.getName()) {
+                    case "close" -> {
                         if (!returned) {
                             returned = true;
                             giveBack(target);
                         }
-                        return null;
-                    case "isClosed":
-                        return returned || target.isClosed();
-                    case "equals":
-                        return proxy == args[0];
-                    case "hashCode":
-                        return System.identityHashCode(proxy);
-                    case "toString":
-                        return "seqgen dedicated connection " + target;
-                    default:
+                        yield null;
+                    }
+                    case "isClosed" -> returned || target.isClosed();
+                    case "equals" -> proxy == args[0];
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "toString" -> "seqgen dedicated connection " + target;
+                    default -> {
                         if (returned) {
                             throw new SQLNonTransientConnectionException("this seqgen connection handle was closed",
                                     "08003");
                         }
                         try {
-                            return method.invoke(target, args);
+                            yield method.invoke(target, args);
                         } catch (InvocationTargetException e) {
                             throw e.getCause();
                         }
-                }
+                    }
+                };
             }
         }
     }

@@ -503,8 +503,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets whether the store keeps one connection of the pool until {@link JdbcSequenceStore#close()} and runs
-         * its statements on it, one at a time, so threads holding pooled connections cannot deadlock a small pool.
+         * Sets whether the store keeps one pooled connection until {@link JdbcSequenceStore#close()} and runs its
+         * statements on it, one at a time, so threads holding pooled connections cannot deadlock a small pool.
          * Default false.
          */
         public Builder dedicatedConnection(boolean dedicatedConnection) {

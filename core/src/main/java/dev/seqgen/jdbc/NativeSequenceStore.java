@@ -309,11 +309,9 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets the prefix of the database sequences' names (quoted, in the current schema). Default
-         * {@value #DEFAULT_PREFIX}.
+         * Sets the prefix of the sequences' names (quoted, in the current schema). Default {@value #DEFAULT_PREFIX}.
          *
-         * @throws SequenceConfigurationException if the prefix is not 1 to 32 of {@code A-Z a-z 0-9 _}, starting
-         *     with a letter or underscore
+         * @throws SequenceConfigurationException unless 1 to 32 of {@code A-Z a-z 0-9 _}, not starting with a digit
          */
         public Builder prefix(String prefix) {
             return prefix(prefix, "prefix");
