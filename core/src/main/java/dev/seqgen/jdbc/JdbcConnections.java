@@ -33,7 +33,12 @@ final class JdbcConnections implements AutoCloseable {
     /** Borrows the dedicated connection if asked to and detects the dialect unless given; {@code store} names it. */
     JdbcConnections(DataSource pool, boolean dedicatedConnection, @Nullable JdbcDialect dialect, String store) {
         this.pool = pool;
-        this.dedicated = dedicatedConnection ? borrowDedicated(pool, store) : null;
+        try {
+            this.dedicated = dedicatedConnection ? new Dedicated(pool) : null;
+        } catch (SQLException e) {
+            throw new SequenceStoreException("the seqgen " + store + " could not borrow its dedicated connection: "
+                    + e.getMessage(), e, false);
+        }
         try {
             this.dialect = dialect != null ? dialect : read(connection -> JdbcDialect.forProductName(
                     connection.getMetaData().getDatabaseProductName()), e -> new SequenceStoreException(
@@ -41,15 +46,6 @@ final class JdbcConnections implements AutoCloseable {
         } catch (RuntimeException e) {
             close();
             throw e;
-        }
-    }
-
-    private static Dedicated borrowDedicated(DataSource pool, String store) {
-        try {
-            return new Dedicated(pool);
-        } catch (SQLException e) {
-            throw new SequenceStoreException("the seqgen " + store + " could not borrow its dedicated connection: "
-                    + e.getMessage(), e, false);
         }
     }
 
