@@ -33,7 +33,12 @@ final class JdbcConnections implements AutoCloseable {
     /** Borrows the dedicated connection if asked to and detects the dialect unless given; {@code store} names it. */
     JdbcConnections(DataSource pool, boolean dedicatedConnection, @Nullable JdbcDialect dialect, String store) {
         this.pool = pool;
-        this.dedicated = dedicatedConnection ? borrowDedicated(pool, store) : null;
+        try {
+            this.dedicated = dedicatedConnection ? new Dedicated(pool) : null;
+        } catch (SQLException e) {
+            throw new SequenceStoreException("the seqgen " + store + " could not borrow its dedicated connection: "
+                    + e.getMessage(), e, false);
+        }
         try {
             this.dialect = dialect != null ? dialect : read(connection -> JdbcDialect.forProductName(
                     connection.getMetaData().getDatabaseProductName()), e -> new SequenceStoreException(
@@ -44,20 +49,11 @@ final class JdbcConnections implements AutoCloseable {
         }
     }
 
-    private static Dedicated borrowDedicated(DataSource pool, String store) {
-        try {
-            return new Dedicated(pool);
-        } catch (SQLException e) {
-            throw new SequenceStoreException("the seqgen " + store + " could not borrow its dedicated connection: "
-                    + e.getMessage(), e, false);
-        }
-    }
-
     JdbcDialect dialect() {
         return dialect;
     }
 
-    /** The dedicated connection's handle, or one from the pool; the caller closes it. */
+    /** The caller closes it. */
     Connection get() throws SQLException {
         return dedicated != null ? dedicated.getConnection() : pool.getConnection();
     }
@@ -73,21 +69,18 @@ final class JdbcConnections implements AutoCloseable {
 
     <T extends @Nullable Object> T inOwnTransaction(SqlWork<T> work) throws SQLException {
         try (Connection connection = get()) {
-            if (dialect.isSpanner()) {
-                return withoutAutoBatchDml(connection, work);
-            }
-            return inTransaction(connection, true, work);
+            return dialect.isSpanner() ? withoutAutoBatchDml(connection, work) : inTransaction(connection, true, work);
         }
     }
 
     /** With the Spanner driver's {@code auto_batch_dml} on, each DML reports an assumed update count of 1. */
     private <T extends @Nullable Object> T withoutAutoBatchDml(Connection connection, SqlWork<T> work)
             throws SQLException {
-        String variable = dialect == JdbcDialect.SPANNER_POSTGRESQL ? "SPANNER.AUTO_BATCH_DML" : "AUTO_BATCH_DML";
+        boolean postgresql = dialect == JdbcDialect.SPANNER_POSTGRESQL;
+        String variable = postgresql ? "SPANNER.AUTO_BATCH_DML" : "AUTO_BATCH_DML";
         boolean autoBatchDml;
         try (Statement show = connection.createStatement();
-                ResultSet rs = show.executeQuery(
-                        (dialect == JdbcDialect.SPANNER_POSTGRESQL ? "SHOW " : "SHOW VARIABLE ") + variable)) {
+                ResultSet rs = show.executeQuery((postgresql ? "SHOW " : "SHOW VARIABLE ") + variable)) {
             autoBatchDml = rs.next() && rs.getBoolean(1);
         } catch (SQLException unknownVariable) {
             // A driver older than the setting has no auto-batching to turn off.
@@ -139,17 +132,12 @@ final class JdbcConnections implements AutoCloseable {
             throw e;
         } finally {
             if (begun) {
-                restoreAutoCommit(connection);
+                try {
+                    connection.setAutoCommit(true);
+                } catch (SQLException broken) {
+                    // Never hides the outcome; the pool discards a connection that cannot.
+                }
             }
-        }
-    }
-
-    /** The pool discards a connection that cannot. */
-    private static void restoreAutoCommit(Connection connection) {
-        try {
-            connection.setAutoCommit(true);
-        } catch (SQLException broken) {
-            // never hides the outcome
         }
     }
 
@@ -182,11 +170,9 @@ final class JdbcConnections implements AutoCloseable {
 
         private final DataSource pool;
         private final ReentrantLock lock = new ReentrantLock(true);
-        /** The dedicated connection, or null after it was found broken; guarded by {@code lock}. */
+        /** Guarded by {@code lock}: null after it was found broken; last given back, as {@link System#nanoTime()}. */
         private @Nullable Connection connection;
-        /** When the connection was last given back, in {@link System#nanoTime()}; guarded by {@code lock}. */
         private long returnedAt;
-        /** Whether {@link #close()} ran; guarded by {@code lock}. */
         private boolean closed;
 
         Dedicated(DataSource pool) throws SQLException {
@@ -211,30 +197,24 @@ final class JdbcConnections implements AutoCloseable {
                         "08001", e);
             }
             try {
-                return lend();
+                if (closed) {
+                    throw new SQLNonTransientConnectionException("seqgen's dedicated connection is closed", "08003");
+                }
+                if (connection != null && System.nanoTime() - returnedAt > VALIDATE_AFTER_IDLE_NANOS
+                        && !isValid(connection)) {
+                    discard();
+                }
+                if (connection == null) {
+                    connection = pool.getConnection();
+                    LOG.log(Level.WARNING, "seqgen's dedicated connection was found broken and has been"
+                            + " replaced by a new one from the pool");
+                }
+                return (Connection) Proxy.newProxyInstance(Dedicated.class.getClassLoader(),
+                        new Class<?>[] {Connection.class}, new Lent(connection));
             } catch (SQLException | RuntimeException | Error e) {
                 lock.unlock();
                 throw e;
             }
-        }
-
-        /** Called holding {@code lock}. */
-        private Connection lend() throws SQLException {
-            if (closed) {
-                throw new SQLNonTransientConnectionException("seqgen's dedicated connection is closed", "08003");
-            }
-            if (connection != null && System.nanoTime() - returnedAt > VALIDATE_AFTER_IDLE_NANOS
-                    && !isValid(connection)) {
-                discard();
-            }
-            if (connection == null) {
-                connection = pool.getConnection();
-                LOG.log(Level.WARNING, "seqgen's dedicated connection was found broken and has been"
-                        + " replaced by a new one from the pool");
-            }
-            Connection lent = connection;
-            return (Connection) Proxy.newProxyInstance(Dedicated.class.getClassLoader(),
-                    new Class<?>[] {Connection.class}, new Lent(lent));
         }
 
         private static boolean isValid(Connection connection) {
@@ -297,32 +277,30 @@ final class JdbcConnections implements AutoCloseable {
             @Override
             public @Nullable Object invoke(Object proxy, Method method, @Nullable Object @Nullable [] args)
                     throws Throwable {
-                switch (method.getName()) {
-                    case "close":
+                return switch (method.getName()) {
+                    case "close" -> {
                         if (!returned) {
                             returned = true;
                             giveBack(target);
                         }
-                        return null;
-                    case "isClosed":
-                        return returned || target.isClosed();
-                    case "equals":
-                        return proxy == args[0];
-                    case "hashCode":
-                        return System.identityHashCode(proxy);
-                    case "toString":
-                        return "seqgen dedicated connection " + target;
-                    default:
+                        yield null;
+                    }
+                    case "isClosed" -> returned || target.isClosed();
+                    case "equals" -> proxy == args[0];
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "toString" -> "seqgen dedicated connection " + target;
+                    default -> {
                         if (returned) {
                             throw new SQLNonTransientConnectionException("this seqgen connection handle was closed",
                                     "08003");
                         }
                         try {
-                            return method.invoke(target, args);
+                            yield method.invoke(target, args);
                         } catch (InvocationTargetException e) {
                             throw e.getCause();
                         }
-                }
+                    }
+                };
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.seqgen.jdbc;
 
 import dev.seqgen.spi.Identifiers;
+import dev.seqgen.spi.SequenceStoreException;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,8 +10,11 @@ import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
@@ -22,8 +26,8 @@ import org.jspecify.annotations.Nullable;
 public enum JdbcDialect {
 
     /** PostgreSQL, and the databases that speak its SQL: CockroachDB, YugabyteDB, Aurora DSQL. */
-    POSTGRESQL("postgresql", Sql.UPDATE_RETURNING, Sql.ON_CONFLICT_DO_NOTHING, "SELECT nextval('%s')",
-            sqlState("2200H")) {
+    POSTGRESQL(Sql.UPDATE_RETURNING, Sql.ON_CONFLICT_DO_NOTHING, "SELECT nextval('%s')",
+            e -> "2200H".equals(e.getSQLState())) {
         @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " AS BIGINT INCREMENT BY " + increment + " MINVALUE "
@@ -57,8 +61,8 @@ public enum JdbcDialect {
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
             try (Statement statement = connection.createStatement()) {
                 String owner;
-                try (ResultSet rs = statement.executeQuery("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = '"
-                        + quoted + "'::regclass")) {
+                try (ResultSet rs = statement.executeQuery("SELECT pg_get_userbyid(relowner) FROM pg_class"
+                        + " WHERE oid = '" + quoted + "'::regclass")) {
                     if (!rs.next()) {
                         return false;
                     }
@@ -79,12 +83,14 @@ public enum JdbcDialect {
      * MariaDB and MySQL: no {@code RETURNING}, so the increment sets {@code LAST_INSERT_ID(expr)}, returned as the
      * update's generated key (see docs/design.md#jdbc-increment).
      */
-    MARIADB("mariadb", "UPDATE %s SET next_value = LAST_INSERT_ID(next_value + ?) WHERE name = ? AND next_value <= ?",
-            "INSERT IGNORE INTO %s (name, next_value) VALUES (?, ?)", "SELECT NEXTVAL(%s)", errorCode(4084)) {
+    MARIADB("UPDATE %s SET next_value = LAST_INSERT_ID(next_value + ?) WHERE name = ? AND next_value <= ?",
+            "INSERT IGNORE INTO %s (name, next_value) VALUES (?, ?)", "SELECT NEXTVAL(%s)",
+            e -> e.getErrorCode() == 4084) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
-            try (PreparedStatement update = prepareIncrement(connection, table, name, count, lastStart, true)) {
+            try (PreparedStatement update = bind(connection.prepareStatement(incrementSql.formatted(table),
+                    Statement.RETURN_GENERATED_KEYS), count, name, lastStart)) {
                 if (update.executeUpdate() == 0) {
                     return NO_ROW;
                 }
@@ -106,10 +112,11 @@ public enum JdbcDialect {
             return "`" + name + "`";
         }
 
+        /** A MariaDB BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
         @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             return "CREATE SEQUENCE IF NOT EXISTS " + quoted + " START WITH " + start + " MINVALUE " + start
-                    + " MAXVALUE " + Math.min(maxValue, MARIADB_LARGEST_SEQUENCE_VALUE) + " INCREMENT BY " + increment
+                    + " MAXVALUE " + Math.min(maxValue, Long.MAX_VALUE - 1) + " INCREMENT BY " + increment
                     + " CACHE 1 NOCYCLE";
         }
 
@@ -148,7 +155,7 @@ public enum JdbcDialect {
      * Cloud Spanner through its JDBC driver, GoogleSQL databases: {@code THEN RETURN}, Spanner's DDL (the driver turns
      * {@code ?} into {@code @p1...}). Own reservations run on another connection: no transaction is nested.
      */
-    SPANNER("spanner", Sql.GUARDED_UPDATE + " THEN RETURN next_value",
+    SPANNER(Sql.GUARDED_UPDATE + " THEN RETURN next_value",
             "INSERT OR IGNORE INTO %s (name, next_value) VALUES (?, ?)", null, e -> false) {
         @Override
         String createTableSql(String table) {
@@ -164,28 +171,23 @@ public enum JdbcDialect {
     },
 
     /** Cloud Spanner through its JDBC driver, PostgreSQL-dialect databases: {@code RETURNING}, PostgreSQL DDL. */
-    SPANNER_POSTGRESQL("spanner", Sql.UPDATE_RETURNING, Sql.ON_CONFLICT_DO_NOTHING, null, e -> false),
+    SPANNER_POSTGRESQL(Sql.UPDATE_RETURNING, Sql.ON_CONFLICT_DO_NOTHING, null, e -> false),
 
     /**
      * HSQLDB (HyperSQL): no {@code RETURNING}, so the guarded {@code UPDATE} and a read of the row in the same
      * transaction, whose lock makes the pair atomic (docs/design.md#jdbc-increment).
      */
-    HSQLDB("hsqldb", Sql.GUARDED_UPDATE, Sql.MERGE_IF_MISSING, "CALL NEXT VALUE FOR %s", sqlState("2200H")) {
+    HSQLDB(Sql.GUARDED_UPDATE, Sql.MERGE_IF_MISSING, "CALL NEXT VALUE FOR %s", e -> "2200H".equals(e.getSQLState())) {
         @Override
         long increment(Connection connection, String table, String name, long count, long lastStart)
                 throws SQLException {
-            try (PreparedStatement update = prepareIncrement(connection, table, name, count, lastStart, false)) {
+            try (PreparedStatement update = bind(connection.prepareStatement(incrementSql.formatted(table)), count,
+                    name, lastStart)) {
                 if (update.executeUpdate() == 0) {
                     return NO_ROW;
                 }
             }
-            try (PreparedStatement select = connection.prepareStatement(selectSql(table))) {
-                select.setString(1, name);
-                try (ResultSet rs = select.executeQuery()) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            }
+            return readNextValue(connection, table, name, false).orElseThrow();
         }
 
         @Override
@@ -198,29 +200,20 @@ public enum JdbcDialect {
         /** {@code SYSTEM_SEQUENCES}: the standard {@code SEQUENCES} is a view cached per session. */
         @Override
         @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
-            long[] row = sequenceRow(connection, quoted, "SELECT CAST(INCREMENT AS BIGINT),"
-                    + " CAST(MAXIMUM_VALUE AS BIGINT), CAST(NEXT_VALUE AS BIGINT)"
-                    + " FROM INFORMATION_SCHEMA.SYSTEM_SEQUENCES"
-                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?");
-            return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
+            return state(sequenceRow(connection, quoted, "CAST(INCREMENT AS BIGINT), CAST(MAXIMUM_VALUE AS BIGINT),"
+                    + " CAST(NEXT_VALUE AS BIGINT)", "SYSTEM_SEQUENCES"));
         }
 
         /** An exhausted sequence shows its start value again: see docs/design.md#native-sequence-advance. */
         @Override
         boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
-            NativeSequenceState state = readSequence(connection, quoted);
-            if (state != null && state.nextValue() < nextValue && state.nextValue() == startValue(connection, quoted)
+            long[] nextAndStart = sequenceRow(connection, quoted, "CAST(NEXT_VALUE AS BIGINT),"
+                    + " CAST(START_WITH AS BIGINT)", "SYSTEM_SEQUENCES");
+            if (nextAndStart != null && nextAndStart[0] < nextValue && nextAndStart[0] == nextAndStart[1]
                     && !takesValueBelow(connection, quoted, nextValue)) {
                 return false;
             }
-            return restartForward(this, connection, quoted, nextValue);
-        }
-
-        private long startValue(Connection connection, String quoted) throws SQLException {
-            long[] row = sequenceRow(connection, quoted, "SELECT CAST(START_WITH AS BIGINT)"
-                    + " FROM INFORMATION_SCHEMA.SYSTEM_SEQUENCES"
-                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?");
-            return row == null ? Long.MIN_VALUE : row[0];
+            return super.advanceSequence(connection, quoted, nextValue);
         }
 
         /** Takes one value: whether the sequence gave one below {@code nextValue} (false if it is exhausted). */
@@ -239,8 +232,8 @@ public enum JdbcDialect {
     },
 
     /** H2, whose data-change delta table returns the updated row from the update itself. */
-    H2("h2", "SELECT next_value FROM FINAL TABLE (" + Sql.GUARDED_UPDATE + ")", Sql.MERGE_IF_MISSING,
-            "SELECT NEXT VALUE FOR %s", errorCode(90006)) {
+    H2("SELECT next_value FROM FINAL TABLE (" + Sql.GUARDED_UPDATE + ")", Sql.MERGE_IF_MISSING,
+            "SELECT NEXT VALUE FOR %s", e -> e.getErrorCode() == 90006) {
         @Override
         String createSequenceSql(String quoted, long start, long increment, long maxValue) {
             // H2 wants the increment smaller than MAXVALUE - MINVALUE: the minimum goes below the start where needed.
@@ -251,21 +244,9 @@ public enum JdbcDialect {
 
         @Override
         @Nullable NativeSequenceState readSequence(Connection connection, String quoted) throws SQLException {
-            long[] row = sequenceRow(connection, quoted, "SELECT INCREMENT, MAXIMUM_VALUE, BASE_VALUE"
-                    + " FROM INFORMATION_SCHEMA.SEQUENCES"
-                    + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?");
-            return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
-        }
-
-        /** No conditional restart: atomic only against this JVM's native stores ({@link #serializesNextval}). */
-        @Override
-        boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
-            return restartForward(this, connection, quoted, nextValue);
+            return state(sequenceRow(connection, quoted, "INCREMENT, MAXIMUM_VALUE, BASE_VALUE", "SEQUENCES"));
         }
     };
-
-    /** A MariaDB BIGINT sequence stops one below {@link Long#MAX_VALUE}. */
-    private static final long MARIADB_LARGEST_SEQUENCE_VALUE = Long.MAX_VALUE - 1;
 
     /** The databases seqgen's JDBC stores serve, as error messages list them. */
     static final String SUPPORTED = "PostgreSQL (and CockroachDB, YugabyteDB, Aurora DSQL), MariaDB/MySQL, H2,"
@@ -274,8 +255,8 @@ public enum JdbcDialect {
     /** What {@link #increment} returns when no row matched: missing, or the block does not fit. */
     static final long NO_ROW = Long.MIN_VALUE;
 
-    /** Statements shared by dialects (in a holder: enum constants cannot read the enum's own). */
-    private static final class Sql {
+    /** Statements shared by dialects (in a holder: enum constants cannot read the enum's own), {@code %s} the table. */
+    static final class Sql {
         static final String GUARDED_UPDATE =
                 "UPDATE %s SET next_value = next_value + ? WHERE name = ? AND next_value <= ?";
         static final String UPDATE_RETURNING = GUARDED_UPDATE + " RETURNING next_value";
@@ -284,36 +265,32 @@ public enum JdbcDialect {
         static final String MERGE_IF_MISSING = "MERGE INTO %s t USING (VALUES (CAST(? AS VARCHAR(64)), CAST(? AS"
                 + " BIGINT))) s(name, v) ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value)"
                 + " VALUES (s.name, s.v)";
+        static final String GIVE_BACK = "UPDATE %s SET next_value = ? WHERE name = ? AND next_value = ?";
+        static final String KEEP = "INSERT INTO %s (name, range_start, range_end) VALUES (?, ?, ?)";
+        static final String KEPT_RANGES =
+                "SELECT range_start, range_end FROM %s WHERE name = ? AND range_start >= ? ORDER BY range_start";
+        /** Deletes one kept range exactly as read: the delete that changes a row is the one claim of the range. */
+        static final String TAKE_KEPT = "DELETE FROM %s WHERE name = ? AND range_start = ? AND range_end = ?";
     }
 
-    private final String storeName;
-    /** Templates, {@code %s} the table or the quoted sequence. */
-    private final String incrementSql;
+    /** Templates, {@code %s} the table or the quoted sequence; not private, as the constants' bodies read it. */
+    final String incrementSql;
     private final String insertIfMissingSql;
     /** Null if the database has no native sequences that serve contiguous blocks. */
     private final @Nullable String nextvalSql;
     private final Predicate<SQLException> sequenceExhausted;
 
-    JdbcDialect(String storeName, String incrementSql, String insertIfMissingSql, @Nullable String nextvalSql,
+    JdbcDialect(String incrementSql, String insertIfMissingSql, @Nullable String nextvalSql,
             Predicate<SQLException> sequenceExhausted) {
-        this.storeName = storeName;
         this.incrementSql = incrementSql;
         this.insertIfMissingSql = insertIfMissingSql;
         this.nextvalSql = nextvalSql;
         this.sequenceExhausted = sequenceExhausted;
     }
 
-    private static Predicate<SQLException> sqlState(String state) {
-        return e -> state.equals(e.getSQLState());
-    }
-
-    private static Predicate<SQLException> errorCode(int code) {
-        return e -> e.getErrorCode() == code;
-    }
-
     /** {@return the lowercase database name used in metrics tags and messages} */
     public String storeName() {
-        return storeName;
+        return isSpanner() ? "spanner" : platform();
     }
 
     /**
@@ -321,17 +298,12 @@ public enum JdbcDialect {
      * {@code spanner-postgresql} for PostgreSQL-dialect Spanner}
      */
     public String platform() {
-        return this == SPANNER_POSTGRESQL ? "spanner-postgresql" : storeName;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** {@return the dialect of a platform ({@link #platform()}), or null if seqgen has none} */
     public static @Nullable JdbcDialect ofPlatform(String platform) {
-        for (JdbcDialect dialect : values()) {
-            if (dialect.platform().equals(platform)) {
-                return dialect;
-            }
-        }
-        return null;
+        return Arrays.stream(values()).filter(dialect -> dialect.platform().equals(platform)).findFirst().orElse(null);
     }
 
     /**
@@ -348,26 +320,39 @@ public enum JdbcDialect {
      */
     long increment(Connection connection, String table, String name, long count, long lastStart)
             throws SQLException {
-        try (PreparedStatement statement = prepareIncrement(connection, table, name, count, lastStart, false);
-                ResultSet rs = statement.executeQuery()) {
+        try (PreparedStatement statement = bind(connection.prepareStatement(incrementSql.formatted(table)), count, name,
+                lastStart); ResultSet rs = statement.executeQuery()) {
             return rs.next() ? rs.getLong(1) : NO_ROW;
         }
     }
 
-    /** The increment statement ({@code incrementSql}) with its parameters bound. */
-    PreparedStatement prepareIncrement(Connection connection, String table, String name, long count, long lastStart,
-            boolean generatedKeys) throws SQLException {
-        String sql = incrementSql.formatted(table);
-        PreparedStatement statement = generatedKeys ? connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
-                : connection.prepareStatement(sql);
+    /** Binds the parameters, strings or longs, in order; {@return the statement} Closes it if binding fails. */
+    static PreparedStatement bind(PreparedStatement statement, Object... parameters) throws SQLException {
         try {
-            statement.setLong(1, count);
-            statement.setString(2, name);
-            statement.setLong(3, lastStart);
+            for (int i = 0; i < parameters.length; i++) {
+                if (parameters[i] instanceof String text) {
+                    statement.setString(i + 1, text);
+                } else {
+                    statement.setLong(i + 1, (Long) parameters[i]);
+                }
+            }
             return statement;
         } catch (SQLException | RuntimeException e) {
             statement.close();
             throw e;
+        }
+    }
+
+    /**
+     * Reads the row's {@code next_value}; {@code forUpdate}: a locking read, the latest committed value whatever the
+     * transaction's snapshot, and the row lock (as any read in a Spanner read-write transaction).
+     */
+    OptionalLong readNextValue(Connection connection, String table, String name, boolean forUpdate)
+            throws SQLException {
+        try (PreparedStatement select = bind(connection.prepareStatement("SELECT next_value FROM " + table
+                + " WHERE name = ?" + (forUpdate && !isSpanner() ? " FOR UPDATE" : "")), name);
+                ResultSet rs = select.executeQuery()) {
+            return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
         }
     }
 
@@ -383,41 +368,11 @@ public enum JdbcDialect {
                 + (this == MARIADB ? " ENGINE = InnoDB" : "");
     }
 
-    String selectSql(String table) {
-        return "SELECT next_value FROM " + table + " WHERE name = ?";
-    }
-
     /** Column names avoid {@code first_value}, a reserved word of MySQL 8. */
     String createKeptTableSql(String keptTable) {
         return "CREATE TABLE IF NOT EXISTS " + keptTable + " (name VARCHAR(64) NOT NULL, range_start BIGINT NOT NULL,"
                 + " range_end BIGINT NOT NULL, PRIMARY KEY (name, range_start))"
                 + (this == MARIADB ? " ENGINE = InnoDB" : "");
-    }
-
-    String keepSql(String keptTable) {
-        return "INSERT INTO " + keptTable + " (name, range_start, range_end) VALUES (?, ?, ?)";
-    }
-
-    String keptRangesSql(String keptTable) {
-        return "SELECT range_start, range_end FROM " + keptTable + " WHERE name = ? AND range_start >= ?"
-                + " ORDER BY range_start";
-    }
-
-    /** Deletes one kept range exactly as read: the delete that changes a row is the one claim of the range. */
-    String takeKeptSql(String keptTable) {
-        return "DELETE FROM " + keptTable + " WHERE name = ? AND range_start = ? AND range_end = ?";
-    }
-
-    /**
-     * A locking read: the latest committed value, whatever the transaction's snapshot, and the row lock (as any read
-     * in a Spanner read-write transaction).
-     */
-    String selectForUpdateSql(String table) {
-        return selectSql(table) + (isSpanner() ? "" : " FOR UPDATE");
-    }
-
-    String giveBackSql(String table) {
-        return "UPDATE " + table + " SET next_value = ? WHERE name = ? AND next_value = ?";
     }
 
     /** A native sequence's increment, largest value and next value (the value {@code nextval} returns next). */
@@ -454,10 +409,18 @@ public enum JdbcDialect {
 
     /**
      * Moves the sequence forward so that it next returns {@code nextValue}, only if it would return less; returns
-     * whether it moved it. Runs in a transaction when {@link #advanceNeedsTransaction()}.
+     * whether it moved it. Runs in a transaction when {@link #advanceNeedsTransaction()}. By default a read, then a
+     * restart: no conditional restart, so atomic only against this JVM's native stores ({@link #serializesNextval}).
      */
     boolean advanceSequence(Connection connection, String quoted, long nextValue) throws SQLException {
-        throw noSequences();
+        NativeSequenceState state = readSequence(connection, quoted);
+        if (state == null || state.nextValue() >= nextValue) {
+            return false;
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("ALTER SEQUENCE " + quoted + " RESTART WITH " + nextValue);
+        }
+        return true;
     }
 
     /** Whether {@link #advanceSequence} must run in a transaction (it holds a lock until the commit). */
@@ -479,6 +442,12 @@ public enum JdbcDialect {
         return this == SPANNER || this == SPANNER_POSTGRESQL;
     }
 
+    /** A failure of {@code what} on this database, transient as {@link #isTransient} says. */
+    SequenceStoreException failure(String what, SQLException e) {
+        return new SequenceStoreException(what + " (" + storeName() + ") failed: " + e.getMessage() + " [SQLSTATE "
+                + e.getSQLState() + "]", e, isTransient(e));
+    }
+
     private UnsupportedOperationException noSequences() {
         return new UnsupportedOperationException(name() + " has no native sequences that serve contiguous blocks");
     }
@@ -486,10 +455,7 @@ public enum JdbcDialect {
     /** Whether an insert met an existing key: SQLSTATE class 23, or Spanner's gRPC ALREADY_EXISTS (6). */
     boolean isDuplicateKey(SQLException e) {
         String state = e.getSQLState();
-        if (state != null && state.startsWith("23")) {
-            return true;
-        }
-        return isSpanner() && e.getErrorCode() == 6;
+        return state != null && state.startsWith("23") || isSpanner() && e.getErrorCode() == 6;
     }
 
     /** Whether a retry may succeed: serialization failures, deadlocks, lock timeouts, lost connections, shutdowns. */
@@ -500,18 +466,15 @@ public enum JdbcDialect {
             }
             if (t instanceof SQLException sql) {
                 String state = sql.getSQLState();
-                if (state != null && (state.startsWith("40") || state.startsWith("08") || state.equals("57P01")
-                        || state.equals("57P02") || state.equals("57P03") || state.equals("55P03")
-                        || state.equals("HYT00"))) {
+                if (state != null && (state.startsWith("40") || state.startsWith("08")
+                        || Set.of("57P01", "57P02", "57P03", "55P03", "HYT00").contains(state))) {
                     return true;
                 }
-                // MariaDB: 1205 lock wait timeout, 1213 deadlock, 1927 connection killed.
+                // MariaDB: 1205 lock wait timeout, 1213 deadlock, 1927 connection killed; Spanner's driver reports
+                // the gRPC status: ABORTED (10), UNAVAILABLE (14).
                 int code = sql.getErrorCode();
-                if (this == MARIADB && (code == 1205 || code == 1213 || code == 1927)) {
-                    return true;
-                }
-                // Spanner's JDBC driver reports the gRPC status: ABORTED (10), UNAVAILABLE (14).
-                if (isSpanner() && (code == 10 || code == 14)) {
+                if (this == MARIADB && (code == 1205 || code == 1213 || code == 1927)
+                        || isSpanner() && (code == 10 || code == 14)) {
                     return true;
                 }
             }
@@ -552,33 +515,24 @@ public enum JdbcDialect {
                 + "'; supported: " + SUPPORTED);
     }
 
-    /** Reads the sequence and restarts it at {@code nextValue} if it would return less: H2's and HSQLDB's advance. */
-    private static boolean restartForward(JdbcDialect dialect, Connection connection, String quoted, long nextValue)
+    /** The {@code columns} of the sequence's row of an information-schema {@code view}, as longs; null if none. */
+    private static long @Nullable [] sequenceRow(Connection connection, String quoted, String columns, String view)
             throws SQLException {
-        NativeSequenceState state = dialect.readSequence(connection, quoted);
-        if (state == null || state.nextValue() >= nextValue) {
-            return false;
+        try (PreparedStatement select = bind(connection.prepareStatement("SELECT " + columns
+                + " FROM INFORMATION_SCHEMA." + view + " WHERE SEQUENCE_SCHEMA = CURRENT_SCHEMA AND SEQUENCE_NAME = ?"),
+                quoted.substring(1, quoted.length() - 1)); ResultSet rs = select.executeQuery()) {
+            if (!rs.next()) {
+                return null;
+            }
+            long[] row = new long[rs.getMetaData().getColumnCount()];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = rs.getLong(i + 1);
+            }
+            return row;
         }
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("ALTER SEQUENCE " + quoted + " RESTART WITH " + nextValue);
-        }
-        return true;
     }
 
-    /** The first row of an information-schema query by unquoted sequence name, as longs; null if none. */
-    private static long @Nullable [] sequenceRow(Connection connection, String quoted, String sql) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
-            select.setString(1, quoted.substring(1, quoted.length() - 1));
-            try (ResultSet rs = select.executeQuery()) {
-                if (!rs.next()) {
-                    return null;
-                }
-                long[] row = new long[rs.getMetaData().getColumnCount()];
-                for (int i = 0; i < row.length; i++) {
-                    row[i] = rs.getLong(i + 1);
-                }
-                return row;
-            }
-        }
+    private static @Nullable NativeSequenceState state(long @Nullable [] row) {
+        return row == null ? null : new NativeSequenceState(row[0], row[1], row[2]);
     }
 }

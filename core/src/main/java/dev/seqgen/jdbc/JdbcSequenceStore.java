@@ -5,6 +5,7 @@ import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import dev.seqgen.jdbc.JdbcConnections.SqlWork;
+import dev.seqgen.jdbc.JdbcDialect.Sql;
 import dev.seqgen.spi.Identifiers;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore;
@@ -165,8 +166,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         try {
             createTable();
         } catch (SQLException e) {
-            throw new SequenceStoreException("creating table " + table + " or " + keptTable + " (" + dialect.storeName()
-                    + ") failed: " + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
+            throw dialect.failure("creating table " + table + " or " + keptTable, e);
         }
     }
 
@@ -178,9 +178,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (!connection.getAutoCommit()) {
                 connection.setAutoCommit(true);
             }
-            List<String> ddl = dialect.createTablesSql(table);
-            createIfMissing(connection, table, ddl.get(0));
-            createIfMissing(connection, keptTable, ddl.get(1));
+            createIfMissing(connection, table, dialect.createTableSql(table));
+            createIfMissing(connection, keptTable, dialect.createKeptTableSql(keptTable));
         }
         tableReady = true;
     }
@@ -216,9 +215,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * On PostgreSQL, reads the lock table before and after locking the row ({@link RowQueue}): ahead, the waiters
-     * then plus the holder; behind, the waiters once this transaction holds the row. Elsewhere, or where the lock
-     * table cannot be read, as the default.
+     * On PostgreSQL, reads the lock table ({@link RowQueue}) before locking the row (ahead: the waiters plus the
+     * holder) and after (behind: the waiters). Elsewhere, or where the lock table cannot be read, as the default.
      */
     @Override
     public ReservedRange reserveSized(String sequence, Sizing sizing, long maxValue) {
@@ -239,7 +237,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                         return null;
                     }
                     long asked = System.nanoTime();
-                    read(connection, dialect.selectForUpdateSql(table), sequence);
+                    dialect.readNextValue(connection, table, sequence, true);
                     long waited = System.nanoTime() - asked;
                     long count = sizing.size(waited, waiting == 0 ? 0 : waiting + 1,
                             RowQueue.waiters(connection, queueSql, table));
@@ -269,7 +267,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 connection -> increment(connection, sequence, count, maxValue));
     }
 
-    /** Runs the work in a transaction of the store's own. */
     private <T extends @Nullable Object> T own(String what, SqlWork<T> work) {
         try {
             return connections.inOwnTransaction(work);
@@ -289,18 +286,11 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             throw new IllegalArgumentException("the JDBC store takes a java.sql.Connection as the caller's transaction,"
                     + " got " + (transaction == null ? "null" : transaction.getClass().getName()));
         }
-        boolean autoCommit;
         try {
-            autoCommit = connection.getAutoCommit();
-        } catch (SQLException e) {
-            throw failure("reading the auto-commit mode of the caller's connection for sequence '" + sequence + "'",
-                    e);
-        }
-        if (autoCommit) {
-            throw new IllegalArgumentException("sequence '" + sequence + "': the caller's connection is in"
-                    + " auto-commit mode, so the SYNC increment could not be rolled back; begin a transaction");
-        }
-        try {
+            if (connection.getAutoCommit()) {
+                throw new IllegalArgumentException("sequence '" + sequence + "': the caller's connection is in"
+                        + " auto-commit mode, so the SYNC increment could not be rolled back; begin a transaction");
+            }
             return work.run(connection);
         } catch (SQLException e) {
             throw failure(what, e);
@@ -322,7 +312,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (next != JdbcDialect.NO_ROW) {
                 return new ReservedRange(next - wanted, next);
             }
-            OptionalLong current = read(connection, dialect.selectForUpdateSql(table), sequence);
+            OptionalLong current = dialect.readNextValue(connection, table, sequence, true);
             if (current.isEmpty()) {
                 throw new SequenceStoreException("sequence '" + sequence + "' has no row in table " + table
                         + " (was it deleted?)", null, false);
@@ -346,7 +336,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         return read("reading the values of column " + column + " of table " + table, connection -> OptionalLong.of(
@@ -371,22 +360,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public OptionalLong nextValue(String sequence) {
         return read("reading sequence '" + sequence + "'",
-                connection -> read(connection, dialect.selectSql(table), sequence));
-    }
-
-    private static OptionalLong read(Connection connection, String sql, String sequence) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
-            select.setString(1, sequence);
-            try (ResultSet rs = select.executeQuery()) {
-                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
-            }
-        }
+                connection -> dialect.readNextValue(connection, table, sequence, false));
     }
 
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
         return own("giving back values of sequence '" + sequence + "'",
-                connection -> update(connection, dialect.giveBackSql(table), restoredNextValue, sequence,
+                connection -> update(connection, Sql.GIVE_BACK.formatted(table), restoredNextValue, sequence,
                         expectedNextValue) == 1);
     }
 
@@ -394,20 +374,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
         return inCallers(transaction, sequence, "giving back values of sequence '" + sequence
-                + "' in the caller's transaction", connection -> update(connection, dialect.giveBackSql(table),
+                + "' in the caller's transaction", connection -> update(connection, Sql.GIVE_BACK.formatted(table),
                         restoredNextValue, sequence, expectedNextValue) == 1);
     }
 
     /** Runs an update, the parameters strings or longs; {@return the number of rows it changed} */
     private static int update(Connection connection, String sql, Object... parameters) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                if (parameters[i] instanceof String text) {
-                    statement.setString(i + 1, text);
-                } else {
-                    statement.setLong(i + 1, (Long) parameters[i]);
-                }
-            }
+        try (PreparedStatement statement = JdbcDialect.bind(connection.prepareStatement(sql), parameters)) {
             return statement.executeUpdate();
         }
     }
@@ -419,7 +392,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     public boolean keep(String sequence, long first, long end) {
         try {
             return connections.inOwnTransaction(connection -> {
-                update(connection, dialect.keepSql(keptTable), sequence, first, end);
+                update(connection, Sql.KEEP.formatted(keptTable), sequence, first, end);
                 return true;
             });
         } catch (SQLException e) {
@@ -453,14 +426,14 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                     if (candidate.first() > maxValue) {
                         break;
                     }
-                    if (update(connection, dialect.takeKeptSql(keptTable), sequence, candidate.first(),
+                    if (update(connection, Sql.TAKE_KEPT.formatted(keptTable), sequence, candidate.first(),
                             candidate.end()) != 1) {
                         continue;
                     }
                     ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
                             maxValue);
                     if (taken.count() == count && taken.end() < candidate.end()) {
-                        update(connection, dialect.keepSql(keptTable), sequence, taken.end(), candidate.end());
+                        update(connection, Sql.KEEP.formatted(keptTable), sequence, taken.end(), candidate.end());
                     }
                     return Optional.of(taken);
                 }
@@ -480,9 +453,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     /** Up to {@code limit} kept ranges (all for 0) from {@code from}, lowest first. */
     private List<ReservedRange> readKept(Connection connection, String sequence, long from, int limit)
             throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(dialect.keptRangesSql(keptTable))) {
-            select.setString(1, sequence);
-            select.setLong(2, from);
+        try (PreparedStatement select = JdbcDialect.bind(connection.prepareStatement(
+                Sql.KEPT_RANGES.formatted(keptTable)), sequence, from)) {
             select.setMaxRows(limit);
             List<ReservedRange> ranges = new ArrayList<>();
             try (ResultSet rs = select.executeQuery()) {
@@ -508,8 +480,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     private SequenceStoreException failure(String what, SQLException e) {
-        return new SequenceStoreException(what + " in table " + table + " (" + dialect.storeName() + ") failed: "
-                + e.getMessage() + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
+        return dialect.failure(what + " in table " + table, e);
     }
 
     /** Builds a {@link JdbcSequenceStore}. */
@@ -534,11 +505,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return table(table, "table");
         }
 
-        /**
-         * Sets the table as the setting {@code setting} gave it.
-         *
-         * @throws SequenceConfigurationException naming {@code setting} if the name is not a plain identifier
-         */
+        /** As {@link #table(String)}, a wrong name reported under the setting {@code setting}. */
         public Builder table(String table, String setting) {
             this.table = Identifiers.requireTableName(setting, table);
             return this;
@@ -551,8 +518,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets whether the store keeps one connection of the pool until {@link JdbcSequenceStore#close()} and runs
-         * its statements on it, one at a time, so threads holding pooled connections cannot deadlock a small pool.
+         * Sets whether the store keeps one pooled connection until {@link JdbcSequenceStore#close()} and runs its
+         * statements on it, one at a time, so threads holding pooled connections cannot deadlock a small pool.
          * Default false.
          */
         public Builder dedicatedConnection(boolean dedicatedConnection) {

@@ -155,7 +155,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 }
             }
             return dialect.readSequence(connection, quoted);
-        }, e -> failure("creating database sequence " + databaseName + " of sequence '" + sequence + "'", e));
+        }, e -> dialect.failure("creating database sequence " + databaseName + " of sequence '" + sequence + "'", e));
         if (state == null) {
             throw new SequenceStoreException("database sequence " + databaseName + " of sequence '" + sequence
                     + "' is missing right after CREATE SEQUENCE", null, true);
@@ -178,12 +178,11 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
      */
     @Override
     public void createSequence(String sequence, long initialValue) {
-        String databaseName = databaseSequenceName(sequence);
         if (readState(sequence) == null) {
-            throw new SequenceStoreException("database sequence " + databaseName + " of sequence '" + sequence
-                    + "' does not exist, and the native-sequence store creates it only with the sequence's settings"
-                    + " (its increment is the block size): open the sequence through a SequenceRegistry", null,
-                    false);
+            throw new SequenceStoreException("database sequence " + databaseSequenceName(sequence) + " of sequence '"
+                    + sequence + "' does not exist, and the native-sequence store creates it only with the sequence's"
+                    + " settings (its increment is the block size): open the sequence through a SequenceRegistry",
+                    null, false);
         }
     }
 
@@ -205,7 +204,7 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         String quoted = dialect.quote(databaseSequenceName(sequence));
         long first = connections.read(connection -> serialized(connection, locked -> nextval(locked, quoted)),
                 e -> dialect.isSequenceExhausted(e) ? new SequenceExhaustedException(sequence, maxValue)
-                        : failure("reserving a block of sequence '" + sequence + "'", e));
+                        : dialect.failure("reserving a block of sequence '" + sequence + "'", e));
         if (first > maxValue) {
             throw new SequenceExhaustedException(sequence, maxValue);
         }
@@ -257,11 +256,11 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
                 + " cannot be rolled back); SYNC needs the table store");
     }
 
-    /** Reads on the store's own connection, never in a caller's transaction. */
     @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         return connections.read(connection -> OptionalLong.of(ApplicationTables.highestCounter(connection, table,
-                column, settings)), e -> failure("reading the values of column " + column + " of table " + table, e));
+                column, settings)), e -> dialect.failure("reading the values of column " + column + " of table "
+                        + table, e));
     }
 
     /** Reads the value the database sequence returns next, without consuming it. */
@@ -274,7 +273,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
     private @Nullable NativeSequenceState readState(String sequence) {
         String databaseName = databaseSequenceName(sequence);
         return connections.read(connection -> dialect.readSequence(connection, dialect.quote(databaseName)),
-                e -> failure("reading database sequence " + databaseName + " of sequence '" + sequence + "'", e));
+                e -> dialect.failure("reading database sequence " + databaseName + " of sequence '" + sequence + "'",
+                        e));
     }
 
     /** {@return false: a sequence has no compare-and-set, so the unused values are a gap} */
@@ -292,22 +292,8 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         return connections.read(connection -> dialect.readSequence(connection, quoted) != null
                 && serialized(connection, locked -> JdbcConnections.inTransaction(locked, begin,
                         moving -> dialect.advanceSequence(moving, quoted, nextValue))),
-                e -> failure("moving database sequence " + databaseName + " of sequence '" + sequence + "' forward to "
-                        + nextValue, e));
-    }
-
-    private SequenceStoreException failure(String what, SQLException e) {
-        return new SequenceStoreException(what + " (" + dialect.storeName() + ") failed: " + e.getMessage()
-                + " [SQLSTATE " + e.getSQLState() + "]", e, dialect.isTransient(e));
-    }
-
-    /** Checks a prefix of the database sequences' names, reporting a wrong one under {@code setting}. */
-    static String requirePrefix(String setting, @Nullable String prefix) {
-        if (prefix == null || !PREFIX.matcher(prefix).matches()) {
-            throw new SequenceConfigurationException(setting, prefix == null ? null : "'" + prefix + "'",
-                    "1 to 32 characters of A-Z a-z 0-9 _, starting with a letter or underscore");
-        }
-        return prefix;
+                e -> dialect.failure("moving database sequence " + databaseName + " of sequence '" + sequence
+                        + "' forward to " + nextValue, e));
     }
 
     /** Builds a {@link NativeSequenceStore}. */
@@ -323,23 +309,21 @@ public final class NativeSequenceStore implements SequenceStore, AutoCloseable {
         }
 
         /**
-         * Sets the prefix of the database sequences' names (quoted, in the current schema). Default
-         * {@value #DEFAULT_PREFIX}.
+         * Sets the prefix of the sequences' names (quoted, in the current schema). Default {@value #DEFAULT_PREFIX}.
          *
-         * @throws SequenceConfigurationException if the prefix is not 1 to 32 of {@code A-Z a-z 0-9 _}, starting
-         *     with a letter or underscore
+         * @throws SequenceConfigurationException unless 1 to 32 of {@code A-Z a-z 0-9 _}, not starting with a digit
          */
         public Builder prefix(String prefix) {
             return prefix(prefix, "prefix");
         }
 
-        /**
-         * Sets the prefix as the setting {@code setting} gave it.
-         *
-         * @throws SequenceConfigurationException naming {@code setting} if the prefix is not allowed
-         */
+        /** As {@link #prefix(String)}, a wrong prefix reported under the setting {@code setting}. */
         public Builder prefix(@Nullable String prefix, String setting) {
-            this.prefix = requirePrefix(setting, prefix);
+            if (prefix == null || !PREFIX.matcher(prefix).matches()) {
+                throw new SequenceConfigurationException(setting, prefix == null ? null : "'" + prefix + "'",
+                        "1 to 32 characters of A-Z a-z 0-9 _, starting with a letter or underscore");
+            }
+            this.prefix = prefix;
             return this;
         }
 

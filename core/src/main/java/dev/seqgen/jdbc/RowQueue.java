@@ -7,12 +7,10 @@ import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The queue at a sequence table's rows, read from the database's lock table for a start-up reservation
- * ({@link JdbcSequenceStore#reserveSized}): the transactions waiting for a row lock of the table, every row of it
- * (sequences that start together count together). PostgreSQL only: a transaction waiting for a row holds or waits for
- * the row's tuple lock, so the table's tuple locks in {@code pg_locks} count the waiters; every user may read them.
- * Other databases have no statement here, and their reservations are sized as without the queue; so are those of a
- * database that speaks PostgreSQL's dialect but refuses the read (the store then stops asking).
+ * The transactions waiting for a row lock of a sequence table (any row: sequences that start together count
+ * together), for a start-up reservation ({@link JdbcSequenceStore#reserveSized}). PostgreSQL only: a transaction
+ * waiting for a row holds or waits for its tuple lock, so the table's tuple locks in {@code pg_locks}, which every user
+ * may read, count them. Elsewhere, or where the read is refused, reservations are sized without the queue.
  */
 final class RowQueue {
 
@@ -29,11 +27,9 @@ final class RowQueue {
 
     /** {@return the transactions waiting for a row of {@code table}, as {@code sql} counts them} */
     static int waiters(Connection connection, String sql, String table) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setString(1, table);
-            try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() ? rs.getInt(1) : 0;
-            }
+        try (PreparedStatement statement = JdbcDialect.bind(connection.prepareStatement(sql), table);
+                ResultSet rs = statement.executeQuery()) {
+            return rs.next() ? rs.getInt(1) : 0;
         }
     }
 }
