@@ -48,91 +48,57 @@ final class RefillControl {
     /** Whether the refill interval is spaced out when reservations queue (ASYNC_BATCH, adaptive). */
     private final boolean spacing;
 
-    @GuardedBy("this")
-    private boolean started;
-    @GuardedBy("this")
-    private long lastStartAt;
-    @GuardedBy("this")
-    private long issuedAtLastStart;
+    @GuardedBy("this") private boolean started;
+    @GuardedBy("this") private long lastStartAt;
+    @GuardedBy("this") private long issuedAtLastStart;
     /** Values per nanosecond. */
-    @GuardedBy("this")
-    private double rate;
-    @GuardedBy("this")
-    private double latencyAverage;
-    @GuardedBy("this")
-    private double latencyPeak;
-    @GuardedBy("this")
-    private int margin = MIN_MARGIN;
+    @GuardedBy("this") private double rate;
+    @GuardedBy("this") private double latencyAverage;
+    @GuardedBy("this") private double latencyPeak;
+    @GuardedBy("this") private int margin = MIN_MARGIN;
     /** Whether a caller found the block empty since the last block arrived. */
-    @GuardedBy("this")
-    private boolean lateSinceLastBlock;
+    @GuardedBy("this") private boolean lateSinceLastBlock;
     /** The least latency sample so far; 0 before the first. */
-    @GuardedBy("this")
-    private double leastLatency;
+    @GuardedBy("this") private double leastLatency;
     /** The refill interval the octave rule steers to: the target, or more while the row queues. */
-    @GuardedBy("this")
-    private double spacedInterval;
+    @GuardedBy("this") private double spacedInterval;
     /** The time between the last two refill starts. */
-    @GuardedBy("this")
-    private long lastInterval;
+    @GuardedBy("this") private long lastInterval;
     /** Whether a rate sample was taken; before it, {@link #rateOrPrior()} is the prior rate. */
-    @GuardedBy("this")
-    private boolean rateMeasured;
+    @GuardedBy("this") private boolean rateMeasured;
     /** Values per nanosecond at which the configured block lasts the target interval: the rate before any sample. */
     private final double priorRate;
     /** Latency samples taken so far. */
-    @GuardedBy("this")
-    private long samples;
+    @GuardedBy("this") private long samples;
     /** The start-up queue, in nanoseconds; 0 before the first sample. */
-    @GuardedBy("this")
-    private double startUpQueue;
+    @GuardedBy("this") private double startUpQueue;
 
-    /**
-     * The time until the queue behind a start-up reservation drains, as the store saw it while holding the row; -1
-     * when the store could not tell, or the reservation could not time the row.
-     */
-    @GuardedBy("this")
-    private double queueBehind = -1;
-    /**
-     * The time the row takes to serve the fleet the store saw at it (everyone queued, ahead and behind, once), for the
-     * reservation in flight; 0 when it was not sized by the queue.
-     */
-    @GuardedBy("this")
-    private double fleetQueue;
-    /** The row's transaction time as the reservation in flight measured it; its latency sample, in place of its wait. */
-    @GuardedBy("this")
-    private double rowTransaction;
+    /** The time until the queue behind a start-up reservation drains, as the store saw it; -1 if unknown or untimed. */
+    @GuardedBy("this") private double queueBehind = -1;
+    /** The row's time to serve the fleet queued at it, for the reservation in flight; 0 if not sized by the queue. */
+    @GuardedBy("this") private double fleetQueue;
+    /** The row's transaction time the reservation in flight measured: its latency sample, in place of its wait. */
+    @GuardedBy("this") private double rowTransaction;
     /** What the store showed the first reservation of the queue at the row, for the start-up line; null if nothing. */
-    @GuardedBy("this")
-    private @Nullable String firstQueue;
+    @GuardedBy("this") private @Nullable String firstQueue;
     /** Whether the first reservation was sized by that queue. */
-    @GuardedBy("this")
-    private boolean firstSized;
-    /**
-     * The share of each block handed out when its refill starts, set by the instance's place in a fleet queued at the
-     * row at start-up; -1 when not phased (docs/design.md#refill-phase).
-     */
-    @GuardedBy("this")
-    private double phase = -1;
+    @GuardedBy("this") private boolean firstSized;
+    /** The share of each block handed out when its refill starts; -1 if not phased (docs/design.md#refill-phase). */
+    @GuardedBy("this") private double phase = -1;
     /** The fleet the phase was set by; 0 before. */
-    @GuardedBy("this")
-    private int phaseFleet;
-    /** The transactions the store showed behind the last reservation sized by the queue; -1 before. */
-    @GuardedBy("this")
-    private int behindSeen = -1;
+    @GuardedBy("this") private int phaseFleet;
+    /** The transactions behind the last reservation sized by the queue; -1 before. */
+    @GuardedBy("this") private int behindSeen = -1;
 
     /** Reservations that queued at the row; written only under the monitor. */
     private volatile long queuedReservations;
-
     /** Refills a caller had to wait for; written only under the monitor. */
     private volatile long lateRefills;
 
     private volatile int blockSize;
     private volatile long refillPoint;
 
-    /**
-     * @param canResize whether the store serves reservations of any size (false: blocks stay at block-size)
-     */
+    /** @param canResize whether the store serves reservations of any size (false: blocks stay at block-size) */
     RefillControl(SequenceSettings settings, boolean canResize) {
         this.baseBlockSize = settings.blockSize();
         this.sizing = settings.adaptive() && canResize && settings.adaptiveMaxBlockSize() > baseBlockSize;
@@ -341,10 +307,7 @@ final class RefillControl {
         return saturated(rateOrPrior() * Math.max(Math.max(latencyAverage, latencyPeak), startUpQueue) * margin);
     }
 
-    /**
-     * {@link #lead()} without the start-up queue: a phased instance refills after the queue behind it has drained, among
-     * a fleet whose refills are spread over a block's time.
-     */
+    /** {@link #lead()} without the start-up queue, which a phased instance's refills come after. */
     @GuardedBy("this")
     private long rowLead() {
         return saturated(rateOrPrior() * Math.max(latencyAverage, latencyPeak) * margin);
