@@ -40,9 +40,8 @@ import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
 
 /**
- * The {@link SeqgenValue} properties of persistent entities, resolved and checked once per type, and their sequences,
- * each opened above the values its tables hold (docs/design.md#adoption). Openings hold this object's lock; reads of
- * an open sequence do not.
+ * The {@link SeqgenValue} properties of entities, resolved and checked once per type, and their sequences, opened
+ * above the values their tables hold (docs/design.md#adoption). Openings hold this object's lock; reads do not.
  */
 final class AggregateSequences {
 
@@ -52,13 +51,13 @@ final class AggregateSequences {
     private final RelationalMappingContext mappingContext;
     private final IdentifierProcessing identifiers;
     private final Map<Class<?>, List<ValueProperty>> byType = new ConcurrentHashMap<>();
-    /** Every property resolved so far, per sequence name: the tables adoption reads. */
+    /** Per sequence: every property resolved so far, the tables adoption reads. */
     private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
-    /** The plain sequences opened; series are asked of the registry at each use, so idle ones can be released. */
+    /** Plain sequences only: series are asked of the registry at each use, so idle ones can be released. */
     private final Map<String, Sequence> open = new ConcurrentHashMap<>();
     private final Map<Class<?>, List<HeldEntities>> children = new ConcurrentHashMap<>();
     private final DataSource dataSource;
-    /** The platform of the aggregates' database, asked at the first opening; guarded by {@code this}. */
+    /** Guarded by {@code this}. */
     private @Nullable String platform;
 
     AggregateSequences(SequenceRegistry registry, RelationalMappingContext mappingContext, Dialect dialect,
@@ -73,13 +72,11 @@ final class AggregateSequences {
     void checkAll() {
         List<RelationalPersistentEntity<?>> entities = List.copyOf(mappingContext.getPersistentEntities());
         Set<Class<?>> embedded = new HashSet<>();
-        for (RelationalPersistentEntity<?> entity : entities) {
-            entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
-                if (property.isEmbedded()) {
-                    embedded.add(property.getActualType());
-                }
-            });
-        }
+        entities.forEach(entity -> entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+            if (property.isEmbedded()) {
+                embedded.add(property.getActualType());
+            }
+        }));
         for (RelationalPersistentEntity<?> entity : entities) {
             if (!embedded.contains(entity.getType())) {
                 properties(entity.getType());
@@ -88,7 +85,6 @@ final class AggregateSequences {
         }
     }
 
-    /** Resolved and checked on first use. */
     List<ValueProperty> properties(Class<?> type) {
         return byType.computeIfAbsent(type, key -> {
             RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
@@ -118,7 +114,7 @@ final class AggregateSequences {
         });
     }
 
-    /** Whether the entity type or an entity it holds has seqgen properties; {@code visiting} ends a cycle. */
+    /** Whether the type or an entity it holds has seqgen properties; {@code visiting} ends a cycle. */
     private boolean reachesValues(Class<?> type, Set<Class<?>> visiting) {
         if (!visiting.add(type)) {
             return false;
@@ -136,10 +132,7 @@ final class AggregateSequences {
         return reaches[0];
     }
 
-    /**
-     * Calls the handler with each property of the owner that is not embedded, and with those of the objects it embeds
-     * at any depth (their metadata prefixes column names as inserts do), with the embedded properties leading there.
-     */
+    /** Calls the handler with the owner's properties and those of the objects it embeds, with the path there. */
     private void forEachProperty(RelationalPersistentEntity<?> owner, List<RelationalPersistentProperty> embedding,
             BiConsumer<List<RelationalPersistentProperty>, RelationalPersistentProperty> handler) {
         owner.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
@@ -191,7 +184,6 @@ final class AggregateSequences {
             SequenceSettings settings = settings(sequence, annotation, intValue);
             if (annotation.strategy().length == 1 && annotation.strategy()[0] == Strategy.SYNC
                     && settings.strategy() != Strategy.SYNC && !settings.allowWeakerStrategy()) {
-                // The code declares gapless numbers; configuration may not take them away without saying so.
                 String key = "seqgen.sequences" + (sequence.matches("[a-z0-9][a-z0-9-]*") ? "." + sequence
                         : "[" + sequence + "]") + ".";
                 throw new SeqgenAggregateException(where, "@SeqgenValue declares strategy SYNC (gapless numbers),"
@@ -200,7 +192,7 @@ final class AggregateSequences {
                         + "strategy to keep the code's SYNC; or, if giving up gapless numbers is meant, set "
                         + key + "allow-weaker-strategy=true");
             }
-            // declared, so that whoever opens or creates it first (the warm-up, before any save) uses these settings
+            // whoever opens or creates it first (the warm-up, before any save) uses these settings
             registry.declare(sequence, settings);
             for (ValueProperty other : bySequence.getOrDefault(sequence, List.of())) {
                 SequenceRegistry.requireSameSettings(sequence, other.settings(), settings);
@@ -208,7 +200,7 @@ final class AggregateSequences {
             if (settings.strategy() == Strategy.SYNC) {
                 requireConnectionTransactions(sequence, settings, where);
             }
-            AggregateSeries series = AggregateSeries.of(annotation.seriesBy(), entity, identifiers, where);
+            AggregateSeries series = AggregateSeries.of(annotation.seriesBy(), entity, sequence, identifiers, where);
             if (series != null && settings.kind() != CounterKind.TABLE) {
                 throw new SeqgenAggregateException(where, "a sequence numbered in series needs a row of seqgen's"
                         + " table for each series, and the sequence's kind is " + settings.kind().externalName(),
@@ -239,7 +231,7 @@ final class AggregateSequences {
         return settings.build();
     }
 
-    /** SYNC values are taken on the transaction's JDBC connection: the store must take one. */
+    /** SYNC values are taken on the transaction's JDBC connection, so the store must take one. */
     private void requireConnectionTransactions(String sequence, SequenceSettings settings, String where) {
         SequenceStore store = registry.storeOf(sequence, settings);
         Class<?> transactionType = store.transactionType();
@@ -259,8 +251,7 @@ final class AggregateSequences {
             Sequence sequence = open.get(property.sequence());
             return sequence != null ? sequence : open(property);
         }
-        AggregateSeries.Key key = series.keyOf(entity, mappingContext.getRequiredPersistentEntity(entity.getClass()),
-                property.sequence());
+        AggregateSeries.Key key = series.keyOf(entity);
         Sequence sequence = registry.seriesIfOpen(property.sequence(), key.text());
         return sequence != null ? sequence : openSeries(property, key);
     }
@@ -268,8 +259,8 @@ final class AggregateSequences {
     /** The name the values a save draws from an entity's property are counted under: the series' row, or the name. */
     String drawn(ValueProperty property, Object entity) {
         AggregateSeries series = property.series();
-        return series == null ? property.sequence() : SequenceRegistry.seriesRow(property.sequence(), series.keyOf(
-                entity, mappingContext.getRequiredPersistentEntity(entity.getClass()), property.sequence()).text());
+        return series == null ? property.sequence()
+                : SequenceRegistry.seriesRow(property.sequence(), series.keyOf(entity).text());
     }
 
     private synchronized Sequence openSeries(ValueProperty property, AggregateSeries.Key key) {
@@ -285,7 +276,6 @@ final class AggregateSequences {
             SequenceStore store = registry.storeOf(name, settings);
             String platform = platform();
             if (platform == null || store.readsApplicationTables(platform)) {
-                // every table numbered in this sequence's series, whichever aggregate comes first
                 long highest = 0;
                 Set<String> tables = new LinkedHashSet<>();
                 for (ValueProperty user : bySequence.getOrDefault(name, List.of(property))) {
@@ -309,22 +299,18 @@ final class AggregateSequences {
     }
 
     private synchronized Sequence open(ValueProperty property) {
-        String name = property.sequence();
-        Sequence sequence = open.get(name);
-        if (sequence == null) {
+        return open.computeIfAbsent(property.sequence(), name -> {
             try {
                 registry.createSequence(name, property.settings());
                 startAboveExistingRows(name, property.settings());
-                sequence = registry.sequence(name, property.settings());
+                return registry.sequence(name, property.settings());
             } catch (SequenceException e) {
                 throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
             }
-            open.put(name, sequence);
-        }
-        return sequence;
+        });
     }
 
-    /** The aggregates' database as the SPI names it, asked once; null if it could not be asked. */
+    /** The aggregates' database as the SPI names it; null if it could not be asked. */
     private @Nullable String platform() {
         if (platform == null) {
             try {

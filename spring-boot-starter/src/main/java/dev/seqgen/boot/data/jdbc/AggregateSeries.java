@@ -15,10 +15,9 @@ import org.springframework.data.relational.core.sql.IdentifierProcessing;
 
 /**
  * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the entity's properties
- * that make the key, checked at resolution, read at each save; a key's values select its series' rows for adoption.
- * {@code where} names the property in messages.
+ * that make the key; a key's values select its series' rows for adoption. {@code where} names the property.
  */
-record AggregateSeries(List<Part> parts, String where) {
+record AggregateSeries(List<Part> parts, RelationalPersistentEntity<?> entity, String sequence, String where) {
 
     /** One property of the key: its value, or the period of its date (null for the value). */
     record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
@@ -46,7 +45,7 @@ record AggregateSeries(List<Part> parts, String where) {
     }
 
     /** The series of a property, or null when {@code seriesBy} names none; checked. */
-    static @Nullable AggregateSeries of(String[] seriesBy, RelationalPersistentEntity<?> entity,
+    static @Nullable AggregateSeries of(String[] seriesBy, RelationalPersistentEntity<?> entity, String sequence,
             IdentifierProcessing identifiers, String where) {
         if (seriesBy.length == 0) {
             return null;
@@ -84,15 +83,15 @@ record AggregateSeries(List<Part> parts, String where) {
             }
             parts.add(new Part(property, property.getColumnName().toSql(identifiers), kind));
         }
-        return new AggregateSeries(List.copyOf(parts), where);
+        return new AggregateSeries(List.copyOf(parts), entity, sequence, where);
     }
 
     /** The key of an entity's series; refused naming the property and value if a part cannot be made. */
-    Key keyOf(Object entity, RelationalPersistentEntity<?> type, String sequence) {
+    Key keyOf(Object bean) {
         List<String> texts = new ArrayList<>(parts.size());
         List<Object> values = new ArrayList<>(parts.size());
         for (Part part : parts) {
-            Object value = type.getPropertyAccessor(entity).getProperty(part.property());
+            Object value = entity.getPropertyAccessor(bean).getProperty(part.property());
             String name = part.property().getName();
             if (value == null) {
                 throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name

@@ -1,6 +1,5 @@
 package dev.seqgen.boot.data.jdbc;
 
-import java.util.Map;
 import java.util.Set;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -49,14 +48,9 @@ final class SaveAllCounting implements BeanPostProcessor {
         if (counting == null || !save || arguments.length != 1) {
             return invocation.proceed();
         }
-        TransactionValues.Call<@Nullable Object> call = () -> counting.saving(invocation::proceed);
-        if (batch && arguments[0] instanceof Iterable<?> aggregates) {
-            Map<String, Integer> draws = counting.syncDraws(aggregates, insert);
-            if (!draws.isEmpty()) {
-                TransactionValues.Call<@Nullable Object> counted = call;
-                call = () -> counting.withExpectedDraws(draws, counted);
-            }
-        }
+        TransactionValues.Call<@Nullable Object> saving = () -> counting.saving(invocation::proceed);
+        TransactionValues.Call<@Nullable Object> call = batch && arguments[0] instanceof Iterable<?> aggregates
+                ? () -> counting.withSyncDraws(aggregates, insert, saving) : saving;
         return insert ? counting.inserting(call) : call.run();
     }
 }

@@ -51,30 +51,24 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         sequences.checkAll();
     }
 
-    /** How many SYNC values of each sequence these roots will draw when saved, by {@link #onBeforeConvert}'s rule. */
-    Map<String, Integer> syncDraws(Iterable<?> aggregates, boolean inserted) {
-        Map<String, Integer> draws = new HashMap<>();
+    /**
+     * Runs a call saving these roots: the first increment of each sequence takes all the SYNC values they will draw,
+     * counted by {@link #onBeforeConvert}'s rule.
+     */
+    <T> T withSyncDraws(Iterable<?> aggregates, boolean inserted, TransactionValues.Call<T> call) throws Throwable {
+        Map<String, int[]> draws = new HashMap<>();
         for (Object aggregate : aggregates) {
-            if (aggregate == null) {
-                continue;
-            }
-            List<ValueProperty> properties = sequences.properties(aggregate.getClass());
-            if (properties.stream().noneMatch(ValueProperty::sync) || !inserted
-                    && !isNew(mappingContext.getRequiredPersistentEntity(aggregate.getClass()), aggregate)) {
+            List<ValueProperty> properties = aggregate == null ? List.of() : sequences.properties(aggregate.getClass());
+            if (properties.stream().noneMatch(ValueProperty::sync) || !inserted && !isNew(aggregate)) {
                 continue;
             }
             for (ValueProperty property : properties) {
                 if (property.sync() && takesValue(aggregate, property, property.id())) {
-                    draws.merge(sequences.drawn(property, aggregate), 1, Integer::sum);
+                    draws.computeIfAbsent(sequences.drawn(property, aggregate), name -> new int[1])[0]++;
                 }
             }
         }
-        return draws;
-    }
-
-    /** Runs a call expected to draw these SYNC values: the first increment of each sequence takes them all. */
-    <T> T withExpectedDraws(Map<String, Integer> draws, TransactionValues.Call<T> call) throws Throwable {
-        return transactionValues.withExpectedDraws(draws, call);
+        return draws.isEmpty() ? call.run() : transactionValues.withExpectedDraws(draws, call);
     }
 
     /** Runs an {@code insert} or {@code insertAll}: its aggregates are new, also those with an assigned id. */
@@ -82,7 +76,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return TransactionValues.withValue(inserting, Boolean.TRUE, call);
     }
 
-    /** Runs a saving call of the template; the thread's outermost drops marks of events whose callback never ran. */
+    /** Runs a saving call of the template; the outermost drops marks of events whose callback never ran. */
     <T> T saving(TransactionValues.Call<T> call) throws Throwable {
         int[] depth = templateCalls.get();
         depth[0]++;
@@ -96,7 +90,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         }
     }
 
-    /** First among the callbacks, so that the application's {@code BeforeConvertCallback}s see the values. */
+    /** First, so that the application's callbacks see the values. */
     @Override
     public int getOrder() {
         return Ordered.HIGHEST_PRECEDENCE;
@@ -104,17 +98,13 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
 
     /** Fills an event's aggregate in place when its type allows; the callback that follows draws nothing more. */
     void onBeforeConvertEvent(Object aggregate) {
-        Class<?> type = aggregate.getClass();
-        if (!fillsInPlace(type)) {
-            return;
+        if (fillsInPlace(aggregate.getClass())) {
+            Object filled = fillAggregate(aggregate);
+            if (filledByEvent.get() == null) {
+                filledByEvent.set(new IdentityHashMap<>());
+            }
+            filledByEvent.get().put(aggregate, filled);
         }
-        Object filled = fillAggregate(aggregate);
-        Map<Object, Object> marks = filledByEvent.get();
-        if (marks == null) {
-            marks = new IdentityHashMap<>();
-            filledByEvent.set(marks);
-        }
-        marks.put(aggregate, filled);
     }
 
     /** Whether the type has seqgen values, all set without replacing the root (see {@link #mayReplaceRoot}). */
@@ -139,7 +129,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     }
 
     /** Whether the root will be inserted: by Spring Data's rule, or because the template was told to insert it. */
-    private boolean isNew(RelationalPersistentEntity<?> entity, Object aggregate) {
+    private boolean isNew(Object aggregate) {
+        RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(aggregate.getClass());
         return Boolean.TRUE.equals(inserting.get()) || (entity.hasIdProperty() && entity.isNew(aggregate));
     }
 
@@ -161,7 +152,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         if (properties.isEmpty() && children.isEmpty()) {
             return aggregate;
         }
-        boolean isNew = isNew(mappingContext.getRequiredPersistentEntity(type), aggregate);
+        boolean isNew = isNew(aggregate);
         if (!isNew && children.isEmpty()) {
             return aggregate;
         }
@@ -176,12 +167,11 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
 
     /** Fills an entity below the root (inserted again at every save): each property without a value gets one. */
     private Object fillEntity(Object bean) {
-        Class<?> type = bean.getClass();
         Object filled = bean;
-        for (ValueProperty property : sequences.properties(type)) {
+        for (ValueProperty property : sequences.properties(bean.getClass())) {
             filled = fill(filled, property, true);
         }
-        return fillChildren(filled, sequences.childrenWithValues(type));
+        return fillChildren(filled, sequences.childrenWithValues(bean.getClass()));
     }
 
     /** Fills the entities the properties hold (one, a collection, a map's values); returns the entity or its copy. */

@@ -41,10 +41,8 @@ final class TransactionValues {
     }
 
     /** Runs a call during which an increment of a sequence takes at least the values still expected of it. */
-    <T> T withExpectedDraws(Map<String, Integer> draws, Call<T> call) throws Throwable {
-        Map<String, int[]> expected = new HashMap<>();
-        draws.forEach((sequence, count) -> expected.put(sequence, new int[] {count}));
-        return withValue(expectedDraws, expected, call);
+    <T> T withExpectedDraws(Map<String, int[]> draws, Call<T> call) throws Throwable {
+        return withValue(expectedDraws, draws, call);
     }
 
     /** Runs a call with the thread-local set to the value, then restores the one it had. */
