@@ -10,15 +10,15 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
 
 /**
- * Wraps the {@link JdbcAggregateTemplate} beans in a class-based proxy that tells seqgen what a call will do: how many
- * SYNC values a {@code saveAll} or {@code insertAll} will draw (one increment per sequence then takes them all), that
- * {@code insert}/{@code insertAll} aggregates are new even with an id, and when a saving call ends. It only counts, no
- * I/O: a wrong count costs increments, never values. See docs/design.md#spring-data-jdbc-values.
+ * Wraps the {@link JdbcAggregateTemplate} beans in a class-based proxy telling seqgen the SYNC values a batch will
+ * draw, that inserted aggregates are new, and when a saving call ends. It only counts, no I/O: a wrong count costs
+ * increments, never values. See docs/design.md#spring-data-jdbc-values.
  */
 final class SaveAllCounting implements BeanPostProcessor {
 
-    /** The template's other methods that convert aggregates for saving. */
-    private static final Set<String> SAVING = Set.of("save", "update", "updateAll", "upsert");
+    /** The template's methods that convert aggregates for saving. */
+    private static final Set<String> SAVING = Set.of("save", "saveAll", "insert", "insertAll", "update", "updateAll",
+            "upsert");
 
     private final ObjectProvider<SeqgenAggregateCallback> callback;
 
@@ -42,15 +42,13 @@ final class SaveAllCounting implements BeanPostProcessor {
         String method = invocation.getMethod().getName();
         boolean insert = method.equals("insert") || method.equals("insertAll");
         boolean batch = method.equals("saveAll") || method.equals("insertAll");
-        boolean save = insert || batch || SAVING.contains(method);
         Object[] arguments = invocation.getArguments();
         SeqgenAggregateCallback counting = callback.getIfAvailable();
-        if (counting == null || !save || arguments.length != 1) {
+        if (counting == null || !SAVING.contains(method) || arguments.length != 1) {
             return invocation.proceed();
         }
-        TransactionValues.Call<@Nullable Object> saving = () -> counting.saving(invocation::proceed);
         TransactionValues.Call<@Nullable Object> call = batch && arguments[0] instanceof Iterable<?> aggregates
-                ? () -> counting.withSyncDraws(aggregates, insert, saving) : saving;
-        return insert ? counting.inserting(call) : call.run();
+                ? () -> counting.withSyncDraws(aggregates, invocation::proceed) : invocation::proceed;
+        return counting.saving(insert, call);
     }
 }

@@ -51,15 +51,12 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         sequences.checkAll();
     }
 
-    /**
-     * Runs a call saving these roots: the first increment of each sequence takes all the SYNC values they will draw,
-     * counted by {@link #onBeforeConvert}'s rule.
-     */
-    <T> T withSyncDraws(Iterable<?> aggregates, boolean inserted, TransactionValues.Call<T> call) throws Throwable {
+    /** Runs a call saving these roots: each sequence's first increment takes all the SYNC values they will draw. */
+    <T> T withSyncDraws(Iterable<?> aggregates, TransactionValues.Call<T> call) throws Throwable {
         Map<String, int[]> draws = new HashMap<>();
         for (Object aggregate : aggregates) {
             List<ValueProperty> properties = aggregate == null ? List.of() : sequences.properties(aggregate.getClass());
-            if (properties.stream().noneMatch(ValueProperty::sync) || !inserted && !isNew(aggregate)) {
+            if (properties.stream().noneMatch(ValueProperty::sync) || !isNew(aggregate)) {
                 continue;
             }
             for (ValueProperty property : properties) {
@@ -71,17 +68,15 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return draws.isEmpty() ? call.run() : transactionValues.withExpectedDraws(draws, call);
     }
 
-    /** Runs an {@code insert} or {@code insertAll}: its aggregates are new, also those with an assigned id. */
-    <T> T inserting(TransactionValues.Call<T> call) throws Throwable {
-        return TransactionValues.withValue(inserting, Boolean.TRUE, call);
-    }
-
-    /** Runs a saving call of the template; the outermost drops marks of events whose callback never ran. */
-    <T> T saving(TransactionValues.Call<T> call) throws Throwable {
+    /**
+     * Runs a saving call of the template, whose aggregates are all new if it inserts; the outermost drops marks of
+     * events whose callback never ran.
+     */
+    <T> T saving(boolean insert, TransactionValues.Call<T> call) throws Throwable {
         int[] depth = templateCalls.get();
         depth[0]++;
         try {
-            return call.run();
+            return insert ? TransactionValues.withValue(inserting, Boolean.TRUE, call) : call.run();
         } finally {
             if (--depth[0] == 0) {
                 templateCalls.remove();
@@ -99,7 +94,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     /** Fills an event's aggregate in place when its type allows; the callback that follows draws nothing more. */
     void onBeforeConvertEvent(Object aggregate) {
         if (fillsInPlace(aggregate.getClass())) {
-            Object filled = fillAggregate(aggregate);
+            Object filled = fillEntity(aggregate, true);
             if (filledByEvent.get() == null) {
                 filledByEvent.set(new IdentityHashMap<>());
             }
@@ -108,7 +103,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     }
 
     /** Whether the type has seqgen values, all set without replacing the root (see {@link #mayReplaceRoot}). */
-    boolean fillsInPlace(Class<?> type) {
+    private boolean fillsInPlace(Class<?> type) {
         return inPlace.computeIfAbsent(type, key -> {
             List<ValueProperty> properties = sequences.properties(type);
             List<HeldEntities> children = sequences.childrenWithValues(type);
@@ -121,11 +116,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     /** Whether setting the property may replace the root: it and every embedded property above it are immutable. */
     private static boolean mayReplaceRoot(List<RelationalPersistentProperty> embedding,
             RelationalPersistentProperty property) {
-        boolean replaced = property.isImmutable();
-        for (int i = embedding.size() - 1; i >= 0 && replaced; i--) {
-            replaced = embedding.get(i).isImmutable();
-        }
-        return replaced;
+        return property.isImmutable() && embedding.stream().allMatch(RelationalPersistentProperty::isImmutable);
     }
 
     /** Whether the root will be inserted: by Spring Data's rule, or because the template was told to insert it. */
@@ -141,49 +132,29 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         if (marks != null && marks.isEmpty()) {
             filledByEvent.remove();
         }
-        return filled != null ? filled : fillAggregate(aggregate);
+        return filled != null ? filled : fillEntity(aggregate, true);
     }
 
-    /** Fills a new root's values and those of the entities below the root; returns it, or what replaced it. */
-    private Object fillAggregate(Object aggregate) {
-        Class<?> type = aggregate.getClass();
-        List<ValueProperty> properties = sequences.properties(type);
-        List<HeldEntities> children = sequences.childrenWithValues(type);
-        if (properties.isEmpty() && children.isEmpty()) {
-            return aggregate;
-        }
-        boolean isNew = isNew(aggregate);
-        if (!isNew && children.isEmpty()) {
-            return aggregate;
-        }
-        Object filled = aggregate;
-        if (isNew) {
+    /**
+     * Fills a new root's values (an id the application assigned is kept), or each empty one of an entity below the
+     * root (inserted again at every save), then the entities it holds; returns the entity or what replaced it.
+     */
+    private Object fillEntity(Object entity, boolean root) {
+        List<ValueProperty> properties = sequences.properties(entity.getClass());
+        List<HeldEntities> children = sequences.childrenWithValues(entity.getClass());
+        Object filled = entity;
+        if (!properties.isEmpty() && (!root || isNew(entity))) {
             for (ValueProperty property : properties) {
-                filled = fill(filled, property, property.id()); // an id assigned by the application is kept
+                filled = fill(filled, property, !root || property.id());
             }
         }
-        return fillChildren(filled, children);
-    }
-
-    /** Fills an entity below the root (inserted again at every save): each property without a value gets one. */
-    private Object fillEntity(Object bean) {
-        Object filled = bean;
-        for (ValueProperty property : sequences.properties(bean.getClass())) {
-            filled = fill(filled, property, true);
-        }
-        return fillChildren(filled, sequences.childrenWithValues(bean.getClass()));
-    }
-
-    /** Fills the entities the properties hold (one, a collection, a map's values); returns the entity or its copy. */
-    private Object fillChildren(Object entity, List<HeldEntities> children) {
-        Object filled = entity;
         for (HeldEntities child : children) {
             Object holder = holder(filled, child.embedding());
             Object held = holder == null ? null : accessor(holder).getProperty(child.property());
             Object replaced = held == null ? null
                     : child.property().isMap() ? fillMap((Map<?, ?>) held)
                     : child.property().isCollectionLike() ? fillCollection((Collection<?>) held)
-                    : fillEntity(held);
+                    : fillEntity(held, false);
             if (replaced != held) {
                 filled = set(filled, child.embedding(), 0, child.property(), replaced);
             }
@@ -244,7 +215,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         List<Object> filled = new ArrayList<>(entities.size());
         boolean replaced = false;
         for (Object entity : entities) {
-            Object after = entity == null ? null : fillEntity(entity);
+            Object after = entity == null ? null : fillEntity(entity, false);
             replaced |= after != entity;
             filled.add(after);
         }
@@ -255,7 +226,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         Map<Object, Object> filled = new LinkedHashMap<>();
         boolean replaced = false;
         for (Map.Entry<?, ?> entry : entities.entrySet()) {
-            Object after = entry.getValue() == null ? null : fillEntity(entry.getValue());
+            Object after = entry.getValue() == null ? null : fillEntity(entry.getValue(), false);
             replaced |= after != entry.getValue();
             filled.put(entry.getKey(), after);
         }

@@ -14,27 +14,25 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * SYNC values taken on the JDBC connection of the caller's transaction: a rollback undoes them, unused ones are given
- * back before the commit. One increment per sequence for a counted {@code saveAll}, else growing ones (1, 1, 2, 4,
- * ..., at most {@link #MAX_INCREMENT}). The blocks are a transaction resource used by one thread at a time: no lock.
- * See docs/design.md#spring-data-jdbc-values.
+ * SYNC values taken on the JDBC connection of the caller's transaction, unused ones given back before the commit.
+ * The blocks are a transaction resource used by one thread at a time: no lock. See
+ * docs/design.md#spring-data-jdbc-values.
  */
 final class TransactionValues {
 
     private static final System.Logger LOG = System.getLogger(TransactionValues.class.getName());
 
-    /** The largest increment taken at once for one transaction and sequence. */
+    /** The largest increment taken at once for one transaction and sequence; they grow 1, 1, 2, 4, ... up to it. */
     static final int MAX_INCREMENT = 1024;
 
     private final DataSource dataSource;
-    /** Per sequence, the values the current saveAll of this thread is still expected to draw (SaveAllCounting). */
+    /** Per sequence, the values this thread's current saveAll is still expected to draw (SaveAllCounting). */
     private final ThreadLocal<Map<String, int[]>> expectedDraws = new ThreadLocal<>();
 
     TransactionValues(DataSource dataSource) {
         this.dataSource = dataSource;
     }
 
-    /** A call that may throw anything, as a method invocation may. */
     @FunctionalInterface
     interface Call<T> {
         T run() throws Throwable;
@@ -87,10 +85,7 @@ final class TransactionValues {
         }
     }
 
-    /**
-     * The values of one transaction, per sequence name; gives the unused tails back before the commit and stays bound
-     * to its transaction only.
-     */
+    /** The values of one transaction, per sequence name; gives the unused tails back before the commit. */
     private final class Blocks implements TransactionSynchronization {
 
         private final Map<String, Block> bySequence = new HashMap<>();
@@ -109,7 +104,7 @@ final class TransactionValues {
                     if (count == 1) {
                         throw e;
                     }
-                    // Fewer than the increment are left below the maximum: take them one at a time.
+                    // fewer than the increment are left below the maximum: take them one at a time
                     values = onConnection(connection -> sequence.nextValuesInTransaction(connection, 1));
                 }
                 block = new Block(sequence, values, taken + values.length);
