@@ -29,7 +29,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The read-only {@code seqgen} actuator endpoint: every sequence in use, configured or numbered in series, with its
- * settings, block, store row and counters; {@code /{name}} shows one sequence, {@code /{name}/{prefix}} its series.
+ * settings, block, store row and counters; {@code /{name}} shows one, {@code /{name}/{prefix}} its series.
  */
 @Endpoint(id = "seqgen")
 public class SeqgenEndpoint {
@@ -41,15 +41,12 @@ public class SeqgenEndpoint {
     private final Set<String> configuredSequences;
     private final MappedSeries mappedSeries;
 
-    /** Creates the endpoint of an application without entity mappings; see the other constructor. */
+    /** Creates the endpoint of an application without entity mappings. */
     public SeqgenEndpoint(SequenceRegistry registry, Collection<String> configuredSequences) {
         this(registry, configuredSequences, MappedSeries.NONE);
     }
 
-    /**
-     * Creates the endpoint showing the registry's sequences, the configured ones even before use, and what the entity
-     * mappings number in series.
-     */
+    /** Creates the endpoint showing the registry's sequences, the configured ones, and the mappings' series. */
     public SeqgenEndpoint(SequenceRegistry registry, Collection<String> configuredSequences,
             MappedSeries mappedSeries) {
         this.registry = registry;
@@ -86,16 +83,13 @@ public class SeqgenEndpoint {
                 : null;
     }
 
-    /**
-     * Lists a page of the series of a sequence open in this JVM whose key starts with the prefix (its parts as path
-     * segments; {@code *} for every key); page from 0, 0 when not given.
-     */
+    /** Lists a page (from 0) of the series open in this JVM whose key starts with the prefix ({@code *}: all). */
     @ReadOperation
     public SeriesPage series(@Selector String name, @Selector(match = Selector.Match.ALL_REMAINING) String[] prefix,
             @Nullable Integer page) {
         String start = prefix.length == 1 && prefix[0].equals("*") ? "" : String.join("/", prefix);
         int index = page == null ? 0 : Math.max(0, page);
-        // A key is in one registry only: a tenant's series keys hold the tenant.
+        // a key is in one registry only: a tenant's series keys hold the tenant
         SortedMap<String, Map.Entry<SequenceRegistry, Sequence>> matching = new TreeMap<>();
         for (SequenceRegistry holder : seriesHolders()) {
             holder.openSeries(name).forEach((key, series) -> {
@@ -176,12 +170,8 @@ public class SeqgenEndpoint {
     }
 
     /**
-     * One sequence, as docs/operations.md#endpoint shows it. {@code kind} is null when the registry has no store of
-     * its kind; {@code storeNextValue}, the next value no JVM has taken, is null when the row is missing or unread
-     * ({@code storeError} says why); {@code currentBlock}, {@code remaining}, {@code highestReserved} (-1 when
-     * none) and {@code counters} are this JVM's, null or empty unless {@code inUse}; {@code capacityUsed}, 0 to 1, is
-     * the larger of the row's and this JVM's; {@code settings} are keyed as {@link Setting}; {@code openSeries} counts
-     * tenants' tables too; {@code seriesPage}, {@code {name}/{prefix}}, is null unless numbered in series.
+     * One sequence, as docs/operations.md#endpoint shows it: {@code storeNextValue} is null when the row is missing or
+     * unread ({@code storeError} says why); the block and counters are this JVM's, null or empty unless {@code inUse}.
      */
     public record SequenceDescriptor(String strategy, @Nullable String kind, boolean inUse,
             @Nullable Long storeNextValue, @Nullable String storeError, @Nullable BlockDescriptor currentBlock,
@@ -190,18 +180,12 @@ public class SeqgenEndpoint {
             @Nullable String seriesPage) implements OperationResponseBody {
     }
 
-    /**
-     * One page of the series of a sequence open in this JVM, by key in key order; {@code prefix} is empty for every
-     * key, {@code total} counts the matching series on every page (tenants' tables included).
-     */
+    /** One page of a sequence's series open in this JVM, in key order; {@code total} counts every page's. */
     public record SeriesPage(String sequence, String prefix, int page, int pageSize, int total,
             Map<String, SequenceDescriptor> series) implements OperationResponseBody {
     }
 
-    /**
-     * What the entity mappings know of series beyond the application's registry: the sequences numbered only in
-     * series, and the registries counting series in tenants' own tables.
-     */
+    /** What the entity mappings know of series beyond the application's registry. */
     public interface MappedSeries {
 
         /** No entity mappings: nothing beyond the application's registry. */
@@ -223,10 +207,7 @@ public class SeqgenEndpoint {
     public record BlockDescriptor(long first, long last) {
     }
 
-    /**
-     * What one sequence has done in this JVM: values issued, store reservations that succeeded or failed after their
-     * retries, retries, calls that waited, async-batch refills that came late, reserved values discarded.
-     */
+    /** What one sequence has done in this JVM (reservation failures count those that failed after retries). */
     public record CountersDescriptor(long issued, long reservations, long reservationFailures, long retries,
             long waits, long lateRefills, long discarded) {
     }

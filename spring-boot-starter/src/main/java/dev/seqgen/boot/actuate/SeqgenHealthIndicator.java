@@ -23,18 +23,16 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * The health of seqgen: per sequence in use or configured, the row's {@code next_value} and the share of its range
- * used; per sequence numbered in series, the series open and those above the threshold (by this JVM's reservations).
- * {@code DOWN} when the store fails or a used sequence's row is gone, {@link #WARNING} (HTTP 200, add it to
- * {@code management.endpoint.health.status.order}) above the threshold, {@code UP} otherwise. Rows read serve the
- * checks of the next {@link #STORE_READ_TIME_TO_LIVE}; a check never waits for another check's read.
+ * The health of seqgen (docs/operations.md#health): {@code DOWN} when the store fails or a used sequence's row is gone,
+ * {@link #WARNING} (HTTP 200) when a sequence or series is above the threshold, {@code UP} otherwise. Rows read serve
+ * the checks of the next {@link #STORE_READ_TIME_TO_LIVE}; a check never waits for another check's read.
  */
 public class SeqgenHealthIndicator extends AbstractHealthIndicator {
 
     /** The name of the threshold in error messages; the starter prefixes it with {@code seqgen.health.}. */
     public static final String THRESHOLD_SETTING = "capacity-warning-threshold";
 
-    /** How long the rows read from the store answer health checks before the next check reads them again. */
+    /** How long the rows read from the store answer health checks. */
     public static final Duration STORE_READ_TIME_TO_LIVE = Duration.ofSeconds(2);
 
     /** How many series near exhaustion the warnings name per sequence, most used first; the others are counted. */
@@ -49,9 +47,9 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
     private final double capacityWarningThreshold;
     private final Ticker ticker;
     /*
-     * One check at a time reads the store (a read queues behind reservations on the dedicated connection; probes
-     * must not pile up there). readLock is taken with tryLock: the holder reads and publishes an immutable StoreRows
-     * through the volatile field; others use the last rows, and wait only when none cover their sequences.
+     * One check at a time reads the store (probes must not pile up behind reservations on the dedicated connection):
+     * the tryLock holder publishes an immutable StoreRows through the volatile field; others use the last rows, and
+     * wait only when none cover their sequences.
      */
     private final ReentrantLock readLock = new ReentrantLock();
     private volatile @Nullable StoreRows lastRead;
@@ -60,14 +58,14 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
      * Creates the indicator checking the registry's sequences and the configured ones even before use.
      *
      * @param capacityWarningThreshold share of a range above which the status is {@link #WARNING}, in (0, 1]
-     * @throws SequenceConfigurationException naming {@code capacity-warning-threshold} if it is out of range
+     * @throws SequenceConfigurationException naming {@link #THRESHOLD_SETTING} if it is out of range
      */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold) {
         this(registry, configuredSequences, capacityWarningThreshold, Ticker.systemTicker());
     }
 
-    /** As {@link #SeqgenHealthIndicator(SequenceRegistry, Collection, double)}, with the rows' clock. */
+    /** As the other constructor, with the clock of the rows' time to live. */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold, Ticker ticker) {
         super("seqgen health check failed");

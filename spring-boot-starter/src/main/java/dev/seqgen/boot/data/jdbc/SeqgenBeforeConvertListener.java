@@ -7,10 +7,7 @@ import org.springframework.context.event.SmartApplicationListener;
 import org.springframework.core.Ordered;
 import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent;
 
-/**
- * Gives an aggregate fillable in place its {@link dev.seqgen.SeqgenValue} values at its {@link BeforeConvertEvent},
- * before every other listener, so that one copying a new root's id into a child sees it.
- */
+/** Fills an aggregate fillable in place at its {@link BeforeConvertEvent}, before every other listener. */
 final class SeqgenBeforeConvertListener implements SmartApplicationListener {
 
     private final ObjectProvider<SeqgenAggregateCallback> callback;

@@ -19,10 +19,8 @@ import org.springframework.data.relational.core.mapping.RelationalMappingContext
 import org.springframework.data.relational.core.mapping.event.BeforeConvertCallback;
 
 /**
- * Auto-configuration of seqgen for Spring Data JDBC: gives new aggregates their {@link dev.seqgen.SeqgenValue} ids and
- * numbers, when a mapping context, a single {@link DataSource} and seqgen's registry are beans; checks every known
- * entity once the singletons have started, failing the start-up naming the property at fault. See
- * {@code docs/spring-data-jdbc.md}.
+ * Auto-configuration giving new Spring Data JDBC aggregates their {@link dev.seqgen.SeqgenValue} ids and numbers;
+ * checks every known entity once the singletons have started. See {@code docs/spring-data-jdbc.md}.
  */
 @AutoConfiguration(after = SeqgenAutoConfiguration.class,
         afterName = "org.springframework.boot.data.jdbc.autoconfigure.DataJdbcRepositoriesAutoConfiguration")
