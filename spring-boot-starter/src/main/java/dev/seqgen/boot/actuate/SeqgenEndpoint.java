@@ -65,9 +65,8 @@ public class SeqgenEndpoint {
         SortedSet<String> names = new TreeSet<>(known.keySet());
         names.addAll(numberedInSeries);
         Map<String, SequenceDescriptor> sequences = new LinkedHashMap<>();
-        for (String name : names) {
-            sequences.put(name, describe(name, known.get(name), holders, mapped, numberedInSeries.contains(name)));
-        }
+        names.forEach(name -> sequences.put(name, describe(name, known.get(name), holders, mapped,
+                numberedInSeries.contains(name))));
         return new SeqgenDescriptor(registry.store().name(), sequences);
     }
 

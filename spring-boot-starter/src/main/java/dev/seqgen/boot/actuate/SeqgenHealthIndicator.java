@@ -5,7 +5,6 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Ticker;
-import dev.seqgen.spi.SequenceStore;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +16,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -55,10 +55,8 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
     private volatile @Nullable StoreRows lastRead;
 
     /**
-     * Creates the indicator checking the registry's sequences and the configured ones even before use.
-     *
-     * @param capacityWarningThreshold share of a range above which the status is {@link #WARNING}, in (0, 1]
-     * @throws SequenceConfigurationException naming {@link #THRESHOLD_SETTING} if it is out of range
+     * Creates the indicator of the registry's sequences and the configured ones, {@link #WARNING} above the share
+     * {@code capacityWarningThreshold} of a range, in (0, 1], else throws a {@link SequenceConfigurationException}.
      */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold) {
@@ -81,7 +79,6 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        SequenceStore store = registry.store();
         Map<String, @Nullable Sequence> known = SeqgenEndpoint.known(registry, configuredSequences);
         StoreRows rows = storeRows(known.keySet());
         Map<String, Object> sequences = new LinkedHashMap<>();
@@ -89,7 +86,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
         List<String> warnings = new ArrayList<>();
         known.forEach((name, sequence) -> {
             SequenceSettings settings = sequence != null ? sequence.settings() : registry.settingsFor(name);
-            OptionalLong nextValue = rows.nextValue(name);
+            OptionalLong nextValue = rows.nextValues().getOrDefault(name, OptionalLong.empty());
             Map<String, @Nullable Object> detail = new LinkedHashMap<>();
             detail.put("strategy", settings.strategy().externalName());
             detail.put("kind", registry.storeOf(name).kind().externalName());
@@ -108,7 +105,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
             }
         });
         Map<String, Object> series = seriesHealth(warnings);
-        builder.withDetail("store", store.name()).withDetail("sequences", sequences);
+        builder.withDetail("store", registry.store().name()).withDetail("sequences", sequences);
         if (!series.isEmpty()) {
             builder.withDetail("series", series);
         }
@@ -125,15 +122,11 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
     private Map<String, Object> seriesHealth(List<String> warnings) {
         Map<String, Object> bySequence = new LinkedHashMap<>();
         for (String name : registry.seriesSequences()) {
-            List<Map.Entry<String, Double>> near = new ArrayList<>();
             Map<String, Sequence> open = registry.openSeries(name);
-            open.forEach((key, series) -> {
-                double used = series.stats().capacityUsed();
-                if (used > capacityWarningThreshold) {
-                    near.add(Map.entry(key, used));
-                }
-            });
-            near.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+            List<Map.Entry<String, Double>> near = open.entrySet().stream()
+                    .map(series -> Map.entry(series.getKey(), series.getValue().stats().capacityUsed()))
+                    .filter(series -> series.getValue() > capacityWarningThreshold)
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).toList();
             Map<String, Object> detail = new LinkedHashMap<>();
             detail.put("open", open.size());
             detail.put("nearExhaustion", near.size());
@@ -169,11 +162,8 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
                 return current;
             }
             long readAt = ticker.read();
-            Map<String, OptionalLong> nextValues = new LinkedHashMap<>();
-            for (String name : names) {
-                nextValues.put(name, registry.storeOf(name).nextValue(name));
-            }
-            StoreRows read = new StoreRows(Map.copyOf(nextValues), readAt);
+            StoreRows read = new StoreRows(names.stream().collect(Collectors.toUnmodifiableMap(name -> name,
+                    name -> registry.storeOf(name).nextValue(name))), readAt);
             lastRead = read;
             return read;
         } finally {
@@ -186,10 +176,6 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
 
         boolean covers(Set<String> names) {
             return nextValues.keySet().containsAll(names);
-        }
-
-        OptionalLong nextValue(String name) {
-            return nextValues.getOrDefault(name, OptionalLong.empty());
         }
     }
 }

@@ -246,14 +246,17 @@ final class AggregateSequences {
 
     /** The property's sequence, or the entity's series of it, opened (row created and adopted) at first use. */
     Sequence sequence(ValueProperty property, Object entity) {
-        AggregateSeries series = property.series();
-        if (series == null) {
-            Sequence sequence = open.get(property.sequence());
-            return sequence != null ? sequence : open(property);
+        AggregateSeries.Key key = property.series() == null ? null : property.series().keyOf(entity);
+        Sequence sequence = key == null ? open.get(property.sequence())
+                : registry.seriesIfOpen(property.sequence(), key.text());
+        if (sequence != null) {
+            return sequence;
         }
-        AggregateSeries.Key key = series.keyOf(entity);
-        Sequence sequence = registry.seriesIfOpen(property.sequence(), key.text());
-        return sequence != null ? sequence : openSeries(property, key);
+        try {
+            return key == null ? open(property) : openSeries(property, key);
+        } catch (SequenceException e) {
+            throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
+        }
     }
 
     /** The name the values a save draws from an entity's property are counted under: the series' row, or the name. */
@@ -266,47 +269,39 @@ final class AggregateSequences {
     private synchronized Sequence openSeries(ValueProperty property, AggregateSeries.Key key) {
         String name = property.sequence();
         SequenceSettings settings = property.settings();
-        String row = SequenceRegistry.seriesRow(name, key.text());
         Sequence sequence = registry.seriesIfOpen(name, key.text());
         if (sequence != null) {
             return sequence;
         }
-        try {
-            registry.createSeries(name, key.text(), settings);
-            SequenceStore store = registry.storeOf(name, settings);
-            String platform = platform();
-            if (platform == null || store.readsApplicationTables(platform)) {
-                long highest = 0;
-                Set<String> tables = new LinkedHashSet<>();
-                for (ValueProperty user : bySequence.getOrDefault(name, List.of(property))) {
-                    if (user.series() != null && user.series().sameKeysAs(property.series())) {
-                        highest = Math.max(highest, store.highestCounter(user.table(), user.column(), settings,
-                                user.series().conditionsOf(key.values())).orElse(0));
-                        tables.add(user.table());
-                    }
-                }
-                long above = highest;
-                if (above > 0 && above < Long.MAX_VALUE && store.advance(row, above + 1)) {
-                    LOG.log(System.Logger.Level.INFO, () -> "seqgen: moved series '" + row + "' forward to "
-                            + (above + 1) + ", above the highest value of its rows already in table "
-                            + String.join(", ", tables) + " (" + above + ")");
+        registry.createSeries(name, key.text(), settings);
+        SequenceStore store = registry.storeOf(name, settings);
+        String platform = platform();
+        if (platform == null || store.readsApplicationTables(platform)) {
+            long highest = 0;
+            Set<String> tables = new LinkedHashSet<>();
+            for (ValueProperty user : bySequence.getOrDefault(name, List.of(property))) {
+                if (user.series() != null && user.series().sameKeysAs(property.series())) {
+                    highest = Math.max(highest, store.highestCounter(user.table(), user.column(), settings,
+                            user.series().conditionsOf(key.values())).orElse(0));
+                    tables.add(user.table());
                 }
             }
-            return registry.series(name, key.text(), settings);
-        } catch (SequenceException e) {
-            throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
+            long above = highest;
+            String row = SequenceRegistry.seriesRow(name, key.text());
+            if (above > 0 && above < Long.MAX_VALUE && store.advance(row, above + 1)) {
+                LOG.log(System.Logger.Level.INFO, () -> "seqgen: moved series '" + row + "' forward to "
+                        + (above + 1) + ", above the highest value of its rows already in table "
+                        + String.join(", ", tables) + " (" + above + ")");
+            }
         }
+        return registry.series(name, key.text(), settings);
     }
 
     private synchronized Sequence open(ValueProperty property) {
         return open.computeIfAbsent(property.sequence(), name -> {
-            try {
-                registry.createSequence(name, property.settings());
-                startAboveExistingRows(name, property.settings());
-                return registry.sequence(name, property.settings());
-            } catch (SequenceException e) {
-                throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
-            }
+            registry.createSequence(name, property.settings());
+            startAboveExistingRows(name, property.settings());
+            return registry.sequence(name, property.settings());
         });
     }
 

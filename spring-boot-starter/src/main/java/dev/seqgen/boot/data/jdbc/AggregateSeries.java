@@ -8,6 +8,7 @@ import dev.seqgen.spi.SequenceStore.Where;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
 import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
@@ -21,6 +22,12 @@ record AggregateSeries(List<Part> parts, RelationalPersistentEntity<?> entity, S
 
     /** One property of the key: its value, or the period of its date (null for the value). */
     record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
+
+        /** The condition selecting the rows of the series whose key holds this value. */
+        Where condition(Object value) {
+            return period != null ? period.rows(column, value, property.getType())
+                    : new Where(column, value instanceof Enum<?> constant ? constant.name() : value, null);
+        }
     }
 
     /** A series key read from one entity: its parts joined by {@code /}, and the values they were made of. */
@@ -34,14 +41,7 @@ record AggregateSeries(List<Part> parts, RelationalPersistentEntity<?> entity, S
 
     /** The conditions, one per part, that select a series' rows in this table, from its key's values. */
     List<Where> conditionsOf(List<Object> values) {
-        List<Where> conditions = new ArrayList<>(parts.size());
-        for (int i = 0; i < parts.size(); i++) {
-            Part part = parts.get(i);
-            Object value = values.get(i);
-            conditions.add(part.period() != null ? part.period().rows(part.column(), value, part.property().getType())
-                    : new Where(part.column(), value instanceof Enum<?> constant ? constant.name() : value, null));
-        }
-        return conditions;
+        return IntStream.range(0, parts.size()).mapToObj(i -> parts.get(i).condition(values.get(i))).toList();
     }
 
     /** The series of a property, or null when {@code seriesBy} names none; checked. */

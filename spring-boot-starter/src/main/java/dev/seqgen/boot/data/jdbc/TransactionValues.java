@@ -128,11 +128,7 @@ final class TransactionValues {
 
         @Override
         public void beforeCommit(boolean readOnly) {
-            for (Block block : bySequence.values()) {
-                if (!block.isEmpty()) {
-                    block.giveBack();
-                }
-            }
+            bySequence.values().stream().filter(block -> !block.isEmpty()).forEach(Block::giveBack);
             bySequence.clear();
         }
 
