@@ -144,23 +144,19 @@ public class SeqgenEndpoint {
         } catch (RuntimeException e) {
             storeError = e.getMessage();
         }
-        Map<String, Object> settingsDescriptor = settings(settings);
-        String strategy = settings.strategy().externalName();
-        if (sequence == null) {
-            double capacityUsed = storeNextValue == null ? 0.0 : settings.capacityUsedBelow(storeNextValue);
-            return new SequenceDescriptor(strategy, kind, false, storeNextValue, storeError, null, 0,
-                    settings.blockSize(), 0, -1, capacityUsed, null, settingsDescriptor, openSeries, seriesPage);
-        }
-        SequenceStats stats = sequence.stats();
-        BlockDescriptor block = stats.blockFirst() < 0 ? null
-                : new BlockDescriptor(stats.blockFirst(), stats.blockEnd() - 1);
+        // a sequence not in use holds no block and has done nothing
+        SequenceStats stats = sequence != null ? sequence.stats() : new SequenceStats(name, settings.strategy(), 0, 0,
+                0, 0, 0, 0, -1, -1, 0, settings.blockSize(), 0, 0, -1, 0.0);
         double capacityUsed = storeNextValue == null ? stats.capacityUsed()
                 : Math.max(stats.capacityUsed(), settings.capacityUsedBelow(storeNextValue));
-        return new SequenceDescriptor(strategy, kind, true, storeNextValue, storeError, block, stats.remaining(),
-                stats.blockSize(), stats.refillPoint(), stats.highestReserved(), capacityUsed,
-                new CountersDescriptor(stats.issued(), stats.reservations(), stats.reservationFailures(),
-                        stats.retries(), stats.waits(), stats.lateRefills(), stats.discarded()),
-                settingsDescriptor, openSeries, seriesPage);
+        BlockDescriptor block = stats.blockFirst() < 0 ? null
+                : new BlockDescriptor(stats.blockFirst(), stats.blockEnd() - 1);
+        CountersDescriptor counters = sequence == null ? null : new CountersDescriptor(stats.issued(),
+                stats.reservations(), stats.reservationFailures(), stats.retries(), stats.waits(), stats.lateRefills(),
+                stats.discarded());
+        return new SequenceDescriptor(settings.strategy().externalName(), kind, sequence != null, storeNextValue,
+                storeError, block, stats.remaining(), stats.blockSize(), stats.refillPoint(), stats.highestReserved(),
+                capacityUsed, counters, settings(settings), openSeries, seriesPage);
     }
 
     /** Every sequence of the registry, by name, and the store's name (such as {@code postgresql}). */

@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
@@ -55,7 +54,7 @@ final class AggregateSequences {
     private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
     /** Plain sequences only: series are asked of the registry at each use, so idle ones can be released. */
     private final Map<String, Sequence> open = new ConcurrentHashMap<>();
-    private final Map<Class<?>, List<HeldEntities>> children = new ConcurrentHashMap<>();
+    private final Map<Class<?>, List<PropertyPath>> children = new ConcurrentHashMap<>();
     private final DataSource dataSource;
     /** Guarded by {@code this}. */
     private @Nullable String platform;
@@ -88,63 +87,46 @@ final class AggregateSequences {
     List<ValueProperty> properties(Class<?> type) {
         return byType.computeIfAbsent(type, key -> {
             RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
-            List<ValueProperty> found = new ArrayList<>();
-            forEachProperty(entity, List.of(), (embedding, property) -> {
-                SeqgenValue annotation = property.findAnnotation(SeqgenValue.class);
-                if (annotation != null) {
-                    found.add(resolve(entity, embedding, property, annotation));
-                }
-            });
+            List<ValueProperty> found = paths(entity, List.of())
+                    .filter(path -> path.property().isAnnotationPresent(SeqgenValue.class))
+                    .map(path -> resolve(entity, path.embedding(), path.property(),
+                            path.property().getRequiredAnnotation(SeqgenValue.class)))
+                    .toList();
             found.forEach(property -> bySequence.computeIfAbsent(property.sequence(),
                     name -> new CopyOnWriteArrayList<>()).add(property));
-            return List.copyOf(found);
+            return found;
         });
     }
 
     /** The properties of a type (and its embedded objects) holding entities with seqgen properties at any depth. */
-    List<HeldEntities> childrenWithValues(Class<?> type) {
-        return children.computeIfAbsent(type, key -> {
-            List<HeldEntities> found = new ArrayList<>();
-            forEachProperty(mappingContext.getRequiredPersistentEntity(type), List.of(), (embedding, property) -> {
-                if (property.isEntity() && reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
-                    found.add(new HeldEntities(embedding, property));
-                }
-            });
-            return List.copyOf(found);
-        });
+    List<PropertyPath> childrenWithValues(Class<?> type) {
+        return children.computeIfAbsent(type, key -> paths(mappingContext.getRequiredPersistentEntity(type), List.of())
+                .filter(path -> path.property().isEntity()
+                        && reachesValues(path.property().getActualType(), new HashSet<>(List.of(type))))
+                .toList());
     }
 
     /** Whether the type or an entity it holds has seqgen properties; {@code visiting} ends a cycle. */
     private boolean reachesValues(Class<?> type, Set<Class<?>> visiting) {
-        if (!visiting.add(type)) {
-            return false;
-        }
-        RelationalPersistentEntity<?> entity = mappingContext.getPersistentEntity(type);
-        if (entity == null) {
-            return false;
-        }
-        if (!properties(type).isEmpty()) {
-            return true;
-        }
-        boolean[] reaches = { false };
-        forEachProperty(entity, List.of(), (embedding, property) -> reaches[0] = reaches[0]
-                || property.isEntity() && reachesValues(property.getActualType(), visiting));
-        return reaches[0];
+        RelationalPersistentEntity<?> entity = visiting.add(type) ? mappingContext.getPersistentEntity(type) : null;
+        return entity != null && (!properties(type).isEmpty() || paths(entity, List.of()).anyMatch(path ->
+                path.property().isEntity() && reachesValues(path.property().getActualType(), visiting)));
     }
 
-    /** Calls the handler with the owner's properties and those of the objects it embeds, with the path there. */
-    private void forEachProperty(RelationalPersistentEntity<?> owner, List<RelationalPersistentProperty> embedding,
-            BiConsumer<List<RelationalPersistentProperty>, RelationalPersistentProperty> handler) {
+    /** The owner's properties and those of the objects it embeds at any depth, each after the embedded path to it. */
+    private Stream<PropertyPath> paths(RelationalPersistentEntity<?> owner,
+            List<RelationalPersistentProperty> embedding) {
+        List<PropertyPath> found = new ArrayList<>();
         owner.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+            RelationalPersistentEntity<?> embedded = property.isEmbedded()
+                    ? mappingContext.getPersistentEntity(property) : null;
             if (!property.isEmbedded()) {
-                handler.accept(embedding, property);
-                return;
-            }
-            RelationalPersistentEntity<?> embedded = mappingContext.getPersistentEntity(property);
-            if (embedded != null) {
-                forEachProperty(embedded, Stream.concat(embedding.stream(), Stream.of(property)).toList(), handler);
+                found.add(new PropertyPath(embedding, property));
+            } else if (embedded != null) {
+                paths(embedded, Stream.concat(embedding.stream(), Stream.of(property)).toList()).forEach(found::add);
             }
         });
+        return found.stream();
     }
 
     private ValueProperty resolve(RelationalPersistentEntity<?> entity, List<RelationalPersistentProperty> embedding,

@@ -106,7 +106,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     private boolean fillsInPlace(Class<?> type) {
         return inPlace.computeIfAbsent(type, key -> {
             List<ValueProperty> properties = sequences.properties(type);
-            List<HeldEntities> children = sequences.childrenWithValues(type);
+            List<PropertyPath> children = sequences.childrenWithValues(type);
             return !(properties.isEmpty() && children.isEmpty())
                     && properties.stream().noneMatch(p -> mayReplaceRoot(p.embedding(), p.property()))
                     && children.stream().noneMatch(c -> mayReplaceRoot(c.embedding(), c.property()));
@@ -141,14 +141,14 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
      */
     private Object fillEntity(Object entity, boolean root) {
         List<ValueProperty> properties = sequences.properties(entity.getClass());
-        List<HeldEntities> children = sequences.childrenWithValues(entity.getClass());
+        List<PropertyPath> children = sequences.childrenWithValues(entity.getClass());
         Object filled = entity;
         if (!properties.isEmpty() && (!root || isNew(entity))) {
             for (ValueProperty property : properties) {
                 filled = fill(filled, property, !root || property.id());
             }
         }
-        for (HeldEntities child : children) {
+        for (PropertyPath child : children) {
             Object holder = holder(filled, child.embedding());
             Object held = holder == null ? null : accessor(holder).getProperty(child.property());
             Object replaced = held == null ? null
