@@ -268,12 +268,11 @@ final class AggregateSequences {
                     tables.add(user.table());
                 }
             }
-            long above = highest;
             String row = SequenceRegistry.seriesRow(name, key.text());
-            if (above > 0 && above < Long.MAX_VALUE && store.advance(row, above + 1)) {
-                LOG.log(System.Logger.Level.INFO, () -> "seqgen: moved series '" + row + "' forward to "
-                        + (above + 1) + ", above the highest value of its rows already in table "
-                        + String.join(", ", tables) + " (" + above + ")");
+            if (highest > 0 && highest < Long.MAX_VALUE && store.advance(row, highest + 1)) {
+                LOG.log(System.Logger.Level.INFO, "seqgen: moved series '" + row + "' forward to " + (highest + 1)
+                        + ", above the highest value of its rows already in table " + String.join(", ", tables) + " ("
+                        + highest + ")");
             }
         }
         return registry.series(name, key.text(), settings);
@@ -307,10 +306,9 @@ final class AggregateSequences {
 
     private void startAboveExistingRows(String name, SequenceSettings settings) {
         SequenceStore store = registry.storeOf(name, settings);
-        Map<String, ValueProperty> columns = new LinkedHashMap<>();
-        for (ValueProperty user : bySequence.getOrDefault(name, List.of())) {
-            columns.putIfAbsent(user.table() + "." + user.column(), user);
-        }
+        Map<String, ValueProperty> columns = bySequence.getOrDefault(name, List.of()).stream()
+                .collect(Collectors.toMap(user -> user.table() + "." + user.column(), user -> user,
+                        (first, second) -> first, LinkedHashMap::new));
         String platform = platform();
         if (!columns.isEmpty() && platform != null && !store.readsApplicationTables(platform)) {
             List<String> tables = columns.values().stream().map(ValueProperty::table).distinct().toList();
@@ -341,10 +339,8 @@ final class AggregateSequences {
         }
         try {
             if (store.advance(name, highest + 1)) {
-                long moved = highest;
-                String table = highestTable;
-                LOG.log(System.Logger.Level.INFO, () -> "seqgen: moved sequence '" + name + "' forward to "
-                        + (moved + 1) + ", above the highest value already in table " + table + " (" + moved + ")");
+                LOG.log(System.Logger.Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
+                        + ", above the highest value already in table " + highestTable + " (" + highest + ")");
             }
         } catch (UnsupportedOperationException e) {
             LOG.log(System.Logger.Level.WARNING, "seqgen: the " + store.name() + " store cannot move the row of"

@@ -23,7 +23,6 @@ record AggregateSeries(List<Part> parts, RelationalPersistentEntity<?> entity, S
     /** One property of the key: its value, or the period of its date (null for the value). */
     record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
 
-        /** The condition selecting the rows of the series whose key holds this value. */
         Where condition(Object value) {
             return period != null ? period.rows(column, value, property.getType())
                     : new Where(column, value instanceof Enum<?> constant ? constant.name() : value, null);
@@ -62,24 +61,19 @@ record AggregateSeries(List<Part> parts, RelationalPersistentEntity<?> entity, S
                         + " own class, held in one column");
             }
             Class<?> type = property.getType();
-            SeriesPeriod kind = null;
-            if (period == null) {
-                if (!(type == String.class || type.isEnum() || type == Long.class || type == long.class
-                        || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
-                    throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) names property '" + name
-                            + "' of type " + type.getName() + ", which a series key is not made of", "Name a String,"
-                            + " whole-number or enum property, or a LocalDate or LocalDateTime one with :year or"
-                            + " :month");
-                }
-            } else {
-                kind = SeriesPeriod.named(period).orElseThrow(() -> new SeqgenAggregateException(where,
-                        "@SeqgenValue(seriesBy) entry '" + entry + "' names the period '" + period + "'", "Write '"
-                                + name + ":year' or '" + name + ":month'"));
-                if (!SeriesPeriod.dates(type)) {
-                    throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' takes a"
-                            + " period of property '" + name + "' of type " + type.getName(), "Take the period of a"
-                            + " LocalDate or LocalDateTime property (the document's own date)");
-                }
+            SeriesPeriod kind = period == null ? null : SeriesPeriod.named(period).orElseThrow(() ->
+                    new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' names the"
+                            + " period '" + period + "'", "Write '" + name + ":year' or '" + name + ":month'"));
+            if (kind == null && !(type == String.class || type.isEnum() || type == Long.class || type == long.class
+                    || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
+                throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) names property '" + name
+                        + "' of type " + type.getName() + ", which a series key is not made of", "Name a String,"
+                        + " whole-number or enum property, or a LocalDate or LocalDateTime one with :year or :month");
+            }
+            if (kind != null && !SeriesPeriod.dates(type)) {
+                throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' takes a"
+                        + " period of property '" + name + "' of type " + type.getName(), "Take the period of a"
+                        + " LocalDate or LocalDateTime property (the document's own date)");
             }
             parts.add(new Part(property, property.getColumnName().toSql(identifiers), kind));
         }

@@ -35,7 +35,6 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     private final ThreadLocal<Boolean> inserting = new ThreadLocal<>();
     /** The aggregates filled at their BeforeConvertEvent on this thread, whose callback has not run yet. */
     private final ThreadLocal<Map<Object, Object>> filledByEvent = new ThreadLocal<>();
-    /** Per aggregate type: whether its values can be set without replacing the root. */
     private final Map<Class<?>, Boolean> inPlace = new ConcurrentHashMap<>();
     /** How deep this thread is in calls of the template (SaveAllCounting); the outermost drops the marks. */
     private final ThreadLocal<int[]> templateCalls = ThreadLocal.withInitial(() -> new int[1]);
@@ -85,7 +84,6 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         }
     }
 
-    /** First, so that the application's callbacks see the values. */
     @Override
     public int getOrder() {
         return Ordered.HIGHEST_PRECEDENCE;
