@@ -16,7 +16,7 @@ import org.springframework.data.relational.core.sql.IdentifierProcessing;
 
 /**
  * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the entity's properties
- * that make the key; a key's values select its series' rows for adoption. {@code where} names the property.
+ * that make the key; a key's values select its series' rows for adoption.
  */
 record AggregateSeries(List<Part> parts, RelationalPersistentEntity<?> entity, String sequence, String where) {
 

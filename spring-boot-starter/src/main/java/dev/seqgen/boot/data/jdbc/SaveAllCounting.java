@@ -10,9 +10,8 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
 
 /**
- * Wraps the {@link JdbcAggregateTemplate} beans in a class-based proxy telling seqgen the SYNC values a batch will
- * draw, that inserted aggregates are new, and when a saving call ends. It only counts, no I/O: a wrong count costs
- * increments, never values. See docs/design.md#spring-data-jdbc-values.
+ * Wraps the {@link JdbcAggregateTemplate} beans in a class-based proxy telling seqgen what a saving call does; it only
+ * counts, no I/O: a wrong count costs increments, never values. See docs/design.md#spring-data-jdbc-values.
  */
 final class SaveAllCounting implements BeanPostProcessor {
 

@@ -22,9 +22,8 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertCallb
 import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent;
 
 /**
- * Fills the {@link dev.seqgen.SeqgenValue} properties of a new root (its id only when it has none) and the empty ones
- * of the entities below it (inserted again at every save) before conversion; a root fillable in place is filled at its
- * {@link BeforeConvertEvent} instead, for the event's listeners. See docs/design.md#spring-data-jdbc-values.
+ * Fills the {@link dev.seqgen.SeqgenValue} properties of new roots and of the entities below them before conversion,
+ * or at the {@link BeforeConvertEvent} for roots fillable in place. See docs/design.md#spring-data-jdbc-values.
  */
 final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Ordered {
 
@@ -67,10 +66,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return draws.isEmpty() ? call.run() : transactionValues.withExpectedDraws(draws, call);
     }
 
-    /**
-     * Runs a saving call of the template, whose aggregates are all new if it inserts; the outermost drops marks of
-     * events whose callback never ran.
-     */
+    /** Runs a saving call of the template (inserting: all new); the outermost drops marks of callbacks never run. */
     <T> T saving(boolean insert, TransactionValues.Call<T> call) throws Throwable {
         int[] depth = templateCalls.get();
         depth[0]++;
@@ -134,8 +130,8 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     }
 
     /**
-     * Fills a new root's values (an id the application assigned is kept), or each empty one of an entity below the
-     * root (inserted again at every save), then the entities it holds; returns the entity or what replaced it.
+     * Fills a new root's values (keeping an assigned id) or each empty one below the root, then the entities it holds;
+     * returns the entity or what replaced it.
      */
     private Object fillEntity(Object entity, boolean root) {
         List<ValueProperty> properties = sequences.properties(entity.getClass());

@@ -14,9 +14,8 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * SYNC values taken on the JDBC connection of the caller's transaction, unused ones given back before the commit.
- * The blocks are a transaction resource used by one thread at a time: no lock. See
- * docs/design.md#spring-data-jdbc-values.
+ * SYNC values taken on the JDBC connection of the caller's transaction, unused ones given back before the commit; a
+ * transaction resource used by one thread at a time: no lock. See docs/design.md#spring-data-jdbc-values.
  */
 final class TransactionValues {
 
@@ -168,8 +167,7 @@ final class TransactionValues {
             long firstUnused = keyOrder.counter(values[next]);
             long end = keyOrder.counter(values[values.length - 1]) + 1;
             int unused = values.length - next;
-            boolean consecutive = end - firstUnused == unused;
-            boolean given = consecutive
+            boolean given = end - firstUnused == unused
                     && onConnection(connection -> sequence.giveBackInTransaction(connection, firstUnused, end));
             next = values.length;
             if (!given) {

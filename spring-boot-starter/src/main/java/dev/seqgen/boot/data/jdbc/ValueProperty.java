@@ -8,12 +8,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
 
 /**
- * A property of an aggregate (or of an object it embeds at any depth) valued from a seqgen sequence, as resolved.
- *
- * @param embedding the embedded properties leading to the property's holder, outermost first
- * @param settings the registry's settings, with the annotation's strategy and an {@code int}'s maximum
- * @param table the entity's table as SQL (qualified, quoted), for adoption
- * @param where the aggregate, property path and sequence, for messages
+ * A property of an aggregate (or of an object it embeds) valued from a seqgen sequence, as resolved: {@code embedding}
+ * as in {@link PropertyPath}, {@code table} and {@code column} as SQL, {@code where} naming it in messages.
  */
 record ValueProperty(List<RelationalPersistentProperty> embedding, RelationalPersistentProperty property,
         String sequence, SequenceSettings settings, boolean id, boolean intValue, String table, String column,
