@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SortedMap;
-import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -60,9 +59,9 @@ public class SeqgenEndpoint {
         Map<String, @Nullable Sequence> known = known(registry, configuredSequences);
         List<SequenceRegistry> holders = seriesHolders();
         Map<String, SequenceSettings> mapped = mappedSeries.sequences();
-        SortedSet<String> numberedInSeries = new TreeSet<>(mapped.keySet());
+        Set<String> numberedInSeries = new TreeSet<>(mapped.keySet());
         holders.forEach(holder -> numberedInSeries.addAll(holder.seriesSequences()));
-        SortedSet<String> names = new TreeSet<>(known.keySet());
+        Set<String> names = new TreeSet<>(known.keySet());
         names.addAll(numberedInSeries);
         Map<String, SequenceDescriptor> sequences = new LinkedHashMap<>();
         names.forEach(name -> sequences.put(name, describe(name, known.get(name), holders, mapped,

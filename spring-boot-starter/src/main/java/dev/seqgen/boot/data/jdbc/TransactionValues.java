@@ -112,7 +112,7 @@ final class TransactionValues {
             if (expected != null && expected[0] > 0) {
                 expected[0]--;
             }
-            return block.take();
+            return block.values[block.next++];
         }
 
         @Override
@@ -155,10 +155,6 @@ final class TransactionValues {
 
         boolean isEmpty() {
             return next == values.length;
-        }
-
-        long take() {
-            return values[next++];
         }
 
         /** Gives back the unused tail; one that is not one run of counters cannot be, and is logged. */
