@@ -113,21 +113,15 @@ public class SeqgenEndpoint {
     /** Settings: the open sequence's, else the entity mappings', an open series', or the registry's for the name. */
     private SequenceDescriptor describe(String name, @Nullable Sequence sequence, List<SequenceRegistry> holders,
             Map<String, SequenceSettings> mapped, boolean inSeries) {
-        int openSeries = 0;
-        SequenceSettings seriesSettings = null;
-        if (inSeries) {
-            for (SequenceRegistry holder : holders) {
-                SortedMap<String, Sequence> open = holder.openSeries(name);
-                openSeries += open.size();
-                if (seriesSettings == null && !open.isEmpty()) {
-                    seriesSettings = open.get(open.firstKey()).settings();
-                }
-            }
-        }
+        List<SortedMap<String, Sequence>> open = inSeries
+                ? holders.stream().map(holder -> holder.openSeries(name)).toList() : List.of();
         SequenceSettings settings = sequence != null ? sequence.settings()
                 : mapped.containsKey(name) ? mapped.get(name)
-                : seriesSettings != null ? seriesSettings : registry.settingsFor(name);
-        return describe(registry, name, sequence, settings, openSeries, inSeries ? name + "/{prefix}" : null);
+                : open.stream().filter(series -> !series.isEmpty()).findFirst()
+                        .map(series -> series.get(series.firstKey()).settings())
+                        .orElseGet(() -> registry.settingsFor(name));
+        return describe(registry, name, sequence, settings, open.stream().mapToInt(Map::size).sum(),
+                inSeries ? name + "/{prefix}" : null);
     }
 
     private SequenceDescriptor describe(SequenceRegistry holder, String name, @Nullable Sequence sequence,

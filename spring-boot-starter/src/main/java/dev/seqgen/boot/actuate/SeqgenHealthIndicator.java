@@ -171,7 +171,6 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
         }
     }
 
-    /** The {@code next_value} of each sequence's row as one check read it, and when. */
     private record StoreRows(Map<String, OptionalLong> nextValues, long readAt) {
 
         boolean covers(Set<String> names) {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.Ordered;
 import org.springframework.data.mapping.PersistentPropertyAccessor;
 import org.springframework.data.relational.core.mapping.RelationalMappingContext;
@@ -25,7 +26,7 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent
  * Fills the {@link dev.seqgen.SeqgenValue} properties of new roots and of the entities below them before conversion,
  * or at the {@link BeforeConvertEvent} for roots fillable in place. See docs/design.md#spring-data-jdbc-values.
  */
-final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Ordered {
+final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Ordered, SmartInitializingSingleton {
 
     private final RelationalMappingContext mappingContext;
     private final AggregateSequences sequences;
@@ -45,7 +46,9 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         this.transactionValues = transactionValues;
     }
 
-    void checkAll() {
+    /** Checks every persistent entity once the repositories (and their entities) exist. */
+    @Override
+    public void afterSingletonsInstantiated() {
         sequences.checkAll();
     }
 

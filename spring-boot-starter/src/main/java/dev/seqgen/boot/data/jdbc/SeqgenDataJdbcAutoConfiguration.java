@@ -5,7 +5,6 @@ import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
 
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -47,11 +46,5 @@ public final class SeqgenDataJdbcAutoConfiguration {
     @Bean
     static BeanPostProcessor seqgenSaveAllCounting(ObjectProvider<SeqgenAggregateCallback> callback) {
         return new SaveAllCounting(callback);
-    }
-
-    /** Checks every persistent entity once the repositories (and their entities) exist. */
-    @Bean
-    static SmartInitializingSingleton seqgenAggregateChecks(ObjectProvider<SeqgenAggregateCallback> callback) {
-        return () -> callback.ifAvailable(SeqgenAggregateCallback::checkAll);
     }
 }
