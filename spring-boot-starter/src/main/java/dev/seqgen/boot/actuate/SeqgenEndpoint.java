@@ -26,10 +26,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
-/**
- * The read-only {@code seqgen} actuator endpoint: every sequence in use, configured or numbered in series, with its
- * settings, block, store row and counters; {@code /{name}} shows one, {@code /{name}/{prefix}} its series.
- */
+/** The read-only {@code seqgen} actuator endpoint (docs/operations.md#endpoint). */
 @Endpoint(id = "seqgen")
 public class SeqgenEndpoint {
 
@@ -61,11 +58,9 @@ public class SeqgenEndpoint {
         Map<String, SequenceSettings> mapped = mappedSeries.sequences();
         Set<String> numberedInSeries = new TreeSet<>(mapped.keySet());
         holders.forEach(holder -> numberedInSeries.addAll(holder.seriesSequences()));
-        Set<String> names = new TreeSet<>(known.keySet());
-        names.addAll(numberedInSeries);
-        Map<String, SequenceDescriptor> sequences = new LinkedHashMap<>();
-        names.forEach(name -> sequences.put(name, describe(name, known.get(name), holders, mapped,
-                numberedInSeries.contains(name))));
+        Map<String, SequenceDescriptor> sequences = new TreeMap<>();
+        Stream.concat(known.keySet().stream(), numberedInSeries.stream()).distinct().forEach(name -> sequences.put(name,
+                describe(name, known.get(name), holders, mapped, numberedInSeries.contains(name))));
         return new SeqgenDescriptor(registry.store().name(), sequences);
     }
 
@@ -157,10 +152,7 @@ public class SeqgenEndpoint {
             implements OperationResponseBody {
     }
 
-    /**
-     * One sequence, as docs/operations.md#endpoint shows it: {@code storeNextValue} is null when the row is missing or
-     * unread ({@code storeError} says why); the block and counters are this JVM's, null or empty unless {@code inUse}.
-     */
+    /** One sequence, as docs/operations.md#endpoint shows it; {@code storeError} says why a row could not be read. */
     public record SequenceDescriptor(String strategy, @Nullable String kind, boolean inUse,
             @Nullable Long storeNextValue, @Nullable String storeError, @Nullable BlockDescriptor currentBlock,
             long remaining, long blockSize, long refillPoint, long highestReserved, double capacityUsed,

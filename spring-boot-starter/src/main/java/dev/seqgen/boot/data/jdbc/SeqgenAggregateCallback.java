@@ -66,7 +66,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
                 }
             }
         }
-        return draws.isEmpty() ? call.run() : transactionValues.withExpectedDraws(draws, call);
+        return draws.isEmpty() ? call.run() : TransactionValues.withValue(transactionValues.expectedDraws, draws, call);
     }
 
     /** Runs a saving call of the template (inserting: all new); the outermost drops marks of callbacks never run. */
@@ -132,10 +132,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         return filled != null ? filled : fillEntity(aggregate, true);
     }
 
-    /**
-     * Fills a new root's values (keeping an assigned id) or each empty one below the root, then the entities it holds;
-     * returns the entity or what replaced it.
-     */
+    /** Fills a new root's values (keeping an assigned id) or each empty one below it, then the entities it holds. */
     private Object fillEntity(Object entity, boolean root) {
         List<ValueProperty> properties = sequences.properties(entity.getClass());
         List<PropertyPath> children = sequences.childrenWithValues(entity.getClass());

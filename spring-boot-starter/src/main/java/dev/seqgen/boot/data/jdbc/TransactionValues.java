@@ -25,8 +25,8 @@ final class TransactionValues {
     static final int MAX_INCREMENT = 1024;
 
     private final DataSource dataSource;
-    /** Per sequence, the values this thread's current saveAll is still expected to draw (SaveAllCounting). */
-    private final ThreadLocal<Map<String, int[]>> expectedDraws = new ThreadLocal<>();
+    /** Per sequence, the values the thread's saveAll still expects to draw; an increment takes at least that many. */
+    final ThreadLocal<Map<String, int[]>> expectedDraws = new ThreadLocal<>();
 
     TransactionValues(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -35,11 +35,6 @@ final class TransactionValues {
     @FunctionalInterface
     interface Call<T> {
         T run() throws Throwable;
-    }
-
-    /** Runs a call during which an increment of a sequence takes at least the values still expected of it. */
-    <T> T withExpectedDraws(Map<String, int[]> draws, Call<T> call) throws Throwable {
-        return withValue(expectedDraws, draws, call);
     }
 
     /** Runs a call with the thread-local set to the value, then restores the one it had. */
@@ -93,7 +88,7 @@ final class TransactionValues {
             Block block = bySequence.get(sequence.name());
             Map<String, int[]> draws = expectedDraws.get();
             int[] expected = draws == null ? null : draws.get(sequence.name());
-            if (block == null || block.isEmpty()) {
+            if (block == null || block.next == block.values.length) {
                 int taken = block == null ? 0 : block.taken;
                 int count = Math.max(Math.max(1, Math.min(taken, MAX_INCREMENT)), expected == null ? 0 : expected[0]);
                 long[] values;
@@ -127,7 +122,7 @@ final class TransactionValues {
 
         @Override
         public void beforeCommit(boolean readOnly) {
-            bySequence.values().stream().filter(block -> !block.isEmpty()).forEach(Block::giveBack);
+            bySequence.values().stream().filter(block -> block.next < block.values.length).forEach(Block::giveBack);
             bySequence.clear();
         }
 
@@ -151,10 +146,6 @@ final class TransactionValues {
             this.sequence = sequence;
             this.values = values;
             this.taken = taken;
-        }
-
-        boolean isEmpty() {
-            return next == values.length;
         }
 
         /** Gives back the unused tail; one that is not one run of counters cannot be, and is logged. */
