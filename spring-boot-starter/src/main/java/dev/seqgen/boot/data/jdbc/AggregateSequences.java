@@ -113,7 +113,7 @@ final class AggregateSequences {
                 path.property().isEntity() && reachesValues(path.property().getActualType(), visiting)));
     }
 
-    /** The owner's properties and those of the objects it embeds at any depth, each after the embedded path to it. */
+    /** The owner's properties and its embedded objects' at any depth (columns prefixed as inserts do), with paths. */
     private Stream<PropertyPath> paths(RelationalPersistentEntity<?> owner,
             List<RelationalPersistentProperty> embedding) {
         List<PropertyPath> found = new ArrayList<>();
