@@ -72,8 +72,7 @@ public class SeqgenEndpoint {
         Map<String, SequenceSettings> mapped = mappedSeries.sequences();
         boolean inSeries = mapped.containsKey(name)
                 || holders.stream().anyMatch(holder -> holder.seriesSequences().contains(name));
-        return known.containsKey(name) || inSeries ? describe(name, known.get(name), holders, mapped, inSeries)
-                : null;
+        return known.containsKey(name) || inSeries ? describe(name, known.get(name), holders, mapped, inSeries) : null;
     }
 
     /** Lists a page (from 0) of the series open in this JVM whose key starts with the prefix ({@code *}: all). */
