@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SortedMap;
-import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -27,10 +26,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
-/**
- * The read-only {@code seqgen} actuator endpoint: every sequence in use, configured or numbered in series, with its
- * settings, block, store row and counters; {@code /{name}} shows one sequence, {@code /{name}/{prefix}} its series.
- */
+/** The read-only {@code seqgen} actuator endpoint (docs/operations.md#endpoint). */
 @Endpoint(id = "seqgen")
 public class SeqgenEndpoint {
 
@@ -41,15 +37,12 @@ public class SeqgenEndpoint {
     private final Set<String> configuredSequences;
     private final MappedSeries mappedSeries;
 
-    /** Creates the endpoint of an application without entity mappings; see the other constructor. */
+    /** Creates the endpoint of an application without entity mappings. */
     public SeqgenEndpoint(SequenceRegistry registry, Collection<String> configuredSequences) {
         this(registry, configuredSequences, MappedSeries.NONE);
     }
 
-    /**
-     * Creates the endpoint showing the registry's sequences, the configured ones even before use, and what the entity
-     * mappings number in series.
-     */
+    /** Creates the endpoint showing the registry's sequences, the configured ones, and the mappings' series. */
     public SeqgenEndpoint(SequenceRegistry registry, Collection<String> configuredSequences,
             MappedSeries mappedSeries) {
         this.registry = registry;
@@ -63,14 +56,11 @@ public class SeqgenEndpoint {
         Map<String, @Nullable Sequence> known = known(registry, configuredSequences);
         List<SequenceRegistry> holders = seriesHolders();
         Map<String, SequenceSettings> mapped = mappedSeries.sequences();
-        SortedSet<String> numberedInSeries = new TreeSet<>(mapped.keySet());
+        Set<String> numberedInSeries = new TreeSet<>(mapped.keySet());
         holders.forEach(holder -> numberedInSeries.addAll(holder.seriesSequences()));
-        SortedSet<String> names = new TreeSet<>(known.keySet());
-        names.addAll(numberedInSeries);
-        Map<String, SequenceDescriptor> sequences = new LinkedHashMap<>();
-        for (String name : names) {
-            sequences.put(name, describe(name, known.get(name), holders, mapped, numberedInSeries.contains(name)));
-        }
+        Map<String, SequenceDescriptor> sequences = new TreeMap<>();
+        Stream.concat(known.keySet().stream(), numberedInSeries.stream()).distinct().forEach(name -> sequences.put(name,
+                describe(name, known.get(name), holders, mapped, numberedInSeries.contains(name))));
         return new SeqgenDescriptor(registry.store().name(), sequences);
     }
 
@@ -82,20 +72,16 @@ public class SeqgenEndpoint {
         Map<String, SequenceSettings> mapped = mappedSeries.sequences();
         boolean inSeries = mapped.containsKey(name)
                 || holders.stream().anyMatch(holder -> holder.seriesSequences().contains(name));
-        return known.containsKey(name) || inSeries ? describe(name, known.get(name), holders, mapped, inSeries)
-                : null;
+        return known.containsKey(name) || inSeries ? describe(name, known.get(name), holders, mapped, inSeries) : null;
     }
 
-    /**
-     * Lists a page of the series of a sequence open in this JVM whose key starts with the prefix (its parts as path
-     * segments; {@code *} for every key); page from 0, 0 when not given.
-     */
+    /** Lists a page (from 0) of the series open in this JVM whose key starts with the prefix ({@code *}: all). */
     @ReadOperation
     public SeriesPage series(@Selector String name, @Selector(match = Selector.Match.ALL_REMAINING) String[] prefix,
             @Nullable Integer page) {
         String start = prefix.length == 1 && prefix[0].equals("*") ? "" : String.join("/", prefix);
         int index = page == null ? 0 : Math.max(0, page);
-        // A key is in one registry only: a tenant's series keys hold the tenant.
+        // a key is in one registry only: a tenant's series keys hold the tenant
         SortedMap<String, Map.Entry<SequenceRegistry, Sequence>> matching = new TreeMap<>();
         for (SequenceRegistry holder : seriesHolders()) {
             holder.openSeries(name).forEach((key, series) -> {
@@ -121,21 +107,15 @@ public class SeqgenEndpoint {
     /** Settings: the open sequence's, else the entity mappings', an open series', or the registry's for the name. */
     private SequenceDescriptor describe(String name, @Nullable Sequence sequence, List<SequenceRegistry> holders,
             Map<String, SequenceSettings> mapped, boolean inSeries) {
-        int openSeries = 0;
-        SequenceSettings seriesSettings = null;
-        if (inSeries) {
-            for (SequenceRegistry holder : holders) {
-                SortedMap<String, Sequence> open = holder.openSeries(name);
-                openSeries += open.size();
-                if (seriesSettings == null && !open.isEmpty()) {
-                    seriesSettings = open.get(open.firstKey()).settings();
-                }
-            }
-        }
+        List<SortedMap<String, Sequence>> open = inSeries
+                ? holders.stream().map(holder -> holder.openSeries(name)).toList() : List.of();
         SequenceSettings settings = sequence != null ? sequence.settings()
                 : mapped.containsKey(name) ? mapped.get(name)
-                : seriesSettings != null ? seriesSettings : registry.settingsFor(name);
-        return describe(registry, name, sequence, settings, openSeries, inSeries ? name + "/{prefix}" : null);
+                : open.stream().filter(series -> !series.isEmpty()).findFirst()
+                        .map(series -> series.get(series.firstKey()).settings())
+                        .orElseGet(() -> registry.settingsFor(name));
+        return describe(registry, name, sequence, settings, open.stream().mapToInt(Map::size).sum(),
+                inSeries ? name + "/{prefix}" : null);
     }
 
     private SequenceDescriptor describe(SequenceRegistry holder, String name, @Nullable Sequence sequence,
@@ -151,23 +131,19 @@ public class SeqgenEndpoint {
         } catch (RuntimeException e) {
             storeError = e.getMessage();
         }
-        Map<String, Object> settingsDescriptor = settings(settings);
-        String strategy = settings.strategy().externalName();
-        if (sequence == null) {
-            double capacityUsed = storeNextValue == null ? 0.0 : settings.capacityUsedBelow(storeNextValue);
-            return new SequenceDescriptor(strategy, kind, false, storeNextValue, storeError, null, 0,
-                    settings.blockSize(), 0, -1, capacityUsed, null, settingsDescriptor, openSeries, seriesPage);
-        }
-        SequenceStats stats = sequence.stats();
-        BlockDescriptor block = stats.blockFirst() < 0 ? null
-                : new BlockDescriptor(stats.blockFirst(), stats.blockEnd() - 1);
+        // a sequence not in use holds no block and has done nothing
+        SequenceStats stats = sequence != null ? sequence.stats() : new SequenceStats(name, settings.strategy(), 0, 0,
+                0, 0, 0, 0, -1, -1, 0, settings.blockSize(), 0, 0, -1, 0.0);
         double capacityUsed = storeNextValue == null ? stats.capacityUsed()
                 : Math.max(stats.capacityUsed(), settings.capacityUsedBelow(storeNextValue));
-        return new SequenceDescriptor(strategy, kind, true, storeNextValue, storeError, block, stats.remaining(),
-                stats.blockSize(), stats.refillPoint(), stats.highestReserved(), capacityUsed,
-                new CountersDescriptor(stats.issued(), stats.reservations(), stats.reservationFailures(),
-                        stats.retries(), stats.waits(), stats.lateRefills(), stats.discarded()),
-                settingsDescriptor, openSeries, seriesPage);
+        BlockDescriptor block = stats.blockFirst() < 0 ? null
+                : new BlockDescriptor(stats.blockFirst(), stats.blockEnd() - 1);
+        CountersDescriptor counters = sequence == null ? null : new CountersDescriptor(stats.issued(),
+                stats.reservations(), stats.reservationFailures(), stats.retries(), stats.waits(), stats.lateRefills(),
+                stats.discarded());
+        return new SequenceDescriptor(settings.strategy().externalName(), kind, sequence != null, storeNextValue,
+                storeError, block, stats.remaining(), stats.blockSize(), stats.refillPoint(), stats.highestReserved(),
+                capacityUsed, counters, settings(settings), openSeries, seriesPage);
     }
 
     /** Every sequence of the registry, by name, and the store's name (such as {@code postgresql}). */
@@ -175,14 +151,7 @@ public class SeqgenEndpoint {
             implements OperationResponseBody {
     }
 
-    /**
-     * One sequence, as docs/operations.md#endpoint shows it. {@code kind} is null when the registry has no store of
-     * its kind; {@code storeNextValue}, the next value no JVM has taken, is null when the row is missing or unread
-     * ({@code storeError} says why); {@code currentBlock}, {@code remaining}, {@code highestReserved} (-1 when
-     * none) and {@code counters} are this JVM's, null or empty unless {@code inUse}; {@code capacityUsed}, 0 to 1, is
-     * the larger of the row's and this JVM's; {@code settings} are keyed as {@link Setting}; {@code openSeries} counts
-     * tenants' tables too; {@code seriesPage}, {@code {name}/{prefix}}, is null unless numbered in series.
-     */
+    /** One sequence, as docs/operations.md#endpoint shows it; {@code storeError} says why a row could not be read. */
     public record SequenceDescriptor(String strategy, @Nullable String kind, boolean inUse,
             @Nullable Long storeNextValue, @Nullable String storeError, @Nullable BlockDescriptor currentBlock,
             long remaining, long blockSize, long refillPoint, long highestReserved, double capacityUsed,
@@ -190,18 +159,12 @@ public class SeqgenEndpoint {
             @Nullable String seriesPage) implements OperationResponseBody {
     }
 
-    /**
-     * One page of the series of a sequence open in this JVM, by key in key order; {@code prefix} is empty for every
-     * key, {@code total} counts the matching series on every page (tenants' tables included).
-     */
+    /** One page of a sequence's series open in this JVM, in key order; {@code total} counts every page's. */
     public record SeriesPage(String sequence, String prefix, int page, int pageSize, int total,
             Map<String, SequenceDescriptor> series) implements OperationResponseBody {
     }
 
-    /**
-     * What the entity mappings know of series beyond the application's registry: the sequences numbered only in
-     * series, and the registries counting series in tenants' own tables.
-     */
+    /** What the entity mappings know of series beyond the application's registry. */
     public interface MappedSeries {
 
         /** No entity mappings: nothing beyond the application's registry. */
@@ -223,10 +186,7 @@ public class SeqgenEndpoint {
     public record BlockDescriptor(long first, long last) {
     }
 
-    /**
-     * What one sequence has done in this JVM: values issued, store reservations that succeeded or failed after their
-     * retries, retries, calls that waited, async-batch refills that came late, reserved values discarded.
-     */
+    /** What one sequence has done in this JVM (reservation failures count those that failed after retries). */
     public record CountersDescriptor(long issued, long reservations, long reservationFailures, long retries,
             long waits, long lateRefills, long discarded) {
     }

@@ -5,7 +5,6 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Ticker;
-import dev.seqgen.spi.SequenceStore;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,24 +16,23 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * The health of seqgen: per sequence in use or configured, the row's {@code next_value} and the share of its range
- * used; per sequence numbered in series, the series open and those above the threshold (by this JVM's reservations).
- * {@code DOWN} when the store fails or a used sequence's row is gone, {@link #WARNING} (HTTP 200, add it to
- * {@code management.endpoint.health.status.order}) above the threshold, {@code UP} otherwise. Rows read serve the
- * checks of the next {@link #STORE_READ_TIME_TO_LIVE}; a check never waits for another check's read.
+ * The health of seqgen (docs/operations.md#health): {@code DOWN} when the store fails or a used sequence's row is gone,
+ * {@link #WARNING} (HTTP 200) when a sequence or series is above the threshold, {@code UP} otherwise. Rows read serve
+ * the checks of the next {@link #STORE_READ_TIME_TO_LIVE}; a check never waits for another check's read.
  */
 public class SeqgenHealthIndicator extends AbstractHealthIndicator {
 
     /** The name of the threshold in error messages; the starter prefixes it with {@code seqgen.health.}. */
     public static final String THRESHOLD_SETTING = "capacity-warning-threshold";
 
-    /** How long the rows read from the store answer health checks before the next check reads them again. */
+    /** How long the rows read from the store answer health checks. */
     public static final Duration STORE_READ_TIME_TO_LIVE = Duration.ofSeconds(2);
 
     /** How many series near exhaustion the warnings name per sequence, most used first; the others are counted. */
@@ -49,25 +47,23 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
     private final double capacityWarningThreshold;
     private final Ticker ticker;
     /*
-     * One check at a time reads the store (a read queues behind reservations on the dedicated connection; probes
-     * must not pile up there). readLock is taken with tryLock: the holder reads and publishes an immutable StoreRows
-     * through the volatile field; others use the last rows, and wait only when none cover their sequences.
+     * One check at a time reads the store (probes must not pile up behind reservations on the dedicated connection):
+     * the tryLock holder publishes an immutable StoreRows through the volatile field; others use the last rows, and
+     * wait only when none cover their sequences.
      */
     private final ReentrantLock readLock = new ReentrantLock();
     private volatile @Nullable StoreRows lastRead;
 
     /**
-     * Creates the indicator checking the registry's sequences and the configured ones even before use.
-     *
-     * @param capacityWarningThreshold share of a range above which the status is {@link #WARNING}, in (0, 1]
-     * @throws SequenceConfigurationException naming {@code capacity-warning-threshold} if it is out of range
+     * Creates the indicator of the registry's sequences and the configured ones, {@link #WARNING} above the share
+     * {@code capacityWarningThreshold} of a range, in (0, 1], else throws a {@link SequenceConfigurationException}.
      */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold) {
         this(registry, configuredSequences, capacityWarningThreshold, Ticker.systemTicker());
     }
 
-    /** As {@link #SeqgenHealthIndicator(SequenceRegistry, Collection, double)}, with the rows' clock. */
+    /** As the other constructor, with the clock of the rows' time to live. */
     public SeqgenHealthIndicator(SequenceRegistry registry, Collection<String> configuredSequences,
             double capacityWarningThreshold, Ticker ticker) {
         super("seqgen health check failed");
@@ -83,7 +79,6 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        SequenceStore store = registry.store();
         Map<String, @Nullable Sequence> known = SeqgenEndpoint.known(registry, configuredSequences);
         StoreRows rows = storeRows(known.keySet());
         Map<String, Object> sequences = new LinkedHashMap<>();
@@ -91,7 +86,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
         List<String> warnings = new ArrayList<>();
         known.forEach((name, sequence) -> {
             SequenceSettings settings = sequence != null ? sequence.settings() : registry.settingsFor(name);
-            OptionalLong nextValue = rows.nextValue(name);
+            OptionalLong nextValue = rows.nextValues().getOrDefault(name, OptionalLong.empty());
             Map<String, @Nullable Object> detail = new LinkedHashMap<>();
             detail.put("strategy", settings.strategy().externalName());
             detail.put("kind", registry.storeOf(name).kind().externalName());
@@ -110,7 +105,7 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
             }
         });
         Map<String, Object> series = seriesHealth(warnings);
-        builder.withDetail("store", store.name()).withDetail("sequences", sequences);
+        builder.withDetail("store", registry.store().name()).withDetail("sequences", sequences);
         if (!series.isEmpty()) {
             builder.withDetail("series", series);
         }
@@ -127,15 +122,11 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
     private Map<String, Object> seriesHealth(List<String> warnings) {
         Map<String, Object> bySequence = new LinkedHashMap<>();
         for (String name : registry.seriesSequences()) {
-            List<Map.Entry<String, Double>> near = new ArrayList<>();
             Map<String, Sequence> open = registry.openSeries(name);
-            open.forEach((key, series) -> {
-                double used = series.stats().capacityUsed();
-                if (used > capacityWarningThreshold) {
-                    near.add(Map.entry(key, used));
-                }
-            });
-            near.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+            List<Map.Entry<String, Double>> near = open.entrySet().stream()
+                    .map(series -> Map.entry(series.getKey(), series.getValue().stats().capacityUsed()))
+                    .filter(series -> series.getValue() > capacityWarningThreshold)
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).toList();
             Map<String, Object> detail = new LinkedHashMap<>();
             detail.put("open", open.size());
             detail.put("nearExhaustion", near.size());
@@ -171,11 +162,8 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
                 return current;
             }
             long readAt = ticker.read();
-            Map<String, OptionalLong> nextValues = new LinkedHashMap<>();
-            for (String name : names) {
-                nextValues.put(name, registry.storeOf(name).nextValue(name));
-            }
-            StoreRows read = new StoreRows(Map.copyOf(nextValues), readAt);
+            StoreRows read = new StoreRows(names.stream().collect(Collectors.toUnmodifiableMap(name -> name,
+                    name -> registry.storeOf(name).nextValue(name))), readAt);
             lastRead = read;
             return read;
         } finally {
@@ -183,15 +171,10 @@ public class SeqgenHealthIndicator extends AbstractHealthIndicator {
         }
     }
 
-    /** The {@code next_value} of each sequence's row as one check read it, and when. */
     private record StoreRows(Map<String, OptionalLong> nextValues, long readAt) {
 
         boolean covers(Set<String> names) {
             return nextValues.keySet().containsAll(names);
-        }
-
-        OptionalLong nextValue(String name) {
-            return nextValues.getOrDefault(name, OptionalLong.empty());
         }
     }
 }

@@ -1,7 +1,4 @@
-/**
- * Actuator support for seqgen: the {@code seqgen} endpoint and the health indicator, which report the store row,
- * the block in hand and the counters of each sequence.
- */
+/** Actuator support for seqgen: the {@code seqgen} endpoint and health indicator. */
 @NullMarked
 package dev.seqgen.boot.actuate;
 

@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
@@ -40,9 +39,8 @@ import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
 
 /**
- * The {@link SeqgenValue} properties of persistent entities, resolved and checked once per type, and their sequences,
- * each opened above the values its tables hold (docs/design.md#adoption). Openings hold this object's lock; reads of
- * an open sequence do not.
+ * The {@link SeqgenValue} properties of entities, resolved and checked once per type, and their sequences, opened
+ * above the values their tables hold (docs/design.md#adoption). Openings hold this object's lock; reads do not.
  */
 final class AggregateSequences {
 
@@ -52,13 +50,13 @@ final class AggregateSequences {
     private final RelationalMappingContext mappingContext;
     private final IdentifierProcessing identifiers;
     private final Map<Class<?>, List<ValueProperty>> byType = new ConcurrentHashMap<>();
-    /** Every property resolved so far, per sequence name: the tables adoption reads. */
+    /** Per sequence: every property resolved so far, the tables adoption reads. */
     private final Map<String, List<ValueProperty>> bySequence = new ConcurrentHashMap<>();
-    /** The plain sequences opened; series are asked of the registry at each use, so idle ones can be released. */
+    /** Plain sequences only: series are asked of the registry at each use, so idle ones can be released. */
     private final Map<String, Sequence> open = new ConcurrentHashMap<>();
-    private final Map<Class<?>, List<HeldEntities>> children = new ConcurrentHashMap<>();
+    private final Map<Class<?>, List<PropertyPath>> children = new ConcurrentHashMap<>();
     private final DataSource dataSource;
-    /** The platform of the aggregates' database, asked at the first opening; guarded by {@code this}. */
+    /** Guarded by {@code this}. */
     private @Nullable String platform;
 
     AggregateSequences(SequenceRegistry registry, RelationalMappingContext mappingContext, Dialect dialect,
@@ -73,13 +71,11 @@ final class AggregateSequences {
     void checkAll() {
         List<RelationalPersistentEntity<?>> entities = List.copyOf(mappingContext.getPersistentEntities());
         Set<Class<?>> embedded = new HashSet<>();
-        for (RelationalPersistentEntity<?> entity : entities) {
-            entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
-                if (property.isEmbedded()) {
-                    embedded.add(property.getActualType());
-                }
-            });
-        }
+        entities.forEach(entity -> entity.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+            if (property.isEmbedded()) {
+                embedded.add(property.getActualType());
+            }
+        }));
         for (RelationalPersistentEntity<?> entity : entities) {
             if (!embedded.contains(entity.getType())) {
                 properties(entity.getType());
@@ -88,70 +84,49 @@ final class AggregateSequences {
         }
     }
 
-    /** Resolved and checked on first use. */
     List<ValueProperty> properties(Class<?> type) {
         return byType.computeIfAbsent(type, key -> {
             RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(type);
-            List<ValueProperty> found = new ArrayList<>();
-            forEachProperty(entity, List.of(), (embedding, property) -> {
-                SeqgenValue annotation = property.findAnnotation(SeqgenValue.class);
-                if (annotation != null) {
-                    found.add(resolve(entity, embedding, property, annotation));
-                }
-            });
+            List<ValueProperty> found = paths(entity, List.of())
+                    .filter(path -> path.property().isAnnotationPresent(SeqgenValue.class))
+                    .map(path -> resolve(entity, path.embedding(), path.property(),
+                            path.property().getRequiredAnnotation(SeqgenValue.class)))
+                    .toList();
             found.forEach(property -> bySequence.computeIfAbsent(property.sequence(),
                     name -> new CopyOnWriteArrayList<>()).add(property));
-            return List.copyOf(found);
+            return found;
         });
     }
 
     /** The properties of a type (and its embedded objects) holding entities with seqgen properties at any depth. */
-    List<HeldEntities> childrenWithValues(Class<?> type) {
-        return children.computeIfAbsent(type, key -> {
-            List<HeldEntities> found = new ArrayList<>();
-            forEachProperty(mappingContext.getRequiredPersistentEntity(type), List.of(), (embedding, property) -> {
-                if (property.isEntity() && reachesValues(property.getActualType(), new HashSet<>(List.of(type)))) {
-                    found.add(new HeldEntities(embedding, property));
-                }
-            });
-            return List.copyOf(found);
-        });
+    List<PropertyPath> childrenWithValues(Class<?> type) {
+        return children.computeIfAbsent(type, key -> paths(mappingContext.getRequiredPersistentEntity(type), List.of())
+                .filter(path -> path.property().isEntity()
+                        && reachesValues(path.property().getActualType(), new HashSet<>(List.of(type))))
+                .toList());
     }
 
-    /** Whether the entity type or an entity it holds has seqgen properties; {@code visiting} ends a cycle. */
+    /** Whether the type or an entity it holds has seqgen properties; {@code visiting} ends a cycle. */
     private boolean reachesValues(Class<?> type, Set<Class<?>> visiting) {
-        if (!visiting.add(type)) {
-            return false;
-        }
-        RelationalPersistentEntity<?> entity = mappingContext.getPersistentEntity(type);
-        if (entity == null) {
-            return false;
-        }
-        if (!properties(type).isEmpty()) {
-            return true;
-        }
-        boolean[] reaches = { false };
-        forEachProperty(entity, List.of(), (embedding, property) -> reaches[0] = reaches[0]
-                || property.isEntity() && reachesValues(property.getActualType(), visiting));
-        return reaches[0];
+        RelationalPersistentEntity<?> entity = visiting.add(type) ? mappingContext.getPersistentEntity(type) : null;
+        return entity != null && (!properties(type).isEmpty() || paths(entity, List.of()).anyMatch(path ->
+                path.property().isEntity() && reachesValues(path.property().getActualType(), visiting)));
     }
 
-    /**
-     * Calls the handler with each property of the owner that is not embedded, and with those of the objects it embeds
-     * at any depth (their metadata prefixes column names as inserts do), with the embedded properties leading there.
-     */
-    private void forEachProperty(RelationalPersistentEntity<?> owner, List<RelationalPersistentProperty> embedding,
-            BiConsumer<List<RelationalPersistentProperty>, RelationalPersistentProperty> handler) {
+    /** The owner's properties and its embedded objects' at any depth (columns prefixed as inserts do), with paths. */
+    private Stream<PropertyPath> paths(RelationalPersistentEntity<?> owner,
+            List<RelationalPersistentProperty> embedding) {
+        List<PropertyPath> found = new ArrayList<>();
         owner.doWithProperties((PropertyHandler<RelationalPersistentProperty>) property -> {
+            RelationalPersistentEntity<?> embedded = property.isEmbedded()
+                    ? mappingContext.getPersistentEntity(property) : null;
             if (!property.isEmbedded()) {
-                handler.accept(embedding, property);
-                return;
-            }
-            RelationalPersistentEntity<?> embedded = mappingContext.getPersistentEntity(property);
-            if (embedded != null) {
-                forEachProperty(embedded, Stream.concat(embedding.stream(), Stream.of(property)).toList(), handler);
+                found.add(new PropertyPath(embedding, property));
+            } else if (embedded != null) {
+                paths(embedded, Stream.concat(embedding.stream(), Stream.of(property)).toList()).forEach(found::add);
             }
         });
+        return found.stream();
     }
 
     private ValueProperty resolve(RelationalPersistentEntity<?> entity, List<RelationalPersistentProperty> embedding,
@@ -191,7 +166,6 @@ final class AggregateSequences {
             SequenceSettings settings = settings(sequence, annotation, intValue);
             if (annotation.strategy().length == 1 && annotation.strategy()[0] == Strategy.SYNC
                     && settings.strategy() != Strategy.SYNC && !settings.allowWeakerStrategy()) {
-                // The code declares gapless numbers; configuration may not take them away without saying so.
                 String key = "seqgen.sequences" + (sequence.matches("[a-z0-9][a-z0-9-]*") ? "." + sequence
                         : "[" + sequence + "]") + ".";
                 throw new SeqgenAggregateException(where, "@SeqgenValue declares strategy SYNC (gapless numbers),"
@@ -200,7 +174,7 @@ final class AggregateSequences {
                         + "strategy to keep the code's SYNC; or, if giving up gapless numbers is meant, set "
                         + key + "allow-weaker-strategy=true");
             }
-            // declared, so that whoever opens or creates it first (the warm-up, before any save) uses these settings
+            // whoever opens or creates it first (the warm-up, before any save) uses these settings
             registry.declare(sequence, settings);
             for (ValueProperty other : bySequence.getOrDefault(sequence, List.of())) {
                 SequenceRegistry.requireSameSettings(sequence, other.settings(), settings);
@@ -208,7 +182,7 @@ final class AggregateSequences {
             if (settings.strategy() == Strategy.SYNC) {
                 requireConnectionTransactions(sequence, settings, where);
             }
-            AggregateSeries series = AggregateSeries.of(annotation.seriesBy(), entity, identifiers, where);
+            AggregateSeries series = AggregateSeries.of(annotation.seriesBy(), entity, sequence, identifiers, where);
             if (series != null && settings.kind() != CounterKind.TABLE) {
                 throw new SeqgenAggregateException(where, "a sequence numbered in series needs a row of seqgen's"
                         + " table for each series, and the sequence's kind is " + settings.kind().externalName(),
@@ -239,7 +213,7 @@ final class AggregateSequences {
         return settings.build();
     }
 
-    /** SYNC values are taken on the transaction's JDBC connection: the store must take one. */
+    /** SYNC values are taken on the transaction's JDBC connection, so the store must take one. */
     private void requireConnectionTransactions(String sequence, SequenceSettings settings, String where) {
         SequenceStore store = registry.storeOf(sequence, settings);
         Class<?> transactionType = store.transactionType();
@@ -254,77 +228,65 @@ final class AggregateSequences {
 
     /** The property's sequence, or the entity's series of it, opened (row created and adopted) at first use. */
     Sequence sequence(ValueProperty property, Object entity) {
-        AggregateSeries series = property.series();
-        if (series == null) {
-            Sequence sequence = open.get(property.sequence());
-            return sequence != null ? sequence : open(property);
-        }
-        AggregateSeries.Key key = series.keyOf(entity, mappingContext.getRequiredPersistentEntity(entity.getClass()),
-                property.sequence());
-        Sequence sequence = registry.seriesIfOpen(property.sequence(), key.text());
-        return sequence != null ? sequence : openSeries(property, key);
-    }
-
-    /** The name the values a save draws from an entity's property are counted under: the series' row, or the name. */
-    String drawn(ValueProperty property, Object entity) {
-        AggregateSeries series = property.series();
-        return series == null ? property.sequence() : SequenceRegistry.seriesRow(property.sequence(), series.keyOf(
-                entity, mappingContext.getRequiredPersistentEntity(entity.getClass()), property.sequence()).text());
-    }
-
-    private synchronized Sequence openSeries(ValueProperty property, AggregateSeries.Key key) {
-        String name = property.sequence();
-        SequenceSettings settings = property.settings();
-        String row = SequenceRegistry.seriesRow(name, key.text());
-        Sequence sequence = registry.seriesIfOpen(name, key.text());
+        AggregateSeries.Key key = property.series() == null ? null : property.series().keyOf(entity);
+        Sequence sequence = key == null ? open.get(property.sequence())
+                : registry.seriesIfOpen(property.sequence(), key.text());
         if (sequence != null) {
             return sequence;
         }
         try {
-            registry.createSeries(name, key.text(), settings);
-            SequenceStore store = registry.storeOf(name, settings);
-            String platform = platform();
-            if (platform == null || store.readsApplicationTables(platform)) {
-                // every table numbered in this sequence's series, whichever aggregate comes first
-                long highest = 0;
-                Set<String> tables = new LinkedHashSet<>();
-                for (ValueProperty user : bySequence.getOrDefault(name, List.of(property))) {
-                    if (user.series() != null && user.series().sameKeysAs(property.series())) {
-                        highest = Math.max(highest, store.highestCounter(user.table(), user.column(), settings,
-                                user.series().conditionsOf(key.values())).orElse(0));
-                        tables.add(user.table());
-                    }
-                }
-                long above = highest;
-                if (above > 0 && above < Long.MAX_VALUE && store.advance(row, above + 1)) {
-                    LOG.log(System.Logger.Level.INFO, () -> "seqgen: moved series '" + row + "' forward to "
-                            + (above + 1) + ", above the highest value of its rows already in table "
-                            + String.join(", ", tables) + " (" + above + ")");
-                }
-            }
-            return registry.series(name, key.text(), settings);
+            return key == null ? open(property) : openSeries(property, key);
         } catch (SequenceException e) {
             throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
         }
     }
 
-    private synchronized Sequence open(ValueProperty property) {
-        String name = property.sequence();
-        Sequence sequence = open.get(name);
-        if (sequence == null) {
-            try {
-                registry.createSequence(name, property.settings());
-                startAboveExistingRows(name, property.settings());
-                sequence = registry.sequence(name, property.settings());
-            } catch (SequenceException e) {
-                throw new SeqgenAggregateException(property.where(), e.getMessage(), "See the cause", e);
-            }
-            open.put(name, sequence);
-        }
-        return sequence;
+    /** The name the values a save draws from an entity's property are counted under: the series' row, or the name. */
+    String drawn(ValueProperty property, Object entity) {
+        AggregateSeries series = property.series();
+        return series == null ? property.sequence()
+                : SequenceRegistry.seriesRow(property.sequence(), series.keyOf(entity).text());
     }
 
-    /** The aggregates' database as the SPI names it, asked once; null if it could not be asked. */
+    private synchronized Sequence openSeries(ValueProperty property, AggregateSeries.Key key) {
+        String name = property.sequence();
+        SequenceSettings settings = property.settings();
+        Sequence sequence = registry.seriesIfOpen(name, key.text());
+        if (sequence != null) {
+            return sequence;
+        }
+        registry.createSeries(name, key.text(), settings);
+        SequenceStore store = registry.storeOf(name, settings);
+        String platform = platform();
+        if (platform == null || store.readsApplicationTables(platform)) {
+            long highest = 0;
+            Set<String> tables = new LinkedHashSet<>();
+            for (ValueProperty user : bySequence.getOrDefault(name, List.of(property))) {
+                if (user.series() != null && user.series().sameKeysAs(property.series())) {
+                    highest = Math.max(highest, store.highestCounter(user.table(), user.column(), settings,
+                            user.series().conditionsOf(key.values())).orElse(0));
+                    tables.add(user.table());
+                }
+            }
+            String row = SequenceRegistry.seriesRow(name, key.text());
+            if (highest > 0 && highest < Long.MAX_VALUE && store.advance(row, highest + 1)) {
+                LOG.log(System.Logger.Level.INFO, "seqgen: moved series '" + row + "' forward to " + (highest + 1)
+                        + ", above the highest value of its rows already in table " + String.join(", ", tables) + " ("
+                        + highest + ")");
+            }
+        }
+        return registry.series(name, key.text(), settings);
+    }
+
+    private synchronized Sequence open(ValueProperty property) {
+        return open.computeIfAbsent(property.sequence(), name -> {
+            registry.createSequence(name, property.settings());
+            startAboveExistingRows(name, property.settings());
+            return registry.sequence(name, property.settings());
+        });
+    }
+
+    /** The aggregates' database as the SPI names it; null if it could not be asked. */
     private @Nullable String platform() {
         if (platform == null) {
             try {
@@ -344,10 +306,9 @@ final class AggregateSequences {
 
     private void startAboveExistingRows(String name, SequenceSettings settings) {
         SequenceStore store = registry.storeOf(name, settings);
-        Map<String, ValueProperty> columns = new LinkedHashMap<>();
-        for (ValueProperty user : bySequence.getOrDefault(name, List.of())) {
-            columns.putIfAbsent(user.table() + "." + user.column(), user);
-        }
+        Map<String, ValueProperty> columns = bySequence.getOrDefault(name, List.of()).stream()
+                .collect(Collectors.toMap(user -> user.table() + "." + user.column(), user -> user,
+                        (first, second) -> first, LinkedHashMap::new));
         String platform = platform();
         if (!columns.isEmpty() && platform != null && !store.readsApplicationTables(platform)) {
             List<String> tables = columns.values().stream().map(ValueProperty::table).distinct().toList();
@@ -378,10 +339,8 @@ final class AggregateSequences {
         }
         try {
             if (store.advance(name, highest + 1)) {
-                long moved = highest;
-                String table = highestTable;
-                LOG.log(System.Logger.Level.INFO, () -> "seqgen: moved sequence '" + name + "' forward to "
-                        + (moved + 1) + ", above the highest value already in table " + table + " (" + moved + ")");
+                LOG.log(System.Logger.Level.INFO, "seqgen: moved sequence '" + name + "' forward to " + (highest + 1)
+                        + ", above the highest value already in table " + highestTable + " (" + highest + ")");
             }
         } catch (UnsupportedOperationException e) {
             LOG.log(System.Logger.Level.WARNING, "seqgen: the " + store.name() + " store cannot move the row of"

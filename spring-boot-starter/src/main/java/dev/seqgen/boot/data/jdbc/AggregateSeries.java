@@ -8,6 +8,7 @@ import dev.seqgen.spi.SequenceStore.Where;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.relational.core.mapping.RelationalPersistentEntity;
 import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
@@ -15,13 +16,17 @@ import org.springframework.data.relational.core.sql.IdentifierProcessing;
 
 /**
  * How a {@link dev.seqgen.SeqgenValue} splits its sequence into series ({@code seriesBy}): the entity's properties
- * that make the key, checked at resolution, read at each save; a key's values select its series' rows for adoption.
- * {@code where} names the property in messages.
+ * that make the key; a key's values select its series' rows for adoption.
  */
-record AggregateSeries(List<Part> parts, String where) {
+record AggregateSeries(List<Part> parts, RelationalPersistentEntity<?> entity, String sequence, String where) {
 
     /** One property of the key: its value, or the period of its date (null for the value). */
     record Part(RelationalPersistentProperty property, String column, @Nullable SeriesPeriod period) {
+
+        Where condition(Object value) {
+            return period != null ? period.rows(column, value, property.getType())
+                    : new Where(column, value instanceof Enum<?> constant ? constant.name() : value, null);
+        }
     }
 
     /** A series key read from one entity: its parts joined by {@code /}, and the values they were made of. */
@@ -35,18 +40,11 @@ record AggregateSeries(List<Part> parts, String where) {
 
     /** The conditions, one per part, that select a series' rows in this table, from its key's values. */
     List<Where> conditionsOf(List<Object> values) {
-        List<Where> conditions = new ArrayList<>(parts.size());
-        for (int i = 0; i < parts.size(); i++) {
-            Part part = parts.get(i);
-            Object value = values.get(i);
-            conditions.add(part.period() != null ? part.period().rows(part.column(), value, part.property().getType())
-                    : new Where(part.column(), value instanceof Enum<?> constant ? constant.name() : value, null));
-        }
-        return conditions;
+        return IntStream.range(0, parts.size()).mapToObj(i -> parts.get(i).condition(values.get(i))).toList();
     }
 
     /** The series of a property, or null when {@code seriesBy} names none; checked. */
-    static @Nullable AggregateSeries of(String[] seriesBy, RelationalPersistentEntity<?> entity,
+    static @Nullable AggregateSeries of(String[] seriesBy, RelationalPersistentEntity<?> entity, String sequence,
             IdentifierProcessing identifiers, String where) {
         if (seriesBy.length == 0) {
             return null;
@@ -63,36 +61,31 @@ record AggregateSeries(List<Part> parts, String where) {
                         + " own class, held in one column");
             }
             Class<?> type = property.getType();
-            SeriesPeriod kind = null;
-            if (period == null) {
-                if (!(type == String.class || type.isEnum() || type == Long.class || type == long.class
-                        || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
-                    throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) names property '" + name
-                            + "' of type " + type.getName() + ", which a series key is not made of", "Name a String,"
-                            + " whole-number or enum property, or a LocalDate or LocalDateTime one with :year or"
-                            + " :month");
-                }
-            } else {
-                kind = SeriesPeriod.named(period).orElseThrow(() -> new SeqgenAggregateException(where,
-                        "@SeqgenValue(seriesBy) entry '" + entry + "' names the period '" + period + "'", "Write '"
-                                + name + ":year' or '" + name + ":month'"));
-                if (!SeriesPeriod.dates(type)) {
-                    throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' takes a"
-                            + " period of property '" + name + "' of type " + type.getName(), "Take the period of a"
-                            + " LocalDate or LocalDateTime property (the document's own date)");
-                }
+            SeriesPeriod kind = period == null ? null : SeriesPeriod.named(period).orElseThrow(() ->
+                    new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' names the"
+                            + " period '" + period + "'", "Write '" + name + ":year' or '" + name + ":month'"));
+            if (kind == null && !(type == String.class || type.isEnum() || type == Long.class || type == long.class
+                    || type == Integer.class || type == int.class || type == Short.class || type == short.class)) {
+                throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) names property '" + name
+                        + "' of type " + type.getName() + ", which a series key is not made of", "Name a String,"
+                        + " whole-number or enum property, or a LocalDate or LocalDateTime one with :year or :month");
+            }
+            if (kind != null && !SeriesPeriod.dates(type)) {
+                throw new SeqgenAggregateException(where, "@SeqgenValue(seriesBy) entry '" + entry + "' takes a"
+                        + " period of property '" + name + "' of type " + type.getName(), "Take the period of a"
+                        + " LocalDate or LocalDateTime property (the document's own date)");
             }
             parts.add(new Part(property, property.getColumnName().toSql(identifiers), kind));
         }
-        return new AggregateSeries(List.copyOf(parts), where);
+        return new AggregateSeries(List.copyOf(parts), entity, sequence, where);
     }
 
     /** The key of an entity's series; refused naming the property and value if a part cannot be made. */
-    Key keyOf(Object entity, RelationalPersistentEntity<?> type, String sequence) {
+    Key keyOf(Object bean) {
         List<String> texts = new ArrayList<>(parts.size());
         List<Object> values = new ArrayList<>(parts.size());
         for (Part part : parts) {
-            Object value = type.getPropertyAccessor(entity).getProperty(part.property());
+            Object value = entity.getPropertyAccessor(bean).getProperty(part.property());
             String name = part.property().getName();
             if (value == null) {
                 throw new SeqgenAggregateException(where, "the series key cannot be made: property '" + name

@@ -1,6 +1,5 @@
 package dev.seqgen.boot.data.jdbc;
 
-import java.util.Map;
 import java.util.Set;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -11,15 +10,14 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
 
 /**
- * Wraps the {@link JdbcAggregateTemplate} beans in a class-based proxy that tells seqgen what a call will do: how many
- * SYNC values a {@code saveAll} or {@code insertAll} will draw (one increment per sequence then takes them all), that
- * {@code insert}/{@code insertAll} aggregates are new even with an id, and when a saving call ends. It only counts, no
- * I/O: a wrong count costs increments, never values. See docs/design.md#spring-data-jdbc-values.
+ * Wraps the {@link JdbcAggregateTemplate} beans in a class-based proxy telling seqgen what a saving call does; it only
+ * counts, no I/O: a wrong count costs increments, never values. See docs/design.md#spring-data-jdbc-values.
  */
 final class SaveAllCounting implements BeanPostProcessor {
 
-    /** The template's other methods that convert aggregates for saving. */
-    private static final Set<String> SAVING = Set.of("save", "update", "updateAll", "upsert");
+    /** The template's methods that convert aggregates for saving. */
+    private static final Set<String> SAVING = Set.of("save", "saveAll", "insert", "insertAll", "update", "updateAll",
+            "upsert");
 
     private final ObjectProvider<SeqgenAggregateCallback> callback;
 
@@ -43,20 +41,13 @@ final class SaveAllCounting implements BeanPostProcessor {
         String method = invocation.getMethod().getName();
         boolean insert = method.equals("insert") || method.equals("insertAll");
         boolean batch = method.equals("saveAll") || method.equals("insertAll");
-        boolean save = insert || batch || SAVING.contains(method);
         Object[] arguments = invocation.getArguments();
         SeqgenAggregateCallback counting = callback.getIfAvailable();
-        if (counting == null || !save || arguments.length != 1) {
+        if (counting == null || !SAVING.contains(method) || arguments.length != 1) {
             return invocation.proceed();
         }
-        TransactionValues.Call<@Nullable Object> call = () -> counting.saving(invocation::proceed);
-        if (batch && arguments[0] instanceof Iterable<?> aggregates) {
-            Map<String, Integer> draws = counting.syncDraws(aggregates, insert);
-            if (!draws.isEmpty()) {
-                TransactionValues.Call<@Nullable Object> counted = call;
-                call = () -> counting.withExpectedDraws(draws, counted);
-            }
-        }
-        return insert ? counting.inserting(call) : call.run();
+        TransactionValues.Call<@Nullable Object> call = batch && arguments[0] instanceof Iterable<?> aggregates
+                ? () -> counting.withSyncDraws(aggregates, invocation::proceed) : invocation::proceed;
+        return counting.saving(insert, call);
     }
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.Ordered;
 import org.springframework.data.mapping.PersistentPropertyAccessor;
 import org.springframework.data.relational.core.mapping.RelationalMappingContext;
@@ -22,11 +23,10 @@ import org.springframework.data.relational.core.mapping.event.BeforeConvertCallb
 import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent;
 
 /**
- * Fills the {@link dev.seqgen.SeqgenValue} properties of a new root (its id only when it has none) and the empty ones
- * of the entities below it (inserted again at every save) before conversion; a root fillable in place is filled at its
- * {@link BeforeConvertEvent} instead, for the event's listeners. See docs/design.md#spring-data-jdbc-values.
+ * Fills the {@link dev.seqgen.SeqgenValue} properties of new roots and of the entities below them before conversion,
+ * or at the {@link BeforeConvertEvent} for roots fillable in place. See docs/design.md#spring-data-jdbc-values.
  */
-final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Ordered {
+final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Ordered, SmartInitializingSingleton {
 
     private final RelationalMappingContext mappingContext;
     private final AggregateSequences sequences;
@@ -35,7 +35,6 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     private final ThreadLocal<Boolean> inserting = new ThreadLocal<>();
     /** The aggregates filled at their BeforeConvertEvent on this thread, whose callback has not run yet. */
     private final ThreadLocal<Map<Object, Object>> filledByEvent = new ThreadLocal<>();
-    /** Per aggregate type: whether its values can be set without replacing the root. */
     private final Map<Class<?>, Boolean> inPlace = new ConcurrentHashMap<>();
     /** How deep this thread is in calls of the template (SaveAllCounting); the outermost drops the marks. */
     private final ThreadLocal<int[]> templateCalls = ThreadLocal.withInitial(() -> new int[1]);
@@ -47,47 +46,35 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         this.transactionValues = transactionValues;
     }
 
-    void checkAll() {
+    /** Checks every persistent entity once the repositories (and their entities) exist. */
+    @Override
+    public void afterSingletonsInstantiated() {
         sequences.checkAll();
     }
 
-    /** How many SYNC values of each sequence these roots will draw when saved, by {@link #onBeforeConvert}'s rule. */
-    Map<String, Integer> syncDraws(Iterable<?> aggregates, boolean inserted) {
-        Map<String, Integer> draws = new HashMap<>();
+    /** Runs a call saving these roots: each sequence's first increment takes all the SYNC values they will draw. */
+    <T> T withSyncDraws(Iterable<?> aggregates, TransactionValues.Call<T> call) throws Throwable {
+        Map<String, int[]> draws = new HashMap<>();
         for (Object aggregate : aggregates) {
-            if (aggregate == null) {
-                continue;
-            }
-            List<ValueProperty> properties = sequences.properties(aggregate.getClass());
-            if (properties.stream().noneMatch(ValueProperty::sync) || !inserted
-                    && !isNew(mappingContext.getRequiredPersistentEntity(aggregate.getClass()), aggregate)) {
+            List<ValueProperty> properties = aggregate == null ? List.of() : sequences.properties(aggregate.getClass());
+            if (properties.stream().noneMatch(ValueProperty::sync) || !isNew(aggregate)) {
                 continue;
             }
             for (ValueProperty property : properties) {
                 if (property.sync() && takesValue(aggregate, property, property.id())) {
-                    draws.merge(sequences.drawn(property, aggregate), 1, Integer::sum);
+                    draws.computeIfAbsent(sequences.drawn(property, aggregate), name -> new int[1])[0]++;
                 }
             }
         }
-        return draws;
+        return draws.isEmpty() ? call.run() : TransactionValues.withValue(transactionValues.expectedDraws, draws, call);
     }
 
-    /** Runs a call expected to draw these SYNC values: the first increment of each sequence takes them all. */
-    <T> T withExpectedDraws(Map<String, Integer> draws, TransactionValues.Call<T> call) throws Throwable {
-        return transactionValues.withExpectedDraws(draws, call);
-    }
-
-    /** Runs an {@code insert} or {@code insertAll}: its aggregates are new, also those with an assigned id. */
-    <T> T inserting(TransactionValues.Call<T> call) throws Throwable {
-        return TransactionValues.withValue(inserting, Boolean.TRUE, call);
-    }
-
-    /** Runs a saving call of the template; the thread's outermost drops marks of events whose callback never ran. */
-    <T> T saving(TransactionValues.Call<T> call) throws Throwable {
+    /** Runs a saving call of the template (inserting: all new); the outermost drops marks of callbacks never run. */
+    <T> T saving(boolean insert, TransactionValues.Call<T> call) throws Throwable {
         int[] depth = templateCalls.get();
         depth[0]++;
         try {
-            return call.run();
+            return insert ? TransactionValues.withValue(inserting, Boolean.TRUE, call) : call.run();
         } finally {
             if (--depth[0] == 0) {
                 templateCalls.remove();
@@ -96,7 +83,6 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         }
     }
 
-    /** First among the callbacks, so that the application's {@code BeforeConvertCallback}s see the values. */
     @Override
     public int getOrder() {
         return Ordered.HIGHEST_PRECEDENCE;
@@ -104,24 +90,20 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
 
     /** Fills an event's aggregate in place when its type allows; the callback that follows draws nothing more. */
     void onBeforeConvertEvent(Object aggregate) {
-        Class<?> type = aggregate.getClass();
-        if (!fillsInPlace(type)) {
-            return;
+        if (fillsInPlace(aggregate.getClass())) {
+            Object filled = fillEntity(aggregate, true);
+            if (filledByEvent.get() == null) {
+                filledByEvent.set(new IdentityHashMap<>());
+            }
+            filledByEvent.get().put(aggregate, filled);
         }
-        Object filled = fillAggregate(aggregate);
-        Map<Object, Object> marks = filledByEvent.get();
-        if (marks == null) {
-            marks = new IdentityHashMap<>();
-            filledByEvent.set(marks);
-        }
-        marks.put(aggregate, filled);
     }
 
     /** Whether the type has seqgen values, all set without replacing the root (see {@link #mayReplaceRoot}). */
-    boolean fillsInPlace(Class<?> type) {
+    private boolean fillsInPlace(Class<?> type) {
         return inPlace.computeIfAbsent(type, key -> {
             List<ValueProperty> properties = sequences.properties(type);
-            List<HeldEntities> children = sequences.childrenWithValues(type);
+            List<PropertyPath> children = sequences.childrenWithValues(type);
             return !(properties.isEmpty() && children.isEmpty())
                     && properties.stream().noneMatch(p -> mayReplaceRoot(p.embedding(), p.property()))
                     && children.stream().noneMatch(c -> mayReplaceRoot(c.embedding(), c.property()));
@@ -131,15 +113,12 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
     /** Whether setting the property may replace the root: it and every embedded property above it are immutable. */
     private static boolean mayReplaceRoot(List<RelationalPersistentProperty> embedding,
             RelationalPersistentProperty property) {
-        boolean replaced = property.isImmutable();
-        for (int i = embedding.size() - 1; i >= 0 && replaced; i--) {
-            replaced = embedding.get(i).isImmutable();
-        }
-        return replaced;
+        return property.isImmutable() && embedding.stream().allMatch(RelationalPersistentProperty::isImmutable);
     }
 
     /** Whether the root will be inserted: by Spring Data's rule, or because the template was told to insert it. */
-    private boolean isNew(RelationalPersistentEntity<?> entity, Object aggregate) {
+    private boolean isNew(Object aggregate) {
+        RelationalPersistentEntity<?> entity = mappingContext.getRequiredPersistentEntity(aggregate.getClass());
         return Boolean.TRUE.equals(inserting.get()) || (entity.hasIdProperty() && entity.isNew(aggregate));
     }
 
@@ -150,50 +129,26 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         if (marks != null && marks.isEmpty()) {
             filledByEvent.remove();
         }
-        return filled != null ? filled : fillAggregate(aggregate);
+        return filled != null ? filled : fillEntity(aggregate, true);
     }
 
-    /** Fills a new root's values and those of the entities below the root; returns it, or what replaced it. */
-    private Object fillAggregate(Object aggregate) {
-        Class<?> type = aggregate.getClass();
-        List<ValueProperty> properties = sequences.properties(type);
-        List<HeldEntities> children = sequences.childrenWithValues(type);
-        if (properties.isEmpty() && children.isEmpty()) {
-            return aggregate;
-        }
-        boolean isNew = isNew(mappingContext.getRequiredPersistentEntity(type), aggregate);
-        if (!isNew && children.isEmpty()) {
-            return aggregate;
-        }
-        Object filled = aggregate;
-        if (isNew) {
+    /** Fills a new root's values (keeping an assigned id) or each empty one below it, then the entities it holds. */
+    private Object fillEntity(Object entity, boolean root) {
+        List<ValueProperty> properties = sequences.properties(entity.getClass());
+        List<PropertyPath> children = sequences.childrenWithValues(entity.getClass());
+        Object filled = entity;
+        if (!properties.isEmpty() && (!root || isNew(entity))) {
             for (ValueProperty property : properties) {
-                filled = fill(filled, property, property.id()); // an id assigned by the application is kept
+                filled = fill(filled, property, !root || property.id());
             }
         }
-        return fillChildren(filled, children);
-    }
-
-    /** Fills an entity below the root (inserted again at every save): each property without a value gets one. */
-    private Object fillEntity(Object bean) {
-        Class<?> type = bean.getClass();
-        Object filled = bean;
-        for (ValueProperty property : sequences.properties(type)) {
-            filled = fill(filled, property, true);
-        }
-        return fillChildren(filled, sequences.childrenWithValues(type));
-    }
-
-    /** Fills the entities the properties hold (one, a collection, a map's values); returns the entity or its copy. */
-    private Object fillChildren(Object entity, List<HeldEntities> children) {
-        Object filled = entity;
-        for (HeldEntities child : children) {
+        for (PropertyPath child : children) {
             Object holder = holder(filled, child.embedding());
             Object held = holder == null ? null : accessor(holder).getProperty(child.property());
             Object replaced = held == null ? null
                     : child.property().isMap() ? fillMap((Map<?, ?>) held)
                     : child.property().isCollectionLike() ? fillCollection((Collection<?>) held)
-                    : fillEntity(held);
+                    : fillEntity(held, false);
             if (replaced != held) {
                 filled = set(filled, child.embedding(), 0, child.property(), replaced);
             }
@@ -254,7 +209,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         List<Object> filled = new ArrayList<>(entities.size());
         boolean replaced = false;
         for (Object entity : entities) {
-            Object after = entity == null ? null : fillEntity(entity);
+            Object after = entity == null ? null : fillEntity(entity, false);
             replaced |= after != entity;
             filled.add(after);
         }
@@ -265,7 +220,7 @@ final class SeqgenAggregateCallback implements BeforeConvertCallback<Object>, Or
         Map<Object, Object> filled = new LinkedHashMap<>();
         boolean replaced = false;
         for (Map.Entry<?, ?> entry : entities.entrySet()) {
-            Object after = entry.getValue() == null ? null : fillEntity(entry.getValue());
+            Object after = entry.getValue() == null ? null : fillEntity(entry.getValue(), false);
             replaced |= after != entry.getValue();
             filled.put(entry.getKey(), after);
         }

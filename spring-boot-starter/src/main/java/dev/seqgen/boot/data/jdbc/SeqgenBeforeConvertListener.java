@@ -1,24 +1,20 @@
 package dev.seqgen.boot.data.jdbc;
 
-import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.SmartApplicationListener;
 import org.springframework.core.Ordered;
 import org.springframework.data.relational.core.mapping.event.BeforeConvertEvent;
+import org.springframework.util.function.SingletonSupplier;
 
-/**
- * Gives an aggregate fillable in place its {@link dev.seqgen.SeqgenValue} values at its {@link BeforeConvertEvent},
- * before every other listener, so that one copying a new root's id into a child sees it.
- */
+/** Fills an aggregate fillable in place at its {@link BeforeConvertEvent}, before every other listener. */
 final class SeqgenBeforeConvertListener implements SmartApplicationListener {
 
-    private final ObjectProvider<SeqgenAggregateCallback> callback;
     /** Looked up at the first event, not at creation, so that the callback does not start early. */
-    private volatile @Nullable SeqgenAggregateCallback resolved;
+    private final SingletonSupplier<SeqgenAggregateCallback> callback;
 
     SeqgenBeforeConvertListener(ObjectProvider<SeqgenAggregateCallback> callback) {
-        this.callback = callback;
+        this.callback = SingletonSupplier.of(callback::getIfAvailable);
     }
 
     @Override
@@ -28,15 +24,8 @@ final class SeqgenBeforeConvertListener implements SmartApplicationListener {
 
     @Override
     public void onApplicationEvent(ApplicationEvent event) {
-        if (event instanceof BeforeConvertEvent<?> beforeConvert) {
-            SeqgenAggregateCallback filling = resolved;
-            if (filling == null) {
-                filling = callback.getIfAvailable();
-                resolved = filling;
-            }
-            if (filling != null) {
-                filling.onBeforeConvertEvent(beforeConvert.getEntity());
-            }
+        if (event instanceof BeforeConvertEvent<?> beforeConvert && callback.get() != null) {
+            callback.obtain().onBeforeConvertEvent(beforeConvert.getEntity());
         }
     }
 

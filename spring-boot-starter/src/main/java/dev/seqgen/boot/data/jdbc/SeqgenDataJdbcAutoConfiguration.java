@@ -5,7 +5,6 @@ import dev.seqgen.boot.autoconfigure.SeqgenAutoConfiguration;
 
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -19,10 +18,8 @@ import org.springframework.data.relational.core.mapping.RelationalMappingContext
 import org.springframework.data.relational.core.mapping.event.BeforeConvertCallback;
 
 /**
- * Auto-configuration of seqgen for Spring Data JDBC: gives new aggregates their {@link dev.seqgen.SeqgenValue} ids and
- * numbers, when a mapping context, a single {@link DataSource} and seqgen's registry are beans; checks every known
- * entity once the singletons have started, failing the start-up naming the property at fault. See
- * {@code docs/spring-data-jdbc.md}.
+ * Auto-configuration giving new Spring Data JDBC aggregates their {@link dev.seqgen.SeqgenValue} ids and numbers;
+ * checks every known entity once the singletons have started. See {@code docs/spring-data-jdbc.md}.
  */
 @AutoConfiguration(after = SeqgenAutoConfiguration.class,
         afterName = "org.springframework.boot.data.jdbc.autoconfigure.DataJdbcRepositoriesAutoConfiguration")
@@ -49,11 +46,5 @@ public final class SeqgenDataJdbcAutoConfiguration {
     @Bean
     static BeanPostProcessor seqgenSaveAllCounting(ObjectProvider<SeqgenAggregateCallback> callback) {
         return new SaveAllCounting(callback);
-    }
-
-    /** Checks every persistent entity once the repositories (and their entities) exist. */
-    @Bean
-    static SmartInitializingSingleton seqgenAggregateChecks(ObjectProvider<SeqgenAggregateCallback> callback) {
-        return () -> callback.ifAvailable(SeqgenAggregateCallback::checkAll);
     }
 }

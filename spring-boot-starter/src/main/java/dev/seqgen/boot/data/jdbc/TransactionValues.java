@@ -14,37 +14,27 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * SYNC values taken on the JDBC connection of the caller's transaction: a rollback undoes them, unused ones are given
- * back before the commit. One increment per sequence for a counted {@code saveAll}, else growing ones (1, 1, 2, 4,
- * ..., at most {@link #MAX_INCREMENT}). The blocks are a transaction resource used by one thread at a time: no lock.
- * See docs/design.md#spring-data-jdbc-values.
+ * SYNC values taken on the JDBC connection of the caller's transaction, unused ones given back before the commit; a
+ * transaction resource used by one thread at a time: no lock. See docs/design.md#spring-data-jdbc-values.
  */
 final class TransactionValues {
 
     private static final System.Logger LOG = System.getLogger(TransactionValues.class.getName());
 
-    /** The largest increment taken at once for one transaction and sequence. */
+    /** The largest increment taken at once for one transaction and sequence; they grow 1, 1, 2, 4, ... up to it. */
     static final int MAX_INCREMENT = 1024;
 
     private final DataSource dataSource;
-    /** Per sequence, the values the current saveAll of this thread is still expected to draw (SaveAllCounting). */
-    private final ThreadLocal<Map<String, int[]>> expectedDraws = new ThreadLocal<>();
+    /** Per sequence, the values the thread's saveAll still expects to draw; an increment takes at least that many. */
+    final ThreadLocal<Map<String, int[]>> expectedDraws = new ThreadLocal<>();
 
     TransactionValues(DataSource dataSource) {
         this.dataSource = dataSource;
     }
 
-    /** A call that may throw anything, as a method invocation may. */
     @FunctionalInterface
     interface Call<T> {
         T run() throws Throwable;
-    }
-
-    /** Runs a call during which an increment of a sequence takes at least the values still expected of it. */
-    <T> T withExpectedDraws(Map<String, Integer> draws, Call<T> call) throws Throwable {
-        Map<String, int[]> expected = new HashMap<>();
-        draws.forEach((sequence, count) -> expected.put(sequence, new int[] {count}));
-        return withValue(expectedDraws, expected, call);
     }
 
     /** Runs a call with the thread-local set to the value, then restores the one it had. */
@@ -89,10 +79,7 @@ final class TransactionValues {
         }
     }
 
-    /**
-     * The values of one transaction, per sequence name; gives the unused tails back before the commit and stays bound
-     * to its transaction only.
-     */
+    /** The values of one transaction, per sequence name; gives the unused tails back before the commit. */
     private final class Blocks implements TransactionSynchronization {
 
         private final Map<String, Block> bySequence = new HashMap<>();
@@ -101,7 +88,7 @@ final class TransactionValues {
             Block block = bySequence.get(sequence.name());
             Map<String, int[]> draws = expectedDraws.get();
             int[] expected = draws == null ? null : draws.get(sequence.name());
-            if (block == null || block.isEmpty()) {
+            if (block == null || block.next == block.values.length) {
                 int taken = block == null ? 0 : block.taken;
                 int count = Math.max(Math.max(1, Math.min(taken, MAX_INCREMENT)), expected == null ? 0 : expected[0]);
                 long[] values;
@@ -111,7 +98,7 @@ final class TransactionValues {
                     if (count == 1) {
                         throw e;
                     }
-                    // Fewer than the increment are left below the maximum: take them one at a time.
+                    // fewer than the increment are left below the maximum: take them one at a time
                     values = onConnection(connection -> sequence.nextValuesInTransaction(connection, 1));
                 }
                 block = new Block(sequence, values, taken + values.length);
@@ -120,7 +107,7 @@ final class TransactionValues {
             if (expected != null && expected[0] > 0) {
                 expected[0]--;
             }
-            return block.take();
+            return block.values[block.next++];
         }
 
         @Override
@@ -135,11 +122,7 @@ final class TransactionValues {
 
         @Override
         public void beforeCommit(boolean readOnly) {
-            for (Block block : bySequence.values()) {
-                if (!block.isEmpty()) {
-                    block.giveBack();
-                }
-            }
+            bySequence.values().stream().filter(block -> block.next < block.values.length).forEach(Block::giveBack);
             bySequence.clear();
         }
 
@@ -165,22 +148,13 @@ final class TransactionValues {
             this.taken = taken;
         }
 
-        boolean isEmpty() {
-            return next == values.length;
-        }
-
-        long take() {
-            return values[next++];
-        }
-
         /** Gives back the unused tail; one that is not one run of counters cannot be, and is logged. */
         void giveBack() {
             KeyOrder keyOrder = sequence.settings().keyOrder();
             long firstUnused = keyOrder.counter(values[next]);
             long end = keyOrder.counter(values[values.length - 1]) + 1;
             int unused = values.length - next;
-            boolean consecutive = end - firstUnused == unused;
-            boolean given = consecutive
+            boolean given = end - firstUnused == unused
                     && onConnection(connection -> sequence.giveBackInTransaction(connection, firstUnused, end));
             next = values.length;
             if (!given) {

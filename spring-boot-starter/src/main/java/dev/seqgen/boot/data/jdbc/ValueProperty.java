@@ -8,25 +8,17 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.relational.core.mapping.RelationalPersistentProperty;
 
 /**
- * A property of an aggregate (or of an object it embeds at any depth) valued from a seqgen sequence, as resolved.
- *
- * @param embedding the embedded properties leading to the property's holder, outermost first; empty for the entity's
- * @param settings the registry's settings, with the annotation's strategy and an {@code int}'s maximum
- * @param id whether it is the entity's own id (never of an embedded object)
- * @param table the entity's table as SQL (qualified, quoted), for adoption
- * @param where the aggregate, property path and sequence, for messages
- * @param series how the sequence splits into series, or null for one series
+ * A property of an aggregate (or of an object it embeds) valued from a seqgen sequence, as resolved: {@code embedding}
+ * as in {@link PropertyPath}, {@code table} and {@code column} as SQL, {@code where} naming it in messages.
  */
 record ValueProperty(List<RelationalPersistentProperty> embedding, RelationalPersistentProperty property,
         String sequence, SequenceSettings settings, boolean id, boolean intValue, String table, String column,
         String where, @Nullable AggregateSeries series) {
 
-    /** Whether the value is taken in the caller's transaction. */
     boolean sync() {
         return settings.strategy() == Strategy.SYNC;
     }
 
-    /** The value as the property's type holds it. */
     Object box(long value) {
         return intValue ? (Object) Math.toIntExact(value) : (Object) value;
     }
