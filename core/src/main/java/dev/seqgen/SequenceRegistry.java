@@ -20,7 +20,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
-import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -95,10 +94,7 @@ public final class SequenceRegistry implements AutoCloseable {
     private final Set<String> rows = new HashSet<>();
     /** By {@link #declare}; the first declaration wins. */
     private final ConcurrentHashMap<String, SequenceSettings> declared = new ConcurrentHashMap<>();
-    /**
-     * Creations hold the read lock from their closed check until the sequence is in the map; close sets closed, then
-     * takes the write lock: it closes what creations under way made, and later ones fail.
-     */
+    /** Creations read-lock it until their sequence is in the map; close() sets closed, then write-locks it. */
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private volatile boolean closed;
 
@@ -131,8 +127,8 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** For the start-up line: what was set and where, or else what differs from the defaults. */
     private String describePerSequence() {
-        StringJoiner text = new StringJoiner(", ");
-        new TreeMap<>(perSequence).forEach((name, settings) -> {
+        return perSequence.keySet().stream().sorted().map(name -> {
+            SequenceSettings settings = perSequence.get(name);
             List<String> values = new ArrayList<>();
             Map<Setting, String> set = sources.get(name);
             if (set != null) {
@@ -143,9 +139,8 @@ public final class SequenceRegistry implements AutoCloseable {
                         .forEach(setting -> values.add(setting.key() + "=" + setting.valueIn(settings)));
                 values.add(values.isEmpty() ? "the defaults" : "where its settings differ from the defaults");
             }
-            text.add(name + " (" + (values.isEmpty() ? "nothing set" : String.join(", ", values)) + ")");
-        });
-        return text.toString();
+            return name + " (" + (values.isEmpty() ? "nothing set" : String.join(", ", values)) + ")";
+        }).collect(Collectors.joining(", "));
     }
 
     /** {@return a builder for a registry over {@code store}, its primary store} */
@@ -199,12 +194,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /**
      * Returns one series of a sequence: a counter of its own for one key, its row {@link #seriesRow name#key} created
-     * on first use.
-     *
-     * @throws SequenceConfigurationException if the name or key is not valid, the sequence's kind is not table, or
-     *     the series is open with other settings
-     * @throws SequenceUnavailableException if the row could not be created
-     * @throws IllegalStateException if the registry is closed
+     * on first use. Throws as {@link #sequence(String, SequenceSettings)}, and if the sequence's kind is not table.
      */
     public Sequence series(String name, String key, SequenceSettings settings) {
         String row = seriesRow(name, key);
@@ -557,10 +547,9 @@ public final class SequenceRegistry implements AutoCloseable {
     /**
      * Opens the named sequences (with their declared, else configured, settings) and waits until each holds its first
      * block, within {@code timeout} for all together; a reservation still under way goes on in the background. SYNC
-     * and ASYNC sequences are only opened. Each opens, and may throw, as {@link #sequence(String, SequenceSettings)}.
-     * See docs/design.md#the-first-block-and-the-start-up-queue.
-     *
-     * @throws SequenceUnavailableException naming the first sequence late (the others suppressed in it)
+     * and ASYNC sequences are only opened. Each opens, and may throw, as {@link #sequence(String, SequenceSettings)};
+     * a {@link SequenceUnavailableException} names the first one late, the others suppressed in it. See
+     * docs/design.md#the-first-block-and-the-start-up-queue.
      */
     public void warmUp(Collection<String> names, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
@@ -795,10 +784,7 @@ public final class SequenceRegistry implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Sets how long a series may go unused before {@link #releaseIdleSeries()} releases it, 0 or more (0: never).
-         * Default {@link #DEFAULT_SERIES_IDLE_TIMEOUT}.
-         */
+        /** Sets how long a series may go unused before it is released, 0 (never) or more. Default 10 minutes. */
         public Builder seriesIdleTimeout(Duration idleTimeout) {
             Objects.requireNonNull(idleTimeout, "idleTimeout");
             if (idleTimeout.isNegative()) {

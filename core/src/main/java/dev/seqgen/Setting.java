@@ -23,39 +23,28 @@ public enum Setting {
 
     STRATEGY("strategy", Strategy.class, "strategy", "one of sync, async, batch, async-batch", "async-batch",
             SequenceSettings::strategy, Builder::strategy),
-
     KIND("kind", CounterKind.class, null, "one of table, native-sequence (not for sync)",
             "the kind of the registry's store: table, unless the registry is built over a native-sequence store",
             SequenceSettings::kind, Builder::kind),
-
     KEY_ORDER("key-order", KeyOrder.class, "keyOrder", "one of sequential, bit-reversed", "sequential",
             SequenceSettings::keyOrder, Builder::keyOrder),
-
     SKIP_RANGE("skip-range", KeyRange.class, null, "none, or min..max from 1 to " + Long.MAX_VALUE
             + " holding at most 2^62 values, with key-order bit-reversed", "none", SequenceSettings::skipRange,
             Builder::skipRange),
-
     BLOCK_SIZE("block-size", Integer.class, null, "an integer >= 1", "1000", SequenceSettings::blockSize,
             Builder::blockSize),
-
     LOW_WATERMARK("low-watermark", Integer.class, null, "an integer >= 0 and < block-size",
             "a quarter of the block size", SequenceSettings::lowWatermark, Builder::lowWatermark),
-
     ACQUIRE_TIMEOUT("acquire-timeout", Duration.class, null, Setting.DURATION, "5s", SequenceSettings::acquireTimeout,
             Builder::acquireTimeout),
-
     INITIAL_VALUE("initial-value", Long.class, "initialValue", "an integer >= 0 and <= max-value", "1",
             SequenceSettings::initialValue, Builder::initialValue),
-
     MAX_VALUE("max-value", Long.class, "maxValue", "an integer from 1 to " + SequenceSettings.LARGEST_MAX_VALUE,
             String.valueOf(SequenceSettings.LARGEST_MAX_VALUE), SequenceSettings::maxValue, Builder::maxValue),
-
     ADAPTIVE_ENABLED("adaptive.enabled", Boolean.class, null, "true or false",
             "on for async-batch, off for the other strategies", SequenceSettings::adaptive, Builder::adaptive),
-
     ADAPTIVE_MAX_BLOCK_SIZE("adaptive.max-block-size", Integer.class, null, "an integer >= block-size", "100000",
             SequenceSettings::adaptiveMaxBlockSize, Builder::adaptiveMaxBlockSize),
-
     ADAPTIVE_TARGET_REFILL_INTERVAL("adaptive.target-refill-interval", Duration.class, null, Setting.DURATION, "1s",
             SequenceSettings::adaptiveTargetRefillInterval, Builder::adaptiveTargetRefillInterval),
 
