@@ -217,10 +217,7 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * {@return the name of the series' row} Makes sure it exists without opening the series, as
-     * {@link #createSequence(String, SequenceSettings)}; the sequence's kind must be table.
-     */
+    /** {@return the series' row name} Makes sure the row exists, as {@link #createSequence}; the kind must be table. */
     public String createSeries(String name, String key, SequenceSettings settings) {
         String row = seriesRow(name, key);
         createRowOnce(row, Objects.requireNonNull(settings, "settings"), requireSeriesStore(name, settings));
@@ -305,10 +302,8 @@ public final class SequenceRegistry implements AutoCloseable {
                 if (sequence instanceof SeriesSequence series && (series.takeUsed() || series.inUse())) {
                     series.idleSince = now;
                 } else if (sequence instanceof SeriesSequence series && now - series.idleSince >= idle) {
-                    CloseReport report = release(series);
-                    if (report != null) {
-                        released.computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report);
-                    }
+                    Optional.ofNullable(release(series)).ifPresent(report -> released
+                            .computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report));
                 }
             }
         }
@@ -387,7 +382,6 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /** Names the threads {@code name}, or {@code name} and a count. */
     private static ThreadFactory daemonThreads(String name, @Nullable AtomicInteger count) {
         return task -> {
             Thread thread = new Thread(task, count == null ? name : name + count.incrementAndGet());
@@ -406,7 +400,6 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /** A series needs a row of seqgen's table. */
     private SequenceStore requireSeriesStore(String name, SequenceSettings settings) {
         SequenceStore served = storeOf(name, settings);
         if (served.kind() != CounterKind.TABLE) {
@@ -477,9 +470,7 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public void declare(String name, SequenceSettings settings) {
         SequenceSettings first = declared.putIfAbsent(name, Objects.requireNonNull(settings, "settings"));
-        if (first != null) {
-            requireSameSettings(name, first, settings);
-        }
+        requireSameSettings(name, first != null ? first : settings, settings);
         requireSettings(name, settings);
     }
 
@@ -584,7 +575,7 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private static void awaitFirstBlocks(List<Sequence> opened, long deadline, Duration timeout) {
-        SequenceUnavailableException failure = null;
+        List<SequenceUnavailableException> late = new ArrayList<>();
         for (Sequence sequence : opened) {
             try {
                 if (sequence instanceof SeriesSequence series) {
@@ -593,17 +584,13 @@ public final class SequenceRegistry implements AutoCloseable {
                     blocks.awaitFirstBlock(deadline);
                 }
             } catch (SequenceUnavailableException e) {
-                SequenceUnavailableException late = new SequenceUnavailableException(sequence.name(),
-                        "its first block was not in hand within the warm-up's " + timeout + ": " + e.getMessage(), e);
-                if (failure == null) {
-                    failure = late;
-                } else {
-                    failure.addSuppressed(late);
-                }
+                late.add(new SequenceUnavailableException(sequence.name(),
+                        "its first block was not in hand within the warm-up's " + timeout + ": " + e.getMessage(), e));
             }
         }
-        if (failure != null) {
-            throw failure;
+        if (!late.isEmpty()) {
+            late.subList(1, late.size()).forEach(late.get(0)::addSuppressed);
+            throw late.get(0);
         }
     }
 
@@ -728,8 +715,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
         /** Adds the store of its {@link SequenceStore#kind() kind} (not closed by the registry); one per kind. */
         public Builder store(SequenceStore other) {
-            Objects.requireNonNull(other, "store");
-            SequenceStore existing = stores.putIfAbsent(other.kind(), other);
+            SequenceStore existing = stores.putIfAbsent(Objects.requireNonNull(other, "store").kind(), other);
             if (existing != null && existing != other) {
                 throw new IllegalArgumentException("the registry already has a store of the kind "
                         + other.kind().externalName() + ": " + existing);
@@ -786,8 +772,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
         /** Sets how long a series may go unused before it is released, 0 (never) or more. Default 10 minutes. */
         public Builder seriesIdleTimeout(Duration idleTimeout) {
-            Objects.requireNonNull(idleTimeout, "idleTimeout");
-            if (idleTimeout.isNegative()) {
+            if (Objects.requireNonNull(idleTimeout, "idleTimeout").isNegative()) {
                 throw new SequenceConfigurationException(SERIES_IDLE_TIMEOUT_SETTING, idleTimeout,
                         "a duration of 0 (never released) or more");
             }

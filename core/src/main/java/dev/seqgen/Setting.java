@@ -152,13 +152,10 @@ public enum Setting {
             if (type == KeyRange.class) {
                 return KeyRange.valueOf(text);
             }
-            if (type == Boolean.class) {
-                if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
-                    return Boolean.parseBoolean(text);
-                }
+            if (type == Boolean.class && !text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
                 throw invalid(value);
             }
-            return duration(text);
+            return type == Boolean.class ? Boolean.valueOf(text) : duration(text);
         } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
             SequenceConfigurationException invalid = invalid(value);
             invalid.initCause(e);
