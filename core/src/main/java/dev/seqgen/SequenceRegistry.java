@@ -154,11 +154,9 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the sequence with this name, creating it with {@code settings} on first use.
-     *
-     * @throws SequenceConfigurationException if the name is not valid, or the sequence exists with other settings
-     * @throws SequenceUnavailableException if the row could not be created
-     * @throws IllegalStateException if the registry is closed
+     * Returns the sequence with this name, creating it with {@code settings} on first use. Throws a
+     * {@link SequenceConfigurationException} if the name is not valid or the sequence exists with other settings, a
+     * {@link SequenceUnavailableException} if the row could not be created, an {@link IllegalStateException} if closed.
      */
     public Sequence sequence(String name, SequenceSettings settings) {
         Objects.requireNonNull(settings, "settings");
@@ -391,9 +389,8 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private static void requireSeriesPart(String setting, String key, String part) {
-        boolean valid = !part.isEmpty() && part.chars().allMatch(c -> Character.isLetterOrDigit(c)
-                || SERIES_KEY_PUNCTUATION.indexOf(c) >= 0);
-        if (!valid) {
+        if (part.isEmpty() || !part.chars().allMatch(c -> Character.isLetterOrDigit(c)
+                || SERIES_KEY_PUNCTUATION.indexOf(c) >= 0)) {
             throw new SequenceConfigurationException(setting, "'" + key + "'",
                     "parts joined by '/', each of 1 or more letters, digits, spaces and " + SERIES_KEY_PUNCTUATION
                             .replace(" ", "") + (part.isEmpty() ? " (a part is empty)" : " (part '" + part + "')"));
@@ -660,10 +657,7 @@ public final class SequenceRegistry implements AutoCloseable {
         closeAndReport().forEach(AbstractSequence::log);
     }
 
-    /**
-     * {@return what became of each sequence's unused values, a report per sequence; empty if closed already} Closes
-     * every sequence and stops the background refills.
-     */
+    /** Closes every sequence and stops the background refills; {@return a report per sequence, empty if closed} */
     public List<CloseReport> closeAndReport() {
         closed = true;
         List<CloseReport> reports = new ArrayList<>();
@@ -736,10 +730,7 @@ public final class SequenceRegistry implements AutoCloseable {
             return this;
         }
 
-        /**
-         * {@link #sequence(String, SequenceSettings)}, with where each value set came from (such as a property name),
-         * which logs name; a setting absent from {@code sources} was not set.
-         */
+        /** As {@link #sequence(String, SequenceSettings)}, with each set value's source (a property name) for logs. */
         public Builder sequence(String name, SequenceSettings settings, Map<Setting, String> sources) {
             Map<Setting, String> bySetting = new EnumMap<>(Setting.class);
             Objects.requireNonNull(sources, "sources").forEach((setting, source) -> bySetting.put(

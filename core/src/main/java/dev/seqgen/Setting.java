@@ -113,9 +113,8 @@ public enum Setting {
 
     /**
      * {@return the builder} Sets the setting on it from a value of {@link #type()} or text as in a properties file
-     * (enums in any case with hyphens, durations as {@link #duration(String)} reads them).
-     *
-     * @throws SequenceConfigurationException naming the key if the value cannot be read or breaks its rule
+     * (enums in any case with hyphens, durations as {@link #duration(String)} reads them); a
+     * {@link SequenceConfigurationException} names the key if the value cannot be read or breaks its rule.
      */
     public Builder apply(Builder builder, Object value) {
         return writer.apply(builder, convert(value));
