@@ -367,7 +367,6 @@ public final class SequenceRegistry implements AutoCloseable {
             if (sweeps != null || closed || seriesIdleTimeout.isZero()) {
                 return;
             }
-            // Every half idle timeout, at most every minute.
             long period = Math.max(10, Math.min(seriesIdleTimeout.toMillis() / 2, TimeUnit.MINUTES.toMillis(1)));
             sweeps = IDLE_SWEEPER.scheduleWithFixedDelay(() -> {
                 try {
