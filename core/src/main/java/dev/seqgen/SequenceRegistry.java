@@ -20,7 +20,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
-import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -95,10 +94,7 @@ public final class SequenceRegistry implements AutoCloseable {
     private final Set<String> rows = new HashSet<>();
     /** By {@link #declare}; the first declaration wins. */
     private final ConcurrentHashMap<String, SequenceSettings> declared = new ConcurrentHashMap<>();
-    /**
-     * Creations hold the read lock from their closed check until the sequence is in the map; close sets closed, then
-     * takes the write lock: it closes what creations under way made, and later ones fail.
-     */
+    /** Creations read-lock it until their sequence is in the map; close() sets closed, then write-locks it. */
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private volatile boolean closed;
 
@@ -131,8 +127,8 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** For the start-up line: what was set and where, or else what differs from the defaults. */
     private String describePerSequence() {
-        StringJoiner text = new StringJoiner(", ");
-        new TreeMap<>(perSequence).forEach((name, settings) -> {
+        return perSequence.keySet().stream().sorted().map(name -> {
+            SequenceSettings settings = perSequence.get(name);
             List<String> values = new ArrayList<>();
             Map<Setting, String> set = sources.get(name);
             if (set != null) {
@@ -143,9 +139,8 @@ public final class SequenceRegistry implements AutoCloseable {
                         .forEach(setting -> values.add(setting.key() + "=" + setting.valueIn(settings)));
                 values.add(values.isEmpty() ? "the defaults" : "where its settings differ from the defaults");
             }
-            text.add(name + " (" + (values.isEmpty() ? "nothing set" : String.join(", ", values)) + ")");
-        });
-        return text.toString();
+            return name + " (" + (values.isEmpty() ? "nothing set" : String.join(", ", values)) + ")";
+        }).collect(Collectors.joining(", "));
     }
 
     /** {@return a builder for a registry over {@code store}, its primary store} */
@@ -159,11 +154,9 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Returns the sequence with this name, creating it with {@code settings} on first use.
-     *
-     * @throws SequenceConfigurationException if the name is not valid, or the sequence exists with other settings
-     * @throws SequenceUnavailableException if the row could not be created
-     * @throws IllegalStateException if the registry is closed
+     * Returns the sequence with this name, creating it with {@code settings} on first use. Throws a
+     * {@link SequenceConfigurationException} if the name is not valid or the sequence exists with other settings, a
+     * {@link SequenceUnavailableException} if the row could not be created, an {@link IllegalStateException} if closed.
      */
     public Sequence sequence(String name, SequenceSettings settings) {
         Objects.requireNonNull(settings, "settings");
@@ -199,12 +192,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /**
      * Returns one series of a sequence: a counter of its own for one key, its row {@link #seriesRow name#key} created
-     * on first use.
-     *
-     * @throws SequenceConfigurationException if the name or key is not valid, the sequence's kind is not table, or
-     *     the series is open with other settings
-     * @throws SequenceUnavailableException if the row could not be created
-     * @throws IllegalStateException if the registry is closed
+     * on first use. Throws as {@link #sequence(String, SequenceSettings)}, and if the sequence's kind is not table.
      */
     public Sequence series(String name, String key, SequenceSettings settings) {
         String row = seriesRow(name, key);
@@ -227,10 +215,7 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * {@return the name of the series' row} Makes sure it exists without opening the series, as
-     * {@link #createSequence(String, SequenceSettings)}; the sequence's kind must be table.
-     */
+    /** {@return the series' row name} Makes sure the row exists, as {@link #createSequence}; the kind must be table. */
     public String createSeries(String name, String key, SequenceSettings settings) {
         String row = seriesRow(name, key);
         createRowOnce(row, Objects.requireNonNull(settings, "settings"), requireSeriesStore(name, settings));
@@ -315,10 +300,8 @@ public final class SequenceRegistry implements AutoCloseable {
                 if (sequence instanceof SeriesSequence series && (series.takeUsed() || series.inUse())) {
                     series.idleSince = now;
                 } else if (sequence instanceof SeriesSequence series && now - series.idleSince >= idle) {
-                    CloseReport report = release(series);
-                    if (report != null) {
-                        released.computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report);
-                    }
+                    Optional.ofNullable(release(series)).ifPresent(report -> released
+                            .computeIfAbsent(series.sequenceName(), ignored -> new ArrayList<>()).add(report));
                 }
             }
         }
@@ -384,7 +367,6 @@ public final class SequenceRegistry implements AutoCloseable {
             if (sweeps != null || closed || seriesIdleTimeout.isZero()) {
                 return;
             }
-            // Every half idle timeout, at most every minute.
             long period = Math.max(10, Math.min(seriesIdleTimeout.toMillis() / 2, TimeUnit.MINUTES.toMillis(1)));
             sweeps = IDLE_SWEEPER.scheduleWithFixedDelay(() -> {
                 try {
@@ -397,7 +379,6 @@ public final class SequenceRegistry implements AutoCloseable {
         }
     }
 
-    /** Names the threads {@code name}, or {@code name} and a count. */
     private static ThreadFactory daemonThreads(String name, @Nullable AtomicInteger count) {
         return task -> {
             Thread thread = new Thread(task, count == null ? name : name + count.incrementAndGet());
@@ -407,16 +388,14 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private static void requireSeriesPart(String setting, String key, String part) {
-        boolean valid = !part.isEmpty() && part.chars().allMatch(c -> Character.isLetterOrDigit(c)
-                || SERIES_KEY_PUNCTUATION.indexOf(c) >= 0);
-        if (!valid) {
+        if (part.isEmpty() || !part.chars().allMatch(c -> Character.isLetterOrDigit(c)
+                || SERIES_KEY_PUNCTUATION.indexOf(c) >= 0)) {
             throw new SequenceConfigurationException(setting, "'" + key + "'",
                     "parts joined by '/', each of 1 or more letters, digits, spaces and " + SERIES_KEY_PUNCTUATION
                             .replace(" ", "") + (part.isEmpty() ? " (a part is empty)" : " (part '" + part + "')"));
         }
     }
 
-    /** A series needs a row of seqgen's table. */
     private SequenceStore requireSeriesStore(String name, SequenceSettings settings) {
         SequenceStore served = storeOf(name, settings);
         if (served.kind() != CounterKind.TABLE) {
@@ -487,9 +466,7 @@ public final class SequenceRegistry implements AutoCloseable {
      */
     public void declare(String name, SequenceSettings settings) {
         SequenceSettings first = declared.putIfAbsent(name, Objects.requireNonNull(settings, "settings"));
-        if (first != null) {
-            requireSameSettings(name, first, settings);
-        }
+        requireSameSettings(name, first != null ? first : settings, settings);
         requireSettings(name, settings);
     }
 
@@ -557,10 +534,9 @@ public final class SequenceRegistry implements AutoCloseable {
     /**
      * Opens the named sequences (with their declared, else configured, settings) and waits until each holds its first
      * block, within {@code timeout} for all together; a reservation still under way goes on in the background. SYNC
-     * and ASYNC sequences are only opened. Each opens, and may throw, as {@link #sequence(String, SequenceSettings)}.
-     * See docs/design.md#the-first-block-and-the-start-up-queue.
-     *
-     * @throws SequenceUnavailableException naming the first sequence late (the others suppressed in it)
+     * and ASYNC sequences are only opened. Each opens, and may throw, as {@link #sequence(String, SequenceSettings)};
+     * a {@link SequenceUnavailableException} names the first one late, the others suppressed in it. See
+     * docs/design.md#the-first-block-and-the-start-up-queue.
      */
     public void warmUp(Collection<String> names, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
@@ -595,7 +571,7 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     private static void awaitFirstBlocks(List<Sequence> opened, long deadline, Duration timeout) {
-        SequenceUnavailableException failure = null;
+        List<SequenceUnavailableException> late = new ArrayList<>();
         for (Sequence sequence : opened) {
             try {
                 if (sequence instanceof SeriesSequence series) {
@@ -604,17 +580,13 @@ public final class SequenceRegistry implements AutoCloseable {
                     blocks.awaitFirstBlock(deadline);
                 }
             } catch (SequenceUnavailableException e) {
-                SequenceUnavailableException late = new SequenceUnavailableException(sequence.name(),
-                        "its first block was not in hand within the warm-up's " + timeout + ": " + e.getMessage(), e);
-                if (failure == null) {
-                    failure = late;
-                } else {
-                    failure.addSuppressed(late);
-                }
+                late.add(new SequenceUnavailableException(sequence.name(),
+                        "its first block was not in hand within the warm-up's " + timeout + ": " + e.getMessage(), e));
             }
         }
-        if (failure != null) {
-            throw failure;
+        if (!late.isEmpty()) {
+            late.subList(1, late.size()).forEach(late.get(0)::addSuppressed);
+            throw late.get(0);
         }
     }
 
@@ -684,10 +656,7 @@ public final class SequenceRegistry implements AutoCloseable {
         closeAndReport().forEach(AbstractSequence::log);
     }
 
-    /**
-     * {@return what became of each sequence's unused values, a report per sequence; empty if closed already} Closes
-     * every sequence and stops the background refills.
-     */
+    /** Closes every sequence and stops the background refills; {@return a report per sequence, empty if closed} */
     public List<CloseReport> closeAndReport() {
         closed = true;
         List<CloseReport> reports = new ArrayList<>();
@@ -739,8 +708,7 @@ public final class SequenceRegistry implements AutoCloseable {
 
         /** Adds the store of its {@link SequenceStore#kind() kind} (not closed by the registry); one per kind. */
         public Builder store(SequenceStore other) {
-            Objects.requireNonNull(other, "store");
-            SequenceStore existing = stores.putIfAbsent(other.kind(), other);
+            SequenceStore existing = stores.putIfAbsent(Objects.requireNonNull(other, "store").kind(), other);
             if (existing != null && existing != other) {
                 throw new IllegalArgumentException("the registry already has a store of the kind "
                         + other.kind().externalName() + ": " + existing);
@@ -761,10 +729,7 @@ public final class SequenceRegistry implements AutoCloseable {
             return this;
         }
 
-        /**
-         * {@link #sequence(String, SequenceSettings)}, with where each value set came from (such as a property name),
-         * which logs name; a setting absent from {@code sources} was not set.
-         */
+        /** As {@link #sequence(String, SequenceSettings)}, with each set value's source (a property name) for logs. */
         public Builder sequence(String name, SequenceSettings settings, Map<Setting, String> sources) {
             Map<Setting, String> bySetting = new EnumMap<>(Setting.class);
             Objects.requireNonNull(sources, "sources").forEach((setting, source) -> bySetting.put(
@@ -795,13 +760,9 @@ public final class SequenceRegistry implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Sets how long a series may go unused before {@link #releaseIdleSeries()} releases it, 0 or more (0: never).
-         * Default {@link #DEFAULT_SERIES_IDLE_TIMEOUT}.
-         */
+        /** Sets how long a series may go unused before it is released, 0 (never) or more. Default 10 minutes. */
         public Builder seriesIdleTimeout(Duration idleTimeout) {
-            Objects.requireNonNull(idleTimeout, "idleTimeout");
-            if (idleTimeout.isNegative()) {
+            if (Objects.requireNonNull(idleTimeout, "idleTimeout").isNegative()) {
                 throw new SequenceConfigurationException(SERIES_IDLE_TIMEOUT_SETTING, idleTimeout,
                         "a duration of 0 (never released) or more");
             }

@@ -231,8 +231,7 @@ public final class SequenceSettings {
 
         /** Sets how counter values become values. Default SEQUENTIAL; BIT_REVERSED needs an initial value >= 1. */
         public Builder keyOrder(KeyOrder keyOrder) {
-            this.keyOrder = requireArgument(keyOrder != null, "key-order", keyOrder,
-                    "one of sequential, bit-reversed");
+            this.keyOrder = requireArgument(keyOrder != null, "key-order", keyOrder, "one of sequential, bit-reversed");
             return this;
         }
 
@@ -269,10 +268,7 @@ public final class SequenceSettings {
             return this;
         }
 
-        /**
-         * Sets the largest value handed out, from 1 to {@link #LARGEST_MAX_VALUE} (the default); beyond it the
-         * sequence throws {@link SequenceExhaustedException}, never wraps around.
-         */
+        /** Sets the largest value handed out, 1 to {@link #LARGEST_MAX_VALUE} (the default); it never wraps around. */
         public Builder maxValue(long maxValue) {
             this.maxValue = requireArgument(maxValue >= 1 && maxValue <= LARGEST_MAX_VALUE, "max-value", maxValue,
                     "an integer from 1 to " + LARGEST_MAX_VALUE + " and >= initial-value");
@@ -285,10 +281,7 @@ public final class SequenceSettings {
             return this;
         }
 
-        /**
-         * Sets the largest block an adaptive sequence reserves, at least the block size if adaptive sizing is set on
-         * (else a smaller one keeps the block's size). Default 100000.
-         */
+        /** Sets the largest block an adaptive sequence reserves, >= block size when adaptive is set. Default 100000. */
         public Builder adaptiveMaxBlockSize(int adaptiveMaxBlockSize) {
             this.adaptiveMaxBlockSize = requireArgument(adaptiveMaxBlockSize >= 1, "adaptive.max-block-size",
                     adaptiveMaxBlockSize, "an integer >= block-size");

@@ -23,39 +23,28 @@ public enum Setting {
 
     STRATEGY("strategy", Strategy.class, "strategy", "one of sync, async, batch, async-batch", "async-batch",
             SequenceSettings::strategy, Builder::strategy),
-
     KIND("kind", CounterKind.class, null, "one of table, native-sequence (not for sync)",
             "the kind of the registry's store: table, unless the registry is built over a native-sequence store",
             SequenceSettings::kind, Builder::kind),
-
     KEY_ORDER("key-order", KeyOrder.class, "keyOrder", "one of sequential, bit-reversed", "sequential",
             SequenceSettings::keyOrder, Builder::keyOrder),
-
     SKIP_RANGE("skip-range", KeyRange.class, null, "none, or min..max from 1 to " + Long.MAX_VALUE
             + " holding at most 2^62 values, with key-order bit-reversed", "none", SequenceSettings::skipRange,
             Builder::skipRange),
-
     BLOCK_SIZE("block-size", Integer.class, null, "an integer >= 1", "1000", SequenceSettings::blockSize,
             Builder::blockSize),
-
     LOW_WATERMARK("low-watermark", Integer.class, null, "an integer >= 0 and < block-size",
             "a quarter of the block size", SequenceSettings::lowWatermark, Builder::lowWatermark),
-
     ACQUIRE_TIMEOUT("acquire-timeout", Duration.class, null, Setting.DURATION, "5s", SequenceSettings::acquireTimeout,
             Builder::acquireTimeout),
-
     INITIAL_VALUE("initial-value", Long.class, "initialValue", "an integer >= 0 and <= max-value", "1",
             SequenceSettings::initialValue, Builder::initialValue),
-
     MAX_VALUE("max-value", Long.class, "maxValue", "an integer from 1 to " + SequenceSettings.LARGEST_MAX_VALUE,
             String.valueOf(SequenceSettings.LARGEST_MAX_VALUE), SequenceSettings::maxValue, Builder::maxValue),
-
     ADAPTIVE_ENABLED("adaptive.enabled", Boolean.class, null, "true or false",
             "on for async-batch, off for the other strategies", SequenceSettings::adaptive, Builder::adaptive),
-
     ADAPTIVE_MAX_BLOCK_SIZE("adaptive.max-block-size", Integer.class, null, "an integer >= block-size", "100000",
             SequenceSettings::adaptiveMaxBlockSize, Builder::adaptiveMaxBlockSize),
-
     ADAPTIVE_TARGET_REFILL_INTERVAL("adaptive.target-refill-interval", Duration.class, null, Setting.DURATION, "1s",
             SequenceSettings::adaptiveTargetRefillInterval, Builder::adaptiveTargetRefillInterval),
 
@@ -124,9 +113,8 @@ public enum Setting {
 
     /**
      * {@return the builder} Sets the setting on it from a value of {@link #type()} or text as in a properties file
-     * (enums in any case with hyphens, durations as {@link #duration(String)} reads them).
-     *
-     * @throws SequenceConfigurationException naming the key if the value cannot be read or breaks its rule
+     * (enums in any case with hyphens, durations as {@link #duration(String)} reads them); a
+     * {@link SequenceConfigurationException} names the key if the value cannot be read or breaks its rule.
      */
     public Builder apply(Builder builder, Object value) {
         return writer.apply(builder, convert(value));
@@ -163,13 +151,10 @@ public enum Setting {
             if (type == KeyRange.class) {
                 return KeyRange.valueOf(text);
             }
-            if (type == Boolean.class) {
-                if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
-                    return Boolean.parseBoolean(text);
-                }
+            if (type == Boolean.class && !text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
                 throw invalid(value);
             }
-            return duration(text);
+            return type == Boolean.class ? Boolean.valueOf(text) : duration(text);
         } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
             SequenceConfigurationException invalid = invalid(value);
             invalid.initCause(e);
