@@ -253,26 +253,24 @@ final class SeqgenRegistryService implements Service, Stoppable {
             return; // the framework warms them up
         }
         source.seriesWarmUp().forEach((name, keys) -> {
-            Registration known = registered.get(name);
-            if (known == null) {
+            if (!warmUpSeries(name, keys, factory, null)) {
                 throw new SequenceConfigurationException(SeqgenHibernate.SERIES_WARM_UP_PREFIX + name,
                         String.join(",", keys), "keys of a sequence this session factory's entities number in"
                                 + " series; none numbers sequence '" + name + "' (its entities number "
                                 + String.join(", ", registered.keySet()) + ")");
             }
-            warmUpSeries(name, keys, factory, known.settings().acquireTimeout());
         });
     }
 
-    /** {@link SeqgenHibernate#warmUpSeries}: every key checked before any series opens. */
+    /** {@link SeqgenHibernate#warmUpSeries}: every key checked before any series opens; no timeout: the sequence's. */
     synchronized boolean warmUpSeries(String name, Collection<String> keys, SessionFactoryImplementor factory,
-            Duration timeout) {
+            @Nullable Duration timeout) {
         start();
-        long deadline = System.nanoTime() + timeout.toNanos();
         Registration known = registered.get(name);
         if (known == null) {
             return false;
         }
+        long deadline = System.nanoTime() + (timeout != null ? timeout : known.settings().acquireTimeout()).toNanos();
         String setting = SeqgenHibernate.SERIES_WARM_UP_PREFIX + name;
         List<SeriesTable> tables = seriesTables.getOrDefault(name, Map.of()).values().stream()
                 .filter(table -> table.series() != null).toList();
@@ -360,18 +358,28 @@ final class SeqgenRegistryService implements Service, Stoppable {
                     : counters.unreadable(tenant, SequenceRegistry.seriesRow(name, key.text()));
             if (unreadable != null) {
                 e.addSuppressed(unreadable);
-                throw noTenantTable(counters, tenant, name, opening.where(), unreadable, e);
+                String table = counters.table();
+                String ddl = SeqgenTable.ddl(counters.storeOf(tenant).sqlTable()
+                        .orElse(new SequenceStore.SqlTable(table, "postgresql")));
+                throw new SeqgenMappingException(opening.where() + ", tenant '" + tenant + "'", "the SYNC values of"
+                        + " sequence '" + name + "' count in seqgen's table " + table + " of each tenant's own schema"
+                        + " or database (seqgen's table is not qualified by a schema, and each tenant has a schema or"
+                        + " database of its own), and the connection of tenant '" + tenant + "' cannot read table "
+                        + table + ": " + SeqgenTable.databaseError(unreadable) + "; nothing was inserted", "Create the"
+                        + " table in the tenant's schema or database, where the tenant's other tables are created (its"
+                        + " Flyway or Liquibase migrations): " + ddl + "; or qualify seqgen.table with a schema every"
+                        + " tenant's connection reaches, to count every tenant in that one table (see"
+                        + " docs/multi-tenancy.md)", e);
             }
             throw new SeqgenMappingException(opening.where(), e.getMessage(), null, e);
         }
     }
 
-    /** For tests. */
+    /** For tests, as {@link #tenantCounters()}. */
     SequenceRegistry registry() {
         return source.registry();
     }
 
-    /** For tests. */
     @Nullable TenantCounters tenantCounters() {
         return tenantCounters;
     }
@@ -410,22 +418,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
     @SuppressWarnings("unchecked")
     private MultiTenantConnectionProvider<Object> tenants() {
         return (MultiTenantConnectionProvider<Object>) source.tenantConnections();
-    }
-
-    private static SeqgenMappingException noTenantTable(TenantCounters counters, Object tenant, String name,
-            String where, RuntimeException unreadable, SequenceException cause) {
-        String table = counters.table();
-        String ddl = SeqgenTable.ddl(counters.storeOf(tenant).sqlTable()
-                .orElse(new SequenceStore.SqlTable(table, "postgresql")));
-        return new SeqgenMappingException(where + ", tenant '" + tenant + "'", "the SYNC values of sequence '" + name
-                + "' count in seqgen's table " + table + " of each tenant's own schema or database (seqgen's table is"
-                + " not qualified by a schema, and each tenant has a schema or database of its own), and the"
-                + " connection of tenant '" + tenant + "' cannot read table " + table + ": "
-                + SeqgenTable.databaseError(unreadable) + "; nothing was inserted",
-                "Create the table in the tenant's schema or database, where the tenant's other tables are created (its"
-                + " Flyway or Liquibase migrations): " + ddl + "; or qualify seqgen.table with a schema every"
-                + " tenant's connection reaches, to count every tenant in that one table (see docs/multi-tenancy.md)",
-                cause);
     }
 
     /** Moves a series' row above every table of series with the same keys, or the sequence's above its formats. */
