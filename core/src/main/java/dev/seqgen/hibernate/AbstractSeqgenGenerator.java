@@ -41,9 +41,8 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private @Nullable String sequenceName;
     private boolean sync;
     private boolean intValue;
-    /** Null for one series (and for ids). */
+    /** Null for one series, and for a numeric attribute. */
     private @Nullable NumberSeries series;
-    /** Null for a numeric attribute. */
     private @Nullable NumberPattern pattern;
     private @Nullable SequenceSettings settings;
     private SeqgenRegistryService.@Nullable SeriesTable seriesTable;

@@ -58,9 +58,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private transient @Nullable EventListenerRegistry eventListeners;
     /** The listeners the flush listener was registered with. */
     private transient @Nullable EventListenerRegistry listened;
-    /** Written under {@code this}, read without a lock. */
+    /** Both written under {@code this}, read without a lock; the second is the registry series open in. */
     private transient volatile @Nullable TenantCounters tenantCounters;
-    /** The registry series open in, once one opened. */
     private transient volatile @Nullable SequenceRegistry seriesRegistry;
     /** By name: whether a sequence whose series opened counts them with each tenant's data. */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
@@ -306,7 +305,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return true;
     }
 
-    /** Reads a tenant identifier from a series key's part by its Java type's text form. */
     private static Object tenantOf(@Nullable JavaType<Object> type, String text) {
         try {
             return type == null ? text : type.fromString(text);
@@ -392,11 +390,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (started == null || withTenants == null) {
             return null;
         }
-        if (!withTenants) {
-            return started.seriesIfOpen(name, key.text());
-        }
         TenantCounters counters = tenantCounters;
-        SequenceRegistry counting = counters == null ? null : counters.registryIfMade(tenant);
+        SequenceRegistry counting = !withTenants ? started : counters == null ? null : counters.registryIfMade(tenant);
         return counting == null ? null : counting.seriesIfOpen(name, key.text());
     }
 
