@@ -50,7 +50,7 @@ final class PooledOptimizerChecks {
         }
         int allocationSize = optimizer.getIncrementSize();
         if (databaseIncrement.longValue() == allocationSize) {
-            optimizer.incrementVerified();
+            optimizer.adoptDatabaseIncrement(allocationSize); // the same size, now verified
             return;
         }
         switch (strategy) {

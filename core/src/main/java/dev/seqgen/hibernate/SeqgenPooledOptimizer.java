@@ -15,7 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,7 +30,6 @@ import org.jspecify.annotations.Nullable;
 public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAwareOptimizer {
 
     private final Class<?> returnClass;
-    private final LongFunction<Serializable> convert;
     /** The allocation size, or the database sequence's increment after {@link #adoptDatabaseIncrement}. */
     private volatile int incrementSize;
     /** For the SQL of insert-select statements. */
@@ -47,13 +45,17 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         if (incrementSize < 1) {
             throw new HibernateException("increment size cannot be less than 1, got " + incrementSize);
         }
-        this.convert = converter(returnClass);
+        if (!(returnClass == Long.class || returnClass == long.class || returnClass == Integer.class
+                || returnClass == int.class || returnClass == Short.class || returnClass == short.class
+                || returnClass == BigInteger.class || returnClass == BigDecimal.class)) {
+            throw new HibernateException("SeqgenPooledOptimizer generates integral ids, not " + returnClass.getName());
+        }
         this.returnClass = returnClass;
         this.incrementSize = incrementSize;
         this.sqlShape = new PooledOptimizer(returnClass, incrementSize);
     }
 
-    /** Takes the database sequence's increment as the block size ({@code increment_size_mismatch_strategy=fix}). */
+    /** Takes the database sequence's increment, read at start-up, as the block size (verified: one first fetch). */
     void adoptDatabaseIncrement(int databaseIncrement) {
         if (databaseIncrement < 1) {
             throw new HibernateException("the database sequence's increment must be at least 1 for"
@@ -67,10 +69,6 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         this.sqlShape = shape;
         this.incrementVerified = true;
         reset();
-    }
-
-    void incrementVerified() {
-        this.incrementVerified = true;
     }
 
     @Override
@@ -89,9 +87,9 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
             if (offset == block.triggerAt && state.ready.isEmpty()) {
                 state.ready.add(fetch(state, callback, false));
             }
-            return convert.apply(block.start + offset);
+            return convert(block.start + offset);
         }
-        return convert.apply(state.refillAndClaim(callback));
+        return convert(state.refillAndClaim(callback));
     }
 
     /** The block of the next database value: {@code (value - incrementSize, value]}, or a new sequence's first. */
@@ -112,28 +110,20 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         return new Block(start, value, incrementSize / 4);
     }
 
-    private static LongFunction<Serializable> converter(Class<?> type) {
-        if (type == Long.class || type == long.class) {
-            return value -> value;
+    private Serializable convert(long value) {
+        if (returnClass == Long.class || returnClass == long.class) {
+            return value;
         }
-        if (type == Integer.class || type == int.class) {
-            return Math::toIntExact;
+        if (returnClass == Integer.class || returnClass == int.class) {
+            return Math.toIntExact(value);
         }
-        if (type == Short.class || type == short.class) {
-            return value -> {
-                if (value > Short.MAX_VALUE) {
-                    throw new HibernateException("sequence value " + value + " exceeds the short id range");
-                }
-                return (short) value;
-            };
+        if (returnClass == Short.class || returnClass == short.class) {
+            if (value > Short.MAX_VALUE) {
+                throw new HibernateException("sequence value " + value + " exceeds the short id range");
+            }
+            return (short) value;
         }
-        if (type == BigInteger.class) {
-            return BigInteger::valueOf;
-        }
-        if (type == BigDecimal.class) {
-            return BigDecimal::valueOf;
-        }
-        throw new HibernateException("SeqgenPooledOptimizer generates integral ids, not " + type.getName());
+        return returnClass == BigInteger.class ? BigInteger.valueOf(value) : BigDecimal.valueOf(value);
     }
 
     @Override
