@@ -81,7 +81,7 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         }
         try {
             // No I/O: Hibernate may be reading the mappings without a database.
-            settings = service.settingsFor(annotation, name, intValue, where);
+            settings = service.generatorSettings.resolve(annotation, name, intValue, where);
             sync = settings.strategy() == Strategy.SYNC;
             sequenceName = name;
             series = series(annotation, context, where);

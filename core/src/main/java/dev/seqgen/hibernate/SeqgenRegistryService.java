@@ -20,7 +20,6 @@ import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
 import org.hibernate.type.descriptor.java.JavaType;
-import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,7 +45,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private static final long serialVersionUID = 1L;
 
     private final transient RegistrySource source;
-    private final transient GeneratorSettings generatorSettings;
+    final transient GeneratorSettings generatorSettings;
     private final transient AtomicBoolean spannerExportNoted = new AtomicBoolean();
     // Guarded by this: the registered generators not started yet; the started ones (rows in place) to open at their
     // first value, by name; the tables each series-numbered sequence fills, by sequence, then by generator.
@@ -69,10 +68,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
         this.generatorSettings = new GeneratorSettings(source);
-    }
-
-    SequenceSettings settingsFor(Annotation annotation, String name, boolean intType, String where) {
-        return generatorSettings.resolve(annotation, name, intType, where);
     }
 
     void exportTables(Database database) {
