@@ -41,9 +41,8 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
     private @Nullable String sequenceName;
     private boolean sync;
     private boolean intValue;
-    /** Null for one series (and for ids). */
+    /** Null for one series, and for a numeric attribute. */
     private @Nullable NumberSeries series;
-    /** Null for a numeric attribute. */
     private @Nullable NumberPattern pattern;
     private @Nullable SequenceSettings settings;
     private SeqgenRegistryService.@Nullable SeriesTable seriesTable;
@@ -73,20 +72,18 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
         }
         String name = sequenceName(annotation, context, property, where);
         where += ", sequence '" + name + "'";
-        SeqgenRegistryService service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
+        service = context.getServiceRegistry().getService(SeqgenRegistryService.class);
         if (service == null) {
             throw new SeqgenMappingException(where, "seqgen's Hibernate service is not registered; seqgen-core"
                     + " registers it through META-INF/services/org.hibernate.service.spi.ServiceContributor",
                     "Keep that file in the application's jar, or call"
                     + " new SeqgenIntegrator().contribute(standardServiceRegistryBuilder)", null);
         }
-        this.service = service;
         try {
             // No I/O: Hibernate may be reading the mappings without a database.
-            SequenceSettings settings = service.settingsFor(annotation, name, intValue, where);
+            settings = service.generatorSettings.resolve(annotation, name, intValue, where);
             sync = settings.strategy() == Strategy.SYNC;
             sequenceName = name;
-            this.settings = settings;
             series = series(annotation, context, where);
             pattern = format.isEmpty() ? null
                     : NumberPattern.of(format, series == null ? List.of() : series.partNames(), where);
@@ -155,14 +152,9 @@ abstract class AbstractSeqgenGenerator<A extends Annotation> implements BeforeEx
             EventType eventType) {
         NumberSeries.Key key = series == null ? null : series.keyOf(session, owner, sequenceName);
         Sequence started = key == null ? started() : seriesOf(key);
-        long value;
-        if (!sync) {
-            value = started.next();
-        } else if (reservesAtFlush()) {
-            value = flushReservations.next(session, started);
-        } else {
-            value = session.doReturningWork(started::nextInTransaction);
-        }
+        long value = !sync ? started.next()
+                : reservesAtFlush() ? flushReservations.next(session, started)
+                : session.doReturningWork(started::nextInTransaction);
         if (pattern != null) {
             return pattern.format(key == null ? List.of() : key.parts(), value);
         }

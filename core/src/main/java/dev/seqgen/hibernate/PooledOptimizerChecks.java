@@ -44,16 +44,13 @@ final class PooledOptimizerChecks {
                 .getSettings();
         SequenceMismatchStrategy strategy = SequenceMismatchStrategy.interpret(
                 settings.get(AvailableSettings.SEQUENCE_INCREMENT_SIZE_MISMATCH_STRATEGY));
-        if (strategy == SequenceMismatchStrategy.NONE || schemaRecreated(settings)) {
-            return;
-        }
         Number databaseIncrement = databaseIncrement(jdbc, name);
-        int allocationSize = optimizer.getIncrementSize();
-        if (databaseIncrement == null) {
+        if (strategy == SequenceMismatchStrategy.NONE || schemaRecreated(settings) || databaseIncrement == null) {
             return;
         }
+        int allocationSize = optimizer.getIncrementSize();
         if (databaseIncrement.longValue() == allocationSize) {
-            optimizer.incrementVerified();
+            optimizer.adoptDatabaseIncrement(allocationSize); // the same size, now verified
             return;
         }
         switch (strategy) {

@@ -79,10 +79,8 @@ final class RegistrySource {
     /** The platform as seqgen's SPI names it (Spanner first: one extends PostgreSQLDialect). */
     static String platform(Dialect dialect) {
         String name = dialect.getClass().getSimpleName();
-        if (isSpanner(dialect)) {
-            return name.contains("PostgreSQL") ? "spanner-postgresql" : "spanner";
-        }
-        return dialect instanceof PostgreSQLDialect || dialect instanceof CockroachDialect ? "postgresql"
+        return isSpanner(dialect) ? (name.contains("PostgreSQL") ? "spanner-postgresql" : "spanner")
+                : dialect instanceof PostgreSQLDialect || dialect instanceof CockroachDialect ? "postgresql"
                 : dialect instanceof MySQLDialect ? "mariadb"
                 : dialect instanceof H2Dialect ? "h2"
                 : dialect instanceof HSQLDialect ? "hsqldb"

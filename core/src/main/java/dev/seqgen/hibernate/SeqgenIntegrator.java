@@ -27,8 +27,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SeqgenIntegrator implements Integrator, ServiceContributor {
 
-    private static final int MIN_MAJOR = 7;
-    private static final int MIN_MINOR = 1;
     private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
 
     /** Registers seqgen's service; throws SeqgenMappingException if the Hibernate ORM found is too old. */
@@ -55,12 +53,12 @@ public final class SeqgenIntegrator implements Integrator, ServiceContributor {
         }
         int major = Integer.parseInt(matcher.group(1));
         int minor = Integer.parseInt(matcher.group(2));
-        if (major < MIN_MAJOR || (major == MIN_MAJOR && minor < MIN_MINOR)) {
+        if (major < 7 || (major == 7 && minor < 1)) {
             throw new SeqgenMappingException("seqgen's Hibernate generators (dev.seqgen:seqgen-core)",
-                    "Hibernate ORM " + version + " is on the class path; seqgen's generators need Hibernate ORM "
-                            + MIN_MAJOR + "." + MIN_MINOR + " or later (Spring Boot 4.0.0 and later bring it)",
-                    "Upgrade Hibernate ORM to " + MIN_MAJOR + "." + MIN_MINOR + " or later (with Spring Boot 4, remove"
-                            + " a hibernate.version property that pins an older release)", null);
+                    "Hibernate ORM " + version + " is on the class path; seqgen's generators need Hibernate ORM 7.1"
+                            + " or later (Spring Boot 4.0.0 and later bring it)", "Upgrade Hibernate ORM to 7.1 or"
+                            + " later (with Spring Boot 4, remove a hibernate.version property that pins an older"
+                            + " release)", null);
         }
     }
 

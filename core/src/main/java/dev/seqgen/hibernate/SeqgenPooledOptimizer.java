@@ -55,7 +55,7 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         this.sqlShape = new PooledOptimizer(returnClass, incrementSize);
     }
 
-    /** Takes the database sequence's increment as the block size ({@code increment_size_mismatch_strategy=fix}). */
+    /** Takes the database sequence's increment, read at start-up, as the block size (verified: one first fetch). */
     void adoptDatabaseIncrement(int databaseIncrement) {
         if (databaseIncrement < 1) {
             throw new HibernateException("the database sequence's increment must be at least 1 for"
@@ -69,10 +69,6 @@ public final class SeqgenPooledOptimizer implements Optimizer, InitialValueAware
         this.sqlShape = shape;
         this.incrementVerified = true;
         reset();
-    }
-
-    void incrementVerified() {
-        this.incrementVerified = true;
     }
 
     @Override

@@ -20,7 +20,6 @@ import org.hibernate.service.Service;
 import org.hibernate.service.spi.ServiceRegistryImplementor;
 import org.hibernate.service.spi.Stoppable;
 import org.hibernate.type.descriptor.java.JavaType;
-import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,7 +45,7 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private static final long serialVersionUID = 1L;
 
     private final transient RegistrySource source;
-    private final transient GeneratorSettings generatorSettings;
+    final transient GeneratorSettings generatorSettings;
     private final transient AtomicBoolean spannerExportNoted = new AtomicBoolean();
     // Guarded by this: the registered generators not started yet; the started ones (rows in place) to open at their
     // first value, by name; the tables each series-numbered sequence fills, by sequence, then by generator.
@@ -58,9 +57,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
     private transient @Nullable EventListenerRegistry eventListeners;
     /** The listeners the flush listener was registered with. */
     private transient @Nullable EventListenerRegistry listened;
-    /** Written under {@code this}, read without a lock. */
+    /** Both written under {@code this}, read without a lock; the second is the registry series open in. */
     private transient volatile @Nullable TenantCounters tenantCounters;
-    /** The registry series open in, once one opened. */
     private transient volatile @Nullable SequenceRegistry seriesRegistry;
     /** By name: whether a sequence whose series opened counts them with each tenant's data. */
     private final transient Map<String, Boolean> seriesWithTenants = new ConcurrentHashMap<>();
@@ -70,10 +68,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
     SeqgenRegistryService(Map<String, Object> settings, ServiceRegistryImplementor serviceRegistry) {
         this.source = new RegistrySource(settings, serviceRegistry);
         this.generatorSettings = new GeneratorSettings(source);
-    }
-
-    SequenceSettings settingsFor(Annotation annotation, String name, boolean intType, String where) {
-        return generatorSettings.resolve(annotation, name, intType, where);
     }
 
     void exportTables(Database database) {
@@ -253,26 +247,24 @@ final class SeqgenRegistryService implements Service, Stoppable {
             return; // the framework warms them up
         }
         source.seriesWarmUp().forEach((name, keys) -> {
-            Registration known = registered.get(name);
-            if (known == null) {
+            if (!warmUpSeries(name, keys, factory, null)) {
                 throw new SequenceConfigurationException(SeqgenHibernate.SERIES_WARM_UP_PREFIX + name,
                         String.join(",", keys), "keys of a sequence this session factory's entities number in"
                                 + " series; none numbers sequence '" + name + "' (its entities number "
                                 + String.join(", ", registered.keySet()) + ")");
             }
-            warmUpSeries(name, keys, factory, known.settings().acquireTimeout());
         });
     }
 
-    /** {@link SeqgenHibernate#warmUpSeries}: every key checked before any series opens. */
+    /** {@link SeqgenHibernate#warmUpSeries}: every key checked before any series opens; no timeout: the sequence's. */
     synchronized boolean warmUpSeries(String name, Collection<String> keys, SessionFactoryImplementor factory,
-            Duration timeout) {
+            @Nullable Duration timeout) {
         start();
-        long deadline = System.nanoTime() + timeout.toNanos();
         Registration known = registered.get(name);
         if (known == null) {
             return false;
         }
+        long deadline = System.nanoTime() + (timeout != null ? timeout : known.settings().acquireTimeout()).toNanos();
         String setting = SeqgenHibernate.SERIES_WARM_UP_PREFIX + name;
         List<SeriesTable> tables = seriesTables.getOrDefault(name, Map.of()).values().stream()
                 .filter(table -> table.series() != null).toList();
@@ -308,7 +300,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
         return true;
     }
 
-    /** Reads a tenant identifier from a series key's part by its Java type's text form. */
     private static Object tenantOf(@Nullable JavaType<Object> type, String text) {
         try {
             return type == null ? text : type.fromString(text);
@@ -360,18 +351,28 @@ final class SeqgenRegistryService implements Service, Stoppable {
                     : counters.unreadable(tenant, SequenceRegistry.seriesRow(name, key.text()));
             if (unreadable != null) {
                 e.addSuppressed(unreadable);
-                throw noTenantTable(counters, tenant, name, opening.where(), unreadable, e);
+                String table = counters.table();
+                String ddl = SeqgenTable.ddl(counters.storeOf(tenant).sqlTable()
+                        .orElse(new SequenceStore.SqlTable(table, "postgresql")));
+                throw new SeqgenMappingException(opening.where() + ", tenant '" + tenant + "'", "the SYNC values of"
+                        + " sequence '" + name + "' count in seqgen's table " + table + " of each tenant's own schema"
+                        + " or database (seqgen's table is not qualified by a schema, and each tenant has a schema or"
+                        + " database of its own), and the connection of tenant '" + tenant + "' cannot read table "
+                        + table + ": " + SeqgenTable.databaseError(unreadable) + "; nothing was inserted", "Create the"
+                        + " table in the tenant's schema or database, where the tenant's other tables are created (its"
+                        + " Flyway or Liquibase migrations): " + ddl + "; or qualify seqgen.table with a schema every"
+                        + " tenant's connection reaches, to count every tenant in that one table (see"
+                        + " docs/multi-tenancy.md)", e);
             }
             throw new SeqgenMappingException(opening.where(), e.getMessage(), null, e);
         }
     }
 
-    /** For tests. */
+    /** For tests, as {@link #tenantCounters()}. */
     SequenceRegistry registry() {
         return source.registry();
     }
 
-    /** For tests. */
     @Nullable TenantCounters tenantCounters() {
         return tenantCounters;
     }
@@ -384,11 +385,8 @@ final class SeqgenRegistryService implements Service, Stoppable {
         if (started == null || withTenants == null) {
             return null;
         }
-        if (!withTenants) {
-            return started.seriesIfOpen(name, key.text());
-        }
         TenantCounters counters = tenantCounters;
-        SequenceRegistry counting = counters == null ? null : counters.registryIfMade(tenant);
+        SequenceRegistry counting = !withTenants ? started : counters == null ? null : counters.registryIfMade(tenant);
         return counting == null ? null : counting.seriesIfOpen(name, key.text());
     }
 
@@ -410,22 +408,6 @@ final class SeqgenRegistryService implements Service, Stoppable {
     @SuppressWarnings("unchecked")
     private MultiTenantConnectionProvider<Object> tenants() {
         return (MultiTenantConnectionProvider<Object>) source.tenantConnections();
-    }
-
-    private static SeqgenMappingException noTenantTable(TenantCounters counters, Object tenant, String name,
-            String where, RuntimeException unreadable, SequenceException cause) {
-        String table = counters.table();
-        String ddl = SeqgenTable.ddl(counters.storeOf(tenant).sqlTable()
-                .orElse(new SequenceStore.SqlTable(table, "postgresql")));
-        return new SeqgenMappingException(where + ", tenant '" + tenant + "'", "the SYNC values of sequence '" + name
-                + "' count in seqgen's table " + table + " of each tenant's own schema or database (seqgen's table is"
-                + " not qualified by a schema, and each tenant has a schema or database of its own), and the"
-                + " connection of tenant '" + tenant + "' cannot read table " + table + ": "
-                + SeqgenTable.databaseError(unreadable) + "; nothing was inserted",
-                "Create the table in the tenant's schema or database, where the tenant's other tables are created (its"
-                + " Flyway or Liquibase migrations): " + ddl + "; or qualify seqgen.table with a schema every"
-                + " tenant's connection reaches, to count every tenant in that one table (see docs/multi-tenancy.md)",
-                cause);
     }
 
     /** Moves a series' row above every table of series with the same keys, or the sequence's above its formats. */
