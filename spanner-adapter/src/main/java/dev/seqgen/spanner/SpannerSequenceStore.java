@@ -144,8 +144,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         return inCallers(transaction, tx -> take(tx, sequence, ReservedRange.requireCount(count), maxValue),
-                "could not reserve " + count + " value(s) of sequence '" + sequence + "' in the caller's transaction")
-                .get();
+                "could not reserve " + count + " value(s) of sequence '" + sequence + "'").get();
     }
 
     @Override
@@ -195,8 +194,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
         return inCallers(transaction, tx -> tx.executeUpdate(sql().giveBack(table, sequence, expectedNextValue,
-                restoredNextValue)) == 1, "could not give back values of sequence '" + sequence
-                + "' in the caller's transaction");
+                restoredNextValue)) == 1, "could not give back values of sequence '" + sequence + "'");
     }
 
     /** Runs the operation in the caller's transaction; ABORTED is rethrown as is, for the caller to retry. */
@@ -212,7 +210,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             if (e.getErrorCode() == ErrorCode.ABORTED) {
                 throw e;
             }
-            throw storeError(what, e);
+            throw storeError(what + " in the caller's transaction", e);
         }
     }
 
