@@ -224,8 +224,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             } catch (SpannerException e) {
                 // An unconfirmed earlier commit may have kept it already.
                 if (e.getErrorCode() == ErrorCode.ALREADY_EXISTS
-                        && readKept(client.singleUse(), sequence, Long.MIN_VALUE, 0)
-                                .contains(new ReservedRange(first, end))) {
+                        && readKept(client.singleUse(), sequence, first, 1).contains(new ReservedRange(first, end))) {
                     return true;
                 }
                 throw keptError("could not keep [" + first + ", " + end + ") of sequence '" + sequence
