@@ -77,10 +77,7 @@ public interface SequenceStore {
         return reserve(sequence, sizing.size(0, -1, -1), maxValue);
     }
 
-    /**
-     * {@return the transactions queued for the sequence's row now, as {@link #reserveSized} sees them, or -1 (the
-     * default) if the store cannot tell} The warm-up asks after a block sized by the queue: is the fleet still arriving?
-     */
+    /** {@return the transactions queued at the sequence row now, as {@link #reserveSized} sees them; -1 if unknown} */
     default int queuedAt(String sequence) {
         return -1;
     }

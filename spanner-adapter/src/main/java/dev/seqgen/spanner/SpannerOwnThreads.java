@@ -22,9 +22,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class SpannerOwnThreads {
 
-    /** Idle threads end after this long. */
-    private static final long KEEP_ALIVE_SECONDS = 60;
-
     private static final ExecutorService TRANSACTIONS = Executors.newCachedThreadPool(daemonThreads("seqgen-spanner-"));
     private static final ScheduledExecutorService DEADLINES = deadlineTimer();
 
@@ -50,12 +47,10 @@ final class SpannerOwnThreads {
         try {
             return result.get();
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof Error error) {
+            if (e.getCause() instanceof Error error) {
                 throw error;
             }
-            throw cause instanceof RuntimeException runtime ? runtime
-                    : new SequenceStoreException("the spanner store failed: " + cause, cause, false);
+            throw (RuntimeException) e.getCause(); // a Supplier throws nothing else
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SequenceStoreException("interrupted while waiting for a transaction on table " + table
@@ -66,7 +61,7 @@ final class SpannerOwnThreads {
     private static ScheduledExecutorService deadlineTimer() {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
                 daemonThreads("seqgen-spanner-deadlines-"));
-        timer.setKeepAliveTime(KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
+        timer.setKeepAliveTime(60, TimeUnit.SECONDS); // as the cached pool's threads
         timer.allowCoreThreadTimeOut(true);
         timer.setRemoveOnCancelPolicy(true);
         return timer;

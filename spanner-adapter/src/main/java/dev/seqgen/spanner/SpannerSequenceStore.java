@@ -50,8 +50,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     /** The default operation timeout: a sequence's default acquire timeout. */
     public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(5);
 
-    private static final Duration CREATE_TABLE_TIMEOUT = Duration.ofMinutes(5);
-    private static final Duration READ_KEYS_TIMEOUT = Duration.ofMinutes(5);
+    /** Of table creation and of reading an application's keys. */
+    private static final Duration SLOW_OPERATION_TIMEOUT = Duration.ofMinutes(5);
     /** Kept ranges read per take, lowest first. */
     private static final int TAKE_CANDIDATES = 8;
     private static final Set<ErrorCode> TRANSIENT_ERRORS = EnumSet.of(ErrorCode.ABORTED, ErrorCode.UNAVAILABLE,
@@ -101,7 +101,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public void createSequence(String sequence, long initialValue) {
         if (!tablesReady) {
-            tablesReady = SpannerOwnThreads.call(table, CREATE_TABLE_TIMEOUT, this::createMissingTables);
+            tablesReady = SpannerOwnThreads.call(table, SLOW_OPERATION_TIMEOUT, this::createMissingTables);
         }
         SpannerOwnThreads.call(table, operationTimeout, () -> {
             try {
@@ -144,8 +144,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         return inCallers(transaction, tx -> take(tx, sequence, ReservedRange.requireCount(count), maxValue),
-                "could not reserve " + count + " value(s) of sequence '" + sequence + "' in the caller's transaction")
-                .get();
+                "could not reserve " + count + " value(s) of sequence '" + sequence + "'").get();
     }
 
     @Override
@@ -162,7 +161,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         Statement read = Statement.of(sequential ? "SELECT MAX(" + column + ") FROM " + table
                 : "SELECT " + column + " FROM " + table + " WHERE " + column + " > 0" + (skip.isEmpty() ? ""
                         : " AND (" + column + " < " + skip.min() + " OR " + column + " > " + skip.max() + ")"));
-        return SpannerOwnThreads.call(table, READ_KEYS_TIMEOUT, () -> {
+        return SpannerOwnThreads.call(table, SLOW_OPERATION_TIMEOUT, () -> {
             long highest = 0;
             try (ResultSet rows = client.singleUse().executeQuery(read)) {
                 while (rows.next()) {
@@ -195,8 +194,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     public boolean giveBackInTransaction(Object transaction, String sequence, long expectedNextValue,
             long restoredNextValue) {
         return inCallers(transaction, tx -> tx.executeUpdate(sql().giveBack(table, sequence, expectedNextValue,
-                restoredNextValue)) == 1, "could not give back values of sequence '" + sequence
-                + "' in the caller's transaction");
+                restoredNextValue)) == 1, "could not give back values of sequence '" + sequence + "'");
     }
 
     /** Runs the operation in the caller's transaction; ABORTED is rethrown as is, for the caller to retry. */
@@ -212,7 +210,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             if (e.getErrorCode() == ErrorCode.ABORTED) {
                 throw e;
             }
-            throw storeError(what, e);
+            throw storeError(what + " in the caller's transaction", e);
         }
     }
 
@@ -226,8 +224,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             } catch (SpannerException e) {
                 // An unconfirmed earlier commit may have kept it already.
                 if (e.getErrorCode() == ErrorCode.ALREADY_EXISTS
-                        && readKept(client.singleUse(), sequence, Long.MIN_VALUE, 0)
-                                .contains(new ReservedRange(first, end))) {
+                        && readKept(client.singleUse(), sequence, first, 1).contains(new ReservedRange(first, end))) {
                     return true;
                 }
                 throw keptError("could not keep [" + first + ", " + end + ") of sequence '" + sequence
@@ -375,10 +372,10 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
         try {
             admin.client().updateDatabaseDdl(admin.instanceId(), admin.databaseId(), missing, null)
-                    .get(CREATE_TABLE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+                    .get(SLOW_OPERATION_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new SequenceStoreException("table " + table + " or " + keptTable + " was not created within "
-                    + CREATE_TABLE_TIMEOUT, e, true);
+                    + SLOW_OPERATION_TIMEOUT, e, true);
         } catch (ExecutionException | SpannerException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             if (!missingTables().isEmpty()) {
@@ -395,8 +392,7 @@ public final class SpannerSequenceStore implements SequenceStore {
     /** The DDL of the tables that do not exist yet. */
     private List<String> missingTables() {
         List<String> ddl = sql().ddl.createTablesSql(table);
-        List<String> names = List.of(table, keptTable);
-        return IntStream.range(0, 2).filter(i -> !tableFound(names.get(i))).mapToObj(ddl::get).toList();
+        return IntStream.range(0, 2).filter(i -> !tableFound(i == 0 ? table : keptTable)).mapToObj(ddl::get).toList();
     }
 
     private boolean tableFound(String name) {
@@ -416,7 +412,6 @@ public final class SpannerSequenceStore implements SequenceStore {
         return error instanceof SpannerException spanner && TRANSIENT_ERRORS.contains(spanner.getErrorCode());
     }
 
-    /** The admin client and database that create the tables. */
     private record Admin(DatabaseAdminClient client, String instanceId, String databaseId) {
     }
 

@@ -11,18 +11,16 @@ import java.util.regex.Pattern;
 /** {@link SpannerSequenceStore}'s statements in GoogleSQL, rewritten for PostgreSQL ({@code $1}, {@code RETURNING}). */
 enum SpannerStatements {
 
-    GOOGLE_STANDARD_SQL(JdbcDialect.SPANNER, ""),
-    POSTGRESQL(JdbcDialect.SPANNER_POSTGRESQL, "public");
+    GOOGLE_STANDARD_SQL(JdbcDialect.SPANNER),
+    POSTGRESQL(JdbcDialect.SPANNER_POSTGRESQL);
 
     private static final Pattern PARAMETER = Pattern.compile("@(\\w+)");
 
     /** The dialect whose {@link JdbcDialect#createTablesSql} creates the store's tables. */
     final JdbcDialect ddl;
-    private final String defaultSchema;
 
-    SpannerStatements(JdbcDialect ddl, String defaultSchema) {
+    SpannerStatements(JdbcDialect ddl) {
         this.ddl = ddl;
-        this.defaultSchema = defaultSchema;
     }
 
     static SpannerStatements of(Dialect dialect) {
@@ -73,7 +71,7 @@ enum SpannerStatements {
         // PostgreSQL's catalog folds unquoted names to lower case.
         String name = this == POSTGRESQL ? table.toLowerCase(Locale.ROOT) : table;
         int dot = name.indexOf('.');
-        String schema = dot < 0 ? defaultSchema : name.substring(0, dot);
+        String schema = dot >= 0 ? name.substring(0, dot) : this == POSTGRESQL ? "public" : "";
         return bound("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = @schema"
                 + " AND TABLE_NAME = @table", schema, name.substring(dot + 1));
     }
