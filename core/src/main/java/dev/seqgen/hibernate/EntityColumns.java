@@ -10,7 +10,6 @@ import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 import org.hibernate.MappingException;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
-
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -27,8 +26,7 @@ import org.jspecify.annotations.Nullable;
 /** Checks and adopts the entity columns seqgen's sequences fill. See docs/design.md#adoption. */
 final class EntityColumns {
 
-    /** The logger docs name. */
-    private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
+    private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName()); // the one docs name
 
     private EntityColumns() {
     }

@@ -4,7 +4,6 @@ import dev.seqgen.KeyOrder;
 import dev.seqgen.Sequence;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.jspecify.annotations.Nullable;
-
 import java.util.Arrays;
 import java.util.stream.IntStream;
 

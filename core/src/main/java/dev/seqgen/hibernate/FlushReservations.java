@@ -8,7 +8,6 @@ import org.hibernate.engine.spi.Status;
 import org.hibernate.generator.Generator;
 import org.hibernate.persister.entity.EntityPersister;
 import org.hibernate.resource.transaction.spi.TransactionObserver;
-
 import java.lang.ref.WeakReference;
 import java.util.Collections;
 import java.util.HashMap;
@@ -97,8 +96,7 @@ final class FlushReservations {
     private final class SessionBlocks implements TransactionObserver {
 
         private final WeakReference<SharedSessionContractImplementor> session;
-        /** By sequence name. */
-        private final Map<String, FlushBlock> blocks = new HashMap<>();
+        private final Map<String, FlushBlock> blocks = new HashMap<>(); // by sequence name
 
         SessionBlocks(SharedSessionContractImplementor session) {
             this.session = new WeakReference<>(session);
@@ -139,14 +137,12 @@ final class FlushReservations {
             // Blocks are created inside a transaction and dropped at its end.
         }
 
-        /** After the last flush, before the commit. */
         @Override
         public void beforeCompletion() {
             SharedSessionContractImplementor current = session.get();
-            if (current == null) {
-                return;
+            if (current != null) {
+                blocks.values().stream().filter(b -> b.remaining() > 0).forEach(b -> b.giveBack(current));
             }
-            blocks.values().stream().filter(block -> block.remaining() > 0).forEach(block -> block.giveBack(current));
             blocks.clear();
         }
 

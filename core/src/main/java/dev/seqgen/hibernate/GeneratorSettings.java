@@ -14,7 +14,6 @@ import org.hibernate.generator.GeneratorCreationContext;
 import org.hibernate.mapping.Column;
 import org.hibernate.mapping.Table;
 import org.hibernate.mapping.Value;
-
 import java.lang.annotation.Annotation;
 import java.sql.Connection;
 import java.time.Duration;
@@ -34,7 +33,7 @@ final class GeneratorSettings {
     private static final System.Logger LOG = System.getLogger(GeneratorSettings.class.getName());
 
     private final RegistrySource source;
-    /** Generators whose overridden attributes were logged: Hibernate may configure one more than once. */
+    /** Hibernate may configure a generator more than once: its overridden attributes are logged once. */
     private final Set<String> toldOnce = ConcurrentHashMap.newKeySet();
 
     GeneratorSettings(RegistrySource source) {
@@ -205,8 +204,8 @@ final class GeneratorSettings {
             for (Map.Entry<String, Object> setting : new TreeMap<>(settings).entrySet()) {
                 String key = setting.getKey();
                 if (key.startsWith(SeqgenHibernate.DEFAULTS_PREFIX)) {
-                    String rest = key.substring(SeqgenHibernate.DEFAULTS_PREFIX.length());
-                    apply(configuredDefaults, SeqgenHibernate.DEFAULTS_PREFIX, rest, setting.getValue());
+                    apply(configuredDefaults, SeqgenHibernate.DEFAULTS_PREFIX,
+                            key.substring(SeqgenHibernate.DEFAULTS_PREFIX.length()), setting.getValue());
                 } else if (key.startsWith(SeqgenHibernate.SEQUENCES_PREFIX)) {
                     String rest = key.substring(SeqgenHibernate.SEQUENCES_PREFIX.length());
                     int dot = rest.indexOf('.');
@@ -236,12 +235,10 @@ final class GeneratorSettings {
 
         /** {@link SeqgenHibernate#SERIES_IDLE_TIMEOUT}: a Duration or its text, 0 or more; null if unset. */
         private static @Nullable Duration seriesIdleTimeout(@Nullable Object value) {
-            if (value == null) {
-                return null;
-            }
             try {
-                Duration timeout = value instanceof Duration given ? given : Setting.duration(value.toString().trim());
-                if (!timeout.isNegative()) {
+                Duration timeout = value == null || value instanceof Duration ? (Duration) value
+                        : Setting.duration(value.toString().trim());
+                if (timeout == null || !timeout.isNegative()) {
                     return timeout;
                 }
             } catch (RuntimeException e) {
@@ -271,10 +268,8 @@ final class GeneratorSettings {
         }
 
         private static SequenceConfigurationException prefixed(String prefix, SequenceConfigurationException e) {
-            SequenceConfigurationException named = new SequenceConfigurationException(prefix + e.setting(),
-                    e.value(), e.allowed());
-            named.initCause(e);
-            return named;
+            return (SequenceConfigurationException) new SequenceConfigurationException(prefix + e.setting(), e.value(),
+                    e.allowed()).initCause(e);
         }
     }
 }

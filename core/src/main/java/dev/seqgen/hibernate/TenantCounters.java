@@ -2,7 +2,6 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcSequenceStore;
-
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
