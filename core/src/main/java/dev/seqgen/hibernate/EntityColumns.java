@@ -167,9 +167,8 @@ final class EntityColumns {
                             + " holds: " + e.getMessage(), "Let the application's database user read the table"
                             + " (SELECT), or create the table before the first value is taken", e);
                 }
-                LOG.log(Level.WARNING, "seqgen: could not read table " + registration.table()
-                        + " for sequence '" + name + "' at start-up (counted as empty: it may not exist yet): "
-                        + e.getMessage());
+                LOG.log(Level.WARNING, "seqgen: could not read table " + registration.table() + " for sequence '"
+                        + name + "' at start-up (counted as empty: it may not exist yet): " + e.getMessage());
             }
         }
         return new Highest(highest, highestTable);

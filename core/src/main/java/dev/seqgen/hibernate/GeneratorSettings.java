@@ -79,9 +79,8 @@ final class GeneratorSettings {
         }
         if (intType && settings.keyOrder() != KeyOrder.SEQUENTIAL) {
             throw new SeqgenMappingException(where, "key-order " + settings.keyOrder().externalName() + " spreads"
-                    + " the values over the whole positive long range, which an int attribute cannot hold",
-                    "Declare the attribute long or Long, or keep key-order sequential for sequence '" + name + "'",
-                    null);
+                    + " the values over the whole positive long range, which an int attribute cannot hold", "Declare"
+                    + " the attribute long or Long, or keep key-order sequential for sequence '" + name + "'", null);
         }
         SeqgenNumber sharedByTenants = source.tenantConnections() != null && annotation instanceof SeqgenNumber number
                 && !number.perTenant() ? number : null;

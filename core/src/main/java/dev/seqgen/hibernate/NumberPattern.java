@@ -81,9 +81,8 @@ final class NumberPattern {
 
     private static SeqgenMappingException invalid(String pattern, String where, String problem) {
         return new SeqgenMappingException(where, "@SeqgenNumber(format = \"" + pattern + "\") is not a pattern: "
-                + problem, "Write literal text with {number} (or {number:6} for 6 digits, zero-padded) once, and"
-                + " any part of the series key by its seriesBy entry ({company}, {issueDate:year}) or {tenant}",
-                null);
+                + problem, "Write literal text with {number} (or {number:6} for 6 digits, zero-padded) once, and any"
+                + " part of the series key by its seriesBy entry ({company}, {issueDate:year}) or {tenant}", null);
     }
 
     /** {@return the counter formatted with the entity's key parts (texts, in key order)} */
