@@ -198,13 +198,12 @@ final class GeneratorSettings {
         private PlainSettings(Map<String, Object> settings) {
             this.table = Objects.toString(settings.get(SeqgenHibernate.TABLE), JdbcSequenceStore.DEFAULT_TABLE).trim();
             this.createTable = initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
-            SequenceSettings.Builder configuredDefaults = SequenceSettings.builder();
+            Map<String, Object> configuredDefaults = new TreeMap<>();
             Map<String, Map<String, Object>> sequences = new TreeMap<>();
             for (Map.Entry<String, Object> setting : new TreeMap<>(settings).entrySet()) {
                 String key = setting.getKey();
                 if (key.startsWith(SeqgenHibernate.DEFAULTS_PREFIX)) {
-                    apply(configuredDefaults, SeqgenHibernate.DEFAULTS_PREFIX,
-                            key.substring(SeqgenHibernate.DEFAULTS_PREFIX.length()), setting.getValue());
+                    configuredDefaults.put(key.substring(SeqgenHibernate.DEFAULTS_PREFIX.length()), setting.getValue());
                 } else if (key.startsWith(SeqgenHibernate.SEQUENCES_PREFIX)) {
                     String rest = key.substring(SeqgenHibernate.SEQUENCES_PREFIX.length());
                     int dot = rest.indexOf('.');
@@ -216,15 +215,14 @@ final class GeneratorSettings {
                             .put(rest.substring(dot + 1), setting.getValue());
                 }
             }
-            this.defaults = build(configuredDefaults, SeqgenHibernate.DEFAULTS_PREFIX);
+            this.defaults = build(SequenceSettings.builder(), SeqgenHibernate.DEFAULTS_PREFIX, configuredDefaults,
+                    new EnumMap<>(Setting.class));
             this.perSequence = new TreeMap<>();
             this.sources = new TreeMap<>();
             for (Map.Entry<String, Map<String, Object>> sequence : sequences.entrySet()) {
                 String prefix = SeqgenHibernate.SEQUENCES_PREFIX + sequence.getKey() + ".";
-                SequenceSettings.Builder builder = defaults.toBuilder();
                 Map<Setting, String> set = new EnumMap<>(Setting.class);
-                sequence.getValue().forEach((key, value) -> set.put(apply(builder, prefix, key, value), prefix + key));
-                perSequence.put(sequence.getKey(), build(builder, prefix));
+                perSequence.put(sequence.getKey(), build(defaults.toBuilder(), prefix, sequence.getValue(), set));
                 sources.put(sequence.getKey(), Collections.unmodifiableMap(set));
             }
             Object sequencePrefix = settings.get(SeqgenHibernate.SEQUENCE_PREFIX);
@@ -247,28 +245,21 @@ final class GeneratorSettings {
                     "a duration of 0 (never released) or more, as 10m or PT10M");
         }
 
-        private static Setting apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {
+        /** Applies the values set under {@code prefix}, recording each key in {@code set}; errors name the key. */
+        private static SequenceSettings build(SequenceSettings.Builder builder, String prefix,
+                Map<String, Object> values, Map<Setting, String> set) {
             try {
-                Setting setting = Setting.find(key).orElseThrow(() -> new SequenceConfigurationException(
-                        prefix + key, value, "a key of: " + Setting.keys()));
-                setting.apply(builder, value);
-                return setting;
-            } catch (SequenceConfigurationException e) {
-                throw e.setting().startsWith(prefix) ? e : prefixed(prefix, e);
-            }
-        }
-
-        private static SequenceSettings build(SequenceSettings.Builder builder, String prefix) {
-            try {
+                values.forEach((key, value) -> {
+                    Setting setting = Setting.find(key).orElseThrow(() -> new SequenceConfigurationException(
+                            prefix + key, value, "a key of: " + Setting.keys()));
+                    setting.apply(builder, value);
+                    set.put(setting, prefix + key);
+                });
                 return builder.build();
             } catch (SequenceConfigurationException e) {
-                throw prefixed(prefix, e);
+                throw e.setting().startsWith(prefix) ? e : (SequenceConfigurationException)
+                        new SequenceConfigurationException(prefix + e.setting(), e.value(), e.allowed()).initCause(e);
             }
-        }
-
-        private static SequenceConfigurationException prefixed(String prefix, SequenceConfigurationException e) {
-            return (SequenceConfigurationException) new SequenceConfigurationException(prefix + e.setting(), e.value(),
-                    e.allowed()).initCause(e);
         }
     }
 }
