@@ -49,11 +49,9 @@ final class FlushReservations {
             return; // no flush, or not at its executions yet (an insert at persist() during cascades)
         }
         flushBegun.remove();
-        Map<String, PendingInserts> pending = session != null && session.isTransactionInProgress()
-                ? pendingInserts(session) : Map.of();
-        if (!pending.isEmpty()) {
-            SessionBlocks blocks = blocksOf(session);
-            pending.values().forEach(inserts -> blocks.reserve(inserts.sequence(), inserts.count()));
+        if (session != null && session.isTransactionInProgress()) {
+            pendingInserts(session).values()
+                    .forEach(inserts -> blocksOf(session).reserve(inserts.sequence(), inserts.count()));
         }
     }
 
