@@ -83,8 +83,9 @@ final class FlushReservations {
                 for (Draw draw : drawsPerInsert.computeIfAbsent(entry.getPersister(), FlushReservations::draws)
                         .values()) {
                     Sequence sequence = draw.generator().sequenceFor(session, managed.getKey());
-                    pending.merge(sequence.name(), new PendingInserts(sequence, draw.values()),
-                            (held, more) -> new PendingInserts(held.sequence(), held.values() + more.values()));
+                    pending.merge(sequence.name(), new PendingInserts(sequence, draw.values()), (held, more) ->
+                            new PendingInserts(held.sequence(), (int) Math.min(held.count() + (long) more.count(),
+                                    Integer.MAX_VALUE)));
                 }
             }
         }
@@ -175,10 +176,6 @@ final class FlushReservations {
     }
 
     /** The values a session's pending inserts need from one SYNC number sequence or series, for a flush to reserve. */
-    private record PendingInserts(Sequence sequence, long values) {
-
-        int count() {
-            return (int) Math.min(values, Integer.MAX_VALUE);
-        }
+    private record PendingInserts(Sequence sequence, int count) {
     }
 }
