@@ -33,10 +33,9 @@ final class EntityColumns {
 
     /** Fails the start-up naming every column seqgen assigns that refuses assigned values. */
     static void requireAssignable(@Nullable ConnectionProvider provider, List<Registration> registrations) {
-        Map<Column, Registration> columns = registrations.stream()
-                .filter(registration -> registration.table() != null && registration.column() != null)
-                .collect(Collectors.toMap(registration -> new Column(registration.table(), registration.column()),
-                        registration -> registration, (first, later) -> first, LinkedHashMap::new));
+        Map<Column, Registration> columns = registrations.stream().filter(r -> r.table() != null && r.column() != null)
+                .collect(Collectors.toMap(r -> new Column(r.table(), r.column()), r -> r, (first, later) -> first,
+                        LinkedHashMap::new));
         if (provider == null || columns.isEmpty()) {
             return;
         }
