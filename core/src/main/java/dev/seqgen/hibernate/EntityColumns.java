@@ -141,12 +141,11 @@ final class EntityColumns {
     /** The highest counter the group's tables hold; an unreadable table fails at the first value, else is empty. */
     private static Highest highest(List<Registration> group, SequenceStore store, String platform,
             boolean atFirstValue) {
+        Highest highest = new Highest(0, null);
         if (!store.readsApplicationTables(platform)) {
-            return new Highest(0, null);
+            return highest;
         }
         String name = group.get(0).name();
-        long highest = 0;
-        @Nullable String highestTable = null;
         Set<String> read = new HashSet<>(); // Hibernate may configure an attribute's generator more than once
         for (Registration registration : group) {
             if (registration.table() == null || !read.add(registration.table() + "." + registration.column())) {
@@ -155,9 +154,8 @@ final class EntityColumns {
             try {
                 long counter = store.highestCounter(registration.table(), registration.column(),
                         registration.settings()).orElse(0);
-                if (counter > highest) {
-                    highest = counter;
-                    highestTable = registration.table();
+                if (counter > highest.counter()) {
+                    highest = new Highest(counter, registration.table());
                 }
             } catch (SequenceStoreException e) {
                 if (atFirstValue) {
@@ -170,6 +168,6 @@ final class EntityColumns {
                         + name + "' at start-up (counted as empty: it may not exist yet): " + e.getMessage());
             }
         }
-        return new Highest(highest, highestTable);
+        return highest;
     }
 }
