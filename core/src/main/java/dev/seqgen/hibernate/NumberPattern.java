@@ -22,7 +22,6 @@ final class NumberPattern {
     /** Reads a pattern over key parts {@code parts}; throws {@link SeqgenMappingException} if it is invalid. */
     static NumberPattern of(String pattern, List<String> parts, String where) {
         List<Segment> segments = new ArrayList<>();
-        int numbers = 0;
         int i = 0;
         while (i < pattern.length()) {
             int open = pattern.indexOf('{', i);
@@ -54,7 +53,6 @@ final class NumberPattern {
                     }
                 }
                 segments.add(new Segment(null, NUMBER, width));
-                numbers++;
             } else {
                 int part = parts.indexOf(name);
                 if (part < 0) {
@@ -65,6 +63,7 @@ final class NumberPattern {
             }
             i = close + 1;
         }
+        long numbers = segments.stream().filter(segment -> segment.part() == NUMBER).count();
         if (numbers != 1) {
             throw invalid(pattern, where, numbers == 0 ? "no {number}" : "{number} more than once");
         }
