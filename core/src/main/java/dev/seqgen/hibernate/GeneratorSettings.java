@@ -30,8 +30,6 @@ import org.jspecify.annotations.Nullable;
 /** Resolves a generator's settings at mapping, without I/O, and checks them against its attribute and store. */
 final class GeneratorSettings {
 
-    private static final System.Logger LOG = System.getLogger(GeneratorSettings.class.getName());
-
     private final RegistrySource source;
     /** Hibernate may configure a generator more than once: its overridden attributes are logged once. */
     private final Set<String> toldOnce = ConcurrentHashMap.newKeySet();
@@ -55,7 +53,8 @@ final class GeneratorSettings {
                     intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
             String told = AnnotatedSettings.overridden(annotation, configured, defaults, sources);
             if (!told.isEmpty() && toldOnce.add(name + " (" + where + ")")) {
-                LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + told);
+                System.getLogger(GeneratorSettings.class.getName()).log(System.Logger.Level.INFO,
+                        "seqgen: sequence '" + name + "' (" + where + "): " + told);
             }
         } catch (SequenceConfigurationException e) {
             throw e.setting().equals("kind") ? nativeKindCannotServeSync(where, name, e) : e;
