@@ -3,7 +3,6 @@ package dev.seqgen.hibernate;
 import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Setting;
-
 import java.lang.annotation.Annotation;
 import java.util.Arrays;
 import java.util.Locale;

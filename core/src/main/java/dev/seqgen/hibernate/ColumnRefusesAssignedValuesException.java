@@ -1,22 +1,15 @@
 package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceException;
-
 import java.util.List;
 import java.util.stream.Collectors;
 
-/**
- * Columns seqgen assigns values to refuse assigned values ({@code GENERATED ALWAYS AS IDENTITY}, computed columns):
- * every such column found at start-up, each in the Where / Problem / Action layout of the message.
- */
+/** Columns seqgen assigns values to refuse them (identity, computed columns): all found at start-up, in the message. */
 public class ColumnRefusesAssignedValuesException extends SequenceException {
 
     private static final long serialVersionUID = 1L;
 
-    /**
-     * A column refusing assigned values: {@code where} names the entity, property and sequence, {@code reason} what
-     * the column is, {@code fix} the change that lets it take assigned values.
-     */
+    /** A refusing column: {@code where} names entity, property and sequence; {@code fix} lets it take values. */
     public record RefusingColumn(String sequenceName, String where, String table, String column, String database,
             String reason, String fix) {
     }

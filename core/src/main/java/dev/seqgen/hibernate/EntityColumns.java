@@ -10,7 +10,6 @@ import dev.seqgen.spi.SequenceStore;
 import dev.seqgen.spi.SequenceStoreException;
 import org.hibernate.MappingException;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
-
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -27,18 +26,16 @@ import org.jspecify.annotations.Nullable;
 /** Checks and adopts the entity columns seqgen's sequences fill. See docs/design.md#adoption. */
 final class EntityColumns {
 
-    /** The logger docs name. */
-    private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName());
+    private static final System.Logger LOG = System.getLogger(SeqgenIdGenerator.class.getName()); // the one docs name
 
     private EntityColumns() {
     }
 
     /** Fails the start-up naming every column seqgen assigns that refuses assigned values. */
     static void requireAssignable(@Nullable ConnectionProvider provider, List<Registration> registrations) {
-        Map<Column, Registration> columns = registrations.stream()
-                .filter(registration -> registration.table() != null && registration.column() != null)
-                .collect(Collectors.toMap(registration -> new Column(registration.table(), registration.column()),
-                        registration -> registration, (first, later) -> first, LinkedHashMap::new));
+        Map<Column, Registration> columns = registrations.stream().filter(r -> r.table() != null && r.column() != null)
+                .collect(Collectors.toMap(r -> new Column(r.table(), r.column()), r -> r, (first, later) -> first,
+                        LinkedHashMap::new));
         if (provider == null || columns.isEmpty()) {
             return;
         }
@@ -144,12 +141,11 @@ final class EntityColumns {
     /** The highest counter the group's tables hold; an unreadable table fails at the first value, else is empty. */
     private static Highest highest(List<Registration> group, SequenceStore store, String platform,
             boolean atFirstValue) {
+        Highest highest = new Highest(0, null);
         if (!store.readsApplicationTables(platform)) {
-            return new Highest(0, null);
+            return highest;
         }
         String name = group.get(0).name();
-        long highest = 0;
-        @Nullable String highestTable = null;
         Set<String> read = new HashSet<>(); // Hibernate may configure an attribute's generator more than once
         for (Registration registration : group) {
             if (registration.table() == null || !read.add(registration.table() + "." + registration.column())) {
@@ -158,9 +154,8 @@ final class EntityColumns {
             try {
                 long counter = store.highestCounter(registration.table(), registration.column(),
                         registration.settings()).orElse(0);
-                if (counter > highest) {
-                    highest = counter;
-                    highestTable = registration.table();
+                if (counter > highest.counter()) {
+                    highest = new Highest(counter, registration.table());
                 }
             } catch (SequenceStoreException e) {
                 if (atFirstValue) {
@@ -169,11 +164,10 @@ final class EntityColumns {
                             + " holds: " + e.getMessage(), "Let the application's database user read the table"
                             + " (SELECT), or create the table before the first value is taken", e);
                 }
-                LOG.log(Level.WARNING, "seqgen: could not read table " + registration.table()
-                        + " for sequence '" + name + "' at start-up (counted as empty: it may not exist yet): "
-                        + e.getMessage());
+                LOG.log(Level.WARNING, "seqgen: could not read table " + registration.table() + " for sequence '"
+                        + name + "' at start-up (counted as empty: it may not exist yet): " + e.getMessage());
             }
         }
-        return new Highest(highest, highestTable);
+        return highest;
     }
 }

@@ -4,14 +4,11 @@ import dev.seqgen.KeyOrder;
 import dev.seqgen.Sequence;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.jspecify.annotations.Nullable;
-
 import java.util.Arrays;
 import java.util.stream.IntStream;
 
 /** One SYNC sequence's values taken in a session's transaction; one thread at a time, no locking. */
 final class FlushBlock {
-
-    private static final System.Logger LOG = System.getLogger(FlushBlock.class.getName());
 
     private final Sequence sequence;
     private final long[] values;
@@ -51,10 +48,10 @@ final class FlushBlock {
                 connection -> sequence.giveBackInTransaction(connection, firstUnused, end)) : Boolean.FALSE;
         next = values.length;
         if (!Boolean.TRUE.equals(given)) {
-            LOG.log(System.Logger.Level.WARNING, () -> "sequence '" + sequence.name() + "': " + unused
-                    + " value(s) taken for inserts of this transaction that did not run ("
-                    + (keyOrder == KeyOrder.SEQUENTIAL ? "" : "counters ") + "[" + firstUnused + ", " + end
-                    + ")) could not be given back, and are a gap");
+            System.getLogger(FlushBlock.class.getName()).log(System.Logger.Level.WARNING, () -> "sequence '"
+                    + sequence.name() + "': " + unused + " value(s) taken for inserts of this transaction that did"
+                    + " not run (" + (keyOrder == KeyOrder.SEQUENTIAL ? "" : "counters ") + "[" + firstUnused + ", "
+                    + end + ")) could not be given back, and are a gap");
         }
     }
 }

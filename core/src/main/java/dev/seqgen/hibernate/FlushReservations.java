@@ -8,7 +8,6 @@ import org.hibernate.engine.spi.Status;
 import org.hibernate.generator.Generator;
 import org.hibernate.persister.entity.EntityPersister;
 import org.hibernate.resource.transaction.spi.TransactionObserver;
-
 import java.lang.ref.WeakReference;
 import java.util.Collections;
 import java.util.HashMap;
@@ -50,11 +49,9 @@ final class FlushReservations {
             return; // no flush, or not at its executions yet (an insert at persist() during cascades)
         }
         flushBegun.remove();
-        Map<String, PendingInserts> pending = session != null && session.isTransactionInProgress()
-                ? pendingInserts(session) : Map.of();
-        if (!pending.isEmpty()) {
-            SessionBlocks blocks = blocksOf(session);
-            pending.values().forEach(inserts -> blocks.reserve(inserts.sequence(), inserts.count()));
+        if (session != null && session.isTransactionInProgress()) {
+            pendingInserts(session).values()
+                    .forEach(inserts -> blocksOf(session).reserve(inserts.sequence(), inserts.count()));
         }
     }
 
@@ -86,8 +83,9 @@ final class FlushReservations {
                 for (Draw draw : drawsPerInsert.computeIfAbsent(entry.getPersister(), FlushReservations::draws)
                         .values()) {
                     Sequence sequence = draw.generator().sequenceFor(session, managed.getKey());
-                    pending.merge(sequence.name(), new PendingInserts(sequence, draw.values()),
-                            (held, more) -> new PendingInserts(held.sequence(), held.values() + more.values()));
+                    pending.merge(sequence.name(), new PendingInserts(sequence, draw.values()), (held, more) ->
+                            new PendingInserts(held.sequence(), (int) Math.min(held.count() + (long) more.count(),
+                                    Integer.MAX_VALUE)));
                 }
             }
         }
@@ -97,8 +95,7 @@ final class FlushReservations {
     private final class SessionBlocks implements TransactionObserver {
 
         private final WeakReference<SharedSessionContractImplementor> session;
-        /** By sequence name. */
-        private final Map<String, FlushBlock> blocks = new HashMap<>();
+        private final Map<String, FlushBlock> blocks = new HashMap<>(); // by sequence name
 
         SessionBlocks(SharedSessionContractImplementor session) {
             this.session = new WeakReference<>(session);
@@ -139,14 +136,12 @@ final class FlushReservations {
             // Blocks are created inside a transaction and dropped at its end.
         }
 
-        /** After the last flush, before the commit. */
         @Override
         public void beforeCompletion() {
             SharedSessionContractImplementor current = session.get();
-            if (current == null) {
-                return;
+            if (current != null) {
+                blocks.values().stream().filter(b -> b.remaining() > 0).forEach(b -> b.giveBack(current));
             }
-            blocks.values().stream().filter(block -> block.remaining() > 0).forEach(block -> block.giveBack(current));
             blocks.clear();
         }
 
@@ -181,10 +176,6 @@ final class FlushReservations {
     }
 
     /** The values a session's pending inserts need from one SYNC number sequence or series, for a flush to reserve. */
-    private record PendingInserts(Sequence sequence, long values) {
-
-        int count() {
-            return (int) Math.min(values, Integer.MAX_VALUE);
-        }
+    private record PendingInserts(Sequence sequence, int count) {
     }
 }

@@ -14,7 +14,6 @@ import org.hibernate.generator.GeneratorCreationContext;
 import org.hibernate.mapping.Column;
 import org.hibernate.mapping.Table;
 import org.hibernate.mapping.Value;
-
 import java.lang.annotation.Annotation;
 import java.sql.Connection;
 import java.time.Duration;
@@ -31,10 +30,8 @@ import org.jspecify.annotations.Nullable;
 /** Resolves a generator's settings at mapping, without I/O, and checks them against its attribute and store. */
 final class GeneratorSettings {
 
-    private static final System.Logger LOG = System.getLogger(GeneratorSettings.class.getName());
-
     private final RegistrySource source;
-    /** Generators whose overridden attributes were logged: Hibernate may configure one more than once. */
+    /** Hibernate may configure a generator more than once: its overridden attributes are logged once. */
     private final Set<String> toldOnce = ConcurrentHashMap.newKeySet();
 
     GeneratorSettings(RegistrySource source) {
@@ -56,7 +53,8 @@ final class GeneratorSettings {
                     intType ? SequenceSettings.INT_MAX_VALUE : SequenceSettings.LARGEST_MAX_VALUE);
             String told = AnnotatedSettings.overridden(annotation, configured, defaults, sources);
             if (!told.isEmpty() && toldOnce.add(name + " (" + where + ")")) {
-                LOG.log(System.Logger.Level.INFO, "seqgen: sequence '" + name + "' (" + where + "): " + told);
+                System.getLogger(GeneratorSettings.class.getName()).log(System.Logger.Level.INFO,
+                        "seqgen: sequence '" + name + "' (" + where + "): " + told);
             }
         } catch (SequenceConfigurationException e) {
             throw e.setting().equals("kind") ? nativeKindCannotServeSync(where, name, e) : e;
@@ -80,9 +78,8 @@ final class GeneratorSettings {
         }
         if (intType && settings.keyOrder() != KeyOrder.SEQUENTIAL) {
             throw new SeqgenMappingException(where, "key-order " + settings.keyOrder().externalName() + " spreads"
-                    + " the values over the whole positive long range, which an int attribute cannot hold",
-                    "Declare the attribute long or Long, or keep key-order sequential for sequence '" + name + "'",
-                    null);
+                    + " the values over the whole positive long range, which an int attribute cannot hold", "Declare"
+                    + " the attribute long or Long, or keep key-order sequential for sequence '" + name + "'", null);
         }
         SeqgenNumber sharedByTenants = source.tenantConnections() != null && annotation instanceof SeqgenNumber number
                 && !number.perTenant() ? number : null;
@@ -200,13 +197,12 @@ final class GeneratorSettings {
         private PlainSettings(Map<String, Object> settings) {
             this.table = Objects.toString(settings.get(SeqgenHibernate.TABLE), JdbcSequenceStore.DEFAULT_TABLE).trim();
             this.createTable = initializes(settings.get(SeqgenHibernate.SCHEMA_INITIALIZE));
-            SequenceSettings.Builder configuredDefaults = SequenceSettings.builder();
+            Map<String, Object> configuredDefaults = new TreeMap<>();
             Map<String, Map<String, Object>> sequences = new TreeMap<>();
             for (Map.Entry<String, Object> setting : new TreeMap<>(settings).entrySet()) {
                 String key = setting.getKey();
                 if (key.startsWith(SeqgenHibernate.DEFAULTS_PREFIX)) {
-                    String rest = key.substring(SeqgenHibernate.DEFAULTS_PREFIX.length());
-                    apply(configuredDefaults, SeqgenHibernate.DEFAULTS_PREFIX, rest, setting.getValue());
+                    configuredDefaults.put(key.substring(SeqgenHibernate.DEFAULTS_PREFIX.length()), setting.getValue());
                 } else if (key.startsWith(SeqgenHibernate.SEQUENCES_PREFIX)) {
                     String rest = key.substring(SeqgenHibernate.SEQUENCES_PREFIX.length());
                     int dot = rest.indexOf('.');
@@ -218,15 +214,14 @@ final class GeneratorSettings {
                             .put(rest.substring(dot + 1), setting.getValue());
                 }
             }
-            this.defaults = build(configuredDefaults, SeqgenHibernate.DEFAULTS_PREFIX);
+            this.defaults = build(SequenceSettings.builder(), SeqgenHibernate.DEFAULTS_PREFIX, configuredDefaults,
+                    new EnumMap<>(Setting.class));
             this.perSequence = new TreeMap<>();
             this.sources = new TreeMap<>();
             for (Map.Entry<String, Map<String, Object>> sequence : sequences.entrySet()) {
                 String prefix = SeqgenHibernate.SEQUENCES_PREFIX + sequence.getKey() + ".";
-                SequenceSettings.Builder builder = defaults.toBuilder();
                 Map<Setting, String> set = new EnumMap<>(Setting.class);
-                sequence.getValue().forEach((key, value) -> set.put(apply(builder, prefix, key, value), prefix + key));
-                perSequence.put(sequence.getKey(), build(builder, prefix));
+                perSequence.put(sequence.getKey(), build(defaults.toBuilder(), prefix, sequence.getValue(), set));
                 sources.put(sequence.getKey(), Collections.unmodifiableMap(set));
             }
             Object sequencePrefix = settings.get(SeqgenHibernate.SEQUENCE_PREFIX);
@@ -236,12 +231,10 @@ final class GeneratorSettings {
 
         /** {@link SeqgenHibernate#SERIES_IDLE_TIMEOUT}: a Duration or its text, 0 or more; null if unset. */
         private static @Nullable Duration seriesIdleTimeout(@Nullable Object value) {
-            if (value == null) {
-                return null;
-            }
             try {
-                Duration timeout = value instanceof Duration given ? given : Setting.duration(value.toString().trim());
-                if (!timeout.isNegative()) {
+                Duration timeout = value == null || value instanceof Duration ? (Duration) value
+                        : Setting.duration(value.toString().trim());
+                if (timeout == null || !timeout.isNegative()) {
                     return timeout;
                 }
             } catch (RuntimeException e) {
@@ -251,30 +244,21 @@ final class GeneratorSettings {
                     "a duration of 0 (never released) or more, as 10m or PT10M");
         }
 
-        private static Setting apply(SequenceSettings.Builder builder, String prefix, String key, Object value) {
+        /** Applies the values set under {@code prefix}, recording each key in {@code set}; errors name the key. */
+        private static SequenceSettings build(SequenceSettings.Builder builder, String prefix,
+                Map<String, Object> values, Map<Setting, String> set) {
             try {
-                Setting setting = Setting.find(key).orElseThrow(() -> new SequenceConfigurationException(
-                        prefix + key, value, "a key of: " + Setting.keys()));
-                setting.apply(builder, value);
-                return setting;
-            } catch (SequenceConfigurationException e) {
-                throw e.setting().startsWith(prefix) ? e : prefixed(prefix, e);
-            }
-        }
-
-        private static SequenceSettings build(SequenceSettings.Builder builder, String prefix) {
-            try {
+                values.forEach((key, value) -> {
+                    Setting setting = Setting.find(key).orElseThrow(() -> new SequenceConfigurationException(
+                            prefix + key, value, "a key of: " + Setting.keys()));
+                    setting.apply(builder, value);
+                    set.put(setting, prefix + key);
+                });
                 return builder.build();
             } catch (SequenceConfigurationException e) {
-                throw prefixed(prefix, e);
+                throw e.setting().startsWith(prefix) ? e : (SequenceConfigurationException)
+                        new SequenceConfigurationException(prefix + e.setting(), e.value(), e.allowed()).initCause(e);
             }
-        }
-
-        private static SequenceConfigurationException prefixed(String prefix, SequenceConfigurationException e) {
-            SequenceConfigurationException named = new SequenceConfigurationException(prefix + e.setting(),
-                    e.value(), e.allowed());
-            named.initCause(e);
-            return named;
         }
     }
 }

@@ -22,7 +22,6 @@ final class NumberPattern {
     /** Reads a pattern over key parts {@code parts}; throws {@link SeqgenMappingException} if it is invalid. */
     static NumberPattern of(String pattern, List<String> parts, String where) {
         List<Segment> segments = new ArrayList<>();
-        int numbers = 0;
         int i = 0;
         while (i < pattern.length()) {
             int open = pattern.indexOf('{', i);
@@ -54,7 +53,6 @@ final class NumberPattern {
                     }
                 }
                 segments.add(new Segment(null, NUMBER, width));
-                numbers++;
             } else {
                 int part = parts.indexOf(name);
                 if (part < 0) {
@@ -65,6 +63,7 @@ final class NumberPattern {
             }
             i = close + 1;
         }
+        long numbers = segments.stream().filter(segment -> segment.part() == NUMBER).count();
         if (numbers != 1) {
             throw invalid(pattern, where, numbers == 0 ? "no {number}" : "{number} more than once");
         }
@@ -81,9 +80,8 @@ final class NumberPattern {
 
     private static SeqgenMappingException invalid(String pattern, String where, String problem) {
         return new SeqgenMappingException(where, "@SeqgenNumber(format = \"" + pattern + "\") is not a pattern: "
-                + problem, "Write literal text with {number} (or {number:6} for 6 digits, zero-padded) once, and"
-                + " any part of the series key by its seriesBy entry ({company}, {issueDate:year}) or {tenant}",
-                null);
+                + problem, "Write literal text with {number} (or {number:6} for 6 digits, zero-padded) once, and any"
+                + " part of the series key by its seriesBy entry ({company}, {issueDate:year}) or {tenant}", null);
     }
 
     /** {@return the counter formatted with the entity's key parts (texts, in key order)} */

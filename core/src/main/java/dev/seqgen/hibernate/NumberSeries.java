@@ -4,7 +4,6 @@ import dev.seqgen.SequenceConfigurationException;
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.SeriesPeriod;
 import dev.seqgen.spi.SequenceStore.Where;
-
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import java.lang.reflect.AnnotatedElement;
@@ -88,7 +87,6 @@ final class NumberSeries {
         return conditions;
     }
 
-    /** The names a format gives the key's parts, in key order. */
     List<String> partNames() {
         return parts.stream().map(Part::name).toList();
     }
@@ -112,7 +110,14 @@ final class NumberSeries {
             int colon = entry.indexOf(':');
             String attribute = (colon < 0 ? entry : entry.substring(0, colon)).trim();
             String period = colon < 0 ? null : entry.substring(colon + 1).trim().toLowerCase(Locale.ROOT);
-            Class<?> type = attributeType(entity, mapped, attribute, where);
+            Class<?> type;
+            try {
+                type = entity.getRecursiveProperty(attribute).getGetter(mapped).getReturnTypeClass();
+            } catch (MappingException | IllegalArgumentException e) {
+                throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
+                        + "', which entity " + entity.getEntityName() + " does not map", "Name a mapped attribute of"
+                        + " the entity", e);
+            }
             SeriesPeriod named = period == null ? null : SeriesPeriod.named(period).orElseThrow(() ->
                     new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) entry '" + entry + "' names the period '"
                             + period + "'", "Write '" + attribute + ":year' or '" + attribute + ":month'", null));
@@ -245,16 +250,6 @@ final class NumberSeries {
                                 ? Character.toLowerCase(member.getName().charAt(3)) + member.getName().substring(4)
                                 : null)
                 .filter(Objects::nonNull).findFirst().orElse(null);
-    }
-
-    private static Class<?> attributeType(PersistentClass entity, Class<?> mapped, String attribute, String where) {
-        try {
-            return entity.getRecursiveProperty(attribute).getGetter(mapped).getReturnTypeClass();
-        } catch (MappingException | IllegalArgumentException e) {
-            throw new SeqgenMappingException(where, "@SeqgenNumber(seriesBy) names attribute '" + attribute
-                    + "', which entity " + entity.getEntityName() + " does not map", "Name a mapped attribute of"
-                    + " the entity", e);
-        }
     }
 
     /** How an enum attribute is stored: {@code @Enumerated(STRING)} by name, otherwise by ordinal. */

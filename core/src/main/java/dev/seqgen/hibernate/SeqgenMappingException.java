@@ -3,10 +3,7 @@ package dev.seqgen.hibernate;
 import org.hibernate.MappingException;
 import org.jspecify.annotations.Nullable;
 
-/**
- * A generated attribute ({@link SeqgenGenerator}, {@link SeqgenNumber}) could not be set up; names the attribute,
- * the problem and the fix apart, for start-up reports. The database's or store's error is the cause.
- */
+/** A generated attribute could not be set up: where, problem and fix apart; the store's error, if any, is the cause. */
 public class SeqgenMappingException extends MappingException {
 
     private static final long serialVersionUID = 1L;

@@ -4,7 +4,6 @@ import dev.seqgen.SequenceExhaustedException;
 import dev.seqgen.SequenceSettings;
 import dev.seqgen.Strategy;
 import org.hibernate.annotations.ValueGenerationType;
-
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -4,10 +4,7 @@ import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.GeneratorCreationContext;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The Hibernate 7 value generator behind {@link SeqgenNumber}, run at flush; mistakes show at start-up. See
- * docs/design.md#generator-values. Not for direct use: annotate the attribute.
- */
+/** The Hibernate 7 generator behind {@link SeqgenNumber}; not for direct use. See docs/design.md#generator-values. */
 public class SeqgenNumberGenerator extends AbstractSeqgenGenerator<SeqgenNumber>
         implements AnnotationBasedGenerator<SeqgenNumber> {
 

@@ -2,7 +2,6 @@ package dev.seqgen.hibernate;
 
 import dev.seqgen.SequenceRegistry;
 import dev.seqgen.jdbc.JdbcSequenceStore;
-
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -67,23 +66,19 @@ final class TenantCounters {
         return registries.get(tenant);
     }
 
-    /** Drops the registries holding no series, with their stores, once an idle timeout passed; returns how many. */
-    synchronized int dropIdleDue() {
+    /** Drops the registries holding no series, with their stores, once an idle timeout passed. */
+    synchronized void dropIdleDue() {
         Duration idleTimeout = application.seriesIdleTimeout();
         if (idleTimeout.isZero() || application.ticker().read() - lastDrop < idleTimeout.toNanos()) {
-            return 0;
+            return;
         }
         lastDrop = application.ticker().read();
-        int dropped = 0;
-        for (Map.Entry<Object, SequenceRegistry> entry : registries.entrySet()) {
-            SequenceRegistry registry = entry.getValue();
+        registries.forEach((tenant, registry) -> {
             if (names.stream().allMatch(name -> registry.openSeries(name).isEmpty())
-                    && registries.remove(entry.getKey(), registry)) {
-                stores.remove(entry.getKey());
-                dropped++;
+                    && registries.remove(tenant, registry)) {
+                stores.remove(tenant);
             }
-        }
-        return dropped;
+        });
     }
 
     /** The tenant's store; never creates the table (a tenant's tables are its migrations'). */
