@@ -22,8 +22,7 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
 
     private static final System.Logger LOG = System.getLogger(SeqgenWarmUp.class.getName());
 
-    static final String TIMEOUT_PROPERTY = "seqgen.warm-up.timeout";
-    static final String SERIES_PROPERTY = "seqgen.series.warm-up";
+    private static final String TIMEOUT_PROPERTY = "seqgen.warm-up.timeout";
 
     /** Opens the sequences, and named series, of the entity mappings, as their first values would. */
     interface MappedSequences {
@@ -31,10 +30,7 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
         /** Opens the mappings' sequences not open yet; throws SequenceUnavailableException past the timeout. */
         void warmUp(Duration timeout);
 
-        /**
-         * Opens the named series of a sequence the mappings number in series, after reading their tables; false when
-         * they do not number it. Throws SequenceConfigurationException for a key not of the sequence's series.
-         */
+        /** Opens the named series of a sequence the mappings number in series; false when they do not number it. */
         boolean warmUpSeries(String name, List<String> keys, Duration timeout);
     }
 
@@ -75,7 +71,7 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
                 .contains(true)) {
             return;
         }
-        String property = SERIES_PROPERTY + "." + name;
+        String property = "seqgen.series.warm-up." + name;
         if (!available.knows(name)) {
             throw new SequenceConfigurationException(property, String.join(",", keys), "keys of a sequence the"
                     + " application numbers in series: one its entities number, or one configured under"
