@@ -57,8 +57,15 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
                 mapped.orderedStream().forEach(sequences -> sequences.warmUp(left(deadline)));
                 available.warmUp(left(deadline));
                 series.forEach((name, keys) -> warmUpSeries(available, name, keys, deadline));
-            } catch (SequenceUnavailableException e) {
-                SeqgenSetupException notReady = notReady(e);
+            } catch (SequenceUnavailableException late) {
+                SeqgenSetupException notReady = new SeqgenSetupException("seqgen: the application is not ready: a"
+                        + " first block was not in hand within " + TIMEOUT_PROPERTY + " (" + timeout + "), so the"
+                        + " application does not report itself ready and stops: " + late.getMessage(),
+                        "A row serves one reservation at a time: a fleet of N instances that starts at once waits"
+                                + " about N x the row's transaction time for its first blocks where the store shows"
+                                + " the queue at the row (PostgreSQL), about 2 x N x elsewhere. Raise "
+                                + TIMEOUT_PROPERTY + " above that, start the fleet in waves, or, if the store failed,"
+                                + " see its error above.", late);
                 LOG.log(System.Logger.Level.ERROR, notReady.getMessage());
                 throw notReady;
             }
@@ -88,18 +95,6 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
     SeqgenWarmUp series(Map<String, List<String>> series) {
         this.series = Map.copyOf(series);
         return this;
-    }
-
-    private SeqgenSetupException notReady(SequenceUnavailableException late) {
-        return new SeqgenSetupException("seqgen: the application is not ready: a first block was not in hand within "
-                + TIMEOUT_PROPERTY + " (" + timeout + "), so the application does not report itself ready and stops: "
-                + late.getMessage(),
-                "A row serves one reservation at a time: a fleet of N instances that starts at once waits about"
-                        + " N x the row's transaction time for its first blocks where the store shows the queue at the"
-                        + " row (PostgreSQL), about 2 x N x elsewhere."
-                        + " Raise " + TIMEOUT_PROPERTY + " above that, start the fleet in waves, or, if the store"
-                        + " failed, see its error above.",
-                late);
     }
 
     private Duration left(long deadline) {
