@@ -49,21 +49,17 @@ final class JdbcStores implements DisposableBean {
     synchronized JdbcSequenceStore buildTable() {
         boolean createsTables = createsTables(properties, dataSource);
         nativeSequenceBuilder(); // refuses a wrong prefix even when no sequence uses it
-        JdbcSequenceStore store = supported(tableBuilder().createTable(createsTables)
+        JdbcSequenceStore store = track(tableBuilder().createTable(createsTables)
                 .dedicatedConnection(dedicatedConnection())::build);
         if (createsTables) {
             store.createTableIfMissing();
         }
-        built.add(store);
         return store;
     }
 
     synchronized NativeSequenceStore buildNativeSequence() {
         tableBuilder(); // refuses a wrong table name even when no sequence uses it
-        NativeSequenceStore store = supported(
-                nativeSequenceBuilder().dedicatedConnection(dedicatedConnection())::build);
-        built.add(store);
-        return store;
+        return track(nativeSequenceBuilder().dedicatedConnection(dedicatedConnection())::build);
     }
 
     /** The store of a kind beside the registry's own, built once and closed with this object. */
@@ -120,10 +116,12 @@ final class JdbcStores implements DisposableBean {
                 || EmbeddedDatabaseConnection.isEmbedded(dataSource));
     }
 
-    /** Builds a store, failing with the action to take when seqgen has no dialect for the database. */
-    private static <T> T supported(Supplier<T> build) {
+    /** Builds a store and records it, failing with the action to take when seqgen has no dialect for the database. */
+    private <T extends SequenceStore> T track(Supplier<T> build) {
         try {
-            return build.get();
+            T store = build.get();
+            built.add(store);
+            return store;
         } catch (IllegalArgumentException unsupported) {
             throw new SeqgenSetupException(unsupported.getMessage(), "Keep seqgen's sequences in a database it"
                     + " supports: point the application's DataSource at one, or give seqgen a store of its own (a"

@@ -63,10 +63,9 @@ public final class SeqgenAutoConfiguration {
     SequenceRegistry sequenceRegistry(SeqgenProperties properties, ObjectProvider<SequenceStore> store,
             ObjectProvider<JdbcStores> jdbcStores, ObjectProvider<SequenceMetricsTrackerFactory> metrics,
             ObjectProvider<SequenceRegistryCustomizer> customizers) {
-        SequenceStore sequenceStore = store.getIfAvailable();
-        if (sequenceStore == null) {
+        SequenceStore sequenceStore = store.getIfAvailable(() -> {
             throw noStore(properties.getStore());
-        }
+        });
         SequenceSettings defaults = SeqgenSettings.defaults(properties.getDefaults());
         SequenceRegistry.Builder builder = SequenceRegistry.builder(sequenceStore).defaults(defaults);
         // A sequence of another kind than the store's gets a JDBC store of that kind over the same DataSource.

@@ -43,10 +43,9 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
         if (annotatedId != null) {
             return analyzeAnnotation(annotatedId, attribute, cause);
         }
-        StringBuilder description = new StringBuilder("Invalid seqgen configuration:\n\n");
-        description.append(cause.setting().startsWith("seqgen.") ? "    Property: " : "    Setting: ")
-                .append(cause.setting()).append('\n');
-        description.append("    Value: \"").append(cause.value()).append("\"\n");
+        StringBuilder description = new StringBuilder("Invalid seqgen configuration:\n\n")
+                .append(cause.setting().startsWith("seqgen.") ? "    Property: " : "    Setting: ")
+                .append(cause.setting()).append("\n    Value: \"").append(cause.value()).append("\"\n");
         Matcher sequenceSetting = SEQUENCE_SETTING.matcher(cause.setting());
         @Nullable String inheritedFrom = sequenceSetting.matches() ? "seqgen.defaults." + sequenceSetting.group(1)
                 : null;
@@ -78,7 +77,6 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
         String entity = annotatedId.group(1);
         String property = annotatedId.group(2);
         String sequence = annotatedId.group(3);
-        String override = "seqgen.sequences." + sequence + "." + cause.setting();
         String description = "Invalid seqgen setting in code, on an entity's @SeqgenGenerator annotation:\n\n"
                 + "    Entity: " + entity + "\n"
                 + "    Id property: " + property + "\n"
@@ -88,7 +86,8 @@ class SeqgenConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Sequenc
                 + "    Allowed: " + cause.allowed() + "\n";
         String action = "Change the " + attribute + " attribute of @SeqgenGenerator on " + entity + "." + property
                 + " in the source code: " + cause.setting() + " must be " + cause.allowed() + ". The value is not"
-                + " in the application's configuration; a property (" + override + ") would override it.";
+                + " in the application's configuration; a property (seqgen.sequences." + sequence + "." + cause.setting()
+                + ") would override it.";
         return new FailureAnalysis(description, action, cause);
     }
 

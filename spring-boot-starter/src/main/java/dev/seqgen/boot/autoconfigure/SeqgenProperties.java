@@ -239,37 +239,25 @@ public class SeqgenProperties {
         }
     }
 
-    /**
-     * The settings of {@code seqgen.defaults} and {@code seqgen.sequences.<name>}, one per {@link dev.seqgen.Setting}
-     * key; unset falls back to the defaults, then to {@link dev.seqgen.Setting#defaultValue()}.
-     */
+    /** The settings of a sequence, one per {@link dev.seqgen.Setting}; unset falls back to the defaults. */
     public static class SequenceProperties {
 
         /** How values are taken from the store: sync (gapless), async, batch or async-batch. Default: async-batch. */
         private @Nullable Strategy strategy;
 
-        /**
-         * Where values are counted: table or native-sequence (not for sync). Default: the kind of the registry's store:
-         * table, unless the registry is built over a native-sequence store.
-         */
+        /** Where values are counted: table or native-sequence (not for sync). Default: the registry store's kind. */
         private @Nullable CounterKind kind;
 
         /** How counters become values: sequential or bit-reversed (Spanner keys, not int ids). Default: sequential. */
         private @Nullable KeyOrder keyOrder;
 
-        /**
-         * Keys a bit-reversed sequence never hands out, as min..max (such as 1..99999), so existing keys never
-         * collide. At most 2^62 values; only with key-order bit-reversed. Default: none.
-         */
+        /** Keys a bit-reversed sequence skips, as min..max (existing keys); at most 2^62 values. Default: none. */
         private @Nullable KeyRange skipRange;
 
         /** Values reserved per store transaction by batch and async-batch (a stopped JVM's gap). Default: 1000. */
         private @Nullable Integer blockSize;
 
-        /**
-         * Values left in the block at which async-batch starts its refill; less than the block size. Unset, an
-         * adaptive sequence moves it to what the store's latency requires. Default: a quarter of the block size.
-         */
+        /** Values left at which async-batch refills; less than block-size, adaptive if unset. Default: block-size/4. */
         private @Nullable Integer lowWatermark;
 
         /** Longest a caller waits for a value before it gets an exception. Default: 5s. */

@@ -22,8 +22,7 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
 
     private static final System.Logger LOG = System.getLogger(SeqgenWarmUp.class.getName());
 
-    static final String TIMEOUT_PROPERTY = "seqgen.warm-up.timeout";
-    static final String SERIES_PROPERTY = "seqgen.series.warm-up";
+    private static final String TIMEOUT_PROPERTY = "seqgen.warm-up.timeout";
 
     /** Opens the sequences, and named series, of the entity mappings, as their first values would. */
     interface MappedSequences {
@@ -31,10 +30,7 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
         /** Opens the mappings' sequences not open yet; throws SequenceUnavailableException past the timeout. */
         void warmUp(Duration timeout);
 
-        /**
-         * Opens the named series of a sequence the mappings number in series, after reading their tables; false when
-         * they do not number it. Throws SequenceConfigurationException for a key not of the sequence's series.
-         */
+        /** Opens the named series of a sequence the mappings number in series; false when they do not number it. */
         boolean warmUpSeries(String name, List<String> keys, Duration timeout);
     }
 
@@ -61,8 +57,15 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
                 mapped.orderedStream().forEach(sequences -> sequences.warmUp(left(deadline)));
                 available.warmUp(left(deadline));
                 series.forEach((name, keys) -> warmUpSeries(available, name, keys, deadline));
-            } catch (SequenceUnavailableException e) {
-                SeqgenSetupException notReady = notReady(e);
+            } catch (SequenceUnavailableException late) {
+                SeqgenSetupException notReady = new SeqgenSetupException("seqgen: the application is not ready: a"
+                        + " first block was not in hand within " + TIMEOUT_PROPERTY + " (" + timeout + "), so the"
+                        + " application does not report itself ready and stops: " + late.getMessage(),
+                        "A row serves one reservation at a time: a fleet of N instances that starts at once waits"
+                                + " about N x the row's transaction time for its first blocks where the store shows"
+                                + " the queue at the row (PostgreSQL), about 2 x N x elsewhere. Raise "
+                                + TIMEOUT_PROPERTY + " above that, start the fleet in waves, or, if the store failed,"
+                                + " see its error above.", late);
                 LOG.log(System.Logger.Level.ERROR, notReady.getMessage());
                 throw notReady;
             }
@@ -75,7 +78,7 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
                 .contains(true)) {
             return;
         }
-        String property = SERIES_PROPERTY + "." + name;
+        String property = "seqgen.series.warm-up." + name;
         if (!available.knows(name)) {
             throw new SequenceConfigurationException(property, String.join(",", keys), "keys of a sequence the"
                     + " application numbers in series: one its entities number, or one configured under"
@@ -92,18 +95,6 @@ final class SeqgenWarmUp implements ApplicationRunner, Ordered {
     SeqgenWarmUp series(Map<String, List<String>> series) {
         this.series = Map.copyOf(series);
         return this;
-    }
-
-    private SeqgenSetupException notReady(SequenceUnavailableException late) {
-        return new SeqgenSetupException("seqgen: the application is not ready: a first block was not in hand within "
-                + TIMEOUT_PROPERTY + " (" + timeout + "), so the application does not report itself ready and stops: "
-                + late.getMessage(),
-                "A row serves one reservation at a time: a fleet of N instances that starts at once waits about"
-                        + " N x the row's transaction time for its first blocks where the store shows the queue at the"
-                        + " row (PostgreSQL), about 2 x N x elsewhere."
-                        + " Raise " + TIMEOUT_PROPERTY + " above that, start the fleet in waves, or, if the store"
-                        + " failed, see its error above.",
-                late);
     }
 
     private Duration left(long deadline) {

@@ -81,11 +81,8 @@ final class UnknownProperties {
     }
 
     private static String join(ConfigurationPropertyName name, int from, Form form, String separator) {
-        StringBuilder joined = new StringBuilder();
-        for (int i = from; i < name.getNumberOfElements(); i++) {
-            joined.append(i > from ? separator : "").append(name.getElement(i, form));
-        }
-        return joined.toString();
+        return IntStream.range(from, name.getNumberOfElements()).mapToObj(i -> name.getElement(i, form))
+                .collect(Collectors.joining(separator));
     }
 
     private static String squashed(String name) {
@@ -134,7 +131,6 @@ final class UnknownProperties {
                 .orElseThrow();
     }
 
-    /** Levenshtein distance. */
     private static int distance(String a, String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
