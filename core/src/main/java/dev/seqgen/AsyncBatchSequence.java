@@ -114,13 +114,13 @@ final class AsyncBatchSequence extends BlockSequence {
     }
 
     /**
-     * Waits until the deadline for the second block and, when the blocks in hand do not last the start-up queue, for
-     * a third one queued in {@link #following}. A block not there in time is left to its background refill.
+     * Waits until the deadline for the second block, and for a third in {@link #following} when two do not last the
+     * start-up queue; a block not there in time is left to its refill.
      */
     @Override
     void awaitSecondBlock(long deadline) {
-        if (control.firstBlockOutlastsQueue(current.remaining()) && !control.queueGrew(store.queuedAt(name))) {
-            return; // sized under the row's lock to last until the queue behind it, all of the fleet, has drained
+        if (control.firstBlockOutlastsQueue(current.remaining())) {
+            return; // sized under the row's lock to last until the queue behind it has drained
         }
         CompletableFuture<Block> second = startPrefetch();
         if (!arrivesBy(second, deadline)) {

@@ -221,12 +221,7 @@ abstract class BlockSequence extends AbstractSequence {
         awaitSecondBlock(deadline);
     }
 
-    /**
-     * Called by the warm-up, outside the lock, once the first block is in hand: ASYNC_BATCH takes its second block
-     * (docs/design.md#the-first-block-and-the-start-up-queue); BATCH takes none.
-     *
-     * @param deadline the ticker reading by which the warm-up must return
-     */
+    /** Called by the warm-up outside the lock, the first block in hand, until {@code deadline}: BATCH takes no more. */
     void awaitSecondBlock(long deadline) {
     }
 

@@ -31,7 +31,7 @@ final class RefillControl {
     private static final int QUEUES_PER_BLOCK = 8;
     /** The transactions ahead of a first reservation that time the row well enough to size it by the queue behind. */
     private static final int TIMED_AHEAD = 8;
-    /** The shortest window a rate sample is taken over: a refill asked for right after a block arrived measures none. */
+    /** The shortest window of a rate sample: a refill asked for right after a block arrived measures none. */
     private static final long RATE_WINDOW_FLOOR_NANOS = 1_000_000;
 
     private final int baseBlockSize;
@@ -87,8 +87,6 @@ final class RefillControl {
     @GuardedBy("this") private double phase = -1;
     /** The fleet the phase was set by; 0 before. */
     @GuardedBy("this") private int phaseFleet;
-    /** The transactions behind the last reservation sized by the queue; -1 before. */
-    @GuardedBy("this") private int behindSeen = -1;
 
     /** Reservations that queued at the row; written only under the monitor. */
     private volatile long queuedReservations;
@@ -118,12 +116,7 @@ final class RefillControl {
         this.refillPoint = lowWatermark;
     }
 
-    /**
-     * Called when a reservation starts: takes a rate sample and returns the size to reserve.
-     *
-     * @param now the ticker's reading
-     * @param issued the values handed out by the sequence so far
-     */
+    /** Called when a reservation starts, at {@code now}, {@code issued} values handed out: a rate sample; the size. */
     synchronized long beforeReservation(long now, long issued) {
         boolean measured = false;
         if (started) {
@@ -165,13 +158,8 @@ final class RefillControl {
     }
 
     /**
-     * Sizes a start-up reservation while the store holds the row (docs/design.md, "The first block and the start-up
-     * queue"). The queue there is the fleet starting: {@code ahead + behind + 1} instances that each come back to the
-     * row once a block. The row's transaction time is timed by the queue ahead ({@code waited / (ahead + 1)}, at least
-     * {@link #TIMED_AHEAD} ahead) or by an earlier reservation that did not queue; the block lasts
-     * {@link #QUEUES_PER_BLOCK} times the fleet's turn at the row, so the fleet keeps the row at most an eighth busy
-     * and the next reservation comes after the queue behind this one. A small fleet takes {@code count}; a store that
-     * cannot see the queue, or a row not timed yet, too.
+     * Sizes a start-up reservation while the store holds the row, to last eight turns of the fleet queued there; an
+     * untimed row or an unseen queue takes {@code count} (docs/design.md#the-first-block-and-the-start-up-queue).
      */
     synchronized long sizeForQueue(long count, long waitedNanos, int ahead, int behind) {
         fleetQueue = 0;
@@ -188,7 +176,6 @@ final class RefillControl {
         queueBehind = Math.max(queueBehind, Math.min(transaction * behind, cap));
         blockSize = (int) clamp(Math.max(count, saturated(rateOrPrior() * fleetQueue * QUEUES_PER_BLOCK)),
                 baseBlockSize, maxBlockSize);
-        behindSeen = behind;
         int fleet = ahead + behind + 1;
         if (placing && fleet >= TIMED_AHEAD && fleet > phaseFleet) {
             phaseFleet = fleet;
@@ -210,24 +197,13 @@ final class RefillControl {
         return queueBehind >= 0 && valuesInHand >= saturated(rateOrPrior() * queueBehind * margin);
     }
 
-    /**
-     * Whether the {@code queued} transactions the store shows at the row now, just after a reservation sized by the
-     * queue, are more than were behind it: the fleet was still arriving, and the block was sized for a part of it.
-     */
-    synchronized boolean queueGrew(int queued) {
-        return behindSeen >= 0 && queued > behindSeen + 1;
-    }
-
     /** Called once per block by the caller that finds the block empty and the refill not there yet. */
     synchronized void refillLate() {
         lateRefills++;
         lateSinceLastBlock = true;
     }
 
-    /**
-     * Called when a block of {@code size} values has arrived, {@code refillNanos} after it was asked for:
-     * takes a latency sample and returns the number of values to leave in the block when its refill starts.
-     */
+    /** A block of {@code size} came {@code refillNanos} after it was asked for: a latency sample; the refill point. */
     synchronized long afterReservation(long size, long refillNanos) {
         samples++;
         if (samples <= START_UP_RESERVATIONS) {
@@ -261,8 +237,8 @@ final class RefillControl {
     }
 
     /**
-     * {@link #afterReservation(long, long)} for a block that arrived at {@code now}, {@code issued} values handed out:
-     * while none has, the rate window restarts at each arrival, so waiting for the row is not read as a slow consumer.
+     * As {@link #afterReservation(long, long)}; while no value was {@code issued}, the rate window restarts at
+     * {@code now}, so waiting for the row is not read as a slow consumer.
      */
     synchronized long afterReservation(long size, long refillNanos, long now, long issued) {
         if (started && issued == 0) {
@@ -301,7 +277,7 @@ final class RefillControl {
         }
     }
 
-    /** Values taken, at the estimated rate, while a refill that takes the estimated time is under way, with the margin. */
+    /** Values taken at the estimated rate during a refill of the estimated time, with the margin. */
     @GuardedBy("this")
     private long lead() {
         return saturated(rateOrPrior() * Math.max(Math.max(latencyAverage, latencyPeak), startUpQueue) * margin);
@@ -313,7 +289,7 @@ final class RefillControl {
         return saturated(rateOrPrior() * Math.max(latencyAverage, latencyPeak) * margin);
     }
 
-    /** Whether {@code valuesInHand} last the start-up queue with the margin; if not, the warm-up takes a third block. */
+    /** Whether {@code valuesInHand} last the start-up queue with the margin; else the warm-up takes a third block. */
     synchronized boolean lastsTheStartUpQueue(long valuesInHand) {
         return !sizing || valuesInHand >= saturated(rateOrPrior() * startUpQueue * margin);
     }

@@ -219,11 +219,6 @@ public final class FleetBenchmark {
         }
 
         @Override
-        public int queuedAt(String sequence) {
-            return lock.getQueueLength();
-        }
-
-        @Override
         public String sequence() {
             return "orders";
         }
