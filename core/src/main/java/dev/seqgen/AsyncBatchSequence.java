@@ -119,8 +119,9 @@ final class AsyncBatchSequence extends BlockSequence {
      */
     @Override
     void awaitSecondBlock(long deadline) {
-        if (control.firstBlockOutlastsQueue(current.remaining())) {
-            return; // sized under the row's lock to last until the queue behind it has drained
+        // Sized for the queue seen while holding the row; a queue grown since is a fleet still arriving.
+        if (control.firstBlockOutlastsQueue(current.remaining()) && !control.queueGrew(store.queuedAt(name))) {
+            return;
         }
         CompletableFuture<Block> second = startPrefetch();
         if (!arrivesBy(second, deadline)) {

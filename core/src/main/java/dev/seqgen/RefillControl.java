@@ -87,6 +87,8 @@ final class RefillControl {
     @GuardedBy("this") private double phase = -1;
     /** The fleet the phase was set by; 0 before. */
     @GuardedBy("this") private int phaseFleet;
+    /** The transactions behind the last reservation sized by the queue; -1 before. */
+    @GuardedBy("this") private int behindSeen = -1;
 
     /** Reservations that queued at the row; written only under the monitor. */
     private volatile long queuedReservations;
@@ -176,6 +178,7 @@ final class RefillControl {
         queueBehind = Math.max(queueBehind, Math.min(transaction * behind, cap));
         blockSize = (int) clamp(Math.max(count, saturated(rateOrPrior() * fleetQueue * QUEUES_PER_BLOCK)),
                 baseBlockSize, maxBlockSize);
+        behindSeen = behind;
         int fleet = ahead + behind + 1;
         if (placing && fleet >= TIMED_AHEAD && fleet > phaseFleet) {
             phaseFleet = fleet;
@@ -195,6 +198,11 @@ final class RefillControl {
     /** Whether the first block was sized by the queue at the row and {@code valuesInHand} outlast the queue behind. */
     synchronized boolean firstBlockOutlastsQueue(long valuesInHand) {
         return queueBehind >= 0 && valuesInHand >= saturated(rateOrPrior() * queueBehind * margin);
+    }
+
+    /** Whether those {@code queued} at the row now are 8 or more above those behind the last sized reservation. */
+    synchronized boolean queueGrew(int queued) {
+        return behindSeen >= 0 && queued >= behindSeen + TIMED_AHEAD;
     }
 
     /** Called once per block by the caller that finds the block empty and the refill not there yet. */

@@ -44,6 +44,15 @@ class StartUpQueueTest {
         /** What the row's lock queue shows each sized reservation in turn: {ms waited, ahead, behind}; none: unknown. */
         final Deque<long[]> queues = new ArrayDeque<>();
 
+        /** What the row's lock queue shows each look at it in turn ({@link #queuedAt}); none: unknown. */
+        final Deque<Integer> queued = new ArrayDeque<>();
+
+        @Override
+        public int queuedAt(String sequence) {
+            Integer seen = queued.poll();
+            return seen == null ? -1 : seen;
+        }
+
         @Override
         public ReservedRange reserve(String sequence, long count, long maxValue) {
             Long latency = latencies.poll();
@@ -65,9 +74,11 @@ class StartUpQueueTest {
         // Served after 8 others in 90 ms (10 ms a transaction), 500 queued behind it: a fleet of 509, 5.09 s a turn.
         QueuedRow row = new QueuedRow(90);
         row.queues.add(new long[] {90, 8, 500});
+        row.queued.add(499); // the next one holds the row: the whole fleet had arrived
         try (SequenceRegistry registry = warmedUp(row)) {
             Sequence orders = registry.sequence("orders");
             assertThat(row.sizes).as("one block, eight turns of the fleet at 1 value per ms").containsExactly(40_720L);
+            assertThat(row.queued).as("the warm-up looked at the queue once").isEmpty();
 
             assertThat(takeIncreasing(orders, 5_000, now)).isTrue();
             assertThat(row.sizes).as("no reservation while the queue behind (5 s) drains").hasSize(1);
@@ -76,6 +87,23 @@ class StartUpQueueTest {
             assertThat(takeIncreasing(orders, 50_000, now)).isTrue();
             assertThat(orders.stats().waits()).as("no caller waited").isZero();
             assertThat(row.sizes).as("the next block came in time").hasSizeGreaterThan(1);
+        }
+    }
+
+    @Test
+    void anInstanceServedWhileTheFleetIsStillArrivingTakesItsSecondBlockBeforeItIsReady() {
+        // 140 behind it while it held the row, 400 once it had its block: the fleet was still arriving, and a block
+        // for 149 (11.92 s) would not last until its refill came back through the 400.
+        QueuedRow row = new QueuedRow(90, 4_010);
+        row.queues.add(new long[] {90, 8, 140});
+        row.queues.add(new long[] {4_010, 400, 1_591});
+        row.queued.add(400);
+        try (SequenceRegistry registry = warmedUp(row)) {
+            Sequence orders = registry.sequence("orders");
+            assertThat(row.sizes).as("the second block, sized by the fleet of 1,992 it waited in, before ready")
+                    .containsExactly(11_920L, 100_000L);
+            assertThat(takeIncreasing(orders, 30_000, now)).isTrue();
+            assertThat(orders.stats().waits()).as("no caller waited").isZero();
         }
     }
 

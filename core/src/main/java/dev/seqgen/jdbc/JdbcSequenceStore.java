@@ -246,6 +246,18 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return range != null ? range : SequenceStore.super.reserveSized(sequence, sizing, maxValue);
     }
 
+    /** On PostgreSQL, the waiters for the table's rows ({@link RowQueue}); -1 elsewhere or where that read fails. */
+    @Override
+    public int queuedAt(String sequence) {
+        String queueSql = rowQueueUnreadable ? null : RowQueue.sql(dialect);
+        try {
+            return queueSql == null ? -1 : read("reading the queue at the row of sequence '" + sequence + "'",
+                    connection -> RowQueue.waiters(connection, queueSql, table));
+        } catch (SequenceStoreException e) {
+            return -1;
+        }
+    }
+
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         return inCallers(transaction, sequence, "incrementing sequence '" + sequence + "' in the caller's transaction",

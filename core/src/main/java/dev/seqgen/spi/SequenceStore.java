@@ -77,6 +77,11 @@ public interface SequenceStore {
         return reserve(sequence, sizing.size(0, -1, -1), maxValue);
     }
 
+    /** {@return the transactions queued at the sequence row now, as {@link #reserveSized} sees them; -1 if unknown} */
+    default int queuedAt(String sequence) {
+        return -1;
+    }
+
     /**
      * As {@link #reserve}, within the caller's transaction, which commits or rolls back the increment.
      *

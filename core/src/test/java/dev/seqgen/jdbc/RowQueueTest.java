@@ -120,6 +120,27 @@ class RowQueueTest {
     }
 
     @Test
+    void theQueueAtTheRowCanBeReadWithoutReserving() throws Exception {
+        JdbcSequenceStore store = store();
+        store.createTableIfMissing();
+        store.createSequence("orders", 1);
+        assertThat(store.queuedAt("orders")).as("nobody at the row").isZero();
+        List<CompletableFuture<ReservedRange>> plain = new ArrayList<>();
+        try (Connection holder = pool.getConnection()) {
+            holdRow(holder);
+            for (int i = 1; i <= 2; i++) {
+                plain.add(plainReservation(store));
+                awaitWaiters(i);
+            }
+            assertThat(store.queuedAt("orders")).as("the two waiting behind the holder").isEqualTo(2);
+            holder.commit();
+        }
+        for (CompletableFuture<ReservedRange> reservation : plain) {
+            assertThat(reservation.get(60, TimeUnit.SECONDS).count()).isEqualTo(10);
+        }
+    }
+
+    @Test
     void aSizedReservationAloneSeesNoQueue() {
         JdbcSequenceStore store = store();
         store.createTableIfMissing();
@@ -168,6 +189,8 @@ class RowQueueTest {
         assertThat(seen).as("the queue unknown to both").allSatisfy(queue -> assertThat(queue).containsExactly(0, -1,
                 -1));
         assertThat(lockTableReads).as("the lock tables tried once").hasValue(1);
+        assertThat(store.queuedAt("orders")).as("nor looked at again").isEqualTo(-1);
+        assertThat(lockTableReads).hasValue(1);
     }
 
     @Test

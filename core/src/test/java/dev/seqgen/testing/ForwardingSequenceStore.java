@@ -108,6 +108,11 @@ public abstract class ForwardingSequenceStore implements SequenceStore {
     }
 
     @Override
+    public int queuedAt(String sequence) {
+        return delegate.queuedAt(sequence);
+    }
+
+    @Override
     public OptionalLong highestCounter(String table, String column, SequenceSettings settings) {
         return delegate.highestCounter(table, column, settings);
     }

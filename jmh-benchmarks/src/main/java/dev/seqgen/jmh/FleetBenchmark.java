@@ -219,6 +219,11 @@ public final class FleetBenchmark {
         }
 
         @Override
+        public int queuedAt(String sequence) {
+            return lock.getQueueLength();
+        }
+
+        @Override
         public String sequence() {
             return "orders";
         }
