@@ -113,10 +113,7 @@ final class AsyncBatchSequence extends BlockSequence {
         }
     }
 
-    /**
-     * Waits until the deadline for the second block, and for a third in {@link #following} when two do not last the
-     * start-up queue; a block not there in time is left to its refill.
-     */
+    /** Waits until the deadline for the second block, and a third ({@link #following}) if two do not last the queue. */
     @Override
     void awaitSecondBlock(long deadline) {
         // Sized for the queue seen while holding the row; a queue grown since is a fleet still arriving.

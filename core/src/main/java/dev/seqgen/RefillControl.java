@@ -4,12 +4,9 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The control loop of an adaptive block sequence: the size of the next block and, for ASYNC_BATCH, how many values
- * are left when its refill starts. Measures refill latency and consumption rate once per block; spaces refills out
- * when the shared row queues; sizes the first blocks from the start-up queue. See docs/design.md#refill-control.
- *
- * <p>Thread safety: every method that reads or writes the estimates is synchronized; they run once per block, never
- * per value. The block size and refill point, read on the hot path, are volatile.
+ * The control loop of an adaptive block sequence: the next block's size and, for ASYNC_BATCH, the values left when
+ * its refill starts (docs/design.md#refill-control). The synchronized methods hold the estimates and run once per
+ * block, never per value; the block size and refill point, read on the hot path, are volatile.
  */
 final class RefillControl {
 

@@ -245,7 +245,10 @@ public class SeqgenProperties {
         /** How values are taken from the store: sync (gapless), async, batch or async-batch. Default: async-batch. */
         private @Nullable Strategy strategy;
 
-        /** Where values are counted: table or native-sequence (not for sync). Default: the registry store's kind. */
+        /**
+         * Where values are counted: table or native-sequence (not for sync). Default: the kind of the registry's store:
+         * table, unless the registry is built over a native-sequence store.
+         */
         private @Nullable CounterKind kind;
 
         /** How counters become values: sequential or bit-reversed (Spanner keys, not int ids). Default: sequential. */
@@ -257,7 +260,10 @@ public class SeqgenProperties {
         /** Values reserved per store transaction by batch and async-batch (a stopped JVM's gap). Default: 1000. */
         private @Nullable Integer blockSize;
 
-        /** Values left at which async-batch refills; less than block-size, adaptive if unset. Default: block-size/4. */
+        /**
+         * Values left at which async-batch refills; less than block-size, adaptive if unset. Default: a quarter of the
+         * block size.
+         */
         private @Nullable Integer lowWatermark;
 
         /** Longest a caller waits for a value before it gets an exception. Default: 5s. */
