@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@link Strategy#ASYNC_BATCH}: BATCH plus a background refill, so callers wait only when the refill is late.
- * Unique; ordered per JVM only; not gapless: a crash loses at most the rest of the block and the prefetched block.
+ * Unique; ordered per JVM only; not gapless: a crash loses the blocks in hand (two, or three after a warm-up's third).
  *
  * <p>Background path (docs/design.md#background-refill): {@code prefetch} holds at most one refill, set by a CAS from
  * null or from a failed refill, so refills never overlap. It is started by the caller that claims the trigger offset
