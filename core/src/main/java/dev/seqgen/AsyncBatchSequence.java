@@ -13,6 +13,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -113,17 +115,21 @@ final class AsyncBatchSequence extends BlockSequence {
         }
     }
 
-    /** Waits until the deadline for the second block, and a third ({@link #following}) if two do not last the queue. */
+    /**
+     * Watches the queue while the fleet arrives, then waits until the deadline for the second block if the first does
+     * not last the queue, and a third ({@link #following}) if two do not.
+     */
     @Override
     void awaitSecondBlock(long deadline) {
-        // Sized for the queue seen while holding the row; a queue grown since is a fleet still arriving.
-        if (control.firstBlockOutlastsQueue(current.remaining()) && !control.queueGrew(store.queuedAt(name))) {
+        watchQueue(deadline, () -> control.firstBlockOutlastsQueue(current.remaining()));
+        if (control.firstBlockOutlastsQueue(current.remaining())) {
             return;
         }
         CompletableFuture<Block> second = startPrefetch();
         if (!arrivesBy(second, deadline)) {
             return;
         }
+        watchQueue(deadline, () -> control.lastsTheStartUpQueue(current.remaining() + Block.sizeIfReady(second)));
         CompletableFuture<Block> third = new CompletableFuture<>();
         try {
             if (!refillLock.tryLock(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS)) {
@@ -145,6 +151,21 @@ final class AsyncBatchSequence extends BlockSequence {
         }
         handOff(third);
         arrivesBy(third, deadline);
+    }
+
+    /**
+     * Looks at the queue behind the last block sized by it every few of the row's transactions while it grows (a fleet
+     * still arriving) and the blocks in hand still {@code last} it, until the deadline: they are then weighed against
+     * the longest queue seen, and the next block is asked for as soon as they do not last it.
+     */
+    private void watchQueue(long deadline, BooleanSupplier last) {
+        long pause = control.lookInterval();
+        while (pause > 0 && ticker.read() + pause <= deadline && last.getAsBoolean()) {
+            LockSupport.parkNanos(pause);
+            if (!control.queueGrew(store.queuedAt(name))) {
+                return;
+            }
+        }
     }
 
     /** Waits for a refill until the deadline: whether it brought a block by then. */

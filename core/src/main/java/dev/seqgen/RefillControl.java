@@ -84,7 +84,7 @@ final class RefillControl {
     @GuardedBy("this") private double phase = -1;
     /** The fleet the phase was set by; 0 before. */
     @GuardedBy("this") private int phaseFleet;
-    /** The transactions behind the last reservation sized by the queue; -1 before. */
+    /** The transactions behind the last reservation sized by the queue, or the most seen since; -1 before. */
     @GuardedBy("this") private int behindSeen = -1;
 
     /** Reservations that queued at the row; written only under the monitor. */
@@ -197,9 +197,24 @@ final class RefillControl {
         return queueBehind >= 0 && valuesInHand >= saturated(rateOrPrior() * queueBehind * margin);
     }
 
-    /** Whether those {@code queued} at the row now are 8 or more above those behind the last sized reservation. */
+    /**
+     * Whether {@code queued} at the row now (-1: unknown) are more than the most behind the last reservation sized by
+     * the queue so far: then the fleet is still arriving, and the queue behind and the start-up queue grow with it.
+     */
     synchronized boolean queueGrew(int queued) {
-        return behindSeen >= 0 && queued >= behindSeen + TIMED_AHEAD;
+        if (behindSeen < 0 || queued <= behindSeen) {
+            return false;
+        }
+        behindSeen = queued;
+        double cap = (double) targetIntervalNanos * MAX_SPACING;
+        queueBehind = Math.max(queueBehind, Math.min(rowTransaction * queued, cap));
+        startUpQueue = Math.max(startUpQueue, queueBehind);
+        return true;
+    }
+
+    /** The time between looks at a queue behind: four of the row's transactions, at most the queue's own; 0: none. */
+    synchronized long lookInterval() {
+        return behindSeen <= 0 ? 0 : (long) (rowTransaction * Math.min(4, behindSeen));
     }
 
     /** Called once per block by the caller that finds the block empty and the refill not there yet. */

@@ -92,18 +92,51 @@ class StartUpQueueTest {
 
     @Test
     void anInstanceServedWhileTheFleetIsStillArrivingTakesItsSecondBlockBeforeItIsReady() {
-        // 140 behind it while it held the row, 400 once it had its block: the fleet was still arriving, and a block
-        // for 149 (11.92 s) would not last until its refill came back through the 400.
+        // 140 behind it while it held the row, then 400 and 700 at its looks (every four of the row's transactions):
+        // a block for 149 (11.92 s) does not last twice the 7 s its refill would wait behind the 700.
         QueuedRow row = new QueuedRow(90, 4_010);
         row.queues.add(new long[] {90, 8, 140});
         row.queues.add(new long[] {4_010, 400, 1_591});
-        row.queued.add(400);
+        row.queued.addAll(List.of(400, 700));
         try (SequenceRegistry registry = warmedUp(row)) {
             Sequence orders = registry.sequence("orders");
             assertThat(row.sizes).as("the second block, sized by the fleet of 1,992 it waited in, before ready")
                     .containsExactly(11_920L, 100_000L);
+            assertThat(row.queued).as("no look once the block was seen not to last").isEmpty();
             assertThat(takeIncreasing(orders, 30_000, now)).isTrue();
             assertThat(orders.stats().waits()).as("no caller waited").isZero();
+        }
+    }
+
+    @Test
+    void anInstanceThatSawTheFleetArriveIsReadyWithOneBlockWhenItOutlastsTheLongestQueueSeen() {
+        // The queue behind grew from 140 to 300, then shrank: the fleet stopped arriving, and the block for 149
+        // (11.92 s) outlasts twice the 3 s of the 300. A second block would be one more transaction ahead of the
+        // fleet's first ones, which every later instance would wait for.
+        QueuedRow row = new QueuedRow(90);
+        row.queues.add(new long[] {90, 8, 140});
+        row.queued.addAll(List.of(300, 296));
+        try (SequenceRegistry registry = warmedUp(row)) {
+            Sequence orders = registry.sequence("orders");
+            assertThat(row.sizes).as("ready with one block").containsExactly(11_920L);
+            assertThat(row.queued).as("two looks").isEmpty();
+            assertThat(takeIncreasing(orders, 30_000, now)).isTrue();
+            assertThat(orders.stats().waits()).as("no caller waited").isZero();
+        }
+    }
+
+    @Test
+    void anInstanceServedFirstWhileTheFleetArrivesWeighsItsSecondBlockAgainstTheLongestQueueSeenAndTakesAThird() {
+        // Too few ahead to time the row at first; its second reservation, timed by the 20 ahead of it, saw 80 behind,
+        // and 600 at its next look: two blocks for a fleet of 101 (9.08 s) do not last twice the 6 s of the 600.
+        QueuedRow row = new QueuedRow(10, 210);
+        row.queues.add(new long[] {10, 0, 5});
+        row.queues.add(new long[] {210, 20, 80});
+        row.queued.addAll(List.of(600, 590));
+        try (SequenceRegistry registry = warmedUp(row)) {
+            assertThat(row.sizes).as("block-size, a block for the 101 it saw, and a third for eight of the 6 s queues")
+                    .containsExactly(1000L, 8_080L, 48_000L);
+            assertThat(row.queued).as("one look").containsExactly(590);
         }
     }
 
