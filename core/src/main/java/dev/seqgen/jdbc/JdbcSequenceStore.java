@@ -157,11 +157,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return keptTable;
     }
 
-    /**
-     * Creates the missing tables now rather than with the first sequence; safe from several processes at once.
-     *
-     * @throws SequenceStoreException if the table could not be created
-     */
+    /** Creates the missing tables now, not with the first sequence; safe from several processes at once. */
     public void createTableIfMissing() {
         try {
             createTable();
@@ -407,7 +403,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return takeKept(sequence, Long.MAX_VALUE, maxValue);
     }
 
-    /** {@inheritDoc} A larger range is split, its rest kept again in the same transaction. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
         return takeKept(sequence, Long.MIN_VALUE, count, maxValue);
@@ -493,11 +488,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
 
-        /**
-         * Sets the table, optionally schema-qualified. Default {@value #DEFAULT_TABLE}.
-         *
-         * @throws SequenceConfigurationException if the name is not a plain identifier
-         */
+        /** Sets the table, a plain identifier, optionally schema-qualified. Default {@value #DEFAULT_TABLE}. */
         public Builder table(String table) {
             return table(table, "table");
         }
@@ -516,8 +507,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
         /**
          * Sets whether the store keeps one pooled connection until {@link JdbcSequenceStore#close()} and runs its
-         * statements on it, one at a time, so threads holding pooled connections cannot deadlock a small pool.
-         * Default false.
+         * statements on it, one at a time, so threads holding pooled connections cannot deadlock a small pool (false).
          */
         public Builder dedicatedConnection(boolean dedicatedConnection) {
             this.dedicatedConnection = dedicatedConnection;
@@ -530,12 +520,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return this;
         }
 
-        /**
-         * Builds the store; detects the dialect (one connection) unless one was set.
-         *
-         * @throws SequenceStoreException if the dialect could not be detected
-         * @throws IllegalArgumentException if the database is not supported
-         */
+        /** Builds the store, detecting the dialect (one connection) unless set; throws if the database is unknown. */
         public JdbcSequenceStore build() {
             return new JdbcSequenceStore(this);
         }
