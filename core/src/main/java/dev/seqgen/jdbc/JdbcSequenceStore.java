@@ -23,13 +23,14 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SequenceStore} over a JDBC {@link DataSource}: a table of {@code (name, next_value)} rows, SQL per database
- * in {@link JdbcDialect}, and the table of ranges kept for the fleet ({@link #keptTable()}). {@link #reserve} runs in
+ * in {@link JdbcDialect}, and the table of ranges kept for the fleet ({@code <table>_kept}). {@link #reserve} runs in
  * a transaction of its own; {@link #reserveInTransaction} on the caller's {@link Connection} (auto-commit off), whose
  * row lock lasts until the caller commits. Thread-safe.
  */
@@ -152,11 +153,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
-    public String keptTable() {
-        return keptTable;
-    }
-
     /** Creates the missing tables now, not with the first sequence; safe from several processes at once. */
     public void createTableIfMissing() {
         try {
@@ -206,8 +202,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
-        return own("reserving " + count + " value(s) of sequence '" + sequence + "'",
-                connection -> increment(connection, sequence, count, maxValue));
+        return own(connection -> increment(connection, sequence, count, maxValue),
+                e -> failure("reserving " + count + " value(s) of sequence '" + sequence + "'", e));
     }
 
     /**
@@ -220,25 +216,23 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         if (queueSql == null) {
             return SequenceStore.super.reserveSized(sequence, sizing, maxValue);
         }
-        ReservedRange range = own("reserving values of sequence '" + sequence + "' sized by the queue at its row",
-                connection -> {
-                    int waiting;
-                    try {
-                        waiting = RowQueue.waiters(connection, queueSql, table);
-                    } catch (SQLException e) {
-                        rowQueueUnreadable = true;
-                        LOG.log(Level.INFO, "sequence '" + sequence + "': the " + dialect.storeName() + " store cannot"
-                                + " read the queue at its rows (" + e.getMessage() + "); start-up blocks are sized"
-                                + " without it");
-                        return null;
-                    }
-                    long asked = System.nanoTime();
-                    dialect.readNextValue(connection, table, sequence, true);
-                    long waited = System.nanoTime() - asked;
-                    long count = sizing.size(waited, waiting == 0 ? 0 : waiting + 1,
-                            RowQueue.waiters(connection, queueSql, table));
-                    return increment(connection, sequence, count, maxValue);
-                });
+        ReservedRange range = own(connection -> {
+            int waiting;
+            try {
+                waiting = RowQueue.waiters(connection, queueSql, table);
+            } catch (SQLException e) {
+                rowQueueUnreadable = true;
+                LOG.log(Level.INFO, "sequence '" + sequence + "': the " + dialect.storeName() + " store cannot read the"
+                        + " queue at its rows (" + e.getMessage() + "); start-up blocks are sized without it");
+                return null;
+            }
+            long asked = System.nanoTime();
+            dialect.readNextValue(connection, table, sequence, true);
+            long waited = System.nanoTime() - asked;
+            long count = sizing.size(waited, waiting == 0 ? 0 : waiting + 1,
+                    RowQueue.waiters(connection, queueSql, table));
+            return increment(connection, sequence, count, maxValue);
+        }, e -> failure("reserving values of sequence '" + sequence + "' sized by the queue at its row", e));
         return range != null ? range : SequenceStore.super.reserveSized(sequence, sizing, maxValue);
     }
 
@@ -260,11 +254,11 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 connection -> increment(connection, sequence, count, maxValue));
     }
 
-    private <T extends @Nullable Object> T own(String what, SqlWork<T> work) {
+    private <T extends @Nullable Object> T own(SqlWork<T> work, Function<SQLException, RuntimeException> failure) {
         try {
             return connections.inOwnTransaction(work);
         } catch (SQLException e) {
-            throw failure(what, e);
+            throw failure.apply(e);
         }
     }
 
@@ -358,9 +352,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
-        return own("giving back values of sequence '" + sequence + "'",
-                connection -> update(connection, Sql.GIVE_BACK.formatted(table), restoredNextValue, sequence,
-                        expectedNextValue) == 1);
+        return own(connection -> update(connection, Sql.GIVE_BACK.formatted(table), restoredNextValue, sequence,
+                expectedNextValue) == 1, e -> failure("giving back values of sequence '" + sequence + "'", e));
     }
 
     @Override
@@ -380,14 +373,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     // Kept ranges: a take deletes the row exactly as read, the one claim; see docs/design.md#kept-ranges.
 
-    /** {@inheritDoc} A row of {@link #keptTable()}, which must exist. */
+    /** {@inheritDoc} A row of the table {@code <table>_kept}, which must exist. */
     @Override
     public boolean keep(String sequence, long first, long end) {
         try {
-            return connections.inOwnTransaction(connection -> {
-                update(connection, Sql.KEEP.formatted(keptTable), sequence, first, end);
-                return true;
-            });
+            connections.inOwnTransaction(
+                    connection -> update(connection, Sql.KEEP.formatted(keptTable), sequence, first, end));
+            return true;
         } catch (SQLException e) {
             // An earlier attempt whose commit was not confirmed may have kept the range already: the row is there.
             if (dialect.isDuplicateKey(e) && keptRanges(sequence).contains(new ReservedRange(first, end))) {
@@ -412,28 +404,24 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
         ReservedRange.requireCount(count);
-        try {
-            return connections.inOwnTransaction(connection -> {
-                for (ReservedRange candidate : readKept(connection, sequence, from, TAKE_CANDIDATES)) {
-                    if (candidate.first() > maxValue) {
-                        break;
-                    }
-                    if (update(connection, Sql.TAKE_KEPT.formatted(keptTable), sequence, candidate.first(),
-                            candidate.end()) != 1) {
-                        continue;
-                    }
-                    ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
-                            maxValue);
-                    if (taken.count() == count && taken.end() < candidate.end()) {
-                        update(connection, Sql.KEEP.formatted(keptTable), sequence, taken.end(), candidate.end());
-                    }
-                    return Optional.of(taken);
+        return own(connection -> {
+            for (ReservedRange candidate : readKept(connection, sequence, from, TAKE_CANDIDATES)) {
+                if (candidate.first() > maxValue) {
+                    break;
                 }
-                return Optional.<ReservedRange>empty();
-            });
-        } catch (SQLException e) {
-            throw keptFailure("taking a kept range of sequence '" + sequence + "'", e);
-        }
+                if (update(connection, Sql.TAKE_KEPT.formatted(keptTable), sequence, candidate.first(),
+                        candidate.end()) != 1) {
+                    continue;
+                }
+                ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
+                        maxValue);
+                if (taken.count() == count && taken.end() < candidate.end()) {
+                    update(connection, Sql.KEEP.formatted(keptTable), sequence, taken.end(), candidate.end());
+                }
+                return Optional.of(taken);
+            }
+            return Optional.<ReservedRange>empty();
+        }, e -> keptFailure("taking a kept range of sequence '" + sequence + "'", e));
     }
 
     @Override
@@ -466,9 +454,9 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public boolean advance(String sequence, long nextValue) {
-        return own("moving the row of sequence '" + sequence + "' forward to " + nextValue,
-                connection -> update(connection, "UPDATE " + table + " SET next_value = ? WHERE name = ?"
-                        + " AND next_value < ?", nextValue, sequence, nextValue) == 1);
+        return own(connection -> update(connection, "UPDATE " + table + " SET next_value = ? WHERE name = ?"
+                + " AND next_value < ?", nextValue, sequence, nextValue) == 1,
+                e -> failure("moving the row of sequence '" + sequence + "' forward to " + nextValue, e));
     }
 
     private SequenceStoreException failure(String what, SQLException e) {
