@@ -483,9 +483,8 @@ public enum JdbcDialect {
     }
 
     /**
-     * {@return the dialect of a JDBC product name ({@link java.sql.DatabaseMetaData#getDatabaseProductName()})}
-     *
-     * @throws IllegalArgumentException if the database is not supported
+     * {@return the dialect of a JDBC product name ({@link java.sql.DatabaseMetaData#getDatabaseProductName()})} An
+     * {@link IllegalArgumentException} if the database is not supported.
      */
     public static JdbcDialect forProductName(@Nullable String productName) {
         String product = productName == null ? "" : productName.toLowerCase(Locale.ROOT);

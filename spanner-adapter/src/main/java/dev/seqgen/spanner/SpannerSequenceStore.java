@@ -284,9 +284,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     private SequenceStoreException keptError(String what, SpannerException e) {
-        return new SequenceStoreException(what + " in table " + keptTable + ": " + e.getMessage()
-                + "; if the table is missing, create it: " + sql().ddl.createTablesSql(table).get(1), e,
-                isTransient(e));
+        return new SequenceStoreException(what + " in table " + keptTable + ": " + e.getMessage() + "; if the table is"
+                + " missing, create it: " + sql().ddl.createTablesSql(table).get(1), e, isTransient(e));
     }
 
     @Override
@@ -313,9 +312,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /**
-     * The increment in {@code tx}; if it changed no row, the read and what is left below max. Free of side effects
-     * outside {@code tx}, as the runner re-runs it after ABORTED (docs/design.md#spanner-store); returns the range or
-     * its failure for after the transaction, as the runner would wrap an exception thrown inside.
+     * The increment in {@code tx}, else the read and what is left below max. No side effect outside {@code tx}: the
+     * runner re-runs it after ABORTED (docs/design.md#spanner-store). Failures are returned: the runner wraps throws.
      */
     private Supplier<ReservedRange> take(TransactionContext tx, String sequence, long count, long maxValue) {
         Long end = firstLong(tx, sql().reserve(table, sequence, count, ReservedRange.lastStart(count, maxValue)));
