@@ -52,9 +52,12 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** How long {@link #close()} waits for background refills after the sequences closed. */
     private static final long EXECUTOR_SHUTDOWN_SECONDS = 10;
-
     private static final System.Logger LOG = System.getLogger(SequenceRegistry.class.getName());
-
+    /** The sequence table's name column. */
+    private static final int MAX_ROW_NAME = 64;
+    /** Between a sequence's name and a series key in the series' row name; never in a sequence name. */
+    private static final char SERIES_SEPARATOR = '#';
+    private static final String SERIES_KEY_PUNCTUATION = " _.-:@+";
     /** The one daemon thread of the JVM that releases idle series, for every registry; started by the first sweep. */
     private static final ScheduledThreadPoolExecutor IDLE_SWEEPER =
             new ScheduledThreadPoolExecutor(1, daemonThreads("seqgen-series-idle", null));
@@ -74,12 +77,6 @@ public final class SequenceRegistry implements AutoCloseable {
     private final @Nullable ExecutorService ownedExecutor;
     private final Ticker ticker;
     private final SequenceMetricsTrackerFactory metrics;
-    /** The sequence table's name column. */
-    private static final int MAX_ROW_NAME = 64;
-    /** Between a sequence's name and a series key in the series' row name; never in a sequence name. */
-    private static final char SERIES_SEPARATOR = '#';
-    private static final String SERIES_KEY_PUNCTUATION = " _.-:@+";
-
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
     /** By sequence name. */
     private final ConcurrentHashMap<String, SeriesGroup> seriesGroups = new ConcurrentHashMap<>();

@@ -36,13 +36,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
-    /** Updates tried while the row stays where it was (two suffice after a locking read). */
-    private static final int MAX_INCREMENT_ATTEMPTS = 4;
-
-    private static final int TAKE_CANDIDATES = 8;
-
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
+
+    private static final System.Logger LOG = System.getLogger(JdbcSequenceStore.class.getName());
+    /** Updates tried while the row stays where it was (two suffice after a locking read). */
+    private static final int MAX_INCREMENT_ATTEMPTS = 4;
+    private static final int TAKE_CANDIDATES = 8;
 
     private final JdbcConnections connections;
     private final String table;
@@ -52,8 +52,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     private volatile boolean tableReady;
     /** Set once the lock tables could not be read ({@link RowQueue}): later start-up reservations do not try. */
     private volatile boolean rowQueueUnreadable;
-
-    private static final System.Logger LOG = System.getLogger(JdbcSequenceStore.class.getName());
 
     private JdbcSequenceStore(Builder builder) {
         this.connections = new JdbcConnections(builder.dataSource, builder.dedicatedConnection, builder.dialect,
