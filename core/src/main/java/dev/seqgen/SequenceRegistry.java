@@ -52,9 +52,12 @@ public final class SequenceRegistry implements AutoCloseable {
 
     /** How long {@link #close()} waits for background refills after the sequences closed. */
     private static final long EXECUTOR_SHUTDOWN_SECONDS = 10;
-
     private static final System.Logger LOG = System.getLogger(SequenceRegistry.class.getName());
-
+    /** The sequence table's name column. */
+    private static final int MAX_ROW_NAME = 64;
+    /** Between a sequence's name and a series key in the series' row name; never in a sequence name. */
+    private static final char SERIES_SEPARATOR = '#';
+    private static final String SERIES_KEY_PUNCTUATION = " _.-:@+";
     /** The one daemon thread of the JVM that releases idle series, for every registry; started by the first sweep. */
     private static final ScheduledThreadPoolExecutor IDLE_SWEEPER =
             new ScheduledThreadPoolExecutor(1, daemonThreads("seqgen-series-idle", null));
@@ -74,12 +77,6 @@ public final class SequenceRegistry implements AutoCloseable {
     private final @Nullable ExecutorService ownedExecutor;
     private final Ticker ticker;
     private final SequenceMetricsTrackerFactory metrics;
-    /** The sequence table's name column. */
-    private static final int MAX_ROW_NAME = 64;
-    /** Between a sequence's name and a series key in the series' row name; never in a sequence name. */
-    private static final char SERIES_SEPARATOR = '#';
-    private static final String SERIES_KEY_PUNCTUATION = " _.-:@+";
-
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
     /** By sequence name. */
     private final ConcurrentHashMap<String, SeriesGroup> seriesGroups = new ConcurrentHashMap<>();
@@ -501,7 +498,6 @@ public final class SequenceRegistry implements AutoCloseable {
         return new IllegalStateException("the sequence registry is closed; cannot create sequence '" + name + "'");
     }
 
-    /** Makes sure of the row of a sequence about to open, unless the registry is closed. */
     private SequenceStore newRow(String name, SequenceSettings settings) {
         if (closed) {
             throw closedError(name);
@@ -532,11 +528,10 @@ public final class SequenceRegistry implements AutoCloseable {
     }
 
     /**
-     * Opens the named sequences (with their declared, else configured, settings) and waits until each holds its first
-     * block, within {@code timeout} for all together; a reservation still under way goes on in the background. SYNC
-     * and ASYNC sequences are only opened. Each opens, and may throw, as {@link #sequence(String, SequenceSettings)};
-     * a {@link SequenceUnavailableException} names the first one late, the others suppressed in it. See
-     * docs/design.md#the-first-block-and-the-start-up-queue.
+     * Opens the named sequences (declared, else configured, settings), as {@link #sequence(String, SequenceSettings)},
+     * and waits until each holds its first block, within {@code timeout} for all; a late reservation goes on in the
+     * background, and a {@link SequenceUnavailableException} names the first late one, the others suppressed in it.
+     * SYNC and ASYNC sequences are only opened. See docs/design.md#the-first-block-and-the-start-up-queue.
      */
     public void warmUp(Collection<String> names, Duration timeout) {
         long deadline = ticker.read() + timeout.toNanos();
@@ -556,8 +551,7 @@ public final class SequenceRegistry implements AutoCloseable {
                     + " use, after reading the numbers their table holds");
             return;
         }
-        SequenceSettings settings = settingsFor(name);
-        awaitFirstBlocks(keys.stream().map(key -> series(name, key, settings)).toList(), deadline, timeout);
+        awaitFirstBlocks(keys.stream().map(key -> series(name, key)).toList(), deadline, timeout);
     }
 
     /** Waits for the first blocks of sequences opened by this registry, as {@link #warmUp(Collection, Duration)}. */

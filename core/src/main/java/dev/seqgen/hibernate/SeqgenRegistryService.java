@@ -187,20 +187,17 @@ final class SeqgenRegistryService implements Service, Stoppable {
         start();
         List<String> names = new ArrayList<>(unopened.keySet());
         long deadline = System.nanoTime() + timeout.toNanos();
-        SequenceUnavailableException late = null;
+        List<SequenceUnavailableException> late = new ArrayList<>();
         for (String name : names) {
             try {
                 open(name, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             } catch (SequenceUnavailableException e) {
-                if (late == null) {
-                    late = e;
-                } else {
-                    late.addSuppressed(e);
-                }
+                late.add(e);
             }
         }
-        if (late != null) {
-            throw late;
+        if (!late.isEmpty()) {
+            late.subList(1, late.size()).forEach(late.get(0)::addSuppressed);
+            throw late.get(0);
         }
         return names;
     }

@@ -19,9 +19,8 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The SQL of each supported database, all of it in this one place. Every reservation is one atomic
- * statement that moves {@code next_value} forward only if the whole block fits below the maximum, and
- * reports the new {@code next_value} without a second read of the row.
+ * The SQL of each supported database. Every reservation is one atomic statement that moves {@code next_value} forward
+ * only if the whole block fits below the maximum, and gives the new {@code next_value} with no second read of the row.
  */
 public enum JdbcDialect {
 
@@ -483,9 +482,8 @@ public enum JdbcDialect {
     }
 
     /**
-     * {@return the dialect of a JDBC product name ({@link java.sql.DatabaseMetaData#getDatabaseProductName()})}
-     *
-     * @throws IllegalArgumentException if the database is not supported
+     * {@return the dialect of a JDBC product name ({@link java.sql.DatabaseMetaData#getDatabaseProductName()})} An
+     * {@link IllegalArgumentException} if the database is not supported.
      */
     public static JdbcDialect forProductName(@Nullable String productName) {
         String product = productName == null ? "" : productName.toLowerCase(Locale.ROOT);

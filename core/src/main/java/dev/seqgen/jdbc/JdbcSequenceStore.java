@@ -23,25 +23,26 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SequenceStore} over a JDBC {@link DataSource}: a table of {@code (name, next_value)} rows, SQL per database
- * in {@link JdbcDialect}, and the table of ranges kept for the fleet ({@link #keptTable()}). {@link #reserve} runs in
+ * in {@link JdbcDialect}, and the table of ranges kept for the fleet ({@code <table>_kept}). {@link #reserve} runs in
  * a transaction of its own; {@link #reserveInTransaction} on the caller's {@link Connection} (auto-commit off), whose
  * row lock lasts until the caller commits. Thread-safe.
  */
 public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
-    /** Updates tried while the row stays where it was (two suffice after a locking read). */
-    private static final int MAX_INCREMENT_ATTEMPTS = 4;
-
-    private static final int TAKE_CANDIDATES = 8;
-
     /** The default table name. */
     public static final String DEFAULT_TABLE = "seqgen_sequences";
+
+    private static final System.Logger LOG = System.getLogger(JdbcSequenceStore.class.getName());
+    /** Updates tried while the row stays where it was (two suffice after a locking read). */
+    private static final int MAX_INCREMENT_ATTEMPTS = 4;
+    private static final int TAKE_CANDIDATES = 8;
 
     private final JdbcConnections connections;
     private final String table;
@@ -51,8 +52,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     private volatile boolean tableReady;
     /** Set once the lock tables could not be read ({@link RowQueue}): later start-up reservations do not try. */
     private volatile boolean rowQueueUnreadable;
-
-    private static final System.Logger LOG = System.getLogger(JdbcSequenceStore.class.getName());
 
     private JdbcSequenceStore(Builder builder) {
         this.connections = new JdbcConnections(builder.dataSource, builder.dedicatedConnection, builder.dialect,
@@ -152,16 +151,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         }
     }
 
-    /** {@return the table of ranges kept for the fleet: {@link #table()} with {@code _kept} appended} */
-    public String keptTable() {
-        return keptTable;
-    }
-
-    /**
-     * Creates the missing tables now rather than with the first sequence; safe from several processes at once.
-     *
-     * @throws SequenceStoreException if the table could not be created
-     */
+    /** Creates the missing tables now, not with the first sequence; safe from several processes at once. */
     public void createTableIfMissing() {
         try {
             createTable();
@@ -210,8 +200,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public ReservedRange reserve(String sequence, long count, long maxValue) {
-        return own("reserving " + count + " value(s) of sequence '" + sequence + "'",
-                connection -> increment(connection, sequence, count, maxValue));
+        return own(connection -> increment(connection, sequence, count, maxValue),
+                e -> failure("reserving " + count + " value(s) of sequence '" + sequence + "'", e));
     }
 
     /**
@@ -224,25 +214,23 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         if (queueSql == null) {
             return SequenceStore.super.reserveSized(sequence, sizing, maxValue);
         }
-        ReservedRange range = own("reserving values of sequence '" + sequence + "' sized by the queue at its row",
-                connection -> {
-                    int waiting;
-                    try {
-                        waiting = RowQueue.waiters(connection, queueSql, table);
-                    } catch (SQLException e) {
-                        rowQueueUnreadable = true;
-                        LOG.log(Level.INFO, "sequence '" + sequence + "': the " + dialect.storeName() + " store cannot"
-                                + " read the queue at its rows (" + e.getMessage() + "); start-up blocks are sized"
-                                + " without it");
-                        return null;
-                    }
-                    long asked = System.nanoTime();
-                    dialect.readNextValue(connection, table, sequence, true);
-                    long waited = System.nanoTime() - asked;
-                    long count = sizing.size(waited, waiting == 0 ? 0 : waiting + 1,
-                            RowQueue.waiters(connection, queueSql, table));
-                    return increment(connection, sequence, count, maxValue);
-                });
+        ReservedRange range = own(connection -> {
+            int waiting;
+            try {
+                waiting = RowQueue.waiters(connection, queueSql, table);
+            } catch (SQLException e) {
+                rowQueueUnreadable = true;
+                LOG.log(Level.INFO, "sequence '" + sequence + "': the " + dialect.storeName() + " store cannot read the"
+                        + " queue at its rows (" + e.getMessage() + "); start-up blocks are sized without it");
+                return null;
+            }
+            long asked = System.nanoTime();
+            dialect.readNextValue(connection, table, sequence, true);
+            long waited = System.nanoTime() - asked;
+            long count = sizing.size(waited, waiting == 0 ? 0 : waiting + 1,
+                    RowQueue.waiters(connection, queueSql, table));
+            return increment(connection, sequence, count, maxValue);
+        }, e -> failure("reserving values of sequence '" + sequence + "' sized by the queue at its row", e));
         return range != null ? range : SequenceStore.super.reserveSized(sequence, sizing, maxValue);
     }
 
@@ -264,11 +252,11 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
                 connection -> increment(connection, sequence, count, maxValue));
     }
 
-    private <T extends @Nullable Object> T own(String what, SqlWork<T> work) {
+    private <T extends @Nullable Object> T own(SqlWork<T> work, Function<SQLException, RuntimeException> failure) {
         try {
             return connections.inOwnTransaction(work);
         } catch (SQLException e) {
-            throw failure(what, e);
+            throw failure.apply(e);
         }
     }
 
@@ -362,9 +350,8 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public boolean giveBack(String sequence, long expectedNextValue, long restoredNextValue) {
-        return own("giving back values of sequence '" + sequence + "'",
-                connection -> update(connection, Sql.GIVE_BACK.formatted(table), restoredNextValue, sequence,
-                        expectedNextValue) == 1);
+        return own(connection -> update(connection, Sql.GIVE_BACK.formatted(table), restoredNextValue, sequence,
+                expectedNextValue) == 1, e -> failure("giving back values of sequence '" + sequence + "'", e));
     }
 
     @Override
@@ -384,14 +371,13 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     // Kept ranges: a take deletes the row exactly as read, the one claim; see docs/design.md#kept-ranges.
 
-    /** {@inheritDoc} A row of {@link #keptTable()}, which must exist. */
+    /** {@inheritDoc} A row of the table {@code <table>_kept}, which must exist. */
     @Override
     public boolean keep(String sequence, long first, long end) {
         try {
-            return connections.inOwnTransaction(connection -> {
-                update(connection, Sql.KEEP.formatted(keptTable), sequence, first, end);
-                return true;
-            });
+            connections.inOwnTransaction(
+                    connection -> update(connection, Sql.KEEP.formatted(keptTable), sequence, first, end));
+            return true;
         } catch (SQLException e) {
             // An earlier attempt whose commit was not confirmed may have kept the range already: the row is there.
             if (dialect.isDuplicateKey(e) && keptRanges(sequence).contains(new ReservedRange(first, end))) {
@@ -407,7 +393,6 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return takeKept(sequence, Long.MAX_VALUE, maxValue);
     }
 
-    /** {@inheritDoc} A larger range is split, its rest kept again in the same transaction. */
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long count, long maxValue) {
         return takeKept(sequence, Long.MIN_VALUE, count, maxValue);
@@ -417,28 +402,24 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     @Override
     public Optional<ReservedRange> takeKept(String sequence, long from, long count, long maxValue) {
         ReservedRange.requireCount(count);
-        try {
-            return connections.inOwnTransaction(connection -> {
-                for (ReservedRange candidate : readKept(connection, sequence, from, TAKE_CANDIDATES)) {
-                    if (candidate.first() > maxValue) {
-                        break;
-                    }
-                    if (update(connection, Sql.TAKE_KEPT.formatted(keptTable), sequence, candidate.first(),
-                            candidate.end()) != 1) {
-                        continue;
-                    }
-                    ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
-                            maxValue);
-                    if (taken.count() == count && taken.end() < candidate.end()) {
-                        update(connection, Sql.KEEP.formatted(keptTable), sequence, taken.end(), candidate.end());
-                    }
-                    return Optional.of(taken);
+        return own(connection -> {
+            for (ReservedRange candidate : readKept(connection, sequence, from, TAKE_CANDIDATES)) {
+                if (candidate.first() > maxValue) {
+                    break;
                 }
-                return Optional.<ReservedRange>empty();
-            });
-        } catch (SQLException e) {
-            throw keptFailure("taking a kept range of sequence '" + sequence + "'", e);
-        }
+                if (update(connection, Sql.TAKE_KEPT.formatted(keptTable), sequence, candidate.first(),
+                        candidate.end()) != 1) {
+                    continue;
+                }
+                ReservedRange taken = ReservedRange.upTo(candidate.first(), Math.min(count, candidate.count()),
+                        maxValue);
+                if (taken.count() == count && taken.end() < candidate.end()) {
+                    update(connection, Sql.KEEP.formatted(keptTable), sequence, taken.end(), candidate.end());
+                }
+                return Optional.of(taken);
+            }
+            return Optional.<ReservedRange>empty();
+        }, e -> keptFailure("taking a kept range of sequence '" + sequence + "'", e));
     }
 
     @Override
@@ -471,9 +452,9 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
     @Override
     public boolean advance(String sequence, long nextValue) {
-        return own("moving the row of sequence '" + sequence + "' forward to " + nextValue,
-                connection -> update(connection, "UPDATE " + table + " SET next_value = ? WHERE name = ?"
-                        + " AND next_value < ?", nextValue, sequence, nextValue) == 1);
+        return own(connection -> update(connection, "UPDATE " + table + " SET next_value = ? WHERE name = ?"
+                + " AND next_value < ?", nextValue, sequence, nextValue) == 1,
+                e -> failure("moving the row of sequence '" + sequence + "' forward to " + nextValue, e));
     }
 
     private SequenceStoreException failure(String what, SQLException e) {
@@ -493,11 +474,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
 
-        /**
-         * Sets the table, optionally schema-qualified. Default {@value #DEFAULT_TABLE}.
-         *
-         * @throws SequenceConfigurationException if the name is not a plain identifier
-         */
+        /** Sets the table, a plain identifier, optionally schema-qualified. Default {@value #DEFAULT_TABLE}. */
         public Builder table(String table) {
             return table(table, "table");
         }
@@ -516,8 +493,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
 
         /**
          * Sets whether the store keeps one pooled connection until {@link JdbcSequenceStore#close()} and runs its
-         * statements on it, one at a time, so threads holding pooled connections cannot deadlock a small pool.
-         * Default false.
+         * statements on it, one at a time, so threads holding pooled connections cannot deadlock a small pool (false).
          */
         public Builder dedicatedConnection(boolean dedicatedConnection) {
             this.dedicatedConnection = dedicatedConnection;
@@ -530,12 +506,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             return this;
         }
 
-        /**
-         * Builds the store; detects the dialect (one connection) unless one was set.
-         *
-         * @throws SequenceStoreException if the dialect could not be detected
-         * @throws IllegalArgumentException if the database is not supported
-         */
+        /** Builds the store, detecting the dialect (one connection) unless set; throws if the database is unknown. */
         public JdbcSequenceStore build() {
             return new JdbcSequenceStore(this);
         }

@@ -136,11 +136,7 @@ public final class SpannerSequenceStore implements SequenceStore {
         return TransactionContext.class;
     }
 
-    /**
-     * {@inheritDoc} Runs on the caller's thread.
-     *
-     * @throws com.google.cloud.spanner.AbortedException if Spanner aborted the caller's transaction (retry it whole)
-     */
+    /** {@inheritDoc} On the caller's thread; rethrows Spanner's {@code AbortedException} (retry the transaction). */
     @Override
     public ReservedRange reserveInTransaction(Object transaction, String sequence, long count, long maxValue) {
         return inCallers(transaction, tx -> take(tx, sequence, ReservedRange.requireCount(count), maxValue),
@@ -288,9 +284,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     private SequenceStoreException keptError(String what, SpannerException e) {
-        return new SequenceStoreException(what + " in table " + keptTable + ": " + e.getMessage()
-                + "; if the table is missing, create it: " + sql().ddl.createTablesSql(table).get(1), e,
-                isTransient(e));
+        return new SequenceStoreException(what + " in table " + keptTable + ": " + e.getMessage() + "; if the table is"
+                + " missing, create it: " + sql().ddl.createTablesSql(table).get(1), e, isTransient(e));
     }
 
     @Override
@@ -317,9 +312,8 @@ public final class SpannerSequenceStore implements SequenceStore {
     }
 
     /**
-     * The increment in {@code tx}; if it changed no row, the read and what is left below max. Free of side effects
-     * outside {@code tx}, as the runner re-runs it after ABORTED (docs/design.md#spanner-store); returns the range or
-     * its failure for after the transaction, as the runner would wrap an exception thrown inside.
+     * The increment in {@code tx}, else the read and what is left below max. No side effect outside {@code tx}: the
+     * runner re-runs it after ABORTED (docs/design.md#spanner-store). Failures are returned: the runner wraps throws.
      */
     private Supplier<ReservedRange> take(TransactionContext tx, String sequence, long count, long maxValue) {
         Long end = firstLong(tx, sql().reserve(table, sequence, count, ReservedRange.lastStart(count, maxValue)));
@@ -429,11 +423,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             this.client = Objects.requireNonNull(client, "databaseClient");
         }
 
-        /**
-         * Sets the table, optionally {@code schema.table}. Default {@value SpannerSequenceStore#DEFAULT_TABLE}.
-         *
-         * @throws SequenceConfigurationException if the name is not a plain identifier
-         */
+        /** Sets the table, optionally {@code schema.table} (default {@value SpannerSequenceStore#DEFAULT_TABLE}). */
         public Builder table(String table) {
             this.table = Identifiers.requireTableName("table", table);
             return this;
@@ -453,10 +443,8 @@ public final class SpannerSequenceStore implements SequenceStore {
         }
 
         /**
-         * Sets the longest one own operation may take, retries included (then {@code DEADLINE_EXCEEDED}, transient);
-         * not for {@code reserveInTransaction} nor table creation. Default: {@code DEFAULT_OPERATION_TIMEOUT}.
-         *
-         * @throws SequenceConfigurationException if {@code operationTimeout} is null, zero or negative
+         * Sets the longest one own operation may take, retries included (then {@code DEADLINE_EXCEEDED}, transient), a
+         * positive duration; not for {@code reserveInTransaction} nor table creation. Default 5 seconds.
          */
         public Builder operationTimeout(Duration operationTimeout) {
             if (operationTimeout == null || operationTimeout.isZero() || operationTimeout.isNegative()) {
@@ -478,11 +466,7 @@ public final class SpannerSequenceStore implements SequenceStore {
             return this;
         }
 
-        /**
-         * Builds the store; nothing is read or created until the first call.
-         *
-         * @throws IllegalStateException if {@link #createTable(boolean)} is set without {@link #databaseAdminClient}
-         */
+        /** Builds the store, which reads nothing until its first call; createTable needs a databaseAdminClient. */
         public SpannerSequenceStore build() {
             if (createTable && admin == null) {
                 throw new IllegalStateException("createTable(true) needs databaseAdminClient(adminClient, instanceId,"
