@@ -160,7 +160,9 @@ final class AsyncBatchSequence extends BlockSequence {
      */
     private void watchQueue(long deadline, BooleanSupplier last) {
         long pause = control.lookInterval();
-        while (pause > 0 && ticker.read() + pause <= deadline && last.getAsBoolean()) {
+        // An interrupted warm-up stops looking (and stays interrupted): parkNanos would no longer wait between looks.
+        Thread thread = Thread.currentThread();
+        while (pause > 0 && ticker.read() + pause <= deadline && last.getAsBoolean() && !thread.isInterrupted()) {
             LockSupport.parkNanos(pause);
             if (!control.queueGrew(store.queuedAt(name))) {
                 return;

@@ -47,8 +47,12 @@ class StartUpQueueTest {
         /** What the row's lock queue shows each look at it in turn ({@link #queuedAt}); none: unknown. */
         final Deque<Integer> queued = new ArrayDeque<>();
 
+        /** Runs at each look at the queue, before it is answered. */
+        Runnable atLook = () -> { };
+
         @Override
         public int queuedAt(String sequence) {
+            atLook.run();
             Integer seen = queued.poll();
             return seen == null ? -1 : seen;
         }
@@ -122,6 +126,21 @@ class StartUpQueueTest {
             assertThat(row.queued).as("two looks").isEmpty();
             assertThat(takeIncreasing(orders, 30_000, now)).isTrue();
             assertThat(orders.stats().waits()).as("no caller waited").isZero();
+        }
+    }
+
+    @Test
+    void aWarmUpInterruptedWhileItWatchesTheQueueStopsLookingAndStaysInterrupted() {
+        QueuedRow row = new QueuedRow(90);
+        row.queues.add(new long[] {90, 8, 140});
+        row.queued.addAll(List.of(300, 400, 500));
+        row.atLook = () -> Thread.currentThread().interrupt();
+        try (SequenceRegistry registry = warmedUp(row)) {
+            assertThat(Thread.interrupted()).as("still interrupted, and cleared here").isTrue();
+            assertThat(row.queued).as("one look, though the queue grew").containsExactly(400, 500);
+            assertThat(row.sizes).containsExactly(11_920L);
+        } finally {
+            Thread.interrupted();
         }
     }
 
