@@ -55,6 +55,8 @@ import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
  * ready ("slowest first value": its first value, or the warm-up bound for a seqgen instance that reported itself
  * ready without it) against N x service time + 20 %, the seqgen instances that did so, and how late the values came
  * after the moment each was due (the latest, and how many more than 5 s late: see {@link Histogram#recordLateness}).
+ * The console also prints the slowest instance's statistics and, on the simulated row, where the start-up's time went
+ * until that instance was ready ({@link SimulatedRow#timeline}: holding the row, handing it on, the row idle).
  *
  * <pre>{@code
  * java -cp jmh-benchmarks/target/benchmarks.jar dev.seqgen.jmh.FleetBenchmark \
@@ -172,6 +174,9 @@ public final class FleetBenchmark {
      */
     static final class SimulatedRow implements SequenceStore, Row {
 
+        /** How many transactions the start-up timeline records. */
+        private static final int TIMELINE = 1 << 16;
+
         private final ReentrantLock lock = new ReentrantLock(true);
         private final long serviceNanos;
         /** Guarded by {@link #lock}. */
@@ -179,6 +184,11 @@ public final class FleetBenchmark {
         final LongAdder transactions = new LongAdder();
         final LongAdder values = new LongAdder();
         final LongAdder busyNanos = new LongAdder();
+        /** The first transactions' start and end, and whether a waiter was queued at the end; guarded by the lock. */
+        private final long[] starts = new long[TIMELINE];
+        private final long[] ends = new long[TIMELINE];
+        private final boolean[] waiterAtEnd = new boolean[TIMELINE];
+        private int recorded;
 
         SimulatedRow(long serviceNanos) {
             this.serviceNanos = serviceNanos;
@@ -205,8 +215,55 @@ public final class FleetBenchmark {
                 next += count;
                 transactions.increment();
                 values.add(count);
-                busyNanos.add(System.nanoTime() - start);
+                long end = System.nanoTime();
+                busyNanos.add(end - start);
+                if (recorded < TIMELINE) {
+                    starts[recorded] = start;
+                    ends[recorded] = end;
+                    waiterAtEnd[recorded++] = lock.hasQueuedThreads();
+                }
                 return new long[] {first, count};
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * Where the start-up's time went, from {@code begin} to {@code readyAt} (the slowest instance ready): before
+         * the first transaction, holding the row, handing it to a queued waiter, the row idle with nobody queued, and
+         * after the last transaction before {@code readyAt}.
+         */
+        String timeline(long begin, long readyAt) {
+            lock.lock();
+            try {
+                int n = 0;
+                long busy = 0;
+                long handOff = 0;
+                long maxHandOff = 0;
+                long idle = 0;
+                long maxIdle = 0;
+                while (n < recorded && ends[n] <= readyAt) {
+                    busy += ends[n] - starts[n];
+                    if (n > 0) {
+                        long gap = starts[n] - ends[n - 1];
+                        if (waiterAtEnd[n - 1]) {
+                            handOff += gap;
+                            maxHandOff = Math.max(maxHandOff, gap);
+                        } else {
+                            idle += gap;
+                            maxIdle = Math.max(maxIdle, gap);
+                        }
+                    }
+                    n++;
+                }
+                if (n == 0) {
+                    return "start-up timeline: no transaction before the slowest instance was ready";
+                }
+                return String.format(Locale.ROOT, "start-up timeline to the slowest ready (%.2f s): %d transactions;"
+                        + " %.2f s before the first, %.2f s holding the row, %.2f s handing it on (max %.1f ms), %.2f s"
+                        + " idle with nobody queued (max %.1f ms), %.2f s after the last", (readyAt - begin) / 1e9, n,
+                        (starts[0] - begin) / 1e9, busy / 1e9, handOff / 1e9, maxHandOff / 1e6, idle / 1e9,
+                        maxIdle / 1e6, (readyAt - ends[n - 1]) / 1e9);
             } finally {
                 lock.unlock();
             }
@@ -600,9 +657,18 @@ public final class FleetBenchmark {
         }
         int notReady = count - ready.get();
         long slowest = 0;
+        int slowestIndex = 0;
         for (int i = 0; i < count; i++) {
-            slowest = Math.max(slowest, readyAt.get(i) == 0 ? System.nanoTime() - begin : readyAt.get(i) - begin);
+            long took = readyAt.get(i) == 0 ? System.nanoTime() - begin : readyAt.get(i) - begin;
+            if (took > slowest) {
+                slowest = took;
+                slowestIndex = i;
+            }
         }
+        if (row instanceof SimulatedRow simulated) {
+            System.out.println(simulated.timeline(begin, begin + slowest));
+        }
+        System.out.println("slowest instance " + slowestIndex + ": " + instances.get(slowestIndex).describe());
         Thread.sleep(settle.toMillis());
         Reading start = row.read();
         long errors0 = errors.sum();
