@@ -229,21 +229,20 @@ public final class FleetBenchmark {
         }
 
         /**
-         * Where the start-up's time went, from {@code begin} to {@code readyAt} (the slowest instance ready): before
-         * the first transaction, holding the row, handing it to a queued waiter, the row idle with nobody queued, and
-         * after the last transaction before {@code readyAt}.
+         * Where the start-up's time went, from {@code begin} to {@code readyAt} (the slowest instance ready), over the
+         * transactions that ended by then; null if none did.
          */
-        String timeline(long begin, long readyAt) {
+        Timeline timeline(long begin, long readyAt) {
             lock.lock();
             try {
                 int n = 0;
-                long busy = 0;
+                long held = 0;
                 long handOff = 0;
                 long maxHandOff = 0;
                 long idle = 0;
                 long maxIdle = 0;
                 while (n < recorded && ends[n] <= readyAt) {
-                    busy += ends[n] - starts[n];
+                    held += ends[n] - starts[n];
                     if (n > 0) {
                         long gap = starts[n] - ends[n - 1];
                         if (waiterAtEnd[n - 1]) {
@@ -256,14 +255,8 @@ public final class FleetBenchmark {
                     }
                     n++;
                 }
-                if (n == 0) {
-                    return "start-up timeline: no transaction before the slowest instance was ready";
-                }
-                return String.format(Locale.ROOT, "start-up timeline to the slowest ready (%.2f s): %d transactions;"
-                        + " %.2f s before the first, %.2f s holding the row, %.2f s handing it on (max %.1f ms), %.2f s"
-                        + " idle with nobody queued (max %.1f ms), %.2f s after the last", (readyAt - begin) / 1e9, n,
-                        (starts[0] - begin) / 1e9, busy / 1e9, handOff / 1e9, maxHandOff / 1e6, idle / 1e9,
-                        maxIdle / 1e6, (readyAt - ends[n - 1]) / 1e9);
+                return n == 0 ? null : new Timeline(readyAt - begin, n, starts[0] - begin, held, handOff, maxHandOff,
+                        idle, maxIdle, readyAt - ends[n - 1]);
             } finally {
                 lock.unlock();
             }
@@ -342,6 +335,24 @@ public final class FleetBenchmark {
             } finally {
                 lock.unlock();
             }
+        }
+    }
+
+    /**
+     * Where a start-up's time went on the simulated row until its slowest instance was ready ({@code total}): before
+     * the first transaction, holding the row, handing it to a waiter queued when the last transaction ended, the row
+     * idle with nobody queued, and after the last transaction; nanoseconds.
+     */
+    record Timeline(long total, int transactions, long before, long held, long handedOn, long longestHandOff,
+            long idle, long longestIdle, long after) {
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "start-up timeline to the slowest ready (%.2f s): %d transactions;"
+                    + " %.2f s before the first, %.2f s holding the row, %.2f s handing it on (max %.1f ms), %.2f s"
+                    + " idle with nobody queued (max %.1f ms), %.2f s after the last", total / 1e9, transactions,
+                    before / 1e9, held / 1e9, handedOn / 1e9, longestHandOff / 1e6, idle / 1e9, longestIdle / 1e6,
+                    after / 1e9);
         }
     }
 
@@ -666,7 +677,9 @@ public final class FleetBenchmark {
             }
         }
         if (row instanceof SimulatedRow simulated) {
-            System.out.println(simulated.timeline(begin, begin + slowest));
+            Timeline timeline = simulated.timeline(begin, begin + slowest);
+            System.out.println(timeline == null ? "start-up timeline: no transaction before the slowest was ready"
+                    : timeline);
         }
         System.out.println("slowest instance " + slowestIndex + ": " + instances.get(slowestIndex).describe());
         Thread.sleep(settle.toMillis());

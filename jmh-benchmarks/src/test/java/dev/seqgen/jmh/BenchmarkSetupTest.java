@@ -9,8 +9,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -41,6 +44,54 @@ class BenchmarkSetupTest {
         } finally {
             instances.forEach(FleetBenchmark.Instance::close);
             background.shutdownNow();
+        }
+    }
+
+    /**
+     * The simulated row's timeline tells a hand-off from idleness: a transaction whose end found a waiter queued (held
+     * there by a latch until it was) hands the row on; the pause after, with nobody queued, is idle.
+     */
+    @Test
+    void theStartUpTimelineTellsTheRowHandedOnFromTheRowIdle() throws Exception {
+        FleetBenchmark.SimulatedRow row = new FleetBenchmark.SimulatedRow(0);
+        long begin = System.nanoTime();
+        CountDownLatch holding = new CountDownLatch(1);
+        Thread waiter = new Thread(() -> {
+            awaitQuietly(holding);
+            row.transaction(1);
+        });
+        waiter.start();
+        // The first transaction holds the row until the waiter is queued behind it, whatever the machine's speed.
+        row.transaction((waited, ahead, behind) -> {
+            holding.countDown();
+            while (row.queuedAt("orders") == 0) {
+                Thread.onSpinWait();
+            }
+            return 1;
+        });
+        waiter.join();
+        Thread.sleep(50);
+        row.transaction(1);
+        long readyAt = System.nanoTime();
+
+        FleetBenchmark.Timeline timeline = row.timeline(begin, readyAt);
+
+        assertThat(timeline.transactions()).isEqualTo(3);
+        assertThat(timeline.idle()).as("the pause with nobody queued").isGreaterThanOrEqualTo(
+                TimeUnit.MILLISECONDS.toNanos(50));
+        assertThat(timeline.longestIdle()).isEqualTo(timeline.idle());
+        assertThat(timeline.handedOn()).as("the hand-off to the queued waiter").isPositive();
+        assertThat(timeline.longestHandOff()).as("one hand-off").isEqualTo(timeline.handedOn());
+        assertThat(timeline.before() + timeline.held() + timeline.handedOn() + timeline.idle() + timeline.after())
+                .as("every moment counted once").isEqualTo(timeline.total()).isEqualTo(readyAt - begin);
+        assertThat(row.timeline(begin, begin)).as("nothing ended by then").isNull();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
