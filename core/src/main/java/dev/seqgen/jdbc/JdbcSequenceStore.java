@@ -50,7 +50,7 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     private final boolean createTable;
     private final JdbcDialect dialect;
     private volatile boolean tableReady;
-    /** Set once the lock tables could not be read ({@link RowQueue}): later start-up reservations do not try. */
+    /** Set once the queue at the rows could not be read ({@link RowQueue}): later start-up reservations do not try. */
     private volatile boolean rowQueueUnreadable;
 
     private JdbcSequenceStore(Builder builder) {
@@ -205,8 +205,9 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
     }
 
     /**
-     * On PostgreSQL, reads the lock table ({@link RowQueue}) before locking the row (ahead: the waiters plus the
-     * holder) and after (behind: the waiters). Elsewhere, or where the lock table cannot be read, as the default.
+     * On PostgreSQL and MariaDB, reads the queue at the table's rows ({@link RowQueue}) before locking the row
+     * (ahead: the waiters plus the holder) and after (behind: the waiters). Elsewhere, or where the queue cannot be
+     * read, as the default.
      */
     @Override
     public ReservedRange reserveSized(String sequence, Sizing sizing, long maxValue) {
@@ -234,7 +235,10 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
         return range != null ? range : SequenceStore.super.reserveSized(sequence, sizing, maxValue);
     }
 
-    /** On PostgreSQL, the waiters for the table's rows ({@link RowQueue}); -1 elsewhere or where that read fails. */
+    /**
+     * On PostgreSQL and MariaDB, the waiters for the table's rows ({@link RowQueue}); -1 elsewhere or where that read
+     * fails.
+     */
     @Override
     public int queuedAt(String sequence) {
         String queueSql = rowQueueUnreadable ? null : RowQueue.sql(dialect);

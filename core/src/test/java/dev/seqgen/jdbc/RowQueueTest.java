@@ -7,6 +7,8 @@ import dev.seqgen.testing.ForwardingDataSource;
 import dev.seqgen.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -27,22 +29,33 @@ import javax.sql.DataSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The queue a start-up reservation reads at a PostgreSQL row ({@link RowQueue}): a transaction holds the row, three
- * reservations queue behind it, a sized one asks, two more queue behind that one, and the holder commits. Each arrival
- * waits until the lock table shows the one before it queued, so the order is forced, not timed.
+ * The queue a start-up reservation reads at a row ({@link RowQueue}) on PostgreSQL (its lock table) and MariaDB (its
+ * process list): a transaction holds the row, three reservations queue behind it, a sized one asks, two more queue
+ * behind that one, and the holder commits. Each arrival waits until the queue shows the one before it, so the order is
+ * forced, not timed.
  */
+@ParameterizedClass(name = "{0}")
+@EnumSource(value = TestDatabase.class, names = {"POSTGRESQL", "MARIADB"})
 class RowQueueTest {
 
+    private final TestDatabase database;
+    private final JdbcDialect dialect;
     private final String table = TestDatabase.uniqueTable();
     private final ExecutorService threads = Executors.newCachedThreadPool();
-    private final HikariDataSource pool = TestDatabase.POSTGRESQL.newPool(10);
+    private final HikariDataSource pool;
+
+    RowQueueTest(TestDatabase database) {
+        this.database = database;
+        this.dialect = database == TestDatabase.MARIADB ? JdbcDialect.MARIADB : JdbcDialect.POSTGRESQL;
+        this.pool = database.newPool(10);
+    }
 
     @AfterEach
     void close() throws InterruptedException {
         threads.shutdownNow();
         threads.awaitTermination(30, TimeUnit.SECONDS);
         pool.close();
-        TestDatabase.POSTGRESQL.dropTable(table);
+        database.dropTable(table);
     }
 
     private JdbcSequenceStore store() {
@@ -84,7 +97,8 @@ class RowQueueTest {
         // Every other reservation queued before the holder committed, so those served after the sized one were waiting
         // while it held the row. Which ones they are is the database's choice: once the first waiter has updated the
         // row, PostgreSQL's waiters race for the new row version rather than keep their order, and one between two
-        // row versions holds no lock for a moment. Exact counts: aSizedReservationFirstInLineSeesTheTwoBehindIt.
+        // row versions holds no lock for a moment (MariaDB's process list may likewise show a waiter just granted the
+        // row still running its statement). Exact counts: aSizedReservationFirstInLineSeesTheTwoBehindIt.
         assertThat(seen.get()[2]).as("behind: at most those served after it").isBetween(0L, servedAfter);
         assertThat(seen.get()[0]).as("it waited for the row").isPositive();
         assertThat(range.count()).as("the size chosen while the row was held").isEqualTo(500);
@@ -115,7 +129,7 @@ class RowQueueTest {
         for (CompletableFuture<ReservedRange> reservation : plain) {
             assertThat(reservation.get(60, TimeUnit.SECONDS).first()).isGreaterThan(500);
         }
-        assertThat(seen.get()[1]).as("ahead: the holder alone, which no lock table lists as waiting").isZero();
+        assertThat(seen.get()[1]).as("ahead: the holder alone, which neither database shows as waiting").isZero();
         assertThat(seen.get()[2]).as("behind: the two queued after it").isEqualTo(2);
     }
 
@@ -153,7 +167,7 @@ class RowQueueTest {
     }
 
     @Test
-    void aDatabaseThatRefusesTheLockTableSizesAsWithoutTheQueueAndStopsAsking() {
+    void aDatabaseThatRefusesToShowTheQueueSizesAsWithoutItAndStopsAsking() {
         AtomicInteger lockTableReads = new AtomicInteger();
         DataSource refused = new ForwardingDataSource(pool) {
             @Override
@@ -162,9 +176,9 @@ class RowQueueTest {
                 return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
                         new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                             if (method.getName().equals("prepareStatement")
-                                    && ((String) args[0]).contains("pg_locks")) {
+                                    && args[0].equals(RowQueue.sql(dialect))) {
                                 lockTableReads.incrementAndGet();
-                                throw new SQLSyntaxErrorException("relation \"pg_locks\" does not exist", "42P01");
+                                throw new SQLSyntaxErrorException("the queue's table does not exist", "42P01");
                             }
                             try {
                                 return method.invoke(connection, args);
@@ -174,8 +188,7 @@ class RowQueueTest {
                         });
             }
         };
-        JdbcSequenceStore store = JdbcSequenceStore.builder(refused).dialect(JdbcDialect.POSTGRESQL).table(table)
-                .build();
+        JdbcSequenceStore store = JdbcSequenceStore.builder(refused).dialect(dialect).table(table).build();
         store.createTableIfMissing();
         store.createSequence("orders", 1);
         List<long[]> seen = new ArrayList<>();
@@ -188,15 +201,17 @@ class RowQueueTest {
         assertThat(store.reserveSized("orders", sizing, Long.MAX_VALUE)).isEqualTo(new ReservedRange(6, 11));
         assertThat(seen).as("the queue unknown to both").allSatisfy(queue -> assertThat(queue).containsExactly(0, -1,
                 -1));
-        assertThat(lockTableReads).as("the lock tables tried once").hasValue(1);
+        assertThat(lockTableReads).as("the queue tried once").hasValue(1);
         assertThat(store.queuedAt("orders")).as("nor looked at again").isEqualTo(-1);
         assertThat(lockTableReads).hasValue(1);
     }
 
     @Test
     void aStoreThatCannotSeeTheQueueSaysSo() {
-        assertThat(RowQueue.sql(JdbcDialect.MARIADB)).isNull();
+        assertThat(RowQueue.sql(dialect)).isNotNull();
         assertThat(RowQueue.sql(JdbcDialect.H2)).isNull();
+        assertThat(RowQueue.sql(JdbcDialect.HSQLDB)).isNull();
+        assertThat(RowQueue.sql(JdbcDialect.SPANNER)).isNull();
         assertThat(RowQueue.sql(JdbcDialect.SPANNER_POSTGRESQL)).isNull();
     }
 
@@ -222,9 +237,9 @@ class RowQueueTest {
         };
     }
 
-    /** Waits until {@code count} transactions wait for a row of the table, as the lock table shows them. */
+    /** Waits until {@code count} transactions wait for a row of the table, as the database shows them. */
     private void awaitWaiters(int count) throws Exception {
-        String sql = RowQueue.sql(JdbcDialect.POSTGRESQL);
+        String sql = RowQueue.sql(dialect);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try (Connection connection = pool.getConnection()) {
             while (RowQueue.waiters(connection, sql, table) < count) {

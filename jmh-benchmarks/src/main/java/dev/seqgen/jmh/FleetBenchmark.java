@@ -71,9 +71,9 @@ import org.hibernate.id.enhanced.StandardOptimizerDescriptor;
  * here such an instance is counted as "ready without a first block" and takes traffic, so that what it would cost
  * shows.
  *
- * With {@code --store=postgres} or {@code --store=spanner} the row is a real one ({@link ServerRow}): every
- * instance is a registry over a store of its own with one connection of its own, and {@code --service} is the
- * latency injected into each commit, the row lock held.
+ * With {@code --store=postgres}, {@code --store=mariadb} or {@code --store=spanner} the row is a real one
+ * ({@link ServerRow}): every instance is a registry over a store of its own with one connection of its own, and
+ * {@code --service} is the latency injected into each commit, the row lock held.
  *
  * Callers are driven by a pool of threads (at most 64), each serving a slice of the instances every 5 ms with the
  * values due since the last round, timing every call: a call that waits for the row delays the other instances
@@ -115,12 +115,14 @@ public final class FleetBenchmark {
         COSID
     }
 
-    /** Where the counter row is: {@code --store=simulated|postgres|spanner}. */
+    /** Where the counter row is: {@code --store=simulated|postgres|mariadb|spanner}. */
     enum StoreKind {
         /** A fair lock held for the service time: the machine's cores are the only limit besides the row. */
         SIMULATED,
         /** PostgreSQL at the {@code SEQGENTEST_POSTGRES_*} settings (as the bulk-insert benchmark reads them). */
         POSTGRES,
+        /** MariaDB at the {@code SEQGENTEST_MARIADB_*} settings (as the bulk-insert benchmark reads them). */
+        MARIADB,
         /** The Spanner emulator at {@code SPANNER_EMULATOR_HOST}, through the Spanner JDBC driver. */
         SPANNER;
 
@@ -129,6 +131,8 @@ public final class FleetBenchmark {
                 case SIMULATED -> new SimulatedRow(serviceNanos);
                 case POSTGRES -> new ServerRow(BulkDatabase.POSTGRES.url(""), BulkDatabase.POSTGRES.user(),
                         BulkDatabase.POSTGRES.password(), serviceNanos, () -> { });
+                case MARIADB -> new ServerRow(BulkDatabase.MARIADB.url(""), BulkDatabase.MARIADB.user(),
+                        BulkDatabase.MARIADB.password(), serviceNanos, () -> { });
                 case SPANNER -> {
                     if (!"false".equals(System.getenv("GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS_FOR_RW"))) {
                         throw new IllegalArgumentException("--store=spanner: export"
@@ -544,8 +548,8 @@ public final class FleetBenchmark {
     /**
      * Runs the scenarios.
      *
-     * @param args {@code --scenarios=SOURCE:N,...}, {@code --store=simulated|postgres|spanner} (the row of every
-     *     scenario), {@code --rate=values per second per instance}, {@code --service=ms per transaction} (on a
+     * @param args {@code --scenarios=SOURCE:N,...}, {@code --store=simulated|postgres|mariadb|spanner} (the row of
+     *     every scenario), {@code --rate=values per second per instance}, {@code --service=ms per transaction} (on a
      *     server: injected into every commit), {@code --measure=seconds}, {@code --start-limit=seconds} (the
      *     longest the fleet may take to get ready), {@code --warm-up-bound=seconds} (the longest a seqgen instance's
      *     warm-up waits; default 60, the starter's {@code seqgen.warm-up.timeout}), {@code --settle=seconds} (how
