@@ -265,6 +265,8 @@ public enum JdbcDialect {
                 + " BIGINT))) s(name, v) ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name, next_value)"
                 + " VALUES (s.name, s.v)";
         static final String GIVE_BACK = "UPDATE %s SET next_value = ? WHERE name = ? AND next_value = ?";
+        /** Writes nothing and locks nothing (a false condition), but is refused where the table cannot be written. */
+        static final String TOUCH_NOTHING = "UPDATE %s SET next_value = next_value WHERE name = ? AND 1 = 0";
         static final String KEEP = "INSERT INTO %s (name, range_start, range_end) VALUES (?, ?, ?)";
         static final String KEPT_RANGES =
                 "SELECT range_start, range_end FROM %s WHERE name = ? AND range_start >= ? ORDER BY range_start";

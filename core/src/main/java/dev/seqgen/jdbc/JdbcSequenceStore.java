@@ -135,8 +135,18 @@ public final class JdbcSequenceStore implements SequenceStore, AutoCloseable {
             if (createTable && !tableReady) {
                 createTable();
             }
-            connections.inOwnTransaction(
-                    connection -> update(connection, dialect.insertIfMissingSql(table), sequence, initialValue));
+            connections.inOwnTransaction(connection -> {
+                // Where the queue at the row sizes a fleet's start (PostgreSQL, MariaDB), a plain read first: there an
+                // insert-if-missing of an existing row waits behind the row's lock (a row a transaction in progress
+                // has updated; the duplicate key's shared lock), so a fleet starting at once would queue twice. An
+                // update of no row then fails a read-only session or an unwritable table at first use, as the insert
+                // does, without waiting.
+                if (RowQueue.sql(dialect) != null && dialect.readNextValue(connection, table, sequence, false)
+                        .isPresent()) {
+                    return update(connection, Sql.TOUCH_NOTHING.formatted(table), sequence);
+                }
+                return update(connection, dialect.insertIfMissingSql(table), sequence, initialValue);
+            });
         } catch (SQLException e) {
             // H2's MERGE can hit a racing creator's row: committed is enough, uncommitted is transient.
             if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {

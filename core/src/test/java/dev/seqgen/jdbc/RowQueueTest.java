@@ -1,12 +1,15 @@
 package dev.seqgen.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.seqgen.SequenceRegistry;
 import dev.seqgen.spi.ReservedRange;
 import dev.seqgen.spi.SequenceStore.Sizing;
 import dev.seqgen.testing.ForwardingDataSource;
+import dev.seqgen.testing.LogRecords;
 import dev.seqgen.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -16,6 +19,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLSyntaxErrorException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
 import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,11 +48,13 @@ class RowQueueTest {
     private final String table = TestDatabase.uniqueTable();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final HikariDataSource pool;
+    @RegisterExtension
+    final LogRecords logs = new LogRecords();
 
     RowQueueTest(TestDatabase database) {
         this.database = database;
         this.dialect = database == TestDatabase.MARIADB ? JdbcDialect.MARIADB : JdbcDialect.POSTGRESQL;
-        this.pool = database.newPool(10);
+        this.pool = database.newPool(16);
     }
 
     @AfterEach
@@ -131,6 +138,64 @@ class RowQueueTest {
         }
         assertThat(seen.get()[1]).as("ahead: the holder alone, which neither database shows as waiting").isZero();
         assertThat(seen.get()[2]).as("behind: the two queued after it").isEqualTo(2);
+    }
+
+    /**
+     * A registry warmed up behind eight waiters: its first block is sized by the queue it waited in (eight turns of
+     * that fleet, at least block-size), and the start-up line says so.
+     */
+    @Test
+    void aWarmUpBehindEightSizesItsFirstBlockByTheQueueAndSaysSo() throws Exception {
+        JdbcSequenceStore store = store();
+        store.createTableIfMissing();
+        store.createSequence("orders", 1);
+        List<CompletableFuture<ReservedRange>> plain = new ArrayList<>();
+        try (SequenceRegistry registry = SequenceRegistry.builder(store).executor(threads).build()) {
+            CompletableFuture<Void> warmUp;
+            try (Connection holder = pool.getConnection()) {
+                holdRow(holder);
+                for (int i = 1; i <= 8; i++) {
+                    plain.add(plainReservation(store));
+                    awaitWaiters(i);
+                }
+                warmUp = CompletableFuture.runAsync(
+                        () -> registry.warmUp(List.of("orders"), Duration.ofSeconds(60)), threads);
+                awaitWaiters(9);
+                holder.commit();
+            }
+            warmUp.get(60, TimeUnit.SECONDS);
+            for (CompletableFuture<ReservedRange> reservation : plain) {
+                assertThat(reservation.get(60, TimeUnit.SECONDS).count()).isEqualTo(10);
+            }
+            assertThat(logs.messages(Level.INFO)).filteredOn(message -> message.contains("first block:"))
+                    .singleElement().asString()
+                    .contains("size: 9 ahead and ", " behind at the row, ", "eight turns of that fleet at the rate");
+            assertThat(registry.sequence("orders").stats().reservations()).as("one block, or two if it watched")
+                    .isBetween(1L, 2L);
+        }
+    }
+
+    /**
+     * Creating a row that exists does not queue behind the transaction that has updated it (an insert-if-missing would,
+     * on both databases): the holder commits only once the creation has returned.
+     */
+    @Test
+    void creatingAnExistingRowDoesNotWaitBehindTheTransactionHoldingIt() throws Exception {
+        JdbcSequenceStore store = store();
+        store.createTableIfMissing();
+        store.createSequence("orders", 1);
+        try (Connection holder = pool.getConnection()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement update = holder.prepareStatement(
+                    "UPDATE " + table + " SET next_value = next_value + 10 WHERE name = 'orders'")) {
+                assertThat(update.executeUpdate()).isEqualTo(1);
+            }
+            CompletableFuture<Void> creation = CompletableFuture.runAsync(() -> store.createSequence("orders", 1),
+                    threads);
+            assertThat(creation).as("created while the row is held").succeedsWithin(Duration.ofSeconds(30));
+            holder.commit();
+        }
+        assertThat(store.nextValue("orders")).hasValue(11);
     }
 
     @Test
