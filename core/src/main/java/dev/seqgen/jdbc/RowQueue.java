@@ -27,11 +27,12 @@ final class RowQueue {
 
     /**
      * The table's name, bound once, is used in both patterns as the store's statements name it; sessions of another
-     * database (a table of the same name there) do not count.
+     * database (a table of the same name there) do not count, nor does a first use's update of no row, which waits for
+     * no lock.
      */
     private static final String MARIADB = "SELECT count(*) FROM information_schema.PROCESSLIST p, (SELECT ? AS t) q"
             + " WHERE p.ID <> CONNECTION_ID() AND p.DB <=> DATABASE() AND p.COMMAND = 'Query'"
-            + " AND (p.INFO LIKE CONCAT('UPDATE ', q.t, ' SET %')"
+            + " AND (p.INFO LIKE CONCAT('UPDATE ', q.t, ' SET %') AND p.INFO NOT LIKE '% AND 1 = 0'"
             + " OR p.INFO LIKE CONCAT('SELECT next_value FROM ', q.t, ' WHERE %FOR UPDATE'))";
 
     private RowQueue() {
